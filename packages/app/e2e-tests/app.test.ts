@@ -1,0 +1,25 @@
+import { test, expect } from '@playwright/test';
+
+test('the portal signs in a guest and shows the infrastructure page', async ({
+  page,
+}) => {
+  await page.goto('/');
+
+  const enterButton = page.getByRole('button', { name: 'Enter' });
+  await expect(enterButton).toBeVisible();
+  await enterButton.click();
+
+  const nav = page.getByRole('navigation', { name: 'sidebar nav' });
+  await expect(
+    nav.getByRole('link', { name: 'Catalog', exact: true }),
+  ).toBeVisible();
+
+  await nav.getByRole('link', { name: 'Infrastructure', exact: true }).click();
+  await expect(page).toHaveURL(/\/infra-delivery$/);
+  await expect(page.getByText('Operational')).toBeVisible();
+  await expect(page.getByText('Infrastructure Delivery Service')).toBeVisible();
+  await page.screenshot({
+    path: 'test-results/screenshots/infra-delivery-status.png',
+    fullPage: true,
+  });
+});

@@ -1,0 +1,27 @@
+import { createBackend } from '@backstage/backend-defaults';
+
+const backend = createBackend();
+
+backend.add(import('@backstage/plugin-app-backend'));
+
+// Sign-in: the guest provider for local use; see https://backstage.io/docs/auth/
+backend.add(import('@backstage/plugin-auth-backend'));
+backend.add(import('@backstage/plugin-auth-backend-module-guest-provider'));
+
+backend.add(import('@backstage/plugin-catalog-backend'));
+backend.add(
+  import('@backstage/plugin-catalog-backend-module-scaffolder-entity-model'),
+);
+backend.add(import('@backstage/plugin-catalog-backend-module-logs'));
+
+// Admin users and groups (permission.policy.admins) may do everything, everybody else reads.
+backend.add(import('@backstage/plugin-permission-backend'));
+backend.add(import('./modules/adminGroupsPermissionPolicy'));
+
+backend.add(import('@backstage/plugin-scaffolder-backend'));
+backend.add(import('@backstage/plugin-signals-backend'));
+backend.add(import('@backstage/plugin-mcp-actions-backend'));
+
+backend.add(import('@internal/plugin-infra-delivery-backend'));
+
+backend.start();

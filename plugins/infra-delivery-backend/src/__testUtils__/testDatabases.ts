@@ -1,0 +1,25 @@
+import { TestDatabaseId, TestDatabases } from '@backstage/backend-test-utils';
+
+/**
+ * The databases every store test runs on: SQLite always, PostgreSQL 15 when
+ * `BACKSTAGE_TEST_DATABASE_POSTGRES15_CONNECTION_STRING` names one (the README's test command
+ * sets it). With `INFRA_DELIVERY_REQUIRE_POSTGRES=1` a missing PostgreSQL fails the run
+ * instead of being skipped, so CI cannot pass on SQLite alone.
+ */
+export function createTestDatabases(): TestDatabases {
+  const databases = TestDatabases.create({
+    ids: ['SQLITE_3', 'POSTGRES_15'],
+    disableDocker: true,
+  });
+  if (
+    process.env.INFRA_DELIVERY_REQUIRE_POSTGRES === '1' &&
+    !databases.supports('POSTGRES_15')
+  ) {
+    throw new Error(
+      'PostgreSQL is required (INFRA_DELIVERY_REQUIRE_POSTGRES=1) but BACKSTAGE_TEST_DATABASE_POSTGRES15_CONNECTION_STRING is not set',
+    );
+  }
+  return databases;
+}
+
+export type { TestDatabaseId };

@@ -1,0 +1,2 @@
+export * from './InfraDeliveryError';
+export * from './validationError';

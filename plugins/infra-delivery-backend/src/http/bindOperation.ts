@@ -1,0 +1,68 @@
+import {
+  OperationDefinition,
+  ParsedOperationRequest,
+} from '@internal/plugin-infra-delivery-common';
+import { Request, Response, Router } from 'express';
+import { z } from 'zod';
+import { RequestPart, validationError } from '../errors';
+
+/** What a handler receives: the request parts already parsed by the operation's schemas. */
+export type OperationInput<O extends OperationDefinition> =
+  ParsedOperationRequest<O> & { req: Request; res: Response };
+
+/** What a handler answers: the success body before serialization, or nothing for a 204. */
+export type OperationResult<O extends OperationDefinition> =
+  O['success'] extends { schema: infer S extends z.ZodType }
+    ? z.input<S>
+    : void;
+
+export type OperationHandler<O extends OperationDefinition> = (
+  input: OperationInput<O>,
+) => Promise<OperationResult<O>>;
+
+/** `/pipelines/{id}` → `/pipelines/:id` */
+export function expressPath(openApiPath: string): string {
+  return openApiPath.replace(/\{(\w+)\}/g, ':$1');
+}
+
+function parsePart(
+  schema: z.ZodType | undefined,
+  value: unknown,
+  part: RequestPart,
+): unknown {
+  if (!schema) {
+    return undefined;
+  }
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    throw validationError(part, result.error);
+  }
+  return result.data;
+}
+
+/**
+ * Serves one operation: parses path, query and body with the operation's schemas (a failure
+ * is a 400 ErrorBody listing every issue), calls the handler, and answers with the
+ * operation's success status.
+ */
+export function bindOperation<O extends OperationDefinition>(
+  router: Router,
+  operation: O,
+  handler: OperationHandler<O>,
+) {
+  router[operation.method](expressPath(operation.path), async (req, res) => {
+    const input = {
+      params: parsePart(operation.params, req.params, 'path'),
+      query: parsePart(operation.query, req.query, 'query'),
+      body: parsePart(operation.body, req.body, 'body'),
+      req,
+      res,
+    } as OperationInput<O>;
+    const result = await handler(input);
+    if (operation.success.status === 204) {
+      res.status(204).end();
+    } else {
+      res.status(operation.success.status).json(result);
+    }
+  });
+}

@@ -1,0 +1,6 @@
+/**
+ * The infrastructure delivery service as a Backstage backend plugin.
+ *
+ * @packageDocumentation
+ */
+export { infraDeliveryPlugin as default } from './plugin';

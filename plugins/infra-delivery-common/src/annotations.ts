@@ -1,0 +1,10 @@
+/**
+ * Catalog annotations that tie an entity to the service's resources. The frontend tabs appear
+ * only on entities that carry them.
+ */
+export const ANNOTATION_PROJECT = 'infra-delivery.io/project';
+export const ANNOTATION_ENVIRONMENT = 'infra-delivery.io/environment';
+/** Comma-separated stack ids. */
+export const ANNOTATION_STACKS = 'infra-delivery.io/stacks';
+/** Comma-separated module instance ids. */
+export const ANNOTATION_MODULE_INSTANCES = 'infra-delivery.io/module-instances';

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/**
+ * Who may call an operation before any role check: `public` operations carry their own
+ * checks (sign-up, health, signed callbacks); every other operation needs a bearer credential.
+ */
+export type OperationAccess = 'public' | 'authenticated';
+
+/**
+ * One operation of the REST surface. The backend validates requests with these schemas, the
+ * OpenAPI document is generated from them, and the typed client is derived from them: one
+ * definition per operation, nowhere else.
+ */
+export interface OperationDefinition {
+  operationId: string;
+  method: HttpMethod;
+  /** OpenAPI-style path relative to the plugin's base URL, e.g. `/pipelines/{id}`. */
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  access: OperationAccess;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  /** Success status and body; a missing schema means no body (e.g. 204). */
+  success: {
+    status: 200 | 201 | 202 | 204 | 302;
+    schema?: z.ZodType;
+    contentType?: string;
+  };
+  /** Error statuses the operation may answer with, besides 401 and 500. */
+  errors: readonly number[];
+}
+
+/** Keeps the exact schema types of an operation for the client and the router. */
+export function defineOperation<const O extends OperationDefinition>(
+  operation: O,
+): O {
+  return operation;
+}
+
+/** What a caller sends: path parameters, query and body, where the operation has them. */
+export type OperationRequest<O extends OperationDefinition> = (O extends {
+  params: infer P extends z.ZodType;
+}
+  ? { params: z.input<P> }
+  : {}) &
+  (O extends { query: infer Q extends z.ZodType }
+    ? { query?: z.input<Q> }
+    : {}) &
+  (O extends { body: infer B extends z.ZodType } ? { body: z.input<B> } : {});
+
+/** What a handler receives after parsing: the schemas' outputs. */
+export type ParsedOperationRequest<O extends OperationDefinition> = {
+  params: O extends { params: infer P extends z.ZodType }
+    ? z.output<P>
+    : undefined;
+  query: O extends { query: infer Q extends z.ZodType }
+    ? z.output<Q>
+    : undefined;
+  body: O extends { body: infer B extends z.ZodType } ? z.output<B> : undefined;
+};
+
+/** What an operation answers on success (nothing for a 204). */
+export type OperationResponse<O extends OperationDefinition> =
+  O['success'] extends { schema: infer S extends z.ZodType }
+    ? z.output<S>
+    : void;

@@ -1,0 +1,3 @@
+export * from './defineOperation';
+export * from './operations';
+export * from './openapi';

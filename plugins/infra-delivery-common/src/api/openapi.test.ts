@@ -1,0 +1,20 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { buildOpenApiDocument } from './openapi';
+import { operations } from './operations';
+
+const committedPath = path.resolve(__dirname, '../../openapi.json');
+
+describe('the committed OpenAPI document', () => {
+  it('matches the operations (run `yarn openapi:generate` after changing a schema)', () => {
+    const generated = `${JSON.stringify(
+      buildOpenApiDocument(Object.values(operations)),
+      null,
+      2,
+    )}\n`;
+    if (process.env.UPDATE_OPENAPI === '1') {
+      fs.writeFileSync(committedPath, generated);
+    }
+    expect(fs.readFileSync(committedPath, 'utf8')).toBe(generated);
+  });
+});

@@ -1,0 +1,237 @@
+import { z } from 'zod';
+import { errorBodySchema } from '../schemas';
+import { OperationDefinition } from './defineOperation';
+
+/** The interface version of the specification (part 9). */
+export const API_VERSION = '0.0.0';
+
+type JsonSchema = Record<string, unknown>;
+
+const STATUS_DESCRIPTIONS: Record<number, string> = {
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  204: 'No content',
+  302: 'Redirect',
+  400: 'The request is not valid',
+  401: 'Not authenticated',
+  403: 'The caller lacks permission for the resource',
+  404: 'Not found',
+  409: 'Conflict with the current state',
+  413: 'The request body is too large',
+  422: 'The request cannot be processed in the current state',
+  429: 'Too many requests',
+  500: 'Server error',
+  503: 'A dependency is unavailable; retry later',
+};
+
+/**
+ * Collects JSON Schemas of zod types, moving every schema that carries a `meta({ id })` into
+ * `components.schemas` and pointing `$ref`s there. A schema whose input shape (what a client
+ * sends) differs from its output shape (what the server answers) gets an `Input` component.
+ */
+class ComponentCollector {
+  readonly components: Record<string, JsonSchema> = {};
+
+  toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+    const converted = z.toJSONSchema(schema, {
+      io,
+      unrepresentable: 'any',
+      target: 'draft-2020-12',
+    }) as JsonSchema;
+    const defs = (converted.$defs ?? {}) as Record<string, JsonSchema>;
+    const renames = new Map<string, string>();
+    for (const [id, def] of Object.entries(defs)) {
+      renames.set(id, this.register(id, rewriteRefs(def, renames), io));
+    }
+    delete converted.$defs;
+    delete converted.$schema;
+    const rewritten = rewriteRefs(converted, renames);
+    if (typeof converted.id === 'string') {
+      const id = converted.id;
+      delete (rewritten as JsonSchema).id;
+      return {
+        $ref: `#/components/schemas/${this.register(id, rewritten, io)}`,
+      };
+    }
+    return rewritten;
+  }
+
+  private register(
+    id: string,
+    def: JsonSchema,
+    io: 'input' | 'output',
+  ): string {
+    const clean = { ...def };
+    delete clean.id;
+    const existing = this.components[id];
+    if (!existing || JSON.stringify(existing) === JSON.stringify(clean)) {
+      this.components[id] = clean;
+      return id;
+    }
+    const alternative = io === 'input' ? `${id}Input` : `${id}Output`;
+    this.components[alternative] = clean;
+    return alternative;
+  }
+}
+
+function rewriteRefs(value: unknown, renames: Map<string, string>): any {
+  if (Array.isArray(value)) {
+    return value.map(v => rewriteRefs(v, renames));
+  }
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(value)) {
+      if (key === '$ref' && typeof v === 'string' && v.startsWith('#/$defs/')) {
+        const id = v.slice('#/$defs/'.length);
+        out[key] = `#/components/schemas/${renames.get(id) ?? id}`;
+      } else {
+        out[key] = rewriteRefs(v, renames);
+      }
+    }
+    return out;
+  }
+  return value;
+}
+
+function parametersOf(
+  collector: ComponentCollector,
+  location: 'path' | 'query',
+  schema: z.ZodObject | undefined,
+) {
+  if (!schema) {
+    return [];
+  }
+  const json = collector.toJsonSchema(schema, 'input');
+  const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((json.required as string[] | undefined) ?? []);
+  return Object.entries(properties).map(([name, property]) => {
+    const { description, ...propertySchema } = property;
+    const isArray =
+      propertySchema.type === 'array' ||
+      (Array.isArray(propertySchema.anyOf) &&
+        (propertySchema.anyOf as JsonSchema[]).some(s => s.type === 'array'));
+    return {
+      name,
+      in: location,
+      required: location === 'path' ? true : required.has(name),
+      ...(description ? { description } : {}),
+      ...(isArray ? { style: 'form', explode: true } : {}),
+      schema: propertySchema,
+    };
+  });
+}
+
+/**
+ * Builds the OpenAPI 3.1 document of the given operations from their zod schemas.
+ *
+ * @public
+ */
+export function buildOpenApiDocument(
+  operationList: OperationDefinition[],
+  options: { serverUrl?: string } = {},
+) {
+  const collector = new ComponentCollector();
+  const errorRef = collector.toJsonSchema(errorBodySchema, 'output');
+  const paths: Record<string, Record<string, unknown>> = {};
+
+  for (const operation of operationList) {
+    const responses: Record<string, unknown> = {};
+    const success = operation.success;
+    responses[String(success.status)] = {
+      description: STATUS_DESCRIPTIONS[success.status] ?? 'Success',
+      ...(success.schema
+        ? {
+            content: {
+              [success.contentType ?? 'application/json']: {
+                schema: collector.toJsonSchema(success.schema, 'output'),
+              },
+            },
+          }
+        : {}),
+    };
+    const errorStatuses = new Set([
+      ...operation.errors,
+      ...(operation.access === 'authenticated' ? [401] : []),
+      500,
+    ]);
+    for (const status of [...errorStatuses].sort()) {
+      responses[String(status)] = {
+        description: STATUS_DESCRIPTIONS[status] ?? 'Error',
+        content: { 'application/json': { schema: errorRef } },
+      };
+    }
+
+    const parameters = [
+      ...parametersOf(collector, 'path', operation.params),
+      ...parametersOf(collector, 'query', operation.query),
+    ];
+
+    paths[operation.path] = {
+      ...paths[operation.path],
+      [operation.method]: {
+        operationId: operation.operationId,
+        summary: operation.summary,
+        ...(operation.description
+          ? { description: operation.description }
+          : {}),
+        tags: [operation.tag],
+        security: operation.access === 'public' ? [] : [{ bearerAuth: [] }],
+        ...(parameters.length > 0 ? { parameters } : {}),
+        ...(operation.body
+          ? {
+              requestBody: {
+                required: true,
+                content: {
+                  'application/json': {
+                    schema: collector.toJsonSchema(operation.body, 'input'),
+                  },
+                },
+              },
+            }
+          : {}),
+        responses,
+      },
+    };
+  }
+
+  const sortedComponents = Object.fromEntries(
+    Object.entries(collector.components).sort(([a], [b]) => a.localeCompare(b)),
+  );
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Infrastructure Delivery Service',
+      version: API_VERSION,
+      description:
+        'Projects, environments, pipelines and their runs, stacks, deployments, cloud accounts and forge integrations of one organization.',
+    },
+    servers: [
+      {
+        url: '{base_url}',
+        variables: {
+          base_url: {
+            default: options.serverUrl ?? '/api/infra-delivery',
+            description: 'Where the portal backend mounts the plugin',
+          },
+        },
+      },
+    ],
+    tags: [...new Set(operationList.map(o => o.tag))].map(name => ({ name })),
+    paths,
+    components: {
+      schemas: sortedComponents,
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'A Backstage user or service token, an access token from `POST /auth/token`, or an API key (`idk_…`).',
+        },
+      },
+    },
+  };
+}
+
+export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;

@@ -1,0 +1,13 @@
+import { OperationDefinition } from './defineOperation';
+import * as serviceOperations from './serviceOperations';
+
+/**
+ * Every operation of the REST surface, keyed by operationId. Adding an operation here is what
+ * makes the router serve it, the OpenAPI document list it and the authorization tests cover it.
+ */
+export const operations = {
+  ...serviceOperations,
+} satisfies Record<string, OperationDefinition>;
+
+export type Operations = typeof operations;
+export type OperationId = keyof Operations;

@@ -1,0 +1,11 @@
+/**
+ * Wire schemas, operations, permissions, annotations and the typed API client shared by the
+ * infra-delivery plugins.
+ *
+ * @packageDocumentation
+ */
+export * from './schemas';
+export * from './api';
+export * from './annotations';
+export * from './permissions';
+export * from './client';

@@ -1,0 +1,3 @@
+export * from './errors';
+export * from './pagination';
+export * from './service';

@@ -1,0 +1,4 @@
+import { createDevApp } from '@backstage/frontend-dev-utils';
+import plugin from '../src';
+
+createDevApp({ features: [plugin] });

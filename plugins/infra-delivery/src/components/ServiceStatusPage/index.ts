@@ -1,0 +1,1 @@
+export { ServiceStatusPage } from './ServiceStatusPage';
