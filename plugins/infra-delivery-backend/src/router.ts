@@ -1,32 +1,99 @@
-import { LoggerService } from '@backstage/backend-plugin-api';
+import {
+  AuditorService,
+  CacheService,
+  HttpAuthService,
+  LoggerService,
+  PermissionsService,
+  UserInfoService,
+} from '@backstage/backend-plugin-api';
 import {
   buildOpenApiDocument,
   operations,
 } from '@internal/plugin-infra-delivery-common';
 import express from 'express';
 import Router from 'express-promise-router';
+import { AccessTokenIssuer } from './auth/accessTokens';
+import { Authorizer } from './auth/Authorizer';
+import { CallerResolver, PortalAccessOptions } from './auth/CallerResolver';
+import { RateLimiter } from './auth/RateLimiter';
+import { AuthRateLimits } from './config';
+import { Stores } from './database/stores';
 import { InfraDeliveryError } from './errors';
+import { createOperationBinder } from './http/bindOperation';
 import { createErrorHandler } from './http/errorHandler';
 import { requestIdMiddleware } from './http/requestId';
+import { PageCursors } from './pagination/PageCursors';
+import { registerApiKeyRoutes } from './routes/apiKeyRoutes';
+import { registerAuthRoutes } from './routes/authRoutes';
+import { registerDefaultValueDefinitionRoutes } from './routes/defaultValueDefinitionRoutes';
+import { registerMembershipRoutes } from './routes/membershipRoutes';
+import { registerProjectRoutes } from './routes/projectRoutes';
+import { RouteContext } from './routes/RouteContext';
+import { registerServiceAccountRoutes } from './routes/serviceAccountRoutes';
 import { registerServiceRoutes } from './routes/serviceRoutes';
+import { createServices } from './services';
 
 /** Ordinary request bodies; plan JSON from runners gets its own, larger limit. */
 export const DEFAULT_BODY_LIMIT = '1mb';
 
 export interface RouterOptions {
   logger: LoggerService;
+  stores: Stores;
+  httpAuth: HttpAuthService;
+  userInfo: UserInfoService;
+  permissions: PermissionsService;
+  auditor: AuditorService;
+  cache: CacheService;
+  portalOrganizationId: string;
+  portal: PortalAccessOptions;
+  rateLimits: AuthRateLimits;
 }
 
 export async function createRouter(
   options: RouterOptions,
 ): Promise<express.Router> {
+  const { stores } = options;
+  const accessTokens = new AccessTokenIssuer(
+    await stores.serviceSecrets.getOrCreate('access-token-signing-key'),
+  );
+  const cursors = new PageCursors(
+    await stores.serviceSecrets.getOrCreate('page-cursor-signing-key'),
+  );
+  const callers = new CallerResolver({
+    stores,
+    httpAuth: options.httpAuth,
+    userInfo: options.userInfo,
+    accessTokens,
+    portalOrganizationId: options.portalOrganizationId,
+    portal: options.portal,
+  });
+  const services = createServices({
+    stores,
+    authorizer: new Authorizer(options.permissions),
+    auditor: options.auditor,
+    accessTokens,
+  });
+
   const router = Router();
   router.use(requestIdMiddleware);
   router.use(express.json({ limit: DEFAULT_BODY_LIMIT }));
 
-  registerServiceRoutes(router, {
+  const context: RouteContext = {
+    bind: createOperationBinder(router, req => callers.resolve(req)),
+    services,
+    cursors,
+    rateLimiter: new RateLimiter(options.cache),
+    rateLimits: options.rateLimits,
+  };
+  registerServiceRoutes(context.bind, {
     openApiDocument: buildOpenApiDocument(Object.values(operations)),
   });
+  registerAuthRoutes(context);
+  registerMembershipRoutes(context);
+  registerServiceAccountRoutes(context);
+  registerApiKeyRoutes(context);
+  registerProjectRoutes(context);
+  registerDefaultValueDefinitionRoutes(context);
 
   router.use((req, _res, next) => {
     next(

@@ -4,11 +4,19 @@ import {
 } from '@internal/plugin-infra-delivery-common';
 import { Request, Response, Router } from 'express';
 import { z } from 'zod';
+import { Caller } from '../auth/Caller';
 import { RequestPart, validationError } from '../errors';
 
-/** What a handler receives: the request parts already parsed by the operation's schemas. */
+/**
+ * What a handler receives: the request parts already parsed by the operation's schemas, and
+ * for an authenticated operation the resolved caller.
+ */
 export type OperationInput<O extends OperationDefinition> =
-  ParsedOperationRequest<O> & { req: Request; res: Response };
+  ParsedOperationRequest<O> & {
+    caller: O['access'] extends 'authenticated' ? Caller : undefined;
+    req: Request;
+    res: Response;
+  };
 
 /** What a handler answers: the success body before serialization, or nothing for a 204. */
 export type OperationResult<O extends OperationDefinition> =
@@ -40,29 +48,42 @@ function parsePart(
   return result.data;
 }
 
-/**
- * Serves one operation: parses path, query and body with the operation's schemas (a failure
- * is a 400 ErrorBody listing every issue), calls the handler, and answers with the
- * operation's success status.
- */
-export function bindOperation<O extends OperationDefinition>(
-  router: Router,
+/** Binds operations to handlers on one router. */
+export type BindOperation = <O extends OperationDefinition>(
   operation: O,
   handler: OperationHandler<O>,
-) {
-  router[operation.method](expressPath(operation.path), async (req, res) => {
-    const input = {
-      params: parsePart(operation.params, req.params, 'path'),
-      query: parsePart(operation.query, req.query, 'query'),
-      body: parsePart(operation.body, req.body, 'body'),
-      req,
-      res,
-    } as OperationInput<O>;
-    const result = await handler(input);
-    if (operation.success.status === 204) {
-      res.status(204).end();
-    } else {
-      res.status(operation.success.status).json(result);
-    }
-  });
+) => void;
+
+/**
+ * Serves operations on `router`: resolves the caller of an authenticated operation first (a
+ * 401 before anything is parsed), parses path, query and body with the operation's schemas (a
+ * failure is a 400 ErrorBody listing every issue), calls the handler, and answers with the
+ * operation's success status.
+ */
+export function createOperationBinder(
+  router: Router,
+  resolveCaller: (req: Request) => Promise<Caller>,
+): BindOperation {
+  return (operation, handler) => {
+    router[operation.method](expressPath(operation.path), async (req, res) => {
+      const caller =
+        operation.access === 'authenticated'
+          ? await resolveCaller(req)
+          : undefined;
+      const input = {
+        params: parsePart(operation.params, req.params, 'path'),
+        query: parsePart(operation.query, req.query, 'query'),
+        body: parsePart(operation.body, req.body, 'body'),
+        caller,
+        req,
+        res,
+      } as OperationInput<typeof operation>;
+      const result = await handler(input);
+      if (operation.success.status === 204) {
+        res.status(204).end();
+      } else {
+        res.status(operation.success.status).json(result);
+      }
+    });
+  };
 }

@@ -1,18 +1,13 @@
-import { operations } from '@internal/plugin-infra-delivery-common';
-import { Router } from 'express';
-import { bindOperation } from '../http/bindOperation';
-import { OpenApiDocument } from '@internal/plugin-infra-delivery-common';
+import {
+  OpenApiDocument,
+  operations,
+} from '@internal/plugin-infra-delivery-common';
+import { BindOperation } from '../http/bindOperation';
 
 export function registerServiceRoutes(
-  router: Router,
+  bind: BindOperation,
   options: { openApiDocument: OpenApiDocument },
 ) {
-  bindOperation(router, operations.getHealth, async () => ({
-    status: 'ok' as const,
-  }));
-  bindOperation(
-    router,
-    operations.getOpenApiDocument,
-    async () => options.openApiDocument,
-  );
+  bind(operations.getHealth, async () => ({ status: 'ok' as const }));
+  bind(operations.getOpenApiDocument, async () => options.openApiDocument);
 }

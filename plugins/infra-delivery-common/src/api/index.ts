@@ -1,3 +1,4 @@
 export * from './defineOperation';
 export * from './operations';
 export * from './openapi';
+export * from './params';

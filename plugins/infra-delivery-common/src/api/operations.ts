@@ -1,4 +1,7 @@
 import { OperationDefinition } from './defineOperation';
+import * as defaultValueOperations from './defaultValueOperations';
+import * as identityOperations from './identityOperations';
+import * as projectOperations from './projectOperations';
 import * as serviceOperations from './serviceOperations';
 
 /**
@@ -7,6 +10,9 @@ import * as serviceOperations from './serviceOperations';
  */
 export const operations = {
   ...serviceOperations,
+  ...identityOperations,
+  ...projectOperations,
+  ...defaultValueOperations,
 } satisfies Record<string, OperationDefinition>;
 
 export type Operations = typeof operations;

@@ -1,0 +1,274 @@
+import {
+  BackstageCredentials,
+  BackstageUserPrincipal,
+  HttpAuthService,
+  UserInfoService,
+} from '@backstage/backend-plugin-api';
+import { Role } from '@internal/plugin-infra-delivery-common';
+import { Request } from 'express';
+import { isUniqueViolation } from '../database/dbErrors';
+import { Stores } from '../database/stores';
+import { InfraDeliveryError } from '../errors';
+import { AccessTokenIssuer, isAccessToken } from './accessTokens';
+import { apiKeyMatches, looksLikeApiKey, parseApiKey } from './apiKeyFormat';
+import { Caller } from './Caller';
+import { strongestRole } from './roles';
+
+/** How portal (Backstage) callers map into the portal organization. */
+export interface PortalAccessOptions {
+  /** Catalog entity refs (users or groups) → role; the strongest match wins. */
+  roleMappings: { entityRef: string; role: Role }[];
+  /** Role of a portal user whom no mapping names. */
+  defaultRole: Role;
+  /** Role of other Backstage plugins calling with service tokens. */
+  serviceRole: Role;
+}
+
+/** A key's last use is written at most this often. */
+const LAST_USED_WRITE_INTERVAL_MS = 5 * 60 * 1000;
+
+function unauthenticated(reason: string, message: string) {
+  return new InfraDeliveryError({
+    status: 401,
+    entity: 'Auth',
+    reason,
+    message,
+  });
+}
+
+function bearerToken(req: Request): string | undefined {
+  const header = req.header('authorization');
+  const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
+  return match?.[1];
+}
+
+/**
+ * Resolves the caller of a request from its bearer credential: an API key or access token of
+ * the plugin's own, or a Backstage user or service token. Every failure is a 401 that does not
+ * say which part of a credential was wrong.
+ */
+export class CallerResolver {
+  constructor(
+    private readonly deps: {
+      stores: Stores;
+      httpAuth: HttpAuthService;
+      userInfo: UserInfoService;
+      accessTokens: AccessTokenIssuer;
+      portalOrganizationId: string;
+      portal: PortalAccessOptions;
+    },
+  ) {}
+
+  async resolve(req: Request): Promise<Caller> {
+    const token = bearerToken(req);
+    if (!token) {
+      throw unauthenticated(
+        'MISSING_CREDENTIAL',
+        'Send a credential as "Authorization: Bearer <token>"',
+      );
+    }
+    if (looksLikeApiKey(token)) {
+      return this.fromApiKey(token);
+    }
+    if (isAccessToken(token)) {
+      return this.fromAccessToken(token);
+    }
+    return this.fromBackstageToken(req);
+  }
+
+  private async fromApiKey(token: string): Promise<Caller> {
+    const invalid = unauthenticated(
+      'INVALID_API_KEY',
+      'The API key is not valid',
+    );
+    const parsed = parseApiKey(token);
+    if (!parsed) {
+      throw invalid;
+    }
+    const record = await this.deps.stores.apiKeys.findByLookupId(
+      parsed.lookupId,
+    );
+    if (!record || !apiKeyMatches(token, record.secretHash)) {
+      throw invalid;
+    }
+    const { apiKey } = record;
+    const now = new Date();
+    if (apiKey.expiresAt && new Date(apiKey.expiresAt) <= now) {
+      throw unauthenticated('API_KEY_EXPIRED', 'The API key has expired');
+    }
+    if (
+      !apiKey.lastUsedAt ||
+      now.getTime() - new Date(apiKey.lastUsedAt).getTime() >=
+        LAST_USED_WRITE_INTERVAL_MS
+    ) {
+      await this.deps.stores.apiKeys.touchLastUsed(
+        apiKey.id,
+        now,
+        LAST_USED_WRITE_INTERVAL_MS,
+      );
+    }
+
+    if (apiKey.ownerType === 'SERVICE_ACCOUNT') {
+      const account = await this.deps.stores.serviceAccounts.get(
+        apiKey.organizationId,
+        apiKey.ownerId,
+      );
+      if (!account) {
+        throw invalid;
+      }
+      return {
+        organizationId: apiKey.organizationId,
+        role: account.role,
+        principal: { type: 'service-account', serviceAccountId: account.id },
+        credentialKind: 'api-key',
+      };
+    }
+    const membership = await this.deps.stores.memberships.get(
+      apiKey.organizationId,
+      apiKey.ownerId,
+    );
+    if (!membership?.userId) {
+      throw invalid;
+    }
+    return {
+      organizationId: membership.organizationId,
+      role: membership.role,
+      principal: {
+        type: 'membership',
+        membershipId: membership.id,
+        userId: membership.userId,
+      },
+      credentialKind: 'api-key',
+    };
+  }
+
+  private async fromAccessToken(token: string): Promise<Caller> {
+    const claims = await this.deps.accessTokens.verify(token);
+    const membership = await this.deps.stores.memberships.get(
+      claims.organizationId,
+      claims.membershipId,
+    );
+    if (!membership?.userId) {
+      throw unauthenticated('INVALID_TOKEN', 'The access token is not valid');
+    }
+    return {
+      organizationId: membership.organizationId,
+      role: membership.role,
+      principal: {
+        type: 'membership',
+        membershipId: membership.id,
+        userId: membership.userId,
+      },
+      credentialKind: 'access-token',
+    };
+  }
+
+  private async fromBackstageToken(req: Request): Promise<Caller> {
+    let credentials: BackstageCredentials<
+      BackstageUserPrincipal | { type: 'service'; subject: string }
+    >;
+    try {
+      credentials = await this.deps.httpAuth.credentials(req, {
+        allow: ['user', 'service'],
+      });
+    } catch {
+      throw unauthenticated('INVALID_TOKEN', 'The token is not valid');
+    }
+    const organizationId = this.deps.portalOrganizationId;
+    if (credentials.principal.type === 'service') {
+      return {
+        organizationId,
+        role: this.deps.portal.serviceRole,
+        principal: {
+          type: 'backstage-service',
+          subject: credentials.principal.subject,
+        },
+        credentialKind: 'backstage-service',
+        backstageCredentials: credentials,
+      };
+    }
+    const membership = await this.portalMembership(
+      credentials as BackstageCredentials<BackstageUserPrincipal>,
+    );
+    return {
+      organizationId,
+      role: membership.role,
+      principal: {
+        type: 'membership',
+        membershipId: membership.id,
+        userId: membership.userId!,
+      },
+      credentialKind: 'backstage-user',
+      backstageCredentials: credentials,
+    };
+  }
+
+  /**
+   * The portal user's membership, provisioned on first use with the role their catalog
+   * user and groups map to. Later role changes are made through the memberships API.
+   */
+  private async portalMembership(
+    credentials: BackstageCredentials<BackstageUserPrincipal>,
+  ) {
+    const { stores, portalOrganizationId } = this.deps;
+    const ref = credentials.principal.userEntityRef;
+    const existing = await stores.users.findByBackstageRef(ref);
+    if (existing) {
+      const membership = await stores.memberships.findForUser(
+        existing.id,
+        portalOrganizationId,
+      );
+      if (membership) {
+        return membership;
+      }
+    }
+    const role = await this.portalRole(credentials);
+    try {
+      return await stores.transaction(async tx => {
+        const user =
+          existing ??
+          (await tx.users.create({
+            email: ref,
+            backstageUserRef: ref,
+            shortName: ref.split('/').pop(),
+          }));
+        return tx.memberships.createForUser({
+          organizationId: portalOrganizationId,
+          userId: user.id,
+          email: user.email,
+          role,
+        });
+      });
+    } catch (error) {
+      // A concurrent first request provisioned the same user.
+      if (!isUniqueViolation(error)) {
+        throw error;
+      }
+      const user = await stores.users.findByBackstageRef(ref);
+      const membership =
+        user &&
+        (await stores.memberships.findForUser(user.id, portalOrganizationId));
+      if (!membership) {
+        throw error;
+      }
+      return membership;
+    }
+  }
+
+  private async portalRole(
+    credentials: BackstageCredentials<BackstageUserPrincipal>,
+  ): Promise<Role> {
+    const { ownershipEntityRefs } = await this.deps.userInfo.getUserInfo(
+      credentials,
+    );
+    const refs = new Set(
+      [credentials.principal.userEntityRef, ...ownershipEntityRefs].map(r =>
+        r.toLocaleLowerCase('en-US'),
+      ),
+    );
+    const mapped = this.deps.portal.roleMappings
+      .filter(m => refs.has(m.entityRef.toLocaleLowerCase('en-US')))
+      .map(m => m.role);
+    return strongestRole(mapped) ?? this.deps.portal.defaultRole;
+  }
+}

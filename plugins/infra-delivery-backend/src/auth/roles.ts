@@ -1,0 +1,10 @@
+import { Role, ROLES } from '@internal/plugin-infra-delivery-common';
+
+/** OWNER ⊃ ADMIN ⊃ MEMBER ⊃ VIEWER: ROLES lists them strongest first. */
+export function roleAtLeast(role: Role, minimum: Role): boolean {
+  return ROLES.indexOf(role) <= ROLES.indexOf(minimum);
+}
+
+export function strongestRole(roles: Role[]): Role | undefined {
+  return [...roles].sort((a, b) => ROLES.indexOf(a) - ROLES.indexOf(b))[0];
+}

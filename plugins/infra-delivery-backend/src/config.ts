@@ -1,0 +1,72 @@
+import { Config, ConfigReader } from '@backstage/config';
+import { Role, roleSchema } from '@internal/plugin-infra-delivery-common';
+import { PortalAccessOptions } from './auth/CallerResolver';
+import { RateLimit } from './auth/RateLimiter';
+
+/** Limits on the unauthenticated ways in, per client address and per email. */
+export interface AuthRateLimits {
+  signupsPerAddress: RateLimit;
+  tokenAttemptsPerAddress: RateLimit;
+  tokenAttemptsPerEmail: RateLimit;
+}
+
+export interface PluginConfig {
+  portalOrganizationName: string;
+  portal: PortalAccessOptions;
+  rateLimits: AuthRateLimits;
+}
+
+function readRateLimit(
+  config: Config,
+  key: string,
+  fallback: RateLimit,
+): RateLimit {
+  return {
+    limit: config.getOptionalNumber(`${key}.limit`) ?? fallback.limit,
+    windowSeconds:
+      config.getOptionalNumber(`${key}.windowSeconds`) ??
+      fallback.windowSeconds,
+  };
+}
+
+function readRole(config: Config, key: string, fallback: Role): Role {
+  const value = config.getOptionalString(key);
+  return value === undefined ? fallback : roleSchema.parse(value);
+}
+
+/** Reads `infraDelivery.*`; config.d.ts documents each key. */
+export function readPluginConfig(root: Config): PluginConfig {
+  const config =
+    root.getOptionalConfig('infraDelivery') ?? new ConfigReader({});
+  return {
+    portalOrganizationName:
+      config.getOptionalString('portalOrganization.name') ??
+      root.getOptionalString('organization.name') ??
+      'Portal',
+    portal: {
+      roleMappings: (config.getOptionalConfigArray('roleMappings') ?? []).map(
+        mapping => ({
+          entityRef: mapping.getString('entityRef'),
+          role: roleSchema.parse(mapping.getString('role')),
+        }),
+      ),
+      defaultRole: readRole(config, 'defaultRole', 'VIEWER'),
+      serviceRole: readRole(config, 'serviceRole', 'VIEWER'),
+    },
+    rateLimits: {
+      signupsPerAddress: readRateLimit(config, 'rateLimits.signup', {
+        limit: 20,
+        windowSeconds: 3600,
+      }),
+      tokenAttemptsPerAddress: readRateLimit(
+        config,
+        'rateLimits.tokenPerAddress',
+        { limit: 60, windowSeconds: 300 },
+      ),
+      tokenAttemptsPerEmail: readRateLimit(config, 'rateLimits.tokenPerEmail', {
+        limit: 10,
+        windowSeconds: 300,
+      }),
+    },
+  };
+}

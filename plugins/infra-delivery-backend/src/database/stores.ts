@@ -1,0 +1,40 @@
+import { Knex } from 'knex';
+import { ApiKeyStore } from './ApiKeyStore';
+import { DefaultValueDefinitionStore } from './DefaultValueDefinitionStore';
+import { MembershipStore } from './MembershipStore';
+import { OrganizationStore } from './OrganizationStore';
+import { ProjectStore } from './ProjectStore';
+import { ServiceAccountStore } from './ServiceAccountStore';
+import { ServiceSecretStore } from './ServiceSecretStore';
+import { UserStore } from './UserStore';
+
+/** Every store of the plugin over one Knex handle: the database, or a transaction. */
+export interface Stores {
+  organizations: OrganizationStore;
+  users: UserStore;
+  memberships: MembershipStore;
+  serviceAccounts: ServiceAccountStore;
+  apiKeys: ApiKeyStore;
+  projects: ProjectStore;
+  defaultValueDefinitions: DefaultValueDefinitionStore;
+  serviceSecrets: ServiceSecretStore;
+  /** Runs `work` with stores bound to one transaction; it commits when `work` resolves. */
+  transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
+}
+
+export function createStores(db: Knex): Stores {
+  return {
+    organizations: new OrganizationStore(db),
+    users: new UserStore(db),
+    memberships: new MembershipStore(db),
+    serviceAccounts: new ServiceAccountStore(db),
+    apiKeys: new ApiKeyStore(db),
+    projects: new ProjectStore(db),
+    defaultValueDefinitions: new DefaultValueDefinitionStore(db),
+    serviceSecrets: new ServiceSecretStore(db),
+    transaction: work =>
+      db.isTransaction
+        ? work(createStores(db))
+        : db.transaction(trx => work(createStores(trx))),
+  };
+}

@@ -1,0 +1,102 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import {
+  ListResponse,
+  PageQuery,
+} from '@internal/plugin-infra-delivery-common';
+import { KeysetPage, KeysetRequest } from '../database/keyset';
+import { InfraDeliveryError } from '../errors';
+
+/**
+ * Cursors are `base64url(JSON{ a: afterId })` + `.` + an HMAC over the payload and the
+ * query's scope (operation, organization and filters). A changed byte, or a cursor from another
+ * organization or another query, fails the signature and is a 400: a cursor never reveals or
+ * reaches rows outside the query that made it.
+ */
+export class PageCursors {
+  constructor(private readonly key: Buffer) {}
+
+  private sign(payload: string, scope: string): string {
+    return createHmac('sha256', this.key)
+      .update(payload)
+      .update('\u0000')
+      .update(scope)
+      .digest()
+      .subarray(0, 16)
+      .toString('base64url');
+  }
+
+  encode(afterId: string, scope: string): string {
+    const payload = Buffer.from(JSON.stringify({ a: afterId })).toString(
+      'base64url',
+    );
+    return `${payload}.${this.sign(payload, scope)}`;
+  }
+
+  decode(cursor: string, scope: string): string {
+    const [payload, signature, rest] = cursor.split('.');
+    const invalid = new InfraDeliveryError({
+      status: 400,
+      entity: 'Request',
+      reason: 'INVALID_CURSOR',
+      message:
+        'The cursor is not valid for this query; start again without a cursor',
+    });
+    if (!payload || !signature || rest !== undefined) {
+      throw invalid;
+    }
+    const expected = Buffer.from(this.sign(payload, scope));
+    const actual = Buffer.from(signature);
+    if (
+      expected.length !== actual.length ||
+      !timingSafeEqual(expected, actual)
+    ) {
+      throw invalid;
+    }
+    const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    if (typeof decoded?.a !== 'string') {
+      throw invalid;
+    }
+    return decoded.a;
+  }
+
+  /** Fetches the page a query asks for and shapes the list response. */
+  async list<T>(
+    query: PageQuery,
+    scope: string,
+    fetchPage: (request: KeysetRequest) => Promise<KeysetPage<T>>,
+  ): Promise<ListResponse<T>> {
+    const page = await fetchPage(this.request(query, scope));
+    return this.response(page, query, scope);
+  }
+
+  /** The store request for a page query. */
+  request(query: PageQuery, scope: string): KeysetRequest {
+    return {
+      limit: query.limit,
+      afterId: query.cursor ? this.decode(query.cursor, scope) : undefined,
+    };
+  }
+
+  /** The `{ data, meta }` response of a page. */
+  response<T>(
+    page: KeysetPage<T>,
+    query: PageQuery,
+    scope: string,
+  ): ListResponse<T> {
+    return {
+      data: page.items,
+      meta: {
+        limit: query.limit,
+        nextCursor: page.nextAfterId
+          ? this.encode(page.nextAfterId, scope)
+          : null,
+        totalCount: page.totalCount,
+      },
+    };
+  }
+}
+
+/** A scope string from the parts that define a query. */
+export function pageScope(...parts: unknown[]): string {
+  return JSON.stringify(parts);
+}

@@ -1,0 +1,14 @@
+import { RateLimiter } from '../auth/RateLimiter';
+import { AuthRateLimits } from '../config';
+import { BindOperation } from '../http/bindOperation';
+import { PageCursors } from '../pagination/PageCursors';
+import { Services } from '../services';
+
+/** What every route module registers its operations with. */
+export interface RouteContext {
+  bind: BindOperation;
+  services: Services;
+  cursors: PageCursors;
+  rateLimiter: RateLimiter;
+  rateLimits: AuthRateLimits;
+}

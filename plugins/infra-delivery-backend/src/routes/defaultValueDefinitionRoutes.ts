@@ -1,0 +1,31 @@
+import { operations } from '@internal/plugin-infra-delivery-common';
+import { pageScope } from '../pagination/PageCursors';
+import { RouteContext } from './RouteContext';
+
+export function registerDefaultValueDefinitionRoutes({
+  bind,
+  services,
+  cursors,
+}: RouteContext) {
+  bind(operations.createDefaultValueDefinition, async ({ caller, body }) => ({
+    data: await services.defaultValueDefinitions.create(caller, body.data),
+  }));
+
+  bind(
+    operations.updateDefaultValueDefinition,
+    async ({ caller, params, body }) => ({
+      data: await services.defaultValueDefinitions.update(
+        caller,
+        params.id,
+        body.data,
+      ),
+    }),
+  );
+
+  bind(operations.listDefaultValueDefinitions, async ({ caller, query }) => {
+    const scope = pageScope('default-value-definitions', caller.organizationId);
+    return cursors.list(query, scope, page =>
+      services.defaultValueDefinitions.list(caller, page),
+    );
+  });
+}

@@ -1,0 +1,87 @@
+import {
+  DefaultValueDefinition,
+  infraDeliveryReadPermission,
+  infraDeliveryResourceWritePermission,
+  ValueSchema,
+} from '@internal/plugin-infra-delivery-common';
+import { Authorizer } from '../auth/Authorizer';
+import { Caller } from '../auth/Caller';
+import { isUniqueViolation } from '../database/dbErrors';
+import { KeysetPage, KeysetRequest } from '../database/keyset';
+import { Stores } from '../database/stores';
+import { InfraDeliveryError, notFound } from '../errors';
+
+/** Default values offered to module inputs, each described by a ValueSchema. */
+export class DefaultValueDefinitionService {
+  constructor(
+    private readonly deps: { stores: Stores; authorizer: Authorizer },
+  ) {}
+
+  async create(
+    caller: Caller,
+    input: {
+      givenId: string;
+      name: string;
+      schema: ValueSchema;
+      description?: string;
+    },
+  ): Promise<DefaultValueDefinition> {
+    await this.deps.authorizer.require(caller, {
+      role: 'MEMBER',
+      permission: infraDeliveryResourceWritePermission,
+    });
+    try {
+      return await this.deps.stores.defaultValueDefinitions.create({
+        organizationId: caller.organizationId,
+        ...input,
+        createdByType:
+          caller.principal.type === 'membership' ? 'USER' : 'SERVICE_ACCOUNT',
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw new InfraDeliveryError({
+          status: 409,
+          entity: 'DefaultValueDefinition',
+          reason: 'GIVEN_ID_TAKEN',
+          message: `A default value definition ${input.givenId} exists already`,
+          metadata: { givenId: input.givenId },
+        });
+      }
+      throw error;
+    }
+  }
+
+  async update(
+    caller: Caller,
+    id: string,
+    patch: { name?: string; description?: string; schema?: ValueSchema },
+  ): Promise<DefaultValueDefinition> {
+    await this.deps.authorizer.require(caller, {
+      role: 'MEMBER',
+      permission: infraDeliveryResourceWritePermission,
+    });
+    const definition = await this.deps.stores.defaultValueDefinitions.update(
+      caller.organizationId,
+      id,
+      patch,
+    );
+    if (!definition) {
+      throw notFound('DefaultValueDefinition', id);
+    }
+    return definition;
+  }
+
+  async list(
+    caller: Caller,
+    page: KeysetRequest,
+  ): Promise<KeysetPage<DefaultValueDefinition>> {
+    await this.deps.authorizer.require(caller, {
+      role: 'VIEWER',
+      permission: infraDeliveryReadPermission,
+    });
+    return this.deps.stores.defaultValueDefinitions.list(
+      caller.organizationId,
+      page,
+    );
+  }
+}

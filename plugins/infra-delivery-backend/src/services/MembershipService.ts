@@ -1,0 +1,163 @@
+import { AuditorService } from '@backstage/backend-plugin-api';
+import {
+  infraDeliveryAdministerPermission,
+  infraDeliveryReadPermission,
+  Membership,
+  Organization,
+  Role,
+} from '@internal/plugin-infra-delivery-common';
+import { Authorizer } from '../auth/Authorizer';
+import { Caller } from '../auth/Caller';
+import { isUniqueViolation } from '../database/dbErrors';
+import { KeysetPage, KeysetRequest } from '../database/keyset';
+import { Stores } from '../database/stores';
+import { InfraDeliveryError, notFound } from '../errors';
+import { audit } from './audit';
+import { hashInvitationToken, newInvitationToken } from './IdentityService';
+
+const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
+
+/** The organization, its members and their invitations. */
+export class MembershipService {
+  constructor(
+    private readonly deps: {
+      stores: Stores;
+      authorizer: Authorizer;
+      auditor: AuditorService;
+    },
+  ) {}
+
+  async getOrganization(caller: Caller): Promise<Organization> {
+    await this.deps.authorizer.require(caller, {
+      role: 'VIEWER',
+      permission: infraDeliveryReadPermission,
+    });
+    const organization = await this.deps.stores.organizations.get(
+      caller.organizationId,
+    );
+    if (!organization) {
+      throw notFound('Organization', caller.organizationId);
+    }
+    return organization;
+  }
+
+  async updateOrganization(
+    caller: Caller,
+    patch: { name?: string; plan?: string },
+  ): Promise<Organization> {
+    await this.deps.authorizer.require(caller, {
+      role: 'ADMIN',
+      permission: infraDeliveryAdministerPermission,
+    });
+    const organization = await this.deps.stores.organizations.update(
+      caller.organizationId,
+      patch,
+    );
+    if (!organization) {
+      throw notFound('Organization', caller.organizationId);
+    }
+    return organization;
+  }
+
+  async list(
+    caller: Caller,
+    page: KeysetRequest,
+  ): Promise<KeysetPage<Membership>> {
+    await this.deps.authorizer.require(caller, {
+      role: 'VIEWER',
+      permission: infraDeliveryReadPermission,
+    });
+    return this.deps.stores.memberships.list(caller.organizationId, page);
+  }
+
+  async invite(
+    caller: Caller,
+    input: { email: string; role: Role },
+  ): Promise<Membership & { invitationToken: string }> {
+    await this.deps.authorizer.require(caller, {
+      role: input.role === 'OWNER' ? 'OWNER' : 'ADMIN',
+      permission: infraDeliveryAdministerPermission,
+    });
+    const invitationToken = newInvitationToken();
+    return audit(
+      this.deps.auditor,
+      'membership-invite',
+      caller,
+      { invitedEmail: input.email, role: input.role },
+      async () => {
+        try {
+          const membership =
+            await this.deps.stores.memberships.createInvitation({
+              organizationId: caller.organizationId,
+              email: input.email,
+              role: input.role,
+              tokenHash: hashInvitationToken(invitationToken),
+              expiresAt: new Date(Date.now() + INVITATION_TTL_MS).toISOString(),
+            });
+          return { ...membership, invitationToken };
+        } catch (error) {
+          if (isUniqueViolation(error)) {
+            throw new InfraDeliveryError({
+              status: 409,
+              entity: 'Membership',
+              reason: 'ALREADY_EXISTS',
+              message: `${input.email} is a member or invited already`,
+            });
+          }
+          throw error;
+        }
+      },
+    );
+  }
+
+  async remove(caller: Caller, id: string): Promise<void> {
+    await this.deps.authorizer.require(caller, {
+      role: 'ADMIN',
+      permission: infraDeliveryAdministerPermission,
+    });
+    await audit(
+      this.deps.auditor,
+      'membership-remove',
+      caller,
+      { membershipId: id },
+      () =>
+        this.deps.stores.transaction(async tx => {
+          const membership = await tx.memberships.get(
+            caller.organizationId,
+            id,
+          );
+          if (!membership) {
+            throw notFound('Membership', id);
+          }
+          if (membership.role === 'OWNER' && caller.role !== 'OWNER') {
+            throw new InfraDeliveryError({
+              status: 403,
+              entity: 'Auth',
+              reason: 'INSUFFICIENT_ROLE',
+              message: 'Only an OWNER can remove an OWNER',
+              metadata: { requiredRole: 'OWNER', role: caller.role },
+            });
+          }
+          if (
+            membership.role === 'OWNER' &&
+            membership.userId &&
+            (await tx.memberships.countOwners(caller.organizationId)) <= 1
+          ) {
+            throw new InfraDeliveryError({
+              status: 409,
+              entity: 'Membership',
+              reason: 'LAST_OWNER',
+              message:
+                'The last OWNER cannot be removed; make another member OWNER first',
+            });
+          }
+          await tx.apiKeys.deleteForOwner(
+            caller.organizationId,
+            'MEMBERSHIP',
+            id,
+          );
+          await tx.memberships.delete(caller.organizationId, id);
+        }),
+    );
+  }
+}

@@ -1,0 +1,215 @@
+import {
+  Environment,
+  infraDeliveryReadPermission,
+  infraDeliveryResourceWritePermission,
+  Project,
+} from '@internal/plugin-infra-delivery-common';
+import { Authorizer, Requirement } from '../auth/Authorizer';
+import { Caller } from '../auth/Caller';
+import { isForeignKeyViolation, isUniqueViolation } from '../database/dbErrors';
+import { KeysetPage, KeysetRequest } from '../database/keyset';
+import {
+  NamedResourceInput,
+  NamedResourcePatch,
+} from '../database/ProjectStore';
+import { Stores } from '../database/stores';
+import { InfraDeliveryError, notFound } from '../errors';
+
+const READ: Requirement = {
+  role: 'VIEWER',
+  permission: infraDeliveryReadPermission,
+};
+const WRITE: Requirement = {
+  role: 'MEMBER',
+  permission: infraDeliveryResourceWritePermission,
+};
+
+function givenIdTaken(entity: string, givenId: string) {
+  return new InfraDeliveryError({
+    status: 409,
+    entity,
+    reason: 'GIVEN_ID_TAKEN',
+    message: `${entity} ${givenId} exists already`,
+    metadata: { givenId },
+  });
+}
+
+async function uniqueGivenId<T>(
+  entity: string,
+  givenId: string,
+  write: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw givenIdTaken(entity, givenId);
+    }
+    throw error;
+  }
+}
+
+/** Projects and their environments. */
+export class ProjectService {
+  constructor(
+    private readonly deps: { stores: Stores; authorizer: Authorizer },
+  ) {}
+
+  async createProject(caller: Caller, input: NamedResourceInput) {
+    await this.deps.authorizer.require(caller, WRITE);
+    return uniqueGivenId('Project', input.givenId, () =>
+      this.deps.stores.projects.createProject(caller.organizationId, input),
+    );
+  }
+
+  async listProjects(
+    caller: Caller,
+    page: KeysetRequest,
+  ): Promise<KeysetPage<Project>> {
+    await this.deps.authorizer.require(caller, READ);
+    return this.deps.stores.projects.listProjects(caller.organizationId, page);
+  }
+
+  async getProject(caller: Caller, id: string): Promise<Project> {
+    await this.deps.authorizer.require(caller, READ);
+    return this.requireProject(caller.organizationId, id);
+  }
+
+  async updateProject(caller: Caller, id: string, patch: NamedResourcePatch) {
+    await this.deps.authorizer.require(caller, WRITE);
+    const project = await this.deps.stores.projects.updateProject(
+      caller.organizationId,
+      id,
+      patch,
+    );
+    if (!project) {
+      throw notFound('Project', id);
+    }
+    return project;
+  }
+
+  async deleteProject(caller: Caller, id: string): Promise<void> {
+    await this.deps.authorizer.require(caller, WRITE);
+    await this.requireProject(caller.organizationId, id);
+    if (
+      (await this.deps.stores.projects.countEnvironments(
+        caller.organizationId,
+        id,
+      )) > 0
+    ) {
+      throw new InfraDeliveryError({
+        status: 409,
+        entity: 'Project',
+        reason: 'HAS_ENVIRONMENTS',
+        message: 'Delete the environments of the project first',
+      });
+    }
+    await this.deps.stores.projects.deleteProject(caller.organizationId, id);
+  }
+
+  async createEnvironment(
+    caller: Caller,
+    projectId: string,
+    input: NamedResourceInput,
+  ): Promise<Environment> {
+    await this.deps.authorizer.require(caller, WRITE);
+    await this.requireProject(caller.organizationId, projectId);
+    return uniqueGivenId('Environment', input.givenId, () =>
+      this.deps.stores.projects.createEnvironment(
+        caller.organizationId,
+        projectId,
+        input,
+      ),
+    );
+  }
+
+  async listEnvironments(
+    caller: Caller,
+    projectId: string,
+    page: KeysetRequest,
+  ): Promise<KeysetPage<Environment>> {
+    await this.deps.authorizer.require(caller, READ);
+    await this.requireProject(caller.organizationId, projectId);
+    return this.deps.stores.projects.listEnvironments(
+      caller.organizationId,
+      projectId,
+      page,
+    );
+  }
+
+  async getEnvironment(
+    caller: Caller,
+    projectId: string,
+    id: string,
+  ): Promise<Environment> {
+    await this.deps.authorizer.require(caller, READ);
+    const environment = await this.deps.stores.projects.getEnvironment(
+      caller.organizationId,
+      projectId,
+      id,
+    );
+    if (!environment) {
+      throw notFound('Environment', id);
+    }
+    return environment;
+  }
+
+  async updateEnvironment(
+    caller: Caller,
+    projectId: string,
+    id: string,
+    patch: NamedResourcePatch,
+  ): Promise<Environment> {
+    await this.deps.authorizer.require(caller, WRITE);
+    const environment = await this.deps.stores.projects.updateEnvironment(
+      caller.organizationId,
+      projectId,
+      id,
+      patch,
+    );
+    if (!environment) {
+      throw notFound('Environment', id);
+    }
+    return environment;
+  }
+
+  async deleteEnvironment(
+    caller: Caller,
+    projectId: string,
+    id: string,
+  ): Promise<void> {
+    await this.deps.authorizer.require(caller, WRITE);
+    try {
+      if (
+        !(await this.deps.stores.projects.deleteEnvironment(
+          caller.organizationId,
+          projectId,
+          id,
+        ))
+      ) {
+        throw notFound('Environment', id);
+      }
+    } catch (error) {
+      if (isForeignKeyViolation(error)) {
+        throw new InfraDeliveryError({
+          status: 409,
+          entity: 'Environment',
+          reason: 'IN_USE',
+          message: 'Stacks or deployments still use this environment',
+        });
+      }
+      throw error;
+    }
+  }
+
+  private async requireProject(organizationId: string, id: string) {
+    const project = await this.deps.stores.projects.getProject(
+      organizationId,
+      id,
+    );
+    if (!project) {
+      throw notFound('Project', id);
+    }
+    return project;
+  }
+}

@@ -1,0 +1,107 @@
+import { AuditorService } from '@backstage/backend-plugin-api';
+import {
+  infraDeliveryAdministerPermission,
+  infraDeliveryReadPermission,
+  Role,
+  ServiceAccount,
+} from '@internal/plugin-infra-delivery-common';
+import { Authorizer } from '../auth/Authorizer';
+import { actorIdOf, Caller } from '../auth/Caller';
+import { KeysetPage, KeysetRequest } from '../database/keyset';
+import { Stores } from '../database/stores';
+import { InfraDeliveryError, notFound } from '../errors';
+import { audit } from './audit';
+
+/** Non-human principals (runners, automation); they act through their API keys. */
+export class ServiceAccountService {
+  constructor(
+    private readonly deps: {
+      stores: Stores;
+      authorizer: Authorizer;
+      auditor: AuditorService;
+    },
+  ) {}
+
+  async create(
+    caller: Caller,
+    input: { name: string; description?: string; role: Exclude<Role, 'OWNER'> },
+  ): Promise<ServiceAccount> {
+    await this.deps.authorizer.require(caller, {
+      role: 'ADMIN',
+      permission: infraDeliveryAdministerPermission,
+    });
+    if (input.role === 'ADMIN' && caller.role !== 'OWNER') {
+      throw new InfraDeliveryError({
+        status: 403,
+        entity: 'Auth',
+        reason: 'INSUFFICIENT_ROLE',
+        message: 'Only an OWNER can create an ADMIN service account',
+        metadata: { requiredRole: 'OWNER', role: caller.role },
+      });
+    }
+    return audit(
+      this.deps.auditor,
+      'service-account-create',
+      caller,
+      { role: input.role },
+      () =>
+        this.deps.stores.serviceAccounts.create({
+          organizationId: caller.organizationId,
+          name: input.name,
+          description: input.description,
+          role: input.role,
+          createdById: actorIdOf(caller),
+        }),
+    );
+  }
+
+  async list(
+    caller: Caller,
+    page: KeysetRequest,
+  ): Promise<KeysetPage<ServiceAccount>> {
+    await this.deps.authorizer.require(caller, {
+      role: 'VIEWER',
+      permission: infraDeliveryReadPermission,
+    });
+    return this.deps.stores.serviceAccounts.list(caller.organizationId, page);
+  }
+
+  async get(caller: Caller, id: string): Promise<ServiceAccount> {
+    await this.deps.authorizer.require(caller, {
+      role: 'VIEWER',
+      permission: infraDeliveryReadPermission,
+    });
+    const account = await this.deps.stores.serviceAccounts.get(
+      caller.organizationId,
+      id,
+    );
+    if (!account) {
+      throw notFound('ServiceAccount', id);
+    }
+    return account;
+  }
+
+  async delete(caller: Caller, id: string): Promise<void> {
+    await this.deps.authorizer.require(caller, {
+      role: 'ADMIN',
+      permission: infraDeliveryAdministerPermission,
+    });
+    await audit(
+      this.deps.auditor,
+      'service-account-delete',
+      caller,
+      { serviceAccountId: id },
+      () =>
+        this.deps.stores.transaction(async tx => {
+          await tx.apiKeys.deleteForOwner(
+            caller.organizationId,
+            'SERVICE_ACCOUNT',
+            id,
+          );
+          if (!(await tx.serviceAccounts.delete(caller.organizationId, id))) {
+            throw notFound('ServiceAccount', id);
+          }
+        }),
+    );
+  }
+}

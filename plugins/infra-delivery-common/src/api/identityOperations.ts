@@ -1,0 +1,195 @@
+import {
+  accessTokenSchema,
+  apiKeySchema,
+  apiKeyWithSecretSchema,
+  createApiKeyRequestSchema,
+  createMembershipRequestSchema,
+  createServiceAccountRequestSchema,
+  dataResponseSchema,
+  listApiKeysQuerySchema,
+  listResponseSchema,
+  membershipInvitationSchema,
+  membershipSchema,
+  organizationSchema,
+  pageQuerySchema,
+  serviceAccountSchema,
+  signupRequestSchema,
+  signupResponseSchema,
+  tokenRequestSchema,
+  updateOrganizationRequestSchema,
+} from '../schemas';
+import { defineOperation } from './defineOperation';
+import { idParamsSchema } from './params';
+
+export const signup = defineOperation({
+  operationId: 'signup',
+  method: 'post',
+  path: '/auth/signup',
+  summary:
+    'Create a user and a new organization, or join the inviting organization with an invitation token',
+  tag: 'Identity',
+  access: 'public',
+  body: signupRequestSchema,
+  success: { status: 201, schema: signupResponseSchema },
+  errors: [400, 409, 429],
+});
+
+export const createAccessToken = defineOperation({
+  operationId: 'createAccessToken',
+  method: 'post',
+  path: '/auth/token',
+  summary: 'Exchange email and password for a short-lived access token',
+  tag: 'Identity',
+  access: 'public',
+  body: tokenRequestSchema,
+  success: { status: 200, schema: dataResponseSchema(accessTokenSchema) },
+  errors: [400, 401, 429],
+});
+
+export const getCurrentOrganization = defineOperation({
+  operationId: 'getCurrentOrganization',
+  method: 'get',
+  path: '/organizations/current',
+  summary: "The caller's organization",
+  tag: 'Organizations',
+  access: 'authenticated',
+  success: { status: 200, schema: dataResponseSchema(organizationSchema) },
+  errors: [403],
+});
+
+export const updateCurrentOrganization = defineOperation({
+  operationId: 'updateCurrentOrganization',
+  method: 'patch',
+  path: '/organizations/current',
+  summary: "Rename the caller's organization or change its plan",
+  tag: 'Organizations',
+  access: 'authenticated',
+  body: updateOrganizationRequestSchema,
+  success: { status: 200, schema: dataResponseSchema(organizationSchema) },
+  errors: [400, 403],
+});
+
+export const createMembership = defineOperation({
+  operationId: 'createMembership',
+  method: 'post',
+  path: '/memberships',
+  summary: 'Invite a person into the organization with a role',
+  tag: 'Memberships',
+  access: 'authenticated',
+  body: createMembershipRequestSchema,
+  success: {
+    status: 201,
+    schema: dataResponseSchema(membershipInvitationSchema),
+  },
+  errors: [400, 403, 409],
+});
+
+export const listMemberships = defineOperation({
+  operationId: 'listMemberships',
+  method: 'get',
+  path: '/memberships',
+  summary: 'Members and pending invitations of the organization, newest first',
+  tag: 'Memberships',
+  access: 'authenticated',
+  query: pageQuerySchema,
+  success: { status: 200, schema: listResponseSchema(membershipSchema) },
+  errors: [400, 403],
+});
+
+export const deleteMembership = defineOperation({
+  operationId: 'deleteMembership',
+  method: 'delete',
+  path: '/memberships/{id}',
+  summary: 'Remove a member or withdraw an invitation',
+  tag: 'Memberships',
+  access: 'authenticated',
+  params: idParamsSchema,
+  success: { status: 204 },
+  errors: [403, 404, 409],
+});
+
+export const createServiceAccount = defineOperation({
+  operationId: 'createServiceAccount',
+  method: 'post',
+  path: '/service-accounts',
+  summary: 'Create a service account (runners, automation)',
+  tag: 'Service accounts',
+  access: 'authenticated',
+  body: createServiceAccountRequestSchema,
+  success: { status: 201, schema: dataResponseSchema(serviceAccountSchema) },
+  errors: [400, 403],
+});
+
+export const listServiceAccounts = defineOperation({
+  operationId: 'listServiceAccounts',
+  method: 'get',
+  path: '/service-accounts',
+  summary: 'Service accounts of the organization, newest first',
+  tag: 'Service accounts',
+  access: 'authenticated',
+  query: pageQuerySchema,
+  success: { status: 200, schema: listResponseSchema(serviceAccountSchema) },
+  errors: [400, 403],
+});
+
+export const getServiceAccount = defineOperation({
+  operationId: 'getServiceAccount',
+  method: 'get',
+  path: '/service-accounts/{id}',
+  summary: 'One service account',
+  tag: 'Service accounts',
+  access: 'authenticated',
+  params: idParamsSchema,
+  success: { status: 200, schema: dataResponseSchema(serviceAccountSchema) },
+  errors: [403, 404],
+});
+
+export const deleteServiceAccount = defineOperation({
+  operationId: 'deleteServiceAccount',
+  method: 'delete',
+  path: '/service-accounts/{id}',
+  summary: 'Delete a service account and revoke its API keys',
+  tag: 'Service accounts',
+  access: 'authenticated',
+  params: idParamsSchema,
+  success: { status: 204 },
+  errors: [403, 404],
+});
+
+export const listApiKeys = defineOperation({
+  operationId: 'listApiKeys',
+  method: 'get',
+  path: '/api-keys',
+  summary:
+    'API keys visible to the caller, newest first; `ownerType` and `ownerId` filter together',
+  tag: 'API keys',
+  access: 'authenticated',
+  query: listApiKeysQuerySchema,
+  success: { status: 200, schema: listResponseSchema(apiKeySchema) },
+  errors: [400, 403],
+});
+
+export const createApiKey = defineOperation({
+  operationId: 'createApiKey',
+  method: 'post',
+  path: '/api-keys',
+  summary:
+    "Create an API key for the caller's membership or, for an ADMIN, a service account; the key is returned once",
+  tag: 'API keys',
+  access: 'authenticated',
+  body: createApiKeyRequestSchema,
+  success: { status: 201, schema: dataResponseSchema(apiKeyWithSecretSchema) },
+  errors: [400, 403, 404],
+});
+
+export const revokeApiKey = defineOperation({
+  operationId: 'revokeApiKey',
+  method: 'delete',
+  path: '/api-keys/{id}',
+  summary: 'Revoke an API key',
+  tag: 'API keys',
+  access: 'authenticated',
+  params: idParamsSchema,
+  success: { status: 204 },
+  errors: [403, 404],
+});
