@@ -3,10 +3,13 @@ import {
   createBackendPlugin,
 } from '@backstage/backend-plugin-api';
 import { infraDeliveryPermissions } from '@internal/plugin-infra-delivery-common';
+import { signalsServiceRef } from '@backstage/plugin-signals-node';
 import { readPluginConfig } from './config';
 import { applyDatabaseMigrations, tuneSqlite } from './database/migrations';
 import { ensurePortalOrganization } from './database/portalOrganization';
 import { createStores } from './database/stores';
+import { PipelineEngine } from './engine/PipelineEngine';
+import { SignalsRunEvents } from './engine/SignalsRunEvents';
 import { createRouter } from './router';
 
 /**
@@ -28,6 +31,8 @@ export const infraDeliveryPlugin = createBackendPlugin({
         logger: coreServices.logger,
         permissions: coreServices.permissions,
         permissionsRegistry: coreServices.permissionsRegistry,
+        scheduler: coreServices.scheduler,
+        signals: signalsServiceRef,
         userInfo: coreServices.userInfo,
       },
       async init(deps) {
@@ -44,6 +49,21 @@ export const infraDeliveryPlugin = createBackendPlugin({
 
         permissionsRegistry.addPermissions(infraDeliveryPermissions);
 
+        const engine = new PipelineEngine({
+          stores,
+          logger: deps.logger,
+          events: new SignalsRunEvents(deps.signals, portalOrganization.id),
+        });
+        // Admission and lease expiry also happen inline; the tick is the safety net for
+        // work left behind by a stopped instance.
+        await deps.scheduler.scheduleTask({
+          id: 'infra-delivery-engine-tick',
+          frequency: { seconds: 5 },
+          timeout: { seconds: 60 },
+          initialDelay: { seconds: 5 },
+          fn: () => engine.tick(),
+        });
+
         // Every route authenticates its own callers: the plugin accepts its own access
         // tokens and API keys besides Backstage's, which the default policy would refuse.
         httpRouter.addAuthPolicy({ path: '/', allow: 'unauthenticated' });
@@ -54,6 +74,7 @@ export const infraDeliveryPlugin = createBackendPlugin({
             portalOrganizationId: portalOrganization.id,
             portal: pluginConfig.portal,
             rateLimits: pluginConfig.rateLimits,
+            engine,
           }),
         );
       },

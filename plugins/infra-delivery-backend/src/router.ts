@@ -19,6 +19,7 @@ import { RateLimiter } from './auth/RateLimiter';
 import { AuthRateLimits } from './config';
 import { Stores } from './database/stores';
 import { InfraDeliveryError } from './errors';
+import { PipelineEngine } from './engine/PipelineEngine';
 import { createOperationBinder } from './http/bindOperation';
 import { createErrorHandler } from './http/errorHandler';
 import { requestIdMiddleware } from './http/requestId';
@@ -27,14 +28,18 @@ import { registerApiKeyRoutes } from './routes/apiKeyRoutes';
 import { registerAuthRoutes } from './routes/authRoutes';
 import { registerDefaultValueDefinitionRoutes } from './routes/defaultValueDefinitionRoutes';
 import { registerMembershipRoutes } from './routes/membershipRoutes';
+import { registerPipelineRoutes } from './routes/pipelineRoutes';
 import { registerProjectRoutes } from './routes/projectRoutes';
 import { RouteContext } from './routes/RouteContext';
 import { registerServiceAccountRoutes } from './routes/serviceAccountRoutes';
+import { registerRunnerRoutes } from './routes/runnerRoutes';
 import { registerServiceRoutes } from './routes/serviceRoutes';
+import { registerStackRoutes } from './routes/stackRoutes';
 import { createServices } from './services';
 
 /** Ordinary request bodies; plan JSON from runners gets its own, larger limit. */
 export const DEFAULT_BODY_LIMIT = '1mb';
+export const RUNNER_BODY_LIMIT = '64mb';
 
 export interface RouterOptions {
   logger: LoggerService;
@@ -47,6 +52,7 @@ export interface RouterOptions {
   portalOrganizationId: string;
   portal: PortalAccessOptions;
   rateLimits: AuthRateLimits;
+  engine: PipelineEngine;
 }
 
 export async function createRouter(
@@ -72,10 +78,13 @@ export async function createRouter(
     authorizer: new Authorizer(options.permissions),
     auditor: options.auditor,
     accessTokens,
+    engine: options.engine,
   });
 
   const router = Router();
   router.use(requestIdMiddleware);
+  // Runners send whole plans; body-parser skips a body that is parsed already.
+  router.use('/runner', express.json({ limit: RUNNER_BODY_LIMIT }));
   router.use(express.json({ limit: DEFAULT_BODY_LIMIT }));
 
   const context: RouteContext = {
@@ -94,6 +103,9 @@ export async function createRouter(
   registerApiKeyRoutes(context);
   registerProjectRoutes(context);
   registerDefaultValueDefinitionRoutes(context);
+  registerPipelineRoutes(context);
+  registerStackRoutes(context);
+  registerRunnerRoutes(context);
 
   router.use((req, _res, next) => {
     next(

@@ -176,12 +176,19 @@ export class MembershipStore {
     return updated === 1;
   }
 
+  /**
+   * The organization's OWNERs who have signed up. In a transaction their rows stay locked until
+   * it ends (PostgreSQL; SQLite runs one write transaction at a time), so two OWNERs removing
+   * each other at once cannot both see another OWNER left.
+   */
   async countOwners(organizationId: string): Promise<number> {
-    const [{ count }] = await this.db('memberships')
+    const owners = await this.db('memberships')
       .where({ organization_id: organizationId, role: 'OWNER' })
       .whereNotNull('user_id')
-      .count({ count: '*' });
-    return Number(count);
+      .orderBy('id')
+      .select('id')
+      .forUpdate();
+    return owners.length;
   }
 
   async delete(organizationId: string, id: string): Promise<boolean> {

@@ -14,6 +14,9 @@ export interface KeysetRequest {
   afterId?: string;
 }
 
+/** Lists are newest first; logs read oldest first. */
+export type KeysetOrder = 'desc' | 'asc';
+
 /**
  * Newest-first keyset pagination on the time-ordered primary key. The filter goes in `query`
  * (without order or limit); one more row than asked tells whether a next page exists, so a
@@ -25,14 +28,15 @@ export async function keysetPage<Row, T>(
   idColumn: string,
   request: KeysetRequest,
   mapRow: (row: Row) => T,
+  order: KeysetOrder = 'desc',
 ): Promise<KeysetPage<T>> {
   const countQuery = query.clone().clearSelect().count({ count: '*' });
   const pageQuery = query
     .clone()
-    .orderBy(idColumn, 'desc')
+    .orderBy(idColumn, order)
     .limit(request.limit + 1);
   if (request.afterId) {
-    pageQuery.where(idColumn, '<', request.afterId);
+    pageQuery.where(idColumn, order === 'desc' ? '<' : '>', request.afterId);
   }
   const [rows, [{ count }]] = await Promise.all([pageQuery, countQuery]);
   const hasMore = rows.length > request.limit;
@@ -41,9 +45,11 @@ export async function keysetPage<Row, T>(
     items: pageRows.map(mapRow),
     totalCount: Number(count),
     nextAfterId: hasMore
-      ? ((pageRows[pageRows.length - 1] as Record<string, unknown>)[
-          idColumn.split('.').pop()!
-        ] as string)
+      ? String(
+          (pageRows[pageRows.length - 1] as Record<string, unknown>)[
+            idColumn.split('.').pop()!
+          ] as string | number,
+        )
       : undefined,
   };
 }

@@ -3,9 +3,12 @@ import { ApiKeyStore } from './ApiKeyStore';
 import { DefaultValueDefinitionStore } from './DefaultValueDefinitionStore';
 import { MembershipStore } from './MembershipStore';
 import { OrganizationStore } from './OrganizationStore';
+import { PipelineRunStore } from './PipelineRunStore';
+import { PipelineStore } from './PipelineStore';
 import { ProjectStore } from './ProjectStore';
 import { ServiceAccountStore } from './ServiceAccountStore';
 import { ServiceSecretStore } from './ServiceSecretStore';
+import { StackStore } from './StackStore';
 import { UserStore } from './UserStore';
 
 /** Every store of the plugin over one Knex handle: the database, or a transaction. */
@@ -18,6 +21,9 @@ export interface Stores {
   projects: ProjectStore;
   defaultValueDefinitions: DefaultValueDefinitionStore;
   serviceSecrets: ServiceSecretStore;
+  pipelines: PipelineStore;
+  pipelineRuns: PipelineRunStore;
+  stacks: StackStore;
   /** Runs `work` with stores bound to one transaction; it commits when `work` resolves. */
   transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
 }
@@ -32,6 +38,9 @@ export function createStores(db: Knex): Stores {
     projects: new ProjectStore(db),
     defaultValueDefinitions: new DefaultValueDefinitionStore(db),
     serviceSecrets: new ServiceSecretStore(db),
+    pipelines: new PipelineStore(db),
+    pipelineRuns: new PipelineRunStore(db),
+    stacks: new StackStore(db),
     transaction: work =>
       db.isTransaction
         ? work(createStores(db))

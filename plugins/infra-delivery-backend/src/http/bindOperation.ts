@@ -18,10 +18,15 @@ export type OperationInput<O extends OperationDefinition> =
     res: Response;
   };
 
-/** What a handler answers: the success body before serialization, or nothing for a 204. */
+/**
+ * What a handler answers: the success body before serialization; nothing for a 204, or for an
+ * operation with an `emptyStatus` when there is nothing to return.
+ */
 export type OperationResult<O extends OperationDefinition> =
   O['success'] extends { schema: infer S extends z.ZodType }
-    ? z.input<S>
+    ? O['success'] extends { emptyStatus: 204 }
+      ? z.input<S> | undefined
+      : z.input<S>
     : void;
 
 export type OperationHandler<O extends OperationDefinition> = (
@@ -79,7 +84,10 @@ export function createOperationBinder(
         res,
       } as OperationInput<typeof operation>;
       const result = await handler(input);
-      if (operation.success.status === 204) {
+      if (
+        operation.success.status === 204 ||
+        (operation.success.emptyStatus && result === undefined)
+      ) {
         res.status(204).end();
       } else {
         res.status(operation.success.status).json(result);

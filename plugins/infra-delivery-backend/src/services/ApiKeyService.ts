@@ -40,7 +40,9 @@ function isOwn(caller: Caller, owner: Owner): boolean {
 
 /**
  * API keys: everybody manages the keys of their own membership; ADMINs manage every key,
- * including those of service accounts. The key value leaves the service once, at creation.
+ * including those of service accounts, but create keys only for themselves and service accounts:
+ * a key for another person's membership would act as them. The key value leaves the service
+ * once, at creation.
  */
 export class ApiKeyService {
   constructor(
@@ -113,6 +115,15 @@ export class ApiKeyService {
       });
     }
     await this.requireManage(caller, owner);
+    if (owner.ownerType === 'MEMBERSHIP' && !isOwn(caller, owner)) {
+      // A key for someone else's membership would act as them, whatever their role.
+      throw new InfraDeliveryError({
+        status: 403,
+        entity: 'ApiKey',
+        reason: 'FOREIGN_MEMBERSHIP',
+        message: 'Only the member can create an API key for their membership',
+      });
+    }
     await this.requireOwnerExists(caller.organizationId, owner);
 
     const generated = generateApiKey();

@@ -34,6 +34,15 @@ function givenIdTaken(entity: string, givenId: string) {
   });
 }
 
+function hasEnvironments() {
+  return new InfraDeliveryError({
+    status: 409,
+    entity: 'Project',
+    reason: 'HAS_ENVIRONMENTS',
+    message: 'Delete the environments of the project first',
+  });
+}
+
 async function uniqueGivenId<T>(
   entity: string,
   givenId: string,
@@ -97,14 +106,17 @@ export class ProjectService {
         id,
       )) > 0
     ) {
-      throw new InfraDeliveryError({
-        status: 409,
-        entity: 'Project',
-        reason: 'HAS_ENVIRONMENTS',
-        message: 'Delete the environments of the project first',
-      });
+      throw hasEnvironments();
     }
-    await this.deps.stores.projects.deleteProject(caller.organizationId, id);
+    try {
+      await this.deps.stores.projects.deleteProject(caller.organizationId, id);
+    } catch (error) {
+      // An environment created since the count above.
+      if (isForeignKeyViolation(error)) {
+        throw hasEnvironments();
+      }
+      throw error;
+    }
   }
 
   async createEnvironment(

@@ -2,12 +2,16 @@ import { AuditorService } from '@backstage/backend-plugin-api';
 import { AccessTokenIssuer } from '../auth/accessTokens';
 import { Authorizer } from '../auth/Authorizer';
 import { Stores } from '../database/stores';
+import { PipelineEngine } from '../engine/PipelineEngine';
 import { ApiKeyService } from './ApiKeyService';
 import { DefaultValueDefinitionService } from './DefaultValueDefinitionService';
 import { IdentityService } from './IdentityService';
 import { MembershipService } from './MembershipService';
+import { PipelineService } from './PipelineService';
 import { ProjectService } from './ProjectService';
+import { RunnerService } from './RunnerService';
 import { ServiceAccountService } from './ServiceAccountService';
+import { StackService } from './StackService';
 
 /** The domain services, one per resource group. */
 export interface Services {
@@ -17,6 +21,9 @@ export interface Services {
   apiKeys: ApiKeyService;
   projects: ProjectService;
   defaultValueDefinitions: DefaultValueDefinitionService;
+  pipelines: PipelineService;
+  stacks: StackService;
+  runners: RunnerService;
 }
 
 export function createServices(deps: {
@@ -24,6 +31,7 @@ export function createServices(deps: {
   authorizer: Authorizer;
   auditor: AuditorService;
   accessTokens: AccessTokenIssuer;
+  engine: PipelineEngine;
 }): Services {
   return {
     identity: new IdentityService(deps),
@@ -32,5 +40,8 @@ export function createServices(deps: {
     apiKeys: new ApiKeyService(deps),
     projects: new ProjectService(deps),
     defaultValueDefinitions: new DefaultValueDefinitionService(deps),
+    pipelines: new PipelineService(deps),
+    stacks: new StackService(deps),
+    runners: new RunnerService(deps),
   };
 }

@@ -30,6 +30,8 @@ export interface OperationDefinition {
     status: 200 | 201 | 202 | 204 | 302;
     schema?: z.ZodType;
     contentType?: string;
+    /** Answered with no body when the handler has nothing to return (e.g. nothing claimable). */
+    emptyStatus?: 204;
   };
   /** Error statuses the operation may answer with, besides 401 and 500. */
   errors: readonly number[];

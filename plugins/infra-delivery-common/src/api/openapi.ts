@@ -150,6 +150,11 @@ export function buildOpenApiDocument(
           }
         : {}),
     };
+    if (success.emptyStatus) {
+      responses[String(success.emptyStatus)] = {
+        description: 'Nothing to return',
+      };
+    }
     const errorStatuses = new Set([
       ...operation.errors,
       ...(operation.access === 'authenticated' ? [401] : []),

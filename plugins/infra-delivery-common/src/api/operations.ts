@@ -1,8 +1,11 @@
 import { OperationDefinition } from './defineOperation';
 import * as defaultValueOperations from './defaultValueOperations';
 import * as identityOperations from './identityOperations';
+import * as pipelineOperations from './pipelineOperations';
 import * as projectOperations from './projectOperations';
+import * as runnerOperations from './runnerOperations';
 import * as serviceOperations from './serviceOperations';
+import * as stackOperations from './stackOperations';
 
 /**
  * Every operation of the REST surface, keyed by operationId. Adding an operation here is what
@@ -13,6 +16,9 @@ export const operations = {
   ...identityOperations,
   ...projectOperations,
   ...defaultValueOperations,
+  ...pipelineOperations,
+  ...stackOperations,
+  ...runnerOperations,
 } satisfies Record<string, OperationDefinition>;
 
 export type Operations = typeof operations;

@@ -5,3 +5,6 @@ export * from './service';
 export * from './identity';
 export * from './projects';
 export * from './defaultValues';
+export * from './pipelines';
+export * from './stacks';
+export * from './runner';

@@ -1,0 +1,96 @@
+import { mockServices } from '@backstage/backend-test-utils';
+import { Knex } from 'knex';
+import { applyDatabaseMigrations } from '../database/migrations';
+import { createStores, Stores } from '../database/stores';
+import { PipelineEngine } from '../engine/PipelineEngine';
+import { RunStatusChange } from '../engine/RunEvents';
+import { changePipelineSteps } from '../services/StackService';
+
+/** Stores on a migrated database. */
+export async function migratedStores(knex: Knex): Promise<Stores> {
+  await applyDatabaseMigrations(mockServices.database({ knex }), knex);
+  return createStores(knex);
+}
+
+/** An engine whose announcements are recorded for assertions. */
+export function recordingEngine(stores: Stores, leaseSeconds?: number) {
+  const changes: RunStatusChange[] = [];
+  const engine = new PipelineEngine({
+    stores,
+    logger: mockServices.logger.mock(),
+    events: { runChanged: async change => void changes.push(change) },
+    leaseSeconds,
+  });
+  return { engine, changes };
+}
+
+/** An organization with a project, an environment and `count` stacks with change pipelines. */
+export async function seedStacks(
+  stores: Stores,
+  count: number,
+  options: { autoApprove?: boolean } = {},
+) {
+  const organization = await stores.organizations.create({ name: 'acme' });
+  const organizationId = organization.id;
+  const project = await stores.projects.createProject(organizationId, {
+    givenId: 'core',
+    name: 'Core',
+  });
+  const environment = await stores.projects.createEnvironment(
+    organizationId,
+    project.id,
+    { givenId: 'prod', name: 'Production' },
+  );
+  const stacks: { stackId: string; pipelineId: string; versionId: string }[] =
+    [];
+  for (let i = 0; i < count; i++) {
+    const stackId = await stores.stacks.create({
+      organizationId,
+      projectId: project.id,
+      environmentId: environment.id,
+      givenId: `stack-${i}`,
+      name: `Stack ${i}`,
+      autoApprove: options.autoApprove ?? false,
+    });
+    const pipeline = await stores.pipelines.create({
+      organizationId,
+      projectId: project.id,
+      stackId,
+      givenId: `stack-${i}-change`,
+      name: `Stack ${i}: change`,
+      steps: changePipelineSteps(options.autoApprove ?? false),
+    });
+    await stores.stacks.attachPipelines(stackId, {
+      changePipelineId: pipeline.id,
+      destroyPipelineId: pipeline.id,
+    });
+    stacks.push({
+      stackId,
+      pipelineId: pipeline.id,
+      versionId: pipeline.latestVersionId!,
+    });
+  }
+  return { organizationId, projectId: project.id, stacks };
+}
+
+/** Creates a queued run of a stack's change pipeline (what `trigger` does before admission). */
+export async function queueStackRun(
+  stores: Stores,
+  seed: Awaited<ReturnType<typeof seedStacks>>,
+  stackIndex: number,
+) {
+  const stack = seed.stacks[stackIndex];
+  const version = await stores.pipelines.getVersion(
+    seed.organizationId,
+    stack.versionId,
+  );
+  return stores.pipelineRuns.createRun({
+    organizationId: seed.organizationId,
+    pipelineId: stack.pipelineId,
+    pipelineVersionId: stack.versionId,
+    projectId: seed.projectId,
+    attachedEntityId: stack.stackId,
+    attachedEntityType: 'STACK',
+    steps: version!.steps,
+  });
+}

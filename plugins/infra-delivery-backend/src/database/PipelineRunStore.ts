@@ -1,0 +1,586 @@
+import {
+  ErrorBody,
+  PipelineRun,
+  QueueState,
+  RunStatus,
+  StepExecution,
+  StepLogLine,
+  StepStatus,
+  StepType,
+} from '@internal/plugin-infra-delivery-common';
+import { Knex } from 'knex';
+import { newId } from './ids';
+import { fromJsonColumn, toJsonColumn } from './json';
+import { KeysetPage, keysetPage, KeysetRequest } from './keyset';
+import {
+  nowTimestamp,
+  optional,
+  toOptionalTimestamp,
+  toTimestamp,
+} from './timestamps';
+
+type Timestamp = string | Date;
+
+export interface PipelineRunRow {
+  id: string;
+  organization_id: string;
+  pipeline_id: string;
+  pipeline_version_id: string;
+  project_id: string;
+  attached_entity_id: string | null;
+  attached_entity_type: 'STACK' | null;
+  status: RunStatus;
+  description: string | null;
+  input: string | null;
+  variant_id: string | null;
+  variant_name: string | null;
+  attempt_epoch: number;
+  created_by_id: string | null;
+  trigger_metadata: string | null;
+  data: string | null;
+  error: string | null;
+  queue_reason: string | null;
+  queue_state: string | null;
+  queue_condition_key: string | null;
+  engine_workflow_id: string | null;
+  engine_run_id: string | null;
+  started_at: Timestamp | null;
+  last_attempt_started_at: Timestamp | null;
+  completed_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface StepExecutionRow {
+  id: string;
+  organization_id: string;
+  pipeline_run_id: string;
+  position: number;
+  type: StepType;
+  name: string;
+  config: string | null;
+  status: StepStatus;
+  attempt_epoch: number;
+  lease_token_hash: string | null;
+  lease_runner_id: string | null;
+  lease_expires_at: Timestamp | null;
+  error: string | null;
+  outputs: string | null;
+  started_at: Timestamp | null;
+  completed_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A run plus what the engine needs that the wire format does not show. */
+export interface RunRecord extends PipelineRun {
+  projectId: string;
+  attachedEntityType?: 'STACK';
+}
+
+/** A step plus its lease, which only the engine sees. */
+export interface StepRecord extends StepExecution {
+  organizationId: string;
+  leaseTokenHash?: string;
+  leaseRunnerId?: string;
+  leaseExpiresAt?: string;
+}
+
+const ACTIVE_RUN_STATUSES: RunStatus[] = ['RUNNING', 'WAITING_FOR_APPROVAL'];
+const CANCELLABLE: RunStatus[] = ['QUEUED', 'RUNNING', 'WAITING_FOR_APPROVAL'];
+
+export function toRun(row: PipelineRunRow): RunRecord {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    pipelineId: row.pipeline_id,
+    pipelineVersionId: row.pipeline_version_id,
+    projectId: row.project_id,
+    attachedEntityId: optional(row.attached_entity_id),
+    attachedEntityType: optional(row.attached_entity_type),
+    status: row.status,
+    isCancellable: CANCELLABLE.includes(row.status),
+    description: optional(row.description),
+    input: fromJsonColumn(row.input),
+    variantId: optional(row.variant_id),
+    variantName: optional(row.variant_name),
+    attemptEpoch: row.attempt_epoch,
+    createdById: optional(row.created_by_id),
+    triggerMetadata: fromJsonColumn(row.trigger_metadata),
+    data: fromJsonColumn(row.data),
+    error: fromJsonColumn<ErrorBody>(row.error),
+    queueReason: optional(row.queue_reason),
+    queueState: fromJsonColumn<QueueState>(row.queue_state),
+    queueConditionKey: optional(row.queue_condition_key),
+    engineWorkflowId: optional(row.engine_workflow_id),
+    engineRunId: optional(row.engine_run_id),
+    startedAt: toOptionalTimestamp(row.started_at),
+    lastAttemptStartedAt: toOptionalTimestamp(row.last_attempt_started_at),
+    completedAt: toOptionalTimestamp(row.completed_at),
+    createdAt: toTimestamp(row.created_at),
+    updatedAt: toTimestamp(row.updated_at),
+  };
+}
+
+/** The wire shape of a run: the record without the engine's own fields. */
+export function publicRun(run: RunRecord): PipelineRun {
+  const { projectId: _p, attachedEntityType: _t, ...rest } = run;
+  return rest;
+}
+
+function toStep(row: StepExecutionRow): StepRecord {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    pipelineRunId: row.pipeline_run_id,
+    position: row.position,
+    type: row.type,
+    name: row.name,
+    config: fromJsonColumn(row.config),
+    status: row.status,
+    attemptEpoch: row.attempt_epoch,
+    leaseTokenHash: optional(row.lease_token_hash),
+    leaseRunnerId: optional(row.lease_runner_id),
+    leaseExpiresAt: toOptionalTimestamp(row.lease_expires_at),
+    error: fromJsonColumn<ErrorBody>(row.error),
+    outputs: fromJsonColumn(row.outputs),
+    startedAt: toOptionalTimestamp(row.started_at),
+    completedAt: toOptionalTimestamp(row.completed_at),
+  };
+}
+
+export function publicStep(step: StepRecord): StepExecution {
+  const {
+    organizationId: _o,
+    leaseTokenHash: _h,
+    leaseRunnerId: _r,
+    leaseExpiresAt: _e,
+    ...rest
+  } = step;
+  return rest;
+}
+
+/** Columns a run update may set, in domain terms. */
+export interface RunPatch {
+  status?: RunStatus;
+  error?: ErrorBody | null;
+  queueReason?: string | null;
+  queueState?: QueueState | null;
+  queueConditionKey?: string | null;
+  engineWorkflowId?: string;
+  engineRunId?: string;
+  attemptEpoch?: number;
+  startedAt?: string;
+  lastAttemptStartedAt?: string;
+  completedAt?: string | null;
+}
+
+function runColumns(patch: RunPatch): Partial<PipelineRunRow> {
+  const columns: Partial<PipelineRunRow> = { updated_at: nowTimestamp() };
+  if (patch.status !== undefined) columns.status = patch.status;
+  if (patch.error !== undefined) columns.error = toJsonColumn(patch.error);
+  if (patch.queueReason !== undefined) columns.queue_reason = patch.queueReason;
+  if (patch.queueState !== undefined)
+    columns.queue_state = toJsonColumn(patch.queueState);
+  if (patch.queueConditionKey !== undefined)
+    columns.queue_condition_key = patch.queueConditionKey;
+  if (patch.engineWorkflowId !== undefined)
+    columns.engine_workflow_id = patch.engineWorkflowId;
+  if (patch.engineRunId !== undefined)
+    columns.engine_run_id = patch.engineRunId;
+  if (patch.attemptEpoch !== undefined)
+    columns.attempt_epoch = patch.attemptEpoch;
+  if (patch.startedAt !== undefined) columns.started_at = patch.startedAt;
+  if (patch.lastAttemptStartedAt !== undefined)
+    columns.last_attempt_started_at = patch.lastAttemptStartedAt;
+  if (patch.completedAt !== undefined) columns.completed_at = patch.completedAt;
+  return columns;
+}
+
+export interface StepPatch {
+  status?: StepStatus;
+  attemptEpoch?: number;
+  leaseTokenHash?: string | null;
+  leaseRunnerId?: string | null;
+  leaseExpiresAt?: string | null;
+  error?: ErrorBody | null;
+  outputs?: Record<string, unknown> | null;
+  startedAt?: string | null;
+  completedAt?: string | null;
+}
+
+function stepColumns(patch: StepPatch): Partial<StepExecutionRow> {
+  const columns: Partial<StepExecutionRow> = { updated_at: nowTimestamp() };
+  if (patch.status !== undefined) columns.status = patch.status;
+  if (patch.attemptEpoch !== undefined)
+    columns.attempt_epoch = patch.attemptEpoch;
+  if (patch.leaseTokenHash !== undefined)
+    columns.lease_token_hash = patch.leaseTokenHash;
+  if (patch.leaseRunnerId !== undefined)
+    columns.lease_runner_id = patch.leaseRunnerId;
+  if (patch.leaseExpiresAt !== undefined)
+    columns.lease_expires_at = patch.leaseExpiresAt;
+  if (patch.error !== undefined) columns.error = toJsonColumn(patch.error);
+  if (patch.outputs !== undefined)
+    columns.outputs = toJsonColumn(patch.outputs);
+  if (patch.startedAt !== undefined) columns.started_at = patch.startedAt;
+  if (patch.completedAt !== undefined) columns.completed_at = patch.completedAt;
+  return columns;
+}
+
+export interface RunListFilter {
+  pipelineIds?: string[];
+  statuses?: RunStatus[];
+  attachedEntityIds?: string[];
+  ids?: string[];
+  latestPerPipeline?: number;
+  latestPerEntity?: number;
+}
+
+/** Runs, their step executions and the steps' logs. */
+export class PipelineRunStore {
+  constructor(private readonly db: Knex) {}
+
+  private get isPostgres() {
+    return String(this.db.client.config.client).startsWith('pg');
+  }
+
+  async createRun(input: {
+    organizationId: string;
+    pipelineId: string;
+    pipelineVersionId: string;
+    projectId: string;
+    attachedEntityId?: string;
+    attachedEntityType?: 'STACK';
+    description?: string;
+    input?: Record<string, unknown>;
+    variantId?: string;
+    createdById?: string;
+    data?: Record<string, unknown>;
+    steps: { type: StepType; name: string; config?: Record<string, unknown> }[];
+  }): Promise<RunRecord> {
+    const now = nowTimestamp();
+    const id = newId();
+    const row: PipelineRunRow = {
+      id,
+      organization_id: input.organizationId,
+      pipeline_id: input.pipelineId,
+      pipeline_version_id: input.pipelineVersionId,
+      project_id: input.projectId,
+      attached_entity_id: input.attachedEntityId ?? null,
+      attached_entity_type: input.attachedEntityType ?? null,
+      status: 'QUEUED',
+      description: input.description ?? null,
+      input: toJsonColumn(input.input),
+      variant_id: input.variantId ?? null,
+      variant_name: input.variantId ?? null,
+      attempt_epoch: 1,
+      created_by_id: input.createdById ?? null,
+      trigger_metadata: null,
+      data: toJsonColumn(input.data),
+      error: null,
+      queue_reason: 'Waiting for admission',
+      queue_state: null,
+      queue_condition_key: null,
+      engine_workflow_id: null,
+      engine_run_id: null,
+      started_at: null,
+      last_attempt_started_at: null,
+      completed_at: null,
+      created_at: now,
+      updated_at: now,
+    };
+    await this.db('pipeline_runs').insert(row);
+    await this.db('step_executions').insert(
+      input.steps.map((step, position) => ({
+        id: newId(),
+        organization_id: input.organizationId,
+        pipeline_run_id: id,
+        position,
+        type: step.type,
+        name: step.name,
+        config: toJsonColumn(step.config),
+        status: 'PENDING',
+        attempt_epoch: 1,
+        created_at: now,
+        updated_at: now,
+      })),
+    );
+    return toRun(row);
+  }
+
+  async getRun(
+    organizationId: string,
+    id: string,
+  ): Promise<RunRecord | undefined> {
+    const row = await this.db<PipelineRunRow>('pipeline_runs')
+      .where({ organization_id: organizationId, id })
+      .first();
+    return row && toRun(row);
+  }
+
+  /** The engine's own read, across organizations (the run id came from its own state). */
+  async getRunForEngine(id: string): Promise<RunRecord | undefined> {
+    const row = await this.db<PipelineRunRow>('pipeline_runs')
+      .where({ id })
+      .first();
+    return row && toRun(row);
+  }
+
+  async updateRun(id: string, patch: RunPatch): Promise<void> {
+    await this.db('pipeline_runs').where({ id }).update(runColumns(patch));
+  }
+
+  /**
+   * Moves a run from one of `from` to a new status; false when another transition won.
+   */
+  async transitionRun(
+    id: string,
+    from: RunStatus[],
+    patch: RunPatch,
+  ): Promise<boolean> {
+    const updated = await this.db('pipeline_runs')
+      .where({ id })
+      .whereIn('status', from)
+      .update(runColumns(patch));
+    return updated === 1;
+  }
+
+  /** Runs still waiting to be admitted, oldest first. */
+  async queuedRunIds(limit: number): Promise<string[]> {
+    const rows = await this.db('pipeline_runs')
+      .where({ status: 'QUEUED' })
+      .orderBy('id', 'asc')
+      .limit(limit)
+      .select('id');
+    return rows.map(r => r.id);
+  }
+
+  /** The active run that holds an entity, if any. */
+  async activeRunOnEntity(
+    organizationId: string,
+    entityId: string,
+  ): Promise<RunRecord | undefined> {
+    const row = await this.db<PipelineRunRow>('pipeline_runs')
+      .where({ organization_id: organizationId, attached_entity_id: entityId })
+      .whereIn('status', ACTIVE_RUN_STATUSES)
+      .orderBy('id', 'asc')
+      .first();
+    return row && toRun(row);
+  }
+
+  /** The oldest queued run of an entity: the next to be admitted. */
+  async oldestQueuedOnEntity(
+    organizationId: string,
+    entityId: string,
+  ): Promise<RunRecord | undefined> {
+    const row = await this.db<PipelineRunRow>('pipeline_runs')
+      .where({
+        organization_id: organizationId,
+        attached_entity_id: entityId,
+        status: 'QUEUED',
+      })
+      .orderBy('id', 'asc')
+      .first();
+    return row && toRun(row);
+  }
+
+  /**
+   * Serialises admission of one entity's runs across transactions and backend instances. On
+   * PostgreSQL a transaction-scoped advisory lock; SQLite has a single writer already.
+   */
+  async lockEntityForAdmission(entityId: string): Promise<void> {
+    if (this.isPostgres) {
+      await this.db.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [
+        `infra-delivery:entity:${entityId}`,
+      ]);
+    }
+  }
+
+  /**
+   * #13. Filters combine with AND; `latestPerPipeline` / `latestPerEntity` keep the newest N
+   * runs of each group among those matching the status filter.
+   */
+  async listRuns(
+    organizationId: string,
+    filter: RunListFilter,
+    page: KeysetRequest,
+  ): Promise<KeysetPage<RunRecord>> {
+    const query = this.db<PipelineRunRow>('pipeline_runs').where({
+      organization_id: organizationId,
+    });
+    if (filter.statuses?.length) query.whereIn('status', filter.statuses);
+    if (filter.ids?.length) query.whereIn('id', filter.ids);
+    const groups: [
+      'pipeline_id' | 'attached_entity_id',
+      string[] | undefined,
+      number | undefined,
+    ][] = [
+      ['pipeline_id', filter.pipelineIds, filter.latestPerPipeline],
+      ['attached_entity_id', filter.attachedEntityIds, filter.latestPerEntity],
+    ];
+    for (const [column, values, perGroup] of groups) {
+      if (!values?.length) continue;
+      if (perGroup) {
+        query.whereIn(
+          'id',
+          await this.latestPerGroup(
+            organizationId,
+            column,
+            values,
+            perGroup,
+            filter.statuses,
+          ),
+        );
+      } else {
+        query.whereIn(column, values);
+      }
+    }
+    return keysetPage(query, 'id', page, toRun);
+  }
+
+  /**
+   * Ids of the newest `perGroup` runs of each group: one index range scan per group (a
+   * `LATERAL` join on PostgreSQL, a statement per group on SQLite), far cheaper than ranking
+   * every run with `ROW_NUMBER()`.
+   */
+  private async latestPerGroup(
+    organizationId: string,
+    column: 'pipeline_id' | 'attached_entity_id',
+    groups: string[],
+    perGroup: number,
+    statuses: RunStatus[] | undefined,
+  ): Promise<string[]> {
+    const unique = [...new Set(groups)];
+    const statusFilter = statuses?.length
+      ? `AND status IN (${statuses.map(() => '?').join(', ')})`
+      : '';
+    if (this.isPostgres) {
+      const result = await this.db.raw(
+        `SELECT r.id FROM unnest(?::text[]) AS g(value)
+         CROSS JOIN LATERAL (
+           SELECT id FROM pipeline_runs
+           WHERE organization_id = ? AND ${column} = g.value ${statusFilter}
+           ORDER BY id DESC LIMIT ?
+         ) r`,
+        [unique, organizationId, ...(statuses ?? []), perGroup],
+      );
+      return result.rows.map((r: { id: string }) => r.id);
+    }
+    const ids: string[] = [];
+    for (const group of unique) {
+      const query = this.db('pipeline_runs')
+        .where({ organization_id: organizationId, [column]: group })
+        .orderBy('id', 'desc')
+        .limit(perGroup)
+        .select('id');
+      if (statuses?.length) query.whereIn('status', statuses);
+      ids.push(...(await query).map(r => r.id));
+    }
+    return ids;
+  }
+
+  async listSteps(runId: string): Promise<StepRecord[]> {
+    const rows = await this.db<StepExecutionRow>('step_executions')
+      .where({ pipeline_run_id: runId })
+      .orderBy('position', 'asc');
+    return rows.map(toStep);
+  }
+
+  async getStep(
+    organizationId: string,
+    id: string,
+  ): Promise<StepRecord | undefined> {
+    const row = await this.db<StepExecutionRow>('step_executions')
+      .where({ organization_id: organizationId, id })
+      .first();
+    return row && toStep(row);
+  }
+
+  async updateStep(id: string, patch: StepPatch): Promise<void> {
+    await this.db('step_executions').where({ id }).update(stepColumns(patch));
+  }
+
+  /** Moves a step from one of `from`; false when another transition won. */
+  async transitionStep(
+    id: string,
+    from: StepStatus[],
+    patch: StepPatch,
+  ): Promise<boolean> {
+    const updated = await this.db('step_executions')
+      .where({ id })
+      .whereIn('status', from)
+      .update(stepColumns(patch));
+    return updated === 1;
+  }
+
+  /**
+   * The oldest step of the organization waiting for a runner, locked for this transaction.
+   * PostgreSQL skips rows other claimers hold, so concurrent runners never get the same step.
+   */
+  async lockNextClaimableStep(
+    organizationId: string,
+    types: StepType[],
+  ): Promise<StepRecord | undefined> {
+    const query = this.db<StepExecutionRow>('step_executions')
+      .where({ organization_id: organizationId, status: 'QUEUED' })
+      .whereIn('type', types)
+      .orderBy('id', 'asc')
+      .first();
+    if (this.isPostgres) {
+      query.forUpdate().skipLocked();
+    }
+    const row = await query;
+    return row && toStep(row);
+  }
+
+  /** Steps whose runner stopped renewing its lease. */
+  async expiredLeases(now: string, limit: number): Promise<StepRecord[]> {
+    const rows = await this.db<StepExecutionRow>('step_executions')
+      .where({ status: 'RUNNING' })
+      .whereNotNull('lease_expires_at')
+      .where('lease_expires_at', '<', now)
+      .orderBy('id', 'asc')
+      .limit(limit);
+    return rows.map(toStep);
+  }
+
+  async appendLogs(
+    step: { organizationId: string; id: string; attemptEpoch: number },
+    lines: { timestamp?: string; text: string }[],
+  ): Promise<void> {
+    const now = nowTimestamp();
+    await this.db('step_logs').insert(
+      lines.map(line => ({
+        organization_id: step.organizationId,
+        step_execution_id: step.id,
+        attempt_epoch: step.attemptEpoch,
+        timestamp: line.timestamp ?? now,
+        text: line.text,
+      })),
+    );
+  }
+
+  async listLogs(
+    stepId: string,
+    page: KeysetRequest,
+  ): Promise<KeysetPage<StepLogLine>> {
+    return keysetPage(
+      this.db('step_logs').where({ step_execution_id: stepId }),
+      'id',
+      page,
+      (row: {
+        id: string | number;
+        attempt_epoch: number;
+        timestamp: Timestamp;
+        text: string;
+      }) => ({
+        id: String(row.id),
+        attemptEpoch: row.attempt_epoch,
+        timestamp: toTimestamp(row.timestamp),
+        text: row.text,
+      }),
+      'asc',
+    );
+  }
+}

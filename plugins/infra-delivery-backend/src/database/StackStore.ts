@@ -1,0 +1,141 @@
+import { Stack } from '@internal/plugin-infra-delivery-common';
+import { Knex } from 'knex';
+import { newId } from './ids';
+import { fromJsonColumn } from './json';
+import { KeysetPage, keysetPage, KeysetRequest } from './keyset';
+import {
+  nowTimestamp,
+  optional,
+  toOptionalTimestamp,
+  toTimestamp,
+} from './timestamps';
+
+interface StackRow {
+  id: string;
+  organization_id: string;
+  project_id: string;
+  environment_id: string;
+  given_id: string;
+  name: string;
+  description: string | null;
+  type: 'IAC_OPEN';
+  code_source_id: string | null;
+  path: string | null;
+  auto_approve: boolean | number;
+  change_pipeline_id: string | null;
+  destroy_pipeline_id: string | null;
+  latest_run_id: string | null;
+  first_applied_at: string | Date | null;
+  output: string | null;
+  state_workspace: string | null;
+  created_at: string | Date;
+  updated_at: string | Date;
+}
+
+function toStack(row: StackRow): Stack {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    projectId: row.project_id,
+    environmentId: row.environment_id,
+    givenId: row.given_id,
+    name: row.name,
+    description: optional(row.description),
+    type: row.type,
+    codeSourceId: optional(row.code_source_id),
+    path: optional(row.path),
+    autoApprove: Boolean(row.auto_approve),
+    changePipelineId: row.change_pipeline_id ?? '',
+    destroyPipelineId: row.destroy_pipeline_id ?? '',
+    latestRunId: optional(row.latest_run_id),
+    firstAppliedAt: toOptionalTimestamp(row.first_applied_at),
+    output: fromJsonColumn(row.output),
+    serviceStateBackendWorkspace: optional(row.state_workspace),
+    createdAt: toTimestamp(row.created_at),
+    updatedAt: toTimestamp(row.updated_at),
+  };
+}
+
+export class StackStore {
+  constructor(private readonly db: Knex) {}
+
+  /** Inserts the stack row; its pipelines are attached with `attachPipelines`. */
+  async create(input: {
+    organizationId: string;
+    projectId: string;
+    environmentId: string;
+    givenId: string;
+    name: string;
+    description?: string;
+    codeSourceId?: string;
+    path?: string;
+    autoApprove: boolean;
+  }): Promise<string> {
+    const now = nowTimestamp();
+    const id = newId();
+    const row: StackRow = {
+      id,
+      organization_id: input.organizationId,
+      project_id: input.projectId,
+      environment_id: input.environmentId,
+      given_id: input.givenId,
+      name: input.name,
+      description: input.description ?? null,
+      type: 'IAC_OPEN',
+      code_source_id: input.codeSourceId ?? null,
+      path: input.path ?? null,
+      auto_approve: input.autoApprove,
+      change_pipeline_id: null,
+      destroy_pipeline_id: null,
+      latest_run_id: null,
+      first_applied_at: null,
+      output: null,
+      state_workspace: `${input.organizationId}/${id}`,
+      created_at: now,
+      updated_at: now,
+    };
+    await this.db('stacks').insert(row);
+    return id;
+  }
+
+  async attachPipelines(
+    id: string,
+    pipelines: { changePipelineId: string; destroyPipelineId: string },
+  ): Promise<void> {
+    await this.db('stacks').where({ id }).update({
+      change_pipeline_id: pipelines.changePipelineId,
+      destroy_pipeline_id: pipelines.destroyPipelineId,
+      updated_at: nowTimestamp(),
+    });
+  }
+
+  async get(organizationId: string, id: string): Promise<Stack | undefined> {
+    const row = await this.db<StackRow>('stacks')
+      .where({ organization_id: organizationId, id })
+      .first();
+    return row && toStack(row);
+  }
+
+  async list(
+    organizationId: string,
+    filter: { projectId?: string; environmentId?: string },
+    page: KeysetRequest,
+  ): Promise<KeysetPage<Stack>> {
+    const query = this.db<StackRow>('stacks').where({
+      organization_id: organizationId,
+    });
+    if (filter.projectId) query.where({ project_id: filter.projectId });
+    if (filter.environmentId)
+      query.where({ environment_id: filter.environmentId });
+    return keysetPage(query, 'id', page, toStack);
+  }
+
+  async recordLatestRun(id: string, runId: string): Promise<void> {
+    await this.db('stacks')
+      .where({ id })
+      .where(q =>
+        q.whereNull('latest_run_id').orWhere('latest_run_id', '<=', runId),
+      )
+      .update({ latest_run_id: runId, updated_at: nowTimestamp() });
+  }
+}

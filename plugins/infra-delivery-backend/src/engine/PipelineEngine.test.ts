@@ -1,0 +1,255 @@
+import {
+  migratedStores,
+  queueStackRun,
+  recordingEngine,
+  seedStacks,
+} from '../__testUtils__/engineFixtures';
+import { createTestDatabases } from '../__testUtils__/testDatabases';
+import { InfraDeliveryError } from '../errors';
+
+jest.setTimeout(120_000);
+
+const databases = createTestDatabases();
+
+describe.each(databases.eachSupportedId())(
+  'PipelineEngine on %s',
+  databaseId => {
+    async function setup(
+      options: { leaseSeconds?: number; stacks?: number } = {},
+    ) {
+      const knex = await databases.init(databaseId);
+      const stores = await migratedStores(knex);
+      const seed = await seedStacks(stores, options.stacks ?? 1);
+      const { engine, changes } = recordingEngine(stores, options.leaseSeconds);
+      return { knex, stores, seed, engine, changes };
+    }
+
+    it('admits the first run of a stack and holds the next one behind it', async () => {
+      const { stores, seed, engine } = await setup();
+      const first = await queueStackRun(stores, seed, 0);
+      const second = await queueStackRun(stores, seed, 0);
+      await engine.admit(first.id);
+      await engine.admit(second.id);
+
+      const running = await stores.pipelineRuns.getRunForEngine(first.id);
+      expect(running?.status).toBe('RUNNING');
+      expect(running?.engineWorkflowId).toBe(`pipeline-run/${first.id}`);
+      expect(running?.engineRunId).toBe(`${first.id}/attempt-1`);
+
+      const held = await stores.pipelineRuns.getRunForEngine(second.id);
+      expect(held?.status).toBe('QUEUED');
+      expect(held?.queueState).toMatchObject({
+        preflightBlockedByAdmissionCondition: true,
+        blockingEntityType: 'STACK',
+        blockingEntityId: seed.stacks[0].stackId,
+        blockingRunId: first.id,
+        conditionKey: `stack:${seed.stacks[0].stackId}`,
+      });
+      expect(held?.queueReason).toBe(
+        `Held: stack ${seed.stacks[0].stackId} is busy with run ${first.id}`,
+      );
+      const steps = await stores.pipelineRuns.listSteps(first.id);
+      expect(steps.map(s => [s.type, s.status])).toEqual([
+        ['iac.plan', 'QUEUED'],
+        ['approval', 'PENDING'],
+        ['iac.apply', 'PENDING'],
+      ]);
+    });
+
+    it('runs plan → approval → apply and then admits the held run, oldest first', async () => {
+      const { stores, seed, engine, changes } = await setup();
+      const org = seed.organizationId;
+      const first = await queueStackRun(stores, seed, 0);
+      const second = await queueStackRun(stores, seed, 0);
+      const third = await queueStackRun(stores, seed, 0);
+      for (const run of [third, second, first]) {
+        await engine.admit(run.id);
+      }
+      expect(
+        (await stores.pipelineRuns.getRunForEngine(first.id))?.status,
+      ).toBe('RUNNING');
+
+      const plan = await engine.claim(org, 'runner-1');
+      expect(plan?.step.type).toBe('iac.plan');
+      expect(plan?.step.pipelineRunId).toBe(first.id);
+      await engine.appendLogs(org, plan!.step.id, plan!.leaseToken, [
+        { text: 'Plan: 1 to add, 0 to change, 0 to destroy.' },
+      ]);
+      await engine.complete(org, plan!.step.id, plan!.leaseToken, {
+        status: 'SUCCEEDED',
+      });
+      let run = await stores.pipelineRuns.getRunForEngine(first.id);
+      expect(run?.status).toBe('WAITING_FOR_APPROVAL');
+      expect(await engine.claim(org, 'runner-1')).toBeUndefined();
+
+      await engine.approve(run!, true, 'looks right');
+      const apply = await engine.claim(org, 'runner-2');
+      expect(apply?.step.type).toBe('iac.apply');
+      await engine.complete(org, apply!.step.id, apply!.leaseToken, {
+        status: 'SUCCEEDED',
+        outputs: { url: 'https://example.com' },
+      });
+
+      run = await stores.pipelineRuns.getRunForEngine(first.id);
+      expect(run?.status).toBe('SUCCEEDED');
+      expect(run?.completedAt).toEqual(expect.any(String));
+      expect(
+        (await stores.pipelineRuns.getRunForEngine(second.id))?.status,
+      ).toBe('RUNNING');
+      expect(
+        (await stores.pipelineRuns.getRunForEngine(third.id))?.status,
+      ).toBe('QUEUED');
+      expect(
+        changes.filter(c => c.runId === first.id).map(c => c.status),
+      ).toEqual(
+        expect.arrayContaining([
+          'RUNNING',
+          'WAITING_FOR_APPROVAL',
+          'SUCCEEDED',
+        ]),
+      );
+      const logs = await stores.pipelineRuns.listLogs(plan!.step.id, {
+        limit: 10,
+      });
+      expect(logs.items.map(l => l.text)).toEqual([
+        'Plan: 1 to add, 0 to change, 0 to destroy.',
+      ]);
+    });
+
+    it('fails the run when a step fails, skips the rest and frees the stack', async () => {
+      const { stores, seed, engine } = await setup();
+      const org = seed.organizationId;
+      const first = await queueStackRun(stores, seed, 0);
+      const second = await queueStackRun(stores, seed, 0);
+      await engine.admit(first.id);
+      await engine.admit(second.id);
+      const plan = await engine.claim(org, 'runner');
+      await engine.complete(org, plan!.step.id, plan!.leaseToken, {
+        status: 'FAILED',
+        error: {
+          code: 'InfraDelivery:Iac:PLAN_FAILED',
+          message: 'Invalid provider configuration',
+        },
+      });
+      const failed = await stores.pipelineRuns.getRunForEngine(first.id);
+      expect(failed?.status).toBe('FAILED');
+      expect(failed?.error?.code).toBe('InfraDelivery:Iac:PLAN_FAILED');
+      expect(
+        (await stores.pipelineRuns.listSteps(first.id)).map(s => s.status),
+      ).toEqual(['FAILED', 'SKIPPED', 'SKIPPED']);
+      expect(
+        (await stores.pipelineRuns.getRunForEngine(second.id))?.status,
+      ).toBe('RUNNING');
+    });
+
+    it('rejects, then retries as a new attempt from the failed step', async () => {
+      const { stores, seed, engine } = await setup();
+      const org = seed.organizationId;
+      const run = await queueStackRun(stores, seed, 0);
+      await engine.admit(run.id);
+      const plan = await engine.claim(org, 'runner');
+      await engine.complete(org, plan!.step.id, plan!.leaseToken, {
+        status: 'SUCCEEDED',
+      });
+      await engine.approve(
+        (await stores.pipelineRuns.getRunForEngine(run.id))!,
+        false,
+        'wrong region',
+      );
+      let current = await stores.pipelineRuns.getRunForEngine(run.id);
+      expect(current?.status).toBe('FAILED');
+      expect(current?.error).toEqual({
+        code: 'InfraDelivery:Approval:REJECTED',
+        message: 'The approval was rejected: wrong region',
+      });
+
+      await engine.retry(current!);
+      current = await stores.pipelineRuns.getRunForEngine(run.id);
+      expect(current?.attemptEpoch).toBe(2);
+      expect(current?.status).toBe('WAITING_FOR_APPROVAL');
+      expect(
+        (await stores.pipelineRuns.listSteps(run.id)).map(s => s.status),
+      ).toEqual(['SUCCEEDED', 'WAITING_FOR_APPROVAL', 'PENDING']);
+
+      await expect(engine.retry(current!)).rejects.toMatchObject({
+        status: 409,
+        code: 'InfraDelivery:PipelineRun:NOT_RETRYABLE',
+      });
+    });
+
+    it('cancels a queued run and a running one; the runner learns of it', async () => {
+      const { stores, seed, engine } = await setup();
+      const org = seed.organizationId;
+      const first = await queueStackRun(stores, seed, 0);
+      const second = await queueStackRun(stores, seed, 0);
+      await engine.admit(first.id);
+      await engine.admit(second.id);
+
+      await engine.cancel(
+        (await stores.pipelineRuns.getRunForEngine(second.id))!,
+      );
+      const cancelledQueued = await stores.pipelineRuns.getRunForEngine(
+        second.id,
+      );
+      expect(cancelledQueued?.status).toBe('CANCELLED');
+      expect(cancelledQueued?.isCancellable).toBe(false);
+
+      const plan = await engine.claim(org, 'runner');
+      await engine.cancel(
+        (await stores.pipelineRuns.getRunForEngine(first.id))!,
+      );
+      await expect(
+        engine.heartbeat(org, plan!.step.id, plan!.leaseToken),
+      ).resolves.toMatchObject({ cancelRequested: true });
+      await expect(
+        engine.complete(org, plan!.step.id, plan!.leaseToken, {
+          status: 'SUCCEEDED',
+        }),
+      ).rejects.toMatchObject({ status: 409 });
+      await expect(
+        engine.cancel((await stores.pipelineRuns.getRunForEngine(first.id))!),
+      ).rejects.toBeInstanceOf(InfraDeliveryError);
+    });
+
+    it('queues a step again as a new attempt when its lease expires', async () => {
+      const { stores, seed, engine } = await setup({ leaseSeconds: 1 });
+      const org = seed.organizationId;
+      const run = await queueStackRun(stores, seed, 0);
+      await engine.admit(run.id);
+      const lost = await engine.claim(org, 'runner-that-dies');
+      await new Promise(resolve => setTimeout(resolve, 1200));
+
+      expect(await engine.expireLeases()).toBe(1);
+      const requeued = await stores.pipelineRuns.getRunForEngine(run.id);
+      expect(requeued?.attemptEpoch).toBe(2);
+      expect(requeued?.engineRunId).toBe(`${run.id}/attempt-2`);
+
+      await expect(
+        engine.complete(org, lost!.step.id, lost!.leaseToken, {
+          status: 'SUCCEEDED',
+        }),
+      ).rejects.toMatchObject({
+        status: 409,
+        code: 'InfraDelivery:Runner:LEASE_LOST',
+      });
+      await expect(
+        engine.heartbeat(org, lost!.step.id, lost!.leaseToken),
+      ).rejects.toMatchObject({ status: 409 });
+
+      const retried = await engine.claim(org, 'runner-2');
+      expect(retried?.step.id).toBe(lost!.step.id);
+      expect(retried?.step.attemptEpoch).toBe(2);
+    });
+
+    it('never hands a step of one organization to a runner of another', async () => {
+      const { stores, seed, engine } = await setup();
+      const other = await stores.organizations.create({ name: 'other' });
+      const run = await queueStackRun(stores, seed, 0);
+      await engine.admit(run.id);
+      expect(await engine.claim(other.id, 'foreign-runner')).toBeUndefined();
+      expect(
+        await engine.claim(seed.organizationId, 'own-runner'),
+      ).toBeDefined();
+    });
+  },
+);

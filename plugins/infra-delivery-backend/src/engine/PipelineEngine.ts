@@ -1,0 +1,616 @@
+/**
+ * The pipeline engine. All of its state is in the database, so any number of backend
+ * instances can drive it:
+ *
+ * - A triggered run starts QUEUED with one PENDING step execution per step of its version.
+ * - Admission: a run attached to a stack is admitted (RUNNING) only when no other run holds
+ *   that stack and it is the stack's oldest queued run. Admission of one stack is serialised
+ *   (a transaction-scoped advisory lock on PostgreSQL, SQLite's single writer), so two
+ *   instances never admit two runs of one stack. A held run records who holds it in its
+ *   `queueState`.
+ * - Advancing: the first unfinished step of a RUNNING run is started. IaC steps become QUEUED
+ *   for runners, which claim them with a lease (PostgreSQL's `SKIP LOCKED` keeps two claimers
+ *   off one step); approvals wait for a person. Every transition is a compare-and-set on the
+ *   current status, so a late or duplicate actor changes nothing.
+ * - A runner that stops heartbeating loses its lease; the step is queued again and the run's
+ *   `attemptEpoch` grows, so the old runner's reports are refused.
+ * - A run that finishes releases its stack and the stack's next queued run is admitted. A
+ *   scheduled tick repeats admission and lease expiry as a safety net.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { LoggerService } from '@backstage/backend-plugin-api';
+import {
+  ErrorBody,
+  errorCode,
+  FINAL_STATUSES,
+  RunStatus,
+  StepType,
+} from '@internal/plugin-infra-delivery-common';
+import { RunRecord, StepRecord } from '../database/PipelineRunStore';
+import { Stores } from '../database/stores';
+import { nowTimestamp } from '../database/timestamps';
+import { InfraDeliveryError } from '../errors';
+import { RunEvents } from './RunEvents';
+
+/** Steps that runners execute over the runner protocol. */
+export const RUNNER_STEP_TYPES: StepType[] = [
+  'iac.plan',
+  'iac.apply',
+  'iac.destroy',
+];
+
+export const DEFAULT_LEASE_SECONDS = 60;
+
+export function hashLeaseToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+function leaseLost(message: string) {
+  return new InfraDeliveryError({
+    status: 409,
+    entity: 'Runner',
+    reason: 'LEASE_LOST',
+    message,
+  });
+}
+
+export interface StepResult {
+  status: 'SUCCEEDED' | 'FAILED';
+  outputs?: Record<string, unknown>;
+  error?: ErrorBody;
+}
+
+export class PipelineEngine {
+  constructor(
+    private readonly deps: {
+      stores: Stores;
+      logger: LoggerService;
+      events: RunEvents;
+      leaseSeconds?: number;
+    },
+  ) {}
+
+  private get leaseMs() {
+    return (this.deps.leaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000;
+  }
+
+  /** Tries to admit a queued run; returns the run as it then is. */
+  async admit(runId: string): Promise<void> {
+    const admitted = await this.deps.stores.transaction(async tx => {
+      const run = await tx.pipelineRuns.getRunForEngine(runId);
+      if (!run || run.status !== 'QUEUED') {
+        return false;
+      }
+      if (run.attachedEntityId) {
+        await tx.pipelineRuns.lockEntityForAdmission(run.attachedEntityId);
+        const holder = await tx.pipelineRuns.activeRunOnEntity(
+          run.organizationId,
+          run.attachedEntityId,
+        );
+        const first = await tx.pipelineRuns.oldestQueuedOnEntity(
+          run.organizationId,
+          run.attachedEntityId,
+        );
+        const blocker = holder ?? (first?.id !== run.id ? first : undefined);
+        if (blocker) {
+          await tx.pipelineRuns.updateRun(run.id, {
+            queueReason:
+              blocker.status === 'QUEUED'
+                ? `Held: stack ${run.attachedEntityId} has an older queued run ${blocker.id}`
+                : `Held: stack ${run.attachedEntityId} is busy with run ${blocker.id}`,
+            queueConditionKey: `stack:${run.attachedEntityId}`,
+            queueState: {
+              preflightBlockedByAdmissionCondition: true,
+              stackRunPreflightPending: false,
+              reason: 'STACK_BUSY',
+              blockingEntityType: 'STACK',
+              blockingEntityId: run.attachedEntityId,
+              blockingRunId: blocker.id,
+              conditionKey: `stack:${run.attachedEntityId}`,
+              projectId: run.projectId,
+            },
+          });
+          return false;
+        }
+      }
+      const now = nowTimestamp();
+      return tx.pipelineRuns.transitionRun(run.id, ['QUEUED'], {
+        status: 'RUNNING',
+        startedAt: run.startedAt ?? now,
+        lastAttemptStartedAt: now,
+        queueReason: null,
+        queueConditionKey: null,
+        queueState: {
+          preflightBlockedByAdmissionCondition: false,
+          stackRunPreflightPending: false,
+          projectId: run.projectId,
+        },
+        engineWorkflowId: `pipeline-run/${run.id}`,
+        engineRunId: `${run.id}/attempt-${run.attemptEpoch}`,
+      });
+    });
+    if (admitted) {
+      await this.announce(runId);
+      await this.advance(runId);
+    }
+  }
+
+  /** Starts the run's next step, or finishes the run when every step is done. */
+  async advance(runId: string): Promise<void> {
+    const finished = await this.deps.stores.transaction(async tx => {
+      const run = await tx.pipelineRuns.getRunForEngine(runId);
+      if (!run || run.status !== 'RUNNING') {
+        return false;
+      }
+      const steps = await tx.pipelineRuns.listSteps(runId);
+      const next = steps.find(step => !FINAL_STATUSES.includes(step.status));
+      if (!next) {
+        return tx.pipelineRuns.transitionRun(runId, ['RUNNING'], {
+          status: 'SUCCEEDED',
+          completedAt: nowTimestamp(),
+        });
+      }
+      if (next.status !== 'PENDING') {
+        return false;
+      }
+      const now = nowTimestamp();
+      if (next.type === 'approval') {
+        await tx.pipelineRuns.transitionStep(next.id, ['PENDING'], {
+          status: 'WAITING_FOR_APPROVAL',
+          startedAt: now,
+        });
+        await tx.pipelineRuns.transitionRun(runId, ['RUNNING'], {
+          status: 'WAITING_FOR_APPROVAL',
+        });
+        return false;
+      }
+      await tx.pipelineRuns.transitionStep(next.id, ['PENDING'], {
+        status: 'QUEUED',
+        attemptEpoch: run.attemptEpoch,
+      });
+      return false;
+    });
+    await this.announce(runId);
+    if (finished) {
+      await this.releaseEntity(runId);
+    }
+  }
+
+  /** After a run finished: admit the next queued run of the entity it held. */
+  private async releaseEntity(runId: string): Promise<void> {
+    const run = await this.deps.stores.pipelineRuns.getRunForEngine(runId);
+    if (!run?.attachedEntityId) {
+      return;
+    }
+    const next = await this.deps.stores.pipelineRuns.oldestQueuedOnEntity(
+      run.organizationId,
+      run.attachedEntityId,
+    );
+    if (next) {
+      await this.admit(next.id);
+    }
+  }
+
+  async approve(run: RunRecord, approved: boolean, comment?: string) {
+    const changed = await this.deps.stores.transaction(async tx => {
+      const steps = await tx.pipelineRuns.listSteps(run.id);
+      const waiting = steps.find(s => s.status === 'WAITING_FOR_APPROVAL');
+      if (!waiting || run.status !== 'WAITING_FOR_APPROVAL') {
+        throw new InfraDeliveryError({
+          status: 409,
+          entity: 'PipelineRun',
+          reason: 'NOT_WAITING_FOR_APPROVAL',
+          message: `Run ${run.id} is ${run.status}, not waiting for an approval`,
+        });
+      }
+      const now = nowTimestamp();
+      if (approved) {
+        await tx.pipelineRuns.transitionStep(
+          waiting.id,
+          ['WAITING_FOR_APPROVAL'],
+          {
+            status: 'SUCCEEDED',
+            completedAt: now,
+            outputs: comment ? { comment } : null,
+          },
+        );
+        return tx.pipelineRuns.transitionRun(run.id, ['WAITING_FOR_APPROVAL'], {
+          status: 'RUNNING',
+        });
+      }
+      const error: ErrorBody = {
+        code: errorCode('Approval', 'REJECTED'),
+        message: comment
+          ? `The approval was rejected: ${comment}`
+          : 'The approval was rejected',
+      };
+      await tx.pipelineRuns.transitionStep(
+        waiting.id,
+        ['WAITING_FOR_APPROVAL'],
+        { status: 'FAILED', completedAt: now, error },
+      );
+      await this.finishRun(tx, run.id, 'FAILED', error, [
+        'WAITING_FOR_APPROVAL',
+      ]);
+      return true;
+    });
+    if (!changed) {
+      throw new InfraDeliveryError({
+        status: 409,
+        entity: 'PipelineRun',
+        reason: 'CONFLICT',
+        message: `Run ${run.id} changed meanwhile; reload it`,
+      });
+    }
+    await this.announce(run.id);
+    if (approved) {
+      await this.advance(run.id);
+    } else {
+      await this.releaseEntity(run.id);
+    }
+  }
+
+  async cancel(run: RunRecord): Promise<void> {
+    const cancelled = await this.deps.stores.transaction(async tx => {
+      const error: ErrorBody = {
+        code: errorCode('PipelineRun', 'CANCELLED'),
+        message: 'The run was cancelled',
+      };
+      const done = await this.finishRun(tx, run.id, 'CANCELLED', error, [
+        'QUEUED',
+        'RUNNING',
+        'WAITING_FOR_APPROVAL',
+      ]);
+      return done;
+    });
+    if (!cancelled) {
+      throw new InfraDeliveryError({
+        status: 409,
+        entity: 'PipelineRun',
+        reason: 'NOT_CANCELLABLE',
+        message: `Run ${run.id} is ${run.status} and cannot be cancelled`,
+      });
+    }
+    await this.announce(run.id);
+    await this.releaseEntity(run.id);
+  }
+
+  /** Runs a failed or cancelled run again from its first unfinished step, as a new attempt. */
+  async retry(run: RunRecord): Promise<void> {
+    const retried = await this.deps.stores.transaction(async tx => {
+      const attemptEpoch = run.attemptEpoch + 1;
+      const moved = await tx.pipelineRuns.transitionRun(
+        run.id,
+        ['FAILED', 'CANCELLED'],
+        {
+          status: 'QUEUED',
+          attemptEpoch,
+          error: null,
+          completedAt: null,
+          queueReason: 'Waiting for admission',
+        },
+      );
+      if (!moved) {
+        return false;
+      }
+      for (const step of await tx.pipelineRuns.listSteps(run.id)) {
+        if (step.status !== 'SUCCEEDED') {
+          await tx.pipelineRuns.updateStep(step.id, {
+            status: 'PENDING',
+            attemptEpoch,
+            error: null,
+            outputs: null,
+            startedAt: null,
+            completedAt: null,
+            leaseTokenHash: null,
+            leaseRunnerId: null,
+            leaseExpiresAt: null,
+          });
+        }
+      }
+      return true;
+    });
+    if (!retried) {
+      throw new InfraDeliveryError({
+        status: 409,
+        entity: 'PipelineRun',
+        reason: 'NOT_RETRYABLE',
+        message: `Run ${run.id} is ${run.status}; only failed or cancelled runs can be retried`,
+      });
+    }
+    await this.announce(run.id);
+    await this.admit(run.id);
+  }
+
+  /** Ends a run: the given status, its open steps cancelled or skipped. */
+  private async finishRun(
+    tx: Stores,
+    runId: string,
+    status: RunStatus,
+    error: ErrorBody | undefined,
+    from: RunStatus[],
+  ): Promise<boolean> {
+    const now = nowTimestamp();
+    const moved = await tx.pipelineRuns.transitionRun(runId, from, {
+      status,
+      completedAt: now,
+      error: error ?? null,
+      queueReason: null,
+    });
+    if (!moved) {
+      return false;
+    }
+    for (const step of await tx.pipelineRuns.listSteps(runId)) {
+      if (step.status === 'PENDING') {
+        await tx.pipelineRuns.updateStep(step.id, { status: 'SKIPPED' });
+      } else if (!FINAL_STATUSES.includes(step.status)) {
+        // The lease stays recognisable, so its runner's next heartbeat learns of the end.
+        await tx.pipelineRuns.updateStep(step.id, {
+          status: 'CANCELLED',
+          completedAt: now,
+          leaseExpiresAt: null,
+        });
+      }
+    }
+    return true;
+  }
+
+  /** Hands the organization's oldest queued runner step to a runner, with a lease. */
+  async claim(
+    organizationId: string,
+    runnerId: string,
+  ): Promise<{ leaseToken: string; step: StepRecord } | undefined> {
+    const leaseToken = randomBytes(32).toString('base64url');
+    const step = await this.deps.stores.transaction(async tx => {
+      const next = await tx.pipelineRuns.lockNextClaimableStep(
+        organizationId,
+        RUNNER_STEP_TYPES,
+      );
+      if (!next) {
+        return undefined;
+      }
+      const now = new Date();
+      const claimed = await tx.pipelineRuns.transitionStep(
+        next.id,
+        ['QUEUED'],
+        {
+          status: 'RUNNING',
+          startedAt: now.toISOString(),
+          leaseTokenHash: hashLeaseToken(leaseToken),
+          leaseRunnerId: runnerId,
+          leaseExpiresAt: new Date(now.getTime() + this.leaseMs).toISOString(),
+        },
+      );
+      return claimed
+        ? tx.pipelineRuns.getStep(organizationId, next.id)
+        : undefined;
+    });
+    return step && { leaseToken, step };
+  }
+
+  /** The step if `leaseToken` holds its current, unexpired lease. */
+  private async leasedStep(
+    tx: Stores,
+    organizationId: string,
+    stepId: string,
+    leaseToken: string,
+  ): Promise<StepRecord> {
+    const step = await tx.pipelineRuns.getStep(organizationId, stepId);
+    if (!step) {
+      throw new InfraDeliveryError({
+        status: 404,
+        entity: 'StepExecution',
+        reason: 'NOT_FOUND',
+        message: `Step execution ${stepId} was not found`,
+      });
+    }
+    if (step.leaseTokenHash !== hashLeaseToken(leaseToken)) {
+      throw leaseLost('This lease is not the step’s current lease');
+    }
+    return step;
+  }
+
+  async heartbeat(
+    organizationId: string,
+    stepId: string,
+    leaseToken: string,
+  ): Promise<{ leaseExpiresAt: string; cancelRequested: boolean }> {
+    return this.deps.stores.transaction(async tx => {
+      const step = await this.leasedStep(
+        tx,
+        organizationId,
+        stepId,
+        leaseToken,
+      );
+      if (step.status === 'CANCELLED') {
+        return {
+          leaseExpiresAt: step.leaseExpiresAt ?? nowTimestamp(),
+          cancelRequested: true,
+        };
+      }
+      const now = Date.now();
+      if (
+        step.status !== 'RUNNING' ||
+        !step.leaseExpiresAt ||
+        new Date(step.leaseExpiresAt).getTime() <= now
+      ) {
+        throw leaseLost('The lease has expired');
+      }
+      const leaseExpiresAt = new Date(now + this.leaseMs).toISOString();
+      await tx.pipelineRuns.updateStep(step.id, { leaseExpiresAt });
+      return { leaseExpiresAt, cancelRequested: false };
+    });
+  }
+
+  async appendLogs(
+    organizationId: string,
+    stepId: string,
+    leaseToken: string,
+    lines: { timestamp?: string; text: string }[],
+  ): Promise<void> {
+    await this.deps.stores.transaction(async tx => {
+      const step = await this.leasedStep(
+        tx,
+        organizationId,
+        stepId,
+        leaseToken,
+      );
+      if (step.status !== 'RUNNING') {
+        throw leaseLost(`The step is ${step.status}`);
+      }
+      await tx.pipelineRuns.appendLogs(step, lines);
+    });
+  }
+
+  /**
+   * The runner's report. `ingest` runs in the same transaction, so a plan is recorded exactly
+   * when the step's success is.
+   */
+  async complete(
+    organizationId: string,
+    stepId: string,
+    leaseToken: string,
+    result: StepResult,
+    ingest?: (tx: Stores, step: StepRecord, run: RunRecord) => Promise<void>,
+  ): Promise<StepRecord> {
+    const { step, runFailed } = await this.deps.stores.transaction(async tx => {
+      const leased = await this.leasedStep(
+        tx,
+        organizationId,
+        stepId,
+        leaseToken,
+      );
+      if (
+        leased.status !== 'RUNNING' ||
+        !leased.leaseExpiresAt ||
+        new Date(leased.leaseExpiresAt).getTime() <= Date.now()
+      ) {
+        throw leaseLost(`The lease is gone; the step is ${leased.status}`);
+      }
+      const run = (await tx.pipelineRuns.getRunForEngine(
+        leased.pipelineRunId,
+      ))!;
+      if (ingest && result.status === 'SUCCEEDED') {
+        await ingest(tx, leased, run);
+      }
+      const now = nowTimestamp();
+      const error =
+        result.status === 'FAILED'
+          ? result.error ?? {
+              code: errorCode('StepExecution', 'FAILED'),
+              message: `Step ${leased.name} failed`,
+            }
+          : null;
+      await tx.pipelineRuns.transitionStep(leased.id, ['RUNNING'], {
+        status: result.status,
+        completedAt: now,
+        outputs: result.outputs ?? null,
+        error,
+        leaseTokenHash: null,
+        leaseExpiresAt: null,
+      });
+      if (error) {
+        await this.finishRun(tx, run.id, 'FAILED', error, ['RUNNING']);
+      }
+      return {
+        step: (await tx.pipelineRuns.getStep(organizationId, leased.id))!,
+        runFailed: Boolean(error),
+      };
+    });
+    if (runFailed) {
+      await this.announce(step.pipelineRunId);
+      await this.releaseEntity(step.pipelineRunId);
+    } else {
+      await this.advance(step.pipelineRunId);
+    }
+    return step;
+  }
+
+  /** Queues again the steps of runners that stopped heartbeating, as a new attempt. */
+  async expireLeases(): Promise<number> {
+    const expired = await this.deps.stores.pipelineRuns.expiredLeases(
+      nowTimestamp(),
+      100,
+    );
+    let requeued = 0;
+    for (const step of expired) {
+      const done = await this.deps.stores.transaction(async tx => {
+        const run = await tx.pipelineRuns.getRunForEngine(step.pipelineRunId);
+        if (!run || run.status !== 'RUNNING') {
+          return false;
+        }
+        const attemptEpoch = run.attemptEpoch + 1;
+        const moved = await tx.pipelineRuns.transitionStep(
+          step.id,
+          ['RUNNING'],
+          {
+            status: 'QUEUED',
+            attemptEpoch,
+            leaseTokenHash: null,
+            leaseRunnerId: null,
+            leaseExpiresAt: null,
+            startedAt: null,
+          },
+        );
+        if (moved) {
+          await tx.pipelineRuns.updateRun(run.id, {
+            attemptEpoch,
+            engineRunId: `${run.id}/attempt-${attemptEpoch}`,
+            lastAttemptStartedAt: nowTimestamp(),
+          });
+          await tx.pipelineRuns.appendLogs(step, [
+            {
+              text: `Runner ${step.leaseRunnerId} stopped renewing its lease; the step is queued again as attempt ${attemptEpoch}`,
+            },
+          ]);
+        }
+        return moved;
+      });
+      if (done) {
+        requeued += 1;
+        this.deps.logger.warn(
+          `Lease of step ${step.id} expired; queued again`,
+          { runId: step.pipelineRunId },
+        );
+      }
+    }
+    return requeued;
+  }
+
+  /** The scheduled safety net: expire leases, then try every queued run. */
+  async tick(): Promise<void> {
+    await this.expireLeases();
+    for (const runId of await this.deps.stores.pipelineRuns.queuedRunIds(500)) {
+      await this.admit(runId);
+    }
+  }
+
+  private async announce(runId: string): Promise<void> {
+    const run = await this.deps.stores.pipelineRuns.getRunForEngine(runId);
+    if (!run) {
+      return;
+    }
+    await this.deps.stores.pipelines.recordLatestRun(
+      run.pipelineId,
+      run.id,
+      run.status,
+    );
+    if (run.attachedEntityType === 'STACK' && run.attachedEntityId) {
+      await this.deps.stores.stacks.recordLatestRun(
+        run.attachedEntityId,
+        run.id,
+      );
+    }
+    try {
+      await this.deps.events.runChanged({
+        organizationId: run.organizationId,
+        runId: run.id,
+        pipelineId: run.pipelineId,
+        attachedEntityId: run.attachedEntityId,
+        status: run.status,
+      });
+    } catch (error) {
+      this.deps.logger.warn(`Could not announce run ${run.id}: ${error}`);
+    }
+  }
+}

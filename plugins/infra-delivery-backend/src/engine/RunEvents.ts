@@ -1,0 +1,15 @@
+import { RunStatus } from '@internal/plugin-infra-delivery-common';
+
+/** A change of a run's status, for live views. */
+export interface RunStatusChange {
+  organizationId: string;
+  runId: string;
+  pipelineId: string;
+  attachedEntityId?: string;
+  status: RunStatus;
+}
+
+/** Where the engine announces run changes (Backstage signals in the plugin). */
+export interface RunEvents {
+  runChanged(change: RunStatusChange): Promise<void>;
+}

@@ -1,0 +1,35 @@
+import { SignalsService } from '@backstage/plugin-signals-node';
+import { RunEvents, RunStatusChange } from './RunEvents';
+
+/** The channel the frontend subscribes to for live run status. */
+export const RUN_SIGNAL_CHANNEL = 'infra-delivery:pipeline-runs';
+
+/**
+ * Announces run changes to portal users through Backstage signals. Only the portal
+ * organization's runs are announced: signals reach every signed-in portal user, and runs of
+ * signed-up organizations are none of theirs.
+ */
+export class SignalsRunEvents implements RunEvents {
+  constructor(
+    private readonly signals: SignalsService,
+    private readonly portalOrganizationId: string,
+  ) {}
+
+  async runChanged(change: RunStatusChange): Promise<void> {
+    if (change.organizationId !== this.portalOrganizationId) {
+      return;
+    }
+    await this.signals.publish({
+      recipients: { type: 'broadcast' },
+      channel: RUN_SIGNAL_CHANNEL,
+      message: {
+        runId: change.runId,
+        pipelineId: change.pipelineId,
+        status: change.status,
+        ...(change.attachedEntityId
+          ? { attachedEntityId: change.attachedEntityId }
+          : {}),
+      },
+    });
+  }
+}

@@ -1,0 +1,31 @@
+import { operations } from '@internal/plugin-infra-delivery-common';
+import { RouteContext } from './RouteContext';
+
+export function registerRunnerRoutes({ bind, services }: RouteContext) {
+  const runners = services.runners;
+
+  bind(operations.claimStepExecution, async ({ caller, body }) => {
+    const claim = await runners.claim(caller, body.data.runnerId);
+    return claim && { data: claim };
+  });
+
+  bind(operations.heartbeatStepExecution, async ({ caller, params, body }) => ({
+    data: await runners.heartbeat(caller, params.id, body.data.leaseToken),
+  }));
+
+  bind(operations.appendStepExecutionLogs, async ({ caller, params, body }) => {
+    await runners.appendLogs(
+      caller,
+      params.id,
+      body.data.leaseToken,
+      body.data.lines,
+    );
+  });
+
+  bind(operations.completeStepExecution, async ({ caller, params, body }) => {
+    const { leaseToken, ...result } = body.data;
+    return {
+      data: await runners.complete(caller, params.id, leaseToken, result),
+    };
+  });
+}

@@ -1,0 +1,24 @@
+import { operations } from '@internal/plugin-infra-delivery-common';
+import { pageScope } from '../pagination/PageCursors';
+import { RouteContext } from './RouteContext';
+
+export function registerStackRoutes({ bind, services, cursors }: RouteContext) {
+  bind(operations.createStack, async ({ caller, body }) => ({
+    data: await services.stacks.create(caller, body.data),
+  }));
+
+  bind(operations.listStacks, async ({ caller, query }) => {
+    const filter = {
+      projectId: query.projectId,
+      environmentId: query.environmentId,
+    };
+    const scope = pageScope('stacks', caller.organizationId, filter);
+    return cursors.list(query, scope, page =>
+      services.stacks.list(caller, filter, page),
+    );
+  });
+
+  bind(operations.getStack, async ({ caller, params }) => ({
+    data: await services.stacks.get(caller, params.id),
+  }));
+}

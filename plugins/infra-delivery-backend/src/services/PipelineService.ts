@@ -1,0 +1,303 @@
+import {
+  infraDeliveryReadPermission,
+  infraDeliveryResourceWritePermission,
+  infraDeliveryRunExecutePermission,
+  ListPipelineRunsQuery,
+  Pipeline,
+  PipelineRun,
+  PipelineStep,
+  PipelineVersion,
+  StepExecution,
+  StepLogLine,
+} from '@internal/plugin-infra-delivery-common';
+import { Authorizer, Requirement } from '../auth/Authorizer';
+import { actorIdOf, Caller } from '../auth/Caller';
+import { isUniqueViolation } from '../database/dbErrors';
+import { KeysetPage, KeysetRequest } from '../database/keyset';
+import { publicRun, publicStep, RunRecord } from '../database/PipelineRunStore';
+import { Stores } from '../database/stores';
+import { PipelineEngine } from '../engine/PipelineEngine';
+import { InfraDeliveryError, notFound } from '../errors';
+
+const READ: Requirement = {
+  role: 'VIEWER',
+  permission: infraDeliveryReadPermission,
+};
+const WRITE: Requirement = {
+  role: 'MEMBER',
+  permission: infraDeliveryResourceWritePermission,
+};
+const EXECUTE: Requirement = {
+  role: 'MEMBER',
+  permission: infraDeliveryRunExecutePermission,
+};
+
+/** Pipelines, their versions and runs, as callers see them. */
+export class PipelineService {
+  constructor(
+    private readonly deps: {
+      stores: Stores;
+      authorizer: Authorizer;
+      engine: PipelineEngine;
+    },
+  ) {}
+
+  async create(
+    caller: Caller,
+    input: {
+      projectId: string;
+      givenId: string;
+      name: string;
+      description?: string;
+      steps: PipelineStep[];
+    },
+  ): Promise<Pipeline> {
+    await this.deps.authorizer.require(caller, WRITE);
+    const { stores } = this.deps;
+    if (
+      !(await stores.projects.getProject(
+        caller.organizationId,
+        input.projectId,
+      ))
+    ) {
+      throw notFound('Project', input.projectId);
+    }
+    try {
+      return await stores.transaction(tx =>
+        tx.pipelines.create({
+          organizationId: caller.organizationId,
+          ...input,
+        }),
+      );
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw new InfraDeliveryError({
+          status: 409,
+          entity: 'Pipeline',
+          reason: 'GIVEN_ID_TAKEN',
+          message: `Pipeline ${input.givenId} exists already in the project`,
+          metadata: { givenId: input.givenId },
+        });
+      }
+      throw error;
+    }
+  }
+
+  async list(
+    caller: Caller,
+    filter: { projectId?: string },
+    page: KeysetRequest,
+  ): Promise<KeysetPage<Pipeline>> {
+    await this.deps.authorizer.require(caller, READ);
+    return this.deps.stores.pipelines.list(caller.organizationId, filter, page);
+  }
+
+  async get(caller: Caller, id: string): Promise<Pipeline> {
+    await this.deps.authorizer.require(caller, READ);
+    return this.requirePipeline(caller, id);
+  }
+
+  async update(
+    caller: Caller,
+    id: string,
+    patch: { name?: string; description?: string },
+  ): Promise<Pipeline> {
+    await this.deps.authorizer.require(caller, WRITE);
+    const pipeline = await this.deps.stores.pipelines.update(
+      caller.organizationId,
+      id,
+      patch,
+    );
+    if (!pipeline) {
+      throw notFound('Pipeline', id);
+    }
+    return pipeline;
+  }
+
+  async createVersion(
+    caller: Caller,
+    id: string,
+    steps: PipelineStep[],
+  ): Promise<PipelineVersion> {
+    await this.deps.authorizer.require(caller, WRITE);
+    const pipeline = await this.requirePipeline(caller, id);
+    if (pipeline.stackId) {
+      throw new InfraDeliveryError({
+        status: 409,
+        entity: 'Pipeline',
+        reason: 'MANAGED_BY_STACK',
+        message: 'The steps of a stack’s own pipelines are fixed by the stack',
+      });
+    }
+    return this.deps.stores.transaction(tx =>
+      tx.pipelines.createVersion(caller.organizationId, id, steps),
+    );
+  }
+
+  async listVersions(
+    caller: Caller,
+    id: string,
+    page: KeysetRequest,
+  ): Promise<KeysetPage<PipelineVersion>> {
+    await this.deps.authorizer.require(caller, READ);
+    await this.requirePipeline(caller, id);
+    return this.deps.stores.pipelines.listVersions(
+      caller.organizationId,
+      id,
+      page,
+    );
+  }
+
+  async trigger(
+    caller: Caller,
+    pipelineId: string,
+    input: {
+      attachedEntityId?: string;
+      input?: Record<string, unknown>;
+      description?: string;
+      variantId?: string;
+    },
+  ): Promise<PipelineRun> {
+    await this.deps.authorizer.require(caller, EXECUTE);
+    const { stores } = this.deps;
+    const pipeline = await this.requirePipeline(caller, pipelineId);
+    const attachedEntityId = pipeline.stackId ?? input.attachedEntityId;
+    if (
+      pipeline.stackId &&
+      input.attachedEntityId &&
+      input.attachedEntityId !== pipeline.stackId
+    ) {
+      throw new InfraDeliveryError({
+        status: 400,
+        entity: 'PipelineRun',
+        reason: 'ATTACHMENT_MISMATCH',
+        message: `Runs of this pipeline attach to its stack ${pipeline.stackId}`,
+      });
+    }
+    const stack =
+      attachedEntityId &&
+      (await stores.stacks.get(caller.organizationId, attachedEntityId));
+    if (attachedEntityId && !stack) {
+      throw notFound('Stack', attachedEntityId);
+    }
+    const version = await stores.pipelines.getVersion(
+      caller.organizationId,
+      pipeline.latestVersionId!,
+    );
+    const run = await stores.transaction(tx =>
+      tx.pipelineRuns.createRun({
+        organizationId: caller.organizationId,
+        pipelineId: pipeline.id,
+        pipelineVersionId: version!.id,
+        projectId: pipeline.projectId,
+        attachedEntityId: attachedEntityId || undefined,
+        attachedEntityType: stack ? 'STACK' : undefined,
+        description: input.description,
+        input: input.input,
+        variantId: input.variantId,
+        createdById: actorIdOf(caller),
+        data: stack ? { kind: 'stack' } : undefined,
+        steps: version!.steps,
+      }),
+    );
+    await this.deps.engine.admit(run.id);
+    return this.getRun(caller, run.id);
+  }
+
+  async listRuns(
+    caller: Caller,
+    query: ListPipelineRunsQuery,
+    page: KeysetRequest,
+  ): Promise<KeysetPage<PipelineRun>> {
+    await this.deps.authorizer.require(caller, READ);
+    const result = await this.deps.stores.pipelineRuns.listRuns(
+      caller.organizationId,
+      {
+        pipelineIds: query.pipelineId,
+        statuses: query.status,
+        attachedEntityIds: query.attachedEntityId,
+        ids: query.id,
+        latestPerPipeline: query.latestPerPipeline,
+        latestPerEntity: query.latestPerEntity,
+      },
+      page,
+    );
+    return { ...result, items: result.items.map(publicRun) };
+  }
+
+  async getRun(caller: Caller, id: string): Promise<PipelineRun> {
+    await this.deps.authorizer.require(caller, READ);
+    return publicRun(await this.requireRun(caller, id));
+  }
+
+  async act(
+    caller: Caller,
+    id: string,
+    action: 'approve' | 'reject' | 'cancel' | 'retry',
+    comment?: string,
+  ): Promise<PipelineRun> {
+    await this.deps.authorizer.require(caller, EXECUTE);
+    const run = await this.requireRun(caller, id);
+    const { engine } = this.deps;
+    switch (action) {
+      case 'approve':
+        await engine.approve(run, true, comment);
+        break;
+      case 'reject':
+        await engine.approve(run, false, comment);
+        break;
+      case 'cancel':
+        await engine.cancel(run);
+        break;
+      default:
+        await engine.retry(run);
+    }
+    return publicRun(await this.requireRun(caller, id));
+  }
+
+  async listSteps(caller: Caller, runId: string): Promise<StepExecution[]> {
+    await this.deps.authorizer.require(caller, READ);
+    await this.requireRun(caller, runId);
+    return (await this.deps.stores.pipelineRuns.listSteps(runId)).map(
+      publicStep,
+    );
+  }
+
+  async listLogs(
+    caller: Caller,
+    stepId: string,
+    page: KeysetRequest,
+  ): Promise<KeysetPage<StepLogLine>> {
+    await this.deps.authorizer.require(caller, READ);
+    const step = await this.deps.stores.pipelineRuns.getStep(
+      caller.organizationId,
+      stepId,
+    );
+    if (!step) {
+      throw notFound('StepExecution', stepId);
+    }
+    return this.deps.stores.pipelineRuns.listLogs(stepId, page);
+  }
+
+  private async requirePipeline(caller: Caller, id: string) {
+    const pipeline = await this.deps.stores.pipelines.get(
+      caller.organizationId,
+      id,
+    );
+    if (!pipeline) {
+      throw notFound('Pipeline', id);
+    }
+    return pipeline;
+  }
+
+  private async requireRun(caller: Caller, id: string): Promise<RunRecord> {
+    const run = await this.deps.stores.pipelineRuns.getRun(
+      caller.organizationId,
+      id,
+    );
+    if (!run) {
+      throw notFound('PipelineRun', id);
+    }
+    return run;
+  }
+}

@@ -1,0 +1,159 @@
+import {
+  infraDeliveryReadPermission,
+  infraDeliveryResourceWritePermission,
+  PipelineStep,
+  Stack,
+} from '@internal/plugin-infra-delivery-common';
+import { Authorizer } from '../auth/Authorizer';
+import { Caller } from '../auth/Caller';
+import { isUniqueViolation } from '../database/dbErrors';
+import { KeysetPage, KeysetRequest } from '../database/keyset';
+import { Stores } from '../database/stores';
+import { InfraDeliveryError, notFound } from '../errors';
+
+/** The change pipeline of a stack: plan, a person approves, apply. */
+export function changePipelineSteps(autoApprove: boolean): PipelineStep[] {
+  return [
+    { type: 'iac.plan', name: 'Plan' },
+    ...(autoApprove
+      ? []
+      : [{ type: 'approval' as const, name: 'Approve the plan' }]),
+    { type: 'iac.apply', name: 'Apply' },
+  ];
+}
+
+/** The destroy pipeline of a stack: a destroy plan, a person approves, destroy. */
+export function destroyPipelineSteps(autoApprove: boolean): PipelineStep[] {
+  return [
+    {
+      type: 'iac.plan',
+      name: 'Plan the destruction',
+      config: { destroy: true },
+    },
+    ...(autoApprove
+      ? []
+      : [{ type: 'approval' as const, name: 'Approve the destruction' }]),
+    { type: 'iac.destroy', name: 'Destroy' },
+  ];
+}
+
+function slug(name: string): string {
+  return (
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 50) || 'stack'
+  );
+}
+
+/** IaC stacks, each with its change and destroy pipelines. */
+export class StackService {
+  constructor(
+    private readonly deps: { stores: Stores; authorizer: Authorizer },
+  ) {}
+
+  async create(
+    caller: Caller,
+    input: {
+      projectId: string;
+      environmentId: string;
+      name: string;
+      givenId?: string;
+      description?: string;
+      codeSourceId?: string;
+      path?: string;
+      autoApprove?: boolean;
+    },
+  ): Promise<Stack> {
+    await this.deps.authorizer.require(caller, {
+      role: 'MEMBER',
+      permission: infraDeliveryResourceWritePermission,
+    });
+    const { stores } = this.deps;
+    const organizationId = caller.organizationId;
+    if (
+      !(await stores.projects.getEnvironment(
+        organizationId,
+        input.projectId,
+        input.environmentId,
+      ))
+    ) {
+      throw notFound('Environment', input.environmentId);
+    }
+    const givenId = input.givenId ?? slug(input.name);
+    const autoApprove = input.autoApprove ?? false;
+    try {
+      const id = await stores.transaction(async tx => {
+        const stackId = await tx.stacks.create({
+          organizationId,
+          projectId: input.projectId,
+          environmentId: input.environmentId,
+          givenId,
+          name: input.name,
+          description: input.description,
+          codeSourceId: input.codeSourceId,
+          path: input.path,
+          autoApprove,
+        });
+        const change = await tx.pipelines.create({
+          organizationId,
+          projectId: input.projectId,
+          stackId,
+          givenId: `stack-${stackId}-change`,
+          name: `${input.name}: change`,
+          steps: changePipelineSteps(autoApprove),
+        });
+        const destroy = await tx.pipelines.create({
+          organizationId,
+          projectId: input.projectId,
+          stackId,
+          givenId: `stack-${stackId}-destroy`,
+          name: `${input.name}: destroy`,
+          steps: destroyPipelineSteps(autoApprove),
+        });
+        await tx.stacks.attachPipelines(stackId, {
+          changePipelineId: change.id,
+          destroyPipelineId: destroy.id,
+        });
+        return stackId;
+      });
+      return (await stores.stacks.get(organizationId, id))!;
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw new InfraDeliveryError({
+          status: 409,
+          entity: 'Stack',
+          reason: 'GIVEN_ID_TAKEN',
+          message: `Stack ${givenId} exists already in the project`,
+          metadata: { givenId },
+        });
+      }
+      throw error;
+    }
+  }
+
+  async list(
+    caller: Caller,
+    filter: { projectId?: string; environmentId?: string },
+    page: KeysetRequest,
+  ): Promise<KeysetPage<Stack>> {
+    await this.deps.authorizer.require(caller, {
+      role: 'VIEWER',
+      permission: infraDeliveryReadPermission,
+    });
+    return this.deps.stores.stacks.list(caller.organizationId, filter, page);
+  }
+
+  async get(caller: Caller, id: string): Promise<Stack> {
+    await this.deps.authorizer.require(caller, {
+      role: 'VIEWER',
+      permission: infraDeliveryReadPermission,
+    });
+    const stack = await this.deps.stores.stacks.get(caller.organizationId, id);
+    if (!stack) {
+      throw notFound('Stack', id);
+    }
+    return stack;
+  }
+}

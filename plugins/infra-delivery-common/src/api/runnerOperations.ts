@@ -1,0 +1,69 @@
+import {
+  appendLogsRequestSchema,
+  claimRequestSchema,
+  claimSchema,
+  completeStepRequestSchema,
+  dataResponseSchema,
+  heartbeatRequestSchema,
+  heartbeatSchema,
+  stepExecutionSchema,
+} from '../schemas';
+import { defineOperation } from './defineOperation';
+import { idParamsSchema } from './params';
+
+export const claimStepExecution = defineOperation({
+  operationId: 'claimStepExecution',
+  method: 'post',
+  path: '/runner/claims',
+  summary:
+    'Claim the oldest step waiting for a runner, with a lease; 204 when nothing is claimable',
+  tag: 'Runner protocol',
+  access: 'authenticated',
+  body: claimRequestSchema,
+  success: {
+    status: 200,
+    schema: dataResponseSchema(claimSchema),
+    emptyStatus: 204,
+  },
+  errors: [400, 403],
+});
+
+export const heartbeatStepExecution = defineOperation({
+  operationId: 'heartbeatStepExecution',
+  method: 'post',
+  path: '/runner/step-executions/{id}/heartbeat',
+  summary: 'Extend the lease; tells whether the run was cancelled',
+  tag: 'Runner protocol',
+  access: 'authenticated',
+  params: idParamsSchema,
+  body: heartbeatRequestSchema,
+  success: { status: 200, schema: dataResponseSchema(heartbeatSchema) },
+  errors: [400, 403, 404, 409],
+});
+
+export const appendStepExecutionLogs = defineOperation({
+  operationId: 'appendStepExecutionLogs',
+  method: 'post',
+  path: '/runner/step-executions/{id}/logs',
+  summary: 'Append log lines to the claimed step',
+  tag: 'Runner protocol',
+  access: 'authenticated',
+  params: idParamsSchema,
+  body: appendLogsRequestSchema,
+  success: { status: 204 },
+  errors: [400, 403, 404, 409],
+});
+
+export const completeStepExecution = defineOperation({
+  operationId: 'completeStepExecution',
+  method: 'post',
+  path: '/runner/step-executions/{id}/complete',
+  summary:
+    'Report the result of the claimed step, with the plan JSON and outputs',
+  tag: 'Runner protocol',
+  access: 'authenticated',
+  params: idParamsSchema,
+  body: completeStepRequestSchema,
+  success: { status: 200, schema: dataResponseSchema(stepExecutionSchema) },
+  errors: [400, 403, 404, 409, 413],
+});

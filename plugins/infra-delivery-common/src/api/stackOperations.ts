@@ -1,0 +1,46 @@
+import {
+  createStackRequestSchema,
+  dataResponseSchema,
+  listResponseSchema,
+  listStacksQuerySchema,
+  stackSchema,
+} from '../schemas';
+import { defineOperation } from './defineOperation';
+import { idParamsSchema } from './params';
+
+export const createStack = defineOperation({
+  operationId: 'createStack',
+  method: 'post',
+  path: '/stacks',
+  summary:
+    'Create an IaC stack with its change pipeline (plan → approval → apply) and destroy pipeline',
+  tag: 'Stacks',
+  access: 'authenticated',
+  body: createStackRequestSchema,
+  success: { status: 201, schema: dataResponseSchema(stackSchema) },
+  errors: [400, 403, 404, 409],
+});
+
+export const listStacks = defineOperation({
+  operationId: 'listStacks',
+  method: 'get',
+  path: '/stacks',
+  summary: 'Stacks of the organization, newest first',
+  tag: 'Stacks',
+  access: 'authenticated',
+  query: listStacksQuerySchema,
+  success: { status: 200, schema: listResponseSchema(stackSchema) },
+  errors: [400, 403],
+});
+
+export const getStack = defineOperation({
+  operationId: 'getStack',
+  method: 'get',
+  path: '/stacks/{id}',
+  summary: 'One stack',
+  tag: 'Stacks',
+  access: 'authenticated',
+  params: idParamsSchema,
+  success: { status: 200, schema: dataResponseSchema(stackSchema) },
+  errors: [403, 404],
+});

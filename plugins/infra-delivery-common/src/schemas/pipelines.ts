@@ -1,0 +1,234 @@
+import { z } from 'zod';
+import { errorBodySchema } from './errors';
+import { pageQuerySchema } from './pagination';
+import {
+  descriptionSchema,
+  givenIdSchema,
+  idSchema,
+  nameSchema,
+  repeatableQuery,
+  requestBody,
+  timestampSchema,
+} from './primitives';
+
+export const RUN_STATUSES = [
+  'QUEUED',
+  'RUNNING',
+  'WAITING_FOR_APPROVAL',
+  'SUCCEEDED',
+  'FAILED',
+  'CANCELLED',
+] as const;
+export const runStatusSchema = z.enum(RUN_STATUSES).meta({ id: 'RunStatus' });
+export type RunStatus = z.infer<typeof runStatusSchema>;
+
+/** Statuses a run or step does not leave. */
+export const FINAL_STATUSES: readonly string[] = [
+  'SUCCEEDED',
+  'FAILED',
+  'CANCELLED',
+  'SKIPPED',
+];
+
+export const stepStatusSchema = z
+  .enum([...RUN_STATUSES, 'PENDING', 'SKIPPED'])
+  .meta({ id: 'StepStatus' });
+export type StepStatus = z.infer<typeof stepStatusSchema>;
+
+/**
+ * Step types the engine executes: IaC steps by runners over the runner protocol, approvals by
+ * a person through the API.
+ */
+export const STEP_TYPES = [
+  'iac.plan',
+  'iac.apply',
+  'iac.destroy',
+  'approval',
+] as const;
+export const stepTypeSchema = z.enum(STEP_TYPES).meta({ id: 'StepType' });
+export type StepType = z.infer<typeof stepTypeSchema>;
+
+export const pipelineStepSchema = z
+  .object({
+    type: stepTypeSchema,
+    name: z.string().min(1).max(255),
+    /** Step-specific settings handed to whoever executes it (e.g. the runner). */
+    config: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({ id: 'PipelineStep' });
+export type PipelineStep = z.infer<typeof pipelineStepSchema>;
+
+export const pipelineSchema = z
+  .object({
+    createdAt: timestampSchema,
+    givenId: z.string(),
+    id: idSchema,
+    name: z.string(),
+    projectId: idSchema,
+    updatedAt: timestampSchema,
+    description: z.string().optional(),
+    latestRunId: idSchema.optional(),
+    latestRunStatus: runStatusSchema.optional(),
+    latestVersionId: idSchema.optional(),
+    organizationId: idSchema,
+    stackId: idSchema.optional(),
+  })
+  .meta({ id: 'Pipeline' });
+export type Pipeline = z.infer<typeof pipelineSchema>;
+
+export const pipelineVersionSchema = z
+  .object({
+    id: idSchema,
+    organizationId: idSchema,
+    pipelineId: idSchema,
+    version: z.number().int(),
+    steps: z.array(pipelineStepSchema),
+    createdAt: timestampSchema,
+  })
+  .meta({ id: 'PipelineVersion' });
+export type PipelineVersion = z.infer<typeof pipelineVersionSchema>;
+
+const stepsSchema = z.array(pipelineStepSchema).min(1).max(50);
+
+export const createPipelineRequestSchema = requestBody(
+  z.object({
+    projectId: idSchema,
+    givenId: givenIdSchema,
+    name: nameSchema,
+    description: descriptionSchema.optional(),
+    steps: stepsSchema,
+  }),
+);
+
+export const updatePipelineRequestSchema = requestBody(
+  z
+    .object({
+      name: nameSchema.optional(),
+      description: descriptionSchema.optional(),
+    })
+    .refine(v => v.name !== undefined || v.description !== undefined, {
+      message: 'name or description is required',
+    }),
+);
+
+export const createPipelineVersionRequestSchema = requestBody(
+  z.object({ steps: stepsSchema }),
+);
+
+export const queueStateSchema = z
+  .object({
+    preflightBlockedByAdmissionCondition: z.boolean(),
+    reason: z.string().optional(),
+    stackRunPreflightPending: z.boolean(),
+    blockingEntityId: idSchema.optional(),
+    blockingEntityType: z.enum(['STACK']).optional(),
+    blockingRunId: idSchema.optional(),
+    blockingModuleInstanceId: idSchema.optional(),
+    blockingModuleName: z.string().optional(),
+    conditionKey: z.string().optional(),
+    environmentId: idSchema.optional(),
+    projectId: idSchema.optional(),
+  })
+  .meta({ id: 'QueueState' });
+export type QueueState = z.infer<typeof queueStateSchema>;
+
+export const pipelineRunSchema = z
+  .object({
+    attemptEpoch: z.number().int(),
+    createdAt: timestampSchema,
+    description: z.string().optional(),
+    id: idSchema,
+    isCancellable: z.boolean(),
+    organizationId: idSchema,
+    pipelineId: idSchema,
+    pipelineVersionId: idSchema,
+    status: runStatusSchema,
+    queueConditionKey: z.string().optional(),
+    queueReason: z.string().optional(),
+    engineWorkflowId: z.string().optional(),
+    updatedAt: timestampSchema,
+    variantId: z.string().optional(),
+    variantName: z.string().optional(),
+    attachedEntityId: idSchema.optional(),
+    completedAt: timestampSchema.optional(),
+    createdById: z.string().optional(),
+    input: z.record(z.string(), z.unknown()).optional(),
+    lastAttemptStartedAt: timestampSchema.optional(),
+    startedAt: timestampSchema.optional(),
+    engineRunId: z.string().optional(),
+    queueState: queueStateSchema.optional(),
+    data: z.record(z.string(), z.unknown()).optional(),
+    error: errorBodySchema.optional(),
+    triggerMetadata: z
+      .object({
+        trigger_given_id: z.string().optional(),
+        webhook_event: z.string().optional(),
+      })
+      .optional(),
+  })
+  .meta({ id: 'PipelineRun' });
+export type PipelineRun = z.infer<typeof pipelineRunSchema>;
+
+export const triggerRunRequestSchema = requestBody(
+  z.object({
+    attachedEntityId: idSchema.optional(),
+    input: z.record(z.string(), z.unknown()).optional(),
+    description: descriptionSchema.optional(),
+    variantId: z.string().max(64).optional(),
+  }),
+);
+
+export const runActionRequestSchema = z.object({
+  data: z
+    .object({ comment: z.string().max(2000).optional() })
+    .optional()
+    .default({}),
+});
+
+export const stepExecutionSchema = z
+  .object({
+    id: idSchema,
+    pipelineRunId: idSchema,
+    position: z.number().int(),
+    type: stepTypeSchema,
+    name: z.string(),
+    status: stepStatusSchema,
+    attemptEpoch: z.number().int(),
+    startedAt: timestampSchema.optional(),
+    completedAt: timestampSchema.optional(),
+    error: errorBodySchema.optional(),
+    outputs: z.record(z.string(), z.unknown()).optional(),
+    config: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({ id: 'StepExecution' });
+export type StepExecution = z.infer<typeof stepExecutionSchema>;
+
+export const stepLogLineSchema = z
+  .object({
+    id: z.string(),
+    attemptEpoch: z.number().int(),
+    timestamp: timestampSchema,
+    text: z.string(),
+  })
+  .meta({ id: 'StepLogLine' });
+export type StepLogLine = z.infer<typeof stepLogLineSchema>;
+
+/** #13: every filter of the specification's part 4.3, with part 8's limits. */
+export const listPipelineRunsQuerySchema = pageQuerySchema
+  .extend({
+    pipelineId: repeatableQuery(idSchema, 200).optional(),
+    status: repeatableQuery(runStatusSchema, 20).optional(),
+    attachedEntityId: repeatableQuery(idSchema, 200).optional(),
+    id: repeatableQuery(idSchema, 200).optional(),
+    latestPerPipeline: z.coerce.number().int().min(1).max(50).optional(),
+    latestPerEntity: z.coerce.number().int().min(1).max(50).optional(),
+  })
+  .refine(q => q.latestPerPipeline === undefined || q.pipelineId, {
+    message: 'latestPerPipeline needs pipelineId',
+    path: ['latestPerPipeline'],
+  })
+  .refine(q => q.latestPerEntity === undefined || q.attachedEntityId, {
+    message: 'latestPerEntity needs attachedEntityId',
+    path: ['latestPerEntity'],
+  });
+export type ListPipelineRunsQuery = z.infer<typeof listPipelineRunsQuerySchema>;

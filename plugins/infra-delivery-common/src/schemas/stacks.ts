@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import {
+  descriptionSchema,
+  givenIdSchema,
+  idSchema,
+  nameSchema,
+  requestBody,
+  timestampSchema,
+} from './primitives';
+import { pageQuerySchema } from './pagination';
+
+export const stackSchema = z
+  .object({
+    changePipelineId: idSchema,
+    createdAt: timestampSchema,
+    destroyPipelineId: idSchema,
+    environmentId: idSchema,
+    id: idSchema,
+    organizationId: idSchema,
+    projectId: idSchema,
+    type: z.enum(['IAC_OPEN']),
+    updatedAt: timestampSchema,
+    givenId: z.string(),
+    name: z.string(),
+    description: z.string().optional(),
+    codeSourceId: idSchema.optional(),
+    path: z.string().optional(),
+    autoApprove: z.boolean(),
+    firstAppliedAt: timestampSchema.optional(),
+    latestRunId: idSchema.optional(),
+    output: z.record(z.string(), z.unknown()).optional(),
+    serviceStateBackendWorkspace: z.string().optional(),
+  })
+  .meta({ id: 'Stack' });
+export type Stack = z.infer<typeof stackSchema>;
+
+export const createStackRequestSchema = requestBody(
+  z.object({
+    projectId: idSchema,
+    environmentId: idSchema,
+    name: nameSchema,
+    givenId: givenIdSchema.optional(),
+    description: descriptionSchema.optional(),
+    codeSourceId: idSchema.optional(),
+    path: z.string().max(1024).optional(),
+    autoApprove: z.boolean().optional(),
+  }),
+);
+
+export const listStacksQuerySchema = pageQuerySchema.extend({
+  projectId: idSchema.optional(),
+  environmentId: idSchema.optional(),
+});
