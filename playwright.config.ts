@@ -1,3 +1,5 @@
+import os from 'node:os';
+import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { generateProjects } from '@backstage/e2e-test-utils/playwright';
 
@@ -22,9 +24,11 @@ export default defineConfig({
           stdout: 'ignore',
           stderr: 'pipe',
           env: {
-            // A fresh embedded database for every run, apart from the developer's data/.
+            // A fresh embedded database (with fresh demo data) for every run, apart from
+            // the developer's data/.
             APP_CONFIG_backend_database_connection_directory:
-              process.env.E2E_DATA_DIR ?? '../../test-results/e2e-data',
+              process.env.E2E_DATA_DIR ??
+              path.join(os.tmpdir(), `infra-delivery-e2e-${Date.now()}`),
             BROWSER: 'none',
           },
         },
@@ -32,7 +36,7 @@ export default defineConfig({
     : [],
 
   forbidOnly: true,
-  retries: 1,
+  retries: 0,
   workers: 1,
   reporter: [
     ['list'],

@@ -21,6 +21,13 @@ export interface Config {
     defaultRole?: 'OWNER' | 'ADMIN' | 'MEMBER' | 'VIEWER';
     /** Role of other Backstage plugins calling with service tokens. Default VIEWER. */
     serviceRole?: 'OWNER' | 'ADMIN' | 'MEMBER' | 'VIEWER';
+    demo?: {
+      /**
+       * Seed the portal organization once with a demo project, stacks and runs in every
+       * state (local development only).
+       */
+      enabled?: boolean;
+    };
     /** Attempts allowed per window on the unauthenticated endpoints (429 beyond). */
     rateLimits?: {
       /** Sign-ups per client address. Default 20 per 3600 s. */

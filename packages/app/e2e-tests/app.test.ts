@@ -19,7 +19,7 @@ test('the portal signs in a guest and shows the infrastructure page', async ({
   await expect(page.getByText('Operational')).toBeVisible();
   await expect(page.getByText('Infrastructure Delivery Service')).toBeVisible();
   await page.screenshot({
-    path: 'test-results/screenshots/infra-delivery-status.png',
+    path: 'docs/screenshots/service-status-page.png',
     fullPage: true,
   });
 });

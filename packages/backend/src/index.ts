@@ -13,6 +13,8 @@ backend.add(
   import('@backstage/plugin-catalog-backend-module-scaffolder-entity-model'),
 );
 backend.add(import('@backstage/plugin-catalog-backend-module-logs'));
+// Projects, environments and stacks of the infra-delivery service as catalog entities.
+backend.add(import('@internal/plugin-catalog-backend-module-infra-delivery'));
 
 // Admin users and groups (permission.policy.admins) may do everything, everybody else reads.
 backend.add(import('@backstage/plugin-permission-backend'));

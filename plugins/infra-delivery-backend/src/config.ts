@@ -12,6 +12,8 @@ export interface AuthRateLimits {
 
 export interface PluginConfig {
   portalOrganizationName: string;
+  /** Seed the portal organization with demo data at start-up. */
+  demoEnabled: boolean;
   portal: PortalAccessOptions;
   rateLimits: AuthRateLimits;
 }
@@ -43,6 +45,7 @@ export function readPluginConfig(root: Config): PluginConfig {
       config.getOptionalString('portalOrganization.name') ??
       root.getOptionalString('organization.name') ??
       'Portal',
+    demoEnabled: config.getOptionalBoolean('demo.enabled') ?? false,
     portal: {
       roleMappings: (config.getOptionalConfigArray('roleMappings') ?? []).map(
         mapping => ({

@@ -11,6 +11,7 @@ import { createStores } from './database/stores';
 import { PipelineEngine } from './engine/PipelineEngine';
 import { SignalsRunEvents } from './engine/SignalsRunEvents';
 import { createRouter } from './router';
+import { seedDemoOrganization } from './demo/seedDemoOrganization';
 
 /**
  * The infrastructure delivery service.
@@ -54,6 +55,14 @@ export const infraDeliveryPlugin = createBackendPlugin({
           logger: deps.logger,
           events: new SignalsRunEvents(deps.signals, portalOrganization.id),
         });
+        if (pluginConfig.demoEnabled) {
+          await seedDemoOrganization({
+            stores,
+            engine,
+            organizationId: portalOrganization.id,
+            logger: deps.logger,
+          });
+        }
         // Admission and lease expiry also happen inline; the tick is the safety net for
         // work left behind by a stopped instance.
         await deps.scheduler.scheduleTask({

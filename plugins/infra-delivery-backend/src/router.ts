@@ -27,6 +27,7 @@ import { PageCursors } from './pagination/PageCursors';
 import { registerApiKeyRoutes } from './routes/apiKeyRoutes';
 import { registerAuthRoutes } from './routes/authRoutes';
 import { registerDefaultValueDefinitionRoutes } from './routes/defaultValueDefinitionRoutes';
+import { registerIacRoutes } from './routes/iacRoutes';
 import { registerMembershipRoutes } from './routes/membershipRoutes';
 import { registerPipelineRoutes } from './routes/pipelineRoutes';
 import { registerProjectRoutes } from './routes/projectRoutes';
@@ -104,6 +105,7 @@ export async function createRouter(
   registerProjectRoutes(context);
   registerDefaultValueDefinitionRoutes(context);
   registerPipelineRoutes(context);
+  registerIacRoutes(context);
   registerStackRoutes(context);
   registerRunnerRoutes(context);
 

@@ -8,3 +8,14 @@ export const ANNOTATION_ENVIRONMENT = 'infra-delivery.io/environment';
 export const ANNOTATION_STACKS = 'infra-delivery.io/stacks';
 /** Comma-separated module instance ids. */
 export const ANNOTATION_MODULE_INSTANCES = 'infra-delivery.io/module-instances';
+
+/** The Backstage signals channel on which the backend announces run status changes. */
+export const RUN_SIGNAL_CHANNEL = 'infra-delivery:pipeline-runs';
+
+/** The ids listed in a comma-separated annotation value. */
+export function idsFromAnnotation(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map(id => id.trim())
+    .filter(Boolean);
+}

@@ -3,8 +3,10 @@ import {
   createFrontendPlugin,
   PageBlueprint,
 } from '@backstage/frontend-plugin-api';
+import { EntityContentBlueprint } from '@backstage/plugin-catalog-react/alpha';
 import CloudQueueIcon from '@material-ui/icons/CloudQueue';
 import { infraDeliveryApiFactory } from './api';
+import { isInfraDeliveryStacksAvailable } from './availability';
 import { rootRouteRef } from './routes';
 
 export const infraDeliveryApi = ApiBlueprint.make({
@@ -24,6 +26,30 @@ export const infraDeliveryPage = PageBlueprint.make({
   },
 });
 
+export const entityStacksContent = EntityContentBlueprint.make({
+  name: 'stacks',
+  params: {
+    path: 'infra-stacks',
+    title: 'Stacks',
+    filter: isInfraDeliveryStacksAvailable,
+    loader: () =>
+      import('./components/StacksContent').then(m => <m.StacksContent />),
+  },
+});
+
+export const entityPipelineRunsContent = EntityContentBlueprint.make({
+  name: 'pipeline-runs',
+  params: {
+    path: 'infra-runs',
+    title: 'Pipeline runs',
+    filter: isInfraDeliveryStacksAvailable,
+    loader: () =>
+      import('./components/PipelineRunsContent').then(m => (
+        <m.PipelineRunsContent />
+      )),
+  },
+});
+
 /**
  * Infrastructure delivery in the portal.
  *
@@ -31,6 +57,11 @@ export const infraDeliveryPage = PageBlueprint.make({
  */
 export const infraDeliveryPlugin = createFrontendPlugin({
   pluginId: 'infra-delivery',
-  extensions: [infraDeliveryApi, infraDeliveryPage],
+  extensions: [
+    infraDeliveryApi,
+    infraDeliveryPage,
+    entityStacksContent,
+    entityPipelineRunsContent,
+  ],
   routes: { root: rootRouteRef },
 });

@@ -61,6 +61,8 @@ export class StackStore {
 
   /** Inserts the stack row; its pipelines are attached with `attachPipelines`. */
   async create(input: {
+    /** Only the demo seed chooses ids (so example catalog entities can name them). */
+    id?: string;
     organizationId: string;
     projectId: string;
     environmentId: string;
@@ -72,7 +74,7 @@ export class StackStore {
     autoApprove: boolean;
   }): Promise<string> {
     const now = nowTimestamp();
-    const id = newId();
+    const id = input.id ?? newId();
     const row: StackRow = {
       id,
       organization_id: input.organizationId,
@@ -128,6 +130,32 @@ export class StackStore {
     if (filter.environmentId)
       query.where({ environment_id: filter.environmentId });
     return keysetPage(query, 'id', page, toStack);
+  }
+
+  /** After an apply: the root outputs it left, and when the stack was first applied. */
+  async recordApply(
+    id: string,
+    output: Record<string, unknown>,
+  ): Promise<void> {
+    const now = nowTimestamp();
+    await this.db('stacks')
+      .where({ id })
+      .update({ output: JSON.stringify(output), updated_at: now });
+    await this.db('stacks')
+      .where({ id })
+      .whereNull('first_applied_at')
+      .update({ first_applied_at: now });
+  }
+
+  /** Deletes the stack and its pipelines; their runs and reports go with them. */
+  async delete(organizationId: string, id: string): Promise<boolean> {
+    await this.db('pipelines')
+      .where({ organization_id: organizationId, stack_id: id })
+      .delete();
+    const deleted = await this.db('stacks')
+      .where({ organization_id: organizationId, id })
+      .delete();
+    return deleted === 1;
   }
 
   async recordLatestRun(id: string, runId: string): Promise<void> {

@@ -1,6 +1,7 @@
 import { Knex } from 'knex';
 import { ApiKeyStore } from './ApiKeyStore';
 import { DefaultValueDefinitionStore } from './DefaultValueDefinitionStore';
+import { IacResultStore } from './IacResultStore';
 import { MembershipStore } from './MembershipStore';
 import { OrganizationStore } from './OrganizationStore';
 import { PipelineRunStore } from './PipelineRunStore';
@@ -24,6 +25,7 @@ export interface Stores {
   pipelines: PipelineStore;
   pipelineRuns: PipelineRunStore;
   stacks: StackStore;
+  iacResults: IacResultStore;
   /** Runs `work` with stores bound to one transaction; it commits when `work` resolves. */
   transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
 }
@@ -41,6 +43,7 @@ export function createStores(db: Knex): Stores {
     pipelines: new PipelineStore(db),
     pipelineRuns: new PipelineRunStore(db),
     stacks: new StackStore(db),
+    iacResults: new IacResultStore(db),
     transaction: work =>
       db.isTransaction
         ? work(createStores(db))

@@ -74,6 +74,15 @@ export class PipelineEngine {
     return (this.deps.leaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000;
   }
 
+  /**
+   * A newly created run: announces it (a held run is its pipeline's and stack's latest run
+   * too), then tries to admit it.
+   */
+  async enqueue(runId: string): Promise<void> {
+    await this.announce(runId);
+    await this.admit(runId);
+  }
+
   /** Tries to admit a queued run; returns the run as it then is. */
   async admit(runId: string): Promise<void> {
     const admitted = await this.deps.stores.transaction(async tx => {

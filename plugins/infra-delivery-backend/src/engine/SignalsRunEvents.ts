@@ -1,8 +1,6 @@
 import { SignalsService } from '@backstage/plugin-signals-node';
+import { RUN_SIGNAL_CHANNEL } from '@internal/plugin-infra-delivery-common';
 import { RunEvents, RunStatusChange } from './RunEvents';
-
-/** The channel the frontend subscribes to for live run status. */
-export const RUN_SIGNAL_CHANNEL = 'infra-delivery:pipeline-runs';
 
 /**
  * Announces run changes to portal users through Backstage signals. Only the portal

@@ -21,4 +21,8 @@ export function registerStackRoutes({ bind, services, cursors }: RouteContext) {
   bind(operations.getStack, async ({ caller, params }) => ({
     data: await services.stacks.get(caller, params.id),
   }));
+
+  bind(operations.deleteStack, async ({ caller, params }) => {
+    await services.stacks.delete(caller, params.id);
+  });
 }

@@ -200,7 +200,7 @@ export class PipelineService {
         steps: version!.steps,
       }),
     );
-    await this.deps.engine.admit(run.id);
+    await this.deps.engine.enqueue(run.id);
     return this.getRun(caller, run.id);
   }
 

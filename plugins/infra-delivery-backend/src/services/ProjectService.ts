@@ -111,9 +111,15 @@ export class ProjectService {
     try {
       await this.deps.stores.projects.deleteProject(caller.organizationId, id);
     } catch (error) {
-      // An environment created since the count above.
+      // Pipelines or stacks of the project, or an environment created since the count.
       if (isForeignKeyViolation(error)) {
-        throw hasEnvironments();
+        throw new InfraDeliveryError({
+          status: 409,
+          entity: 'Project',
+          reason: 'IN_USE',
+          message:
+            'The project still has environments, stacks or pipelines; delete them first',
+        });
       }
       throw error;
     }

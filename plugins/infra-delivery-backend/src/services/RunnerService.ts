@@ -9,6 +9,7 @@ import { publicRun, publicStep } from '../database/PipelineRunStore';
 import { Stores } from '../database/stores';
 import { PipelineEngine, StepResult } from '../engine/PipelineEngine';
 import { InfraDeliveryError } from '../errors';
+import { ingestStepReport, StepReport } from '../iac/ingestStepReport';
 
 /**
  * The runner protocol: runners are service accounts (MEMBER or above) that claim the IaC steps
@@ -96,7 +97,7 @@ export class RunnerService {
     caller: Caller,
     stepId: string,
     leaseToken: string,
-    result: StepResult,
+    result: StepResult & StepReport,
   ): Promise<StepExecution> {
     await this.requireRunner(caller);
     const step = await this.deps.engine.complete(
@@ -104,6 +105,7 @@ export class RunnerService {
       stepId,
       leaseToken,
       result,
+      (tx, leased, run) => ingestStepReport(tx, leased, run, result),
     );
     return publicStep(step);
   }

@@ -42,8 +42,8 @@ function slug(name: string): string {
     name
       .toLowerCase()
       .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '')
-      .slice(0, 50) || 'stack'
+      .slice(0, 50)
+      .replace(/^-+|-+$/g, '') || 'stack'
   );
 }
 
@@ -131,6 +131,45 @@ export class StackService {
       }
       throw error;
     }
+  }
+
+  async delete(caller: Caller, id: string): Promise<void> {
+    await this.deps.authorizer.require(caller, {
+      role: 'MEMBER',
+      permission: infraDeliveryResourceWritePermission,
+    });
+    const organizationId = caller.organizationId;
+    await this.deps.stores.transaction(async tx => {
+      if (!(await tx.stacks.get(organizationId, id))) {
+        throw notFound('Stack', id);
+      }
+      const [state] = await tx.iacResults.countStackState(organizationId, [id]);
+      if (state) {
+        throw new InfraDeliveryError({
+          status: 409,
+          entity: 'Stack',
+          reason: 'NOT_EMPTY',
+          message: `The stack still holds ${state.count} resources; run its destroy pipeline first`,
+        });
+      }
+      const open = await tx.pipelineRuns.listRuns(
+        organizationId,
+        {
+          attachedEntityIds: [id],
+          statuses: ['QUEUED', 'RUNNING', 'WAITING_FOR_APPROVAL'],
+        },
+        { limit: 1 },
+      );
+      if (open.totalCount > 0) {
+        throw new InfraDeliveryError({
+          status: 409,
+          entity: 'Stack',
+          reason: 'BUSY',
+          message: 'The stack has queued or active runs; cancel them first',
+        });
+      }
+      await tx.stacks.delete(organizationId, id);
+    });
   }
 
   async list(

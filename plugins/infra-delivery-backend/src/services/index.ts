@@ -5,6 +5,7 @@ import { Stores } from '../database/stores';
 import { PipelineEngine } from '../engine/PipelineEngine';
 import { ApiKeyService } from './ApiKeyService';
 import { DefaultValueDefinitionService } from './DefaultValueDefinitionService';
+import { IacResultService } from './IacResultService';
 import { IdentityService } from './IdentityService';
 import { MembershipService } from './MembershipService';
 import { PipelineService } from './PipelineService';
@@ -24,6 +25,7 @@ export interface Services {
   pipelines: PipelineService;
   stacks: StackService;
   runners: RunnerService;
+  iacResults: IacResultService;
 }
 
 export function createServices(deps: {
@@ -43,5 +45,6 @@ export function createServices(deps: {
     pipelines: new PipelineService(deps),
     stacks: new StackService(deps),
     runners: new RunnerService(deps),
+    iacResults: new IacResultService(deps),
   };
 }

@@ -1,5 +1,6 @@
 import { OperationDefinition } from './defineOperation';
 import * as defaultValueOperations from './defaultValueOperations';
+import * as iacOperations from './iacOperations';
 import * as identityOperations from './identityOperations';
 import * as pipelineOperations from './pipelineOperations';
 import * as projectOperations from './projectOperations';
@@ -17,6 +18,7 @@ export const operations = {
   ...projectOperations,
   ...defaultValueOperations,
   ...pipelineOperations,
+  ...iacOperations,
   ...stackOperations,
   ...runnerOperations,
 } satisfies Record<string, OperationDefinition>;

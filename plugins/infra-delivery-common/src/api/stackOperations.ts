@@ -44,3 +44,16 @@ export const getStack = defineOperation({
   success: { status: 200, schema: dataResponseSchema(stackSchema) },
   errors: [403, 404],
 });
+
+export const deleteStack = defineOperation({
+  operationId: 'deleteStack',
+  method: 'delete',
+  path: '/stacks/{id}',
+  summary:
+    'Delete a stack with its pipelines and their history; its state must be empty (destroy it first) and no run may be active',
+  tag: 'Stacks',
+  access: 'authenticated',
+  params: idParamsSchema,
+  success: { status: 204 },
+  errors: [403, 404, 409],
+});

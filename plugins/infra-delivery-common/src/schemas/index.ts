@@ -8,3 +8,4 @@ export * from './defaultValues';
 export * from './pipelines';
 export * from './stacks';
 export * from './runner';
+export * from './iac';

@@ -12,10 +12,11 @@ export const pageQuerySchema = z.object({
     .max(MAX_PAGE_LIMIT)
     .default(DEFAULT_PAGE_LIMIT)
     .describe(`Page size, 1..${MAX_PAGE_LIMIT}`),
+  // Room for a keyset value of up to 1,024 characters (a stack state's cursor is an address).
   cursor: z
     .string()
     .min(1)
-    .max(512)
+    .max(8192)
     .optional()
     .describe('Opaque cursor from `meta.nextCursor` of the previous page'),
 });

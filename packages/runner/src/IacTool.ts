@@ -1,0 +1,64 @@
+import { spawn, ChildProcess } from 'node:child_process';
+
+export interface CommandResult {
+  exitCode: number;
+  stdout: string;
+}
+
+/**
+ * Runs the IaC binary in a working directory. Every output line goes to `onLine` as it
+ * comes; stdout is also kept for commands whose output is data (`show -json`, `output -json`).
+ */
+export class IacTool {
+  private running?: ChildProcess;
+
+  constructor(
+    private readonly binary: string,
+    private readonly onLine: (line: string) => void,
+  ) {}
+
+  run(
+    args: string[],
+    cwd: string,
+    options: { captureOnly?: boolean } = {},
+  ): Promise<CommandResult> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.binary, args, {
+        cwd,
+        env: { ...process.env, TF_IN_AUTOMATION: '1', TF_INPUT: '0' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      this.running = child;
+      const stdout: Buffer[] = [];
+      const forward = (stream: NodeJS.ReadableStream, keep: boolean) => {
+        let pending = '';
+        stream.on('data', (chunk: Buffer) => {
+          if (keep) stdout.push(chunk);
+          if (keep && options.captureOnly) return;
+          pending += chunk.toString('utf8');
+          const lines = pending.split('\n');
+          pending = lines.pop() ?? '';
+          lines.forEach(line => this.onLine(line));
+        });
+        stream.on('end', () => {
+          if (pending && !(keep && options.captureOnly)) this.onLine(pending);
+        });
+      };
+      forward(child.stdout!, true);
+      forward(child.stderr!, false);
+      child.on('error', reject);
+      child.on('close', code => {
+        this.running = undefined;
+        resolve({
+          exitCode: code ?? 1,
+          stdout: Buffer.concat(stdout).toString('utf8'),
+        });
+      });
+    });
+  }
+
+  /** Stops the running command, e.g. when the run was cancelled. */
+  stop(): void {
+    this.running?.kill('SIGTERM');
+  }
+}

@@ -1,0 +1,219 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { AddressInfo } from 'node:net';
+import { startTestBackend } from '@backstage/backend-test-utils';
+import { InfraDeliveryClient } from '@internal/plugin-infra-delivery-common';
+import infraDeliveryPlugin from '@internal/plugin-infra-delivery-backend';
+import { Runner } from './Runner';
+import { RunnerOptions } from './options';
+
+jest.setTimeout(60_000);
+
+const FAKE_IAC = path.resolve(__dirname, '__testUtils__/fake-iac');
+const FIXTURE = path.resolve(
+  __dirname,
+  '../../../plugins/infra-delivery-backend/src/iac/__fixtures__/tf-plans/terraform-compliance__test_issue_522.plan.json',
+);
+
+/** A client for `baseUrl` sending `token`, as automation would use the service. */
+function clientFor(baseUrl: string, token?: string) {
+  return new InfraDeliveryClient({
+    baseUrl: async () => baseUrl,
+    fetch: (input, init) =>
+      fetch(input, {
+        ...init,
+        headers: {
+          ...init?.headers,
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+      }),
+  });
+}
+
+describe('the reference runner against the service', () => {
+  let baseUrl: string;
+  let workRoot: string;
+  let sourceRoot: string;
+
+  beforeAll(async () => {
+    const { server } = await startTestBackend({
+      features: [infraDeliveryPlugin],
+    });
+    baseUrl = `http://127.0.0.1:${
+      (server.address() as AddressInfo).port
+    }/api/infra-delivery`;
+  });
+
+  beforeEach(() => {
+    workRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'runner-work-'));
+    sourceRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'runner-source-'));
+    fs.mkdirSync(path.join(sourceRoot, 'network'));
+    fs.writeFileSync(path.join(sourceRoot, 'network', 'main.tf'), '# module\n');
+    process.env.FAKE_IAC_PLAN = FIXTURE;
+    delete process.env.FAKE_IAC_FAIL;
+  });
+
+  async function organizationWithStack() {
+    const anonymous = clientFor(baseUrl);
+    const email = `runner-${Date.now()}-${Math.random()}@example.com`;
+    const password = 'correct horse battery staple';
+    await anonymous.call('signup', { body: { data: { email, password } } });
+    const token = (
+      await anonymous.call('createAccessToken', {
+        body: { data: { email, password } },
+      })
+    ).data.accessToken;
+    const owner = clientFor(baseUrl, token);
+    const project = await owner.call('createProject', {
+      body: { data: { givenId: 'core', name: 'Core' } },
+    });
+    const environment = await owner.call('createEnvironment', {
+      params: { projectId: project.data.id },
+      body: { data: { givenId: 'prod', name: 'Production' } },
+    });
+    const stack = await owner.call('createStack', {
+      body: {
+        data: {
+          projectId: project.data.id,
+          environmentId: environment.data.id,
+          name: 'Network',
+          path: 'network',
+        },
+      },
+    });
+    const account = await owner.call('createServiceAccount', {
+      body: { data: { name: 'runner', role: 'MEMBER' } },
+    });
+    const key = await owner.call('createApiKey', {
+      body: {
+        data: {
+          name: 'runner',
+          ownerType: 'SERVICE_ACCOUNT',
+          ownerId: account.data.id,
+        },
+      },
+    });
+    return { owner, stack: stack.data, runnerKey: key.data.key };
+  }
+
+  function runnerWith(key: string, logs: string[] = []) {
+    const options: RunnerOptions = {
+      url: baseUrl,
+      token: key,
+      runnerId: 'test-runner',
+      iacBinary: FAKE_IAC,
+      workRoot,
+      sourceRoot,
+      pollIntervalMs: 10,
+      once: true,
+    };
+    return new Runner(options, clientFor(baseUrl, key), m => logs.push(m));
+  }
+
+  it('plans, waits for the approval, applies, and the run succeeds with its summaries', async () => {
+    const { owner, stack, runnerKey } = await organizationWithStack();
+    const triggered = await owner.call('triggerPipelineRun', {
+      params: { id: stack.changePipelineId },
+      body: { data: { input: { region: 'eu-west-1' } } },
+    });
+    const runId = triggered.data.id;
+
+    await runnerWith(runnerKey).run();
+    let run = await owner.call('getPipelineRun', { params: { id: runId } });
+    expect(run.data.status).toBe('WAITING_FOR_APPROVAL');
+
+    const summaries = await owner.call('listIacExecutionSummaries', {
+      query: { pipelineRunId: runId },
+    });
+    expect(summaries.data).toEqual([
+      expect.objectContaining({
+        runType: 'PLAN',
+        addCount: 5,
+        changeCount: 1,
+        destroyCount: 2,
+        applyable: true,
+      }),
+    ]);
+
+    const workDir = path.join(workRoot, stack.id);
+    expect(fs.readFileSync(path.join(workDir, 'main.tf'), 'utf8')).toBe(
+      '# module\n',
+    );
+    expect(
+      JSON.parse(
+        fs.readFileSync(
+          path.join(workDir, 'infra-delivery.auto.tfvars.json'),
+          'utf8',
+        ),
+      ),
+    ).toEqual({ region: 'eu-west-1' });
+
+    await owner.call('approvePipelineRun', {
+      params: { id: runId },
+      body: { data: {} },
+    });
+    await runnerWith(runnerKey).run();
+
+    run = await owner.call('getPipelineRun', { params: { id: runId } });
+    expect(run.data.status).toBe('SUCCEEDED');
+    const steps = await owner.call('listStepExecutions', {
+      params: { id: runId },
+    });
+    expect(steps.data.map(s => s.status)).toEqual([
+      'SUCCEEDED',
+      'SUCCEEDED',
+      'SUCCEEDED',
+    ]);
+    const logs = await owner.call('listStepExecutionLogs', {
+      params: { id: steps.data[0].id },
+    });
+    expect(logs.data.map(l => l.text)).toContain(
+      'Plan: 5 to add, 1 to change, 2 to destroy.',
+    );
+
+    const applied = await owner.call('getStack', { params: { id: stack.id } });
+    expect(applied.data.output).toEqual({
+      url: 'https://app.example.com',
+      db_password: '(sensitive value)',
+    });
+    expect(applied.data.firstAppliedAt).toEqual(expect.any(String));
+    const counts = await owner.call('countStackResources', {
+      query: { stackId: [stack.id] },
+    });
+    expect(counts.data.counts).toEqual([{ stackId: stack.id, count: 13 }]);
+    expect(
+      fs.readFileSync(path.join(workDir, 'fake-iac.calls'), 'utf8').split('\n'),
+    ).toEqual(
+      expect.arrayContaining([
+        'apply -input=false -no-color infra-delivery.tfplan',
+        'output -json',
+      ]),
+    );
+  });
+
+  it('reports a failing command as a failed step with an ErrorBody', async () => {
+    const { owner, stack, runnerKey } = await organizationWithStack();
+    const triggered = await owner.call('triggerPipelineRun', {
+      params: { id: stack.changePipelineId },
+      body: { data: {} },
+    });
+    process.env.FAKE_IAC_FAIL = 'plan';
+    await runnerWith(runnerKey).run();
+    const run = await owner.call('getPipelineRun', {
+      params: { id: triggered.data.id },
+    });
+    expect(run.data.status).toBe('FAILED');
+    expect(run.data.error).toMatchObject({
+      code: 'InfraDelivery:Runner:COMMAND_FAILED',
+      metadata: { command: 'fake-iac plan', exitCode: 1 },
+    });
+  });
+
+  it('does nothing when there is no work', async () => {
+    const { runnerKey } = await organizationWithStack();
+    const logs: string[] = [];
+    await runnerWith(runnerKey, logs).run();
+    expect(logs).toEqual([]);
+  });
+});

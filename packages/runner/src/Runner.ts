@@ -1,0 +1,142 @@
+import {
+  InfraDeliveryApiError,
+  InfraDeliveryClient,
+  RunnerClaim,
+} from '@internal/plugin-infra-delivery-common';
+import path from 'node:path';
+import { executeStep } from './executeStep';
+import { IacTool } from './IacTool';
+import { RunnerOptions } from './options';
+
+const LOG_FLUSH_MS = 1000;
+const LOG_BATCH = 200;
+
+/** Log lines on their way to the service, sent in batches. */
+class LogShipper {
+  private lines: { timestamp: string; text: string }[] = [];
+  private sending: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly send: (
+      lines: { timestamp: string; text: string }[],
+    ) => Promise<void>,
+  ) {}
+
+  add(text: string) {
+    this.lines.push({ timestamp: new Date().toISOString(), text });
+    if (this.lines.length >= LOG_BATCH) {
+      this.flush();
+    }
+  }
+
+  flush(): Promise<void> {
+    const batch = this.lines;
+    this.lines = [];
+    if (batch.length > 0) {
+      this.sending = this.sending.then(() => this.send(batch));
+    }
+    return this.sending;
+  }
+}
+
+/**
+ * Claims steps of its organization and executes them: heartbeats keep the lease while the
+ * IaC command runs, logs stream in batches, and the result goes back with the plan JSON.
+ * A cancelled run stops the command; a lost lease abandons the step (the service hands it
+ * to another runner as a new attempt).
+ */
+export class Runner {
+  private stopped = false;
+
+  constructor(
+    private readonly options: RunnerOptions,
+    private readonly client: InfraDeliveryClient,
+    private readonly log: (message: string) => void,
+  ) {}
+
+  stop() {
+    this.stopped = true;
+  }
+
+  /** Claims and executes steps until stopped (or after one step with `once`). */
+  async run(): Promise<void> {
+    while (!this.stopped) {
+      const claim = await this.client.call('claimStepExecution', {
+        body: { data: { runnerId: this.options.runnerId } },
+      });
+      if (claim) {
+        await this.execute(claim.data);
+        if (this.options.once) return;
+      } else {
+        if (this.options.once) return;
+        await new Promise(resolve =>
+          setTimeout(resolve, this.options.pollIntervalMs),
+        );
+      }
+    }
+  }
+
+  async execute(claim: RunnerClaim): Promise<void> {
+    const step = claim.stepExecution;
+    const params = { id: step.id };
+    const { leaseToken } = claim;
+    this.log(
+      `Executing ${step.type} "${step.name}" of run ${claim.pipelineRun.id} (attempt ${step.attemptEpoch})`,
+    );
+
+    const logs = new LogShipper(async lines => {
+      await this.client.call('appendStepExecutionLogs', {
+        params,
+        body: { data: { leaseToken, lines } },
+      });
+    });
+    const tool = new IacTool(this.options.iacBinary, line => logs.add(line));
+    const flushTimer = setInterval(() => logs.flush(), LOG_FLUSH_MS);
+
+    let leaseLost = false;
+    const leaseMs = new Date(claim.leaseExpiresAt).getTime() - Date.now();
+    const heartbeatTimer = setInterval(async () => {
+      try {
+        const beat = await this.client.call('heartbeatStepExecution', {
+          params,
+          body: { data: { leaseToken } },
+        });
+        if (beat.data.cancelRequested) {
+          this.log(`Run ${claim.pipelineRun.id} was cancelled; stopping`);
+          leaseLost = true;
+          tool.stop();
+        }
+      } catch (error) {
+        if (error instanceof InfraDeliveryApiError && error.status === 409) {
+          leaseLost = true;
+          tool.stop();
+        }
+      }
+    }, Math.max(1000, Math.floor(leaseMs / 3)));
+
+    try {
+      const outcome = await executeStep(claim, tool, {
+        workRoot: this.options.workRoot,
+        sourceRoot: this.options.sourceRoot,
+        binaryName: path.basename(this.options.iacBinary),
+      });
+      clearInterval(heartbeatTimer);
+      clearInterval(flushTimer);
+      await logs.flush();
+      if (leaseLost) {
+        this.log(`Abandoned step ${step.id}: its lease is gone`);
+        return;
+      }
+      await this.client.call('completeStepExecution', {
+        params,
+        body: { data: { leaseToken, ...outcome } },
+      });
+      this.log(`Step ${step.id} ${outcome.status}`);
+    } catch (error) {
+      this.log(`Step ${step.id} could not be reported: ${error}`);
+    } finally {
+      clearInterval(heartbeatTimer);
+      clearInterval(flushTimer);
+    }
+  }
+}

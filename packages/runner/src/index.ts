@@ -1,0 +1,47 @@
+import { InfraDeliveryClient } from '@internal/plugin-infra-delivery-common';
+import { parseOptions, USAGE, UsageError } from './options';
+import { Runner } from './Runner';
+
+export { Runner } from './Runner';
+export { parseOptions } from './options';
+export type { RunnerOptions } from './options';
+
+/** The `infra-delivery-runner` command. */
+export async function main(argv: string[]): Promise<void> {
+  let options;
+  try {
+    options = parseOptions(argv);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  if (options === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const { url, token } = options;
+  const client = new InfraDeliveryClient({
+    baseUrl: async () => url,
+    fetch: (input, init) =>
+      fetch(input, {
+        ...init,
+        headers: { ...init?.headers, authorization: `Bearer ${token}` },
+      }),
+  });
+  const runner = new Runner(options, client, message =>
+    process.stdout.write(`${new Date().toISOString()} ${message}\n`),
+  );
+  process.once('SIGINT', () => runner.stop());
+  process.once('SIGTERM', () => runner.stop());
+  try {
+    await runner.run();
+  } catch (error) {
+    process.stderr.write(
+      `infra-delivery-runner: ${(error as Error).message}\n`,
+    );
+    process.exitCode = 1;
+  }
+}
+
+export { UsageError };

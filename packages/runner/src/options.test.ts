@@ -1,0 +1,35 @@
+import { parseOptions, UsageError } from './options';
+
+describe('parseOptions', () => {
+  it('reads the flags', () => {
+    const options = parseOptions([
+      '--url',
+      'http://localhost:7007/api/infra-delivery/',
+      '--token',
+      'idk_x',
+      '--iac-binary',
+      'terraform',
+      '--once',
+    ]);
+    expect(options).toMatchObject({
+      url: 'http://localhost:7007/api/infra-delivery',
+      token: 'idk_x',
+      iacBinary: 'terraform',
+      once: true,
+      pollIntervalMs: 2000,
+    });
+  });
+
+  it('takes the token from the environment', () => {
+    expect(
+      parseOptions(['--url', 'http://x'], {
+        INFRA_DELIVERY_RUNNER_TOKEN: 'idk_env',
+      }),
+    ).toMatchObject({ token: 'idk_env' });
+  });
+
+  it('refuses a missing url or token, and unknown flags', () => {
+    expect(() => parseOptions(['--url', 'http://x'], {})).toThrow(UsageError);
+    expect(() => parseOptions(['--bogus'], {})).toThrow();
+  });
+});

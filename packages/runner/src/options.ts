@@ -1,0 +1,79 @@
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+export interface RunnerOptions {
+  /** The plugin's base URL, e.g. `http://localhost:7007/api/infra-delivery`. */
+  url: string;
+  /** A service account's API key. */
+  token: string;
+  runnerId: string;
+  /** `tofu` or `terraform` (or a path to either). */
+  iacBinary: string;
+  /** Where each stack gets its working directory. */
+  workRoot: string;
+  /** Where stack paths are resolved: a checkout of the stacks' code. */
+  sourceRoot: string;
+  pollIntervalMs: number;
+  /** Execute at most one step, then stop (for scripts and tests). */
+  once: boolean;
+}
+
+export const USAGE = `Usage: infra-delivery-runner --url <plugin url> --token <api key> [options]
+
+Claims the IaC steps of the token's organization and runs them with OpenTofu or Terraform.
+
+  --url <url>            base URL of the plugin, e.g. http://localhost:7007/api/infra-delivery
+  --token <key>          a service account's API key (or INFRA_DELIVERY_RUNNER_TOKEN)
+  --runner-id <id>       name shown in leases and logs (default: host name and pid)
+  --iac-binary <bin>     tofu or terraform, or a path to either (default: tofu)
+  --work-root <dir>      working directories, one per stack (default: a temp directory)
+  --source-root <dir>    where stack paths are resolved (default: the current directory)
+  --poll-interval <ms>   wait between claims when there is no work (default: 2000)
+  --once                 execute at most one step, then exit
+  --help                 this text`;
+
+export class UsageError extends Error {}
+
+export function parseOptions(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): RunnerOptions | 'help' {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      url: { type: 'string' },
+      token: { type: 'string' },
+      'runner-id': { type: 'string' },
+      'iac-binary': { type: 'string' },
+      'work-root': { type: 'string' },
+      'source-root': { type: 'string' },
+      'poll-interval': { type: 'string' },
+      once: { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    return 'help';
+  }
+  const token = values.token ?? env.INFRA_DELIVERY_RUNNER_TOKEN;
+  if (!values.url || !token) {
+    throw new UsageError('--url and --token are required');
+  }
+  const pollIntervalMs = Number(values['poll-interval'] ?? 2000);
+  if (!Number.isFinite(pollIntervalMs) || pollIntervalMs < 10) {
+    throw new UsageError('--poll-interval is a number of milliseconds ≥ 10');
+  }
+  return {
+    url: values.url.replace(/\/+$/, ''),
+    token,
+    runnerId: values['runner-id'] ?? `${os.hostname()}-${process.pid}`,
+    iacBinary: values['iac-binary'] ?? 'tofu',
+    workRoot:
+      values['work-root'] ?? path.join(os.tmpdir(), 'infra-delivery-runner'),
+    sourceRoot: path.resolve(values['source-root'] ?? process.cwd()),
+    pollIntervalMs,
+    once: values.once ?? false,
+  };
+}

@@ -1,0 +1,124 @@
+import {
+  AuthService,
+  DiscoveryService,
+  LoggerService,
+  SchedulerServiceTaskRunner,
+} from '@backstage/backend-plugin-api';
+import {
+  EntityProvider,
+  EntityProviderConnection,
+} from '@backstage/plugin-catalog-node';
+import {
+  Environment,
+  InfraDeliveryClient,
+  Project,
+  Stack,
+} from '@internal/plugin-infra-delivery-common';
+import { EntityOptions, entitiesOf, LOCATION } from './stackEntities';
+
+/** Reads every page of a list operation. */
+async function allPages<T>(
+  fetchPage: (
+    cursor?: string,
+  ) => Promise<{ data: T[]; meta: { nextCursor: string | null } }>,
+): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await fetchPage(cursor);
+    items.push(...page.data);
+    cursor = page.meta.nextCursor ?? undefined;
+  } while (cursor);
+  return items;
+}
+
+/**
+ * Emits the portal organization's projects, environments and stacks as catalog entities.
+ * It reads the service through its REST API with the catalog's own service token (never its
+ * tables), and applies a full mutation each time, so deleted stacks leave the catalog.
+ */
+export class InfraDeliveryEntityProvider implements EntityProvider {
+  private connection?: EntityProviderConnection;
+
+  constructor(
+    private readonly deps: {
+      client: InfraDeliveryClient;
+      logger: LoggerService;
+      taskRunner?: SchedulerServiceTaskRunner;
+      options: EntityOptions;
+    },
+  ) {}
+
+  /** A client that calls the plugin with a service token of the calling plugin. */
+  static clientFor(discovery: DiscoveryService, auth: AuthService) {
+    return new InfraDeliveryClient({
+      baseUrl: () => discovery.getBaseUrl('infra-delivery'),
+      fetch: async (input, init) => {
+        const { token } = await auth.getPluginRequestToken({
+          onBehalfOf: await auth.getOwnServiceCredentials(),
+          targetPluginId: 'infra-delivery',
+        });
+        return fetch(input, {
+          ...init,
+          headers: { ...init?.headers, authorization: `Bearer ${token}` },
+        });
+      },
+    });
+  }
+
+  getProviderName(): string {
+    return 'infra-delivery';
+  }
+
+  async connect(connection: EntityProviderConnection): Promise<void> {
+    this.connection = connection;
+    await this.deps.taskRunner?.run({
+      id: 'infra-delivery-entity-provider:refresh',
+      fn: async () => {
+        try {
+          await this.refresh();
+        } catch (error) {
+          this.deps.logger.error(
+            `Could not read the infra-delivery service: ${error}`,
+          );
+        }
+      },
+    });
+  }
+
+  async refresh(): Promise<void> {
+    if (!this.connection) {
+      throw new Error('The provider is not connected to the catalog');
+    }
+    const { client } = this.deps;
+    const projects: Project[] = await allPages(cursor =>
+      client.call('listProjects', { query: { limit: 500, cursor } }),
+    );
+    const environments: Environment[] = (
+      await Promise.all(
+        projects.map(project =>
+          allPages(cursor =>
+            client.call('listEnvironments', {
+              params: { projectId: project.id },
+              query: { limit: 500, cursor },
+            }),
+          ),
+        ),
+      )
+    ).flat();
+    const stacks: Stack[] = await allPages(cursor =>
+      client.call('listStacks', { query: { limit: 500, cursor } }),
+    );
+    const entities = entitiesOf(
+      { projects, environments, stacks },
+      this.deps.options,
+    );
+    await this.connection.applyMutation({
+      type: 'full',
+      entities: entities.map(entity => ({ entity, locationKey: LOCATION })),
+    });
+    this.deps.logger.info(
+      `Emitted ${entities.length} entities for ${stacks.length} stacks`,
+    );
+  }
+}

@@ -1,0 +1,411 @@
+import {
+  ErrorBody,
+  IacExecutionSummary,
+  IacResource,
+  IacRunType,
+} from '@internal/plugin-infra-delivery-common';
+import { Knex } from 'knex';
+import { PlannedResource } from '../iac/planResources';
+import { PlanCounts } from '../iac/planSummary';
+import { newId } from './ids';
+import { fromJsonColumn, toJsonColumn } from './json';
+import { KeysetPage, keysetPage, KeysetRequest } from './keyset';
+import { nowTimestamp, optional, toTimestamp } from './timestamps';
+
+/** Rows per INSERT: short statements keep SQLite from holding the process for long. */
+const CHUNK = 500;
+
+interface SummaryRow {
+  id: string;
+  organization_id: string;
+  pipeline_id: string;
+  pipeline_run_id: string;
+  step_execution_id: string;
+  stack_id: string;
+  run_type: IacRunType;
+  add_count: number;
+  change_count: number;
+  destroy_count: number;
+  import_count: number;
+  read_count: number;
+  replace_count: number;
+  unchanged_count: number;
+  applyable: boolean | number;
+  output: string | null;
+  plan_filename: string | null;
+  created_at: string | Date;
+  updated_at: string | Date;
+}
+
+interface ResourceRow {
+  id: string;
+  organization_id: string;
+  stack_id: string;
+  pipeline_run_id: string;
+  step_execution_id: string;
+  run_type: IacRunType;
+  address: string;
+  previous_address: string | null;
+  module_address: string | null;
+  mode: 'managed' | 'data';
+  resource_type: string;
+  resource_name: string;
+  index_key: string | null;
+  provider: string | null;
+  change_kind: PlannedResource['changeKind'];
+  change_priority: number;
+  tainted: boolean | number;
+  vendor_data: string;
+  error: string | null;
+  created_at: string | Date;
+  updated_at: string | Date;
+}
+
+type ResourceRowWithState = ResourceRow & { state_resource_id: string | null };
+
+function toSummary(row: SummaryRow): IacExecutionSummary {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    pipelineId: row.pipeline_id,
+    pipelineRunId: row.pipeline_run_id,
+    stepExecutionId: row.step_execution_id,
+    stackId: row.stack_id,
+    runType: row.run_type,
+    addCount: row.add_count,
+    changeCount: row.change_count,
+    destroyCount: row.destroy_count,
+    importCount: row.import_count,
+    readCount: row.read_count,
+    replaceCount: row.replace_count,
+    unchangedCount: row.unchanged_count,
+    applyable: Boolean(row.applyable),
+    output: fromJsonColumn(row.output),
+    planFilename: optional(row.plan_filename),
+    createdAt: toTimestamp(row.created_at),
+    updatedAt: toTimestamp(row.updated_at),
+  };
+}
+
+function toResource(row: ResourceRowWithState): IacResource {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    stackId: row.stack_id,
+    pipelineRunId: row.pipeline_run_id,
+    stepExecutionId: row.step_execution_id,
+    runType: row.run_type,
+    address: row.address,
+    previousAddress: optional(row.previous_address),
+    moduleAddress: optional(row.module_address),
+    mode: row.mode,
+    resourceType: row.resource_type,
+    resourceName: row.resource_name,
+    indexKey: optional(row.index_key),
+    provider: row.provider ?? '',
+    changeKind: row.change_kind,
+    tainted: Boolean(row.tainted),
+    vendorData: fromJsonColumn<IacResource['vendorData']>(row.vendor_data) ?? {
+      before: null,
+      after: null,
+    },
+    error: fromJsonColumn<ErrorBody>(row.error),
+    isInCurrentState: row.state_resource_id === row.id,
+    createdAt: toTimestamp(row.created_at),
+    updatedAt: toTimestamp(row.updated_at),
+  };
+}
+
+export interface ReportContext {
+  organizationId: string;
+  pipelineId: string;
+  pipelineRunId: string;
+  stepExecutionId: string;
+  stackId: string;
+  runType: IacRunType;
+}
+
+/** Summaries, reported resources and stacks' current state. */
+export class IacResultStore {
+  constructor(private readonly db: Knex) {}
+
+  async insertSummary(
+    context: ReportContext,
+    counts: PlanCounts,
+    extra: { applyable: boolean; output?: Record<string, unknown> },
+  ): Promise<IacExecutionSummary> {
+    const now = nowTimestamp();
+    const row: SummaryRow = {
+      id: newId(),
+      organization_id: context.organizationId,
+      pipeline_id: context.pipelineId,
+      pipeline_run_id: context.pipelineRunId,
+      step_execution_id: context.stepExecutionId,
+      stack_id: context.stackId,
+      run_type: context.runType,
+      add_count: counts.addCount,
+      change_count: counts.changeCount,
+      destroy_count: counts.destroyCount,
+      import_count: counts.importCount,
+      read_count: counts.readCount,
+      replace_count: counts.replaceCount,
+      unchanged_count: counts.unchangedCount,
+      applyable: extra.applyable,
+      output: toJsonColumn(extra.output),
+      plan_filename: null,
+      created_at: now,
+      updated_at: now,
+    };
+    await this.db('iac_execution_summaries').insert(row);
+    return toSummary(row);
+  }
+
+  /** Stores the reported resources; returns their ids in the same order. */
+  async insertResources(
+    context: ReportContext,
+    resources: PlannedResource[],
+  ): Promise<string[]> {
+    const now = nowTimestamp();
+    const rows: ResourceRow[] = resources.map(resource => ({
+      id: newId(),
+      organization_id: context.organizationId,
+      stack_id: context.stackId,
+      pipeline_run_id: context.pipelineRunId,
+      step_execution_id: context.stepExecutionId,
+      run_type: context.runType,
+      address: resource.address,
+      previous_address: resource.previousAddress ?? null,
+      module_address: resource.moduleAddress ?? null,
+      mode: resource.mode,
+      resource_type: resource.resourceType,
+      resource_name: resource.resourceName,
+      index_key: resource.indexKey ?? null,
+      provider: resource.provider ?? null,
+      change_kind: resource.changeKind,
+      change_priority: resource.changePriority,
+      tainted: resource.tainted,
+      vendor_data: JSON.stringify(resource.vendorData),
+      error: toJsonColumn(resource.error),
+      created_at: now,
+      updated_at: now,
+    }));
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      await this.db('iac_resources').insert(rows.slice(i, i + CHUNK));
+    }
+    return rows.map(row => row.id);
+  }
+
+  /**
+   * Applies an apply's or destroy's resources to the stack's current state: deleted addresses
+   * leave it, everything else that is managed now points at this apply's row.
+   */
+  async applyToStackState(
+    context: ReportContext,
+    resources: PlannedResource[],
+    ids: string[],
+  ): Promise<void> {
+    const now = nowTimestamp();
+    const removed = new Set<string>();
+    // Keyed by address: a report naming an address twice leaves its last change.
+    const upserts = new Map<
+      string,
+      {
+        stack_id: string;
+        address: string;
+        organization_id: string;
+        iac_resource_id: string;
+        updated_at: string;
+      }
+    >();
+    resources.forEach((resource, i) => {
+      if (
+        resource.previousAddress &&
+        resource.previousAddress !== resource.address
+      ) {
+        removed.add(resource.previousAddress);
+      }
+      if (resource.mode !== 'managed') return;
+      if (
+        context.runType === 'DESTROY' ||
+        resource.changeKind === 'DELETE' ||
+        resource.changeKind === 'FORGET'
+      ) {
+        removed.add(resource.address);
+        upserts.delete(resource.address);
+      } else {
+        removed.delete(resource.address);
+        upserts.set(resource.address, {
+          stack_id: context.stackId,
+          address: resource.address,
+          organization_id: context.organizationId,
+          iac_resource_id: ids[i],
+          updated_at: now,
+        });
+      }
+    });
+    const removedList = [...removed];
+    for (let i = 0; i < removedList.length; i += CHUNK) {
+      await this.db('stack_resource_state')
+        .where({ stack_id: context.stackId })
+        .whereIn('address', removedList.slice(i, i + CHUNK))
+        .delete();
+    }
+    const rows = [...upserts.values()];
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      await this.db('stack_resource_state')
+        .insert(rows.slice(i, i + CHUNK))
+        .onConflict(['stack_id', 'address'])
+        .merge(['iac_resource_id', 'updated_at']);
+    }
+  }
+
+  async listSummaries(
+    organizationId: string,
+    filter: {
+      pipelineId?: string;
+      pipelineRunId?: string;
+      stackId?: string;
+      stepExecutionId?: string;
+    },
+    page: KeysetRequest,
+  ): Promise<KeysetPage<IacExecutionSummary>> {
+    const query = this.db<SummaryRow>('iac_execution_summaries').where({
+      organization_id: organizationId,
+    });
+    if (filter.pipelineId) query.where({ pipeline_id: filter.pipelineId });
+    if (filter.pipelineRunId)
+      query.where({ pipeline_run_id: filter.pipelineRunId });
+    if (filter.stackId) query.where({ stack_id: filter.stackId });
+    if (filter.stepExecutionId)
+      query.where({ step_execution_id: filter.stepExecutionId });
+    return keysetPage(query, 'id', page, toSummary);
+  }
+
+  private resourcesWithState() {
+    return this.db<ResourceRowWithState>('iac_resources')
+      .leftJoin(
+        'stack_resource_state',
+        'stack_resource_state.iac_resource_id',
+        'iac_resources.id',
+      )
+      .select(
+        'iac_resources.*',
+        'stack_resource_state.iac_resource_id as state_resource_id',
+      );
+  }
+
+  /**
+   * A run's (or one step's) resources by change-type priority. The cursor is
+   * `<priority>:<id>`, so paging stays an index range scan.
+   */
+  async listReportedResources(
+    organizationId: string,
+    filter: {
+      pipelineRunId?: string;
+      stepExecutionId?: string;
+      runType?: IacRunType;
+    },
+    page: KeysetRequest,
+  ): Promise<KeysetPage<IacResource>> {
+    const query = this.resourcesWithState().where(
+      'iac_resources.organization_id',
+      organizationId,
+    );
+    if (filter.pipelineRunId)
+      query.where('iac_resources.pipeline_run_id', filter.pipelineRunId);
+    if (filter.stepExecutionId)
+      query.where('iac_resources.step_execution_id', filter.stepExecutionId);
+    if (filter.runType) query.where('iac_resources.run_type', filter.runType);
+
+    const [{ count }] = await query.clone().clearSelect().count({ count: '*' });
+    const pageQuery = query
+      .clone()
+      .orderBy([
+        { column: 'iac_resources.change_priority', order: 'asc' },
+        { column: 'iac_resources.id', order: 'asc' },
+      ])
+      .limit(page.limit + 1);
+    if (page.afterId) {
+      const [priorityText, id] = page.afterId.split(':');
+      const priority = Number(priorityText);
+      pageQuery.where(q =>
+        q
+          .where('iac_resources.change_priority', '>', priority)
+          .orWhere(inner =>
+            inner
+              .where('iac_resources.change_priority', priority)
+              .where('iac_resources.id', '>', id),
+          ),
+      );
+    }
+    const rows = (await pageQuery) as ResourceRowWithState[];
+    const hasMore = rows.length > page.limit;
+    const items = (hasMore ? rows.slice(0, page.limit) : rows).map(toResource);
+    const last = items[items.length - 1];
+    return {
+      items,
+      totalCount: Number(count),
+      nextAfterId:
+        hasMore && last
+          ? `${rows[page.limit - 1].change_priority}:${last.id}`
+          : undefined,
+    };
+  }
+
+  /** What is in a stack now: the latest apply of every address not destroyed since. */
+  async listStackState(
+    organizationId: string,
+    stackId: string,
+    page: KeysetRequest,
+  ): Promise<KeysetPage<IacResource>> {
+    const query = this.db('stack_resource_state')
+      .join(
+        'iac_resources',
+        'iac_resources.id',
+        'stack_resource_state.iac_resource_id',
+      )
+      .where('stack_resource_state.organization_id', organizationId)
+      .where('stack_resource_state.stack_id', stackId)
+      .select(
+        'iac_resources.*',
+        'stack_resource_state.iac_resource_id as state_resource_id',
+        'stack_resource_state.address as state_address',
+      );
+    const [{ count }] = await query.clone().clearSelect().count({ count: '*' });
+    const pageQuery = query
+      .clone()
+      .orderBy('stack_resource_state.address', 'asc')
+      .limit(page.limit + 1);
+    if (page.afterId) {
+      pageQuery.where('stack_resource_state.address', '>', page.afterId);
+    }
+    const rows = (await pageQuery) as (ResourceRowWithState & {
+      state_address: string;
+    })[];
+    const hasMore = rows.length > page.limit;
+    const pageRows = hasMore ? rows.slice(0, page.limit) : rows;
+    return {
+      items: pageRows.map(toResource),
+      totalCount: Number(count),
+      nextAfterId: hasMore
+        ? pageRows[pageRows.length - 1].state_address
+        : undefined,
+    };
+  }
+
+  /** #24: one grouped index scan for up to 200 stacks; stacks with none are absent. */
+  async countStackState(
+    organizationId: string,
+    stackIds: string[],
+  ): Promise<{ stackId: string; count: number }[]> {
+    const rows = await this.db('stack_resource_state')
+      .where({ organization_id: organizationId })
+      .whereIn('stack_id', [...new Set(stackIds)])
+      .groupBy('stack_id')
+      .select('stack_id')
+      .count({ count: '*' });
+    return (rows as { stack_id: string; count: string | number }[]).map(
+      row => ({ stackId: row.stack_id, count: Number(row.count) }),
+    );
+  }
+}

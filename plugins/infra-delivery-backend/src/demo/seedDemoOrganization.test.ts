@@ -1,0 +1,69 @@
+import { mockServices } from '@backstage/backend-test-utils';
+import {
+  migratedStores,
+  recordingEngine,
+} from '../__testUtils__/engineFixtures';
+import { createTestDatabases } from '../__testUtils__/testDatabases';
+import { DEMO_STACK_IDS, seedDemoOrganization } from './seedDemoOrganization';
+
+jest.setTimeout(60_000);
+
+const databases = createTestDatabases();
+
+describe.each(databases.eachSupportedId())(
+  'the demo seed on %s',
+  databaseId => {
+    it('leaves runs in every state, and seeds only once', async () => {
+      const stores = await migratedStores(await databases.init(databaseId));
+      const { engine } = recordingEngine(stores);
+      const organization = await stores.organizations.create({
+        name: 'Portal',
+        isPortal: true,
+      });
+      const seed = () =>
+        seedDemoOrganization({
+          stores,
+          engine,
+          organizationId: organization.id,
+          logger: mockServices.logger.mock(),
+        });
+      await seed();
+      await seed();
+
+      const runs = await stores.pipelineRuns.listRuns(
+        organization.id,
+        {},
+        { limit: 50 },
+      );
+      const byDescription = Object.fromEntries(
+        runs.items.map(run => [run.description, run]),
+      );
+      expect(runs.totalCount).toBe(4);
+      expect(byDescription['Initial rollout'].status).toBe('SUCCEEDED');
+      expect(byDescription['Raise the alert thresholds'].status).toBe(
+        'WAITING_FOR_APPROVAL',
+      );
+      expect(byDescription['Add the on-call route']).toMatchObject({
+        status: 'QUEUED',
+        queueState: expect.objectContaining({
+          preflightBlockedByAdmissionCondition: true,
+          blockingRunId: byDescription['Raise the alert thresholds'].id,
+        }),
+      });
+      expect(byDescription['First plan'].status).toBe('FAILED');
+
+      const counts = await stores.iacResults.countStackState(
+        organization.id,
+        Object.values(DEMO_STACK_IDS),
+      );
+      expect(counts).toEqual([
+        { stackId: DEMO_STACK_IDS.monitoring, count: 13 },
+      ]);
+      const stack = await stores.stacks.get(
+        organization.id,
+        DEMO_STACK_IDS.monitoring,
+      );
+      expect(stack?.output).toEqual({ region: 'eu-west-1' });
+    });
+  },
+);

@@ -1,0 +1,189 @@
+import fs from 'node:fs/promises';
+import {
+  LoggerService,
+  resolvePackagePath,
+} from '@backstage/backend-plugin-api';
+import { Stores } from '../database/stores';
+import { PipelineEngine } from '../engine/PipelineEngine';
+import { ingestStepReport } from '../iac/ingestStepReport';
+import {
+  changePipelineSteps,
+  destroyPipelineSteps,
+} from '../services/StackService';
+
+/**
+ * Stacks of the demo organization get well-known ids, so that the example catalog entities
+ * (examples/entities.yaml) can name them in their `infra-delivery.io/stacks` annotation.
+ */
+export const DEMO_STACK_IDS = {
+  monitoring: '0193a8c0-0000-7000-8000-00000000d001',
+  network: '0193a8c0-0000-7000-8000-00000000d002',
+} as const;
+
+const DEMO_RUNNER = 'demo-seed';
+
+async function demoPlan(name: string): Promise<Record<string, unknown>> {
+  const file = resolvePackagePath(
+    '@internal/plugin-infra-delivery-backend',
+    `demo/plans/${name}.plan.json`,
+  );
+  return JSON.parse(await fs.readFile(file, 'utf8'));
+}
+
+/**
+ * Seeds the portal organization with a project, environments, two stacks and runs in every
+ * interesting state: an applied one, one waiting for approval, one held behind it, and a
+ * failed one. Runs through the engine exactly as runners would. Does nothing when the demo
+ * project exists already, so every start after the first leaves the data alone.
+ */
+export async function seedDemoOrganization(options: {
+  stores: Stores;
+  engine: PipelineEngine;
+  organizationId: string;
+  logger: LoggerService;
+}): Promise<void> {
+  const { stores, engine, organizationId, logger } = options;
+  const existing = await stores.projects.listProjects(organizationId, {
+    limit: 500,
+  });
+  if (existing.items.some(p => p.givenId === 'payments')) {
+    return;
+  }
+  logger.info('Seeding the demo organization');
+
+  const project = await stores.projects.createProject(organizationId, {
+    givenId: 'payments',
+    name: 'Payments',
+    description:
+      'Demo project seeded because infraDelivery.demo.enabled is set',
+  });
+  const production = await stores.projects.createEnvironment(
+    organizationId,
+    project.id,
+    { givenId: 'production', name: 'Production' },
+  );
+  await stores.projects.createEnvironment(organizationId, project.id, {
+    givenId: 'staging',
+    name: 'Staging',
+  });
+
+  const pipelines: Record<keyof typeof DEMO_STACK_IDS, string> = {
+    monitoring: '',
+    network: '',
+  };
+  for (const [key, stackId] of Object.entries(DEMO_STACK_IDS) as [
+    keyof typeof DEMO_STACK_IDS,
+    string,
+  ][]) {
+    await stores.transaction(async tx => {
+      await tx.stacks.create({
+        id: stackId,
+        organizationId,
+        projectId: project.id,
+        environmentId: production.id,
+        givenId: key,
+        name: key === 'monitoring' ? 'Monitoring' : 'Network',
+        path: key,
+        autoApprove: false,
+      });
+      const change = await tx.pipelines.create({
+        organizationId,
+        projectId: project.id,
+        stackId,
+        givenId: `stack-${stackId}-change`,
+        name: `${key}: change`,
+        steps: changePipelineSteps(false),
+      });
+      const destroy = await tx.pipelines.create({
+        organizationId,
+        projectId: project.id,
+        stackId,
+        givenId: `stack-${stackId}-destroy`,
+        name: `${key}: destroy`,
+        steps: destroyPipelineSteps(false),
+      });
+      await tx.stacks.attachPipelines(stackId, {
+        changePipelineId: change.id,
+        destroyPipelineId: destroy.id,
+      });
+      pipelines[key] = change.id;
+    });
+  }
+
+  const trigger = async (
+    key: keyof typeof DEMO_STACK_IDS,
+    description: string,
+  ) => {
+    const pipeline = (await stores.pipelines.get(
+      organizationId,
+      pipelines[key],
+    ))!;
+    const version = (await stores.pipelines.getVersion(
+      organizationId,
+      pipeline.latestVersionId!,
+    ))!;
+    const run = await stores.pipelineRuns.createRun({
+      organizationId,
+      pipelineId: pipeline.id,
+      pipelineVersionId: version.id,
+      projectId: project.id,
+      attachedEntityId: DEMO_STACK_IDS[key],
+      attachedEntityType: 'STACK',
+      description,
+      createdById: DEMO_RUNNER,
+      data: { kind: 'stack' },
+      steps: version.steps,
+    });
+    await engine.admit(run.id);
+    return run.id;
+  };
+
+  /** Does what a runner would: claim the queued step and report the plan. */
+  const runStep = async (
+    planJson: Record<string, unknown>,
+    status: 'SUCCEEDED' | 'FAILED' = 'SUCCEEDED',
+  ) => {
+    const claim = await engine.claim(organizationId, DEMO_RUNNER);
+    if (!claim) return;
+    await engine.appendLogs(organizationId, claim.step.id, claim.leaseToken, [
+      { text: `${claim.step.name} (demo data, no cloud was called)` },
+    ]);
+    const report = { planJson, outputs: { region: 'eu-west-1' } };
+    await engine.complete(
+      organizationId,
+      claim.step.id,
+      claim.leaseToken,
+      status === 'SUCCEEDED'
+        ? { status }
+        : {
+            status,
+            error: {
+              code: 'InfraDelivery:Runner:COMMAND_FAILED',
+              message: 'tofu plan exited with 1: provider credentials expired',
+            },
+          },
+      status === 'SUCCEEDED'
+        ? (tx, step, run) => ingestStepReport(tx, step, run, report)
+        : undefined,
+    );
+  };
+
+  const monitoringPlan = await demoPlan('monitoring');
+  const networkPlan = await demoPlan('network');
+
+  // Monitoring: applied once; a second change waits for approval; a third is held behind it.
+  const applied = await trigger('monitoring', 'Initial rollout');
+  await runStep(monitoringPlan);
+  await engine.approve(
+    (await stores.pipelineRuns.getRunForEngine(applied))!,
+    true,
+  );
+  await runStep(monitoringPlan);
+  await trigger('monitoring', 'Raise the alert thresholds');
+  await runStep(monitoringPlan);
+  await trigger('monitoring', 'Add the on-call route');
+
+  // Network: a plan that failed.
+  await trigger('network', 'First plan');
+  await runStep(networkPlan, 'FAILED');
+}

@@ -1,0 +1,72 @@
+import { IacRunType, StepType } from '@internal/plugin-infra-delivery-common';
+import { RunRecord, StepRecord } from '../database/PipelineRunStore';
+import { Stores } from '../database/stores';
+import { parsePlanJson } from './planJson';
+import { plannedResourcesOf, rootOutputsOf } from './planResources';
+import { planSummaryFromPlanJson } from './planSummary';
+
+const RUN_TYPES: Partial<Record<StepType, IacRunType>> = {
+  'iac.plan': 'PLAN',
+  'iac.apply': 'APPLY',
+  'iac.destroy': 'DESTROY',
+};
+
+export interface StepReport {
+  planJson?: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+}
+
+/**
+ * Records what a successful IaC step reported, inside the transaction that completes the
+ * step: the execution summary and resources of its plan, and for an apply or destroy the
+ * stack's new current state and outputs. Steps of runs that hold no stack report nothing.
+ */
+export async function ingestStepReport(
+  tx: Stores,
+  step: StepRecord,
+  run: RunRecord,
+  report: StepReport,
+): Promise<void> {
+  const runType = RUN_TYPES[step.type];
+  if (!runType || run.attachedEntityType !== 'STACK' || !run.attachedEntityId) {
+    return;
+  }
+  const stackId = run.attachedEntityId;
+  let output: Record<string, unknown> | undefined = report.outputs;
+  if (report.planJson) {
+    const plan = parsePlanJson(report.planJson);
+    const counts = planSummaryFromPlanJson(plan);
+    const resources = plannedResourcesOf(plan);
+    const context = {
+      organizationId: run.organizationId,
+      pipelineId: run.pipelineId,
+      pipelineRunId: run.id,
+      stepExecutionId: step.id,
+      stackId,
+      runType,
+    };
+    if (runType !== 'PLAN') {
+      output ??= rootOutputsOf(plan);
+    }
+    await tx.iacResults.insertSummary(context, counts, {
+      applyable:
+        runType === 'PLAN' &&
+        !plan.errored &&
+        counts.addCount +
+          counts.changeCount +
+          counts.destroyCount +
+          counts.importCount >
+          0,
+      output: runType === 'PLAN' ? undefined : output,
+    });
+    const ids = await tx.iacResults.insertResources(context, resources);
+    if (runType !== 'PLAN') {
+      await tx.iacResults.applyToStackState(context, resources, ids);
+    }
+  }
+  if (runType === 'APPLY') {
+    await tx.stacks.recordApply(stackId, output ?? {});
+  } else if (runType === 'DESTROY') {
+    await tx.stacks.recordApply(stackId, {});
+  }
+}

@@ -1,0 +1,66 @@
+import { ErrorBody } from '@internal/plugin-infra-delivery-common';
+import { PlanJson, redactSensitive, ResourceChange } from './planJson';
+import { CHANGE_KIND_PRIORITY, ChangeKind, changeKindOf } from './planSummary';
+
+/** One resource change of a plan, as the service stores it. */
+export interface PlannedResource {
+  address: string;
+  moduleAddress?: string;
+  mode: 'managed' | 'data';
+  resourceType: string;
+  resourceName: string;
+  indexKey?: string;
+  provider?: string;
+  changeKind: ChangeKind;
+  /** Lower sorts first: the change-type priority of the specification's #14. */
+  changePriority: number;
+  tainted: boolean;
+  previousAddress?: string;
+  vendorData: { before: unknown; after: unknown };
+  error?: ErrorBody;
+}
+
+function indexKeyOf(change: ResourceChange): string | undefined {
+  return change.index === undefined ? undefined : String(change.index);
+}
+
+export function plannedResourceOf(change: ResourceChange): PlannedResource {
+  const changeKind = changeKindOf(change);
+  return {
+    address: change.address,
+    moduleAddress: change.module_address,
+    mode: change.mode ?? 'managed',
+    resourceType: change.type,
+    resourceName: change.name,
+    indexKey: indexKeyOf(change),
+    provider: change.provider_name,
+    changeKind,
+    changePriority: CHANGE_KIND_PRIORITY.indexOf(changeKind),
+    tainted: change.action_reason === 'replace_because_tainted',
+    previousAddress: change.previous_address,
+    vendorData: {
+      before: redactSensitive(
+        change.change.before ?? null,
+        change.change.before_sensitive,
+      ),
+      after: redactSensitive(
+        change.change.after ?? null,
+        change.change.after_sensitive,
+      ),
+    },
+  };
+}
+
+export function plannedResourcesOf(plan: PlanJson): PlannedResource[] {
+  return plan.resource_changes.map(plannedResourceOf);
+}
+
+/** The root module's outputs after an apply, sensitive ones redacted. */
+export function rootOutputsOf(plan: PlanJson): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(plan.output_changes ?? {}).map(([name, change]) => [
+      name,
+      redactSensitive(change.after ?? null, change.after_sensitive),
+    ]),
+  );
+}

@@ -1,0 +1,43 @@
+import { operations } from '@internal/plugin-infra-delivery-common';
+import { pageScope } from '../pagination/PageCursors';
+import { RouteContext } from './RouteContext';
+
+export function registerIacRoutes({ bind, services, cursors }: RouteContext) {
+  const results = services.iacResults;
+
+  bind(operations.listIacExecutionSummaries, async ({ caller, query }) => {
+    const { limit: _l, cursor: _c, ...filter } = query;
+    const scope = pageScope('iac-summaries', caller.organizationId, filter);
+    return cursors.list(query, scope, page =>
+      results.listSummaries(caller, filter, page),
+    );
+  });
+
+  bind(operations.listIacResources, async ({ caller, query }) => {
+    const { limit: _l, cursor: _c, ...filter } = query;
+    const scope = pageScope('iac-resources', caller.organizationId, filter);
+    return cursors.list(query, scope, page =>
+      results.listResources(caller, filter, page),
+    );
+  });
+
+  bind(
+    operations.listStepExecutionIacResources,
+    async ({ caller, params, query }) => {
+      const scope = pageScope(
+        'step-resources',
+        caller.organizationId,
+        params.id,
+      );
+      return cursors.list(query, scope, page =>
+        results.listStepResources(caller, params.id, page),
+      );
+    },
+  );
+
+  bind(operations.countStackResources, async ({ caller, query }) => ({
+    data: {
+      counts: await results.countStackResources(caller, query.stackId),
+    },
+  }));
+}

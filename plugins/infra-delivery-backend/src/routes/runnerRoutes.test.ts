@@ -1,0 +1,921 @@
+import {
+  claimSchema,
+  errorBodySchema,
+  RunnerClaim,
+  stepExecutionSchema,
+} from '@internal/plugin-infra-delivery-common';
+import request from 'supertest';
+import {
+  act,
+  claim,
+  complete,
+  createPipeline,
+  createRunner,
+  createStack,
+  getRun,
+  trigger,
+} from '../__testUtils__/pipelineFixtures';
+import {
+  createTestDatabases,
+  InfraDeliveryTestClient,
+  startInfraDeliveryBackend,
+} from '../__testUtils__/testBackend';
+
+jest.setTimeout(60_000);
+
+const databases = createTestDatabases();
+
+/** The one validation issue list of a 400 VALIDATION_FAILED answer. */
+function validationItems(response: request.Response): string[] {
+  expect(response.status).toBe(400);
+  const body = errorBodySchema.parse(response.body);
+  expect(body.code).toBe('InfraDelivery:Request:VALIDATION_FAILED');
+  return body.details?.[0].items ?? [];
+}
+
+function expectLeaseLost(response: request.Response) {
+  expect(response.status).toBe(409);
+  expect(errorBodySchema.parse(response.body).code).toBe(
+    'InfraDelivery:Runner:LEASE_LOST',
+  );
+}
+
+const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
+
+/** A plan of `terraform show -json` creating `count` resources of about `size` bytes each. */
+function planJson(count: number, size = 100) {
+  return {
+    format_version: '1.2',
+    terraform_version: '1.9.0',
+    resource_changes: Array.from({ length: count }, (_, i) => ({
+      address: `aws_s3_object.object[${i}]`,
+      mode: 'managed',
+      type: 'aws_s3_object',
+      name: 'object',
+      index: i,
+      provider_name: 'registry.terraform.io/hashicorp/aws',
+      change: {
+        actions: ['create'],
+        before: null,
+        after: { key: `object-${i}`, content: 'x'.repeat(size) },
+        after_sensitive: {},
+      },
+    })),
+  };
+}
+
+describe.each(databases.eachSupportedId())(
+  'runner routes on %s',
+  databaseId => {
+    let api: InfraDeliveryTestClient;
+
+    beforeAll(async () => {
+      api = await startInfraDeliveryBackend(await databases.init(databaseId));
+    });
+
+    const path = (claimed: RunnerClaim, action: string) =>
+      `/runner/step-executions/${claimed.stepExecution.id}/${action}`;
+
+    async function stepsOf(token: string, runId: string) {
+      const response = await api.get(
+        `/pipeline-runs/${runId}/step-executions`,
+        token,
+      );
+      expect(response.status).toBe(200);
+      return response.body.data as {
+        id: string;
+        type: string;
+        status: string;
+        [key: string]: unknown;
+      }[];
+    }
+
+    it('runs a stack change end to end: claim, heartbeat, logs, complete, approve, apply', async () => {
+      const owner = await api.signup();
+      const stack = await createStack(api, owner);
+      const runner = await createRunner(api, owner);
+      const first = await trigger(api, owner, stack.changePipelineId);
+      const second = await trigger(api, owner, stack.changePipelineId);
+      expect(second.status).toBe('QUEUED');
+
+      // Claim the plan.
+      const claimedAt = Date.now();
+      const claimResponse = await api.post(
+        '/runner/claims',
+        { data: { runnerId: 'runner-a', labels: ['linux'] } },
+        runner.key,
+      );
+      expect(claimResponse.status).toBe(200);
+      const plan: RunnerClaim = claimResponse.body.data;
+      expect(claimSchema.parse(plan)).toEqual(plan);
+      expect(plan).toEqual({
+        leaseToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+        leaseExpiresAt: expect.any(String),
+        stepExecution: {
+          id: expect.any(String),
+          pipelineRunId: first.id,
+          position: 0,
+          type: 'iac.plan',
+          name: 'Plan',
+          status: 'RUNNING',
+          attemptEpoch: 1,
+          startedAt: expect.any(String),
+        },
+        pipelineRun: { ...first, updatedAt: expect.any(String) },
+        stack: (await api.get(`/stacks/${stack.id}`, owner.token)).body.data,
+      });
+      const leaseMs = new Date(plan.leaseExpiresAt).getTime() - claimedAt;
+      expect(leaseMs).toBeGreaterThan(50_000);
+      expect(leaseMs).toBeLessThanOrEqual(61_000);
+      expect(JSON.stringify(plan.stepExecution)).not.toContain(plan.leaseToken);
+      const planSteps = await stepsOf(owner.token, first.id);
+      expect(planSteps.map(s => s.status)).toEqual([
+        'RUNNING',
+        'PENDING',
+        'PENDING',
+      ]);
+      expect(JSON.stringify(planSteps)).not.toMatch(/lease/i);
+
+      // The heartbeat extends the lease.
+      await sleep(20);
+      const heartbeat = await api.post(
+        path(plan, 'heartbeat'),
+        { data: { leaseToken: plan.leaseToken } },
+        runner.key,
+      );
+      expect(heartbeat.status).toBe(200);
+      expect(heartbeat.body).toEqual({
+        data: { leaseExpiresAt: expect.any(String), cancelRequested: false },
+      });
+      expect(
+        new Date(heartbeat.body.data.leaseExpiresAt).getTime(),
+      ).toBeGreaterThan(new Date(plan.leaseExpiresAt).getTime());
+
+      // Logs, in two batches; the owner reads them oldest first, page by page.
+      const firstBatch = await api.post(
+        path(plan, 'logs'),
+        {
+          data: {
+            leaseToken: plan.leaseToken,
+            lines: [
+              {
+                text: 'Initializing the backend...',
+                timestamp: '2026-01-01T10:00:00.000Z',
+              },
+              { text: 'Initializing provider plugins...' },
+              { text: 'Terraform has been successfully initialized!' },
+            ],
+          },
+        },
+        runner.key,
+      );
+      expect(firstBatch.status).toBe(204);
+      expect(firstBatch.text).toBe('');
+      const secondBatch = await api.post(
+        path(plan, 'logs'),
+        {
+          data: {
+            leaseToken: plan.leaseToken,
+            lines: [
+              { text: '  # aws_vpc.main will be created' },
+              { text: 'Plan: 1 to add, 0 to change, 0 to destroy.' },
+            ],
+          },
+        },
+        runner.key,
+      );
+      expect(secondBatch.status).toBe(204);
+
+      const logsPath = `/pipeline-step-executions/${plan.stepExecution.id}/logs`;
+      const logs = await api.get(logsPath, owner.token);
+      expect(logs.status).toBe(200);
+      expect(logs.body.data).toEqual([
+        {
+          id: expect.any(String),
+          attemptEpoch: 1,
+          timestamp: '2026-01-01T10:00:00.000Z',
+          text: 'Initializing the backend...',
+        },
+        ...[
+          'Initializing provider plugins...',
+          'Terraform has been successfully initialized!',
+          '  # aws_vpc.main will be created',
+          'Plan: 1 to add, 0 to change, 0 to destroy.',
+        ].map(text => ({
+          id: expect.any(String),
+          attemptEpoch: 1,
+          timestamp: expect.any(String),
+          text,
+        })),
+      ]);
+      expect(logs.body.meta).toEqual({
+        limit: 50,
+        nextCursor: null,
+        totalCount: 5,
+      });
+      const firstPage = await api.get(`${logsPath}?limit=2`, owner.token);
+      expect(firstPage.body.data.map((l: any) => l.text)).toEqual([
+        'Initializing the backend...',
+        'Initializing provider plugins...',
+      ]);
+      expect(firstPage.body.meta).toEqual({
+        limit: 2,
+        nextCursor: expect.any(String),
+        totalCount: 5,
+      });
+      const secondPage = await api.get(
+        `${logsPath}?limit=2&cursor=${encodeURIComponent(
+          firstPage.body.meta.nextCursor,
+        )}`,
+        owner.token,
+      );
+      expect(secondPage.body.data.map((l: any) => l.text)).toEqual([
+        'Terraform has been successfully initialized!',
+        '  # aws_vpc.main will be created',
+      ]);
+      const walked = await api.walk(logsPath, owner.token, 2);
+      expect(walked).toEqual(logs.body.data);
+
+      // The plan succeeds: the run waits for a person, and there is nothing to claim.
+      const planDone = await complete(api, runner.key, plan, {
+        status: 'SUCCEEDED',
+      });
+      expect(stepExecutionSchema.parse(planDone)).toEqual(planDone);
+      expect(planDone).toEqual({
+        ...plan.stepExecution,
+        status: 'SUCCEEDED',
+        completedAt: expect.any(String),
+      });
+      expect((await getRun(api, owner, first.id)).status).toBe(
+        'WAITING_FOR_APPROVAL',
+      );
+      const idle = await api.post(
+        '/runner/claims',
+        { data: { runnerId: 'runner-a' } },
+        runner.key,
+      );
+      expect(idle.status).toBe(204);
+
+      // Approve; the apply is claimable.
+      const approved = await act(api, owner, first.id, 'approve', 'Ship it');
+      expect(approved.status).toBe('RUNNING');
+      const apply = await claim(api, runner.key, 'runner-b');
+      expect(apply.stepExecution).toMatchObject({
+        pipelineRunId: first.id,
+        position: 2,
+        type: 'iac.apply',
+        name: 'Apply',
+        status: 'RUNNING',
+      });
+      expect(apply.pipelineRun).toMatchObject({
+        id: first.id,
+        status: 'RUNNING',
+      });
+      expect(apply.leaseToken).not.toBe(plan.leaseToken);
+
+      // The apply succeeds with outputs: the run succeeds and the next run takes the stack.
+      const outputs = { vpc_id: 'vpc-0abc', subnet_ids: ['a', 'b'] };
+      const applyDone = await complete(api, runner.key, apply, {
+        status: 'SUCCEEDED',
+        outputs,
+      });
+      expect(applyDone).toMatchObject({ status: 'SUCCEEDED', outputs });
+      const finished = await getRun(api, owner, first.id);
+      expect(finished).toMatchObject({
+        status: 'SUCCEEDED',
+        isCancellable: false,
+        completedAt: expect.any(String),
+      });
+      expect(finished).not.toHaveProperty('error');
+      expect(
+        (await stepsOf(owner.token, first.id)).map(s => [s.status, s.outputs]),
+      ).toEqual([
+        ['SUCCEEDED', undefined],
+        ['SUCCEEDED', { comment: 'Ship it' }],
+        ['SUCCEEDED', outputs],
+      ]);
+
+      const next = await getRun(api, owner, second.id);
+      expect(next).toMatchObject({
+        status: 'RUNNING',
+        startedAt: expect.any(String),
+        queueState: { preflightBlockedByAdmissionCondition: false },
+      });
+      expect(next).not.toHaveProperty('queueReason');
+      const stackNow = await api.get(`/stacks/${stack.id}`, owner.token);
+      expect(stackNow.body.data.latestRunId).toBe(second.id);
+      const nextPlan = await claim(api, runner.key);
+      expect(nextPlan.stepExecution).toMatchObject({
+        pipelineRunId: second.id,
+        type: 'iac.plan',
+      });
+
+      // A finished step's lease is gone.
+      expectLeaseLost(
+        await api.post(
+          path(plan, 'heartbeat'),
+          { data: { leaseToken: plan.leaseToken } },
+          runner.key,
+        ),
+      );
+      expectLeaseLost(
+        await api.post(
+          path(apply, 'complete'),
+          { data: { leaseToken: apply.leaseToken, status: 'SUCCEEDED' } },
+          runner.key,
+        ),
+      );
+    });
+
+    it('hands out the oldest queued step first, and a plain pipeline’s steps without a stack', async () => {
+      const owner = await api.signup();
+      const runner = await createRunner(api, owner);
+      const pipeline = await createPipeline(api, owner, {
+        steps: [{ type: 'iac.plan', name: 'Lint the modules' }],
+      });
+      const stackA = await createStack(api, owner, { autoApprove: true });
+      const stackB = await createStack(api, owner);
+      const runA = await trigger(api, owner, stackA.changePipelineId);
+      const plain = await trigger(api, owner, pipeline.id);
+      const runB = await trigger(api, owner, stackB.changePipelineId);
+
+      const claims = [
+        await claim(api, runner.key),
+        await claim(api, runner.key),
+        await claim(api, runner.key),
+      ];
+      expect(claims.map(c => c.pipelineRun.id)).toEqual([
+        runA.id,
+        plain.id,
+        runB.id,
+      ]);
+      expect(claims.map(c => c.stack?.id ?? null)).toEqual([
+        stackA.id,
+        null,
+        stackB.id,
+      ]);
+      const none = await api.post(
+        '/runner/claims',
+        { data: { runnerId: 'runner-1' } },
+        runner.key,
+      );
+      expect(none.status).toBe(204);
+
+      // Without an approval, the apply follows the plan.
+      await complete(api, runner.key, claims[0]);
+      const apply = await claim(api, runner.key);
+      expect(apply.stepExecution).toMatchObject({
+        pipelineRunId: runA.id,
+        type: 'iac.apply',
+      });
+      await complete(api, runner.key, apply);
+      expect((await getRun(api, owner, runA.id)).status).toBe('SUCCEEDED');
+
+      await complete(api, runner.key, claims[1], {
+        status: 'SUCCEEDED',
+        planJson: planJson(1),
+      });
+      expect((await getRun(api, owner, plain.id)).status).toBe('SUCCEEDED');
+    });
+
+    it('answers 204 with no body when nothing is claimable', async () => {
+      const owner = await api.signup();
+      const runner = await createRunner(api, owner);
+      const empty = await api.post(
+        '/runner/claims',
+        { data: { runnerId: 'runner-1' } },
+        runner.key,
+      );
+      expect(empty.status).toBe(204);
+      expect(empty.text).toBe('');
+      expect(empty.body).toEqual({});
+
+      // An approval is a person's step, not a runner's.
+      const pipeline = await createPipeline(api, owner);
+      const run = await trigger(api, owner, pipeline.id);
+      expect(run.status).toBe('WAITING_FOR_APPROVAL');
+      const stillEmpty = await api.post(
+        '/runner/claims',
+        { data: { runnerId: 'runner-1' } },
+        runner.key,
+      );
+      expect(stillEmpty.status).toBe(204);
+      expect(stillEmpty.text).toBe('');
+    });
+
+    it('refuses a wrong lease token (409) and keeps the step for its holder', async () => {
+      const owner = await api.signup();
+      const stack = await createStack(api, owner);
+      const runner = await createRunner(api, owner);
+      const run = await trigger(api, owner, stack.changePipelineId);
+      const claimed = await claim(api, runner.key);
+      const wrong = 'W'.repeat(43);
+
+      expectLeaseLost(
+        await api.post(
+          path(claimed, 'heartbeat'),
+          { data: { leaseToken: wrong } },
+          runner.key,
+        ),
+      );
+      expectLeaseLost(
+        await api.post(
+          path(claimed, 'logs'),
+          { data: { leaseToken: wrong, lines: [{ text: 'forged' }] } },
+          runner.key,
+        ),
+      );
+      const forged = await api.post(
+        path(claimed, 'complete'),
+        { data: { leaseToken: wrong, status: 'SUCCEEDED' } },
+        runner.key,
+      );
+      expectLeaseLost(forged);
+      expect(forged.body.message).toBe(
+        'This lease is not the step’s current lease',
+      );
+
+      expect((await stepsOf(owner.token, run.id))[0].status).toBe('RUNNING');
+      const logs = await api.get(
+        `/pipeline-step-executions/${claimed.stepExecution.id}/logs`,
+        owner.token,
+      );
+      expect(logs.body.data).toEqual([]);
+
+      // The holder carries on.
+      const heartbeat = await api.post(
+        path(claimed, 'heartbeat'),
+        { data: { leaseToken: claimed.leaseToken } },
+        runner.key,
+      );
+      expect(heartbeat.status).toBe(200);
+      await complete(api, runner.key, claimed);
+      expect((await getRun(api, owner, run.id)).status).toBe(
+        'WAITING_FOR_APPROVAL',
+      );
+    });
+
+    it('accepts only service accounts of role MEMBER or above as runners (403)', async () => {
+      const owner = await api.signup();
+      const member = await api.member(owner, 'MEMBER');
+      const stack = await createStack(api, owner);
+      const run = await trigger(api, owner, stack.changePipelineId);
+      const body = { data: { runnerId: 'runner-1' } };
+
+      for (const token of [owner.token, member.token]) {
+        const response = await api.post('/runner/claims', body, token);
+        expect(response.status).toBe(403);
+        expect(response.body.code).toBe(
+          'InfraDelivery:Runner:NOT_A_SERVICE_ACCOUNT',
+        );
+      }
+      // A member's own API key is not a runner either.
+      const memberKey = await api.post(
+        '/api-keys',
+        { data: { name: 'laptop' } },
+        member.token,
+      );
+      expect(memberKey.status).toBe(201);
+      const byMemberKey = await api.post(
+        '/runner/claims',
+        body,
+        memberKey.body.data.key,
+      );
+      expect(byMemberKey.status).toBe(403);
+      expect(byMemberKey.body.code).toBe(
+        'InfraDelivery:Runner:NOT_A_SERVICE_ACCOUNT',
+      );
+
+      const viewerRunner = await createRunner(api, owner, 'VIEWER');
+      const byViewer = await api.post('/runner/claims', body, viewerRunner.key);
+      expect(byViewer.status).toBe(403);
+      expect(byViewer.body.code).toBe('InfraDelivery:Auth:INSUFFICIENT_ROLE');
+
+      // Nothing was claimed by the refused callers.
+      expect((await stepsOf(owner.token, run.id))[0].status).toBe('QUEUED');
+
+      const adminRunner = await createRunner(api, owner, 'ADMIN');
+      const claimed = await claim(api, adminRunner.key);
+      expect(claimed.pipelineRun.id).toBe(run.id);
+
+      // Nor may they act on a claimed step.
+      for (const [token, code] of [
+        [viewerRunner.key, 'InfraDelivery:Auth:INSUFFICIENT_ROLE'],
+        [member.token, 'InfraDelivery:Runner:NOT_A_SERVICE_ACCOUNT'],
+      ]) {
+        for (const [action, data] of [
+          ['heartbeat', { leaseToken: claimed.leaseToken }],
+          ['logs', { leaseToken: claimed.leaseToken, lines: [{ text: 'x' }] }],
+          ['complete', { leaseToken: claimed.leaseToken, status: 'FAILED' }],
+        ] as const) {
+          const response = await api.post(
+            path(claimed, action),
+            { data },
+            token,
+          );
+          expect(response.status).toBe(403);
+          expect(response.body.code).toBe(code);
+        }
+      }
+      expect((await stepsOf(owner.token, run.id))[0].status).toBe('RUNNING');
+    });
+
+    it("keeps runners to their own organization's steps", async () => {
+      const owner = await api.signup();
+      const stack = await createStack(api, owner);
+      const runner = await createRunner(api, owner);
+      const run = await trigger(api, owner, stack.changePipelineId);
+
+      const stranger = await api.signup();
+      const strangerRunner = await createRunner(api, stranger);
+      const nothing = await api.post(
+        '/runner/claims',
+        { data: { runnerId: 'foreign' } },
+        strangerRunner.key,
+      );
+      expect(nothing.status).toBe(204);
+      expect(nothing.text).toBe('');
+      expect((await stepsOf(owner.token, run.id))[0].status).toBe('QUEUED');
+
+      const claimed = await claim(api, runner.key);
+      for (const [action, data] of [
+        ['heartbeat', { leaseToken: claimed.leaseToken }],
+        ['logs', { leaseToken: claimed.leaseToken, lines: [{ text: 'x' }] }],
+        ['complete', { leaseToken: claimed.leaseToken, status: 'FAILED' }],
+      ] as const) {
+        const response = await api.post(
+          path(claimed, action),
+          { data },
+          strangerRunner.key,
+        );
+        expect(response.status).toBe(404);
+        expect(response.body.code).toBe(
+          'InfraDelivery:StepExecution:NOT_FOUND',
+        );
+      }
+      const strangerLogs = await api.get(
+        `/pipeline-step-executions/${claimed.stepExecution.id}/logs`,
+        stranger.token,
+      );
+      expect(strangerLogs.status).toBe(404);
+
+      // The step is untouched and still its runner's.
+      expect((await stepsOf(owner.token, run.id))[0].status).toBe('RUNNING');
+      const heartbeat = await api.post(
+        path(claimed, 'heartbeat'),
+        { data: { leaseToken: claimed.leaseToken } },
+        runner.key,
+      );
+      expect(heartbeat.status).toBe(200);
+    });
+
+    it('fails the run with the error a failed step reports, and admits the next run', async () => {
+      const owner = await api.signup();
+      const stack = await createStack(api, owner);
+      const runner = await createRunner(api, owner);
+      const run = await trigger(api, owner, stack.changePipelineId);
+      const queued = await trigger(api, owner, stack.changePipelineId);
+      const claimed = await claim(api, runner.key);
+
+      const error = {
+        code: 'InfraDelivery:Terraform:PLAN_FAILED',
+        message: 'Error: No valid credential sources found',
+        details: [
+          {
+            title: 'Terraform output',
+            render: 'list' as const,
+            items: [
+              'Error: No valid credential sources found',
+              '  with provider["aws"]',
+            ],
+          },
+        ],
+      };
+      const failed = await complete(api, runner.key, claimed, {
+        status: 'FAILED',
+        error,
+      });
+      expect(failed).toMatchObject({
+        status: 'FAILED',
+        error,
+        completedAt: expect.any(String),
+      });
+
+      const failedRun = await getRun(api, owner, run.id);
+      expect(failedRun).toMatchObject({
+        status: 'FAILED',
+        isCancellable: false,
+        error,
+        completedAt: expect.any(String),
+      });
+      expect((await stepsOf(owner.token, run.id)).map(s => s.status)).toEqual([
+        'FAILED',
+        'SKIPPED',
+        'SKIPPED',
+      ]);
+      expect((await getRun(api, owner, queued.id)).status).toBe('RUNNING');
+
+      // Without an error body, the step's failure is described for the caller.
+      const next = await claim(api, runner.key);
+      expect(next.pipelineRun.id).toBe(queued.id);
+      await complete(api, runner.key, next, { status: 'FAILED' });
+      expect((await getRun(api, owner, queued.id)).error).toEqual({
+        code: 'InfraDelivery:StepExecution:FAILED',
+        message: 'Step Plan failed',
+      });
+
+      // A retry queues the step again as a new attempt; the old lease stays dead.
+      const retried = await act(api, owner, run.id, 'retry');
+      expect(retried).toMatchObject({ status: 'RUNNING', attemptEpoch: 2 });
+      const again = await claim(api, runner.key);
+      expect(again.stepExecution).toMatchObject({
+        id: claimed.stepExecution.id,
+        status: 'RUNNING',
+        attemptEpoch: 2,
+      });
+      expect(again.stepExecution).not.toHaveProperty('error');
+      expectLeaseLost(
+        await api.post(
+          path(claimed, 'heartbeat'),
+          { data: { leaseToken: claimed.leaseToken } },
+          runner.key,
+        ),
+      );
+      const logs = await api.post(
+        path(again, 'logs'),
+        { data: { leaseToken: again.leaseToken, lines: [{ text: 'retry' }] } },
+        runner.key,
+      );
+      expect(logs.status).toBe(204);
+      const lines = await api.get(
+        `/pipeline-step-executions/${again.stepExecution.id}/logs`,
+        owner.token,
+      );
+      expect(lines.body.data).toEqual([
+        expect.objectContaining({ text: 'retry', attemptEpoch: 2 }),
+      ]);
+    });
+
+    it('tells the runner of a cancelled run at its next heartbeat, and refuses its report (409)', async () => {
+      const owner = await api.signup();
+      const stack = await createStack(api, owner);
+      const runner = await createRunner(api, owner);
+      const run = await trigger(api, owner, stack.changePipelineId);
+      const queued = await trigger(api, owner, stack.changePipelineId);
+      const claimed = await claim(api, runner.key);
+
+      const cancelled = await act(api, owner, run.id, 'cancel');
+      expect(cancelled.status).toBe('CANCELLED');
+      expect((await stepsOf(owner.token, run.id)).map(s => s.status)).toEqual([
+        'CANCELLED',
+        'SKIPPED',
+        'SKIPPED',
+      ]);
+
+      const heartbeat = await api.post(
+        path(claimed, 'heartbeat'),
+        { data: { leaseToken: claimed.leaseToken } },
+        runner.key,
+      );
+      expect(heartbeat.status).toBe(200);
+      expect(heartbeat.body).toEqual({
+        data: { leaseExpiresAt: expect.any(String), cancelRequested: true },
+      });
+      const again = await api.post(
+        path(claimed, 'heartbeat'),
+        { data: { leaseToken: claimed.leaseToken } },
+        runner.key,
+      );
+      expect(again.body.data.cancelRequested).toBe(true);
+
+      expectLeaseLost(
+        await api.post(
+          path(claimed, 'logs'),
+          {
+            data: { leaseToken: claimed.leaseToken, lines: [{ text: 'late' }] },
+          },
+          runner.key,
+        ),
+      );
+      const report = await api.post(
+        path(claimed, 'complete'),
+        { data: { leaseToken: claimed.leaseToken, status: 'SUCCEEDED' } },
+        runner.key,
+      );
+      expectLeaseLost(report);
+
+      expect(await getRun(api, owner, run.id)).toMatchObject({
+        status: 'CANCELLED',
+        error: {
+          code: 'InfraDelivery:PipelineRun:CANCELLED',
+          message: 'The run was cancelled',
+        },
+      });
+      expect((await stepsOf(owner.token, run.id))[0].status).toBe('CANCELLED');
+      // The stack went to the next run.
+      expect((await getRun(api, owner, queued.id)).status).toBe('RUNNING');
+      expect((await claim(api, runner.key)).pipelineRun.id).toBe(queued.id);
+    });
+
+    it('validates runner requests (400)', async () => {
+      const owner = await api.signup();
+      const stack = await createStack(api, owner);
+      const runner = await createRunner(api, owner);
+      await trigger(api, owner, stack.changePipelineId);
+
+      expect(
+        validationItems(
+          await api.post('/runner/claims', { data: {} }, runner.key),
+        ),
+      ).toEqual([expect.stringMatching(/^body\.data\.runnerId: /)]);
+      expect(
+        validationItems(
+          await api.post(
+            '/runner/claims',
+            { data: { runnerId: 'r'.repeat(129) } },
+            runner.key,
+          ),
+        ),
+      ).toEqual([expect.stringMatching(/^body\.data\.runnerId: /)]);
+
+      const claimed = await claim(api, runner.key);
+      const leaseToken = claimed.leaseToken;
+
+      expect(
+        validationItems(
+          await api.post(
+            path(claimed, 'logs'),
+            { data: { leaseToken, lines: [] } },
+            runner.key,
+          ),
+        ),
+      ).toEqual([expect.stringMatching(/^body\.data\.lines: /)]);
+      expect(
+        validationItems(
+          await api.post(
+            path(claimed, 'logs'),
+            {
+              data: {
+                leaseToken,
+                lines: Array.from({ length: 1001 }, () => ({ text: 'x' })),
+              },
+            },
+            runner.key,
+          ),
+        ),
+      ).toEqual([expect.stringMatching(/^body\.data\.lines: /)]);
+      expect(
+        validationItems(
+          await api.post(
+            path(claimed, 'logs'),
+            {
+              data: {
+                leaseToken,
+                lines: [{ text: 'x', timestamp: 'yesterday' }],
+              },
+            },
+            runner.key,
+          ),
+        ),
+      ).toEqual([expect.stringMatching(/^body\.data\.lines\.0\.timestamp: /)]);
+
+      for (const [action, data] of [
+        ['heartbeat', {}],
+        ['logs', { lines: [{ text: 'x' }] }],
+        ['complete', { status: 'SUCCEEDED' }],
+      ] as const) {
+        expect(
+          validationItems(
+            await api.post(path(claimed, action), { data }, runner.key),
+          ),
+        ).toEqual([expect.stringMatching(/^body\.data\.leaseToken: /)]);
+      }
+      expect(
+        validationItems(
+          await api.post(
+            path(claimed, 'heartbeat'),
+            { data: { leaseToken: 'short' } },
+            runner.key,
+          ),
+        ),
+      ).toEqual([expect.stringMatching(/^body\.data\.leaseToken: /)]);
+      expect(
+        validationItems(
+          await api.post(
+            path(claimed, 'complete'),
+            { data: { leaseToken, status: 'DONE' } },
+            runner.key,
+          ),
+        ),
+      ).toEqual([expect.stringMatching(/^body\.data\.status: /)]);
+      expect(
+        validationItems(
+          await api.post(
+            path(claimed, 'complete'),
+            {
+              data: {
+                leaseToken,
+                status: 'FAILED',
+                error: { code: 'not a code', message: 'x' },
+              },
+            },
+            runner.key,
+          ),
+        ),
+      ).toEqual([expect.stringMatching(/^body\.data\.error\.code: /)]);
+
+      // None of it touched the step.
+      const heartbeat = await api.post(
+        path(claimed, 'heartbeat'),
+        { data: { leaseToken } },
+        runner.key,
+      );
+      expect(heartbeat.body.data.cancelRequested).toBe(false);
+      const logs = await api.get(
+        `/pipeline-step-executions/${claimed.stepExecution.id}/logs`,
+        owner.token,
+      );
+      expect(logs.body.meta.totalCount).toBe(0);
+    });
+
+    it('accepts plan JSON larger than the ordinary 1 MB body limit', async () => {
+      const owner = await api.signup();
+      const stack = await createStack(api, owner);
+      const runner = await createRunner(api, owner);
+      const run = await trigger(api, owner, stack.changePipelineId);
+      const claimed = await claim(api, runner.key);
+
+      const bigPlan = planJson(200, 10_000);
+      expect(JSON.stringify(bigPlan).length).toBeGreaterThan(2_000_000);
+
+      const report = await api.post(
+        path(claimed, 'complete'),
+        {
+          data: {
+            leaseToken: claimed.leaseToken,
+            status: 'SUCCEEDED',
+            planJson: bigPlan,
+          },
+        },
+        runner.key,
+      );
+      expect(report.status).toBe(200);
+      expect(report.body.data).toMatchObject({
+        id: claimed.stepExecution.id,
+        status: 'SUCCEEDED',
+      });
+      expect((await getRun(api, owner, run.id)).status).toBe(
+        'WAITING_FOR_APPROVAL',
+      );
+
+      // Elsewhere the ordinary limit holds.
+      const elsewhere = await api.post(
+        '/pipelines',
+        {
+          data: {
+            projectId: stack.projectId,
+            givenId: 'huge',
+            name: 'Huge',
+            description: 'x'.repeat(2_000_000),
+            steps: [{ type: 'approval', name: 'Approve' }],
+          },
+        },
+        owner.token,
+      );
+      expect(elsewhere.status).toBe(413);
+      expect(elsewhere.body.code).toBe('InfraDelivery:Request:BODY_TOO_LARGE');
+    });
+
+    it('answers 401 without a credential', async () => {
+      const owner = await api.signup();
+      const stack = await createStack(api, owner);
+      const runner = await createRunner(api, owner);
+      await trigger(api, owner, stack.changePipelineId);
+      const claimed = await claim(api, runner.key);
+      const answers = [
+        await api.post('/runner/claims', { data: { runnerId: 'r' } }),
+        await api.post(path(claimed, 'heartbeat'), {
+          data: { leaseToken: claimed.leaseToken },
+        }),
+        await api.post(path(claimed, 'logs'), {
+          data: { leaseToken: claimed.leaseToken, lines: [{ text: 'x' }] },
+        }),
+        await api.post(path(claimed, 'complete'), {
+          data: { leaseToken: claimed.leaseToken, status: 'SUCCEEDED' },
+        }),
+      ];
+      for (const response of answers) {
+        expect(response.status).toBe(401);
+        expect(response.body.code).toBe(
+          'InfraDelivery:Auth:MISSING_CREDENTIAL',
+        );
+      }
+      const revoked = await api.post(
+        '/runner/claims',
+        { data: { runnerId: 'r' } },
+        'idk_not_a_real_key',
+      );
+      expect(revoked.status).toBe(401);
+    });
+  },
+);

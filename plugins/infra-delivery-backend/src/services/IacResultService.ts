@@ -1,0 +1,106 @@
+import {
+  IacExecutionSummary,
+  IacResource,
+  IacRunType,
+  infraDeliveryReadPermission,
+} from '@internal/plugin-infra-delivery-common';
+import { Authorizer } from '../auth/Authorizer';
+import { Caller } from '../auth/Caller';
+import { KeysetPage, KeysetRequest } from '../database/keyset';
+import { Stores } from '../database/stores';
+import { notFound } from '../errors';
+
+const READ = {
+  role: 'VIEWER' as const,
+  permission: infraDeliveryReadPermission,
+};
+
+/** What runs reported: summaries (#10), resources (#14, #18) and stack state counts (#24). */
+export class IacResultService {
+  constructor(
+    private readonly deps: { stores: Stores; authorizer: Authorizer },
+  ) {}
+
+  async listSummaries(
+    caller: Caller,
+    filter: {
+      pipelineId?: string;
+      pipelineRunId?: string;
+      stackId?: string;
+      stepExecutionId?: string;
+    },
+    page: KeysetRequest,
+  ): Promise<KeysetPage<IacExecutionSummary>> {
+    await this.deps.authorizer.require(caller, READ);
+    return this.deps.stores.iacResults.listSummaries(
+      caller.organizationId,
+      filter,
+      page,
+    );
+  }
+
+  async listResources(
+    caller: Caller,
+    filter: {
+      pipelineRunId?: string;
+      stackId?: string;
+      stepExecutionId?: string;
+      runType?: IacRunType;
+    },
+    page: KeysetRequest,
+  ): Promise<KeysetPage<IacResource>> {
+    await this.deps.authorizer.require(caller, READ);
+    const { stores } = this.deps;
+    const organizationId = caller.organizationId;
+    if (filter.stackId) {
+      if (!(await stores.stacks.get(organizationId, filter.stackId))) {
+        throw notFound('Stack', filter.stackId);
+      }
+      return stores.iacResults.listStackState(
+        organizationId,
+        filter.stackId,
+        page,
+      );
+    }
+    if (
+      !(await stores.pipelineRuns.getRun(organizationId, filter.pipelineRunId!))
+    ) {
+      throw notFound('PipelineRun', filter.pipelineRunId);
+    }
+    return stores.iacResults.listReportedResources(
+      organizationId,
+      filter,
+      page,
+    );
+  }
+
+  async listStepResources(
+    caller: Caller,
+    stepExecutionId: string,
+    page: KeysetRequest,
+  ): Promise<KeysetPage<IacResource>> {
+    await this.deps.authorizer.require(caller, READ);
+    const { stores } = this.deps;
+    if (
+      !(await stores.pipelineRuns.getStep(
+        caller.organizationId,
+        stepExecutionId,
+      ))
+    ) {
+      throw notFound('StepExecution', stepExecutionId);
+    }
+    return stores.iacResults.listReportedResources(
+      caller.organizationId,
+      { stepExecutionId },
+      page,
+    );
+  }
+
+  async countStackResources(caller: Caller, stackIds: string[]) {
+    await this.deps.authorizer.require(caller, READ);
+    return this.deps.stores.iacResults.countStackState(
+      caller.organizationId,
+      stackIds,
+    );
+  }
+}

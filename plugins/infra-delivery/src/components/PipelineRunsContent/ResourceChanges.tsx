@@ -1,0 +1,55 @@
+import { Table } from '@backstage/core-components';
+import { useApi } from '@backstage/frontend-plugin-api';
+import { IacResource } from '@internal/plugin-infra-delivery-common';
+import Box from '@material-ui/core/Box';
+import Typography from '@material-ui/core/Typography';
+import useAsync from 'react-use/esm/useAsync';
+import { infraDeliveryApiRef } from '../../api';
+import { ErrorPanel } from '../common/ErrorPanel';
+
+const json = (value: unknown) => JSON.stringify(value ?? null, null, 2);
+
+/** Before and after of one resource, side by side. */
+export const ResourceDiff = ({ resource }: { resource: IacResource }) => (
+  <Box display="flex" style={{ gap: 16 }} padding={2}>
+    {(['before', 'after'] as const).map(side => (
+      <Box key={side} flex={1} minWidth={0}>
+        <Typography variant="overline">{side}</Typography>
+        <Box component="pre" fontSize={12} margin={0} overflow="auto">
+          {json(resource.vendorData[side])}
+        </Box>
+      </Box>
+    ))}
+  </Box>
+);
+
+/** The run's resource changes, most consequential first (#14 by run). */
+export const ResourceChanges = ({ runId }: { runId: string }) => {
+  const client = useApi(infraDeliveryApiRef);
+  const { value, error } = useAsync(
+    () =>
+      client.call('listIacResources', {
+        query: { pipelineRunId: runId, limit: 500 },
+      }),
+    [client, runId],
+  );
+  if (error) return <ErrorPanel error={error} />;
+  if (!value || value.data.length === 0) return null;
+  return (
+    <Table
+      title={`Resource changes (${value.meta.totalCount})`}
+      options={{ paging: false, search: true, padding: 'dense' }}
+      columns={[
+        { title: 'Change', field: 'changeKind' },
+        { title: 'Address', field: 'address' },
+        { title: 'Step', field: 'runType' },
+        {
+          title: 'Tainted',
+          render: resource => (resource.tainted ? 'tainted' : ''),
+        },
+      ]}
+      data={value.data}
+      detailPanel={({ rowData }) => <ResourceDiff resource={rowData} />}
+    />
+  );
+};

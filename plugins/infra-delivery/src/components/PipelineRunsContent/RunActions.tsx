@@ -1,0 +1,83 @@
+import { useApi } from '@backstage/frontend-plugin-api';
+import { PipelineRun } from '@internal/plugin-infra-delivery-common';
+import Box from '@material-ui/core/Box';
+import Typography from '@material-ui/core/Typography';
+import { infraDeliveryApiRef } from '../../api';
+import { ConfirmActionButton } from '../common/ConfirmActionButton';
+import { useCanExecuteRuns } from '../common/useCanExecuteRuns';
+
+/** Approve, reject, cancel or retry: only those the run's state allows, and only if permitted. */
+export const RunActions = ({
+  run,
+  onDone,
+}: {
+  run: PipelineRun;
+  onDone: () => void;
+}) => {
+  const client = useApi(infraDeliveryApiRef);
+  const canExecute = useCanExecuteRuns();
+  if (!canExecute) {
+    return null;
+  }
+  const act = (
+    operation:
+      | 'approvePipelineRun'
+      | 'rejectPipelineRun'
+      | 'cancelPipelineRun'
+      | 'retryPipelineRun',
+  ) => client.call(operation, { params: { id: run.id }, body: { data: {} } });
+
+  return (
+    <Box display="flex" style={{ gap: 8 }}>
+      {run.status === 'WAITING_FOR_APPROVAL' && (
+        <>
+          <ConfirmActionButton
+            label="Approve"
+            title="Approve the plan?"
+            onConfirm={() => act('approvePipelineRun')}
+            onDone={onDone}
+          >
+            <Typography>
+              The run continues with the next step (apply).
+            </Typography>
+          </ConfirmActionButton>
+          <ConfirmActionButton
+            label="Reject"
+            color="secondary"
+            title="Reject the plan?"
+            onConfirm={() => act('rejectPipelineRun')}
+            onDone={onDone}
+          >
+            <Typography>The run fails and nothing is applied.</Typography>
+          </ConfirmActionButton>
+        </>
+      )}
+      {run.isCancellable && (
+        <ConfirmActionButton
+          label="Cancel run"
+          color="secondary"
+          title="Cancel this run?"
+          onConfirm={() => act('cancelPipelineRun')}
+          onDone={onDone}
+        >
+          <Typography>
+            A running step is stopped by its runner; nothing after it runs.
+          </Typography>
+        </ConfirmActionButton>
+      )}
+      {(run.status === 'FAILED' || run.status === 'CANCELLED') && (
+        <ConfirmActionButton
+          label="Retry"
+          title="Retry this run?"
+          onConfirm={() => act('retryPipelineRun')}
+          onDone={onDone}
+        >
+          <Typography>
+            The run starts again from its first unfinished step, as attempt{' '}
+            {run.attemptEpoch + 1}.
+          </Typography>
+        </ConfirmActionButton>
+      )}
+    </Box>
+  );
+};

@@ -1,0 +1,76 @@
+import { InfoCard, Progress } from '@backstage/core-components';
+import { useApi } from '@backstage/frontend-plugin-api';
+import Box from '@material-ui/core/Box';
+import Button from '@material-ui/core/Button';
+import Typography from '@material-ui/core/Typography';
+import { useCallback } from 'react';
+import useAsyncRetry from 'react-use/esm/useAsyncRetry';
+import { infraDeliveryApiRef } from '../../api';
+import { ErrorPanel } from '../common/ErrorPanel';
+import { RunStatus } from '../common/RunStatus';
+import { useLiveRuns } from '../common/useLiveRuns';
+import { PlanSummary } from './PlanSummary';
+import { ResourceChanges } from './ResourceChanges';
+import { RunActions } from './RunActions';
+import { StepTimeline } from './StepTimeline';
+
+/** One run: its actions, steps with logs, plan summaries and resource changes. */
+export const RunDetails = ({
+  runId,
+  onChanged,
+  onClose,
+}: {
+  runId: string;
+  onChanged: () => void;
+  onClose: () => void;
+}) => {
+  const client = useApi(infraDeliveryApiRef);
+  const { value, loading, error, retry } = useAsyncRetry(async () => {
+    const [run, steps, summaries] = await Promise.all([
+      client.call('getPipelineRun', { params: { id: runId } }),
+      client.call('listStepExecutions', { params: { id: runId } }),
+      client.call('listIacExecutionSummaries', {
+        query: { pipelineRunId: runId },
+      }),
+    ]);
+    return { run: run.data, steps: steps.data, summaries: summaries.data };
+  }, [client, runId]);
+  const refresh = useCallback(() => retry(), [retry]);
+  useLiveRuns(refresh);
+
+  return (
+    <Box marginTop={2}>
+      <InfoCard
+        title={`Run ${runId}`}
+        action={<Button onClick={onClose}>Close</Button>}
+      >
+        {loading && !value && <Progress />}
+        {error && <ErrorPanel error={error} />}
+        {value && (
+          <>
+            <Box display="flex" alignItems="center" style={{ gap: 16 }}>
+              <RunStatus status={value.run.status} />
+              <RunActions
+                run={value.run}
+                onDone={() => {
+                  refresh();
+                  onChanged();
+                }}
+              />
+            </Box>
+            {value.run.error && (
+              <Box marginTop={1}>
+                <Typography color="error">{value.run.error.message}</Typography>
+              </Box>
+            )}
+            {value.summaries.map(summary => (
+              <PlanSummary key={summary.id} summary={summary} />
+            ))}
+            <StepTimeline steps={value.steps} />
+            <ResourceChanges runId={runId} />
+          </>
+        )}
+      </InfoCard>
+    </Box>
+  );
+};

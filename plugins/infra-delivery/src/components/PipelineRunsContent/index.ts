@@ -1,0 +1,1 @@
+export { PipelineRunsContent } from './PipelineRunsContent';

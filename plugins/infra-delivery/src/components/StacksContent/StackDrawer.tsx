@@ -1,0 +1,82 @@
+import { Progress, Table } from '@backstage/core-components';
+import { useApi } from '@backstage/frontend-plugin-api';
+import { Stack } from '@internal/plugin-infra-delivery-common';
+import Box from '@material-ui/core/Box';
+import Drawer from '@material-ui/core/Drawer';
+import IconButton from '@material-ui/core/IconButton';
+import Typography from '@material-ui/core/Typography';
+import CloseIcon from '@material-ui/icons/Close';
+import useAsync from 'react-use/esm/useAsync';
+import { infraDeliveryApiRef } from '../../api';
+import { ErrorPanel } from '../common/ErrorPanel';
+import { RunStatus } from '../common/RunStatus';
+
+/** A stack's current resources (#14 by stack) and its run history (#13 by entity). */
+export const StackDrawer = ({
+  stack,
+  onClose,
+}: {
+  stack: Stack;
+  onClose: () => void;
+}) => {
+  const client = useApi(infraDeliveryApiRef);
+  const { value, loading, error } = useAsync(async () => {
+    const [resources, runs] = await Promise.all([
+      client.call('listIacResources', {
+        query: { stackId: stack.id, limit: 500 },
+      }),
+      client.call('listPipelineRuns', {
+        query: { attachedEntityId: [stack.id], limit: 20 },
+      }),
+    ]);
+    return {
+      resources: resources.data,
+      runs: runs.data,
+      total: resources.meta.totalCount,
+    };
+  }, [client, stack.id]);
+
+  return (
+    <Drawer anchor="right" open onClose={onClose}>
+      <Box width={720} padding={3}>
+        <Box display="flex" alignItems="center" justifyContent="space-between">
+          <Typography variant="h5">{stack.name}</Typography>
+          <IconButton aria-label="Close" onClick={onClose}>
+            <CloseIcon />
+          </IconButton>
+        </Box>
+        {loading && <Progress />}
+        {error && <ErrorPanel error={error} />}
+        {value && (
+          <>
+            <Table
+              title={`Current resources (${value.total})`}
+              options={{ paging: false, search: true, padding: 'dense' }}
+              columns={[
+                { title: 'Address', field: 'address' },
+                { title: 'Type', field: 'resourceType' },
+                { title: 'Provider', field: 'provider' },
+              ]}
+              data={value.resources}
+            />
+            <Box marginTop={2}>
+              <Table
+                title="Run history"
+                options={{ paging: false, search: false, padding: 'dense' }}
+                columns={[
+                  { title: 'Run', field: 'id' },
+                  {
+                    title: 'Status',
+                    render: run => <RunStatus status={run.status} />,
+                  },
+                  { title: 'Created', field: 'createdAt' },
+                ]}
+                data={value.runs}
+              />
+            </Box>
+          </>
+        )}
+      </Box>
+    </Drawer>
+  );
+};

@@ -1,0 +1,154 @@
+import { Progress, Table, TableColumn } from '@backstage/core-components';
+import { useApi } from '@backstage/frontend-plugin-api';
+import Box from '@material-ui/core/Box';
+import Button from '@material-ui/core/Button';
+import Typography from '@material-ui/core/Typography';
+import { useCallback, useState } from 'react';
+import { infraDeliveryApiRef } from '../../api';
+import { ConfirmActionButton } from '../common/ConfirmActionButton';
+import { ErrorPanel } from '../common/ErrorPanel';
+import { RunStatus } from '../common/RunStatus';
+import { useCanExecuteRuns } from '../common/useCanExecuteRuns';
+import { useLiveRuns } from '../common/useLiveRuns';
+import { StackDrawer } from './StackDrawer';
+import { StackOverview, useStacksOverview } from './useStacksOverview';
+
+function outputsText(output: Record<string, unknown> | undefined): string {
+  const entries = Object.entries(output ?? {});
+  return entries.length === 0
+    ? '—'
+    : entries
+        .map(
+          ([k, v]) => `${k} = ${typeof v === 'string' ? v : JSON.stringify(v)}`,
+        )
+        .join('\n');
+}
+
+export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
+  const client = useApi(infraDeliveryApiRef);
+  const canExecute = useCanExecuteRuns();
+  const { value, loading, error, retry } = useStacksOverview(stackIds);
+  const refresh = useCallback(() => retry(), [retry]);
+  useLiveRuns(refresh);
+  const [opened, setOpened] = useState<StackOverview>();
+
+  if (loading && !value) {
+    return <Progress />;
+  }
+  if (error) {
+    return <ErrorPanel error={error} />;
+  }
+
+  const trigger = (pipelineId: string, description: string) =>
+    client.call('triggerPipelineRun', {
+      params: { id: pipelineId },
+      body: { data: { description } },
+    });
+
+  const columns: TableColumn<StackOverview>[] = [
+    {
+      title: 'Stack',
+      render: row =>
+        row.stack ? (
+          <Box>
+            <Typography variant="body2">{row.stack.name}</Typography>
+            <Typography variant="caption" color="textSecondary">
+              {row.stack.givenId}
+            </Typography>
+          </Box>
+        ) : (
+          <Typography color="error" variant="body2">
+            Stack {row.stackId} was not found
+          </Typography>
+        ),
+    },
+    {
+      title: 'Latest run',
+      render: row => <RunStatus status={row.latestRun?.status} />,
+    },
+    { title: 'Resources', field: 'resourceCount', type: 'numeric' },
+    {
+      title: 'Outputs',
+      render: row => (
+        <Typography
+          variant="body2"
+          component="pre"
+          style={{ margin: 0, whiteSpace: 'pre-wrap' }}
+        >
+          {outputsText(row.stack?.output)}
+        </Typography>
+      ),
+    },
+    {
+      title: 'Actions',
+      render: row =>
+        row.stack && (
+          <Box display="flex" style={{ gap: 8, whiteSpace: 'nowrap' }}>
+            <Button size="small" onClick={() => setOpened(row)}>
+              Details
+            </Button>
+            {canExecute && (
+              <>
+                <ConfirmActionButton
+                  label="Plan & apply"
+                  title={`Plan and apply ${row.stack.name}?`}
+                  onConfirm={() =>
+                    trigger(
+                      row.stack!.changePipelineId,
+                      'Started from the portal',
+                    )
+                  }
+                  onDone={refresh}
+                >
+                  <Typography>
+                    This queues a run of the stack's change pipeline: a plan,
+                    {row.stack.autoApprove
+                      ? ' then the apply without approval.'
+                      : ' an approval, then the apply.'}
+                  </Typography>
+                </ConfirmActionButton>
+                <ConfirmActionButton
+                  label="Destroy"
+                  color="secondary"
+                  title={`Destroy every resource of ${row.stack.name}?`}
+                  confirmLabel="Queue the destruction"
+                  onConfirm={() =>
+                    trigger(
+                      row.stack!.destroyPipelineId,
+                      'Destroy from the portal',
+                    )
+                  }
+                  onDone={refresh}
+                >
+                  <Typography>
+                    This queues the destroy pipeline of the stack: it plans the
+                    destruction of its {row.resourceCount} resources
+                    {row.stack.autoApprove
+                      ? ' and destroys them without approval.'
+                      : ', waits for an approval, then destroys them.'}
+                  </Typography>
+                </ConfirmActionButton>
+              </>
+            )}
+          </Box>
+        ),
+    },
+  ];
+
+  return (
+    <>
+      <Table
+        title="Stacks"
+        options={{ paging: false, search: false, padding: 'dense' }}
+        columns={columns}
+        data={value ?? []}
+      />
+      {opened?.stack && (
+        <StackDrawer
+          stack={opened.stack}
+          onClose={() => setOpened(undefined)}
+        />
+      )}
+    </>
+  );
+};

@@ -1,0 +1,1 @@
+export { StacksContent } from './StacksContent';

@@ -1,0 +1,54 @@
+import { useApi } from '@backstage/frontend-plugin-api';
+import {
+  InfraDeliveryApiError,
+  PipelineRun,
+  Stack,
+} from '@internal/plugin-infra-delivery-common';
+import useAsyncRetry from 'react-use/esm/useAsyncRetry';
+import { infraDeliveryApiRef } from '../../api';
+
+export interface StackOverview {
+  stackId: string;
+  /** Undefined when the stack does not exist (any more) or is not visible. */
+  stack?: Stack;
+  latestRun?: PipelineRun;
+  resourceCount: number;
+}
+
+/** Each stack with its latest run (#13, newest per entity) and resource count (#24). */
+export function useStacksOverview(stackIds: string[]) {
+  const client = useApi(infraDeliveryApiRef);
+  const key = stackIds.join(',');
+  return useAsyncRetry(async (): Promise<StackOverview[]> => {
+    const [stacks, runs, counts] = await Promise.all([
+      Promise.all(
+        stackIds.map(id =>
+          client.call('getStack', { params: { id } }).then(
+            r => r.data,
+            (error: Error) => {
+              if (
+                error instanceof InfraDeliveryApiError &&
+                error.status === 404
+              ) {
+                return undefined;
+              }
+              throw error;
+            },
+          ),
+        ),
+      ),
+      client.call('listPipelineRuns', {
+        query: { attachedEntityId: stackIds, latestPerEntity: 1, limit: 500 },
+      }),
+      client.call('countStackResources', { query: { stackId: stackIds } }),
+    ]);
+    return stackIds.map((stackId, i) => ({
+      stackId,
+      stack: stacks[i],
+      latestRun: runs.data.find(run => run.attachedEntityId === stackId),
+      resourceCount:
+        counts.data.counts.find(c => c.stackId === stackId)?.count ?? 0,
+    }));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [client, key]);
+}

@@ -1,0 +1,52 @@
+import {
+  createPlugin,
+  createRoutableExtension,
+  createRouteRef,
+} from '@backstage/core-plugin-api';
+import { infraDeliveryApiFactory } from './api';
+
+/**
+ * The same components for apps on the legacy frontend system: add the plugin to the app and
+ * place the entity contents in the entity pages, e.g.
+ * `<EntityLayout.Route path="/infra-stacks" title="Stacks" if={isInfraDeliveryStacksAvailable}>`.
+ */
+export const legacyInfraDeliveryPlugin = createPlugin({
+  id: 'infra-delivery',
+  apis: [infraDeliveryApiFactory],
+  routes: {
+    root: createRouteRef({ id: 'infra-delivery' }),
+    stacks: createRouteRef({ id: 'infra-delivery-entity-stacks' }),
+    runs: createRouteRef({ id: 'infra-delivery-entity-runs' }),
+  },
+});
+
+export const InfraDeliveryStatusPage = legacyInfraDeliveryPlugin.provide(
+  createRoutableExtension({
+    name: 'InfraDeliveryStatusPage',
+    component: () =>
+      import('./components/ServiceStatusPage').then(m => m.ServiceStatusPage),
+    mountPoint: legacyInfraDeliveryPlugin.routes.root,
+  }),
+);
+
+export const EntityInfraDeliveryStacksContent =
+  legacyInfraDeliveryPlugin.provide(
+    createRoutableExtension({
+      name: 'EntityInfraDeliveryStacksContent',
+      component: () =>
+        import('./components/StacksContent').then(m => m.StacksContent),
+      mountPoint: legacyInfraDeliveryPlugin.routes.stacks,
+    }),
+  );
+
+export const EntityInfraDeliveryPipelineRunsContent =
+  legacyInfraDeliveryPlugin.provide(
+    createRoutableExtension({
+      name: 'EntityInfraDeliveryPipelineRunsContent',
+      component: () =>
+        import('./components/PipelineRunsContent').then(
+          m => m.PipelineRunsContent,
+        ),
+      mountPoint: legacyInfraDeliveryPlugin.routes.runs,
+    }),
+  );
