@@ -15,7 +15,7 @@ test('the portal signs in a guest and shows the infrastructure page', async ({
   ).toBeVisible();
 
   await nav.getByRole('link', { name: 'Infrastructure', exact: true }).click();
-  await expect(page).toHaveURL(/\/infra-delivery$/);
+  await expect(page).toHaveURL(/\/infra-delivery/);
   await expect(page.getByText('Operational')).toBeVisible();
   await expect(page.getByText('Infrastructure Delivery Service')).toBeVisible();
   await page.screenshot({

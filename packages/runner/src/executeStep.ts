@@ -67,6 +67,7 @@ export async function executeStep(
 ): Promise<StepOutcome> {
   const step = claim.stepExecution;
   const destroy = step.type === 'iac.destroy' || step.config?.destroy === true;
+  let workDir = '';
   const run = async (args: string[], captureOnly = false) => {
     const result = await tool.run(args, workDir, { captureOnly });
     if (result.exitCode !== 0) {
@@ -78,7 +79,6 @@ export async function executeStep(
     return result.stdout;
   };
 
-  let workDir = '';
   try {
     workDir = await prepareWorkDir(claim, options);
     await run(['init', '-input=false', '-no-color']);

@@ -2,6 +2,7 @@ import {
   ApiBlueprint,
   createFrontendPlugin,
   PageBlueprint,
+  SubPageBlueprint,
 } from '@backstage/frontend-plugin-api';
 import { EntityContentBlueprint } from '@backstage/plugin-catalog-react/alpha';
 import CloudQueueIcon from '@material-ui/icons/CloudQueue';
@@ -13,15 +14,36 @@ export const infraDeliveryApi = ApiBlueprint.make({
   params: defineParams => defineParams(infraDeliveryApiFactory),
 });
 
+/** The Infrastructure page; its sub-pages are its tabs. */
 export const infraDeliveryPage = PageBlueprint.make({
   params: {
     path: '/infra-delivery',
     title: 'Infrastructure',
     icon: <CloudQueueIcon fontSize="inherit" />,
     routeRef: rootRouteRef,
+  },
+});
+
+export const serviceStatusSubPage = SubPageBlueprint.make({
+  name: 'status',
+  params: {
+    path: 'status',
+    title: 'Service',
     loader: () =>
       import('./components/ServiceStatusPage').then(m => (
         <m.ServiceStatusPage />
+      )),
+  },
+});
+
+export const organizationSubPage = SubPageBlueprint.make({
+  name: 'organization',
+  params: {
+    path: 'organization',
+    title: 'Organization',
+    loader: () =>
+      import('./components/OrganizationSettings').then(m => (
+        <m.OrganizationSettingsPage />
       )),
   },
 });
@@ -60,6 +82,8 @@ export const infraDeliveryPlugin = createFrontendPlugin({
   extensions: [
     infraDeliveryApi,
     infraDeliveryPage,
+    serviceStatusSubPage,
+    organizationSubPage,
     entityStacksContent,
     entityPipelineRunsContent,
   ],

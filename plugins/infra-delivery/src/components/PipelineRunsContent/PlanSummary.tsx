@@ -2,16 +2,18 @@ import { IacExecutionSummary } from '@internal/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 
+const RUN_TYPE_LABELS: Record<IacExecutionSummary['runType'], string> = {
+  PLAN: 'Plan',
+  APPLY: 'Apply',
+  DESTROY: 'Destroy',
+};
+
 /** `+add ~change −destroy`, with imports and replacements, as a plan's first line. */
 export const PlanSummary = ({ summary }: { summary: IacExecutionSummary }) => (
   <Box marginY={1}>
     <Typography variant="subtitle2">
-      {summary.runType === 'PLAN'
-        ? 'Plan'
-        : summary.runType === 'APPLY'
-        ? 'Apply'
-        : 'Destroy'}
-      : <span style={{ color: '#2e7d32' }}>+{summary.addCount}</span>{' '}
+      {RUN_TYPE_LABELS[summary.runType]}:{' '}
+      <span style={{ color: '#2e7d32' }}>+{summary.addCount}</span>{' '}
       <span style={{ color: '#ed6c02' }}>~{summary.changeCount}</span>{' '}
       <span style={{ color: '#d32f2f' }}>−{summary.destroyCount}</span>
       {summary.importCount > 0 && ` · ${summary.importCount} to import`}

@@ -1,0 +1,272 @@
+import { Entity } from '@backstage/catalog-model';
+import {
+  mockApis,
+  registerMswTestHooks,
+  renderInTestApp,
+} from '@backstage/frontend-test-utils';
+import { EntityProvider } from '@backstage/plugin-catalog-react';
+import { SignalApi, signalApiRef } from '@backstage/plugin-signals-react';
+import {
+  IacExecutionSummary,
+  IacResource,
+  InfraDeliveryClient,
+  PipelineRun,
+  Stack,
+  StepExecution,
+} from '@internal/plugin-infra-delivery-common';
+import { HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { infraDeliveryApiRef } from '../api';
+
+/**
+ * Shared set-up of the plugin's component tests: a fake service behind msw, the typed client
+ * pointing at it, wire-shaped fixtures and a renderer that puts an entity and a permission
+ * decision around a component.
+ *
+ * `usePermission` keeps its answers in SWR's module-wide cache, which outlives a single test:
+ * a test file must therefore render with one permission decision only. The tests of denied
+ * actions live in their own `*.denied.test.tsx` files.
+ */
+
+export const baseUrl = 'http://backend.test/api/infra-delivery';
+export const now = '2026-01-15T10:00:00.000Z';
+
+/** A request as the fake service received it, with the plugin's base path removed. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  body?: unknown;
+}
+
+/**
+ * An msw server with no handlers by default (an unhandled request is reported as an error and
+ * its fetch fails), recording every request it receives.
+ */
+export function setupInfraDeliveryServer() {
+  const server = setupServer();
+  registerMswTestHooks(server);
+  let requests: RecordedRequest[] = [];
+
+  beforeEach(() => {
+    requests = [];
+    server.events.on('request:start', async ({ request }) => {
+      const url = new URL(request.url);
+      const recorded: RecordedRequest = {
+        method: request.method,
+        path: url.pathname.replace(new URL(baseUrl).pathname, ''),
+        query: url.searchParams,
+      };
+      requests.push(recorded);
+      if (request.method !== 'GET') {
+        recorded.body = await request.clone().json();
+      }
+    });
+  });
+  afterEach(() => {
+    server.events.removeAllListeners();
+  });
+
+  return {
+    server,
+    /** Every request so far in this test, in order. */
+    requests: () => requests,
+    /** The requests so far with this method and path. */
+    requestsTo: (method: string, path: string) =>
+      requests.filter(r => r.method === method && r.path === path),
+  };
+}
+
+export const client = new InfraDeliveryClient({
+  baseUrl: async () => baseUrl,
+  fetch: (input, init) => fetch(input, init),
+});
+
+/** A catalog entity naming these stacks in `infra-delivery.io/stacks`, or none. */
+export function entityNaming(stacks?: string): Entity {
+  return {
+    apiVersion: 'backstage.io/v1alpha1',
+    kind: 'Component',
+    metadata: {
+      name: 'payments',
+      annotations:
+        stacks === undefined ? {} : { 'infra-delivery.io/stacks': stacks },
+    },
+    spec: { type: 'service', owner: 'team-a', lifecycle: 'production' },
+  };
+}
+
+/**
+ * A signals API that lets the test announce messages. Without one, `useSignal` reports no
+ * signals and the views simply do not refresh by themselves.
+ */
+export function fakeSignals() {
+  const listeners = new Map<string, Set<(message: any) => void>>();
+  const api: SignalApi = {
+    subscribe(channel, onMessage) {
+      const set = listeners.get(channel) ?? new Set();
+      set.add(onMessage);
+      listeners.set(channel, set);
+      return { unsubscribe: () => set.delete(onMessage) };
+    },
+  };
+  return {
+    api,
+    /** Delivers a message to every current subscriber of the channel. */
+    announce(channel: string, message: Record<string, string>) {
+      listeners.get(channel)?.forEach(listener => listener(message));
+    },
+    subscriberCount: (channel: string) => listeners.get(channel)?.size ?? 0,
+  };
+}
+
+/** Renders an entity tab with the client and a permission decision for every request. */
+export function renderEntityContent(
+  element: JSX.Element,
+  entity: Entity,
+  options: {
+    authorize?: 'ALLOW' | 'DENY';
+    /** Called with the name of each permission the component asks about. */
+    onAuthorize?: (permissionName: string) => void;
+    signals?: SignalApi;
+  } = {},
+) {
+  const { authorize = 'ALLOW', onAuthorize, signals } = options;
+  const permission = mockApis.permission({
+    authorize: request => {
+      onAuthorize?.(request.permission.name);
+      return authorize;
+    },
+  });
+  const content = <EntityProvider entity={entity}>{element}</EntityProvider>;
+  if (signals) {
+    return renderInTestApp(content, {
+      apis: [
+        [infraDeliveryApiRef, client],
+        permission,
+        [signalApiRef, signals],
+      ],
+    });
+  }
+  // Without a signals API, as in an app without the signals plugin.
+  return renderInTestApp(content, {
+    apis: [[infraDeliveryApiRef, client], permission],
+  });
+}
+
+/** `{ data, meta }` of a list endpoint holding all of `data`. */
+export function list<T>(data: T[], totalCount = data.length) {
+  return { data, meta: { limit: 50, nextCursor: null, totalCount } };
+}
+
+/** An ErrorBody answer. */
+export function errorResponse(
+  status: number,
+  body: { code: string; message: string; requestId: string },
+) {
+  return HttpResponse.json(body, { status });
+}
+
+export function stack(overrides: Partial<Stack> & Pick<Stack, 'id'>): Stack {
+  return {
+    changePipelineId: `${overrides.id}-change`,
+    destroyPipelineId: `${overrides.id}-destroy`,
+    createdAt: now,
+    updatedAt: now,
+    environmentId: 'env-1',
+    organizationId: 'org-1',
+    projectId: 'project-1',
+    type: 'IAC_OPEN',
+    givenId: overrides.id,
+    name: overrides.id,
+    autoApprove: false,
+    ...overrides,
+  };
+}
+
+export function pipelineRun(
+  overrides: Partial<PipelineRun> & Pick<PipelineRun, 'id'>,
+): PipelineRun {
+  return {
+    attemptEpoch: 1,
+    createdAt: now,
+    updatedAt: now,
+    isCancellable: false,
+    organizationId: 'org-1',
+    pipelineId: 'pipeline-1',
+    pipelineVersionId: 'pipeline-version-1',
+    status: 'SUCCEEDED',
+    ...overrides,
+  };
+}
+
+export function stepExecution(
+  overrides: Partial<StepExecution> &
+    Pick<StepExecution, 'id' | 'pipelineRunId' | 'position' | 'name' | 'type'>,
+): StepExecution {
+  return {
+    status: 'SUCCEEDED',
+    attemptEpoch: 1,
+    ...overrides,
+  };
+}
+
+export function iacResource(
+  overrides: Partial<IacResource> & Pick<IacResource, 'id' | 'address'>,
+): IacResource {
+  return {
+    createdAt: now,
+    updatedAt: now,
+    isInCurrentState: true,
+    organizationId: 'org-1',
+    pipelineRunId: 'run-1',
+    provider: 'registry.terraform.io/hashicorp/aws',
+    resourceName: 'main',
+    resourceType: 'aws_vpc',
+    stackId: 'stack-1',
+    stepExecutionId: 'step-1',
+    tainted: false,
+    vendorData: { before: null, after: {} },
+    mode: 'managed',
+    changeKind: 'NO_OP',
+    runType: 'APPLY',
+    ...overrides,
+  };
+}
+
+export function iacExecutionSummary(
+  overrides: Partial<IacExecutionSummary> &
+    Pick<IacExecutionSummary, 'id' | 'pipelineRunId'>,
+): IacExecutionSummary {
+  return {
+    addCount: 0,
+    changeCount: 0,
+    destroyCount: 0,
+    importCount: 0,
+    readCount: 0,
+    replaceCount: 0,
+    unchangedCount: 0,
+    createdAt: now,
+    updatedAt: now,
+    organizationId: 'org-1',
+    pipelineId: 'pipeline-1',
+    runType: 'PLAN',
+    stepExecutionId: 'step-1',
+    applyable: true,
+    stackId: 'stack-1',
+    ...overrides,
+  };
+}
+
+/**
+ * A text matcher for text split over several elements: the innermost element whose whole
+ * text content is `text`.
+ */
+export function byTextContent(text: string | RegExp) {
+  const matches = (content: string | null | undefined) =>
+    typeof text === 'string' ? content === text : text.test(content ?? '');
+  return (_: string, element: Element | null) =>
+    Boolean(element) &&
+    matches(element!.textContent) &&
+    Array.from(element!.children).every(child => !matches(child.textContent));
+}

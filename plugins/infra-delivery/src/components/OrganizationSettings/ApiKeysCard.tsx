@@ -1,0 +1,142 @@
+import { InfoCard, Table } from '@backstage/core-components';
+import { useApi } from '@backstage/frontend-plugin-api';
+import MenuItem from '@material-ui/core/MenuItem';
+import Box from '@material-ui/core/Box';
+import Button from '@material-ui/core/Button';
+import TextField from '@material-ui/core/TextField';
+import Typography from '@material-ui/core/Typography';
+import { useState } from 'react';
+import { infraDeliveryApiRef } from '../../api';
+import { ConfirmActionButton } from '../common/ConfirmActionButton';
+import { ErrorPanel } from '../common/ErrorPanel';
+import { SecretOnceDialog } from './SecretOnceDialog';
+import { useList } from './useList';
+
+const MINE = 'mine';
+
+/** API keys: created for oneself or a service account, shown once, revocable. */
+export const ApiKeysCard = ({ version }: { version: number }) => {
+  const client = useApi(infraDeliveryApiRef);
+  const keys = useList(
+    async () =>
+      (await client.call('listApiKeys', { query: { limit: 500 } })).data,
+    [client, version],
+  );
+  const accounts = useList(
+    async () =>
+      (await client.call('listServiceAccounts', { query: { limit: 500 } }))
+        .data,
+    [client, version],
+  );
+  const [name, setName] = useState('');
+  const [owner, setOwner] = useState(MINE);
+  const [error, setError] = useState<Error>();
+  const [key, setKey] = useState<string>();
+
+  const create = async () => {
+    setError(undefined);
+    try {
+      const created = await client.call('createApiKey', {
+        body: {
+          data: {
+            name,
+            ...(owner === MINE
+              ? {}
+              : { ownerType: 'SERVICE_ACCOUNT' as const, ownerId: owner }),
+          },
+        },
+      });
+      setKey(created.data.key);
+      setName('');
+      keys.retry();
+    } catch (e) {
+      setError(e as Error);
+    }
+  };
+
+  const ownerName = (ownerId: string) =>
+    accounts.items.find(a => a.id === ownerId)?.name ?? ownerId;
+
+  return (
+    <InfoCard title="API keys">
+      <Box display="flex" alignItems="flex-end" style={{ gap: 16 }} mb={2}>
+        <TextField
+          label="Name"
+          value={name}
+          onChange={event => setName(event.target.value)}
+        />
+        <TextField
+          select
+          label="For"
+          value={owner}
+          onChange={event => setOwner(event.target.value)}
+          style={{ minWidth: 180 }}
+        >
+          <MenuItem value={MINE}>Me</MenuItem>
+          {accounts.items.map(account => (
+            <MenuItem key={account.id} value={account.id}>
+              {account.name}
+            </MenuItem>
+          ))}
+        </TextField>
+        <Button
+          variant="contained"
+          color="primary"
+          onClick={create}
+          disabled={!name}
+        >
+          Create key
+        </Button>
+      </Box>
+      {error && <ErrorPanel error={error} title="Could not create the key" />}
+      {keys.error && <ErrorPanel error={keys.error} />}
+      <Table
+        options={{
+          paging: false,
+          search: false,
+          padding: 'dense',
+          toolbar: false,
+        }}
+        isLoading={keys.loading}
+        columns={[
+          { title: 'Name', field: 'name' },
+          {
+            title: 'Owner',
+            render: k =>
+              k.ownerType === 'SERVICE_ACCOUNT'
+                ? ownerName(k.ownerId)
+                : 'Member',
+          },
+          { title: 'Ends with', render: k => `…${k.keySuffix}` },
+          { title: 'Last used', render: k => k.lastUsedAt ?? 'never' },
+          {
+            title: '',
+            render: k => (
+              <ConfirmActionButton
+                label="Revoke"
+                color="secondary"
+                title={`Revoke ${k.name}?`}
+                onConfirm={() =>
+                  client.call('revokeApiKey', { params: { id: k.id } })
+                }
+                onDone={keys.retry}
+              >
+                <Typography>
+                  Requests with this key fail from now on.
+                </Typography>
+              </ConfirmActionButton>
+            ),
+          },
+        ]}
+        data={keys.items}
+      />
+      {key && (
+        <SecretOnceDialog
+          title="New API key"
+          secret={key}
+          onClose={() => setKey(undefined)}
+        />
+      )}
+    </InfoCard>
+  );
+};

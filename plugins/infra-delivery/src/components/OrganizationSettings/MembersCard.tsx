@@ -1,0 +1,108 @@
+import { InfoCard, Table } from '@backstage/core-components';
+import { useApi } from '@backstage/frontend-plugin-api';
+import { Role } from '@internal/plugin-infra-delivery-common';
+import Box from '@material-ui/core/Box';
+import Button from '@material-ui/core/Button';
+import TextField from '@material-ui/core/TextField';
+import Typography from '@material-ui/core/Typography';
+import { useState } from 'react';
+import { infraDeliveryApiRef } from '../../api';
+import { ConfirmActionButton } from '../common/ConfirmActionButton';
+import { ErrorPanel } from '../common/ErrorPanel';
+import { RoleSelect } from './RoleSelect';
+import { SecretOnceDialog } from './SecretOnceDialog';
+import { useList } from './useList';
+
+/** Members and pending invitations; inviting shows the invitation token once. */
+export const MembersCard = () => {
+  const client = useApi(infraDeliveryApiRef);
+  const members = useList(
+    async () =>
+      (await client.call('listMemberships', { query: { limit: 500 } })).data,
+    [client],
+  );
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('MEMBER');
+  const [error, setError] = useState<Error>();
+  const [token, setToken] = useState<string>();
+
+  const invite = async () => {
+    setError(undefined);
+    try {
+      const invitation = await client.call('createMembership', {
+        body: { data: { email, role } },
+      });
+      setToken(invitation.data.invitationToken);
+      setEmail('');
+      members.retry();
+    } catch (e) {
+      setError(e as Error);
+    }
+  };
+
+  return (
+    <InfoCard title="Members and invitations">
+      <Box display="flex" alignItems="flex-end" style={{ gap: 16 }} mb={2}>
+        <TextField
+          label="Email"
+          value={email}
+          onChange={event => setEmail(event.target.value)}
+        />
+        <RoleSelect value={role} onChange={setRole} />
+        <Button
+          variant="contained"
+          color="primary"
+          onClick={invite}
+          disabled={!email}
+        >
+          Invite
+        </Button>
+      </Box>
+      {error && <ErrorPanel error={error} title="The invitation failed" />}
+      {members.error && <ErrorPanel error={members.error} />}
+      <Table
+        options={{
+          paging: false,
+          search: false,
+          padding: 'dense',
+          toolbar: false,
+        }}
+        isLoading={members.loading}
+        columns={[
+          { title: 'Email', field: 'email' },
+          { title: 'Role', field: 'role' },
+          {
+            title: 'State',
+            render: m => (m.userId ? 'Member' : 'Invited'),
+          },
+          {
+            title: '',
+            render: m => (
+              <ConfirmActionButton
+                label={m.userId ? 'Remove' : 'Withdraw'}
+                color="secondary"
+                title={`Remove ${m.email}?`}
+                onConfirm={() =>
+                  client.call('deleteMembership', { params: { id: m.id } })
+                }
+                onDone={members.retry}
+              >
+                <Typography>
+                  Their access tokens and API keys stop working at once.
+                </Typography>
+              </ConfirmActionButton>
+            ),
+          },
+        ]}
+        data={members.items}
+      />
+      {token && (
+        <SecretOnceDialog
+          title="Invitation token"
+          secret={token}
+          onClose={() => setToken(undefined)}
+        />
+      )}
+    </InfoCard>
+  );
+};

@@ -1,0 +1,110 @@
+import { InfoCard, Table } from '@backstage/core-components';
+import { useApi } from '@backstage/frontend-plugin-api';
+import { Role } from '@internal/plugin-infra-delivery-common';
+import Box from '@material-ui/core/Box';
+import Button from '@material-ui/core/Button';
+import TextField from '@material-ui/core/TextField';
+import Typography from '@material-ui/core/Typography';
+import { useState } from 'react';
+import { infraDeliveryApiRef } from '../../api';
+import { ConfirmActionButton } from '../common/ConfirmActionButton';
+import { ErrorPanel } from '../common/ErrorPanel';
+import { RoleSelect } from './RoleSelect';
+import { useList } from './useList';
+
+/** Service accounts for runners and automation. */
+export const ServiceAccountsCard = ({
+  onChanged,
+}: {
+  onChanged: () => void;
+}) => {
+  const client = useApi(infraDeliveryApiRef);
+  const accounts = useList(
+    async () =>
+      (await client.call('listServiceAccounts', { query: { limit: 500 } }))
+        .data,
+    [client],
+  );
+  const [name, setName] = useState('');
+  const [role, setRole] = useState<Role>('MEMBER');
+  const [error, setError] = useState<Error>();
+
+  const create = async () => {
+    setError(undefined);
+    try {
+      await client.call('createServiceAccount', {
+        body: { data: { name, role: role as Exclude<Role, 'OWNER'> } },
+      });
+      setName('');
+      accounts.retry();
+      onChanged();
+    } catch (e) {
+      setError(e as Error);
+    }
+  };
+
+  return (
+    <InfoCard title="Service accounts">
+      <Box display="flex" alignItems="flex-end" style={{ gap: 16 }} mb={2}>
+        <TextField
+          label="Name"
+          value={name}
+          onChange={event => setName(event.target.value)}
+        />
+        <RoleSelect
+          value={role}
+          onChange={setRole}
+          roles={['ADMIN', 'MEMBER', 'VIEWER']}
+        />
+        <Button
+          variant="contained"
+          color="primary"
+          onClick={create}
+          disabled={!name}
+        >
+          Create
+        </Button>
+      </Box>
+      {error && <ErrorPanel error={error} title="Could not create it" />}
+      {accounts.error && <ErrorPanel error={accounts.error} />}
+      <Table
+        options={{
+          paging: false,
+          search: false,
+          padding: 'dense',
+          toolbar: false,
+        }}
+        isLoading={accounts.loading}
+        columns={[
+          { title: 'Name', field: 'name' },
+          { title: 'Role', field: 'role' },
+          { title: 'Id', field: 'id' },
+          {
+            title: '',
+            render: account => (
+              <ConfirmActionButton
+                label="Delete"
+                color="secondary"
+                title={`Delete ${account.name}?`}
+                onConfirm={() =>
+                  client.call('deleteServiceAccount', {
+                    params: { id: account.id },
+                  })
+                }
+                onDone={() => {
+                  accounts.retry();
+                  onChanged();
+                }}
+              >
+                <Typography>
+                  Its API keys are revoked; runners using them stop.
+                </Typography>
+              </ConfirmActionButton>
+            ),
+          },
+        ]}
+        data={accounts.items}
+      />
+    </InfoCard>
+  );
+};

@@ -1,0 +1,1 @@
+export { OrganizationSettingsPage } from './OrganizationSettingsPage';

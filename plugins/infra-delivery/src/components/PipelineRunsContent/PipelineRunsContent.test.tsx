@@ -1,0 +1,826 @@
+import {
+  IacResource,
+  StepExecution,
+} from '@internal/plugin-infra-delivery-common';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import {
+  baseUrl,
+  byTextContent,
+  entityNaming,
+  errorResponse,
+  fakeSignals,
+  iacExecutionSummary,
+  iacResource,
+  list,
+  pipelineRun,
+  renderEntityContent,
+  setupInfraDeliveryServer,
+  stepExecution,
+} from '../../__testUtils__/infraDeliveryTestKit';
+import { PipelineRunsContent } from './PipelineRunsContent';
+
+const stackIds = ['stack-network', 'stack-database'];
+const entity = entityNaming(stackIds.join(','));
+
+const waiting = pipelineRun({
+  id: 'run-waiting',
+  description: 'Apply network changes',
+  attachedEntityId: 'stack-network',
+  status: 'WAITING_FOR_APPROVAL',
+  isCancellable: true,
+});
+const failed = pipelineRun({
+  id: 'run-failed',
+  description: 'Upgrade database',
+  attachedEntityId: 'stack-database',
+  status: 'FAILED',
+  attemptEpoch: 1,
+  error: {
+    code: 'InfraDelivery:StepExecution:FAILED',
+    message: 'terraform apply exited with status 1',
+  },
+});
+const running = pipelineRun({
+  id: 'run-running',
+  description: 'Rotate database credentials',
+  attachedEntityId: 'stack-database',
+  status: 'RUNNING',
+  isCancellable: true,
+});
+const held = pipelineRun({
+  id: 'run-held',
+  description: 'Resize subnets',
+  attachedEntityId: 'stack-network',
+  status: 'QUEUED',
+  isCancellable: true,
+  queueReason: 'Stack is busy',
+  queueState: {
+    preflightBlockedByAdmissionCondition: true,
+    stackRunPreflightPending: false,
+    blockingEntityId: 'stack-network',
+    blockingEntityType: 'STACK',
+    blockingRunId: 'run-waiting',
+  },
+});
+const queued = pipelineRun({
+  id: 'run-queued',
+  attachedEntityId: 'stack-database',
+  status: 'QUEUED',
+  isCancellable: true,
+  queueReason: 'Waiting for a runner',
+});
+const allRuns = [waiting, failed, running, held, queued];
+
+const steps: Record<string, StepExecution[]> = {
+  [waiting.id]: [
+    stepExecution({
+      id: 'step-plan',
+      pipelineRunId: waiting.id,
+      position: 0,
+      name: 'Plan',
+      type: 'iac.plan',
+      status: 'SUCCEEDED',
+    }),
+    stepExecution({
+      id: 'step-approval',
+      pipelineRunId: waiting.id,
+      position: 1,
+      name: 'Approval',
+      type: 'approval',
+      status: 'WAITING_FOR_APPROVAL',
+    }),
+    stepExecution({
+      id: 'step-apply',
+      pipelineRunId: waiting.id,
+      position: 2,
+      name: 'Apply',
+      type: 'iac.apply',
+      status: 'PENDING',
+    }),
+  ],
+  [failed.id]: [
+    stepExecution({
+      id: 'step-failed-apply',
+      pipelineRunId: failed.id,
+      position: 0,
+      name: 'Apply',
+      type: 'iac.apply',
+      status: 'FAILED',
+      error: {
+        code: 'InfraDelivery:StepExecution:FAILED',
+        message: 'Error: creating RDS instance: quota exceeded',
+      },
+    }),
+  ],
+};
+
+const subnetBefore = { cidr_block: '10.0.1.0/24', tags: { Name: 'private' } };
+const subnetAfter = { cidr_block: '10.0.2.0/23', tags: { Name: 'private' } };
+const resources: IacResource[] = [
+  iacResource({
+    id: 'res-subnet',
+    pipelineRunId: waiting.id,
+    address: 'aws_subnet.private',
+    resourceType: 'aws_subnet',
+    changeKind: 'REPLACE',
+    runType: 'PLAN',
+    tainted: true,
+    vendorData: { before: subnetBefore, after: subnetAfter },
+  }),
+  iacResource({
+    id: 'res-route',
+    pipelineRunId: waiting.id,
+    address: 'aws_route_table.private',
+    resourceType: 'aws_route_table',
+    changeKind: 'UPDATE',
+    runType: 'PLAN',
+  }),
+  iacResource({
+    id: 'res-eip',
+    pipelineRunId: waiting.id,
+    address: 'aws_eip.nat',
+    resourceType: 'aws_eip',
+    changeKind: 'CREATE',
+    runType: 'PLAN',
+    vendorData: { before: null, after: { domain: 'vpc' } },
+  }),
+];
+
+describe('PipelineRunsContent', () => {
+  const { server, requests, requestsTo } = setupInfraDeliveryServer();
+
+  /** The service as the list and the details read it; tests override single endpoints. */
+  function serveRuns() {
+    server.use(
+      http.get(`${baseUrl}/pipeline-runs`, ({ request }) => {
+        const query = new URL(request.url).searchParams;
+        const entities = query.getAll('attachedEntityId');
+        const statuses = query.getAll('status');
+        return HttpResponse.json(
+          list(
+            allRuns.filter(
+              run =>
+                entities.includes(run.attachedEntityId!) &&
+                (statuses.length === 0 || statuses.includes(run.status)),
+            ),
+          ),
+        );
+      }),
+      http.get<{ id: string }>(`${baseUrl}/pipeline-runs/:id`, ({ params }) => {
+        const found = allRuns.find(run => run.id === params.id);
+        return found
+          ? HttpResponse.json({ data: found })
+          : errorResponse(404, {
+              code: 'InfraDelivery:PipelineRun:NOT_FOUND',
+              message: `Pipeline run ${params.id} does not exist`,
+              requestId: 'req-run-404',
+            });
+      }),
+      http.get<{ id: string }>(
+        `${baseUrl}/pipeline-runs/:id/step-executions`,
+        ({ params }) => HttpResponse.json({ data: steps[params.id] ?? [] }),
+      ),
+      http.get(`${baseUrl}/iac-execution-summaries`, ({ request }) => {
+        const runId = new URL(request.url).searchParams.get('pipelineRunId');
+        return HttpResponse.json(
+          list(
+            runId === waiting.id
+              ? [
+                  iacExecutionSummary({
+                    id: 'summary-plan',
+                    pipelineRunId: waiting.id,
+                    runType: 'PLAN',
+                    addCount: 5,
+                    changeCount: 1,
+                    destroyCount: 2,
+                    replaceCount: 1,
+                    unchangedCount: 40,
+                  }),
+                ]
+              : [],
+          ),
+        );
+      }),
+      http.get(`${baseUrl}/iac-resources`, ({ request }) => {
+        const runId = new URL(request.url).searchParams.get('pipelineRunId');
+        return HttpResponse.json(
+          list(resources.filter(r => r.pipelineRunId === runId)),
+        );
+      }),
+      http.get<{ id: string }>(
+        `${baseUrl}/pipeline-step-executions/:id/logs`,
+        ({ params }) =>
+          HttpResponse.json(
+            list(
+              params.id === 'step-plan'
+                ? [
+                    {
+                      id: 'log-1',
+                      attemptEpoch: 1,
+                      timestamp: '2026-01-15T10:00:01.000Z',
+                      text: 'Initializing the backend...',
+                    },
+                    {
+                      id: 'log-2',
+                      attemptEpoch: 1,
+                      timestamp: '2026-01-15T10:00:02.000Z',
+                      text: 'Plan: 5 to add, 1 to change, 2 to destroy.',
+                    },
+                  ]
+                : [],
+            ),
+          ),
+      ),
+      http.post<{ id: string; action: string }>(
+        `${baseUrl}/pipeline-runs/:id/:action`,
+        ({ params }) =>
+          HttpResponse.json({
+            data: allRuns.find(run => run.id === params.id),
+          }),
+      ),
+    );
+  }
+
+  const posts = () => requests().filter(r => r.method === 'POST');
+  const listRequests = () => requestsTo('GET', '/pipeline-runs');
+
+  async function rowOf(text: string) {
+    const cell = await screen.findByText(text);
+    return cell.closest('tr')!;
+  }
+
+  /** Opens a run's details from the list and waits until they are shown. */
+  async function openRun(description: string, runId: string) {
+    await userEvent.click(
+      await screen.findByRole('button', { name: description }),
+    );
+    const title = await screen.findByText(`Run ${runId}`);
+    const card = title.closest('.MuiCard-root') as HTMLElement;
+    await waitFor(() =>
+      expect(within(card).queryByTestId('progress')).not.toBeInTheDocument(),
+    );
+    return card;
+  }
+
+  it('asks for the annotation when the entity names no stack', async () => {
+    renderEntityContent(<PipelineRunsContent />, entityNaming());
+
+    expect(await screen.findByText('Missing Annotation')).toBeInTheDocument();
+    expect(
+      screen.getAllByText(/infra-delivery\.io\/stacks/).length,
+    ).toBeGreaterThan(0);
+    expect(requests()).toEqual([]);
+  });
+
+  it("lists the runs of the entity's stacks", async () => {
+    serveRuns();
+
+    renderEntityContent(<PipelineRunsContent />, entity);
+
+    expect(
+      await screen.findByText(`Pipeline runs (${allRuns.length})`),
+    ).toBeInTheDocument();
+    expect(
+      within(await rowOf('Apply network changes')).getByText(
+        'Waiting for approval',
+      ),
+    ).toBeInTheDocument();
+    expect(
+      within(await rowOf('Upgrade database')).getByText('Failed'),
+    ).toBeInTheDocument();
+    expect(
+      within(await rowOf('Rotate database credentials')).getByText('Running'),
+    ).toBeInTheDocument();
+    // A run without a description is named by its id; a plain queue reason is shown as is.
+    const queuedRow = await rowOf('run-queued');
+    expect(within(queuedRow).getByText('Queued')).toBeInTheDocument();
+    expect(
+      within(queuedRow).getByText('Waiting for a runner'),
+    ).toBeInTheDocument();
+
+    expect(listRequests()).toHaveLength(1);
+    const [request] = listRequests();
+    expect(request.query.getAll('attachedEntityId')).toEqual(stackIds);
+    expect(request.query.has('status')).toBe(false);
+  });
+
+  it('says so when no run matches', async () => {
+    serveRuns();
+    server.use(
+      http.get(`${baseUrl}/pipeline-runs`, () => HttpResponse.json(list([]))),
+    );
+
+    renderEntityContent(<PipelineRunsContent />, entity);
+
+    expect(await screen.findByText('No runs match.')).toBeInTheDocument();
+    expect(screen.getByText('Pipeline runs (0)')).toBeInTheDocument();
+  });
+
+  it('filters by the status chips, asking the service each time', async () => {
+    serveRuns();
+    renderEntityContent(<PipelineRunsContent />, entity);
+    await rowOf('Apply network changes');
+
+    await userEvent.click(screen.getByRole('button', { name: 'FAILED' }));
+
+    await waitFor(() =>
+      expect(
+        screen.queryByText('Apply network changes'),
+      ).not.toBeInTheDocument(),
+    );
+    expect(await screen.findByText('Pipeline runs (1)')).toBeInTheDocument();
+    expect(screen.getByText('Upgrade database')).toBeInTheDocument();
+    expect(listRequests()).toHaveLength(2);
+    expect(listRequests()[1].query.getAll('status')).toEqual(['FAILED']);
+    expect(listRequests()[1].query.getAll('attachedEntityId')).toEqual(
+      stackIds,
+    );
+
+    await userEvent.click(screen.getByRole('button', { name: 'RUNNING' }));
+
+    expect(await screen.findByText('Pipeline runs (2)')).toBeInTheDocument();
+    expect(screen.getByText('Rotate database credentials')).toBeInTheDocument();
+    expect(listRequests()[2].query.getAll('status')).toEqual([
+      'FAILED',
+      'RUNNING',
+    ]);
+
+    // A second click takes the status out of the filter again.
+    await userEvent.click(screen.getByRole('button', { name: 'FAILED' }));
+
+    expect(await screen.findByText('Pipeline runs (1)')).toBeInTheDocument();
+    expect(screen.queryByText('Upgrade database')).not.toBeInTheDocument();
+    expect(listRequests()[3].query.getAll('status')).toEqual(['RUNNING']);
+  });
+
+  it('explains which run holds a queued run, and opens that run', async () => {
+    serveRuns();
+    renderEntityContent(<PipelineRunsContent />, entity);
+
+    const row = await rowOf('Resize subnets');
+    expect(
+      within(row).getByText(
+        byTextContent('Held: stack stack-network is busy with run run-waiting'),
+      ),
+    ).toBeInTheDocument();
+    // The structured reason replaces the plain one.
+    expect(within(row).queryByText('Stack is busy')).not.toBeInTheDocument();
+
+    await userEvent.click(
+      within(row).getByRole('button', { name: 'run-waiting' }),
+    );
+
+    expect(await screen.findByText('Run run-waiting')).toBeInTheDocument();
+    expect(requestsTo('GET', '/pipeline-runs/run-waiting')).toHaveLength(1);
+  });
+
+  it("shows a selected run's steps, plan summary and resource changes", async () => {
+    serveRuns();
+    renderEntityContent(<PipelineRunsContent />, entity);
+
+    const card = await openRun('Apply network changes', waiting.id);
+
+    expect(
+      within(card).getAllByText('Waiting for approval').length,
+    ).toBeGreaterThanOrEqual(2); // the run and its approval step
+
+    const plan = within(card).getByText(byTextContent(/^Plan: \+5 ~1 −2/));
+    expect(plan).toHaveTextContent(
+      'Plan: +5 ~1 −2 · 1 replaced · 40 unchanged',
+    );
+
+    expect(
+      within(card).getByText(byTextContent('1. Plan')),
+    ).toBeInTheDocument();
+    expect(within(card).getByText('iac.plan')).toBeInTheDocument();
+    expect(
+      within(card).getByText(byTextContent('2. Approval')),
+    ).toBeInTheDocument();
+    expect(within(card).getByText('approval')).toBeInTheDocument();
+    expect(
+      within(card).getByText(byTextContent('3. Apply')),
+    ).toBeInTheDocument();
+    expect(within(card).getByText('Pending')).toBeInTheDocument();
+
+    expect(
+      await within(card).findByText('Resource changes (3)'),
+    ).toBeInTheDocument();
+    const subnetRow = within(card)
+      .getByText('aws_subnet.private')
+      .closest('tr')!;
+    expect(within(subnetRow).getByText('REPLACE')).toBeInTheDocument();
+    expect(within(subnetRow).getByText('PLAN')).toBeInTheDocument();
+    expect(within(subnetRow).getByText('tainted')).toBeInTheDocument();
+    const routeRow = within(card)
+      .getByText('aws_route_table.private')
+      .closest('tr')!;
+    expect(within(routeRow).getByText('UPDATE')).toBeInTheDocument();
+    expect(within(routeRow).queryByText('tainted')).not.toBeInTheDocument();
+    expect(within(card).getByText('aws_eip.nat')).toBeInTheDocument();
+
+    const summaryRequest = requestsTo('GET', '/iac-execution-summaries')[0];
+    expect(summaryRequest.query.get('pipelineRunId')).toBe(waiting.id);
+    const resourcesRequest = requestsTo('GET', '/iac-resources')[0];
+    expect(resourcesRequest.query.get('pipelineRunId')).toBe(waiting.id);
+    expect(resourcesRequest.query.has('stackId')).toBe(false);
+    expect(
+      requestsTo('GET', `/pipeline-runs/${waiting.id}/step-executions`),
+    ).toHaveLength(1);
+  });
+
+  it("shows a resource change's before and after in its detail panel", async () => {
+    serveRuns();
+    renderEntityContent(<PipelineRunsContent />, entity);
+    const card = await openRun('Apply network changes', waiting.id);
+
+    const subnetRow = (
+      await within(card).findByText('aws_subnet.private')
+    ).closest('tr')!;
+    expect(within(card).queryByText('before')).not.toBeInTheDocument();
+
+    await userEvent.click(
+      within(subnetRow).getByRole('button', {
+        name: 'Detail panel visiblity toggle',
+      }),
+    );
+
+    expect(await within(card).findByText('before')).toBeInTheDocument();
+    expect(within(card).getByText('after')).toBeInTheDocument();
+    expect(
+      within(card).getByText(
+        byTextContent(JSON.stringify(subnetBefore, null, 2)),
+      ),
+    ).toBeInTheDocument();
+    expect(
+      within(card).getByText(
+        byTextContent(JSON.stringify(subnetAfter, null, 2)),
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it("shows a step's log lines when it is opened", async () => {
+    serveRuns();
+    renderEntityContent(<PipelineRunsContent />, entity);
+    const card = await openRun('Apply network changes', waiting.id);
+
+    expect(
+      requestsTo('GET', '/pipeline-step-executions/step-plan/logs'),
+    ).toEqual([]);
+
+    await userEvent.click(within(card).getByText(byTextContent('1. Plan')));
+
+    expect(
+      await within(card).findByText(
+        byTextContent(
+          'Initializing the backend...\nPlan: 5 to add, 1 to change, 2 to destroy.',
+        ),
+      ),
+    ).toBeInTheDocument();
+    expect(
+      requestsTo('GET', '/pipeline-step-executions/step-plan/logs'),
+    ).toHaveLength(1);
+
+    await userEvent.click(within(card).getByText(byTextContent('3. Apply')));
+    expect(await within(card).findByText('No log lines.')).toBeInTheDocument();
+  });
+
+  it('approves a waiting run after confirmation, then reloads the run and the list', async () => {
+    serveRuns();
+    renderEntityContent(<PipelineRunsContent />, entity);
+    const card = await openRun('Apply network changes', waiting.id);
+
+    expect(
+      within(card).getByRole('button', { name: 'Reject' }),
+    ).toBeInTheDocument();
+    expect(
+      within(card).queryByRole('button', { name: 'Retry' }),
+    ).not.toBeInTheDocument();
+    const runLoads = requestsTo('GET', `/pipeline-runs/${waiting.id}`).length;
+    const listLoads = listRequests().length;
+
+    await userEvent.click(
+      within(card).getByRole('button', { name: 'Approve' }),
+    );
+
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Approve the plan?')).toBeInTheDocument();
+    expect(
+      within(dialog).getByText('The run continues with the next step (apply).'),
+    ).toBeInTheDocument();
+    expect(posts()).toEqual([]);
+
+    await userEvent.click(
+      within(dialog).getByRole('button', { name: 'Approve' }),
+    );
+
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument(),
+    );
+    expect(posts()).toHaveLength(1);
+    expect(posts()[0].path).toBe(`/pipeline-runs/${waiting.id}/approve`);
+    expect(posts()[0].body).toEqual({ data: {} });
+    await waitFor(() => {
+      expect(
+        requestsTo('GET', `/pipeline-runs/${waiting.id}`).length,
+      ).toBeGreaterThan(runLoads);
+      expect(listRequests().length).toBeGreaterThan(listLoads);
+    });
+  });
+
+  it('rejects a waiting run after confirmation', async () => {
+    serveRuns();
+    renderEntityContent(<PipelineRunsContent />, entity);
+    const card = await openRun('Apply network changes', waiting.id);
+
+    await userEvent.click(within(card).getByRole('button', { name: 'Reject' }));
+
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Reject the plan?')).toBeInTheDocument();
+    expect(
+      within(dialog).getByText('The run fails and nothing is applied.'),
+    ).toBeInTheDocument();
+    expect(posts()).toEqual([]);
+
+    await userEvent.click(
+      within(dialog).getByRole('button', { name: 'Reject' }),
+    );
+
+    await waitFor(() => expect(posts()).toHaveLength(1));
+    expect(posts()[0].path).toBe(`/pipeline-runs/${waiting.id}/reject`);
+    expect(posts()[0].body).toEqual({ data: {} });
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument(),
+    );
+  });
+
+  it('does nothing when an approval is cancelled', async () => {
+    serveRuns();
+    renderEntityContent(<PipelineRunsContent />, entity);
+    const card = await openRun('Apply network changes', waiting.id);
+
+    await userEvent.click(
+      within(card).getByRole('button', { name: 'Approve' }),
+    );
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.click(
+      within(dialog).getByRole('button', { name: 'Cancel' }),
+    );
+
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument(),
+    );
+    expect(posts()).toEqual([]);
+  });
+
+  it('offers Retry on a failed run, with its error and the next attempt', async () => {
+    serveRuns();
+    renderEntityContent(<PipelineRunsContent />, entity);
+    const card = await openRun('Upgrade database', failed.id);
+
+    expect(
+      within(card).getByText('terraform apply exited with status 1'),
+    ).toBeInTheDocument();
+    expect(
+      within(card).getByText('Error: creating RDS instance: quota exceeded'),
+    ).toBeInTheDocument();
+    expect(
+      within(card).queryByRole('button', { name: 'Approve' }),
+    ).not.toBeInTheDocument();
+    expect(
+      within(card).queryByRole('button', { name: 'Cancel run' }),
+    ).not.toBeInTheDocument();
+
+    await userEvent.click(within(card).getByRole('button', { name: 'Retry' }));
+
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Retry this run?')).toBeInTheDocument();
+    expect(
+      within(dialog).getByText(
+        'The run starts again from its first unfinished step, as attempt 2.',
+      ),
+    ).toBeInTheDocument();
+    expect(posts()).toEqual([]);
+
+    await userEvent.click(
+      within(dialog).getByRole('button', { name: 'Retry' }),
+    );
+
+    await waitFor(() => expect(posts()).toHaveLength(1));
+    expect(posts()[0].path).toBe(`/pipeline-runs/${failed.id}/retry`);
+    expect(posts()[0].body).toEqual({ data: {} });
+  });
+
+  it('offers Cancel run on a running run', async () => {
+    serveRuns();
+    renderEntityContent(<PipelineRunsContent />, entity);
+    const card = await openRun('Rotate database credentials', running.id);
+
+    expect(
+      within(card).queryByRole('button', { name: 'Approve' }),
+    ).not.toBeInTheDocument();
+    expect(
+      within(card).queryByRole('button', { name: 'Retry' }),
+    ).not.toBeInTheDocument();
+
+    await userEvent.click(
+      within(card).getByRole('button', { name: 'Cancel run' }),
+    );
+
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Cancel this run?')).toBeInTheDocument();
+    expect(posts()).toEqual([]);
+
+    await userEvent.click(
+      within(dialog).getByRole('button', { name: 'Cancel run' }),
+    );
+
+    await waitFor(() => expect(posts()).toHaveLength(1));
+    expect(posts()[0].path).toBe(`/pipeline-runs/${running.id}/cancel`);
+  });
+
+  it('keeps the dialog open with the ErrorBody when an action fails', async () => {
+    serveRuns();
+    server.use(
+      http.post(`${baseUrl}/pipeline-runs/:id/approve`, () =>
+        errorResponse(409, {
+          code: 'InfraDelivery:PipelineRun:CONFLICT',
+          message: 'The run no longer waits for an approval',
+          requestId: 'req-approve-409',
+        }),
+      ),
+    );
+    renderEntityContent(<PipelineRunsContent />, entity);
+    const card = await openRun('Apply network changes', waiting.id);
+
+    await userEvent.click(
+      within(card).getByRole('button', { name: 'Approve' }),
+    );
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.click(
+      within(dialog).getByRole('button', { name: 'Approve' }),
+    );
+
+    expect(
+      await within(dialog).findByText(
+        'The run no longer waits for an approval',
+      ),
+    ).toBeInTheDocument();
+    expect(within(dialog).getByText(/Approve failed/)).toBeInTheDocument();
+    expect(
+      within(dialog).getByText(
+        'InfraDelivery:PipelineRun:CONFLICT · Request id: req-approve-409',
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it('shows the ErrorBody message and request id when the list fails', async () => {
+    server.use(
+      http.get(`${baseUrl}/pipeline-runs`, () =>
+        errorResponse(500, {
+          code: 'InfraDelivery:PipelineRun:INTERNAL',
+          message: 'The run store does not answer',
+          requestId: 'req-list-500',
+        }),
+      ),
+    );
+
+    renderEntityContent(<PipelineRunsContent />, entity);
+
+    expect(
+      await screen.findByText('The run store does not answer'),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'InfraDelivery:PipelineRun:INTERNAL · Request id: req-list-500',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/Pipeline runs \(/)).not.toBeInTheDocument();
+  });
+
+  it('shows the ErrorBody when the details of a run fail', async () => {
+    serveRuns();
+    server.use(
+      http.get(`${baseUrl}/iac-execution-summaries`, () =>
+        errorResponse(403, {
+          code: 'InfraDelivery:IacExecutionSummary:FORBIDDEN',
+          message: 'You may not read the plans of this run',
+          requestId: 'req-details-403',
+        }),
+      ),
+    );
+    renderEntityContent(<PipelineRunsContent />, entity);
+
+    const card = await openRun('Apply network changes', waiting.id);
+
+    expect(
+      await within(card).findByText('You may not read the plans of this run'),
+    ).toBeInTheDocument();
+    expect(
+      within(card).getByText(/Request id: req-details-403/),
+    ).toBeInTheDocument();
+    expect(
+      within(card).queryByRole('button', { name: 'Approve' }),
+    ).not.toBeInTheDocument();
+  });
+
+  it('shows the ErrorBody when the resource changes fail', async () => {
+    serveRuns();
+    server.use(
+      http.get(`${baseUrl}/iac-resources`, () =>
+        errorResponse(500, {
+          code: 'InfraDelivery:IacResource:INTERNAL',
+          message: 'The plan file cannot be read',
+          requestId: 'req-resources-500',
+        }),
+      ),
+    );
+    renderEntityContent(<PipelineRunsContent />, entity);
+
+    const card = await openRun('Apply network changes', waiting.id);
+
+    expect(
+      await within(card).findByText('The plan file cannot be read'),
+    ).toBeInTheDocument();
+    expect(
+      within(card).getByText(/Request id: req-resources-500/),
+    ).toBeInTheDocument();
+    // The rest of the run is still shown.
+    expect(
+      within(card).getByText(byTextContent(/^Plan: \+5 ~1 −2/)),
+    ).toBeInTheDocument();
+  });
+
+  it('does not show the previous run while another selected run loads', async () => {
+    serveRuns();
+    renderEntityContent(<PipelineRunsContent />, entity);
+    await openRun('Upgrade database', failed.id);
+
+    let answer: () => void = () => {};
+    const answered = new Promise<void>(resolve => {
+      answer = resolve;
+    });
+    server.use(
+      http.get(`${baseUrl}/pipeline-runs/${waiting.id}`, async () => {
+        await answered;
+        return HttpResponse.json({ data: waiting });
+      }),
+    );
+    await userEvent.click(
+      screen.getByRole('button', { name: 'Apply network changes' }),
+    );
+
+    expect(await screen.findByText(`Run ${waiting.id}`)).toBeInTheDocument();
+    // Neither the failed run's error nor its Retry may appear under the new run's title.
+    expect(
+      screen.queryByText('terraform apply exited with status 1'),
+    ).not.toBeInTheDocument();
+    expect(
+      screen.queryByRole('button', { name: 'Retry' }),
+    ).not.toBeInTheDocument();
+
+    answer();
+
+    expect(
+      await screen.findByRole('button', { name: 'Approve' }),
+    ).toBeInTheDocument();
+  });
+
+  it('closes the details', async () => {
+    serveRuns();
+    renderEntityContent(<PipelineRunsContent />, entity);
+    const card = await openRun('Apply network changes', waiting.id);
+
+    await userEvent.click(within(card).getByRole('button', { name: 'Close' }));
+
+    await waitFor(() =>
+      expect(screen.queryByText(`Run ${waiting.id}`)).not.toBeInTheDocument(),
+    );
+    expect(screen.getByText('Apply network changes')).toBeInTheDocument();
+  });
+
+  it('reloads the list and the open run when the backend announces a run change', async () => {
+    serveRuns();
+    const signals = fakeSignals();
+    renderEntityContent(<PipelineRunsContent />, entity, {
+      signals: signals.api,
+    });
+    await openRun('Apply network changes', waiting.id);
+    const runLoads = requestsTo('GET', `/pipeline-runs/${waiting.id}`).length;
+    const listLoads = listRequests().length;
+
+    act(() =>
+      signals.announce('infra-delivery:pipeline-runs', {
+        runId: waiting.id,
+      }),
+    );
+
+    await waitFor(() => {
+      expect(
+        requestsTo('GET', `/pipeline-runs/${waiting.id}`).length,
+      ).toBeGreaterThan(runLoads);
+      expect(listRequests().length).toBeGreaterThan(listLoads);
+    });
+  });
+});

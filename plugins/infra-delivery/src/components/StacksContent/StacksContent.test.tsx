@@ -1,0 +1,612 @@
+import { Stack } from '@internal/plugin-infra-delivery-common';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse, HttpResponseResolver } from 'msw';
+import {
+  baseUrl,
+  entityNaming,
+  errorResponse,
+  fakeSignals,
+  iacResource,
+  list,
+  pipelineRun,
+  renderEntityContent,
+  setupInfraDeliveryServer,
+  stack,
+} from '../../__testUtils__/infraDeliveryTestKit';
+import { StacksContent } from './StacksContent';
+
+const network = stack({
+  id: 'stack-network',
+  name: 'Network',
+  givenId: 'network',
+  changePipelineId: 'pipe-change-network',
+  destroyPipelineId: 'pipe-destroy-network',
+  autoApprove: false,
+  output: { vpc_id: 'vpc-0abc', subnet_ids: ['subnet-a', 'subnet-b'] },
+});
+const database = stack({
+  id: 'stack-database',
+  name: 'Database',
+  givenId: 'database',
+  changePipelineId: 'pipe-change-database',
+  destroyPipelineId: 'pipe-destroy-database',
+  autoApprove: true,
+});
+const stacksById: Record<string, Stack> = {
+  [network.id]: network,
+  [database.id]: database,
+};
+
+const latestRuns = [
+  pipelineRun({
+    id: 'run-network-2',
+    attachedEntityId: network.id,
+    pipelineId: network.changePipelineId,
+    status: 'SUCCEEDED',
+  }),
+  pipelineRun({
+    id: 'run-database-7',
+    attachedEntityId: database.id,
+    pipelineId: database.changePipelineId,
+    status: 'WAITING_FOR_APPROVAL',
+  }),
+];
+
+describe('StacksContent', () => {
+  const { server, requests, requestsTo } = setupInfraDeliveryServer();
+
+  /** `GET /stacks/{id}`, without shadowing `GET /stacks/resource-count`. */
+  const getStack = (resolver: HttpResponseResolver<{ id: string }>) =>
+    http.get<{ id: string }>(`${baseUrl}/stacks/:id`, info =>
+      info.params.id === 'resource-count' ? undefined : resolver(info),
+    );
+
+  /** The service as the table and the drawer read it; tests override single endpoints. */
+  function serveStacks() {
+    server.use(
+      http.get(`${baseUrl}/stacks/resource-count`, ({ request }) => {
+        const ids = new URL(request.url).searchParams.getAll('stackId');
+        const counts = [
+          { stackId: network.id, count: 12 },
+          { stackId: database.id, count: 3 },
+        ].filter(c => ids.includes(c.stackId));
+        return HttpResponse.json({ data: { counts } });
+      }),
+      getStack(({ params }) => {
+        const found = stacksById[params.id];
+        return found
+          ? HttpResponse.json({ data: found })
+          : errorResponse(404, {
+              code: 'InfraDelivery:Stack:NOT_FOUND',
+              message: `Stack ${params.id} does not exist`,
+              requestId: 'req-404',
+            });
+      }),
+      http.get(`${baseUrl}/pipeline-runs`, ({ request }) => {
+        const query = new URL(request.url).searchParams;
+        const ids = query.getAll('attachedEntityId');
+        if (query.has('latestPerEntity')) {
+          return HttpResponse.json(
+            list(latestRuns.filter(r => ids.includes(r.attachedEntityId!))),
+          );
+        }
+        // The run history of the stack the drawer shows.
+        return HttpResponse.json(
+          list([
+            pipelineRun({
+              id: 'run-network-2',
+              attachedEntityId: network.id,
+              status: 'SUCCEEDED',
+            }),
+            pipelineRun({
+              id: 'run-network-1',
+              attachedEntityId: network.id,
+              status: 'FAILED',
+            }),
+          ]),
+        );
+      }),
+      http.get(`${baseUrl}/iac-resources`, () =>
+        HttpResponse.json(
+          list([
+            iacResource({ id: 'res-1', address: 'aws_vpc.main' }),
+            iacResource({
+              id: 'res-2',
+              address: 'aws_subnet.private["a"]',
+              resourceType: 'aws_subnet',
+              resourceName: 'private',
+            }),
+          ]),
+        ),
+      ),
+      http.post<{ id: string }>(`${baseUrl}/pipelines/:id/runs`, ({ params }) =>
+        HttpResponse.json(
+          {
+            data: pipelineRun({
+              id: 'run-new',
+              pipelineId: params.id,
+              status: 'QUEUED',
+            }),
+          },
+          { status: 201 },
+        ),
+      ),
+    );
+  }
+
+  const posts = () => requests().filter(r => r.method === 'POST');
+
+  async function rowOf(text: string) {
+    const cell = await screen.findByText(text);
+    return cell.closest('tr')!;
+  }
+
+  it('asks for the annotation when the entity names no stack', async () => {
+    renderEntityContent(<StacksContent />, entityNaming());
+
+    expect(await screen.findByText('Missing Annotation')).toBeInTheDocument();
+    expect(
+      screen.getAllByText(/infra-delivery\.io\/stacks/).length,
+    ).toBeGreaterThan(0);
+    expect(requests()).toEqual([]);
+  });
+
+  it('treats an annotation without ids as missing', async () => {
+    renderEntityContent(<StacksContent />, entityNaming(' , '));
+
+    expect(await screen.findByText('Missing Annotation')).toBeInTheDocument();
+    expect(requests()).toEqual([]);
+  });
+
+  it('shows progress until the service answers', async () => {
+    let answer: () => void = () => {};
+    const answered = new Promise<void>(resolve => {
+      answer = resolve;
+    });
+    serveStacks();
+    server.use(
+      getStack(async ({ params }) => {
+        await answered;
+        return HttpResponse.json({ data: stacksById[params.id] });
+      }),
+    );
+
+    renderEntityContent(<StacksContent />, entityNaming(network.id));
+
+    expect(
+      await screen.findByRole('progressbar', { name: 'Loading' }),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('Network')).not.toBeInTheDocument();
+
+    answer();
+
+    expect(await screen.findByText('Network')).toBeInTheDocument();
+    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
+  });
+
+  it('lists each stack with its latest run, resource count and outputs', async () => {
+    serveStacks();
+
+    renderEntityContent(
+      <StacksContent />,
+      entityNaming(`${network.id}, ${database.id}`),
+    );
+
+    const networkRow = await rowOf('Network');
+    expect(within(networkRow).getByText('network')).toBeInTheDocument();
+    expect(within(networkRow).getByText('Succeeded')).toBeInTheDocument();
+    expect(within(networkRow).getByText('12')).toBeInTheDocument();
+    expect(
+      within(networkRow).getByText(
+        (_, element) =>
+          element?.tagName === 'PRE' &&
+          element.textContent ===
+            'vpc_id = vpc-0abc\nsubnet_ids = ["subnet-a","subnet-b"]',
+      ),
+    ).toBeInTheDocument();
+
+    const databaseRow = await rowOf('Database');
+    expect(within(databaseRow).getByText('database')).toBeInTheDocument();
+    expect(
+      within(databaseRow).getByText('Waiting for approval'),
+    ).toBeInTheDocument();
+    expect(within(databaseRow).getByText('3')).toBeInTheDocument();
+    expect(within(databaseRow).getByText('—')).toBeInTheDocument();
+
+    // One request per stack, the newest run of each, and the counts of all of them.
+    expect(requestsTo('GET', `/stacks/${network.id}`)).toHaveLength(1);
+    expect(requestsTo('GET', `/stacks/${database.id}`)).toHaveLength(1);
+    const [runsRequest] = requestsTo('GET', '/pipeline-runs');
+    expect(runsRequest.query.getAll('attachedEntityId')).toEqual([
+      network.id,
+      database.id,
+    ]);
+    expect(runsRequest.query.get('latestPerEntity')).toBe('1');
+    const [countRequest] = requestsTo('GET', '/stacks/resource-count');
+    expect(countRequest.query.getAll('stackId')).toEqual([
+      network.id,
+      database.id,
+    ]);
+  });
+
+  it('shows "Never run" and no resources for a stack without runs or state', async () => {
+    serveStacks();
+    server.use(
+      http.get(`${baseUrl}/pipeline-runs`, () => HttpResponse.json(list([]))),
+      http.get(`${baseUrl}/stacks/resource-count`, () =>
+        HttpResponse.json({ data: { counts: [] } }),
+      ),
+    );
+
+    renderEntityContent(<StacksContent />, entityNaming(network.id));
+
+    const row = await rowOf('Network');
+    expect(within(row).getByText('Never run')).toBeInTheDocument();
+    expect(within(row).getByText('0')).toBeInTheDocument();
+  });
+
+  it('marks a stack that answers 404 as not found and still lists the others', async () => {
+    serveStacks();
+
+    renderEntityContent(
+      <StacksContent />,
+      entityNaming(`stack-gone,${network.id}`),
+    );
+
+    const goneRow = await rowOf('Stack stack-gone was not found');
+    expect(within(goneRow).queryAllByRole('button')).toEqual([]);
+
+    const networkRow = await rowOf('Network');
+    expect(
+      within(networkRow).getByRole('button', { name: 'Details' }),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/does not exist/)).not.toBeInTheDocument();
+  });
+
+  it('shows the ErrorBody message and request id when the count endpoint fails', async () => {
+    serveStacks();
+    server.use(
+      http.get(`${baseUrl}/stacks/resource-count`, () =>
+        errorResponse(500, {
+          code: 'InfraDelivery:Stack:INTERNAL',
+          message: 'The state store does not answer',
+          requestId: 'req-5005',
+        }),
+      ),
+    );
+
+    renderEntityContent(<StacksContent />, entityNaming(network.id));
+
+    expect(
+      await screen.findByText('The state store does not answer'),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText('InfraDelivery:Stack:INTERNAL · Request id: req-5005'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('Network')).not.toBeInTheDocument();
+  });
+
+  it('shows a stack error other than 404 instead of the table', async () => {
+    serveStacks();
+    server.use(
+      getStack(() =>
+        errorResponse(403, {
+          code: 'InfraDelivery:Stack:FORBIDDEN',
+          message: 'You may not read this stack',
+          requestId: 'req-403',
+        }),
+      ),
+    );
+
+    renderEntityContent(<StacksContent />, entityNaming(network.id));
+
+    expect(
+      await screen.findByText('You may not read this stack'),
+    ).toBeInTheDocument();
+    expect(screen.getByText(/Request id: req-403/)).toBeInTheDocument();
+    expect(screen.queryByText(/was not found/)).not.toBeInTheDocument();
+  });
+
+  it('plans and applies a stack after confirmation, then reloads', async () => {
+    serveStacks();
+    renderEntityContent(
+      <StacksContent />,
+      entityNaming(`${network.id},${database.id}`),
+    );
+
+    const row = await rowOf('Network');
+    await userEvent.click(
+      within(row).getByRole('button', { name: 'Plan & apply' }),
+    );
+
+    const dialog = await screen.findByRole('dialog');
+    expect(
+      within(dialog).getByText('Plan and apply Network?'),
+    ).toBeInTheDocument();
+    expect(
+      within(dialog).getByText(
+        "This queues a run of the stack's change pipeline: a plan, an approval, then the apply.",
+      ),
+    ).toBeInTheDocument();
+    // Nothing is queued before the person confirms.
+    expect(posts()).toEqual([]);
+    const overviewLoads = requestsTo('GET', '/stacks/resource-count').length;
+
+    await userEvent.click(
+      within(dialog).getByRole('button', { name: 'Plan & apply' }),
+    );
+
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument(),
+    );
+    expect(posts()).toHaveLength(1);
+    expect(posts()[0].path).toBe('/pipelines/pipe-change-network/runs');
+    expect(posts()[0].body).toEqual({
+      data: { description: 'Started from the portal' },
+    });
+    // The table loads again to show the queued run.
+    await waitFor(() =>
+      expect(
+        requestsTo('GET', '/stacks/resource-count').length,
+      ).toBeGreaterThan(overviewLoads),
+    );
+    expect(await screen.findByText('Network')).toBeInTheDocument();
+  });
+
+  it('says that an auto-approved stack applies without approval', async () => {
+    serveStacks();
+    renderEntityContent(<StacksContent />, entityNaming(database.id));
+
+    const row = await rowOf('Database');
+    await userEvent.click(
+      within(row).getByRole('button', { name: 'Plan & apply' }),
+    );
+
+    const dialog = await screen.findByRole('dialog');
+    expect(
+      within(dialog).getByText(
+        "This queues a run of the stack's change pipeline: a plan, then the apply without approval.",
+      ),
+    ).toBeInTheDocument();
+
+    await userEvent.click(
+      within(dialog).getByRole('button', { name: 'Plan & apply' }),
+    );
+    await waitFor(() => expect(posts()).toHaveLength(1));
+    expect(posts()[0].path).toBe('/pipelines/pipe-change-database/runs');
+  });
+
+  it('queues nothing when the confirmation is cancelled', async () => {
+    serveStacks();
+    renderEntityContent(<StacksContent />, entityNaming(network.id));
+
+    const row = await rowOf('Network');
+    await userEvent.click(
+      within(row).getByRole('button', { name: 'Plan & apply' }),
+    );
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.click(
+      within(dialog).getByRole('button', { name: 'Cancel' }),
+    );
+
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument(),
+    );
+    expect(posts()).toEqual([]);
+  });
+
+  it('keeps the dialog open with the ErrorBody when the trigger fails', async () => {
+    serveStacks();
+    server.use(
+      http.post(`${baseUrl}/pipelines/:id/runs`, () =>
+        errorResponse(409, {
+          code: 'InfraDelivery:PipelineRun:CONFLICT',
+          message: 'The pipeline has no version to run',
+          requestId: 'req-409',
+        }),
+      ),
+    );
+    renderEntityContent(<StacksContent />, entityNaming(network.id));
+
+    const row = await rowOf('Network');
+    await userEvent.click(
+      within(row).getByRole('button', { name: 'Plan & apply' }),
+    );
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.click(
+      within(dialog).getByRole('button', { name: 'Plan & apply' }),
+    );
+
+    expect(
+      await within(dialog).findByText('The pipeline has no version to run'),
+    ).toBeInTheDocument();
+    expect(within(dialog).getByText(/Plan & apply failed/)).toBeInTheDocument();
+    expect(
+      within(dialog).getByText(
+        'InfraDelivery:PipelineRun:CONFLICT · Request id: req-409',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('dialog')).toBeInTheDocument();
+  });
+
+  it('destroys a stack after a confirmation that names its resource count', async () => {
+    serveStacks();
+    renderEntityContent(
+      <StacksContent />,
+      entityNaming(`${network.id},${database.id}`),
+    );
+
+    const row = await rowOf('Network');
+    await userEvent.click(within(row).getByRole('button', { name: 'Destroy' }));
+
+    const dialog = await screen.findByRole('dialog');
+    expect(
+      within(dialog).getByText('Destroy every resource of Network?'),
+    ).toBeInTheDocument();
+    expect(
+      within(dialog).getByText(
+        'This queues the destroy pipeline of the stack: it plans the destruction of its 12 resources, waits for an approval, then destroys them.',
+      ),
+    ).toBeInTheDocument();
+    expect(posts()).toEqual([]);
+
+    await userEvent.click(
+      within(dialog).getByRole('button', { name: 'Queue the destruction' }),
+    );
+
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument(),
+    );
+    expect(posts()).toHaveLength(1);
+    expect(posts()[0].path).toBe('/pipelines/pipe-destroy-network/runs');
+    expect(posts()[0].body).toEqual({
+      data: { description: 'Destroy from the portal' },
+    });
+  });
+
+  it('says that an auto-approved stack is destroyed without approval', async () => {
+    serveStacks();
+    renderEntityContent(<StacksContent />, entityNaming(database.id));
+
+    const row = await rowOf('Database');
+    await userEvent.click(within(row).getByRole('button', { name: 'Destroy' }));
+
+    const dialog = await screen.findByRole('dialog');
+    expect(
+      within(dialog).getByText(
+        'This queues the destroy pipeline of the stack: it plans the destruction of its 3 resources and destroys them without approval.',
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it('offers Plan & apply and Destroy when the permission policy allows running pipelines', async () => {
+    serveStacks();
+    renderEntityContent(<StacksContent />, entityNaming(network.id), {
+      authorize: 'ALLOW',
+    });
+
+    const row = await rowOf('Network');
+    expect(
+      await within(row).findByRole('button', { name: 'Plan & apply' }),
+    ).toBeInTheDocument();
+    expect(
+      within(row).getByRole('button', { name: 'Destroy' }),
+    ).toBeInTheDocument();
+  });
+
+  it("lists a stack's current resources and run history in the details drawer", async () => {
+    serveStacks();
+    renderEntityContent(
+      <StacksContent />,
+      entityNaming(`${network.id},${database.id}`),
+    );
+
+    const row = await rowOf('Network');
+    await userEvent.click(within(row).getByRole('button', { name: 'Details' }));
+
+    const drawer = await screen.findByRole('presentation');
+    expect(within(drawer).getByText('Network')).toBeInTheDocument();
+    expect(
+      await within(drawer).findByText('Current resources (2)'),
+    ).toBeInTheDocument();
+    const vpcRow = within(drawer).getByText('aws_vpc.main').closest('tr')!;
+    expect(within(vpcRow).getByText('aws_vpc')).toBeInTheDocument();
+    expect(
+      within(vpcRow).getByText('registry.terraform.io/hashicorp/aws'),
+    ).toBeInTheDocument();
+    expect(
+      within(drawer).getByText('aws_subnet.private["a"]'),
+    ).toBeInTheDocument();
+
+    expect(within(drawer).getByText('Run history')).toBeInTheDocument();
+    const failedRow = within(drawer).getByText('run-network-1').closest('tr')!;
+    expect(within(failedRow).getByText('Failed')).toBeInTheDocument();
+    const succeededRow = within(drawer)
+      .getByText('run-network-2')
+      .closest('tr')!;
+    expect(within(succeededRow).getByText('Succeeded')).toBeInTheDocument();
+
+    const [resourcesRequest] = requestsTo('GET', '/iac-resources');
+    expect(resourcesRequest.query.get('stackId')).toBe(network.id);
+    expect(resourcesRequest.query.has('pipelineRunId')).toBe(false);
+    const historyRequests = requestsTo('GET', '/pipeline-runs').filter(
+      r => !r.query.has('latestPerEntity'),
+    );
+    expect(historyRequests).toHaveLength(1);
+    expect(historyRequests[0].query.getAll('attachedEntityId')).toEqual([
+      network.id,
+    ]);
+
+    await userEvent.click(
+      within(drawer).getByRole('button', { name: 'Close' }),
+    );
+    await waitFor(() =>
+      expect(
+        screen.queryByText('Current resources (2)'),
+      ).not.toBeInTheDocument(),
+    );
+  });
+
+  it('shows the ErrorBody of a failing resources request in the drawer', async () => {
+    serveStacks();
+    server.use(
+      http.get(`${baseUrl}/iac-resources`, () =>
+        errorResponse(403, {
+          code: 'InfraDelivery:IacResource:FORBIDDEN',
+          message: 'You may not read the state of this stack',
+          requestId: 'req-drawer',
+        }),
+      ),
+    );
+    renderEntityContent(<StacksContent />, entityNaming(network.id));
+
+    const row = await rowOf('Network');
+    await userEvent.click(within(row).getByRole('button', { name: 'Details' }));
+
+    const drawer = await screen.findByRole('presentation');
+    expect(
+      await within(drawer).findByText(
+        'You may not read the state of this stack',
+      ),
+    ).toBeInTheDocument();
+    expect(
+      within(drawer).getByText(/Request id: req-drawer/),
+    ).toBeInTheDocument();
+  });
+
+  it('reloads when the backend announces a run change', async () => {
+    serveStacks();
+    const signals = fakeSignals();
+    renderEntityContent(<StacksContent />, entityNaming(network.id), {
+      signals: signals.api,
+    });
+
+    const row = await rowOf('Network');
+    expect(within(row).getByText('Succeeded')).toBeInTheDocument();
+    expect(signals.subscriberCount('infra-delivery:pipeline-runs')).toBe(1);
+
+    server.use(
+      http.get(`${baseUrl}/pipeline-runs`, () =>
+        HttpResponse.json(
+          list([
+            pipelineRun({
+              id: 'run-network-3',
+              attachedEntityId: network.id,
+              status: 'RUNNING',
+            }),
+          ]),
+        ),
+      ),
+    );
+    act(() =>
+      signals.announce('infra-delivery:pipeline-runs', {
+        runId: 'run-network-3',
+      }),
+    );
+
+    const reloaded = await screen.findByText('Running');
+    expect(reloaded.closest('tr')).toHaveTextContent('Network');
+    expect(screen.queryByText('Succeeded')).not.toBeInTheDocument();
+  });
+});
