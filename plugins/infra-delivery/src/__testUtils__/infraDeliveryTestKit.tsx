@@ -58,8 +58,9 @@ export function setupInfraDeliveryServer() {
         query: url.searchParams,
       };
       requests.push(recorded);
-      if (request.method !== 'GET') {
-        recorded.body = await request.clone().json();
+      const text = request.method === 'GET' ? '' : await request.clone().text();
+      if (text) {
+        recorded.body = JSON.parse(text);
       }
     });
   });

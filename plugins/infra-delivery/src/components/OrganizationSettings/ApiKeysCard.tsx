@@ -61,11 +61,13 @@ export const ApiKeysCard = ({ version }: { version: number }) => {
     <InfoCard title="API keys">
       <Box display="flex" alignItems="flex-end" style={{ gap: 16 }} mb={2}>
         <TextField
+          id="api-key-name"
           label="Name"
           value={name}
           onChange={event => setName(event.target.value)}
         />
         <TextField
+          id="api-key-owner"
           select
           label="For"
           value={owner}

@@ -44,11 +44,12 @@ export const MembersCard = () => {
     <InfoCard title="Members and invitations">
       <Box display="flex" alignItems="flex-end" style={{ gap: 16 }} mb={2}>
         <TextField
+          id="invite-email"
           label="Email"
           value={email}
           onChange={event => setEmail(event.target.value)}
         />
-        <RoleSelect value={role} onChange={setRole} />
+        <RoleSelect id="invite-role" value={role} onChange={setRole} />
         <Button
           variant="contained"
           color="primary"

@@ -3,15 +3,18 @@ import MenuItem from '@material-ui/core/MenuItem';
 import TextField from '@material-ui/core/TextField';
 
 export const RoleSelect = ({
+  id,
   value,
   onChange,
   roles = [...ROLES],
 }: {
+  id: string;
   value: Role;
   onChange: (role: Role) => void;
   roles?: Role[];
 }) => (
   <TextField
+    id={id}
     select
     label="Role"
     value={value}

@@ -47,11 +47,13 @@ export const ServiceAccountsCard = ({
     <InfoCard title="Service accounts">
       <Box display="flex" alignItems="flex-end" style={{ gap: 16 }} mb={2}>
         <TextField
+          id="service-account-name"
           label="Name"
           value={name}
           onChange={event => setName(event.target.value)}
         />
         <RoleSelect
+          id="service-account-role"
           value={role}
           onChange={setRole}
           roles={['ADMIN', 'MEMBER', 'VIEWER']}

@@ -1,0 +1,195 @@
+import { renderInTestApp } from '@backstage/frontend-test-utils';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { infraDeliveryApiRef } from '../../api';
+import {
+  baseUrl,
+  client,
+  errorResponse,
+  list,
+  now,
+  setupInfraDeliveryServer,
+} from '../../__testUtils__/infraDeliveryTestKit';
+import { OrganizationSettingsPage } from './OrganizationSettingsPage';
+
+const membership = {
+  id: 'm1',
+  organizationId: 'o1',
+  email: 'owner@example.com',
+  role: 'OWNER',
+  userId: 'u1',
+  createdAt: now,
+  updatedAt: now,
+};
+const account = {
+  id: 'sa1',
+  organizationId: 'o1',
+  name: 'ci-runner',
+  role: 'MEMBER',
+  createdById: 'm1',
+  createdAt: now,
+  updatedAt: now,
+};
+const apiKey = {
+  id: 'k1',
+  organizationId: 'o1',
+  name: 'laptop',
+  keySuffix: 'AbCd',
+  ownerType: 'MEMBERSHIP',
+  ownerId: 'm1',
+  createdById: 'm1',
+  createdAt: now,
+  updatedAt: now,
+};
+
+describe('OrganizationSettingsPage', () => {
+  const { server, requestsTo } = setupInfraDeliveryServer();
+
+  beforeEach(() => {
+    server.use(
+      http.get(`${baseUrl}/memberships`, () =>
+        HttpResponse.json(list([membership])),
+      ),
+      http.get(`${baseUrl}/service-accounts`, () =>
+        HttpResponse.json(list([account])),
+      ),
+      http.get(`${baseUrl}/api-keys`, () => HttpResponse.json(list([apiKey]))),
+    );
+  });
+
+  const renderPage = () =>
+    renderInTestApp(<OrganizationSettingsPage />, {
+      apis: [[infraDeliveryApiRef, client]],
+    });
+
+  it('lists members, service accounts and keys without their secrets', async () => {
+    await renderPage();
+    expect(await screen.findByText('owner@example.com')).toBeInTheDocument();
+    expect(screen.getAllByText('ci-runner').length).toBeGreaterThan(0);
+    expect(screen.getByText('…AbCd')).toBeInTheDocument();
+    expect(screen.getByText('never')).toBeInTheDocument();
+  });
+
+  it('shows a new API key once, for a chosen service account', async () => {
+    server.use(
+      http.post(`${baseUrl}/api-keys`, () =>
+        HttpResponse.json(
+          {
+            data: {
+              ...apiKey,
+              id: 'k2',
+              name: 'runner',
+              key: 'idk_secretvalue1234',
+            },
+          },
+          { status: 201 },
+        ),
+      ),
+    );
+    await renderPage();
+    await screen.findByText('…AbCd');
+    const card = screen
+      .getByText('API keys')
+      .closest('.MuiCard-root') as HTMLElement;
+    await userEvent.type(within(card).getByLabelText('Name'), 'runner');
+    await userEvent.click(within(card).getByLabelText('For'));
+    await userEvent.click(
+      await screen.findByRole('option', { name: 'ci-runner' }),
+    );
+    await userEvent.click(
+      within(card).getByRole('button', { name: 'Create key' }),
+    );
+
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByLabelText('secret value')).toHaveValue(
+      'idk_secretvalue1234',
+    );
+    expect(requestsTo('POST', '/api-keys')[0].body).toEqual({
+      data: { name: 'runner', ownerType: 'SERVICE_ACCOUNT', ownerId: 'sa1' },
+    });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Done' }));
+    await waitFor(() =>
+      expect(
+        screen.queryByDisplayValue('idk_secretvalue1234'),
+      ).not.toBeInTheDocument(),
+    );
+  });
+
+  it('invites a member and shows the invitation token once', async () => {
+    server.use(
+      http.post(`${baseUrl}/memberships`, () =>
+        HttpResponse.json(
+          {
+            data: {
+              ...membership,
+              id: 'm2',
+              email: 'new@example.com',
+              role: 'VIEWER',
+              userId: undefined,
+              invitationToken: 'idi_token123',
+            },
+          },
+          { status: 201 },
+        ),
+      ),
+    );
+    await renderPage();
+    await screen.findByText('owner@example.com');
+    await userEvent.type(screen.getByLabelText('Email'), 'new@example.com');
+    await userEvent.click(screen.getByRole('button', { name: 'Invite' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByLabelText('secret value')).toHaveValue(
+      'idi_token123',
+    );
+    expect(requestsTo('POST', '/memberships')[0].body).toEqual({
+      data: { email: 'new@example.com', role: 'MEMBER' },
+    });
+  });
+
+  it('revokes a key only after confirmation', async () => {
+    server.use(
+      http.delete(
+        `${baseUrl}/api-keys/k1`,
+        () => new HttpResponse(null, { status: 204 }),
+      ),
+    );
+    await renderPage();
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Revoke' }),
+    );
+    expect(requestsTo('DELETE', '/api-keys/k1')).toHaveLength(0);
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.click(
+      within(dialog).getByRole('button', { name: 'Revoke' }),
+    );
+    await waitFor(() =>
+      expect(requestsTo('DELETE', '/api-keys/k1')).toHaveLength(1),
+    );
+  });
+
+  it('shows the ErrorBody when the service refuses', async () => {
+    server.use(
+      http.post(`${baseUrl}/service-accounts`, () =>
+        errorResponse(403, {
+          code: 'InfraDelivery:Auth:INSUFFICIENT_ROLE',
+          message: 'This needs the ADMIN role; the caller is MEMBER',
+          requestId: 'req-777',
+        }),
+      ),
+    );
+    await renderPage();
+    await screen.findByText('owner@example.com');
+    const card = screen
+      .getByText('Service accounts')
+      .closest('.MuiCard-root') as HTMLElement;
+    await userEvent.type(within(card).getByLabelText('Name'), 'deployer');
+    await userEvent.click(within(card).getByRole('button', { name: 'Create' }));
+    expect(
+      await screen.findByText(
+        'This needs the ADMIN role; the caller is MEMBER',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByText(/req-777/)).toBeInTheDocument();
+  });
+});
