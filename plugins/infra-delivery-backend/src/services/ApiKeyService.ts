@@ -1,11 +1,8 @@
 import { AuditorService } from '@backstage/backend-plugin-api';
-import {
-  ApiKey,
-  infraDeliveryAdministerPermission,
-  infraDeliveryReadPermission,
-} from '@internal/plugin-infra-delivery-common';
+import { ApiKey } from '@internal/plugin-infra-delivery-common';
 import { generateApiKey } from '../auth/apiKeyFormat';
 import { Authorizer } from '../auth/Authorizer';
+import { ADMINISTER, READ } from '../auth/requirements';
 import { actorIdOf, Caller } from '../auth/Caller';
 import { roleAtLeast } from '../auth/roles';
 import { KeysetPage, KeysetRequest } from '../database/keyset';
@@ -54,12 +51,10 @@ export class ApiKeyService {
   ) {}
 
   private async requireManage(caller: Caller, owner: Owner) {
-    await this.deps.authorizer.require(caller, {
-      role: isOwn(caller, owner) ? 'VIEWER' : 'ADMIN',
-      permission: isOwn(caller, owner)
-        ? infraDeliveryReadPermission
-        : infraDeliveryAdministerPermission,
-    });
+    await this.deps.authorizer.require(
+      caller,
+      isOwn(caller, owner) ? READ : ADMINISTER,
+    );
   }
 
   async list(
@@ -72,10 +67,7 @@ export class ApiKeyService {
       owner = { ownerType: filter.ownerType, ownerId: filter.ownerId };
       await this.requireManage(caller, owner as Owner);
     } else if (roleAtLeast(caller.role, 'ADMIN')) {
-      await this.deps.authorizer.require(caller, {
-        role: 'ADMIN',
-        permission: infraDeliveryAdministerPermission,
-      });
+      await this.deps.authorizer.require(caller, ADMINISTER);
     } else {
       // Without a filter, whoever is not an ADMIN sees their own keys.
       owner = ownOwner(caller) ?? { ownerType: 'MEMBERSHIP', ownerId: '' };

@@ -1,9 +1,8 @@
 import {
   DefaultValueDefinition,
-  infraDeliveryReadPermission,
-  infraDeliveryResourceWritePermission,
   ValueSchema,
 } from '@internal/plugin-infra-delivery-common';
+import { READ, WRITE } from '../auth/requirements';
 import { Authorizer } from '../auth/Authorizer';
 import { Caller } from '../auth/Caller';
 import { isUniqueViolation } from '../database/dbErrors';
@@ -26,10 +25,7 @@ export class DefaultValueDefinitionService {
       description?: string;
     },
   ): Promise<DefaultValueDefinition> {
-    await this.deps.authorizer.require(caller, {
-      role: 'MEMBER',
-      permission: infraDeliveryResourceWritePermission,
-    });
+    await this.deps.authorizer.require(caller, WRITE);
     try {
       return await this.deps.stores.defaultValueDefinitions.create({
         organizationId: caller.organizationId,
@@ -56,10 +52,7 @@ export class DefaultValueDefinitionService {
     id: string,
     patch: { name?: string; description?: string; schema?: ValueSchema },
   ): Promise<DefaultValueDefinition> {
-    await this.deps.authorizer.require(caller, {
-      role: 'MEMBER',
-      permission: infraDeliveryResourceWritePermission,
-    });
+    await this.deps.authorizer.require(caller, WRITE);
     const definition = await this.deps.stores.defaultValueDefinitions.update(
       caller.organizationId,
       id,
@@ -75,10 +68,7 @@ export class DefaultValueDefinitionService {
     caller: Caller,
     page: KeysetRequest,
   ): Promise<KeysetPage<DefaultValueDefinition>> {
-    await this.deps.authorizer.require(caller, {
-      role: 'VIEWER',
-      permission: infraDeliveryReadPermission,
-    });
+    await this.deps.authorizer.require(caller, READ);
     return this.deps.stores.defaultValueDefinitions.list(
       caller.organizationId,
       page,

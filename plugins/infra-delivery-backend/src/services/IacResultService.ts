@@ -2,18 +2,13 @@ import {
   IacExecutionSummary,
   IacResource,
   IacRunType,
-  infraDeliveryReadPermission,
 } from '@internal/plugin-infra-delivery-common';
+import { READ } from '../auth/requirements';
 import { Authorizer } from '../auth/Authorizer';
 import { Caller } from '../auth/Caller';
 import { KeysetPage, KeysetRequest } from '../database/keyset';
 import { Stores } from '../database/stores';
 import { notFound } from '../errors';
-
-const READ = {
-  role: 'VIEWER' as const,
-  permission: infraDeliveryReadPermission,
-};
 
 /** What runs reported: summaries (#10), resources (#14, #18) and stack state counts (#24). */
 export class IacResultService {

@@ -1,11 +1,10 @@
 import { AuditorService } from '@backstage/backend-plugin-api';
 import {
-  infraDeliveryAdministerPermission,
-  infraDeliveryReadPermission,
   Membership,
   Organization,
   Role,
 } from '@internal/plugin-infra-delivery-common';
+import { ADMINISTER, READ } from '../auth/requirements';
 import { Authorizer } from '../auth/Authorizer';
 import { Caller } from '../auth/Caller';
 import { isUniqueViolation } from '../database/dbErrors';
@@ -28,10 +27,7 @@ export class MembershipService {
   ) {}
 
   async getOrganization(caller: Caller): Promise<Organization> {
-    await this.deps.authorizer.require(caller, {
-      role: 'VIEWER',
-      permission: infraDeliveryReadPermission,
-    });
+    await this.deps.authorizer.require(caller, READ);
     const organization = await this.deps.stores.organizations.get(
       caller.organizationId,
     );
@@ -45,10 +41,7 @@ export class MembershipService {
     caller: Caller,
     patch: { name?: string; plan?: string },
   ): Promise<Organization> {
-    await this.deps.authorizer.require(caller, {
-      role: 'ADMIN',
-      permission: infraDeliveryAdministerPermission,
-    });
+    await this.deps.authorizer.require(caller, ADMINISTER);
     const organization = await this.deps.stores.organizations.update(
       caller.organizationId,
       patch,
@@ -63,10 +56,7 @@ export class MembershipService {
     caller: Caller,
     page: KeysetRequest,
   ): Promise<KeysetPage<Membership>> {
-    await this.deps.authorizer.require(caller, {
-      role: 'VIEWER',
-      permission: infraDeliveryReadPermission,
-    });
+    await this.deps.authorizer.require(caller, READ);
     return this.deps.stores.memberships.list(caller.organizationId, page);
   }
 
@@ -74,10 +64,11 @@ export class MembershipService {
     caller: Caller,
     input: { email: string; role: Role },
   ): Promise<Membership & { invitationToken: string }> {
-    await this.deps.authorizer.require(caller, {
-      role: input.role === 'OWNER' ? 'OWNER' : 'ADMIN',
-      permission: infraDeliveryAdministerPermission,
-    });
+    // Only an OWNER can make another OWNER.
+    await this.deps.authorizer.require(
+      caller,
+      input.role === 'OWNER' ? { ...ADMINISTER, role: 'OWNER' } : ADMINISTER,
+    );
     const invitationToken = newInvitationToken();
     return audit(
       this.deps.auditor,
@@ -111,10 +102,7 @@ export class MembershipService {
   }
 
   async remove(caller: Caller, id: string): Promise<void> {
-    await this.deps.authorizer.require(caller, {
-      role: 'ADMIN',
-      permission: infraDeliveryAdministerPermission,
-    });
+    await this.deps.authorizer.require(caller, ADMINISTER);
     await audit(
       this.deps.auditor,
       'membership-remove',

@@ -1,7 +1,4 @@
 import {
-  infraDeliveryReadPermission,
-  infraDeliveryResourceWritePermission,
-  infraDeliveryRunExecutePermission,
   ListPipelineRunsQuery,
   Pipeline,
   PipelineRun,
@@ -10,7 +7,8 @@ import {
   StepExecution,
   StepLogLine,
 } from '@internal/plugin-infra-delivery-common';
-import { Authorizer, Requirement } from '../auth/Authorizer';
+import { EXECUTE, READ, WRITE } from '../auth/requirements';
+import { Authorizer } from '../auth/Authorizer';
 import { actorIdOf, Caller } from '../auth/Caller';
 import { isUniqueViolation } from '../database/dbErrors';
 import { KeysetPage, KeysetRequest } from '../database/keyset';
@@ -18,19 +16,6 @@ import { publicRun, publicStep, RunRecord } from '../database/PipelineRunStore';
 import { Stores } from '../database/stores';
 import { PipelineEngine } from '../engine/PipelineEngine';
 import { InfraDeliveryError, notFound } from '../errors';
-
-const READ: Requirement = {
-  role: 'VIEWER',
-  permission: infraDeliveryReadPermission,
-};
-const WRITE: Requirement = {
-  role: 'MEMBER',
-  permission: infraDeliveryResourceWritePermission,
-};
-const EXECUTE: Requirement = {
-  role: 'MEMBER',
-  permission: infraDeliveryRunExecutePermission,
-};
 
 /** Pipelines, their versions and runs, as callers see them. */
 export class PipelineService {

@@ -1,10 +1,6 @@
-import {
-  Environment,
-  infraDeliveryReadPermission,
-  infraDeliveryResourceWritePermission,
-  Project,
-} from '@internal/plugin-infra-delivery-common';
-import { Authorizer, Requirement } from '../auth/Authorizer';
+import { Environment, Project } from '@internal/plugin-infra-delivery-common';
+import { READ, WRITE } from '../auth/requirements';
+import { Authorizer } from '../auth/Authorizer';
 import { Caller } from '../auth/Caller';
 import { isForeignKeyViolation, isUniqueViolation } from '../database/dbErrors';
 import { KeysetPage, KeysetRequest } from '../database/keyset';
@@ -14,15 +10,6 @@ import {
 } from '../database/ProjectStore';
 import { Stores } from '../database/stores';
 import { InfraDeliveryError, notFound } from '../errors';
-
-const READ: Requirement = {
-  role: 'VIEWER',
-  permission: infraDeliveryReadPermission,
-};
-const WRITE: Requirement = {
-  role: 'MEMBER',
-  permission: infraDeliveryResourceWritePermission,
-};
 
 function givenIdTaken(entity: string, givenId: string) {
   return new InfraDeliveryError({

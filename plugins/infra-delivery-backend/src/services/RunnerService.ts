@@ -1,8 +1,8 @@
 import {
-  infraDeliveryRunExecutePermission,
   RunnerClaim,
   StepExecution,
 } from '@internal/plugin-infra-delivery-common';
+import { EXECUTE } from '../auth/requirements';
 import { Authorizer } from '../auth/Authorizer';
 import { Caller } from '../auth/Caller';
 import { publicRun, publicStep } from '../database/PipelineRunStore';
@@ -33,10 +33,7 @@ export class RunnerService {
         message: 'Runners authenticate with a service account’s API key',
       });
     }
-    await this.deps.authorizer.require(caller, {
-      role: 'MEMBER',
-      permission: infraDeliveryRunExecutePermission,
-    });
+    await this.deps.authorizer.require(caller, EXECUTE);
   }
 
   async claim(

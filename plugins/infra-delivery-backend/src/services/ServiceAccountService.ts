@@ -1,10 +1,6 @@
 import { AuditorService } from '@backstage/backend-plugin-api';
-import {
-  infraDeliveryAdministerPermission,
-  infraDeliveryReadPermission,
-  Role,
-  ServiceAccount,
-} from '@internal/plugin-infra-delivery-common';
+import { Role, ServiceAccount } from '@internal/plugin-infra-delivery-common';
+import { ADMINISTER, READ } from '../auth/requirements';
 import { Authorizer } from '../auth/Authorizer';
 import { actorIdOf, Caller } from '../auth/Caller';
 import { KeysetPage, KeysetRequest } from '../database/keyset';
@@ -26,10 +22,7 @@ export class ServiceAccountService {
     caller: Caller,
     input: { name: string; description?: string; role: Exclude<Role, 'OWNER'> },
   ): Promise<ServiceAccount> {
-    await this.deps.authorizer.require(caller, {
-      role: 'ADMIN',
-      permission: infraDeliveryAdministerPermission,
-    });
+    await this.deps.authorizer.require(caller, ADMINISTER);
     if (input.role === 'ADMIN' && caller.role !== 'OWNER') {
       throw new InfraDeliveryError({
         status: 403,
@@ -59,18 +52,12 @@ export class ServiceAccountService {
     caller: Caller,
     page: KeysetRequest,
   ): Promise<KeysetPage<ServiceAccount>> {
-    await this.deps.authorizer.require(caller, {
-      role: 'VIEWER',
-      permission: infraDeliveryReadPermission,
-    });
+    await this.deps.authorizer.require(caller, READ);
     return this.deps.stores.serviceAccounts.list(caller.organizationId, page);
   }
 
   async get(caller: Caller, id: string): Promise<ServiceAccount> {
-    await this.deps.authorizer.require(caller, {
-      role: 'VIEWER',
-      permission: infraDeliveryReadPermission,
-    });
+    await this.deps.authorizer.require(caller, READ);
     const account = await this.deps.stores.serviceAccounts.get(
       caller.organizationId,
       id,
@@ -82,10 +69,7 @@ export class ServiceAccountService {
   }
 
   async delete(caller: Caller, id: string): Promise<void> {
-    await this.deps.authorizer.require(caller, {
-      role: 'ADMIN',
-      permission: infraDeliveryAdministerPermission,
-    });
+    await this.deps.authorizer.require(caller, ADMINISTER);
     await audit(
       this.deps.auditor,
       'service-account-delete',

@@ -1,9 +1,5 @@
-import {
-  infraDeliveryReadPermission,
-  infraDeliveryResourceWritePermission,
-  PipelineStep,
-  Stack,
-} from '@internal/plugin-infra-delivery-common';
+import { PipelineStep, Stack } from '@internal/plugin-infra-delivery-common';
+import { READ, WRITE } from '../auth/requirements';
 import { Authorizer } from '../auth/Authorizer';
 import { Caller } from '../auth/Caller';
 import { isUniqueViolation } from '../database/dbErrors';
@@ -66,10 +62,7 @@ export class StackService {
       autoApprove?: boolean;
     },
   ): Promise<Stack> {
-    await this.deps.authorizer.require(caller, {
-      role: 'MEMBER',
-      permission: infraDeliveryResourceWritePermission,
-    });
+    await this.deps.authorizer.require(caller, WRITE);
     const { stores } = this.deps;
     const organizationId = caller.organizationId;
     if (
@@ -134,10 +127,7 @@ export class StackService {
   }
 
   async delete(caller: Caller, id: string): Promise<void> {
-    await this.deps.authorizer.require(caller, {
-      role: 'MEMBER',
-      permission: infraDeliveryResourceWritePermission,
-    });
+    await this.deps.authorizer.require(caller, WRITE);
     const organizationId = caller.organizationId;
     await this.deps.stores.transaction(async tx => {
       if (!(await tx.stacks.get(organizationId, id))) {
@@ -177,18 +167,12 @@ export class StackService {
     filter: { projectId?: string; environmentId?: string },
     page: KeysetRequest,
   ): Promise<KeysetPage<Stack>> {
-    await this.deps.authorizer.require(caller, {
-      role: 'VIEWER',
-      permission: infraDeliveryReadPermission,
-    });
+    await this.deps.authorizer.require(caller, READ);
     return this.deps.stores.stacks.list(caller.organizationId, filter, page);
   }
 
   async get(caller: Caller, id: string): Promise<Stack> {
-    await this.deps.authorizer.require(caller, {
-      role: 'VIEWER',
-      permission: infraDeliveryReadPermission,
-    });
+    await this.deps.authorizer.require(caller, READ);
     const stack = await this.deps.stores.stacks.get(caller.organizationId, id);
     if (!stack) {
       throw notFound('Stack', id);

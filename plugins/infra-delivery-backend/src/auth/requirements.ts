@@ -1,0 +1,31 @@
+import {
+  infraDeliveryAdministerPermission,
+  infraDeliveryReadPermission,
+  infraDeliveryResourceWritePermission,
+  infraDeliveryRunExecutePermission,
+} from '@internal/plugin-infra-delivery-common';
+import { Requirement } from './Authorizer';
+
+/** Reading anything of the organization. */
+export const READ: Requirement = {
+  role: 'VIEWER',
+  permission: infraDeliveryReadPermission,
+};
+
+/** Creating and changing projects, environments, stacks, pipelines and definitions. */
+export const WRITE: Requirement = {
+  role: 'MEMBER',
+  permission: infraDeliveryResourceWritePermission,
+};
+
+/** Triggering, approving, rejecting, cancelling and retrying runs; running steps. */
+export const EXECUTE: Requirement = {
+  role: 'MEMBER',
+  permission: infraDeliveryRunExecutePermission,
+};
+
+/** Members, service accounts, API keys, cloud accounts, the organization itself. */
+export const ADMINISTER: Requirement = {
+  role: 'ADMIN',
+  permission: infraDeliveryAdministerPermission,
+};
