@@ -21,6 +21,14 @@ export interface Config {
     defaultRole?: 'OWNER' | 'ADMIN' | 'MEMBER' | 'VIEWER';
     /** Role of other Backstage plugins calling with service tokens. Default VIEWER. */
     serviceRole?: 'OWNER' | 'ADMIN' | 'MEMBER' | 'VIEWER';
+    /**
+     * Encrypts secrets kept at rest (OAuth client secrets, members' forge tokens) with
+     * AES-256-GCM: the base64 encoding of 32 random bytes, e.g. `openssl rand -base64 32`.
+     * Without it a key generated once is kept in the plugin database; configure one in
+     * production. Changing it makes stored secrets unreadable.
+     * @visibility secret
+     */
+    secretsKey?: string;
     demo?: {
       /**
        * Seed the portal organization once with a demo project, stacks and runs in every
@@ -36,6 +44,25 @@ export interface Config {
       tokenPerAddress?: { limit?: number; windowSeconds?: number };
       /** Token requests per email. Default 10 per 300 s. */
       tokenPerEmail?: { limit?: number; windowSeconds?: number };
+    };
+    /** Cloud accounts: onboarding templates and the cloud the service calls. */
+    cloud?: {
+      /**
+       * `aws` assumes each account's role through STS (the platform's own credentials come
+       * from the AWS default provider chain) and reads CloudWatch. `local`, the default, calls
+       * no cloud: for development and tests, `POST /cloud-accounts/{id}/connect-local`
+       * connects an account and metrics are deterministic synthetic series.
+       */
+      driver?: 'aws' | 'local';
+      /**
+       * The IAM principal the service runs as, which onboarding roles trust (with the
+       * account's external id). Required with the aws driver.
+       */
+      platformPrincipalArn?: string;
+      /** Region of STS calls and of the console's quick-create link. Default us-east-1. */
+      region?: string;
+      /** Lifetime of template URLs in seconds, 60 to 604800 (7 days). Default 86400. */
+      templateUrlTtlSeconds?: number;
     };
   };
 }

@@ -75,3 +75,51 @@ test('a stack is a catalog entity with its relations and tabs', async ({
     fullPage: true,
   });
 });
+
+test('an AWS account is connected through the local driver', async ({
+  page,
+}) => {
+  await signIn(page, '/infra-delivery/cloud-accounts');
+  await expect(
+    page
+      .getByRole('row', { name: /Production \(demo\)/ })
+      .getByText('Connected'),
+  ).toBeVisible();
+
+  await page.getByLabel('Name').fill('Analytics');
+  await page.getByLabel('Id (lowercase)').fill('analytics');
+  await page.getByLabel('AWS account id').fill('333333333333');
+  await page.getByRole('button', { name: 'Add and connect' }).click();
+
+  const dialog = page.getByRole('dialog');
+  await expect(
+    dialog.getByRole('link', { name: 'Launch in the AWS console' }),
+  ).toHaveAttribute('href', /console\.aws\.amazon\.com\/cloudformation/);
+  await dialog
+    .getByRole('button', { name: 'Connect with the local driver' })
+    .click();
+  await expect(
+    dialog.getByText(/Connected with role arn:aws:iam::333333333333/),
+  ).toBeVisible();
+  await page.screenshot({
+    path: `${SCREENSHOTS}/cloud-account-connected.png`,
+    fullPage: true,
+  });
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  await expect(
+    page.getByRole('row', { name: /Analytics/ }).getByText('Connected'),
+  ).toBeVisible();
+});
+
+test('the metrics tab charts the service from the local cloud driver', async ({
+  page,
+}) => {
+  await signIn(page, '/catalog/default/component/payments-api/infra-metrics');
+  await expect(page.getByText('CPU utilization (%)')).toBeVisible();
+  await expect(page.getByText('Memory utilization (%)')).toBeVisible();
+  await expect(page.locator('.recharts-line').first()).toBeVisible();
+  await page.screenshot({
+    path: `${SCREENSHOTS}/metrics-tab.png`,
+    fullPage: true,
+  });
+});

@@ -2,6 +2,7 @@ import { Config, ConfigReader } from '@backstage/config';
 import { Role, roleSchema } from '@internal/plugin-infra-delivery-common';
 import { PortalAccessOptions } from './auth/CallerResolver';
 import { RateLimit } from './auth/RateLimiter';
+import { CloudSettings, readCloudSettings } from './cloud/cloudSettings';
 
 /** Limits on the unauthenticated ways in, per client address and per email. */
 export interface AuthRateLimits {
@@ -10,12 +11,22 @@ export interface AuthRateLimits {
   tokenAttemptsPerEmail: RateLimit;
 }
 
+/** Self-hosted git-forge servers. */
+export interface GitSelfHostedConfig {
+  /** `http://` for loopback servers: development and tests only, never production. */
+  allowLoopbackHttp: boolean;
+}
+
 export interface PluginConfig {
   portalOrganizationName: string;
+  /** Encrypts secrets at rest; without it a key kept in the database is used. */
+  secretsKey?: Buffer;
+  gitSelfHosted: GitSelfHostedConfig;
   /** Seed the portal organization with demo data at start-up. */
   demoEnabled: boolean;
   portal: PortalAccessOptions;
   rateLimits: AuthRateLimits;
+  cloud: CloudSettings;
 }
 
 function readRateLimit(
@@ -29,6 +40,20 @@ function readRateLimit(
       config.getOptionalNumber(`${key}.windowSeconds`) ??
       fallback.windowSeconds,
   };
+}
+
+function readSecretsKey(config: Config): Buffer | undefined {
+  const value = config.getOptionalString('secretsKey');
+  if (value === undefined) {
+    return undefined;
+  }
+  const key = Buffer.from(value, 'base64');
+  if (key.length !== 32) {
+    throw new Error(
+      'infraDelivery.secretsKey must be the base64 encoding of 32 random bytes',
+    );
+  }
+  return key;
 }
 
 function readRole(config: Config, key: string, fallback: Role): Role {
@@ -46,6 +71,10 @@ export function readPluginConfig(root: Config): PluginConfig {
       root.getOptionalString('organization.name') ??
       'Portal',
     demoEnabled: config.getOptionalBoolean('demo.enabled') ?? false,
+    secretsKey: readSecretsKey(config),
+    gitSelfHosted: {
+      allowLoopbackHttp: process.env.NODE_ENV !== 'production',
+    },
     portal: {
       roleMappings: (config.getOptionalConfigArray('roleMappings') ?? []).map(
         mapping => ({
@@ -71,5 +100,6 @@ export function readPluginConfig(root: Config): PluginConfig {
         windowSeconds: 300,
       }),
     },
+    cloud: readCloudSettings(config),
   };
 }

@@ -12,6 +12,7 @@ import { PipelineEngine } from './engine/PipelineEngine';
 import { SignalsRunEvents } from './engine/SignalsRunEvents';
 import { createRouter } from './router';
 import { seedDemoOrganization } from './demo/seedDemoOrganization';
+import { createCloudProvider } from './cloud/cloudSettings';
 
 /**
  * The infrastructure delivery service.
@@ -27,6 +28,7 @@ export const infraDeliveryPlugin = createBackendPlugin({
         cache: coreServices.cache,
         config: coreServices.rootConfig,
         database: coreServices.database,
+        discovery: coreServices.discovery,
         httpAuth: coreServices.httpAuth,
         httpRouter: coreServices.httpRouter,
         logger: coreServices.logger,
@@ -34,6 +36,7 @@ export const infraDeliveryPlugin = createBackendPlugin({
         permissionsRegistry: coreServices.permissionsRegistry,
         scheduler: coreServices.scheduler,
         signals: signalsServiceRef,
+        urlReader: coreServices.urlReader,
         userInfo: coreServices.userInfo,
       },
       async init(deps) {
@@ -83,6 +86,12 @@ export const infraDeliveryPlugin = createBackendPlugin({
             portalOrganizationId: portalOrganization.id,
             portal: pluginConfig.portal,
             rateLimits: pluginConfig.rateLimits,
+            secretsKey: pluginConfig.secretsKey,
+            gitSelfHosted: pluginConfig.gitSelfHosted,
+            cloud: {
+              settings: pluginConfig.cloud,
+              provider: createCloudProvider(pluginConfig.cloud),
+            },
             engine,
           }),
         );

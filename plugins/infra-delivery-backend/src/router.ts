@@ -1,9 +1,12 @@
 import {
   AuditorService,
   CacheService,
+  DiscoveryService,
   HttpAuthService,
   LoggerService,
   PermissionsService,
+  RootConfigService,
+  UrlReaderService,
   UserInfoService,
 } from '@backstage/backend-plugin-api';
 import {
@@ -16,7 +19,8 @@ import { AccessTokenIssuer } from './auth/accessTokens';
 import { Authorizer } from './auth/Authorizer';
 import { CallerResolver, PortalAccessOptions } from './auth/CallerResolver';
 import { RateLimiter } from './auth/RateLimiter';
-import { AuthRateLimits } from './config';
+import { createSecretCipher } from './auth/SecretCipher';
+import { AuthRateLimits, GitSelfHostedConfig } from './config';
 import { Stores } from './database/stores';
 import { InfraDeliveryError } from './errors';
 import { PipelineEngine } from './engine/PipelineEngine';
@@ -27,6 +31,7 @@ import { PageCursors } from './pagination/PageCursors';
 import { registerApiKeyRoutes } from './routes/apiKeyRoutes';
 import { registerAuthRoutes } from './routes/authRoutes';
 import { registerDefaultValueDefinitionRoutes } from './routes/defaultValueDefinitionRoutes';
+import { registerGitSelfHostedRoutes } from './routes/gitSelfHostedRoutes';
 import { registerIacRoutes } from './routes/iacRoutes';
 import { registerMembershipRoutes } from './routes/membershipRoutes';
 import { registerPipelineRoutes } from './routes/pipelineRoutes';
@@ -37,6 +42,12 @@ import { registerRunnerRoutes } from './routes/runnerRoutes';
 import { registerServiceRoutes } from './routes/serviceRoutes';
 import { registerStackRoutes } from './routes/stackRoutes';
 import { createServices } from './services';
+import { CloudOptions, createCloudContext } from './cloud/cloudContext';
+import { registerCloudRoutes } from './routes/cloudRoutes';
+import { createGitSelfHostedSetup } from './services/GitSelfHostedService';
+import { GithubAppInstallations } from './providers/github/GithubAppInstallations';
+import { registerCodeSourceRoutes } from './routes/codeSourceRoutes';
+import { registerModuleRoutes } from './routes/moduleRoutes';
 
 /** Ordinary request bodies; plan JSON from runners gets its own, larger limit. */
 export const DEFAULT_BODY_LIMIT = '1mb';
@@ -54,6 +65,12 @@ export interface RouterOptions {
   portal: PortalAccessOptions;
   rateLimits: AuthRateLimits;
   engine: PipelineEngine;
+  discovery: DiscoveryService;
+  secretsKey?: Buffer;
+  gitSelfHosted: GitSelfHostedConfig;
+  cloud: CloudOptions;
+  config: RootConfigService;
+  urlReader: UrlReaderService;
 }
 
 export async function createRouter(
@@ -80,6 +97,26 @@ export async function createRouter(
     auditor: options.auditor,
     accessTokens,
     engine: options.engine,
+    secrets: await createSecretCipher({
+      configuredKey: options.secretsKey,
+      serviceSecrets: stores.serviceSecrets,
+      logger: options.logger,
+    }),
+    gitSelfHosted: await createGitSelfHostedSetup({
+      stores,
+      discovery: options.discovery,
+      allowLoopbackHttp: options.gitSelfHosted.allowLoopbackHttp,
+    }),
+    cloud: await createCloudContext({
+      ...options.cloud,
+      stores,
+      cache: options.cache,
+      discovery: options.discovery,
+    }),
+    githubApps: GithubAppInstallations.fromConfig(
+      options.config,
+      options.urlReader,
+    ),
   });
 
   const router = Router();
@@ -89,7 +126,11 @@ export async function createRouter(
   router.use(express.json({ limit: DEFAULT_BODY_LIMIT }));
 
   const context: RouteContext = {
-    bind: createOperationBinder(router, req => callers.resolve(req)),
+    bind: createOperationBinder(
+      router,
+      req => callers.resolve(req),
+      options.logger,
+    ),
     services,
     cursors,
     rateLimiter: new RateLimiter(options.cache),
@@ -108,6 +149,10 @@ export async function createRouter(
   registerIacRoutes(context);
   registerStackRoutes(context);
   registerRunnerRoutes(context);
+  registerGitSelfHostedRoutes(context);
+  registerCloudRoutes(context);
+  registerCodeSourceRoutes(context);
+  registerModuleRoutes(context);
 
   router.use((req, _res, next) => {
     next(

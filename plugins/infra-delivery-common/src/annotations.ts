@@ -19,3 +19,15 @@ export function idsFromAnnotation(value: string | undefined): string[] {
     .map(id => id.trim())
     .filter(Boolean);
 }
+
+/** The cloud account (id in the service) whose metrics the entity's Metrics tab shows. */
+export const ANNOTATION_CLOUD_ACCOUNT = 'infra-delivery.io/cloud-account';
+/** The AWS region of the entity's resources, e.g. `eu-west-1`. */
+export const ANNOTATION_REGION = 'infra-delivery.io/region';
+/** The entity's ECS service as `<cluster>/<service>`: its CPU and memory are charted. */
+export const ANNOTATION_ECS_SERVICE = 'infra-delivery.io/ecs-service';
+/**
+ * More metrics to chart, comma-separated `Namespace|MetricName|Statistic|Name=Value;Name=Value`,
+ * e.g. `AWS/ApplicationELB|RequestCount|Sum|LoadBalancer=app/web/123`.
+ */
+export const ANNOTATION_METRICS = 'infra-delivery.io/metrics';

@@ -6,9 +6,12 @@
 export { infraDeliveryPlugin as default } from './plugin';
 export { infraDeliveryApiRef } from './api';
 export { isInfraDeliveryStacksAvailable } from './availability';
+export { isInfraDeliveryMetricsAvailable } from './components/MetricsContent/metricSpecs';
 export {
   legacyInfraDeliveryPlugin,
   InfraDeliveryStatusPage,
   EntityInfraDeliveryStacksContent,
   EntityInfraDeliveryPipelineRunsContent,
+  EntityInfraDeliveryMetricsContent,
+  InfraDeliveryCloudAccountsPage,
 } from './legacy';

@@ -17,6 +17,8 @@ export const legacyInfraDeliveryPlugin = createPlugin({
     root: createRouteRef({ id: 'infra-delivery' }),
     stacks: createRouteRef({ id: 'infra-delivery-entity-stacks' }),
     runs: createRouteRef({ id: 'infra-delivery-entity-runs' }),
+    metrics: createRouteRef({ id: 'infra-delivery-entity-metrics' }),
+    cloudAccounts: createRouteRef({ id: 'infra-delivery-cloud-accounts' }),
   },
 });
 
@@ -50,3 +52,22 @@ export const EntityInfraDeliveryPipelineRunsContent =
       mountPoint: legacyInfraDeliveryPlugin.routes.runs,
     }),
   );
+
+export const EntityInfraDeliveryMetricsContent =
+  legacyInfraDeliveryPlugin.provide(
+    createRoutableExtension({
+      name: 'EntityInfraDeliveryMetricsContent',
+      component: () =>
+        import('./components/MetricsContent').then(m => m.MetricsContent),
+      mountPoint: legacyInfraDeliveryPlugin.routes.metrics,
+    }),
+  );
+
+export const InfraDeliveryCloudAccountsPage = legacyInfraDeliveryPlugin.provide(
+  createRoutableExtension({
+    name: 'InfraDeliveryCloudAccountsPage',
+    component: () =>
+      import('./components/CloudAccounts').then(m => m.CloudAccountsPage),
+    mountPoint: legacyInfraDeliveryPlugin.routes.cloudAccounts,
+  }),
+);

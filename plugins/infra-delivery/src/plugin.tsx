@@ -8,6 +8,7 @@ import { EntityContentBlueprint } from '@backstage/plugin-catalog-react/alpha';
 import CloudQueueIcon from '@material-ui/icons/CloudQueue';
 import { infraDeliveryApiFactory } from './api';
 import { isInfraDeliveryStacksAvailable } from './availability';
+import { isInfraDeliveryMetricsAvailable } from './components/MetricsContent/metricSpecs';
 import { rootRouteRef } from './routes';
 
 export const infraDeliveryApi = ApiBlueprint.make({
@@ -48,6 +49,16 @@ export const organizationSubPage = SubPageBlueprint.make({
   },
 });
 
+export const cloudAccountsSubPage = SubPageBlueprint.make({
+  name: 'cloud-accounts',
+  params: {
+    path: 'cloud-accounts',
+    title: 'Cloud accounts',
+    loader: () =>
+      import('./components/CloudAccounts').then(m => <m.CloudAccountsPage />),
+  },
+});
+
 export const entityStacksContent = EntityContentBlueprint.make({
   name: 'stacks',
   params: {
@@ -72,6 +83,17 @@ export const entityPipelineRunsContent = EntityContentBlueprint.make({
   },
 });
 
+export const entityMetricsContent = EntityContentBlueprint.make({
+  name: 'metrics',
+  params: {
+    path: 'infra-metrics',
+    title: 'Metrics',
+    filter: isInfraDeliveryMetricsAvailable,
+    loader: () =>
+      import('./components/MetricsContent').then(m => <m.MetricsContent />),
+  },
+});
+
 /**
  * Infrastructure delivery in the portal.
  *
@@ -83,9 +105,11 @@ export const infraDeliveryPlugin = createFrontendPlugin({
     infraDeliveryApi,
     infraDeliveryPage,
     serviceStatusSubPage,
+    cloudAccountsSubPage,
     organizationSubPage,
     entityStacksContent,
     entityPipelineRunsContent,
+    entityMetricsContent,
   ],
   routes: { root: rootRouteRef },
 });

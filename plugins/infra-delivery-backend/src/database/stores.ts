@@ -1,6 +1,7 @@
 import { Knex } from 'knex';
 import { ApiKeyStore } from './ApiKeyStore';
 import { DefaultValueDefinitionStore } from './DefaultValueDefinitionStore';
+import { GitSelfHostedServerStore } from './GitSelfHostedServerStore';
 import { IacResultStore } from './IacResultStore';
 import { MembershipStore } from './MembershipStore';
 import { OrganizationStore } from './OrganizationStore';
@@ -11,6 +12,10 @@ import { ServiceAccountStore } from './ServiceAccountStore';
 import { ServiceSecretStore } from './ServiceSecretStore';
 import { StackStore } from './StackStore';
 import { UserStore } from './UserStore';
+import { CloudAccountStore } from './CloudAccountStore';
+import { CodeSourceStore } from './CodeSourceStore';
+import { ModuleDefinitionStore } from './ModuleDefinitionStore';
+import { ModuleInstanceStore } from './ModuleInstanceStore';
 
 /** Every store of the plugin over one Knex handle: the database, or a transaction. */
 export interface Stores {
@@ -26,6 +31,11 @@ export interface Stores {
   pipelineRuns: PipelineRunStore;
   stacks: StackStore;
   iacResults: IacResultStore;
+  cloudAccounts: CloudAccountStore;
+  gitSelfHostedServers: GitSelfHostedServerStore;
+  codeSources: CodeSourceStore;
+  moduleDefinitions: ModuleDefinitionStore;
+  moduleInstances: ModuleInstanceStore;
   /** Runs `work` with stores bound to one transaction; it commits when `work` resolves. */
   transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
 }
@@ -44,6 +54,11 @@ export function createStores(db: Knex): Stores {
     pipelineRuns: new PipelineRunStore(db),
     stacks: new StackStore(db),
     iacResults: new IacResultStore(db),
+    cloudAccounts: new CloudAccountStore(db),
+    gitSelfHostedServers: new GitSelfHostedServerStore(db),
+    codeSources: new CodeSourceStore(db),
+    moduleDefinitions: new ModuleDefinitionStore(db),
+    moduleInstances: new ModuleInstanceStore(db),
     transaction: work =>
       db.isTransaction
         ? work(createStores(db))

@@ -64,6 +64,14 @@ describe.each(databases.eachSupportedId())(
         DEMO_STACK_IDS.monitoring,
       );
       expect(stack?.output).toEqual({ region: 'eu-west-1' });
+
+      const accounts = await stores.cloudAccounts.list(organization.id, {
+        limit: 10,
+      });
+      expect(accounts.items.map(a => [a.givenId, a.status]).sort()).toEqual([
+        ['demo-production', 'CONNECTED'],
+        ['demo-sandbox', 'AWAITING_CONNECTION'],
+      ]);
     });
   },
 );

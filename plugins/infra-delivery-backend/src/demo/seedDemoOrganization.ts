@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import {
   LoggerService,
   resolvePackagePath,
 } from '@backstage/backend-plugin-api';
+import { latestRolePolicy } from '../cloud/rolePolicy';
 import { Stores } from '../database/stores';
 import { PipelineEngine } from '../engine/PipelineEngine';
 import { ingestStepReport } from '../iac/ingestStepReport';
@@ -19,6 +21,9 @@ export const DEMO_STACK_IDS = {
   monitoring: '0193a8c0-0000-7000-8000-00000000d001',
   network: '0193a8c0-0000-7000-8000-00000000d002',
 } as const;
+
+/** The demo AWS account the example component's Metrics tab reads (local driver). */
+export const DEMO_CLOUD_ACCOUNT_ID = '0193a8c0-0000-7000-8000-00000000c001';
 
 const DEMO_RUNNER = 'demo-seed';
 
@@ -186,4 +191,32 @@ export async function seedDemoOrganization(options: {
   // Network: a plan that failed.
   await trigger('network', 'First plan');
   await runStep(networkPlan, 'FAILED');
+
+  // Cloud accounts: one connected the way the local driver connects, one awaiting.
+  const productionAccount = await stores.cloudAccounts.create({
+    id: DEMO_CLOUD_ACCOUNT_ID,
+    organizationId,
+    givenId: 'demo-production',
+    name: 'Production (demo)',
+    cloudId: '111111111111',
+    externalId: randomUUID(),
+  });
+  await stores.cloudAccounts.recordConnection(
+    organizationId,
+    productionAccount.id,
+    { status: 'AWAITING_CONNECTION', roleVersion: undefined },
+    {
+      cloudRef: 'arn:aws:iam::111111111111:role/infra-delivery/local-driver',
+      roleVersion: latestRolePolicy.version,
+      templateStackId:
+        'arn:aws:cloudformation:eu-west-1:111111111111:stack/infra-delivery-demo/1',
+    },
+  );
+  await stores.cloudAccounts.create({
+    organizationId,
+    givenId: 'demo-sandbox',
+    name: 'Sandbox (demo)',
+    cloudId: '222222222222',
+    externalId: randomUUID(),
+  });
 }

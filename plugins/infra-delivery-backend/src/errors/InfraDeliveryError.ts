@@ -11,6 +11,7 @@ export type ErrorStatus =
   | 422
   | 429
   | 500
+  | 502
   | 503;
 
 export interface InfraDeliveryErrorOptions {

@@ -1,4 +1,6 @@
+import { LoggerService } from '@backstage/backend-plugin-api';
 import {
+  EVENT_STREAM_CONTENT_TYPE,
   OperationDefinition,
   ParsedOperationRequest,
 } from '@internal/plugin-infra-delivery-common';
@@ -6,6 +8,9 @@ import { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import { Caller } from '../auth/Caller';
 import { RequestPart, validationError } from '../errors';
+import { answerError } from './errorHandler';
+import { EventStream, sendEventStream } from './eventStream';
+import { requestIdOf } from './requestId';
 
 /**
  * What a handler receives: the request parts already parsed by the operation's schemas, and
@@ -18,12 +23,26 @@ export type OperationInput<O extends OperationDefinition> =
     res: Response;
   };
 
+/** What a redirecting operation (success status 302) answers: where the client goes on. */
+export interface Redirect {
+  redirectTo: string;
+}
+
 /**
  * What a handler answers: the success body before serialization; nothing for a 204, or for an
- * operation with an `emptyStatus` when there is nothing to return.
+ * operation with an `emptyStatus` when there is nothing to return; the target of a 302; the
+ * events of a `text/event-stream` operation, returned once its checks passed (what the handler
+ * throws before is an ordinary error response).
  */
 export type OperationResult<O extends OperationDefinition> =
-  O['success'] extends { schema: infer S extends z.ZodType }
+  O['success'] extends { status: 302 }
+    ? Redirect
+    : O['success'] extends {
+        contentType: typeof EVENT_STREAM_CONTENT_TYPE;
+        schema: infer S extends z.ZodType;
+      }
+    ? EventStream<z.input<S>>
+    : O['success'] extends { schema: infer S extends z.ZodType }
     ? O['success'] extends { emptyStatus: 204 }
       ? z.input<S> | undefined
       : z.input<S>
@@ -63,11 +82,12 @@ export type BindOperation = <O extends OperationDefinition>(
  * Serves operations on `router`: resolves the caller of an authenticated operation first (a
  * 401 before anything is parsed), parses path, query and body with the operation's schemas (a
  * failure is a 400 ErrorBody listing every issue), calls the handler, and answers with the
- * operation's success status.
+ * operation's success status: JSON, a redirect, or Server-Sent Events.
  */
 export function createOperationBinder(
   router: Router,
   resolveCaller: (req: Request) => Promise<Caller>,
+  logger: LoggerService,
 ): BindOperation {
   return (operation, handler) => {
     router[operation.method](expressPath(operation.path), async (req, res) => {
@@ -84,11 +104,26 @@ export function createOperationBinder(
         res,
       } as OperationInput<typeof operation>;
       const result = await handler(input);
-      if (
+      if (operation.success.status === 302) {
+        res.redirect(302, (result as Redirect).redirectTo);
+      } else if (operation.success.contentType === EVENT_STREAM_CONTENT_TYPE) {
+        await sendEventStream(res, result as EventStream<unknown>, {
+          errorBody: error => answerError(error, requestIdOf(res), logger).body,
+        });
+      } else if (
         operation.success.status === 204 ||
         (operation.success.emptyStatus && result === undefined)
       ) {
         res.status(204).end();
+      } else if (
+        operation.success.contentType &&
+        operation.success.contentType !== 'application/json'
+      ) {
+        // A document in its own format (a CloudFormation template), sent as the handler made it.
+        res
+          .status(operation.success.status)
+          .type(operation.success.contentType)
+          .send(result);
       } else {
         res.status(operation.success.status).json(result);
       }

@@ -79,9 +79,49 @@ function toInfraDeliveryError(error: unknown): InfraDeliveryError | undefined {
   return undefined;
 }
 
+/** How an error is answered: status, ErrorBody (with the request id) and extra headers. */
+export interface ErrorAnswer {
+  status: number;
+  body: ErrorBody;
+  headers: Record<string, string>;
+}
+
+/**
+ * The answer to an error. Unexpected errors are logged with their stack and answered without
+ * it; known server errors (5xx) are logged with their code and message.
+ */
+export function answerError(
+  error: unknown,
+  requestId: string | undefined,
+  logger: LoggerService,
+): ErrorAnswer {
+  const known = toInfraDeliveryError(error);
+  if (known) {
+    const body = { ...known.toBody(), requestId };
+    if (known.status >= 500) {
+      logger.error(`${body.code} ${body.message}`, { requestId });
+    }
+    return { status: known.status, body, headers: known.headers ?? {} };
+  }
+  logger.error('Unexpected error while handling a request', {
+    requestId,
+    error: isError(error) ? `${error.name}: ${error.message}` : 'unknown',
+    stack: isError(error) ? error.stack : undefined,
+  });
+  return {
+    status: 500,
+    body: {
+      code: 'InfraDelivery:Internal:UNEXPECTED',
+      message: 'An unexpected error occurred',
+      requestId,
+    },
+    headers: {},
+  };
+}
+
 /**
  * The router's last middleware: every error leaves as the specification's ErrorBody with the
- * request id. Unexpected errors are logged with their stack and answered without it.
+ * request id.
  */
 export function createErrorHandler(logger: LoggerService): ErrorRequestHandler {
   return (error, _req, res, next) => {
@@ -89,31 +129,13 @@ export function createErrorHandler(logger: LoggerService): ErrorRequestHandler {
       next(error);
       return;
     }
-    const requestId = requestIdOf(res);
-    const known = toInfraDeliveryError(error);
-    let status: number;
-    let body: ErrorBody;
-    if (known) {
-      status = known.status;
-      body = { ...known.toBody(), requestId };
-      for (const [name, value] of Object.entries(known.headers ?? {})) {
-        res.setHeader(name, value);
-      }
-      if (status >= 500) {
-        logger.error(`${body.code} ${body.message}`, { requestId });
-      }
-    } else {
-      status = 500;
-      body = {
-        code: 'InfraDelivery:Internal:UNEXPECTED',
-        message: 'An unexpected error occurred',
-        requestId,
-      };
-      logger.error('Unexpected error while handling a request', {
-        requestId,
-        error: isError(error) ? `${error.name}: ${error.message}` : 'unknown',
-        stack: isError(error) ? error.stack : undefined,
-      });
+    const { status, body, headers } = answerError(
+      error,
+      requestIdOf(res),
+      logger,
+    );
+    for (const [name, value] of Object.entries(headers)) {
+      res.setHeader(name, value);
     }
     res.status(status).json(body);
   };

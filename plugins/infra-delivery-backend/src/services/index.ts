@@ -1,10 +1,15 @@
 import { AuditorService } from '@backstage/backend-plugin-api';
 import { AccessTokenIssuer } from '../auth/accessTokens';
+import { SecretCipher } from '../auth/SecretCipher';
 import { Authorizer } from '../auth/Authorizer';
 import { Stores } from '../database/stores';
 import { PipelineEngine } from '../engine/PipelineEngine';
 import { ApiKeyService } from './ApiKeyService';
 import { DefaultValueDefinitionService } from './DefaultValueDefinitionService';
+import {
+  GitSelfHostedService,
+  GitSelfHostedSetup,
+} from './GitSelfHostedService';
 import { IacResultService } from './IacResultService';
 import { IdentityService } from './IdentityService';
 import { MembershipService } from './MembershipService';
@@ -13,6 +18,14 @@ import { ProjectService } from './ProjectService';
 import { RunnerService } from './RunnerService';
 import { ServiceAccountService } from './ServiceAccountService';
 import { StackService } from './StackService';
+import { CloudContext } from '../cloud/cloudContext';
+import { CloudAccountService } from './CloudAccountService';
+import { CloudMetricService } from './CloudMetricService';
+import { CloudOnboardingService } from './CloudOnboardingService';
+import { GithubAppInstallations } from '../providers/github/GithubAppInstallations';
+import { CodeSourceService } from './CodeSourceService';
+import { ModuleDefinitionService } from './ModuleDefinitionService';
+import { ModuleInstanceService } from './ModuleInstanceService';
 
 /** The domain services, one per resource group. */
 export interface Services {
@@ -26,6 +39,13 @@ export interface Services {
   stacks: StackService;
   runners: RunnerService;
   iacResults: IacResultService;
+  gitSelfHosted: GitSelfHostedService;
+  cloudAccounts: CloudAccountService;
+  cloudOnboarding: CloudOnboardingService;
+  cloudMetrics: CloudMetricService;
+  codeSources: CodeSourceService;
+  moduleDefinitions: ModuleDefinitionService;
+  moduleInstances: ModuleInstanceService;
 }
 
 export function createServices(deps: {
@@ -34,6 +54,10 @@ export function createServices(deps: {
   auditor: AuditorService;
   accessTokens: AccessTokenIssuer;
   engine: PipelineEngine;
+  secrets: SecretCipher;
+  gitSelfHosted: GitSelfHostedSetup;
+  cloud: CloudContext;
+  githubApps: GithubAppInstallations;
 }): Services {
   return {
     identity: new IdentityService(deps),
@@ -46,5 +70,12 @@ export function createServices(deps: {
     stacks: new StackService(deps),
     runners: new RunnerService(deps),
     iacResults: new IacResultService(deps),
+    gitSelfHosted: new GitSelfHostedService(deps),
+    cloudAccounts: new CloudAccountService(deps),
+    cloudOnboarding: new CloudOnboardingService(deps),
+    cloudMetrics: new CloudMetricService(deps),
+    codeSources: new CodeSourceService(deps),
+    moduleDefinitions: new ModuleDefinitionService(deps),
+    moduleInstances: new ModuleInstanceService(deps),
   };
 }

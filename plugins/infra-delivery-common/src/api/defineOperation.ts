@@ -27,8 +27,13 @@ export interface OperationDefinition {
   body?: z.ZodType;
   /** Success status and body; a missing schema means no body (e.g. 204). */
   success: {
+    /** 302: the operation answers a redirect to a `Location`, without a body or schema. */
     status: 200 | 201 | 202 | 204 | 302;
     schema?: z.ZodType;
+    /**
+     * `application/json` unless given. With `text/event-stream` the operation answers
+     * Server-Sent Events, each event's data one JSON value of `schema`.
+     */
     contentType?: string;
     /** Answered with no body when the handler has nothing to return (e.g. nothing claimable). */
     emptyStatus?: 204;
@@ -36,6 +41,9 @@ export interface OperationDefinition {
   /** Error statuses the operation may answer with, besides 401 and 500. */
   errors: readonly number[];
 }
+
+/** The media type of an operation that answers Server-Sent Events. */
+export const EVENT_STREAM_CONTENT_TYPE = 'text/event-stream';
 
 /** Keeps the exact schema types of an operation for the client and the router. */
 export function defineOperation<const O extends OperationDefinition>(

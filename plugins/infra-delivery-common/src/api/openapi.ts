@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { errorBodySchema } from '../schemas';
-import { OperationDefinition } from './defineOperation';
+import {
+  EVENT_STREAM_CONTENT_TYPE,
+  OperationDefinition,
+} from './defineOperation';
 
 /** The interface version of the specification (part 9). */
 export const API_VERSION = '0.0.0';
@@ -22,6 +25,7 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
   422: 'The request cannot be processed in the current state',
   429: 'Too many requests',
   500: 'Server error',
+  502: 'An upstream service answered with an error',
   503: 'A dependency is unavailable; retry later',
 };
 
@@ -123,6 +127,56 @@ function parametersOf(
 }
 
 /**
+ * The success response: JSON by default; a `Location` header for a redirect; for Server-Sent
+ * Events a text body whose events' data schema goes in `x-itemSchema` (what OpenAPI 3.2 calls
+ * `itemSchema`, which 3.1 lacks).
+ */
+function successResponse(
+  collector: ComponentCollector,
+  success: OperationDefinition['success'],
+): JsonSchema {
+  const description = STATUS_DESCRIPTIONS[success.status] ?? 'Success';
+  if (success.status === 302) {
+    return {
+      description,
+      headers: {
+        Location: {
+          description: 'Where the client continues',
+          required: true,
+          schema: { type: 'string', format: 'uri' },
+        },
+      },
+    };
+  }
+  if (!success.schema) {
+    return { description };
+  }
+  if (success.contentType === EVENT_STREAM_CONTENT_TYPE) {
+    return {
+      description: `${description}: Server-Sent Events`,
+      content: {
+        [EVENT_STREAM_CONTENT_TYPE]: {
+          schema: {
+            type: 'string',
+            description:
+              'Events separated by blank lines. The `data` of each event is one JSON value of `x-itemSchema`; a failure ends the stream with `event: error` whose `data` is an ErrorBody. Lines starting with `:` are heartbeats.',
+          },
+          'x-itemSchema': collector.toJsonSchema(success.schema, 'output'),
+        },
+      },
+    };
+  }
+  return {
+    description,
+    content: {
+      [success.contentType ?? 'application/json']: {
+        schema: collector.toJsonSchema(success.schema, 'output'),
+      },
+    },
+  };
+}
+
+/**
  * Builds the OpenAPI 3.1 document of the given operations from their zod schemas.
  *
  * @public
@@ -138,18 +192,7 @@ export function buildOpenApiDocument(
   for (const operation of operationList) {
     const responses: Record<string, unknown> = {};
     const success = operation.success;
-    responses[String(success.status)] = {
-      description: STATUS_DESCRIPTIONS[success.status] ?? 'Success',
-      ...(success.schema
-        ? {
-            content: {
-              [success.contentType ?? 'application/json']: {
-                schema: collector.toJsonSchema(success.schema, 'output'),
-              },
-            },
-          }
-        : {}),
-    };
+    responses[String(success.status)] = successResponse(collector, success);
     if (success.emptyStatus) {
       responses[String(success.emptyStatus)] = {
         description: 'Nothing to return',

@@ -1,5 +1,6 @@
 import { OperationDefinition } from './defineOperation';
 import * as defaultValueOperations from './defaultValueOperations';
+import * as gitForgeOperations from './gitForgeOperations';
 import * as iacOperations from './iacOperations';
 import * as identityOperations from './identityOperations';
 import * as pipelineOperations from './pipelineOperations';
@@ -7,6 +8,9 @@ import * as projectOperations from './projectOperations';
 import * as runnerOperations from './runnerOperations';
 import * as serviceOperations from './serviceOperations';
 import * as stackOperations from './stackOperations';
+import * as cloudOperations from './cloudOperations';
+import * as codeSourceOperations from './codeSourceOperations';
+import * as moduleOperations from './moduleOperations';
 
 /**
  * Every operation of the REST surface, keyed by operationId. Adding an operation here is what
@@ -21,6 +25,10 @@ export const operations = {
   ...iacOperations,
   ...stackOperations,
   ...runnerOperations,
+  ...cloudOperations,
+  ...codeSourceOperations,
+  ...moduleOperations,
+  ...gitForgeOperations,
 } satisfies Record<string, OperationDefinition>;
 
 export type Operations = typeof operations;

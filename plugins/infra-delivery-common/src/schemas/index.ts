@@ -9,3 +9,7 @@ export * from './pipelines';
 export * from './stacks';
 export * from './runner';
 export * from './iac';
+export * from './cloud';
+export * from './codeSources';
+export * from './modules';
+export * from './gitForge';

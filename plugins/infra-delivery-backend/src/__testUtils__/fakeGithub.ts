@@ -1,0 +1,407 @@
+import { generateKeyPairSync, KeyObject, randomBytes } from 'node:crypto';
+import {
+  createServer,
+  IncomingMessage,
+  Server,
+  ServerResponse,
+} from 'node:http';
+import { AddressInfo } from 'node:net';
+import { JsonObject } from '@backstage/types';
+import { JWTPayload, jwtVerify } from 'jose';
+
+/** The GitHub host the fake stands for; repository URLs use it, the API is on loopback. */
+export const FAKE_GITHUB_HOST = 'ghe.example.test';
+
+export interface FakeRepositorySpec {
+  owner: string;
+  name: string;
+  id: number;
+  defaultBranch?: string;
+  visibility?: 'public' | 'private' | 'internal';
+  /** branch → commit sha */
+  branches?: Record<string, string>;
+  /** tag → commit sha */
+  tags?: Record<string, string>;
+  /** commit sha → path → content */
+  commits?: Record<string, Record<string, string>>;
+}
+
+interface FakeInstallation {
+  /** Full names the installation reaches, or every repository. */
+  repositories: Set<string> | 'all';
+  state: 'active' | 'suspended' | 'removed';
+}
+
+/** What the fake saw, for assertions about how the service talked to it. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: string;
+  /** `jwt` for App JWTs, `installation:<id>` for installation tokens, `none` or `invalid`. */
+  credential: string;
+  accept?: string;
+}
+
+export function commitSha(label: string): string {
+  return Buffer.from(label).toString('hex').padEnd(40, '0').slice(0, 40);
+}
+
+/**
+ * A local HTTP server that answers like the GitHub REST API for what the service and
+ * Backstage's GitHub URL reader call: the App's installation token exchange (checking the
+ * RS256 JWT against the App's public key), repositories, branches, commits and file contents
+ * (raw when asked for `application/vnd.github.v3.raw`, as the URL reader asks).
+ */
+export class FakeGithub {
+  readonly appId = 4242;
+  readonly privateKeyPem: string;
+  readonly requests: RecordedRequest[] = [];
+  readonly jwtClaims: JWTPayload[] = [];
+  /** Answer every request with this status and headers (an outage, a rate limit), when set. */
+  outage?: { status: number; headers?: Record<string, string> };
+
+  private readonly publicKey: KeyObject;
+  private readonly repositories = new Map<string, FakeRepositorySpec>();
+  private readonly moved = new Map<string, number>();
+  private readonly installations = new Map<string, FakeInstallation>();
+  private readonly tokens = new Map<string, string>();
+  private server?: Server;
+  private port = 0;
+
+  private constructor(privateKeyPem: string, publicKey: KeyObject) {
+    this.privateKeyPem = privateKeyPem;
+    this.publicKey = publicKey;
+  }
+
+  /** `format` is how GitHub hands out App keys (`pkcs1`) or the modern `pkcs8`. */
+  static async start(format: 'pkcs1' | 'pkcs8' = 'pkcs1'): Promise<FakeGithub> {
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+    });
+    const fake = new FakeGithub(
+      privateKey.export({ type: format, format: 'pem' }).toString(),
+      publicKey,
+    );
+    const server = createServer((req, res) => {
+      fake.handle(req, res).catch(error => {
+        res.statusCode = 500;
+        res.end(String(error));
+      });
+    });
+    await new Promise<void>(resolve =>
+      server.listen(0, '127.0.0.1', () => resolve()),
+    );
+    fake.server = server;
+    fake.port = (server.address() as AddressInfo).port;
+    return fake;
+  }
+
+  get apiBaseUrl(): string {
+    return `http://127.0.0.1:${this.port}/api/v3`;
+  }
+
+  get rawBaseUrl(): string {
+    return `http://127.0.0.1:${this.port}/raw`;
+  }
+
+  repoUrl(owner: string, name: string): string {
+    return `https://${FAKE_GITHUB_HOST}/${owner}/${name}`;
+  }
+
+  /** `integrations.github` with the fake as a GitHub Enterprise Server and its App. */
+  config(extraApps: JsonObject[] = []): JsonObject {
+    return {
+      integrations: {
+        github: [
+          {
+            host: FAKE_GITHUB_HOST,
+            apiBaseUrl: this.apiBaseUrl,
+            rawBaseUrl: this.rawBaseUrl,
+            apps: [
+              ...extraApps,
+              {
+                appId: this.appId,
+                clientId: 'Iv1.fake',
+                clientSecret: 'fake-client-secret',
+                privateKey: this.privateKeyPem,
+              },
+            ],
+          },
+        ],
+      },
+    };
+  }
+
+  addRepository(spec: FakeRepositorySpec): void {
+    this.repositories.set(`${spec.owner}/${spec.name}`.toLowerCase(), spec);
+  }
+
+  removeRepository(owner: string, name: string): void {
+    this.repositories.delete(`${owner}/${name}`.toLowerCase());
+  }
+
+  /** `owner/name` answers 301 towards the repository with `id`, as after a rename. */
+  moveRepository(owner: string, name: string, id: number): void {
+    this.moved.set(`${owner}/${name}`.toLowerCase(), id);
+  }
+
+  /** Installs the App; `repositories` are full names, or `all`. */
+  install(installationId: string, repositories: string[] | 'all'): void {
+    this.installations.set(installationId, {
+      repositories:
+        repositories === 'all'
+          ? 'all'
+          : new Set(repositories.map(r => r.toLowerCase())),
+      state: 'active',
+    });
+  }
+
+  /** Uninstalls the App: the exchange answers 404 and issued tokens stop working. */
+  uninstall(installationId: string): void {
+    const installation = this.installations.get(installationId);
+    if (installation) {
+      installation.state = 'removed';
+    }
+  }
+
+  suspend(installationId: string): void {
+    const installation = this.installations.get(installationId);
+    if (installation) {
+      installation.state = 'suspended';
+    }
+  }
+
+  /** Takes a repository out of (or puts it back into) a selected-repositories installation. */
+  setRepositoryAccess(
+    installationId: string,
+    fullName: string,
+    granted: boolean,
+  ): void {
+    const installation = this.installations.get(installationId);
+    if (installation && installation.repositories !== 'all') {
+      if (granted) {
+        installation.repositories.add(fullName.toLowerCase());
+      } else {
+        installation.repositories.delete(fullName.toLowerCase());
+      }
+    }
+  }
+
+  requestsTo(pathPattern: RegExp): RecordedRequest[] {
+    return this.requests.filter(r => pathPattern.test(r.path));
+  }
+
+  async close(): Promise<void> {
+    await new Promise<void>((resolve, reject) =>
+      this.server?.close(error => (error ? reject(error) : resolve())),
+    );
+  }
+
+  private send(res: ServerResponse, status: number, body: unknown): void {
+    res.statusCode = status;
+    res.setHeader('content-type', 'application/json; charset=utf-8');
+    res.end(JSON.stringify(body));
+  }
+
+  private notFound(res: ServerResponse, message = 'Not Found'): void {
+    this.send(res, 404, {
+      message,
+      documentation_url: 'https://docs.github.com/rest',
+      status: '404',
+    });
+  }
+
+  private async credentialOf(
+    header: string | undefined,
+  ): Promise<
+    | { kind: 'jwt' }
+    | { kind: 'installation'; installationId: string }
+    | { kind: 'none' | 'invalid' }
+  > {
+    const match = header?.match(/^(?:Bearer|token) (.+)$/i);
+    if (!match) {
+      return { kind: 'none' };
+    }
+    const credential = match[1];
+    const installationId = this.tokens.get(credential);
+    if (installationId) {
+      return { kind: 'installation', installationId };
+    }
+    try {
+      const { payload } = await jwtVerify(credential, this.publicKey, {
+        algorithms: ['RS256'],
+        issuer: String(this.appId),
+      });
+      const now = Math.floor(Date.now() / 1000);
+      if (
+        payload.iat === undefined ||
+        payload.exp === undefined ||
+        payload.iat > now ||
+        payload.exp - payload.iat > 600
+      ) {
+        return { kind: 'invalid' };
+      }
+      this.jwtClaims.push(payload);
+      return { kind: 'jwt' };
+    } catch {
+      return { kind: 'invalid' };
+    }
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const credential = await this.credentialOf(req.headers.authorization);
+    this.requests.push({
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: url.search,
+      credential:
+        credential.kind === 'installation'
+          ? `installation:${credential.installationId}`
+          : credential.kind,
+      accept: req.headers.accept,
+    });
+    if (this.outage) {
+      for (const [name, value] of Object.entries(this.outage.headers ?? {})) {
+        res.setHeader(name, value);
+      }
+      this.send(res, this.outage.status, { message: 'Unavailable' });
+      return;
+    }
+
+    const exchange = url.pathname.match(
+      /^\/api\/v3\/app\/installations\/([^/]+)\/access_tokens$/,
+    );
+    if (exchange && req.method === 'POST') {
+      if (credential.kind !== 'jwt') {
+        this.send(res, 401, {
+          message: 'A JSON web token could not be decoded',
+        });
+        return;
+      }
+      const installationId = decodeURIComponent(exchange[1]);
+      const installation = this.installations.get(installationId);
+      if (!installation || installation.state === 'removed') {
+        this.notFound(res);
+        return;
+      }
+      if (installation.state === 'suspended') {
+        this.send(res, 403, {
+          message: 'This installation has been suspended',
+        });
+        return;
+      }
+      const token = `ghs_${randomBytes(18).toString('base64url')}`;
+      this.tokens.set(token, installationId);
+      this.send(res, 201, {
+        token,
+        expires_at: new Date(Date.now() + 3600_000).toISOString(),
+        permissions: { contents: 'read', metadata: 'read' },
+        repository_selection:
+          installation.repositories === 'all' ? 'all' : 'selected',
+      });
+      return;
+    }
+
+    const repoMatch = url.pathname.match(
+      /^\/api\/v3\/repos\/([^/]+)\/([^/]+)(?:\/(branches|commits|contents)\/(.+))?$/,
+    );
+    if (!repoMatch || req.method !== 'GET') {
+      this.notFound(res);
+      return;
+    }
+    const installation =
+      credential.kind === 'installation'
+        ? this.installations.get(credential.installationId)
+        : undefined;
+    if (!installation || installation.state !== 'active') {
+      this.send(res, 401, { message: 'Bad credentials' });
+      return;
+    }
+    const fullName = `${decodeURIComponent(repoMatch[1])}/${decodeURIComponent(
+      repoMatch[2],
+    )}`.toLowerCase();
+    const movedTo = this.moved.get(fullName);
+    if (movedTo !== undefined) {
+      res.statusCode = 301;
+      res.setHeader('location', `${this.apiBaseUrl}/repositories/${movedTo}`);
+      this.send(res, 301, { message: 'Moved Permanently' });
+      return;
+    }
+    const repository = this.repositories.get(fullName);
+    const reachable =
+      repository &&
+      (installation.repositories === 'all' ||
+        installation.repositories.has(fullName));
+    if (!repository || !reachable) {
+      this.notFound(res);
+      return;
+    }
+    const [, , , kind, rest] = repoMatch;
+    if (!kind) {
+      const visibility = repository.visibility ?? 'private';
+      this.send(res, 200, {
+        id: repository.id,
+        node_id: `R_${repository.id}`,
+        name: repository.name,
+        full_name: `${repository.owner}/${repository.name}`,
+        private: visibility !== 'public',
+        visibility,
+        default_branch: repository.defaultBranch ?? 'main',
+        html_url: this.repoUrl(repository.owner, repository.name),
+      });
+      return;
+    }
+    const decodedRest = rest.split('/').map(decodeURIComponent).join('/');
+    const commitOf = (ref: string) =>
+      repository.branches?.[ref] ??
+      repository.tags?.[ref] ??
+      (repository.commits?.[ref] ? ref : undefined);
+
+    if (kind === 'branches') {
+      const sha = repository.branches?.[decodedRest];
+      if (!sha) {
+        this.notFound(res, 'Branch not found');
+        return;
+      }
+      this.send(res, 200, {
+        name: decodedRest,
+        commit: { sha },
+        protected: false,
+      });
+      return;
+    }
+    if (kind === 'commits') {
+      const sha = commitOf(decodedRest);
+      if (!sha) {
+        this.send(res, 422, {
+          message: `No commit found for SHA: ${decodedRest}`,
+        });
+        return;
+      }
+      this.send(res, 200, { sha, commit: { message: 'A commit' } });
+      return;
+    }
+    const ref =
+      url.searchParams.get('ref') ?? repository.defaultBranch ?? 'main';
+    const sha = commitOf(ref);
+    const content = sha ? repository.commits?.[sha]?.[decodedRest] : undefined;
+    if (content === undefined) {
+      this.notFound(res);
+      return;
+    }
+    if (req.headers.accept === 'application/vnd.github.v3.raw') {
+      res.statusCode = 200;
+      res.setHeader('content-type', 'application/vnd.github.v3.raw');
+      res.setHeader('etag', `"${sha}"`);
+      res.end(content);
+      return;
+    }
+    this.send(res, 200, {
+      type: 'file',
+      path: decodedRest,
+      encoding: 'base64',
+      content: Buffer.from(content).toString('base64'),
+    });
+  }
+}

@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { InfraDeliveryError } from '../errors';
+
+const ISSUER = 'infra-delivery';
+const AUDIENCE = 'infra-delivery-gitforge-oauth';
+export const OAUTH_STATE_TTL_SECONDS = 600;
+
+/** Who started a login, to which server. */
+export interface OAuthStateSubject {
+  organizationId: string;
+  membershipId: string;
+  serverId: string;
+}
+
+export interface OAuthStateClaims extends OAuthStateSubject {
+  /** Recorded when the state is used, so that it works once. */
+  stateId: string;
+  expiresAt: Date;
+}
+
+function invalidState(reason: string, message: string): InfraDeliveryError {
+  return new InfraDeliveryError({
+    status: 400,
+    entity: 'GitSelfHostedLogin',
+    reason,
+    message,
+    description:
+      'Start the login again from the portal; a login link works once, for 10 minutes.',
+  });
+}
+
+/**
+ * The `state` of a self-hosted server's OAuth login: an HS256 JWT, valid for 10 minutes, naming
+ * the member and the server it was issued for. The callback needs no credential of its own, so
+ * the signature is what ties the code it receives to a member. Single use is the caller's part
+ * (recording `stateId`).
+ */
+export class OAuthStateTokens {
+  constructor(private readonly key: Uint8Array) {}
+
+  async issue(subject: OAuthStateSubject, now = new Date()): Promise<string> {
+    const issuedAt = Math.floor(now.getTime() / 1000);
+    return new SignJWT({ org: subject.organizationId, srv: subject.serverId })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setSubject(subject.membershipId)
+      .setJti(randomUUID())
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(issuedAt + OAUTH_STATE_TTL_SECONDS)
+      .sign(this.key);
+  }
+
+  async verify(state: string): Promise<OAuthStateClaims> {
+    try {
+      const { payload } = await jwtVerify(state, this.key, {
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        algorithms: ['HS256'],
+        requiredClaims: ['jti', 'sub', 'exp'],
+      });
+      if (typeof payload.org !== 'string' || typeof payload.srv !== 'string') {
+        throw new joseErrors.JWTClaimValidationFailed('claims', payload);
+      }
+      return {
+        stateId: payload.jti!,
+        organizationId: payload.org,
+        membershipId: payload.sub!,
+        serverId: payload.srv,
+        expiresAt: new Date(payload.exp! * 1000),
+      };
+    } catch (error) {
+      if (error instanceof joseErrors.JWTExpired) {
+        throw invalidState(
+          'STATE_EXPIRED',
+          'The login took longer than 10 minutes',
+        );
+      }
+      throw invalidState(
+        'INVALID_STATE',
+        'The login state is not one this service issued',
+      );
+    }
+  }
+}

@@ -1,0 +1,527 @@
+import { renderInTestApp } from '@backstage/frontend-test-utils';
+import { CloudAccount } from '@internal/plugin-infra-delivery-common';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { infraDeliveryApiRef } from '../../api';
+import {
+  baseUrl,
+  client,
+  errorResponse,
+  list,
+  now,
+  setupInfraDeliveryServer,
+} from '../../__testUtils__/infraDeliveryTestKit';
+import { CloudAccountsPage } from './CloudAccountsPage';
+
+function cloudAccount(
+  overrides: Partial<CloudAccount> & Pick<CloudAccount, 'id' | 'name'>,
+): CloudAccount {
+  return {
+    createdAt: now,
+    updatedAt: now,
+    givenId: overrides.id,
+    organizationId: 'org-1',
+    status: 'AWAITING_CONNECTION',
+    cloudId: '111122223333',
+    latestRoleVersion: 'v3',
+    latestRoleVersionDescription: 'Adds CloudWatch read access',
+    ...overrides,
+  };
+}
+
+const roleArn = (cloudId: string) =>
+  `arn:aws:iam::${cloudId}:role/infra-delivery-portal`;
+
+const awaiting = cloudAccount({
+  id: 'ca-awaiting',
+  name: 'Sandbox',
+  cloudId: '111111111111',
+});
+const connected = cloudAccount({
+  id: 'ca-connected',
+  name: 'Production',
+  cloudId: '222222222222',
+  status: 'CONNECTED',
+  roleVersion: 'v3',
+  cloudRef: roleArn('222222222222'),
+  templateStackId: 'stack/prod',
+});
+const outdated = cloudAccount({
+  id: 'ca-outdated',
+  name: 'Staging',
+  cloudId: '333333333333',
+  status: 'CONNECTED',
+  roleVersion: 'v2',
+  cloudRef: roleArn('333333333333'),
+  templateStackId: 'stack/staging',
+});
+
+/** The account created by the form in these tests. */
+const created = cloudAccount({
+  id: 'ca-new',
+  name: 'Analytics',
+  givenId: 'analytics',
+  cloudId: '444455556666',
+});
+const connectedCreated: CloudAccount = {
+  ...created,
+  status: 'CONNECTED',
+  roleVersion: 'v3',
+  cloudRef: roleArn('444455556666'),
+  templateStackId: 'stack/analytics',
+};
+
+const templateUrl = (id: string) =>
+  `${baseUrl}/cloud-accounts/${id}/onboarding-template?version=v3&expires=1768474800&signature=sig-${id}`;
+const quickCreateUrl = (id: string) =>
+  `https://console.aws.amazon.com/cloudformation/home#/stacks/quickcreate?stackName=infra-delivery-${id}&templateURL=${encodeURIComponent(
+    templateUrl(id),
+  )}`;
+
+describe('CloudAccountsPage', () => {
+  const { server, requests, requestsTo } = setupInfraDeliveryServer();
+
+  /** The accounts the list answers with; tests add to it. */
+  let accounts: CloudAccount[];
+
+  beforeEach(() => {
+    accounts = [awaiting, connected, outdated];
+    server.use(
+      http.get(`${baseUrl}/cloud-accounts`, () =>
+        HttpResponse.json(list(accounts)),
+      ),
+      http.get<{ id: string }>(
+        `${baseUrl}/cloud-accounts/:id/template-url`,
+        ({ params }) =>
+          HttpResponse.json({
+            data: {
+              templateUrl: templateUrl(params.id),
+              version: 'v3',
+              quickCreateUrl: quickCreateUrl(params.id),
+            },
+          }),
+      ),
+      http.post(`${baseUrl}/cloud-accounts`, () => {
+        accounts = [created, ...accounts];
+        return HttpResponse.json({ data: created }, { status: 201 });
+      }),
+    );
+  });
+
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+
+  /**
+   * Puts only `setInterval` on a fake clock, so that the test decides when the dialog polls
+   * while fetches, transitions and user-event keep real timeouts. Testing Library's `waitFor`
+   * polls with `setInterval` too, so the waits on requests below use `eventually`.
+   */
+  function fakeIntervals() {
+    jest.useFakeTimers({
+      doNotFake: [
+        'Date',
+        'hrtime',
+        'nextTick',
+        'performance',
+        'queueMicrotask',
+        'requestAnimationFrame',
+        'cancelAnimationFrame',
+        'requestIdleCallback',
+        'cancelIdleCallback',
+        'setImmediate',
+        'clearImmediate',
+        'setTimeout',
+        'clearTimeout',
+      ],
+    });
+  }
+
+  /** Retries an assertion on the real clock until it holds, letting React settle in between. */
+  async function eventually(assertion: () => void, timeoutMs = 2000) {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      try {
+        assertion();
+        return;
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+      }
+      await act(() => new Promise<void>(resolve => setTimeout(resolve, 20)));
+    }
+  }
+
+  /** Lets requests in flight reach the fake service and their answers render. */
+  async function settle() {
+    await act(() => new Promise<void>(resolve => setTimeout(resolve, 100)));
+  }
+
+  /** Moves the fake clock of the intervals on. */
+  function advance(ms: number) {
+    act(() => {
+      jest.advanceTimersByTime(ms);
+    });
+  }
+
+  const renderPage = () =>
+    renderInTestApp(<CloudAccountsPage />, {
+      apis: [[infraDeliveryApiRef, client]],
+    });
+
+  async function rowOf(name: string) {
+    const cell = await screen.findByText(name);
+    return cell.closest('tr')!;
+  }
+
+  async function fillForm(
+    user: ReturnType<typeof userEvent.setup>,
+    values: { name: string; givenId: string; cloudId: string },
+  ) {
+    await user.type(screen.getByLabelText('Name'), values.name);
+    await user.type(screen.getByLabelText('Id (lowercase)'), values.givenId);
+    await user.type(screen.getByLabelText('AWS account id'), values.cloudId);
+  }
+
+  /** Creates the "Analytics" account through the form and returns the connect dialog. */
+  async function createAnalytics(user: ReturnType<typeof userEvent.setup>) {
+    await rowOf('Sandbox');
+    await fillForm(user, {
+      name: 'Analytics',
+      givenId: 'analytics',
+      cloudId: '444455556666',
+    });
+    await user.click(screen.getByRole('button', { name: 'Add and connect' }));
+    return screen.findByRole('dialog');
+  }
+
+  it('lists the accounts with their connection status', async () => {
+    await renderPage();
+
+    const awaitingRow = await rowOf('Sandbox');
+    expect(
+      within(awaitingRow).getByText('Awaiting connection'),
+    ).toBeInTheDocument();
+    expect(within(awaitingRow).getByText('111111111111')).toBeInTheDocument();
+    expect(within(awaitingRow).getByText('—')).toBeInTheDocument();
+    expect(
+      within(awaitingRow).getByRole('button', { name: 'Connect' }),
+    ).toBeInTheDocument();
+
+    const connectedRow = await rowOf('Production');
+    expect(within(connectedRow).getByText('Connected')).toBeInTheDocument();
+    expect(
+      within(connectedRow).getByText(roleArn('222222222222')),
+    ).toBeInTheDocument();
+    expect(within(connectedRow).queryAllByRole('button')).toEqual([]);
+
+    const outdatedRow = await rowOf('Staging');
+    expect(
+      within(outdatedRow).getByText('Upgrade to v3 available'),
+    ).toBeInTheDocument();
+    expect(
+      within(outdatedRow).queryByText('Connected'),
+    ).not.toBeInTheDocument();
+    expect(
+      within(outdatedRow).getByRole('button', { name: 'Upgrade' }),
+    ).toBeInTheDocument();
+
+    const [listRequest] = requestsTo('GET', '/cloud-accounts');
+    expect(listRequest.query.get('limit')).toBe('500');
+    // Nothing is fetched for a dialog that is not open.
+    expect(requests().map(r => `${r.method} ${r.path}`)).toEqual([
+      'GET /cloud-accounts',
+    ]);
+  });
+
+  it('opens the upgrade of an outdated account with the latest template', async () => {
+    const user = userEvent.setup();
+    await renderPage();
+
+    const row = await rowOf('Staging');
+    await user.click(within(row).getByRole('button', { name: 'Upgrade' }));
+
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Connect Staging')).toBeInTheDocument();
+    expect(
+      await within(dialog).findByRole('link', {
+        name: 'Launch in the AWS console',
+      }),
+    ).toHaveAttribute('href', quickCreateUrl('ca-outdated'));
+    // Connected with v2, the account waits for the stack of v3.
+    expect(within(dialog).getByRole('status')).toHaveTextContent(
+      'Waiting for the stack to report back…',
+    );
+    expect(
+      requestsTo('GET', '/cloud-accounts/ca-outdated/template-url'),
+    ).toHaveLength(1);
+  });
+
+  it('creates an account and shows how to connect it', async () => {
+    const user = userEvent.setup();
+    await renderPage();
+
+    const addButton = () =>
+      screen.getByRole('button', { name: 'Add and connect' });
+    await rowOf('Sandbox');
+    expect(addButton()).toBeDisabled();
+
+    const dialog = await createAnalytics(user);
+
+    expect(requestsTo('POST', '/cloud-accounts')).toHaveLength(1);
+    expect(requestsTo('POST', '/cloud-accounts')[0].body).toEqual({
+      data: {
+        name: 'Analytics',
+        givenId: 'analytics',
+        cloudId: '444455556666',
+      },
+    });
+
+    expect(within(dialog).getByText('Connect Analytics')).toBeInTheDocument();
+    const launch = await within(dialog).findByRole('link', {
+      name: 'Launch in the AWS console',
+    });
+    expect(launch).toHaveAttribute('href', quickCreateUrl('ca-new'));
+    expect(launch).toHaveAttribute('target', '_blank');
+    expect(
+      within(dialog).getByRole('link', { name: 'Download the template' }),
+    ).toHaveAttribute('href', templateUrl('ca-new'));
+    expect(
+      within(dialog).getByText(
+        /Launch the CloudFormation stack in AWS account 444455556666/,
+      ),
+    ).toBeInTheDocument();
+    expect(within(dialog).getByText(/policy version v3/)).toBeInTheDocument();
+    expect(within(dialog).getByRole('status')).toHaveTextContent(
+      'Waiting for the stack to report back…',
+    );
+    expect(
+      requestsTo('GET', '/cloud-accounts/ca-new/template-url'),
+    ).toHaveLength(1);
+
+    // The form is emptied and the list shows the new account behind the dialog.
+    expect(screen.getByLabelText('Name')).toHaveValue('');
+    expect(screen.getByLabelText('Id (lowercase)')).toHaveValue('');
+    expect(screen.getByLabelText('AWS account id')).toHaveValue('');
+    await waitFor(() =>
+      expect(requestsTo('GET', '/cloud-accounts')).toHaveLength(2),
+    );
+  });
+
+  it('connects with the local driver', async () => {
+    server.use(
+      http.post(`${baseUrl}/cloud-accounts/ca-new/connect-local`, () => {
+        accounts = accounts.map(a =>
+          a.id === created.id ? connectedCreated : a,
+        );
+        return HttpResponse.json({ data: connectedCreated });
+      }),
+    );
+    const user = userEvent.setup();
+    await renderPage();
+
+    const dialog = await createAnalytics(user);
+    const connectLocally = await within(dialog).findByRole('button', {
+      name: 'Connect with the local driver',
+    });
+    expect(requestsTo('POST', '/cloud-accounts/ca-new/connect-local')).toEqual(
+      [],
+    );
+
+    await user.click(connectLocally);
+
+    await waitFor(() =>
+      expect(within(dialog).getByRole('status')).toHaveTextContent(
+        `Connected with role ${roleArn('444455556666')} (version v3).`,
+      ),
+    );
+    expect(
+      requestsTo('POST', '/cloud-accounts/ca-new/connect-local'),
+    ).toHaveLength(1);
+    expect(connectLocally).toBeDisabled();
+
+    // Done closes the dialog and the list shows the account connected.
+    const listLoads = requestsTo('GET', '/cloud-accounts').length;
+    await user.click(within(dialog).getByRole('button', { name: 'Done' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument(),
+    );
+    await waitFor(() =>
+      expect(requestsTo('GET', '/cloud-accounts').length).toBeGreaterThan(
+        listLoads,
+      ),
+    );
+    await waitFor(() =>
+      expect(
+        within(screen.getByText('Analytics').closest('tr')!).getByText(
+          'Connected',
+        ),
+      ).toBeInTheDocument(),
+    );
+  });
+
+  it('shows the ErrorBody when the local driver refuses', async () => {
+    server.use(
+      http.post(`${baseUrl}/cloud-accounts/ca-new/connect-local`, () =>
+        errorResponse(409, {
+          code: 'InfraDelivery:CloudAccount:LOCAL_DRIVER_DISABLED',
+          message: 'The local cloud driver is not enabled',
+          requestId: 'req-local-409',
+        }),
+      ),
+    );
+    const user = userEvent.setup();
+    await renderPage();
+
+    const dialog = await createAnalytics(user);
+    await user.click(
+      await within(dialog).findByRole('button', {
+        name: 'Connect with the local driver',
+      }),
+    );
+
+    expect(
+      await within(dialog).findByText('The local cloud driver is not enabled'),
+    ).toBeInTheDocument();
+    expect(
+      within(dialog).getByText(
+        'InfraDelivery:CloudAccount:LOCAL_DRIVER_DISABLED · Request id: req-local-409',
+      ),
+    ).toBeInTheDocument();
+    expect(within(dialog).getByRole('status')).toHaveTextContent(
+      'Waiting for the stack to report back…',
+    );
+  });
+
+  it('watches the account every 3 s until the stack has connected it', async () => {
+    fakeIntervals();
+    let answers = 0;
+    server.use(
+      http.get(`${baseUrl}/cloud-accounts/ca-new`, () => {
+        answers += 1;
+        // The stack reports back between the second and the third look.
+        return HttpResponse.json({
+          data: answers < 3 ? created : connectedCreated,
+        });
+      }),
+    );
+    const user = userEvent.setup({ advanceTimers: jest.advanceTimersByTime });
+    await renderPage();
+
+    const dialog = await createAnalytics(user);
+    await within(dialog).findByRole('link', {
+      name: 'Launch in the AWS console',
+    });
+    const polls = () => requestsTo('GET', '/cloud-accounts/ca-new');
+    expect(polls()).toEqual([]);
+
+    // Nothing before the first 3 s have passed.
+    advance(2999);
+    await settle();
+    expect(polls()).toEqual([]);
+
+    advance(1);
+    await eventually(() => expect(polls()).toHaveLength(1));
+    await settle();
+    expect(within(dialog).getByRole('status')).toHaveTextContent(
+      'Waiting for the stack to report back…',
+    );
+
+    advance(3000);
+    await eventually(() => expect(polls()).toHaveLength(2));
+    await settle();
+    expect(within(dialog).getByRole('status')).toHaveTextContent(
+      'Waiting for the stack to report back…',
+    );
+
+    advance(3000);
+    await eventually(() =>
+      expect(within(dialog).getByRole('status')).toHaveTextContent(
+        `Connected with role ${roleArn('444455556666')} (version v3).`,
+      ),
+    );
+    expect(polls()).toHaveLength(3);
+    expect(
+      within(dialog).getByRole('button', {
+        name: 'Connect with the local driver',
+      }),
+    ).toBeDisabled();
+    expect(
+      within(dialog).getByRole('button', { name: 'Done' }),
+    ).toBeInTheDocument();
+
+    // Once connected, it stops asking.
+    advance(30_000);
+    await settle();
+    expect(polls()).toHaveLength(3);
+  });
+
+  it('stops watching when the dialog is closed', async () => {
+    fakeIntervals();
+    server.use(
+      http.get(`${baseUrl}/cloud-accounts/ca-awaiting`, () =>
+        HttpResponse.json({ data: awaiting }),
+      ),
+    );
+    const user = userEvent.setup({ advanceTimers: jest.advanceTimersByTime });
+    await renderPage();
+
+    const row = await rowOf('Sandbox');
+    await user.click(within(row).getByRole('button', { name: 'Connect' }));
+    const dialog = await screen.findByRole('dialog');
+    advance(3000);
+    await eventually(() =>
+      expect(requestsTo('GET', '/cloud-accounts/ca-awaiting')).toHaveLength(1),
+    );
+    await settle();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument(),
+    );
+    advance(30_000);
+    await settle();
+    expect(requestsTo('GET', '/cloud-accounts/ca-awaiting')).toHaveLength(1);
+  });
+
+  it('shows the ErrorBody when the account cannot be created', async () => {
+    server.use(
+      http.post(`${baseUrl}/cloud-accounts`, () =>
+        errorResponse(409, {
+          code: 'InfraDelivery:CloudAccount:ALREADY_EXISTS',
+          message: 'A cloud account with id analytics already exists',
+          requestId: 'req-create-409',
+        }),
+      ),
+    );
+    const user = userEvent.setup();
+    await renderPage();
+
+    await rowOf('Sandbox');
+    await fillForm(user, {
+      name: 'Analytics',
+      givenId: 'analytics',
+      cloudId: '444455556666',
+    });
+    await user.click(screen.getByRole('button', { name: 'Add and connect' }));
+
+    expect(
+      await screen.findByText(
+        'A cloud account with id analytics already exists',
+      ),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'InfraDelivery:CloudAccount:ALREADY_EXISTS · Request id: req-create-409',
+      ),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText('Error: The account could not be added'),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    // What was typed stays, to correct it.
+    expect(screen.getByLabelText('Id (lowercase)')).toHaveValue('analytics');
+    expect(requestsTo('POST', '/cloud-accounts')).toHaveLength(1);
+    expect(requests().filter(r => r.path.includes('template-url'))).toEqual([]);
+  });
+});

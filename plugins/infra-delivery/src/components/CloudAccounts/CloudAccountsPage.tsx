@@ -1,0 +1,134 @@
+import {
+  Content,
+  InfoCard,
+  StatusOK,
+  StatusPending,
+  StatusWarning,
+  Table,
+} from '@backstage/core-components';
+import { useApi } from '@backstage/frontend-plugin-api';
+import { CloudAccount } from '@internal/plugin-infra-delivery-common';
+import Box from '@material-ui/core/Box';
+import Button from '@material-ui/core/Button';
+import TextField from '@material-ui/core/TextField';
+import { useState } from 'react';
+import useAsyncRetry from 'react-use/esm/useAsyncRetry';
+import { infraDeliveryApiRef } from '../../api';
+import { ErrorPanel } from '../common/ErrorPanel';
+import { ConnectDialog } from './ConnectDialog';
+
+const AccountStatus = ({ account }: { account: CloudAccount }) => {
+  if (account.status !== 'CONNECTED') {
+    return <StatusPending>Awaiting connection</StatusPending>;
+  }
+  if (account.roleVersion !== account.latestRoleVersion) {
+    return (
+      <StatusWarning>
+        Upgrade to {account.latestRoleVersion} available
+      </StatusWarning>
+    );
+  }
+  return <StatusOK>Connected</StatusOK>;
+};
+
+/** The organization's AWS accounts: create, connect through CloudFormation, upgrade. */
+export const CloudAccountsPage = () => {
+  const client = useApi(infraDeliveryApiRef);
+  const accounts = useAsyncRetry(
+    async () =>
+      (await client.call('listCloudAccounts', { query: { limit: 500 } })).data,
+    [client],
+  );
+  const [form, setForm] = useState({ name: '', givenId: '', cloudId: '' });
+  const [error, setError] = useState<Error>();
+  const [connecting, setConnecting] = useState<CloudAccount>();
+
+  const create = async () => {
+    setError(undefined);
+    try {
+      const created = await client.call('createCloudAccount', {
+        body: { data: form },
+      });
+      setForm({ name: '', givenId: '', cloudId: '' });
+      accounts.retry();
+      setConnecting(created.data);
+    } catch (e) {
+      setError(e as Error);
+    }
+  };
+
+  return (
+    <Content>
+      <InfoCard title="Add an AWS account">
+        <Box display="flex" alignItems="flex-end" style={{ gap: 16 }}>
+          {(
+            [
+              ['name', 'Name'],
+              ['givenId', 'Id (lowercase)'],
+              ['cloudId', 'AWS account id'],
+            ] as const
+          ).map(([field, label]) => (
+            <TextField
+              key={field}
+              id={`cloud-account-${field}`}
+              label={label}
+              value={form[field]}
+              onChange={event =>
+                setForm({ ...form, [field]: event.target.value })
+              }
+            />
+          ))}
+          <Button
+            variant="contained"
+            color="primary"
+            onClick={create}
+            disabled={!form.name || !form.givenId || !form.cloudId}
+          >
+            Add and connect
+          </Button>
+        </Box>
+        {error && (
+          <ErrorPanel error={error} title="The account could not be added" />
+        )}
+      </InfoCard>
+      <Box mt={3}>
+        {accounts.error && <ErrorPanel error={accounts.error} />}
+        <Table
+          title="Cloud accounts"
+          isLoading={accounts.loading}
+          options={{ paging: false, search: false, padding: 'dense' }}
+          columns={[
+            { title: 'Name', field: 'name' },
+            { title: 'AWS account', field: 'cloudId' },
+            { title: 'Status', render: a => <AccountStatus account={a} /> },
+            { title: 'Role', render: a => a.cloudRef ?? '—' },
+            {
+              title: '',
+              render: a =>
+                a.status !== 'CONNECTED' ||
+                a.roleVersion !== a.latestRoleVersion ? (
+                  <Button
+                    size="small"
+                    variant="outlined"
+                    onClick={() => setConnecting(a)}
+                  >
+                    {a.status === 'CONNECTED' ? 'Upgrade' : 'Connect'}
+                  </Button>
+                ) : null,
+            },
+          ]}
+          data={accounts.value ?? []}
+        />
+      </Box>
+      {connecting && (
+        <ConnectDialog
+          account={connecting}
+          onClose={changed => {
+            setConnecting(undefined);
+            if (changed) accounts.retry();
+          }}
+        />
+      )}
+    </Content>
+  );
+};

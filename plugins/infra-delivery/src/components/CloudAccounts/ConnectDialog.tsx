@@ -1,0 +1,135 @@
+import { Progress } from '@backstage/core-components';
+import { useApi } from '@backstage/frontend-plugin-api';
+import { CloudAccount } from '@internal/plugin-infra-delivery-common';
+import Box from '@material-ui/core/Box';
+import Button from '@material-ui/core/Button';
+import Dialog from '@material-ui/core/Dialog';
+import DialogActions from '@material-ui/core/DialogActions';
+import DialogContent from '@material-ui/core/DialogContent';
+import DialogTitle from '@material-ui/core/DialogTitle';
+import Link from '@material-ui/core/Link';
+import Typography from '@material-ui/core/Typography';
+import { useEffect, useState } from 'react';
+import useAsync from 'react-use/esm/useAsync';
+import { infraDeliveryApiRef } from '../../api';
+import { ErrorPanel } from '../common/ErrorPanel';
+
+const POLL_MS = 3000;
+
+/**
+ * Connects (or upgrades) an account: the signed template to launch in the AWS console, and
+ * the account's status watched until the template's callback has connected it.
+ */
+export const ConnectDialog = ({
+  account,
+  onClose,
+}: {
+  account: CloudAccount;
+  onClose: (changed: boolean) => void;
+}) => {
+  const client = useApi(infraDeliveryApiRef);
+  const template = useAsync(
+    () =>
+      client.call('getCloudAccountTemplateUrl', { params: { id: account.id } }),
+    [client, account.id],
+  );
+  const [current, setCurrent] = useState(account);
+  const [error, setError] = useState<Error>();
+  const targetVersion = template.value?.data.version;
+  const connected =
+    current.status === 'CONNECTED' &&
+    (!targetVersion || current.roleVersion === targetVersion);
+
+  useEffect(() => {
+    if (connected) return undefined;
+    const timer = setInterval(async () => {
+      try {
+        const latest = await client.call('getCloudAccount', {
+          params: { id: account.id },
+        });
+        setCurrent(latest.data);
+      } catch (e) {
+        setError(e as Error);
+      }
+    }, POLL_MS);
+    return () => clearInterval(timer);
+  }, [client, account.id, connected]);
+
+  const connectLocally = async () => {
+    setError(undefined);
+    try {
+      const result = await client.call('connectCloudAccountLocally', {
+        params: { id: account.id },
+      });
+      setCurrent(result.data);
+    } catch (e) {
+      setError(e as Error);
+    }
+  };
+
+  return (
+    <Dialog
+      open
+      onClose={() => onClose(current !== account)}
+      fullWidth
+      maxWidth="sm"
+    >
+      <DialogTitle>Connect {account.name}</DialogTitle>
+      <DialogContent>
+        {template.loading && <Progress />}
+        {template.error && <ErrorPanel error={template.error} />}
+        {template.value && (
+          <>
+            <Typography paragraph>
+              Launch the CloudFormation stack in AWS account {account.cloudId}.
+              It creates a role the portal may assume (policy version{' '}
+              {template.value.data.version}) and reports back when it is done.
+            </Typography>
+            <Box display="flex" style={{ gap: 16 }} mb={2}>
+              <Button
+                variant="contained"
+                color="primary"
+                href={template.value.data.quickCreateUrl}
+                target="_blank"
+                rel="noopener noreferrer"
+              >
+                Launch in the AWS console
+              </Button>
+              <Link
+                href={template.value.data.templateUrl}
+                target="_blank"
+                rel="noopener noreferrer"
+              >
+                Download the template
+              </Link>
+            </Box>
+            <Typography variant="body2" paragraph>
+              Without AWS (local development), the local cloud driver can
+              complete the onboarding itself:
+            </Typography>
+            <Button
+              variant="outlined"
+              onClick={connectLocally}
+              disabled={connected}
+            >
+              Connect with the local driver
+            </Button>
+          </>
+        )}
+        {error && <ErrorPanel error={error} title="Connecting failed" />}
+        <Box mt={2}>
+          <Typography role="status">
+            {connected
+              ? `Connected with role ${current.cloudRef} (version ${current.roleVersion}).`
+              : 'Waiting for the stack to report back…'}
+          </Typography>
+        </Box>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={() => onClose(current !== account)}>
+          {connected ? 'Done' : 'Close'}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+};

@@ -1,0 +1,1 @@
+export { CloudAccountsPage } from './CloudAccountsPage';

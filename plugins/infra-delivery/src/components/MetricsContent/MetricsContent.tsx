@@ -1,0 +1,107 @@
+import { Content } from '@backstage/core-components';
+import {
+  MissingAnnotationEmptyState,
+  useEntity,
+} from '@backstage/plugin-catalog-react';
+import {
+  ANNOTATION_CLOUD_ACCOUNT,
+  ANNOTATION_ECS_SERVICE,
+} from '@internal/plugin-infra-delivery-common';
+import Box from '@material-ui/core/Box';
+import Button from '@material-ui/core/Button';
+import Grid from '@material-ui/core/Grid';
+import MenuItem from '@material-ui/core/MenuItem';
+import TextField from '@material-ui/core/TextField';
+import { useMemo, useState } from 'react';
+import { MetricChart } from './MetricChart';
+import { entityMetrics } from './metricSpecs';
+import { allowedPeriods, periodLabel, TIME_RANGES } from './timeRanges';
+
+/** CloudWatch charts of the entity's service: CPU, memory and any metric it names. */
+export const MetricsContent = () => {
+  const { entity } = useEntity();
+  const config = useMemo(() => entityMetrics(entity), [entity]);
+  const [rangeSeconds, setRangeSeconds] = useState(TIME_RANGES[2].seconds);
+  const [period, setPeriod] = useState(
+    allowedPeriods(TIME_RANGES[2].seconds)[0],
+  );
+  const [refreshedAt, setRefreshedAt] = useState(() => Date.now());
+
+  const window = useMemo(() => {
+    // Whole minutes, so that repeated views share the service's cache.
+    const end = Math.floor(refreshedAt / 60_000) * 60_000;
+    return {
+      startTime: new Date(end - rangeSeconds * 1000).toISOString(),
+      endTime: new Date(end).toISOString(),
+      period,
+    };
+  }, [refreshedAt, rangeSeconds, period]);
+
+  if (!config) {
+    return (
+      <MissingAnnotationEmptyState annotation={ANNOTATION_CLOUD_ACCOUNT} />
+    );
+  }
+  if (config.metrics.length === 0) {
+    return <MissingAnnotationEmptyState annotation={ANNOTATION_ECS_SERVICE} />;
+  }
+
+  const changeRange = (seconds: number) => {
+    setRangeSeconds(seconds);
+    const periods = allowedPeriods(seconds);
+    if (!periods.includes(period)) setPeriod(periods[0]);
+  };
+
+  return (
+    <Content noPadding>
+      <Box display="flex" alignItems="flex-end" style={{ gap: 16 }} mb={2}>
+        <TextField
+          id="metrics-range"
+          select
+          label="Time range"
+          value={rangeSeconds}
+          onChange={event => changeRange(Number(event.target.value))}
+        >
+          {TIME_RANGES.map(range => (
+            <MenuItem key={range.seconds} value={range.seconds}>
+              {range.label}
+            </MenuItem>
+          ))}
+        </TextField>
+        <TextField
+          id="metrics-period"
+          select
+          label="Period"
+          value={period}
+          onChange={event => setPeriod(Number(event.target.value))}
+        >
+          {allowedPeriods(rangeSeconds).map(p => (
+            <MenuItem key={p} value={p}>
+              {periodLabel(p)}
+            </MenuItem>
+          ))}
+        </TextField>
+        <Button variant="outlined" onClick={() => setRefreshedAt(Date.now())}>
+          Refresh
+        </Button>
+      </Box>
+      <Grid container spacing={3}>
+        {config.metrics.map(metric => (
+          <Grid
+            item
+            xs={12}
+            md={6}
+            key={`${metric.namespace}/${metric.metricName}/${metric.statistic}`}
+          >
+            <MetricChart
+              cloudAccountId={config.cloudAccountId}
+              region={config.region}
+              metric={metric}
+              window={window}
+            />
+          </Grid>
+        ))}
+      </Grid>
+    </Content>
+  );
+};

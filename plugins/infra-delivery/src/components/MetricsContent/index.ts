@@ -1,0 +1,2 @@
+export { MetricsContent } from './MetricsContent';
+export { isInfraDeliveryMetricsAvailable } from './metricSpecs';
