@@ -64,5 +64,23 @@ export interface Config {
       /** Lifetime of template URLs in seconds, 60 to 604800 (7 days). Default 86400. */
       templateUrlTtlSeconds?: number;
     };
+    /** Container deployments of ECS services. */
+    deployments?: {
+      /**
+       * With the local cloud driver, how long each stage of a simulated deployment takes, in
+       * milliseconds. Default 2000.
+       */
+      localStageMillis?: number;
+    };
+    /** Infrastructure events from EventBridge (`POST /infrastructure-events/ingest`). */
+    events?: {
+      /**
+       * The shared secret an EventBridge API destination sends in the
+       * `x-infra-delivery-ingest-token` header, at least 32 characters. Without it ingestion
+       * answers 503.
+       * @visibility secret
+       */
+      ingestToken?: string;
+    };
   };
 }

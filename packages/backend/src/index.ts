@@ -21,6 +21,10 @@ backend.add(import('@backstage/plugin-permission-backend'));
 backend.add(import('./modules/adminGroupsPermissionPolicy'));
 
 backend.add(import('@backstage/plugin-scaffolder-backend'));
+// Scaffolder actions that create stacks, trigger runs and register cloud accounts.
+backend.add(
+  import('@internal/plugin-scaffolder-backend-module-infra-delivery'),
+);
 backend.add(import('@backstage/plugin-signals-backend'));
 backend.add(import('@backstage/plugin-mcp-actions-backend'));
 

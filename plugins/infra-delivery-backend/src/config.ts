@@ -3,6 +3,10 @@ import { Role, roleSchema } from '@internal/plugin-infra-delivery-common';
 import { PortalAccessOptions } from './auth/CallerResolver';
 import { RateLimit } from './auth/RateLimiter';
 import { CloudSettings, readCloudSettings } from './cloud/cloudSettings';
+import {
+  DeploymentSettings,
+  readDeploymentSettings,
+} from './deployments/deploymentSettings';
 
 /** Limits on the unauthenticated ways in, per client address and per email. */
 export interface AuthRateLimits {
@@ -27,6 +31,7 @@ export interface PluginConfig {
   portal: PortalAccessOptions;
   rateLimits: AuthRateLimits;
   cloud: CloudSettings;
+  deployments: DeploymentSettings;
 }
 
 function readRateLimit(
@@ -101,5 +106,6 @@ export function readPluginConfig(root: Config): PluginConfig {
       }),
     },
     cloud: readCloudSettings(config),
+    deployments: readDeploymentSettings(config),
   };
 }

@@ -13,6 +13,11 @@ import { SignalsRunEvents } from './engine/SignalsRunEvents';
 import { createRouter } from './router';
 import { seedDemoOrganization } from './demo/seedDemoOrganization';
 import { createCloudProvider } from './cloud/cloudSettings';
+import { createDeploymentProvider } from './deployments/deploymentSettings';
+import { DeploymentService } from './services/DeploymentService';
+import { Authorizer } from './auth/Authorizer';
+import { actionsRegistryServiceRef } from '@backstage/backend-plugin-api/alpha';
+import { registerActions } from './actions/registerActions';
 
 /**
  * The infrastructure delivery service.
@@ -24,6 +29,7 @@ export const infraDeliveryPlugin = createBackendPlugin({
   register(env) {
     env.registerInit({
       deps: {
+        actionsRegistry: actionsRegistryServiceRef,
         auditor: coreServices.auditor,
         cache: coreServices.cache,
         config: coreServices.rootConfig,
@@ -76,6 +82,42 @@ export const infraDeliveryPlugin = createBackendPlugin({
           fn: () => engine.tick(),
         });
 
+        // Deployments are followed from the database, by whichever instance runs the task.
+        const deployments = {
+          provider: createDeploymentProvider(
+            pluginConfig.deployments,
+            createCloudProvider(pluginConfig.cloud),
+          ),
+          ingestToken: pluginConfig.deployments.ingestToken,
+        };
+        const deploymentFollower = new DeploymentService({
+          stores,
+          authorizer: new Authorizer(deps.permissions),
+          auditor: deps.auditor,
+          deployments,
+          logger: deps.logger,
+        });
+        await deps.scheduler.scheduleTask({
+          id: 'infra-delivery-deployment-follow',
+          frequency: { seconds: 5 },
+          timeout: { seconds: 60 },
+          initialDelay: { seconds: 5 },
+          fn: () => deploymentFollower.followDeployments(),
+        });
+
+        // Tools for the actions registry (MCP clients), run as the invoking caller.
+        await registerActions({
+          ...deps,
+          stores,
+          engine,
+          portalOrganizationId: portalOrganization.id,
+          portal: pluginConfig.portal,
+          cloud: {
+            settings: pluginConfig.cloud,
+            provider: createCloudProvider(pluginConfig.cloud),
+          },
+        });
+
         // Every route authenticates its own callers: the plugin accepts its own access
         // tokens and API keys besides Backstage's, which the default policy would refuse.
         httpRouter.addAuthPolicy({ path: '/', allow: 'unauthenticated' });
@@ -93,6 +135,7 @@ export const infraDeliveryPlugin = createBackendPlugin({
               provider: createCloudProvider(pluginConfig.cloud),
             },
             engine,
+            deployments,
           }),
         );
       },

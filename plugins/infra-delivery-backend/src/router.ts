@@ -48,6 +48,8 @@ import { createGitSelfHostedSetup } from './services/GitSelfHostedService';
 import { GithubAppInstallations } from './providers/github/GithubAppInstallations';
 import { registerCodeSourceRoutes } from './routes/codeSourceRoutes';
 import { registerModuleRoutes } from './routes/moduleRoutes';
+import { registerDeploymentRoutes } from './routes/deploymentRoutes';
+import { DeploymentOptions } from './services/DeploymentService';
 
 /** Ordinary request bodies; plan JSON from runners gets its own, larger limit. */
 export const DEFAULT_BODY_LIMIT = '1mb';
@@ -71,6 +73,7 @@ export interface RouterOptions {
   cloud: CloudOptions;
   config: RootConfigService;
   urlReader: UrlReaderService;
+  deployments: DeploymentOptions;
 }
 
 export async function createRouter(
@@ -117,6 +120,8 @@ export async function createRouter(
       options.config,
       options.urlReader,
     ),
+    deployments: options.deployments,
+    logger: options.logger,
   });
 
   const router = Router();
@@ -153,6 +158,7 @@ export async function createRouter(
   registerCloudRoutes(context);
   registerCodeSourceRoutes(context);
   registerModuleRoutes(context);
+  registerDeploymentRoutes(context);
 
   router.use((req, _res, next) => {
     next(

@@ -5,7 +5,10 @@
  */
 export { infraDeliveryPlugin as default } from './plugin';
 export { infraDeliveryApiRef } from './api';
-export { isInfraDeliveryStacksAvailable } from './availability';
+export {
+  isInfraDeliveryDeploymentsAvailable,
+  isInfraDeliveryStacksAvailable,
+} from './availability';
 export { isInfraDeliveryMetricsAvailable } from './components/MetricsContent/metricSpecs';
 export {
   legacyInfraDeliveryPlugin,
@@ -13,5 +16,6 @@ export {
   EntityInfraDeliveryStacksContent,
   EntityInfraDeliveryPipelineRunsContent,
   EntityInfraDeliveryMetricsContent,
+  EntityInfraDeliveryDeploymentsContent,
   InfraDeliveryCloudAccountsPage,
 } from './legacy';

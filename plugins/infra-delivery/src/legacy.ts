@@ -18,6 +18,7 @@ export const legacyInfraDeliveryPlugin = createPlugin({
     stacks: createRouteRef({ id: 'infra-delivery-entity-stacks' }),
     runs: createRouteRef({ id: 'infra-delivery-entity-runs' }),
     metrics: createRouteRef({ id: 'infra-delivery-entity-metrics' }),
+    deployments: createRouteRef({ id: 'infra-delivery-entity-deployments' }),
     cloudAccounts: createRouteRef({ id: 'infra-delivery-cloud-accounts' }),
   },
 });
@@ -71,3 +72,15 @@ export const InfraDeliveryCloudAccountsPage = legacyInfraDeliveryPlugin.provide(
     mountPoint: legacyInfraDeliveryPlugin.routes.cloudAccounts,
   }),
 );
+
+export const EntityInfraDeliveryDeploymentsContent =
+  legacyInfraDeliveryPlugin.provide(
+    createRoutableExtension({
+      name: 'EntityInfraDeliveryDeploymentsContent',
+      component: () =>
+        import('./components/DeploymentsContent').then(
+          m => m.DeploymentsContent,
+        ),
+      mountPoint: legacyInfraDeliveryPlugin.routes.deployments,
+    }),
+  );

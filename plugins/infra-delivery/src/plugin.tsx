@@ -7,7 +7,10 @@ import {
 import { EntityContentBlueprint } from '@backstage/plugin-catalog-react/alpha';
 import CloudQueueIcon from '@material-ui/icons/CloudQueue';
 import { infraDeliveryApiFactory } from './api';
-import { isInfraDeliveryStacksAvailable } from './availability';
+import {
+  isInfraDeliveryDeploymentsAvailable,
+  isInfraDeliveryStacksAvailable,
+} from './availability';
 import { isInfraDeliveryMetricsAvailable } from './components/MetricsContent/metricSpecs';
 import { rootRouteRef } from './routes';
 
@@ -83,6 +86,19 @@ export const entityPipelineRunsContent = EntityContentBlueprint.make({
   },
 });
 
+export const entityDeploymentsContent = EntityContentBlueprint.make({
+  name: 'deployments',
+  params: {
+    path: 'infra-deployments',
+    title: 'Deployments',
+    filter: isInfraDeliveryDeploymentsAvailable,
+    loader: () =>
+      import('./components/DeploymentsContent').then(m => (
+        <m.DeploymentsContent />
+      )),
+  },
+});
+
 export const entityMetricsContent = EntityContentBlueprint.make({
   name: 'metrics',
   params: {
@@ -109,6 +125,7 @@ export const infraDeliveryPlugin = createFrontendPlugin({
     organizationSubPage,
     entityStacksContent,
     entityPipelineRunsContent,
+    entityDeploymentsContent,
     entityMetricsContent,
   ],
   routes: { root: rootRouteRef },

@@ -174,14 +174,29 @@ export class CallerResolver {
     } catch {
       throw unauthenticated('INVALID_TOKEN', 'The token is not valid');
     }
+    return this.fromCredentials(credentials);
+  }
+
+  /**
+   * The caller for Backstage credentials that were verified already (e.g. those an action of
+   * the actions registry is invoked with): the same portal mapping as a Backstage token.
+   */
+  async fromCredentials(credentials: BackstageCredentials): Promise<Caller> {
+    const { type } = credentials.principal as { type: string };
+    if (type !== 'user' && type !== 'service') {
+      throw unauthenticated(
+        'MISSING_CREDENTIAL',
+        'A Backstage user or service is needed',
+      );
+    }
     const organizationId = this.deps.portalOrganizationId;
-    if (credentials.principal.type === 'service') {
+    if (type === 'service') {
       return {
         organizationId,
         role: this.deps.portal.serviceRole,
         principal: {
           type: 'backstage-service',
-          subject: credentials.principal.subject,
+          subject: (credentials.principal as { subject: string }).subject,
         },
         credentialKind: 'backstage-service',
         backstageCredentials: credentials,

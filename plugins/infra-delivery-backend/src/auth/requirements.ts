@@ -1,5 +1,6 @@
 import {
   infraDeliveryAdministerPermission,
+  infraDeliveryDeploymentRollbackPermission,
   infraDeliveryReadPermission,
   infraDeliveryResourceWritePermission,
   infraDeliveryRunExecutePermission,
@@ -28,4 +29,10 @@ export const EXECUTE: Requirement = {
 export const ADMINISTER: Requirement = {
   role: 'ADMIN',
   permission: infraDeliveryAdministerPermission,
+};
+
+/** Rolling a service back to an earlier deployment's release. */
+export const ROLLBACK: Requirement = {
+  role: 'MEMBER',
+  permission: infraDeliveryDeploymentRollbackPermission,
 };

@@ -62,9 +62,8 @@ export class AwsCloudProvider implements CloudProvider {
     }
   }
 
-  private credentialsFor(
-    account: CloudAccountAccess,
-  ): Promise<SessionCredentials> {
+  /** The account role's session, kept until shortly before it expires. */
+  credentialsFor(account: CloudAccountAccess): Promise<SessionCredentials> {
     const key = JSON.stringify([
       account.cloudAccountId,
       account.roleArn,

@@ -15,6 +15,13 @@ import { nowTimestamp, optional, toTimestamp } from './timestamps';
 /** Rows per INSERT: short statements keep SQLite from holding the process for long. */
 const CHUNK = 500;
 
+/**
+ * better-sqlite3 runs each statement synchronously and an awaited, already-settled promise does
+ * not give the event loop a turn: between chunks, give it one explicitly, so other requests are
+ * served while a large plan is stored.
+ */
+const yieldToEventLoop = () => new Promise(resolve => setImmediate(resolve));
+
 interface SummaryRow {
   id: string;
   organization_id: string;
@@ -191,6 +198,7 @@ export class IacResultStore {
     }));
     for (let i = 0; i < rows.length; i += CHUNK) {
       await this.db('iac_resources').insert(rows.slice(i, i + CHUNK));
+      await yieldToEventLoop();
     }
     return rows.map(row => row.id);
   }
@@ -249,6 +257,7 @@ export class IacResultStore {
         .where({ stack_id: context.stackId })
         .whereIn('address', removedList.slice(i, i + CHUNK))
         .delete();
+      await yieldToEventLoop();
     }
     const rows = [...upserts.values()];
     for (let i = 0; i < rows.length; i += CHUNK) {
@@ -256,6 +265,7 @@ export class IacResultStore {
         .insert(rows.slice(i, i + CHUNK))
         .onConflict(['stack_id', 'address'])
         .merge(['iac_resource_id', 'updated_at']);
+      await yieldToEventLoop();
     }
   }
 

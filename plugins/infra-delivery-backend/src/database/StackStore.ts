@@ -132,6 +132,31 @@ export class StackStore {
     return keysetPage(query, 'id', page, toStack);
   }
 
+  async update(
+    organizationId: string,
+    id: string,
+    patch: {
+      name?: string;
+      description?: string;
+      codeSourceId?: string;
+      path?: string;
+      autoApprove?: boolean;
+    },
+  ): Promise<void> {
+    const columns: Partial<StackRow> = { updated_at: nowTimestamp() };
+    if (patch.name !== undefined) columns.name = patch.name;
+    if (patch.description !== undefined)
+      columns.description = patch.description;
+    if (patch.codeSourceId !== undefined)
+      columns.code_source_id = patch.codeSourceId;
+    if (patch.path !== undefined) columns.path = patch.path;
+    if (patch.autoApprove !== undefined)
+      columns.auto_approve = patch.autoApprove;
+    await this.db('stacks')
+      .where({ organization_id: organizationId, id })
+      .update(columns);
+  }
+
   /** After an apply: the root outputs it left, and when the stack was first applied. */
   async recordApply(
     id: string,

@@ -16,6 +16,8 @@ import { CloudAccountStore } from './CloudAccountStore';
 import { CodeSourceStore } from './CodeSourceStore';
 import { ModuleDefinitionStore } from './ModuleDefinitionStore';
 import { ModuleInstanceStore } from './ModuleInstanceStore';
+import { DeploymentStore } from './DeploymentStore';
+import { InfrastructureEventStore } from './InfrastructureEventStore';
 
 /** Every store of the plugin over one Knex handle: the database, or a transaction. */
 export interface Stores {
@@ -36,6 +38,8 @@ export interface Stores {
   codeSources: CodeSourceStore;
   moduleDefinitions: ModuleDefinitionStore;
   moduleInstances: ModuleInstanceStore;
+  deployments: DeploymentStore;
+  infrastructureEvents: InfrastructureEventStore;
   /** Runs `work` with stores bound to one transaction; it commits when `work` resolves. */
   transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
 }
@@ -59,6 +63,8 @@ export function createStores(db: Knex): Stores {
     codeSources: new CodeSourceStore(db),
     moduleDefinitions: new ModuleDefinitionStore(db),
     moduleInstances: new ModuleInstanceStore(db),
+    deployments: new DeploymentStore(db),
+    infrastructureEvents: new InfrastructureEventStore(db),
     transaction: work =>
       db.isTransaction
         ? work(createStores(db))

@@ -1,7 +1,7 @@
 import { IacRunType, StepType } from '@internal/plugin-infra-delivery-common';
 import { RunRecord, StepRecord } from '../database/PipelineRunStore';
 import { Stores } from '../database/stores';
-import { parsePlanJson } from './planJson';
+import { parsePlanJsonInChunks } from './planJson';
 import { plannedResourcesOf, rootOutputsOf } from './planResources';
 import { planSummaryFromPlanJson } from './planSummary';
 
@@ -34,7 +34,7 @@ export async function ingestStepReport(
   const stackId = run.attachedEntityId;
   let output: Record<string, unknown> | undefined = report.outputs;
   if (report.planJson) {
-    const plan = parsePlanJson(report.planJson);
+    const plan = await parsePlanJsonInChunks(report.planJson);
     const counts = planSummaryFromPlanJson(plan);
     const resources = plannedResourcesOf(plan);
     const context = {

@@ -48,27 +48,70 @@ export const planJsonSchema = z.object({
 export type PlanJson = z.infer<typeof planJsonSchema>;
 export type ResourceChange = z.infer<typeof resourceChangeSchema>;
 
+function unreadable(issues: { path: PropertyKey[]; message: string }[]) {
+  return new InfraDeliveryError({
+    status: 422,
+    entity: 'Plan',
+    reason: 'UNREADABLE',
+    message:
+      'The plan is not the JSON of `terraform show -json` or `tofu show -json`',
+    details: [
+      {
+        title: 'Problems',
+        render: 'list',
+        items: issues
+          .slice(0, 20)
+          .map(i => `${i.path.map(String).join('.')}: ${i.message}`),
+      },
+    ],
+  });
+}
+
 export function parsePlanJson(value: unknown): PlanJson {
   const result = planJsonSchema.safeParse(value);
   if (!result.success) {
-    throw new InfraDeliveryError({
-      status: 422,
-      entity: 'Plan',
-      reason: 'UNREADABLE',
-      message:
-        'The plan is not the JSON of `terraform show -json` or `tofu show -json`',
-      details: [
-        {
-          title: 'Problems',
-          render: 'list',
-          items: result.error.issues
-            .slice(0, 20)
-            .map(i => `${i.path.join('.')}: ${i.message}`),
-        },
-      ],
-    });
+    throw unreadable(result.error.issues);
   }
   return result.data;
+}
+
+const PARSE_CHUNK = 500;
+const planEnvelopeSchema = planJsonSchema.extend({
+  resource_changes: z.array(z.unknown()).optional().default([]),
+});
+
+/**
+ * The same as parsePlanJson, a chunk of resource changes at a time with a turn of the event
+ * loop in between: a 10,000-resource plan would otherwise block every other request while it
+ * is validated.
+ */
+export async function parsePlanJsonInChunks(value: unknown): Promise<PlanJson> {
+  const envelope = planEnvelopeSchema.safeParse(value);
+  if (!envelope.success) {
+    throw unreadable(envelope.error.issues);
+  }
+  const changes: ResourceChange[] = [];
+  const raw = envelope.data.resource_changes;
+  for (let offset = 0; offset < raw.length; offset += PARSE_CHUNK) {
+    const chunk = z
+      .array(resourceChangeSchema)
+      .safeParse(raw.slice(offset, offset + PARSE_CHUNK));
+    if (!chunk.success) {
+      throw unreadable(
+        chunk.error.issues.map(issue => ({
+          message: issue.message,
+          path: [
+            'resource_changes',
+            Number(issue.path[0]) + offset,
+            ...issue.path.slice(1),
+          ],
+        })),
+      );
+    }
+    changes.push(...chunk.data);
+    await new Promise(resolve => setImmediate(resolve));
+  }
+  return { ...envelope.data, resource_changes: changes };
 }
 
 export const SENSITIVE_PLACEHOLDER = '(sensitive value)';

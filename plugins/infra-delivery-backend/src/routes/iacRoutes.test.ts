@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import {
   errorBodySchema,
   IacExecutionSummary,
@@ -1330,6 +1331,10 @@ describe.each(databases.eachSupportedId())('IaC routes on %s', databaseId => {
       const planJson = largePlan();
       const bytes = JSON.stringify(planJson).length;
 
+      // The test process hosts the backend too, so this histogram sees every stall the
+      // ingestion causes (JSON parsing, validation, the chunked inserts).
+      const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+      loopDelay.enable();
       const started = process.hrtime.bigint();
       const response = await api.post(
         `/runner/step-executions/${claimed.stepExecution.id}/complete`,
@@ -1343,13 +1348,18 @@ describe.each(databases.eachSupportedId())('IaC routes on %s', databaseId => {
         w.runnerKey,
       );
       const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
+      loopDelay.disable();
       expectStatus(response, 200);
       process.stdout.write(
         `[iacRoutes.test] ${databaseId}: completing a plan step with ${COUNT} resources (${(
           bytes /
           1024 /
           1024
-        ).toFixed(1)} MiB of plan JSON) took ${elapsedMs.toFixed(0)} ms\n`,
+        ).toFixed(1)} MiB of plan JSON) took ${elapsedMs.toFixed(
+          0,
+        )} ms; longest event-loop stall ${(loopDelay.max / 1e6).toFixed(
+          0,
+        )} ms\n`,
       );
 
       const listed = await resources(w.owner, [

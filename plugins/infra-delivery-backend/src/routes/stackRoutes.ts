@@ -25,4 +25,17 @@ export function registerStackRoutes({ bind, services, cursors }: RouteContext) {
   bind(operations.deleteStack, async ({ caller, params }) => {
     await services.stacks.delete(caller, params.id);
   });
+
+  bind(operations.updateStack, async ({ caller, params, body }) => ({
+    data: await services.stacks.update(caller, params.id, body.data),
+  }));
+
+  bind(operations.destroyStack, async ({ caller, params, body }) => {
+    const stack = await services.stacks.get(caller, params.id);
+    return {
+      data: await services.pipelines.trigger(caller, stack.destroyPipelineId, {
+        description: body.data.description ?? 'Destroy the stack',
+      }),
+    };
+  });
 }

@@ -74,6 +74,9 @@ export class StackService {
     ) {
       throw notFound('Environment', input.environmentId);
     }
+    if (input.codeSourceId) {
+      await this.requireCodeSource(organizationId, input.codeSourceId);
+    }
     const givenId = input.givenId ?? slug(input.name);
     const autoApprove = input.autoApprove ?? false;
     try {
@@ -123,6 +126,51 @@ export class StackService {
         });
       }
       throw error;
+    }
+  }
+
+  async update(
+    caller: Caller,
+    id: string,
+    patch: {
+      name?: string;
+      description?: string;
+      codeSourceId?: string;
+      path?: string;
+      autoApprove?: boolean;
+    },
+  ): Promise<Stack> {
+    await this.deps.authorizer.require(caller, WRITE);
+    const organizationId = caller.organizationId;
+    const stack = await this.get(caller, id);
+    if (patch.codeSourceId) {
+      await this.requireCodeSource(organizationId, patch.codeSourceId);
+    }
+    await this.deps.stores.transaction(async tx => {
+      await tx.stacks.update(organizationId, id, patch);
+      if (
+        patch.autoApprove !== undefined &&
+        patch.autoApprove !== stack.autoApprove
+      ) {
+        // Versions are immutable: runs already triggered keep the steps they started with.
+        await tx.pipelines.createVersion(
+          organizationId,
+          stack.changePipelineId,
+          changePipelineSteps(patch.autoApprove),
+        );
+        await tx.pipelines.createVersion(
+          organizationId,
+          stack.destroyPipelineId,
+          destroyPipelineSteps(patch.autoApprove),
+        );
+      }
+    });
+    return this.get(caller, id);
+  }
+
+  private async requireCodeSource(organizationId: string, id: string) {
+    if (!(await this.deps.stores.codeSources.get(organizationId, id))) {
+      throw notFound('CodeSource', id);
     }
   }
 

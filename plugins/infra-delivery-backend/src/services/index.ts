@@ -1,4 +1,4 @@
-import { AuditorService } from '@backstage/backend-plugin-api';
+import { AuditorService, LoggerService } from '@backstage/backend-plugin-api';
 import { AccessTokenIssuer } from '../auth/accessTokens';
 import { SecretCipher } from '../auth/SecretCipher';
 import { Authorizer } from '../auth/Authorizer';
@@ -26,6 +26,8 @@ import { GithubAppInstallations } from '../providers/github/GithubAppInstallatio
 import { CodeSourceService } from './CodeSourceService';
 import { ModuleDefinitionService } from './ModuleDefinitionService';
 import { ModuleInstanceService } from './ModuleInstanceService';
+import { DeploymentOptions, DeploymentService } from './DeploymentService';
+import { InfrastructureEventService } from './InfrastructureEventService';
 
 /** The domain services, one per resource group. */
 export interface Services {
@@ -46,6 +48,8 @@ export interface Services {
   codeSources: CodeSourceService;
   moduleDefinitions: ModuleDefinitionService;
   moduleInstances: ModuleInstanceService;
+  deployments: DeploymentService;
+  infrastructureEvents: InfrastructureEventService;
 }
 
 export function createServices(deps: {
@@ -58,6 +62,8 @@ export function createServices(deps: {
   gitSelfHosted: GitSelfHostedSetup;
   cloud: CloudContext;
   githubApps: GithubAppInstallations;
+  deployments: DeploymentOptions;
+  logger?: LoggerService;
 }): Services {
   return {
     identity: new IdentityService(deps),
@@ -77,5 +83,7 @@ export function createServices(deps: {
     codeSources: new CodeSourceService(deps),
     moduleDefinitions: new ModuleDefinitionService(deps),
     moduleInstances: new ModuleInstanceService(deps),
+    deployments: new DeploymentService(deps),
+    infrastructureEvents: new InfrastructureEventService(deps),
   };
 }

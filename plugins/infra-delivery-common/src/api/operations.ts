@@ -11,6 +11,7 @@ import * as stackOperations from './stackOperations';
 import * as cloudOperations from './cloudOperations';
 import * as codeSourceOperations from './codeSourceOperations';
 import * as moduleOperations from './moduleOperations';
+import * as deploymentOperations from './deploymentOperations';
 
 /**
  * Every operation of the REST surface, keyed by operationId. Adding an operation here is what
@@ -29,6 +30,7 @@ export const operations = {
   ...codeSourceOperations,
   ...moduleOperations,
   ...gitForgeOperations,
+  ...deploymentOperations,
 } satisfies Record<string, OperationDefinition>;
 
 export type Operations = typeof operations;

@@ -1,6 +1,9 @@
 import {
   createStackRequestSchema,
   dataResponseSchema,
+  destroyStackRequestSchema,
+  pipelineRunSchema,
+  updateStackRequestSchema,
   listResponseSchema,
   listStacksQuerySchema,
   stackSchema,
@@ -56,4 +59,32 @@ export const deleteStack = defineOperation({
   params: idParamsSchema,
   success: { status: 204 },
   errors: [403, 404, 409],
+});
+
+export const updateStack = defineOperation({
+  operationId: 'updateStack',
+  method: 'patch',
+  path: '/stacks/{id}',
+  summary:
+    'Change a stack; changing autoApprove publishes new versions of its pipelines for later runs',
+  tag: 'Stacks',
+  access: 'authenticated',
+  params: idParamsSchema,
+  body: updateStackRequestSchema,
+  success: { status: 200, schema: dataResponseSchema(stackSchema) },
+  errors: [400, 403, 404],
+});
+
+export const destroyStack = defineOperation({
+  operationId: 'destroyStack',
+  method: 'post',
+  path: '/stacks/{id}/destroy',
+  summary:
+    "Trigger the stack's destroy pipeline (destroy plan, approval, destroy); the run queues like any other",
+  tag: 'Stacks',
+  access: 'authenticated',
+  params: idParamsSchema,
+  body: destroyStackRequestSchema,
+  success: { status: 201, schema: dataResponseSchema(pipelineRunSchema) },
+  errors: [400, 403, 404],
 });

@@ -13,3 +13,4 @@ export * from './cloud';
 export * from './codeSources';
 export * from './modules';
 export * from './gitForge';
+export * from './deployments';

@@ -47,6 +47,27 @@ export const createStackRequestSchema = requestBody(
   }),
 );
 
+export const updateStackRequestSchema = requestBody(
+  z
+    .object({
+      name: nameSchema.optional(),
+      description: descriptionSchema.optional(),
+      codeSourceId: idSchema.optional(),
+      path: z.string().max(1024).optional(),
+      autoApprove: z.boolean().optional(),
+    })
+    .refine(v => Object.values(v).some(value => value !== undefined), {
+      message: 'give at least one field to change',
+    }),
+);
+
+export const destroyStackRequestSchema = z.object({
+  data: z
+    .object({ description: descriptionSchema.optional() })
+    .optional()
+    .default({}),
+});
+
 export const listStacksQuerySchema = pageQuerySchema.extend({
   projectId: idSchema.optional(),
   environmentId: idSchema.optional(),

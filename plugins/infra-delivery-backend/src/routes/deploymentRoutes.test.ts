@@ -1,0 +1,880 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { mockServices } from '@backstage/backend-test-utils';
+import {
+  Deployment,
+  deploymentSchema,
+  errorBodySchema,
+  INGEST_TOKEN_HEADER,
+  infrastructureEventSchema,
+} from '@internal/plugin-infra-delivery-common';
+import { Knex } from 'knex';
+import request from 'supertest';
+import {
+  createEnvironment,
+  expectStatus,
+} from '../__testUtils__/pipelineFixtures';
+import {
+  createTestDatabases,
+  InfraDeliveryTestClient,
+  startInfraDeliveryBackend,
+  TestOrganization,
+} from '../__testUtils__/testBackend';
+import { Authorizer } from '../auth/Authorizer';
+import { createStores } from '../database/stores';
+import { LocalDeploymentProvider } from '../deployments/LocalDeploymentProvider';
+import { DeploymentService } from '../services/DeploymentService';
+
+jest.setTimeout(60_000);
+
+const databases = createTestDatabases();
+const INGEST_TOKEN = 'test-ingest-token-0123456789abcdef0123456789';
+/** Long stages, so that only the test's own ticks (with a clock it chooses) move anything. */
+const STAGE_MILLIS = 3_600_000;
+
+const fixtures = path.resolve(
+  __dirname,
+  '../deployments/__fixtures__/ecs-events',
+);
+function fixture(name: string): any {
+  return JSON.parse(
+    fs.readFileSync(path.join(fixtures, `${name}.json`), 'utf8'),
+  );
+}
+
+function errorCode(response: request.Response, status: number): string {
+  expect({ status: response.status, body: response.body }).toEqual({
+    status,
+    body: expect.anything(),
+  });
+  return errorBodySchema.parse(response.body).code;
+}
+
+let counter = 0;
+function taskDefinition(family = 'web') {
+  counter += 1;
+  return {
+    family,
+    containerDefinitions: [
+      {
+        name: 'app',
+        image: `registry.example.com/web:${counter}`,
+        essential: true,
+        portMappings: [{ containerPort: 8080 }],
+        environment: [
+          { name: 'Z_LAST', value: 'ü' },
+          { name: 'A_FIRST', value: '1' },
+        ],
+      },
+    ],
+    cpu: '256',
+    memory: '512',
+  };
+}
+
+describe.each(databases.eachSupportedId())(
+  'deployment routes on %s',
+  databaseId => {
+    let knex: Knex;
+    let api: InfraDeliveryTestClient;
+    const auditor = mockServices.auditor.mock();
+
+    beforeAll(async () => {
+      knex = await databases.init(databaseId);
+      api = await startInfraDeliveryBackend(knex, {
+        config: {
+          infraDelivery: {
+            rateLimits: {
+              signup: { limit: 100000 },
+              tokenPerAddress: { limit: 100000 },
+            },
+            deployments: { localStageMillis: STAGE_MILLIS },
+            events: { ingestToken: INGEST_TOKEN },
+          },
+        },
+        extraFeatures: [auditor.factory],
+      });
+    });
+
+    /** One pass of the scheduled follower, `hoursLater` on the clock. */
+    async function tick(hoursLater: number) {
+      const follower = new DeploymentService({
+        stores: createStores(knex),
+        authorizer: new Authorizer(mockServices.permissions()),
+        auditor,
+        deployments: {
+          provider: new LocalDeploymentProvider({ stageMillis: STAGE_MILLIS }),
+        },
+      });
+      await follower.followDeployments(
+        new Date(Date.now() + hoursLater * STAGE_MILLIS),
+      );
+    }
+
+    interface World {
+      owner: TestOrganization;
+      cloudAccountId: string;
+      environmentId: string;
+      projectId: string;
+    }
+
+    async function world(cloudId = '123456789012'): Promise<World> {
+      const owner = await api.signup();
+      counter += 1;
+      const account = await api.post(
+        '/cloud-accounts',
+        { data: { givenId: `aws-${counter}`, name: 'AWS', cloudId } },
+        owner.token,
+      );
+      expectStatus(account, 201);
+      expectStatus(
+        await api.post(
+          `/cloud-accounts/${account.body.data.id}/connect-local`,
+          {},
+          owner.token,
+        ),
+        200,
+      );
+      const { projectId, environmentId } = await createEnvironment(api, owner);
+      return {
+        owner,
+        cloudAccountId: account.body.data.id,
+        environmentId,
+        projectId,
+      };
+    }
+
+    async function deploy(
+      w: World,
+      overrides: Record<string, unknown> = {},
+      token = w.owner.token,
+    ): Promise<request.Response> {
+      return api.post(
+        '/deployments',
+        {
+          data: {
+            cloudAccountId: w.cloudAccountId,
+            region: 'eu-west-1',
+            environmentId: w.environmentId,
+            clusterRef: 'main',
+            serviceRef: 'web',
+            taskDefinition: taskDefinition(),
+            ...overrides,
+          },
+        },
+        token,
+      );
+    }
+
+    async function get(w: World, id: string): Promise<Deployment> {
+      const response = await api.get(`/deployments/${id}`, w.owner.token);
+      expectStatus(response, 200);
+      return deploymentSchema.parse(response.body.data);
+    }
+
+    /** A deployment that the follower took to its end. */
+    async function finishedDeployment(
+      w: World,
+      overrides: Record<string, unknown> = {},
+    ) {
+      const created = await deploy(w, overrides);
+      expectStatus(created, 201);
+      await tick(10);
+      return get(w, created.body.data.id);
+    }
+
+    function ingest(event: unknown, token: string | null = INGEST_TOKEN) {
+      const req = request(api.server)
+        .post('/api/infra-delivery/infrastructure-events/ingest')
+        .send(event as object);
+      return token ? req.set(INGEST_TOKEN_HEADER, token) : req;
+    }
+
+    async function eventsOf(w: World, query: string) {
+      const response = await api.get(
+        `/infrastructure-events?${query}`,
+        w.owner.token,
+      );
+      expectStatus(response, 200);
+      return response.body.data.data.map((e: unknown) =>
+        infrastructureEventSchema.parse(e),
+      );
+    }
+
+    describe('deployments', () => {
+      it('registers and rolls a release, and the tick follows it to SUCCEEDED', async () => {
+        const w = await world();
+        const definition = taskDefinition();
+        const created = await deploy(w, {
+          taskDefinition: definition,
+          description: 'First',
+        });
+        expectStatus(created, 201);
+        const deployment = deploymentSchema.parse(created.body.data);
+        expect(deployment).toMatchObject({
+          status: 'IN_PROGRESS',
+          triggerSource: 'API',
+          description: 'First',
+          environmentId: w.environmentId,
+          projectId: w.projectId,
+          resourceRef: 'arn:aws:ecs:eu-west-1:123456789012:service/main/web',
+          data: {
+            type: 'cloud:container',
+            clusterRef: 'main',
+            serviceRef: 'web',
+            strategy: 'rolling',
+            deployedTaskDefinition: { definition },
+          },
+        });
+        expect(deployment.data.events.map(e => e.stepCode)).toEqual(['INIT']);
+        expect(deployment.externalDeploymentId).toMatch(/^ecs-svc\//);
+
+        await tick(1.5);
+        const halfway = await get(w, deployment.id);
+        expect(halfway.status).toBe('IN_PROGRESS');
+        expect(halfway.data.events.map(e => e.lifecycleStage)).toEqual([
+          'RECONCILE_SERVICE',
+          'SCALE_UP',
+        ]);
+
+        await tick(10);
+        const done = await get(w, deployment.id);
+        expect(done.status).toBe('SUCCEEDED');
+        expect(done.completedAt).toBeDefined();
+        expect(
+          done.data.events.map(e => [e.stepCode, e.currentStep, e.totalSteps]),
+        ).toEqual([
+          ['INIT', 1, 4],
+          ['IN_PROGRESS', 2, 4],
+          ['SUCCEEDED', 4, 4],
+        ]);
+        expect(done.data.serviceDeploymentState).toMatchObject({
+          status: 'SUCCEEDED',
+        });
+        await tick(20);
+        expect((await get(w, deployment.id)).updatedAt).toBe(done.updatedAt);
+        expect(auditor.createEvent).toHaveBeenCalledWith(
+          expect.objectContaining({ eventId: 'deployment-create' }),
+        );
+      });
+
+      it('fails a release whose tasks do not start', async () => {
+        const w = await world();
+        const failed = await finishedDeployment(w, {
+          taskDefinition: taskDefinition('web-fail'),
+        });
+        expect(failed.status).toBe('FAILED');
+        expect(failed.error?.code).toBe(
+          'InfraDelivery:Deployment:TASKS_FAILED_TO_START',
+        );
+      });
+
+      it('keeps one deployment per service in flight', async () => {
+        const w = await world();
+        expectStatus(await deploy(w), 201);
+        expect(errorCode(await deploy(w), 409)).toBe(
+          'InfraDelivery:Deployment:SERVICE_BUSY',
+        );
+        expectStatus(await deploy(w, { serviceRef: 'worker' }), 201);
+      });
+
+      it('pauses at a lifecycle hook until continued', async () => {
+        const w = await world();
+        const created = await deploy(w, {
+          taskDefinition: taskDefinition('web-pause'),
+        });
+        expectStatus(created, 201);
+        const id = created.body.data.id;
+        expect(
+          errorCode(
+            await api.post(`/deployments/${id}/continue`, {}, w.owner.token),
+            409,
+          ),
+        ).toBe('InfraDelivery:Deployment:NOT_PAUSED');
+        await tick(5);
+        const paused = await get(w, id);
+        expect(paused.status).toBe('IN_PROGRESS');
+        const hook = paused.data.events[paused.data.events.length - 1];
+        expect(hook.hookId).toBeDefined();
+
+        const continued = await api.post(
+          `/deployments/${id}/continue`,
+          {},
+          w.owner.token,
+        );
+        expectStatus(continued, 200);
+        expect(continued.body.data.data.acceptedPauseControl).toMatchObject({
+          action: 'CONTINUE',
+          labelKind: 'continue',
+          hookId: hook.hookId,
+          eventStartedAt: hook.startedAt,
+        });
+        await tick(10);
+        expect((await get(w, id)).status).toBe('SUCCEEDED');
+      });
+
+      it('refuses what is not valid or not the caller’s', async () => {
+        const w = await world();
+        const other = await world();
+        expect(
+          errorCode(
+            await deploy(w, { taskDefinition: { containerDefinitions: [] } }),
+            400,
+          ),
+        ).toBe('InfraDelivery:Request:VALIDATION_FAILED');
+        expect(
+          errorCode(
+            await deploy(w, { cloudAccountId: other.cloudAccountId }),
+            404,
+          ),
+        ).toBe('InfraDelivery:CloudAccount:NOT_FOUND');
+        expect(
+          errorCode(
+            await deploy(w, { environmentId: other.environmentId }),
+            404,
+          ),
+        ).toBe('InfraDelivery:Environment:NOT_FOUND');
+        const created = await deploy(w);
+        expectStatus(created, 201);
+        expect(
+          errorCode(
+            await api.get(
+              `/deployments/${created.body.data.id}`,
+              other.owner.token,
+            ),
+            404,
+          ),
+        ).toBe('InfraDelivery:Deployment:NOT_FOUND');
+        expect(
+          errorCode(await api.get(`/deployments/${created.body.data.id}`), 401),
+        ).toMatch(/^InfraDelivery:Auth:/);
+        const viewer = await api.member(w.owner, 'VIEWER');
+        expect(
+          errorCode(
+            await deploy(w, { serviceRef: 'other' }, viewer.token),
+            403,
+          ),
+        ).toBe('InfraDelivery:Auth:INSUFFICIENT_ROLE');
+      });
+
+      it('lists newest first with keyset pages and filters', async () => {
+        const w = await world();
+        const second = await createEnvironment(api, w.owner);
+        const ids: string[] = [];
+        for (let i = 0; i < 5; i++) {
+          const created = await deploy(w, {
+            serviceRef: `svc-${i}`,
+            environmentId: i % 2 === 0 ? w.environmentId : second.environmentId,
+            ...(i === 4 ? { taskDefinition: taskDefinition('x-fail') } : {}),
+          });
+          expectStatus(created, 201);
+          ids.push(created.body.data.id);
+        }
+        await tick(10);
+        const all = await api.walk('/deployments', w.owner.token, 2);
+        expect(all.map(d => d.id)).toEqual([...ids].reverse());
+
+        const first = await api.get('/deployments?limit=2', w.owner.token);
+        expect(first.body.meta).toEqual({
+          limit: 2,
+          nextCursor: expect.any(String),
+          totalCount: 5,
+        });
+
+        const inSecond = await api.walk(
+          `/deployments?environmentId=${second.environmentId}`,
+          w.owner.token,
+          1,
+        );
+        expect(inSecond.map(d => d.id)).toEqual([ids[3], ids[1]]);
+        const ofService = await api.get(
+          '/deployments?clusterRef=arn:aws:ecs:eu-west-1:123456789012:cluster/main&serviceRef=svc-2',
+          w.owner.token,
+        );
+        expect(ofService.body.data.map((d: Deployment) => d.id)).toEqual([
+          ids[2],
+        ]);
+        const failed = await api.get(
+          '/deployments?status=FAILED',
+          w.owner.token,
+        );
+        expect(failed.body.data.map((d: Deployment) => d.id)).toEqual([ids[4]]);
+        expect(failed.body.meta.totalCount).toBe(1);
+
+        const cursor = first.body.meta.nextCursor;
+        expect(
+          errorCode(
+            await api.get(
+              `/deployments?status=FAILED&cursor=${encodeURIComponent(cursor)}`,
+              w.owner.token,
+            ),
+            400,
+          ),
+        ).toMatch(/CURSOR/);
+        expect(
+          errorCode(
+            await api.get('/deployments?status=DONE', w.owner.token),
+            400,
+          ),
+        ).toBe('InfraDelivery:Request:VALIDATION_FAILED');
+      });
+    });
+
+    describe('rollback', () => {
+      it('replays the stored release of an earlier successful deployment byte for byte', async () => {
+        const w = await world();
+        const first = await finishedDeployment(w);
+        const second = await finishedDeployment(w);
+        expect([first.status, second.status]).toEqual([
+          'SUCCEEDED',
+          'SUCCEEDED',
+        ]);
+
+        const response = await api.post(
+          `/deployments/${first.id}/rollback`,
+          undefined,
+          w.owner.token,
+        );
+        expectStatus(response, 201);
+        const rollback = deploymentSchema.parse(response.body.data);
+        expect(rollback).toMatchObject({
+          status: 'IN_PROGRESS',
+          triggerSource: 'ROLLBACK',
+          rollbackToDeploymentId: first.id,
+          environmentId: w.environmentId,
+        });
+        expect(rollback.id).not.toBe(first.id);
+        expect(rollback.description).toContain(first.id);
+        expect(JSON.stringify(rollback.data.deployedTaskDefinition)).toBe(
+          JSON.stringify(first.data.deployedTaskDefinition),
+        );
+        const stored = await knex('deployments')
+          .where({ id: rollback.id })
+          .first();
+        const storedTarget = await knex('deployments')
+          .where({ id: first.id })
+          .first();
+        expect(
+          JSON.stringify(JSON.parse(stored.data).deployedTaskDefinition),
+        ).toBe(
+          JSON.stringify(JSON.parse(storedTarget.data).deployedTaskDefinition),
+        );
+        expect(auditor.createEvent).toHaveBeenCalledWith(
+          expect.objectContaining({
+            eventId: 'deployment-rollback',
+            meta: expect.objectContaining({ targetDeploymentId: first.id }),
+          }),
+        );
+        await tick(10);
+        expect((await get(w, rollback.id)).status).toBe('SUCCEEDED');
+      });
+
+      it('refuses a target that did not succeed, is current, or is another organization’s', async () => {
+        const w = await world();
+        const good = await finishedDeployment(w);
+        const failed = await finishedDeployment(w, {
+          taskDefinition: taskDefinition('web-fail'),
+        });
+        expect(failed.status).toBe('FAILED');
+        expect(
+          errorCode(
+            await api.post(
+              `/deployments/${failed.id}/rollback`,
+              undefined,
+              w.owner.token,
+            ),
+            422,
+          ),
+        ).toBe('InfraDelivery:Deployment:ROLLBACK_TARGET_NOT_SUCCEEDED');
+        const latest = await finishedDeployment(w);
+        expect(
+          errorCode(
+            await api.post(
+              `/deployments/${latest.id}/rollback`,
+              undefined,
+              w.owner.token,
+            ),
+            422,
+          ),
+        ).toBe('InfraDelivery:Deployment:ROLLBACK_TARGET_IS_CURRENT');
+        const other = await world();
+        expect(
+          errorCode(
+            await api.post(
+              `/deployments/${good.id}/rollback`,
+              undefined,
+              other.owner.token,
+            ),
+            404,
+          ),
+        ).toBe('InfraDelivery:Deployment:NOT_FOUND');
+        expect(
+          Number(
+            (
+              await knex('deployments')
+                .where({ organization_id: other.owner.organizationId })
+                .count({ n: '*' })
+            )[0].n,
+          ),
+        ).toBe(0);
+      });
+
+      it('refuses a rollback while another deployment of the service is in flight, also when two race', async () => {
+        const w = await world();
+        const first = await finishedDeployment(w);
+        await finishedDeployment(w);
+        const [a, b] = await Promise.all([
+          api.post(
+            `/deployments/${first.id}/rollback`,
+            undefined,
+            w.owner.token,
+          ),
+          api.post(
+            `/deployments/${first.id}/rollback`,
+            undefined,
+            w.owner.token,
+          ),
+        ]);
+        expect([a.status, b.status].sort()).toEqual([201, 409]);
+        const refused = a.status === 409 ? a : b;
+        expect(errorBodySchema.parse(refused.body).code).toBe(
+          'InfraDelivery:Deployment:SERVICE_BUSY',
+        );
+        expect(
+          errorCode(
+            await api.post(
+              `/deployments/${first.id}/rollback`,
+              undefined,
+              w.owner.token,
+            ),
+            409,
+          ),
+        ).toBe('InfraDelivery:Deployment:SERVICE_BUSY');
+        const rollbacks = await api.get(
+          '/deployments?status=IN_PROGRESS',
+          w.owner.token,
+        );
+        expect(rollbacks.body.meta.totalCount).toBe(1);
+      });
+
+      it('needs MEMBER and a credential', async () => {
+        const w = await world();
+        const first = await finishedDeployment(w);
+        await finishedDeployment(w);
+        const viewer = await api.member(w.owner, 'VIEWER');
+        expect(
+          errorCode(
+            await api.post(
+              `/deployments/${first.id}/rollback`,
+              undefined,
+              viewer.token,
+            ),
+            403,
+          ),
+        ).toBe('InfraDelivery:Auth:INSUFFICIENT_ROLE');
+        expect(
+          errorCode(
+            await api.post(`/deployments/${first.id}/rollback`, undefined),
+            401,
+          ),
+        ).toMatch(/^InfraDelivery:Auth:/);
+        const member = await api.member(w.owner, 'MEMBER');
+        expectStatus(
+          await api.post(
+            `/deployments/${first.id}/rollback`,
+            undefined,
+            member.token,
+          ),
+          201,
+        );
+      });
+    });
+
+    describe('infrastructure events', () => {
+      const ALL_FIXTURES = [
+        'task-state-change-running-fargate',
+        'task-state-change-stopped-essential-container-exited',
+        'task-state-change-deprovisioning-runtask',
+        'service-action-service-steady-state',
+        'service-action-capacity-provider-steady-state',
+        'service-action-service-task-start-impaired',
+        'service-action-service-task-placement-failure',
+        'service-action-service-task-placement-failure-2',
+        'deployment-state-change-in-progress',
+        'deployment-state-change-in-progress-rollback',
+        'deployment-state-change-completed',
+        'deployment-state-change-failed',
+      ];
+
+      it.each(ALL_FIXTURES)(
+        'stores %s for the organization of its account',
+        async name => {
+          const event = fixture(name);
+          const w = await world(event.account);
+          const response = await ingest(event);
+          expectStatus(response, 200);
+          expect(response.body.data.outcome).toBe('STORED');
+          const rows = await knex('infrastructure_events').where({
+            organization_id: w.owner.organizationId,
+            event_id: event.id,
+          });
+          expect(rows).toHaveLength(1);
+          expect(rows[0]).toMatchObject({
+            kind: {
+              'ECS Task State Change': 'CONTAINER_TASK_STATE_CHANGE',
+              'ECS Service Action': 'CONTAINER_SERVICE_ACTION',
+              'ECS Deployment State Change':
+                'CONTAINER_DEPLOYMENT_STATE_CHANGE',
+            }[event['detail-type'] as string],
+            cloud_account_id: w.cloudAccountId,
+            region: event.region,
+          });
+          expect(JSON.parse(rows[0].data).rawDetail).toEqual(event.detail);
+        },
+      );
+
+      it('links service events to the service’s deployment and lists them by deployment, resource and kind', async () => {
+        const event = fixture('service-action-service-task-start-impaired');
+        const w = await world(event.account);
+        const created = await deploy(w, {
+          region: 'us-west-2',
+          clusterRef: 'default',
+          serviceRef: 'servicetest',
+        });
+        expectStatus(created, 201);
+        expectStatus(await ingest(event), 200);
+
+        const steady = fixture('service-action-service-steady-state');
+        expectStatus(await ingest(steady), 200);
+
+        const byDeployment = await eventsOf(
+          w,
+          `deploymentId=${created.body.data.id}`,
+        );
+        expect(byDeployment.map((e: any) => e.eventId)).toEqual([
+          steady.id,
+          event.id,
+        ]);
+        expect(byDeployment[1]).toMatchObject({
+          kind: 'CONTAINER_SERVICE_ACTION',
+          moduleDeploymentId: created.body.data.id,
+          detailType: 'ECS Service Action',
+          source: 'aws.ecs',
+          eventTime: '2019-11-19T19:55:38.000Z',
+          data: {
+            type: 'CONTAINER_SERVICE_ACTION',
+            eventName: 'SERVICE_TASK_START_IMPAIRED',
+          },
+        });
+        expect(
+          await eventsOf(
+            w,
+            `deploymentId=${created.body.data.id}&kind=CONTAINER_TASK_STATE_CHANGE`,
+          ),
+        ).toEqual([]);
+        const other = await world();
+        expect(
+          await eventsOf(other, `deploymentId=${created.body.data.id}`),
+        ).toEqual([]);
+        expect(
+          errorCode(
+            await api.get('/infrastructure-events', w.owner.token),
+            400,
+          ),
+        ).toBe('InfraDelivery:Request:VALIDATION_FAILED');
+        expect(
+          errorCode(
+            await api.get(
+              `/infrastructure-events?deploymentId=a&resourceId=b`,
+              w.owner.token,
+            ),
+            400,
+          ),
+        ).toBe('InfraDelivery:Request:VALIDATION_FAILED');
+      });
+
+      it('records a deployment started outside the platform and links its tasks by ECS deployment id', async () => {
+        const task = fixture(
+          'task-state-change-stopped-essential-container-exited',
+        );
+        const w = await world(task.account);
+        const started = {
+          ...fixture('deployment-state-change-in-progress'),
+          id: 'external-start',
+          account: task.account,
+          region: task.region,
+          resources: [
+            'arn:aws:ecs:eu-central-1:111111111111:service/test/example-api-v1',
+          ],
+          detail: {
+            ...fixture('deployment-state-change-in-progress').detail,
+            deploymentId: task.detail.startedBy,
+          },
+        };
+        expectStatus(await ingest(started), 200);
+        const [external] = (await api.get('/deployments', w.owner.token)).body
+          .data as Deployment[];
+        expect(external).toMatchObject({
+          status: 'IN_PROGRESS',
+          triggerSource: 'EVENT_BUS',
+          externalDeploymentId: task.detail.startedBy,
+          data: {
+            detectedVia: 'EVENT_BUS',
+            clusterRef: 'test',
+            serviceRef: started.resources[0],
+          },
+        });
+
+        expectStatus(await ingest(task), 200);
+        const completed = {
+          ...started,
+          id: 'external-completed',
+          detail: {
+            ...started.detail,
+            eventName: 'SERVICE_DEPLOYMENT_COMPLETED',
+          },
+        };
+        expectStatus(await ingest(completed), 200);
+
+        const events = await eventsOf(w, `deploymentId=${external.id}`);
+        expect(events.map((e: any) => e.kind)).toEqual([
+          'CONTAINER_DEPLOYMENT_STATE_CHANGE',
+          'CONTAINER_TASK_STATE_CHANGE',
+          'CONTAINER_DEPLOYMENT_STATE_CHANGE',
+        ]);
+        expect(events[1].data).toMatchObject({
+          type: 'CONTAINER_TASK_STATE_CHANGE',
+          taskRef: task.detail.taskArn,
+          lastStatus: 'STOPPED',
+          stopCode: 'EssentialContainerExited',
+          exitCode: 2,
+          taskDefinitionFamily: 'example-api-v1',
+          taskDefinitionRevision: 20,
+          taskGroup: 'service:example-api-v1',
+        });
+        expect((await get(w, external.id)).status).toBe('SUCCEEDED');
+        expect(
+          (
+            await eventsOf(
+              w,
+              `deploymentId=${external.id}&kind=CONTAINER_TASK_STATE_CHANGE`,
+            )
+          ).length,
+        ).toBe(1);
+      });
+
+      it('drops duplicates and task events older than one stored', async () => {
+        const event = fixture('task-state-change-running-fargate');
+        const w = await world(event.account);
+        expect((await ingest(event)).body.data.outcome).toBe('STORED');
+        expect((await ingest(event)).body.data).toEqual({
+          outcome: 'DUPLICATE',
+          eventIds: [],
+        });
+        const older = {
+          ...event,
+          id: 'older-copy',
+          detail: { ...event.detail, version: 3, lastStatus: 'PENDING' },
+        };
+        expect((await ingest(older)).body.data.outcome).toBe('OUT_OF_ORDER');
+        const newer = {
+          ...event,
+          id: 'newer',
+          detail: { ...event.detail, version: 5, lastStatus: 'STOPPED' },
+        };
+        expect((await ingest(newer)).body.data.outcome).toBe('STORED');
+        const rows = await knex('infrastructure_events')
+          .where({ organization_id: w.owner.organizationId })
+          .orderBy('task_version');
+        expect(rows.map(r => [r.event_id, r.task_version])).toEqual([
+          [event.id, 4],
+          ['newer', 5],
+        ]);
+      });
+
+      it('answers a malformed event with a 400 ErrorBody and stores nothing', async () => {
+        const event = fixture('task-state-change-running-fargate');
+        const w = await world(event.account);
+        const broken = [
+          { ...event, detail: { ...event.detail, version: 'four' } },
+          { ...event, time: 'yesterday' },
+          { ...event, 'detail-type': 'ECS Container Instance State Change' },
+          { ...event, source: 'aws.ec2' },
+          (({ account: _a, ...rest }) => rest)(event),
+          { ...fixture('deployment-state-change-completed'), resources: [] },
+        ];
+        for (const body of broken) {
+          const response = await ingest({ ...body, id: `broken-${counter++}` });
+          expect(errorCode(response, 400)).toMatch(
+            /^InfraDelivery:(Request|InfrastructureEvent):/,
+          );
+        }
+        const stored = await knex('infrastructure_events').where({
+          organization_id: w.owner.organizationId,
+        });
+        expect(stored).toEqual([]);
+        expect(
+          Number(
+            (
+              await knex('deployments')
+                .where({ organization_id: w.owner.organizationId })
+                .count({ n: '*' })
+            )[0].n,
+          ),
+        ).toBe(0);
+      });
+
+      it('needs the ingest token', async () => {
+        const event = fixture('service-action-service-steady-state');
+        await world(event.account);
+        expect(errorCode(await ingest(event, null), 401)).toBe(
+          'InfraDelivery:InfrastructureEvent:INVALID_INGEST_TOKEN',
+        );
+        expect(errorCode(await ingest(event, `${INGEST_TOKEN}x`), 401)).toBe(
+          'InfraDelivery:InfrastructureEvent:INVALID_INGEST_TOKEN',
+        );
+        const unknown = await ingest({ ...event, account: '999999999999' });
+        expect(unknown.body.data).toEqual({
+          outcome: 'UNKNOWN_ACCOUNT',
+          eventIds: [],
+        });
+      });
+
+      it('lists events by resource: the module instance of the linked deployment', async () => {
+        const event = fixture('service-action-service-steady-state');
+        const w = await world(event.account);
+        await knex('deployments').insert({
+          id: '00000000-0000-7000-8000-00000000abcd',
+          organization_id: w.owner.organizationId,
+          project_id: w.projectId,
+          environment_id: w.environmentId,
+          module_instance_id: 'instance-1',
+          cloud_account_id: w.cloudAccountId,
+          region: 'us-west-2',
+          cluster_name: 'default',
+          service_name: 'servicetest',
+          status: 'SUCCEEDED',
+          trigger_source: 'API',
+          description: 'seeded',
+          data: JSON.stringify({
+            type: 'cloud:container',
+            cloudAccountId: w.cloudAccountId,
+            region: 'us-west-2',
+            clusterRef: 'default',
+            serviceRef: 'servicetest',
+            events: [],
+          }),
+          created_at: new Date().toISOString(),
+          updated_at: new Date().toISOString(),
+        });
+        expectStatus(await ingest(event), 200);
+        const events = await eventsOf(w, 'resourceId=instance-1');
+        expect(events).toHaveLength(1);
+        expect(events[0]).toMatchObject({
+          deploymentResourceId: 'instance-1',
+          eventId: event.id,
+        });
+      });
+    });
+  },
+);

@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import {
+  createDeploymentRequestSchema,
+  dataResponseSchema,
+  deploymentSchema,
+  eventBridgeEventSchema,
+  INGEST_TOKEN_HEADER,
+  infrastructureEventIngestResultSchema,
+  infrastructureEventSchema,
+  listDeploymentsQuerySchema,
+  listInfrastructureEventsQuerySchema,
+  listResponseSchema,
+} from '../schemas';
+import { defineOperation } from './defineOperation';
+import { idParamsSchema } from './params';
+
+export const listDeployments = defineOperation({
+  operationId: 'listDeployments',
+  method: 'get',
+  path: '/deployments',
+  summary: 'Container deployments of the organization, newest first',
+  tag: 'Deployments',
+  access: 'authenticated',
+  query: listDeploymentsQuerySchema,
+  success: { status: 200, schema: listResponseSchema(deploymentSchema) },
+  errors: [400, 403],
+});
+
+export const getDeployment = defineOperation({
+  operationId: 'getDeployment',
+  method: 'get',
+  path: '/deployments/{id}',
+  summary: 'One deployment with its progress events',
+  tag: 'Deployments',
+  access: 'authenticated',
+  params: idParamsSchema,
+  success: { status: 200, schema: dataResponseSchema(deploymentSchema) },
+  errors: [403, 404],
+});
+
+export const createDeployment = defineOperation({
+  operationId: 'createDeployment',
+  method: 'post',
+  path: '/deployments',
+  summary:
+    'Register a task definition revision and roll the ECS service onto it',
+  description:
+    'One deployment per service at a time: 409 while another is PENDING or IN_PROGRESS. Progress is followed in the background; read it with GET /deployments/{id}.',
+  tag: 'Deployments',
+  access: 'authenticated',
+  body: createDeploymentRequestSchema,
+  success: { status: 201, schema: dataResponseSchema(deploymentSchema) },
+  errors: [400, 403, 404, 409, 422, 503],
+});
+
+export const rollbackDeployment = defineOperation({
+  operationId: 'rollbackDeployment',
+  method: 'post',
+  path: '/deployments/{id}/rollback',
+  summary:
+    'Roll the service back to the release of an earlier successful deployment (the {id})',
+  description:
+    'Creates a new deployment that replays the exact stored task definition of the target; its rollbackToDeploymentId names the target. 422 when the target did not succeed, 409 while another deployment of the service is in flight.',
+  tag: 'Deployments',
+  access: 'authenticated',
+  params: idParamsSchema,
+  success: { status: 201, schema: dataResponseSchema(deploymentSchema) },
+  errors: [403, 404, 409, 422, 503],
+});
+
+export const continueDeployment = defineOperation({
+  operationId: 'continueDeployment',
+  method: 'post',
+  path: '/deployments/{id}/continue',
+  summary: 'Let a deployment paused at a lifecycle hook go on',
+  tag: 'Deployments',
+  access: 'authenticated',
+  params: idParamsSchema,
+  success: { status: 200, schema: dataResponseSchema(deploymentSchema) },
+  errors: [403, 404, 409],
+});
+
+export const ingestInfrastructureEvent = defineOperation({
+  operationId: 'ingestInfrastructureEvent',
+  method: 'post',
+  path: '/infrastructure-events/ingest',
+  summary: 'Receive one ECS event from an EventBridge API destination',
+  description: `The credential is the shared secret infraDelivery.events.ingestToken in the \`${INGEST_TOKEN_HEADER}\` header. ECS Task State Change, Service Action and Deployment State Change events are stored for every organization that connected the event's account; duplicates (by event id) and task events older than one already stored are acknowledged without change.`,
+  tag: 'Infrastructure events',
+  access: 'public',
+  body: eventBridgeEventSchema,
+  success: {
+    status: 200,
+    schema: dataResponseSchema(infrastructureEventIngestResultSchema),
+  },
+  errors: [400, 503],
+});
+
+export const listInfrastructureEvents = defineOperation({
+  operationId: 'listInfrastructureEvents',
+  method: 'get',
+  path: '/infrastructure-events',
+  summary:
+    'Events of one deployment or one resource (exactly one), newest first; every kind unless filtered',
+  tag: 'Infrastructure events',
+  access: 'authenticated',
+  query: listInfrastructureEventsQuerySchema,
+  success: {
+    status: 200,
+    schema: dataResponseSchema(
+      z.object({ data: z.array(infrastructureEventSchema) }),
+    ),
+  },
+  errors: [400, 403],
+});

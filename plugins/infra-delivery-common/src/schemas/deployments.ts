@@ -1,0 +1,283 @@
+import { z } from 'zod';
+import { errorBodySchema } from './errors';
+import { pageQuerySchema } from './pagination';
+import { descriptionSchema, idSchema, timestampSchema } from './primitives';
+
+export const deploymentStatusSchema = z
+  .enum([
+    'PENDING',
+    'IN_PROGRESS',
+    'SUCCEEDED',
+    'FAILED',
+    'ROLLED_BACK',
+    'CANCELLED',
+  ])
+  .meta({ id: 'DeploymentStatus' });
+export type DeploymentStatus = z.infer<typeof deploymentStatusSchema>;
+
+/** Statuses of a deployment that still holds its service. */
+export const IN_FLIGHT_DEPLOYMENT_STATUSES: readonly DeploymentStatus[] = [
+  'PENDING',
+  'IN_PROGRESS',
+];
+
+/** An AWS region such as eu-west-1. */
+export const awsRegionSchema = z
+  .string()
+  .regex(/^[a-z]{2}(-[a-z]+)+-\d{1,2}$/, 'an AWS region such as eu-west-1');
+
+/** A cluster or service: its name or its ARN. */
+const ecsRefSchema = z
+  .string()
+  .min(1)
+  .max(2048)
+  .regex(/^(arn:aws[a-z-]*:ecs:[\w-]+:\d{12}:[\w-]+\/)?[\w/.-]+$/, {
+    message: 'an ECS name or ARN',
+  });
+
+export const taskDefinitionSnapshotSchema = z
+  .object({
+    ref: z.string().describe('ARN of the task definition revision'),
+    definition: z
+      .record(z.string(), z.unknown())
+      .describe('The task definition as registered'),
+    revision: z.number().int(),
+  })
+  .meta({ id: 'TaskDefinitionSnapshot' });
+export type TaskDefinitionSnapshot = z.infer<
+  typeof taskDefinitionSnapshotSchema
+>;
+
+export const deploymentEventSchema = z
+  .object({
+    currentStep: z.number().int(),
+    startedAt: timestampSchema,
+    stepCode: z.string().describe('INIT, IN_PROGRESS, SUCCEEDED, FAILED, …'),
+    totalSteps: z.number().int(),
+    desiredCount: z.number().int().optional(),
+    hookId: z
+      .string()
+      .optional()
+      .describe('Set while the step waits on a lifecycle hook'),
+    lifecycleStage: z.string().optional(),
+    message: z.string().optional(),
+    trafficPhase: z.string().optional(),
+  })
+  .meta({ id: 'DeploymentEvent' });
+export type DeploymentEvent = z.infer<typeof deploymentEventSchema>;
+
+export const serviceRevisionSchema = z
+  .object({
+    pendingTaskCount: z.number().int().optional(),
+    requestedTaskCount: z.number().int().optional(),
+    runningTaskCount: z.number().int(),
+    serviceRevisionRef: z.string().optional(),
+    requestedProductionTrafficWeight: z.number().int().optional(),
+    requestedTestTrafficWeight: z.number().int().optional(),
+  })
+  .meta({ id: 'ServiceRevision' });
+
+export const serviceDeploymentStateSchema = z
+  .object({
+    acceptsNativeStandbyRevert: z.boolean().optional(),
+    observedAt: timestampSchema,
+    serviceDeploymentRef: z.string().optional(),
+    status: z.string(),
+    lifecycleStage: z.string().optional(),
+    sourceServiceRevisions: z.array(serviceRevisionSchema).optional(),
+    statusReason: z.string().optional(),
+    strategy: z.string().optional(),
+    targetServiceRevision: serviceRevisionSchema.optional(),
+    trafficPhase: z.string().optional(),
+  })
+  .meta({ id: 'ServiceDeploymentState' });
+export type ServiceDeploymentState = z.infer<
+  typeof serviceDeploymentStateSchema
+>;
+
+export const acceptedPauseControlSchema = z
+  .object({
+    acceptedAt: timestampSchema,
+    action: z.literal('CONTINUE'),
+    hookId: z.string(),
+    eventStartedAt: timestampSchema,
+    labelKind: z.literal('continue'),
+    lifecycleStage: z.string().optional(),
+  })
+  .meta({ id: 'AcceptedPauseControl' });
+export type AcceptedPauseControl = z.infer<typeof acceptedPauseControlSchema>;
+
+export const containerDeploymentDataSchema = z
+  .object({
+    type: z.literal('cloud:container'),
+    cloudAccountId: idSchema,
+    region: z.string(),
+    clusterRef: z.string(),
+    serviceRef: z.string(),
+    acceptedPauseControl: acceptedPauseControlSchema.optional(),
+    deployedTaskDefinition: taskDefinitionSnapshotSchema.optional(),
+    previousTaskDefinition: taskDefinitionSnapshotSchema.optional(),
+    detectedVia: z.literal('EVENT_BUS').optional(),
+    events: z.array(deploymentEventSchema),
+    initiationType: z.string().optional(),
+    serviceDeploymentRef: z.string().optional(),
+    serviceDeploymentState: serviceDeploymentStateSchema.optional(),
+    strategy: z.string().optional(),
+    triggerChannel: z.string().optional(),
+    triggeredBy: z.string().optional(),
+  })
+  .meta({ id: 'ContainerDeploymentData' });
+export type ContainerDeploymentData = z.infer<
+  typeof containerDeploymentDataSchema
+>;
+
+export const deploymentSchema = z
+  .object({
+    createdAt: timestampSchema,
+    deploymentType: z.literal('cloud:container'),
+    description: z.string(),
+    environmentId: idSchema.optional(),
+    id: idSchema,
+    moduleInstanceId: idSchema.optional(),
+    organizationId: idSchema,
+    projectId: idSchema.optional(),
+    status: deploymentStatusSchema,
+    triggerSource: z
+      .enum(['API', 'ROLLBACK', 'EVENT_BUS'])
+      .describe('How the deployment came to be'),
+    updatedAt: timestampSchema,
+    completedAt: timestampSchema.optional(),
+    error: errorBodySchema.optional(),
+    externalDeploymentId: z
+      .string()
+      .optional()
+      .describe('The ECS deployment id (`ecs-svc/…`)'),
+    redeployOfDeploymentId: idSchema.optional(),
+    resourceRef: z.string().optional().describe('ARN of the ECS service'),
+    resourceName: z.string().optional(),
+    rollbackToDeploymentId: idSchema.optional(),
+    startedAt: timestampSchema.optional(),
+    data: containerDeploymentDataSchema,
+  })
+  .meta({ id: 'Deployment' });
+export type Deployment = z.infer<typeof deploymentSchema>;
+
+export const createDeploymentRequestSchema = z.object({
+  data: z.object({
+    cloudAccountId: idSchema,
+    region: awsRegionSchema,
+    environmentId: idSchema,
+    clusterRef: ecsRefSchema,
+    serviceRef: ecsRefSchema,
+    taskDefinition: z
+      .record(z.string(), z.unknown())
+      .refine(
+        definition =>
+          typeof definition.family === 'string' &&
+          /^[\w-]{1,255}$/.test(definition.family),
+        { message: 'family: letters, digits, - and _, at most 255' },
+      )
+      .refine(definition => Array.isArray(definition.containerDefinitions), {
+        message: 'containerDefinitions: an array',
+      })
+      .refine(definition => JSON.stringify(definition).length <= 64_000, {
+        message: 'at most 64 kB of JSON',
+      })
+      .describe(
+        'The ECS task definition to register (RegisterTaskDefinition input)',
+      ),
+    description: descriptionSchema.optional(),
+    moduleInstanceId: idSchema.optional(),
+  }),
+});
+export type CreateDeploymentRequest = z.infer<
+  typeof createDeploymentRequestSchema
+>['data'];
+
+export const listDeploymentsQuerySchema = pageQuerySchema.extend({
+  environmentId: idSchema.optional(),
+  moduleInstanceId: idSchema.optional(),
+  status: deploymentStatusSchema.optional(),
+  clusterRef: ecsRefSchema
+    .optional()
+    .describe('Name or ARN; with serviceRef, the deployments of one service'),
+  serviceRef: ecsRefSchema.optional().describe('Name or ARN'),
+});
+export type ListDeploymentsQuery = z.infer<typeof listDeploymentsQuerySchema>;
+
+export const infrastructureEventKindSchema = z
+  .enum([
+    'CONTAINER_TASK_STATE_CHANGE',
+    'CONTAINER_SERVICE_ACTION',
+    'CONTAINER_DEPLOYMENT_STATE_CHANGE',
+  ])
+  .meta({ id: 'InfrastructureEventKind' });
+export type InfrastructureEventKind = z.infer<
+  typeof infrastructureEventKindSchema
+>;
+
+export const infrastructureEventSchema = z
+  .object({
+    data: z
+      .object({ type: infrastructureEventKindSchema })
+      .catchall(z.unknown())
+      .describe(
+        'Task events: `rawDetail`, `taskRef`, `clusterRef`, `lastStatus`, …; service and deployment events: `rawDetail`, `eventType`, `eventName`, `clusterRef`, `serviceRef`, …',
+      ),
+    detailType: z.string(),
+    eventId: z.string(),
+    eventTime: timestampSchema,
+    id: idSchema,
+    kind: infrastructureEventKindSchema,
+    source: z.string(),
+    cloudAccountId: idSchema.optional(),
+    deploymentResourceId: idSchema
+      .optional()
+      .describe('The module instance the linked deployment deploys'),
+    moduleDeploymentId: idSchema
+      .optional()
+      .describe('The deployment the event belongs to'),
+    region: z.string().optional(),
+  })
+  .meta({ id: 'InfrastructureEvent' });
+export type InfrastructureEvent = z.infer<typeof infrastructureEventSchema>;
+
+export const listInfrastructureEventsQuerySchema = z
+  .object({
+    resourceId: idSchema.optional(),
+    deploymentId: idSchema.optional(),
+    kind: infrastructureEventKindSchema.optional(),
+  })
+  .refine(
+    query =>
+      (query.resourceId === undefined) !== (query.deploymentId === undefined),
+    { message: 'exactly one of resourceId or deploymentId' },
+  );
+
+/** The header that carries `infraDelivery.events.ingestToken` on event ingestion. */
+export const INGEST_TOKEN_HEADER = 'x-infra-delivery-ingest-token';
+
+/** An EventBridge event as an API destination posts it; the detail is checked per type. */
+export const eventBridgeEventSchema = z.object({
+  version: z.string().optional(),
+  id: z.string().min(1).max(128),
+  'detail-type': z.string().min(1).max(128),
+  source: z.string().min(1).max(128),
+  account: z.string().regex(/^\d{12}$/, 'a 12-digit AWS account id'),
+  time: z.iso.datetime({ offset: true }),
+  region: awsRegionSchema,
+  resources: z.array(z.string().max(2048)).max(100),
+  detail: z.record(z.string(), z.unknown()),
+});
+export type EventBridgeEvent = z.infer<typeof eventBridgeEventSchema>;
+
+export const infrastructureEventIngestResultSchema = z
+  .object({
+    outcome: z
+      .enum(['STORED', 'DUPLICATE', 'OUT_OF_ORDER', 'UNKNOWN_ACCOUNT'])
+      .describe(
+        'Only STORED changes anything; the others are answered 200 so that EventBridge does not retry them',
+      ),
+    eventIds: z.array(idSchema).describe('Stored events, one per organization'),
+  })
+  .meta({ id: 'InfrastructureEventIngestResult' });

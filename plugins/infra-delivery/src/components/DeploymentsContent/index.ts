@@ -1,0 +1,1 @@
+export { DeploymentsContent } from './DeploymentsContent';

@@ -1,0 +1,316 @@
+import { mockCredentials } from '@backstage/backend-test-utils';
+import { createMockActionContext } from '@backstage/plugin-scaffolder-node-test-utils';
+import { InfraDeliveryApiError } from '@internal/plugin-infra-delivery-common';
+import { createCloudAccountAction } from './createCloudAccountAction';
+import { createStackAction } from './createStackAction';
+import { triggerRunAction } from './triggerRunAction';
+import { InfraDeliveryClientFactory } from './clients';
+
+type Call = { operationId: string; request: any };
+
+/** A client that answers each operation from `answers` and records the calls. */
+function fakeClients(answers: Record<string, (request: any) => unknown>) {
+  const calls: Call[] = [];
+  const credentialsSeen: unknown[] = [];
+  const clients: InfraDeliveryClientFactory = credentials => {
+    credentialsSeen.push(credentials);
+    return {
+      call: (async (operationId: string, request: any) => {
+        calls.push({ operationId, request });
+        const answer = answers[operationId];
+        if (!answer) {
+          throw new Error(`Unexpected call ${operationId}`);
+        }
+        return answer(request);
+      }) as any,
+    };
+  };
+  return { clients, calls, credentialsSeen };
+}
+
+const stack = {
+  id: 'stack-1',
+  givenId: 'network',
+  changePipelineId: 'pipe-change',
+  destroyPipelineId: 'pipe-destroy',
+};
+
+function run(status: string, extra: object = {}) {
+  return {
+    data: { id: 'run-1', pipelineId: 'pipe-change', status, ...extra },
+  };
+}
+
+function apiError(status: number, code: string, message: string) {
+  return new InfraDeliveryApiError(status, { code, message });
+}
+
+function logLines(ctx: ReturnType<typeof createMockActionContext>) {
+  return (ctx.logger.info as jest.Mock).mock.calls.map(c => String(c[0]));
+}
+
+describe('infra-delivery:stack:create', () => {
+  it('creates the stack as the task initiator and outputs its ids', async () => {
+    const { clients, calls, credentialsSeen } = fakeClients({
+      createStack: () => ({ data: { ...stack, organizationId: 'org' } }),
+    });
+    const credentials = mockCredentials.user('user:default/jane');
+    const ctx = createMockActionContext({
+      input: {
+        projectId: 'proj',
+        environmentId: 'env',
+        name: 'Network',
+        codeSourceId: 'code',
+        path: 'infra/network',
+      },
+    });
+    ctx.getInitiatorCredentials = async () => credentials;
+    jest.spyOn(ctx.logger, 'info');
+    await createStackAction({ clients }).handler(ctx as any);
+
+    expect(credentialsSeen).toEqual([credentials]);
+    expect(calls).toEqual([
+      {
+        operationId: 'createStack',
+        request: {
+          body: {
+            data: expect.objectContaining({
+              projectId: 'proj',
+              environmentId: 'env',
+              name: 'Network',
+              codeSourceId: 'code',
+              path: 'infra/network',
+            }),
+          },
+        },
+      },
+    ]);
+    expect(ctx.output).toHaveBeenCalledWith('stackId', 'stack-1');
+    expect(ctx.output).toHaveBeenCalledWith('givenId', 'network');
+    expect(ctx.output).toHaveBeenCalledWith('changePipelineId', 'pipe-change');
+    expect(ctx.output).toHaveBeenCalledWith(
+      'destroyPipelineId',
+      'pipe-destroy',
+    );
+  });
+
+  it('fails with the API’s error when the service refuses the input', async () => {
+    const { clients } = fakeClients({
+      createStack: () => {
+        throw apiError(
+          404,
+          'InfraDelivery:Project:NOT_FOUND',
+          'Project proj not found',
+        );
+      },
+    });
+    const ctx = createMockActionContext({
+      input: { projectId: 'proj', environmentId: 'env', name: 'Network' },
+    });
+    await expect(
+      createStackAction({ clients }).handler(ctx as any),
+    ).rejects.toThrow('Project proj not found');
+    expect(ctx.output).not.toHaveBeenCalled();
+  });
+
+  it('declares its input and output schemas', () => {
+    const action = createStackAction({ clients: fakeClients({}).clients });
+    expect(action.schema?.input).toMatchObject({
+      type: 'object',
+      required: expect.arrayContaining(['projectId', 'environmentId', 'name']),
+    });
+    expect(action.schema?.output).toMatchObject({
+      properties: expect.objectContaining({
+        stackId: expect.anything(),
+        changePipelineId: expect.anything(),
+      }),
+    });
+    expect(action.examples?.length).toBeGreaterThan(0);
+  });
+});
+
+describe('infra-delivery:run:trigger', () => {
+  it('triggers the change pipeline of a stack without waiting', async () => {
+    const { clients, calls } = fakeClients({
+      getStack: () => ({ data: stack }),
+      triggerPipelineRun: () => run('QUEUED'),
+    });
+    const ctx = createMockActionContext({
+      input: { stackId: 'stack-1', description: 'From the portal' },
+    });
+    await triggerRunAction({ clients }).handler(ctx as any);
+    expect(calls.map(c => c.operationId)).toEqual([
+      'getStack',
+      'triggerPipelineRun',
+    ]);
+    expect(calls[1].request).toEqual({
+      params: { id: 'pipe-change' },
+      body: { data: { description: 'From the portal' } },
+    });
+    expect(ctx.output).toHaveBeenCalledWith('runId', 'run-1');
+    expect(ctx.output).toHaveBeenCalledWith('status', 'QUEUED');
+  });
+
+  it('refuses both or neither of pipelineId and stackId', async () => {
+    const { clients, calls } = fakeClients({});
+    const action = triggerRunAction({ clients });
+    await expect(
+      action.handler(
+        createMockActionContext({
+          input: { stackId: 's', pipelineId: 'p' },
+        }) as any,
+      ),
+    ).rejects.toThrow('Give exactly one of pipelineId and stackId');
+    await expect(
+      action.handler(createMockActionContext({ input: {} }) as any),
+    ).rejects.toThrow('Give exactly one of pipelineId and stackId');
+    expect(calls).toEqual([]);
+  });
+
+  it('waits for success, streaming run and step progress to the log', async () => {
+    const statuses = [
+      run('QUEUED', { queueReason: 'Stack busy' }),
+      run('RUNNING'),
+      run('SUCCEEDED'),
+    ];
+    const steps = [
+      [{ id: 'st-1', name: 'Plan', status: 'PENDING' }],
+      [{ id: 'st-1', name: 'Plan', status: 'RUNNING' }],
+      [{ id: 'st-1', name: 'Plan', status: 'SUCCEEDED' }],
+    ];
+    let poll = 0;
+    const { clients } = fakeClients({
+      triggerPipelineRun: () => run('QUEUED'),
+      getPipelineRun: () => statuses[Math.min(poll, 2)],
+      listStepExecutions: () => ({ data: steps[Math.min(poll++, 2)] }),
+    });
+    const ctx = createMockActionContext({
+      input: { pipelineId: 'pipe-change', wait: true, timeoutSeconds: 60 },
+    });
+    jest.spyOn(ctx.logger, 'info');
+    await triggerRunAction({ clients, pollIntervalMs: 1 }).handler(ctx as any);
+    expect(ctx.output).toHaveBeenLastCalledWith('status', 'SUCCEEDED');
+    expect(logLines(ctx)).toEqual([
+      'Triggered run run-1 of pipeline pipe-change: QUEUED',
+      'Run run-1: QUEUED (Stack busy)',
+      'Run run-1: RUNNING',
+      '  step Plan: RUNNING',
+      'Run run-1: SUCCEEDED',
+      '  step Plan: SUCCEEDED',
+    ]);
+  });
+
+  it('fails the step when the run fails while waiting', async () => {
+    const { clients } = fakeClients({
+      triggerPipelineRun: () => run('QUEUED'),
+      getPipelineRun: () =>
+        run('FAILED', {
+          error: { code: 'InfraDelivery:Step:FAILED', message: 'plan failed' },
+        }),
+      listStepExecutions: () => ({
+        data: [{ id: 'st-1', name: 'Plan', status: 'FAILED' }],
+      }),
+    });
+    const ctx = createMockActionContext({
+      input: { pipelineId: 'pipe-change', wait: true },
+    });
+    await expect(
+      triggerRunAction({ clients, pollIntervalMs: 1 }).handler(ctx as any),
+    ).rejects.toThrow('Run run-1 ended FAILED: plan failed');
+    expect(ctx.output).toHaveBeenCalledWith('runId', 'run-1');
+    expect(ctx.output).toHaveBeenCalledWith('status', 'FAILED');
+  });
+
+  it('fails the step when the run does not finish in time', async () => {
+    const { clients } = fakeClients({
+      triggerPipelineRun: () => run('QUEUED'),
+      getPipelineRun: () => run('WAITING_FOR_APPROVAL'),
+      listStepExecutions: () => ({ data: [] }),
+    });
+    const ctx = createMockActionContext({
+      input: { pipelineId: 'pipe-change', wait: true, timeoutSeconds: 1 },
+    });
+    const started = Date.now();
+    await expect(
+      triggerRunAction({ clients, pollIntervalMs: 50 }).handler(ctx as any),
+    ).rejects.toThrow(
+      'Run run-1 did not finish within 1 seconds; it is WAITING_FOR_APPROVAL',
+    );
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect(ctx.output).toHaveBeenCalledWith('status', 'WAITING_FOR_APPROVAL');
+  });
+
+  it('passes a refusal of the API on (e.g. a VIEWER may not trigger)', async () => {
+    const { clients } = fakeClients({
+      triggerPipelineRun: () => {
+        throw apiError(
+          403,
+          'InfraDelivery:Auth:INSUFFICIENT_ROLE',
+          'This needs the MEMBER role; the caller is VIEWER',
+        );
+      },
+    });
+    const ctx = createMockActionContext({ input: { pipelineId: 'p' } });
+    await expect(
+      triggerRunAction({ clients }).handler(ctx as any),
+    ).rejects.toMatchObject({
+      status: 403,
+      body: { code: 'InfraDelivery:Auth:INSUFFICIENT_ROLE' },
+    });
+  });
+});
+
+describe('infra-delivery:cloud-account:create', () => {
+  it('registers the account and outputs its template URL', async () => {
+    const { clients, calls } = fakeClients({
+      createCloudAccount: () => ({
+        data: { id: 'acc-1', givenId: 'production' },
+      }),
+      getCloudAccountTemplateUrl: () => ({
+        data: {
+          templateUrl: 'https://portal/template?sig=1',
+          quickCreateUrl: 'https://console.aws.amazon.com/quick',
+          version: '1',
+        },
+      }),
+    });
+    const ctx = createMockActionContext({
+      input: {
+        name: 'Production',
+        givenId: 'production',
+        cloudId: '123456789012',
+      },
+    });
+    await createCloudAccountAction({ clients }).handler(ctx as any);
+    expect(calls[0]).toEqual({
+      operationId: 'createCloudAccount',
+      request: {
+        body: {
+          data: {
+            name: 'Production',
+            givenId: 'production',
+            cloudId: '123456789012',
+          },
+        },
+      },
+    });
+    expect(calls[1]).toEqual({
+      operationId: 'getCloudAccountTemplateUrl',
+      request: { params: { id: 'acc-1' } },
+    });
+    expect(ctx.output).toHaveBeenCalledWith('accountId', 'acc-1');
+    expect(ctx.output).toHaveBeenCalledWith(
+      'templateUrl',
+      'https://portal/template?sig=1',
+    );
+  });
+
+  it('declares a 12-digit account id in its input schema', () => {
+    const action = createCloudAccountAction({
+      clients: fakeClients({}).clients,
+    });
+    expect((action.schema?.input as any).properties.cloudId.pattern).toBe(
+      '^\\d{12}$',
+    );
+  });
+});

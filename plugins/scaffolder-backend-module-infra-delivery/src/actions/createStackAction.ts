@@ -1,0 +1,103 @@
+import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
+import { InfraDeliveryClientFactory } from './clients';
+
+/** `infra-delivery:stack:create`: a stack with its change and destroy pipelines. */
+export function createStackAction(options: {
+  clients: InfraDeliveryClientFactory;
+}) {
+  return createTemplateAction({
+    id: 'infra-delivery:stack:create',
+    description:
+      'Creates an IaC stack in the infra-delivery service, with its change pipeline (plan → approval → apply) and destroy pipeline. Runs as the user who started the task.',
+    examples: [
+      {
+        description: 'A stack from a code source path',
+        example: `steps:
+  - id: stack
+    action: infra-delivery:stack:create
+    name: Create the stack
+    input:
+      projectId: \${{ parameters.projectId }}
+      environmentId: \${{ parameters.environmentId }}
+      name: \${{ parameters.name }}
+      codeSourceId: \${{ parameters.codeSourceId }}
+      path: infra/network`,
+      },
+    ],
+    schema: {
+      input: {
+        projectId: z => z.string().min(1).max(64).describe('Project id'),
+        environmentId: z =>
+          z.string().min(1).max(64).describe('Environment id in the project'),
+        name: z => z.string().trim().min(1).max(255).describe('Stack name'),
+        givenId: z =>
+          z
+            .string()
+            .min(1)
+            .max(63)
+            .optional()
+            .describe('Readable id, unique in the project; derived if absent'),
+        description: z => z.string().max(4000).optional(),
+        codeSourceId: z =>
+          z
+            .string()
+            .min(1)
+            .max(64)
+            .optional()
+            .describe('Code source holding the IaC'),
+        path: z =>
+          z
+            .string()
+            .max(1024)
+            .optional()
+            .describe('Directory of the IaC in the code source'),
+        autoApprove: z =>
+          z
+            .boolean()
+            .optional()
+            .describe('Apply plans without a person approving them'),
+      },
+      output: {
+        stackId: z => z.string().describe('Id of the new stack'),
+        givenId: z => z.string(),
+        changePipelineId: z =>
+          z.string().describe('Pipeline that plans and applies changes'),
+        destroyPipelineId: z =>
+          z.string().describe('Pipeline that destroys the stack'),
+      },
+    },
+    async handler(ctx) {
+      const client = options.clients(await ctx.getInitiatorCredentials());
+      const stack = await ctx.checkpoint({
+        key: 'infra-delivery-create-stack',
+        fn: async () => {
+          const { data } = await client.call('createStack', {
+            body: {
+              data: {
+                projectId: ctx.input.projectId,
+                environmentId: ctx.input.environmentId,
+                name: ctx.input.name,
+                givenId: ctx.input.givenId,
+                description: ctx.input.description,
+                codeSourceId: ctx.input.codeSourceId,
+                path: ctx.input.path,
+                autoApprove: ctx.input.autoApprove,
+              },
+            },
+          });
+          return {
+            id: data.id,
+            givenId: data.givenId,
+            changePipelineId: data.changePipelineId,
+            destroyPipelineId: data.destroyPipelineId,
+          };
+        },
+      });
+      ctx.logger.info(`Created stack ${stack.givenId} (${stack.id})`);
+      ctx.output('stackId', stack.id);
+      ctx.output('givenId', stack.givenId);
+      ctx.output('changePipelineId', stack.changePipelineId);
+      ctx.output('destroyPipelineId', stack.destroyPipelineId);
+    },
+  });
+}

@@ -1,0 +1,161 @@
+import { InputError } from '@backstage/errors';
+import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
+import { FINAL_STATUSES } from '@internal/plugin-infra-delivery-common';
+import { InfraDeliveryClientFactory } from './clients';
+
+const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
+
+/** `infra-delivery:run:trigger`: a run of a pipeline or of a stack's change pipeline. */
+export function triggerRunAction(options: {
+  clients: InfraDeliveryClientFactory;
+  /** How often a waiting action asks for the run's state (default 5 s). */
+  pollIntervalMs?: number;
+}) {
+  const pollIntervalMs = options.pollIntervalMs ?? 5000;
+  return createTemplateAction({
+    id: 'infra-delivery:run:trigger',
+    description:
+      'Triggers a run of a pipeline, or of the change pipeline of a stack, in the infra-delivery service. Optionally waits for the run to finish, writing its progress to the task log; a run that fails, is cancelled or does not finish in time fails the step.',
+    examples: [
+      {
+        description: 'Plan and apply a new stack and wait up to 30 minutes',
+        example: `steps:
+  - id: run
+    action: infra-delivery:run:trigger
+    name: Run the stack
+    input:
+      stackId: \${{ steps.stack.output.stackId }}
+      wait: true
+      timeoutSeconds: 1800`,
+      },
+      {
+        description: 'Trigger a pipeline without waiting',
+        example: `steps:
+  - id: run
+    action: infra-delivery:run:trigger
+    input:
+      pipelineId: 01JPIPELINE`,
+      },
+    ],
+    schema: {
+      input: {
+        pipelineId: z =>
+          z
+            .string()
+            .min(1)
+            .max(64)
+            .optional()
+            .describe('Pipeline to run; give this or stackId'),
+        stackId: z =>
+          z
+            .string()
+            .min(1)
+            .max(64)
+            .optional()
+            .describe('Stack whose change pipeline to run'),
+        description: z => z.string().max(4000).optional(),
+        wait: z =>
+          z
+            .boolean()
+            .optional()
+            .describe('Wait for a final status (default false)'),
+        timeoutSeconds: z =>
+          z
+            .number()
+            .int()
+            .min(1)
+            .max(6 * 3600)
+            .optional()
+            .describe('How long to wait (default 1800)'),
+      },
+      output: {
+        runId: z => z.string(),
+        pipelineId: z => z.string(),
+        status: z => z.string().describe('Status when the action finished'),
+      },
+    },
+    async handler(ctx) {
+      const { pipelineId, stackId } = ctx.input;
+      if (!pipelineId === !stackId) {
+        throw new InputError('Give exactly one of pipelineId and stackId');
+      }
+      const client = options.clients(await ctx.getInitiatorCredentials());
+      const triggered = await ctx.checkpoint({
+        key: 'infra-delivery-trigger-run',
+        fn: async () => {
+          const targetPipelineId =
+            pipelineId ??
+            (await client.call('getStack', { params: { id: stackId! } })).data
+              .changePipelineId;
+          const { data: run } = await client.call('triggerPipelineRun', {
+            params: { id: targetPipelineId },
+            body: { data: { description: ctx.input.description } },
+          });
+          return {
+            runId: run.id,
+            pipelineId: run.pipelineId,
+            status: run.status,
+          };
+        },
+      });
+      ctx.logger.info(
+        `Triggered run ${triggered.runId} of pipeline ${triggered.pipelineId}: ${triggered.status}`,
+      );
+      ctx.output('runId', triggered.runId);
+      ctx.output('pipelineId', triggered.pipelineId);
+      if (!ctx.input.wait) {
+        ctx.output('status', triggered.status);
+        return;
+      }
+
+      const deadline = Date.now() + (ctx.input.timeoutSeconds ?? 1800) * 1000;
+      let lastState = '';
+      const stepStates = new Map<string, string>();
+      for (;;) {
+        const { data: run } = await client.call('getPipelineRun', {
+          params: { id: triggered.runId },
+        });
+        const state = `${run.status}${
+          run.queueReason ? ` (${run.queueReason})` : ''
+        }`;
+        if (state !== lastState) {
+          ctx.logger.info(`Run ${run.id}: ${state}`);
+          lastState = state;
+        }
+        const { data: steps } = await client.call('listStepExecutions', {
+          params: { id: run.id },
+        });
+        for (const step of steps) {
+          if (stepStates.get(step.id) !== step.status) {
+            stepStates.set(step.id, step.status);
+            if (step.status !== 'PENDING') {
+              ctx.logger.info(`  step ${step.name}: ${step.status}`);
+            }
+          }
+        }
+        if (FINAL_STATUSES.includes(run.status)) {
+          ctx.output('status', run.status);
+          if (run.status !== 'SUCCEEDED') {
+            throw new Error(
+              `Run ${run.id} ended ${run.status}${
+                run.error ? `: ${run.error.message}` : ''
+              }`,
+            );
+          }
+          return;
+        }
+        if (Date.now() >= deadline) {
+          ctx.output('status', run.status);
+          throw new Error(
+            `Run ${run.id} did not finish within ${
+              ctx.input.timeoutSeconds ?? 1800
+            } seconds; it is ${run.status}`,
+          );
+        }
+        await sleep(
+          Math.min(pollIntervalMs, Math.max(0, deadline - Date.now())),
+        );
+      }
+    },
+  });
+}

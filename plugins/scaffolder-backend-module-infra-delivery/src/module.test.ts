@@ -1,0 +1,108 @@
+import {
+  mockCredentials,
+  mockServices,
+  startTestBackend,
+} from '@backstage/backend-test-utils';
+import { scaffolderActionsExtensionPoint } from '@backstage/plugin-scaffolder-node';
+import { createMockActionContext } from '@backstage/plugin-scaffolder-node-test-utils';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse } from 'yaml';
+import { scaffolderModuleInfraDelivery } from './module';
+
+describe('scaffolderModuleInfraDelivery', () => {
+  async function registeredActions() {
+    const addActions = jest.fn();
+    await startTestBackend({
+      extensionPoints: [[scaffolderActionsExtensionPoint, { addActions }]],
+      features: [scaffolderModuleInfraDelivery],
+    });
+    return addActions.mock.calls.flat();
+  }
+
+  it('registers the three actions', async () => {
+    const actions = await registeredActions();
+    expect(actions.map(a => a.id)).toEqual([
+      'infra-delivery:stack:create',
+      'infra-delivery:run:trigger',
+      'infra-delivery:cloud-account:create',
+    ]);
+  });
+
+  it('calls the infra-delivery API with a token on behalf of the task initiator', async () => {
+    const fetchMock = jest.spyOn(global, 'fetch').mockResolvedValue(
+      new Response(
+        JSON.stringify({
+          data: {
+            id: 'stack-1',
+            givenId: 'network',
+            changePipelineId: 'p1',
+            destroyPipelineId: 'p2',
+          },
+        }),
+        { status: 201, headers: { 'content-type': 'application/json' } },
+      ),
+    );
+    try {
+      const addActions = jest.fn();
+      await startTestBackend({
+        extensionPoints: [[scaffolderActionsExtensionPoint, { addActions }]],
+        features: [
+          scaffolderModuleInfraDelivery,
+          mockServices.discovery.factory(),
+        ],
+      });
+      const action = addActions.mock.calls
+        .flat()
+        .find(a => a.id === 'infra-delivery:stack:create');
+      const ctx = createMockActionContext({
+        input: { projectId: 'p', environmentId: 'e', name: 'Network' },
+      });
+      ctx.getInitiatorCredentials = async () =>
+        mockCredentials.user('user:default/jane');
+      await action.handler(ctx);
+
+      const [url, init] = fetchMock.mock.calls[0];
+      expect(String(url)).toMatch(/\/api\/infra-delivery\/stacks$/);
+      expect(init?.method).toBe('POST');
+      const authorization = (init?.headers as Record<string, string>)
+        .authorization;
+      // The mock auth service's on-behalf-of token names the user and the target plugin.
+      expect(authorization).toMatch(/^Bearer /);
+      expect(authorization).toContain('user:default/jane');
+      expect(authorization).toContain('infra-delivery');
+      expect(ctx.output).toHaveBeenCalledWith('stackId', 'stack-1');
+    } finally {
+      fetchMock.mockRestore();
+    }
+  });
+
+  it('is used by the example template with inputs its schemas know', async () => {
+    const actions = await registeredActions();
+    const template = parse(
+      readFileSync(
+        resolve(
+          __dirname,
+          '../../../examples/templates/infra-delivery-stack/template.yaml',
+        ),
+        'utf8',
+      ),
+    );
+    const steps = template.spec.steps as {
+      action: string;
+      input: Record<string, unknown>;
+    }[];
+    expect(steps.length).toBeGreaterThan(0);
+    for (const step of steps) {
+      const action = actions.find(a => a.id === step.action);
+      expect(action).toBeDefined();
+      const properties = Object.keys(action.schema.input.properties);
+      expect(properties).toEqual(
+        expect.arrayContaining(Object.keys(step.input)),
+      );
+      for (const required of action.schema.input.required ?? []) {
+        expect(Object.keys(step.input)).toContain(required);
+      }
+    }
+  });
+});
