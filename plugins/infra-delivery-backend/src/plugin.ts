@@ -10,12 +10,11 @@ import { ensurePortalOrganization } from './database/portalOrganization';
 import { createStores } from './database/stores';
 import { PipelineEngine } from './engine/PipelineEngine';
 import { SignalsRunEvents } from './engine/SignalsRunEvents';
+import { createPluginContext } from './pluginContext';
 import { createRouter } from './router';
 import { seedDemoOrganization } from './demo/seedDemoOrganization';
 import { createCloudProvider } from './cloud/cloudSettings';
 import { createDeploymentProvider } from './deployments/deploymentSettings';
-import { DeploymentService } from './services/DeploymentService';
-import { Authorizer } from './auth/Authorizer';
 import { actionsRegistryServiceRef } from '@backstage/backend-plugin-api/alpha';
 import { registerActions } from './actions/registerActions';
 
@@ -82,40 +81,38 @@ export const infraDeliveryPlugin = createBackendPlugin({
           fn: () => engine.tick(),
         });
 
-        // Deployments are followed from the database, by whichever instance runs the task.
-        const deployments = {
-          provider: createDeploymentProvider(
-            pluginConfig.deployments,
-            createCloudProvider(pluginConfig.cloud),
-          ),
-          ingestToken: pluginConfig.deployments.ingestToken,
-        };
-        const deploymentFollower = new DeploymentService({
-          stores,
-          authorizer: new Authorizer(deps.permissions),
-          auditor: deps.auditor,
-          deployments,
-          logger: deps.logger,
-        });
-        await deps.scheduler.scheduleTask({
-          id: 'infra-delivery-deployment-follow',
-          frequency: { seconds: 5 },
-          timeout: { seconds: 60 },
-          initialDelay: { seconds: 5 },
-          fn: () => deploymentFollower.followDeployments(),
-        });
-
-        // Tools for the actions registry (MCP clients), run as the invoking caller.
-        await registerActions({
+        const cloudProvider = createCloudProvider(pluginConfig.cloud);
+        const context = await createPluginContext({
           ...deps,
           stores,
           engine,
           portalOrganizationId: portalOrganization.id,
           portal: pluginConfig.portal,
-          cloud: {
-            settings: pluginConfig.cloud,
-            provider: createCloudProvider(pluginConfig.cloud),
+          secretsKey: pluginConfig.secretsKey,
+          gitSelfHosted: pluginConfig.gitSelfHosted,
+          cloud: { settings: pluginConfig.cloud, provider: cloudProvider },
+          deployments: {
+            provider: createDeploymentProvider(
+              pluginConfig.deployments,
+              cloudProvider,
+            ),
+            ingestToken: pluginConfig.deployments.ingestToken,
           },
+        });
+
+        // Deployments are followed from the database, by whichever instance runs the task.
+        await deps.scheduler.scheduleTask({
+          id: 'infra-delivery-deployment-follow',
+          frequency: { seconds: 5 },
+          timeout: { seconds: 60 },
+          initialDelay: { seconds: 5 },
+          fn: () => context.services.deployments.followDeployments(),
+        });
+
+        // Tools for the actions registry (MCP clients), run as the invoking caller.
+        await registerActions({
+          actionsRegistry: deps.actionsRegistry,
+          context,
         });
 
         // Every route authenticates its own callers: the plugin accepts its own access
@@ -123,19 +120,10 @@ export const infraDeliveryPlugin = createBackendPlugin({
         httpRouter.addAuthPolicy({ path: '/', allow: 'unauthenticated' });
         httpRouter.use(
           await createRouter({
-            ...deps,
-            stores,
-            portalOrganizationId: portalOrganization.id,
-            portal: pluginConfig.portal,
+            context,
+            logger: deps.logger,
+            cache: deps.cache,
             rateLimits: pluginConfig.rateLimits,
-            secretsKey: pluginConfig.secretsKey,
-            gitSelfHosted: pluginConfig.gitSelfHosted,
-            cloud: {
-              settings: pluginConfig.cloud,
-              provider: createCloudProvider(pluginConfig.cloud),
-            },
-            engine,
-            deployments,
           }),
         );
       },

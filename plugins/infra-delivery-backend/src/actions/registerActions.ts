@@ -1,11 +1,4 @@
-import {
-  BackstageCredentials,
-  CacheService,
-  DiscoveryService,
-  HttpAuthService,
-  PermissionsService,
-  UserInfoService,
-} from '@backstage/backend-plugin-api';
+import { BackstageCredentials } from '@backstage/backend-plugin-api';
 import { ActionsRegistryService } from '@backstage/backend-plugin-api/alpha';
 import {
   ConflictError,
@@ -22,33 +15,15 @@ import {
   Stack,
   StepExecution,
 } from '@internal/plugin-infra-delivery-common';
-import { AccessTokenIssuer } from '../auth/accessTokens';
-import { Authorizer } from '../auth/Authorizer';
 import { EXECUTE } from '../auth/requirements';
 import { Caller } from '../auth/Caller';
-import { CallerResolver, PortalAccessOptions } from '../auth/CallerResolver';
-import { CloudOptions, createCloudContext } from '../cloud/cloudContext';
-import { Stores } from '../database/stores';
-import { PipelineEngine } from '../engine/PipelineEngine';
 import { InfraDeliveryError } from '../errors';
-import { CloudMetricService } from '../services/CloudMetricService';
-import { IacResultService } from '../services/IacResultService';
-import { PipelineService } from '../services/PipelineService';
-import { StackService } from '../services/StackService';
+import { PluginContext } from '../pluginContext';
 
-/** What the tools need: the plugin's stores and engine, and the core services. */
+/** What the tools need: the registry, and the plugin's services and caller resolution. */
 export interface RegisterActionsOptions {
   actionsRegistry: ActionsRegistryService;
-  stores: Stores;
-  engine: PipelineEngine;
-  permissions: PermissionsService;
-  httpAuth: HttpAuthService;
-  userInfo: UserInfoService;
-  cache: CacheService;
-  discovery: DiscoveryService;
-  portalOrganizationId: string;
-  portal: PortalAccessOptions;
-  cloud: CloudOptions;
+  context: PluginContext;
 }
 
 const RUN_STATUSES = [
@@ -150,35 +125,10 @@ function planSummary(summary: IacExecutionSummary) {
 export async function registerActions(
   options: RegisterActionsOptions,
 ): Promise<void> {
-  const { actionsRegistry, stores } = options;
-  const authorizer = new Authorizer(options.permissions);
-  const callers = new CallerResolver({
-    stores,
-    httpAuth: options.httpAuth,
-    userInfo: options.userInfo,
-    accessTokens: new AccessTokenIssuer(
-      await stores.serviceSecrets.getOrCreate('access-token-signing-key'),
-    ),
-    portalOrganizationId: options.portalOrganizationId,
-    portal: options.portal,
-  });
-  const pipelines = new PipelineService({
-    stores,
-    authorizer,
-    engine: options.engine,
-  });
-  const stacks = new StackService({ stores, authorizer });
-  const iacResults = new IacResultService({ stores, authorizer });
-  const cloudMetrics = new CloudMetricService({
-    stores,
-    authorizer,
-    cloud: await createCloudContext({
-      ...options.cloud,
-      stores,
-      cache: options.cache,
-      discovery: options.discovery,
-    }),
-  });
+  const { actionsRegistry } = options;
+  const { callers, authorizer } = options.context;
+  const { pipelines, stacks, iacResults, cloudMetrics } =
+    options.context.services;
 
   /** Runs `fn` as the caller of the credentials, with the service's errors translated. */
   async function asCaller<T>(

@@ -1,0 +1,105 @@
+import {
+  AuditorService,
+  CacheService,
+  DiscoveryService,
+  HttpAuthService,
+  LoggerService,
+  PermissionsService,
+  RootConfigService,
+  UrlReaderService,
+  UserInfoService,
+} from '@backstage/backend-plugin-api';
+import { AccessTokenIssuer } from './auth/accessTokens';
+import { Authorizer } from './auth/Authorizer';
+import { CallerResolver, PortalAccessOptions } from './auth/CallerResolver';
+import { createSecretCipher } from './auth/SecretCipher';
+import { GitSelfHostedConfig } from './config';
+import { Stores } from './database/stores';
+import { PipelineEngine } from './engine/PipelineEngine';
+import { PageCursors } from './pagination/PageCursors';
+import { createServices, Services } from './services';
+import { CloudOptions, createCloudContext } from './cloud/cloudContext';
+import { createGitSelfHostedSetup } from './services/GitSelfHostedService';
+import { GithubAppInstallations } from './providers/github/GithubAppInstallations';
+import { DeploymentOptions } from './services/DeploymentService';
+
+export interface PluginContextOptions {
+  logger: LoggerService;
+  stores: Stores;
+  httpAuth: HttpAuthService;
+  userInfo: UserInfoService;
+  permissions: PermissionsService;
+  auditor: AuditorService;
+  cache: CacheService;
+  portalOrganizationId: string;
+  portal: PortalAccessOptions;
+  engine: PipelineEngine;
+  discovery: DiscoveryService;
+  secretsKey?: Buffer;
+  gitSelfHosted: GitSelfHostedConfig;
+  cloud: CloudOptions;
+  config: RootConfigService;
+  urlReader: UrlReaderService;
+  deployments: DeploymentOptions;
+}
+
+/** What the router and the actions registry share: one set of services and caller resolution. */
+export interface PluginContext {
+  services: Services;
+  callers: CallerResolver;
+  cursors: PageCursors;
+  authorizer: Authorizer;
+}
+
+/** Builds the plugin's services once, at start-up. */
+export async function createPluginContext(
+  options: PluginContextOptions,
+): Promise<PluginContext> {
+  const { stores } = options;
+  const accessTokens = new AccessTokenIssuer(
+    await stores.serviceSecrets.getOrCreate('access-token-signing-key'),
+  );
+  const cursors = new PageCursors(
+    await stores.serviceSecrets.getOrCreate('page-cursor-signing-key'),
+  );
+  const callers = new CallerResolver({
+    stores,
+    httpAuth: options.httpAuth,
+    userInfo: options.userInfo,
+    accessTokens,
+    portalOrganizationId: options.portalOrganizationId,
+    portal: options.portal,
+  });
+  const authorizer = new Authorizer(options.permissions);
+  const services = createServices({
+    stores,
+    authorizer,
+    auditor: options.auditor,
+    accessTokens,
+    engine: options.engine,
+    secrets: await createSecretCipher({
+      configuredKey: options.secretsKey,
+      serviceSecrets: stores.serviceSecrets,
+      logger: options.logger,
+    }),
+    gitSelfHosted: await createGitSelfHostedSetup({
+      stores,
+      discovery: options.discovery,
+      allowLoopbackHttp: options.gitSelfHosted.allowLoopbackHttp,
+    }),
+    cloud: await createCloudContext({
+      ...options.cloud,
+      stores,
+      cache: options.cache,
+      discovery: options.discovery,
+    }),
+    githubApps: GithubAppInstallations.fromConfig(
+      options.config,
+      options.urlReader,
+    ),
+    deployments: options.deployments,
+    logger: options.logger,
+  });
+
+  return { services, callers, cursors, authorizer };
+}
