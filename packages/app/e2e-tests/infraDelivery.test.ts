@@ -123,3 +123,63 @@ test('the metrics tab charts the service from the local cloud driver', async ({
     fullPage: true,
   });
 });
+
+test('a deployment is rolled back and the rollback runs to completion', async ({
+  page,
+}) => {
+  await signIn(
+    page,
+    '/catalog/default/component/payments-api/infra-deployments',
+  );
+  const earliest = page.getByRole('row', { name: /Release 1\.0\.0/ });
+  await expect(earliest.getByText('Succeeded', { exact: true })).toBeVisible();
+  await expect(
+    page
+      .getByRole('row', { name: /Release 1\.2\.0/ })
+      .getByText('Failed', { exact: true }),
+  ).toBeVisible();
+
+  await earliest.getByRole('button', { name: 'Rollback' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByText(/payments-api:1\.0\.0/)).toBeVisible();
+  await page.screenshot({
+    path: `${SCREENSHOTS}/deployments-rollback.png`,
+    fullPage: true,
+  });
+  await dialog.getByRole('button', { name: 'Roll back' }).click();
+  await expect(dialog).toBeHidden();
+
+  const rollback = page.getByRole('row', { name: /Rollback of/ }).first();
+  await expect(rollback).toBeVisible();
+  // The local driver walks the deployment through its stages; the tab follows it.
+  await expect(rollback.getByText('Succeeded', { exact: true })).toBeVisible({
+    timeout: 60_000,
+  });
+  await page.screenshot({
+    path: `${SCREENSHOTS}/deployments-tab.png`,
+    fullPage: true,
+  });
+});
+
+test('an API key is shown once and can be revoked', async ({ page }) => {
+  await signIn(page, '/infra-delivery/organization');
+  const keys = page.locator('.MuiCard-root', { hasText: 'API keys' });
+  await keys.getByLabel('Name').fill('laptop');
+  await keys.getByRole('button', { name: 'Create key' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByLabel('secret value')).toHaveValue(/^idk_/);
+  await dialog.getByRole('button', { name: 'Done' }).click();
+
+  const row = keys.getByRole('row', { name: /laptop/ });
+  await expect(row).toBeVisible();
+  await page.screenshot({
+    path: `${SCREENSHOTS}/organization-settings.png`,
+    fullPage: true,
+  });
+  await row.getByRole('button', { name: 'Revoke' }).click();
+  await page
+    .getByRole('dialog')
+    .getByRole('button', { name: 'Revoke' })
+    .click();
+  await expect(row).toBeHidden();
+});

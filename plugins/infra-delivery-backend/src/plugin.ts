@@ -12,6 +12,7 @@ import { PipelineEngine } from './engine/PipelineEngine';
 import { SignalsRunEvents } from './engine/SignalsRunEvents';
 import { createPluginContext } from './pluginContext';
 import { createRouter } from './router';
+import { seedDemoDeployments } from './demo/seedDemoDeployments';
 import { seedDemoOrganization } from './demo/seedDemoOrganization';
 import { createCloudProvider } from './cloud/cloudSettings';
 import { createDeploymentProvider } from './deployments/deploymentSettings';
@@ -99,6 +100,14 @@ export const infraDeliveryPlugin = createBackendPlugin({
             ingestToken: pluginConfig.deployments.ingestToken,
           },
         });
+
+        if (pluginConfig.demoEnabled) {
+          await seedDemoDeployments({
+            stores,
+            services: context.services,
+            organizationId: portalOrganization.id,
+          });
+        }
 
         // Deployments are followed from the database, by whichever instance runs the task.
         await deps.scheduler.scheduleTask({

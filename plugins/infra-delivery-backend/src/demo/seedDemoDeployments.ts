@@ -1,0 +1,89 @@
+import { Caller } from '../auth/Caller';
+import { Services } from '../services';
+import { Stores } from '../database/stores';
+import { DEMO_CLOUD_ACCOUNT_ID } from './seedDemoOrganization';
+
+const CLUSTER = 'payments';
+const SERVICE = 'payments-api';
+
+function taskDefinition(image: string, family = 'payments-api') {
+  return {
+    family,
+    containerDefinitions: [
+      {
+        name: 'app',
+        image: `registry.example.com/payments-api:${image}`,
+        portMappings: [{ containerPort: 8080 }],
+        environment: [{ name: 'LOG_LEVEL', value: 'info' }],
+      },
+    ],
+    cpu: '256',
+    memory: '512',
+  };
+}
+
+/**
+ * Gives the demo service a deployment history through the real deployment service and the
+ * local cloud driver: two successful releases and a failed one, so the Deployments tab has
+ * something to roll back to. The driver's clock is moved forward instead of waited for.
+ * Does nothing when the service has deployments already.
+ */
+export async function seedDemoDeployments(options: {
+  stores: Stores;
+  services: Services;
+  organizationId: string;
+}): Promise<void> {
+  const { stores, services, organizationId } = options;
+  const caller: Caller = {
+    organizationId,
+    role: 'OWNER',
+    principal: { type: 'backstage-service', subject: 'demo-seed' },
+    credentialKind: 'backstage-service',
+  };
+  const existing = await services.deployments.list(
+    caller,
+    { clusterRef: CLUSTER, serviceRef: SERVICE },
+    { limit: 1 },
+  );
+  if (existing.items.length > 0) {
+    return;
+  }
+  const environment = (
+    await stores.projects.listProjects(organizationId, { limit: 500 })
+  ).items.find(p => p.givenId === 'payments');
+  if (!environment) return;
+  const production = (
+    await stores.projects.listEnvironments(organizationId, environment.id, {
+      limit: 50,
+    })
+  ).items.find(e => e.givenId === 'production');
+  if (!production) return;
+
+  let clock = Date.now();
+  const release = async (
+    image: string,
+    description: string,
+    family?: string,
+  ) => {
+    await services.deployments.create(caller, {
+      cloudAccountId: DEMO_CLOUD_ACCOUNT_ID,
+      region: 'eu-west-1',
+      environmentId: production.id,
+      clusterRef: CLUSTER,
+      serviceRef: SERVICE,
+      taskDefinition: taskDefinition(image, family),
+      description,
+    });
+    for (let step = 0; step < 20; step++) {
+      clock += 60_000;
+      await services.deployments.followDeployments(new Date(clock));
+    }
+  };
+  await release('1.0.0', 'Release 1.0.0');
+  await release('1.1.0', 'Release 1.1.0');
+  await release(
+    '1.2.0',
+    'Release 1.2.0 (tasks fail to start)',
+    'payments-api-fail',
+  );
+}
