@@ -70,10 +70,16 @@ describe('infra-delivery tools over MCP', () => {
       'infra-delivery.approve-run',
       'infra-delivery.get-metric',
       'infra-delivery.get-run',
+      'infra-delivery.list-deployments',
       'infra-delivery.list-runs',
       'infra-delivery.list-stacks',
+      'infra-delivery.rollback-deployment',
       'infra-delivery.trigger-plan',
     ]);
+    expect(tools['infra-delivery.rollback-deployment']).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+    });
     expect(tools['infra-delivery.list-stacks']).toMatchObject({
       readOnlyHint: true,
       destructiveHint: false,

@@ -165,6 +165,8 @@ describe.each(databases.eachSupportedId())(
         'infra-delivery:get-metric': readOnly,
         'infra-delivery:trigger-plan': destructive,
         'infra-delivery:approve-run': destructive,
+        'infra-delivery:list-deployments': readOnly,
+        'infra-delivery:rollback-deployment': destructive,
       });
       const getRunTool = response.body.actions.find(
         (a: any) => a.id === 'infra-delivery:get-run',

@@ -10,6 +10,7 @@ import {
 } from '@backstage/errors';
 import {
   cloudMetricQuerySchema,
+  Deployment,
   IacExecutionSummary,
   PipelineRun,
   Stack,
@@ -127,7 +128,7 @@ export async function registerActions(
 ): Promise<void> {
   const { actionsRegistry } = options;
   const { callers, authorizer } = options.context;
-  const { pipelines, stacks, iacResults, cloudMetrics } =
+  const { pipelines, stacks, iacResults, cloudMetrics, deployments } =
     options.context.services;
 
   /** Runs `fn` as the caller of the credentials, with the service's errors translated. */
@@ -461,6 +462,128 @@ export async function registerActions(
           input.comment,
         );
         return { output: { run: runSummary(run) } };
+      }),
+  });
+
+  const DEPLOYMENT_STATUSES = [
+    'PENDING',
+    'IN_PROGRESS',
+    'SUCCEEDED',
+    'FAILED',
+    'ROLLED_BACK',
+    'CANCELLED',
+  ] as const;
+
+  const deploymentOutput = (z: typeof import('zod/v3').z) =>
+    z.object({
+      id: z.string(),
+      status: z.enum(DEPLOYMENT_STATUSES),
+      description: z.string(),
+      clusterRef: z.string(),
+      serviceRef: z.string(),
+      taskDefinitionRevision: z.number().optional(),
+      rollbackToDeploymentId: z.string().optional(),
+      createdAt: z.string(),
+      completedAt: z.string().optional(),
+      error: z.string().optional(),
+    });
+
+  const deploymentSummary = (deployment: Deployment) => ({
+    id: deployment.id,
+    status: deployment.status,
+    description: deployment.description,
+    clusterRef: deployment.data.clusterRef,
+    serviceRef: deployment.data.serviceRef,
+    ...(deployment.data.deployedTaskDefinition
+      ? {
+          taskDefinitionRevision:
+            deployment.data.deployedTaskDefinition.revision,
+        }
+      : {}),
+    ...(deployment.rollbackToDeploymentId
+      ? { rollbackToDeploymentId: deployment.rollbackToDeploymentId }
+      : {}),
+    createdAt: deployment.createdAt,
+    ...(deployment.completedAt ? { completedAt: deployment.completedAt } : {}),
+    ...(deployment.error ? { error: deployment.error.message } : {}),
+  });
+
+  actionsRegistry.register({
+    name: 'list-deployments',
+    title: 'List container deployments',
+    description:
+      'Lists ECS deployments of your organization, newest first, with their status and task definition revision. Filter by cluster and service, environment or status; page with the returned cursor.',
+    attributes: { readOnly: true, idempotent: true, destructive: false },
+    schema: {
+      input: z =>
+        z.object({
+          clusterRef: z.string().min(1).max(255).optional(),
+          serviceRef: z.string().min(1).max(255).optional(),
+          environmentId: z.string().min(1).max(64).optional(),
+          status: z.enum(DEPLOYMENT_STATUSES).optional(),
+          limit: z.number().int().min(1).max(100).default(25),
+          cursor: z.string().min(1).max(64).optional(),
+        }),
+      output: z =>
+        z.object({
+          deployments: z.array(deploymentOutput(z)),
+          totalCount: z.number(),
+          nextCursor: z.string().optional(),
+        }),
+    },
+    examples: [
+      {
+        title: 'Deployments of a service',
+        input: { clusterRef: 'payments', serviceRef: 'payments-api', limit: 5 },
+      },
+    ],
+    action: async ({ input, credentials }) =>
+      asCaller(credentials, async caller => {
+        const { limit, cursor, ...filter } = input;
+        const page = await deployments.list(caller, filter, {
+          limit,
+          afterId: cursor,
+        });
+        return {
+          output: {
+            deployments: page.items.map(deploymentSummary),
+            totalCount: page.totalCount,
+            ...(page.nextAfterId ? { nextCursor: page.nextAfterId } : {}),
+          },
+        };
+      }),
+  });
+
+  actionsRegistry.register({
+    name: 'rollback-deployment',
+    title: 'Roll back a container service',
+    description:
+      'Rolls an ECS service back to an earlier successful deployment: a new deployment replays that deployment’s exact task definition. Needs the MEMBER role and the rollback permission. Refused while another deployment of the service is in flight. Find the target with list-deployments.',
+    attributes: { destructive: true, readOnly: false, idempotent: false },
+    schema: {
+      input: z =>
+        z.object({
+          deploymentId: z
+            .string()
+            .min(1)
+            .max(64)
+            .describe('The earlier successful deployment to return to'),
+        }),
+      output: z => z.object({ deployment: deploymentOutput(z) }),
+    },
+    examples: [
+      {
+        title: 'Return to the previous release',
+        input: { deploymentId: '01JDEPLOYMENT' },
+      },
+    ],
+    action: async ({ input, credentials }) =>
+      asCaller(credentials, async caller => {
+        const deployment = await deployments.rollback(
+          caller,
+          input.deploymentId,
+        );
+        return { output: { deployment: deploymentSummary(deployment) } };
       }),
   });
 }
