@@ -7,6 +7,14 @@ export function registerMembershipRoutes({
   services,
   cursors,
 }: RouteContext) {
+  bind(operations.getCurrentCaller, async ({ caller }) => ({
+    data: {
+      organizationId: caller.organizationId,
+      role: caller.role,
+      principalType: caller.principal.type,
+    },
+  }));
+
   bind(operations.getCurrentOrganization, async ({ caller }) => ({
     data: await services.memberships.getOrganization(caller),
   }));

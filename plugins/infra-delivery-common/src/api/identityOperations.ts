@@ -5,6 +5,7 @@ import {
   createApiKeyRequestSchema,
   createMembershipRequestSchema,
   createServiceAccountRequestSchema,
+  currentCallerSchema,
   dataResponseSchema,
   listApiKeysQuerySchema,
   listResponseSchema,
@@ -44,6 +45,18 @@ export const createAccessToken = defineOperation({
   body: tokenRequestSchema,
   success: { status: 200, schema: dataResponseSchema(accessTokenSchema) },
   errors: [400, 401, 429],
+});
+
+export const getCurrentCaller = defineOperation({
+  operationId: 'getCurrentCaller',
+  method: 'get',
+  path: '/me',
+  summary:
+    'The caller as the service sees them: organization and role (portals use it to offer only allowed actions)',
+  tag: 'Identity',
+  access: 'authenticated',
+  success: { status: 200, schema: dataResponseSchema(currentCallerSchema) },
+  errors: [],
 });
 
 export const getCurrentOrganization = defineOperation({

@@ -172,3 +172,17 @@ export const listApiKeysQuerySchema = pageQuerySchema
     message: 'ownerType and ownerId go together',
     path: ['ownerId'],
   });
+
+/** Who the service takes the caller to be: their organization and role there. */
+export const currentCallerSchema = z
+  .object({
+    organizationId: idSchema,
+    role: roleSchema,
+    principalType: z.enum([
+      'membership',
+      'service-account',
+      'backstage-service',
+    ]),
+  })
+  .meta({ id: 'CurrentCaller' });
+export type CurrentCaller = z.infer<typeof currentCallerSchema>;

@@ -14,7 +14,7 @@ import {
   Stack,
   StepExecution,
 } from '@internal/plugin-infra-delivery-common';
-import { HttpResponse } from 'msw';
+import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { infraDeliveryApiRef } from '../api';
 
@@ -43,8 +43,19 @@ export interface RecordedRequest {
  * An msw server with no handlers by default (an unhandled request is reported as an error and
  * its fetch fails), recording every request it receives.
  */
-export function setupInfraDeliveryServer() {
-  const server = setupServer();
+export function setupInfraDeliveryServer(options: { role?: string } = {}) {
+  // The caller's role is asked by every view that offers actions; a test can override it.
+  const server = setupServer(
+    http.get(`${baseUrl}/me`, () =>
+      HttpResponse.json({
+        data: {
+          organizationId: 'org-1',
+          role: options.role ?? 'OWNER',
+          principalType: 'membership',
+        },
+      }),
+    ),
+  );
   registerMswTestHooks(server);
   let requests: RecordedRequest[] = [];
 
