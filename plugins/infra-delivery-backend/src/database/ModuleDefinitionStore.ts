@@ -6,6 +6,7 @@ import {
 } from '@internal/plugin-infra-delivery-common';
 import { Knex } from 'knex';
 import { newId } from './ids';
+import { namedPatchColumns } from './namedPatch';
 import { KeysetPage, keysetPage, KeysetRequest } from './keyset';
 import { nowTimestamp, optional, toTimestamp } from './timestamps';
 
@@ -118,13 +119,7 @@ export class ModuleDefinitionStore {
   ): Promise<ModuleDefinition | undefined> {
     await this.db('module_definitions')
       .where({ organization_id: organizationId, id })
-      .update({
-        ...(patch.name !== undefined ? { name: patch.name } : {}),
-        ...(patch.description !== undefined
-          ? { description: patch.description }
-          : {}),
-        updated_at: nowTimestamp(),
-      });
+      .update(namedPatchColumns(patch));
     return this.get(organizationId, id);
   }
 

@@ -1,6 +1,7 @@
 import { Environment, Project } from '@internal/plugin-infra-delivery-common';
 import { Knex } from 'knex';
 import { newId } from './ids';
+import { NamedResourcePatch, namedPatchColumns } from './namedPatch';
 import { KeysetPage, keysetPage, KeysetRequest } from './keyset';
 import { nowTimestamp, optional, toTimestamp } from './timestamps';
 
@@ -21,11 +22,6 @@ interface EnvironmentRow extends NamedRow {
 export interface NamedResourceInput {
   givenId: string;
   name: string;
-  description?: string;
-}
-
-export interface NamedResourcePatch {
-  name?: string;
   description?: string;
 }
 
@@ -55,16 +51,6 @@ function namedRow(organizationId: string, input: NamedResourceInput): NamedRow {
     description: input.description ?? null,
     created_at: now,
     updated_at: now,
-  };
-}
-
-function patchColumns(patch: NamedResourcePatch) {
-  return {
-    ...(patch.name !== undefined ? { name: patch.name } : {}),
-    ...(patch.description !== undefined
-      ? { description: patch.description }
-      : {}),
-    updated_at: nowTimestamp(),
   };
 }
 
@@ -110,7 +96,7 @@ export class ProjectStore {
   ): Promise<Project | undefined> {
     await this.db('projects')
       .where({ organization_id: organizationId, id })
-      .update(patchColumns(patch));
+      .update(namedPatchColumns(patch));
     return this.getProject(organizationId, id);
   }
 
@@ -179,7 +165,7 @@ export class ProjectStore {
   ): Promise<Environment | undefined> {
     await this.db('environments')
       .where({ organization_id: organizationId, project_id: projectId, id })
-      .update(patchColumns(patch));
+      .update(namedPatchColumns(patch));
     return this.getEnvironment(organizationId, projectId, id);
   }
 

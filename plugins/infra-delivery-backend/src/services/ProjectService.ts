@@ -4,10 +4,8 @@ import { Authorizer } from '../auth/Authorizer';
 import { Caller } from '../auth/Caller';
 import { isForeignKeyViolation, isUniqueViolation } from '../database/dbErrors';
 import { KeysetPage, KeysetRequest } from '../database/keyset';
-import {
-  NamedResourceInput,
-  NamedResourcePatch,
-} from '../database/ProjectStore';
+import { NamedResourcePatch } from '../database/namedPatch';
+import { NamedResourceInput } from '../database/ProjectStore';
 import { Stores } from '../database/stores';
 import { InfraDeliveryError, notFound } from '../errors';
 
