@@ -28,6 +28,7 @@ interface StackRow {
   first_applied_at: string | Date | null;
   output: string | null;
   state_workspace: string | null;
+  cloud_account_id: string | null;
   created_at: string | Date;
   updated_at: string | Date;
 }
@@ -51,6 +52,7 @@ function toStack(row: StackRow): Stack {
     firstAppliedAt: toOptionalTimestamp(row.first_applied_at),
     output: fromJsonColumn(row.output),
     serviceStateBackendWorkspace: optional(row.state_workspace),
+    cloudAccountId: optional(row.cloud_account_id),
     createdAt: toTimestamp(row.created_at),
     updatedAt: toTimestamp(row.updated_at),
   };
@@ -72,6 +74,7 @@ export class StackStore {
     codeSourceId?: string;
     path?: string;
     autoApprove: boolean;
+    cloudAccountId?: string;
   }): Promise<string> {
     const now = nowTimestamp();
     const id = input.id ?? newId();
@@ -93,6 +96,7 @@ export class StackStore {
       first_applied_at: null,
       output: null,
       state_workspace: `${input.organizationId}/${id}`,
+      cloud_account_id: input.cloudAccountId ?? null,
       created_at: now,
       updated_at: now,
     };
@@ -141,6 +145,8 @@ export class StackStore {
       codeSourceId?: string;
       path?: string;
       autoApprove?: boolean;
+      /** `null` detaches the stack from its cloud account. */
+      cloudAccountId?: string | null;
     },
   ): Promise<void> {
     const columns: Partial<StackRow> = { updated_at: nowTimestamp() };
@@ -152,6 +158,8 @@ export class StackStore {
     if (patch.path !== undefined) columns.path = patch.path;
     if (patch.autoApprove !== undefined)
       columns.auto_approve = patch.autoApprove;
+    if (patch.cloudAccountId !== undefined)
+      columns.cloud_account_id = patch.cloudAccountId;
     await this.db('stacks')
       .where({ organization_id: organizationId, id })
       .update(columns);

@@ -6,6 +6,7 @@ import { isUniqueViolation } from '../database/dbErrors';
 import { KeysetPage, KeysetRequest } from '../database/keyset';
 import { Stores } from '../database/stores';
 import { InfraDeliveryError, notFound } from '../errors';
+import { requireCloudAccount } from './CloudAccountService';
 
 /** The change pipeline of a stack: plan, a person approves, apply. */
 export function changePipelineSteps(autoApprove: boolean): PipelineStep[] {
@@ -60,6 +61,7 @@ export class StackService {
       codeSourceId?: string;
       path?: string;
       autoApprove?: boolean;
+      cloudAccountId?: string;
     },
   ): Promise<Stack> {
     await this.deps.authorizer.require(caller, WRITE);
@@ -77,6 +79,9 @@ export class StackService {
     if (input.codeSourceId) {
       await this.requireCodeSource(organizationId, input.codeSourceId);
     }
+    if (input.cloudAccountId) {
+      await requireCloudAccount(stores, organizationId, input.cloudAccountId);
+    }
     const givenId = input.givenId ?? slug(input.name);
     const autoApprove = input.autoApprove ?? false;
     try {
@@ -91,6 +96,7 @@ export class StackService {
           codeSourceId: input.codeSourceId,
           path: input.path,
           autoApprove,
+          cloudAccountId: input.cloudAccountId,
         });
         const change = await tx.pipelines.create({
           organizationId,
@@ -138,6 +144,8 @@ export class StackService {
       codeSourceId?: string;
       path?: string;
       autoApprove?: boolean;
+      /** `null` detaches the stack from its cloud account. */
+      cloudAccountId?: string | null;
     },
   ): Promise<Stack> {
     await this.deps.authorizer.require(caller, WRITE);
@@ -145,6 +153,13 @@ export class StackService {
     const stack = await this.get(caller, id);
     if (patch.codeSourceId) {
       await this.requireCodeSource(organizationId, patch.codeSourceId);
+    }
+    if (patch.cloudAccountId) {
+      await requireCloudAccount(
+        this.deps.stores,
+        organizationId,
+        patch.cloudAccountId,
+      );
     }
     await this.deps.stores.transaction(async tx => {
       await tx.stacks.update(organizationId, id, patch);

@@ -30,6 +30,11 @@ export const stackSchema = z
     latestRunId: idSchema.optional(),
     output: z.record(z.string(), z.unknown()).optional(),
     serviceStateBackendWorkspace: z.string().optional(),
+    cloudAccountId: idSchema
+      .optional()
+      .describe(
+        'The cloud account the stack deploys into (an addition to the specification); the catalog shows it as a dependency of the stack',
+      ),
   })
   .meta({ id: 'Stack' });
 export type Stack = z.infer<typeof stackSchema>;
@@ -44,6 +49,9 @@ export const createStackRequestSchema = requestBody(
     codeSourceId: idSchema.optional(),
     path: z.string().max(1024).optional(),
     autoApprove: z.boolean().optional(),
+    cloudAccountId: idSchema
+      .optional()
+      .describe('A cloud account of the same organization'),
   }),
 );
 
@@ -55,6 +63,12 @@ export const updateStackRequestSchema = requestBody(
       codeSourceId: idSchema.optional(),
       path: z.string().max(1024).optional(),
       autoApprove: z.boolean().optional(),
+      cloudAccountId: idSchema
+        .nullable()
+        .optional()
+        .describe(
+          'A cloud account of the same organization; null detaches the stack from its account',
+        ),
     })
     .refine(v => Object.values(v).some(value => value !== undefined), {
       message: 'give at least one field to change',
