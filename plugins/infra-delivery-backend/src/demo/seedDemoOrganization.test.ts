@@ -4,7 +4,11 @@ import {
   recordingEngine,
 } from '../__testUtils__/engineFixtures';
 import { createTestDatabases } from '../__testUtils__/testDatabases';
-import { DEMO_STACK_IDS, seedDemoOrganization } from './seedDemoOrganization';
+import {
+  DEMO_CLOUD_ACCOUNT_ID,
+  DEMO_STACK_IDS,
+  seedDemoOrganization,
+} from './seedDemoOrganization';
 
 jest.setTimeout(60_000);
 
@@ -72,6 +76,11 @@ describe.each(databases.eachSupportedId())(
         ['demo-production', 'CONNECTED'],
         ['demo-sandbox', 'AWAITING_CONNECTION'],
       ]);
+      for (const stackId of Object.values(DEMO_STACK_IDS)) {
+        expect(
+          (await stores.stacks.get(organization.id, stackId))?.cloudAccountId,
+        ).toBe(DEMO_CLOUD_ACCOUNT_ID);
+      }
     });
   },
 );

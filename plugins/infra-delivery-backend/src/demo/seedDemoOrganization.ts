@@ -38,8 +38,9 @@ async function demoPlan(name: string): Promise<Record<string, unknown>> {
 /**
  * Seeds the portal organization with a project, environments, two stacks and runs in every
  * interesting state: an applied one, one waiting for approval, one held behind it, and a
- * failed one. Runs through the engine exactly as runners would. Does nothing when the demo
- * project exists already, so every start after the first leaves the data alone.
+ * failed one; and cloud accounts, the stacks deploying into the connected one. Runs through
+ * the engine exactly as runners would. Does nothing when the demo project exists already, so
+ * every start after the first leaves the data alone.
  */
 export async function seedDemoOrganization(options: {
   stores: Stores;
@@ -219,4 +220,11 @@ export async function seedDemoOrganization(options: {
     cloudId: '222222222222',
     externalId: randomUUID(),
   });
+
+  // The catalog shows the demo stacks depending on the account they deploy into.
+  for (const stackId of Object.values(DEMO_STACK_IDS)) {
+    await stores.stacks.update(organizationId, stackId, {
+      cloudAccountId: productionAccount.id,
+    });
+  }
 }
