@@ -52,6 +52,7 @@ describe('InfraDeliveryEntityProvider against the service', () => {
       options: {
         defaultOwner: 'group:default/platform',
         projectOwners: { payments: 'group:default/payments-team' },
+        cloudAccountOwners: {},
         portalBaseUrl: 'http://portal.example.com',
       },
     });
@@ -68,7 +69,7 @@ describe('InfraDeliveryEntityProvider against the service', () => {
     return mutation.entities.map((e: { entity: Entity }) => e.entity);
   }
 
-  it('emits the portal organization’s projects, environments and stacks, and follows changes', async () => {
+  it('emits the portal organization’s projects, environments, cloud accounts and stacks, and follows changes', async () => {
     const project = await portalUser.call('createProject', {
       body: { data: { givenId: 'payments', name: 'Payments' } },
     });
@@ -76,12 +77,22 @@ describe('InfraDeliveryEntityProvider against the service', () => {
       params: { projectId: project.data.id },
       body: { data: { givenId: 'prod', name: 'Production' } },
     });
+    const account = await portalUser.call('createCloudAccount', {
+      body: {
+        data: {
+          givenId: 'production',
+          name: 'Production',
+          cloudId: '123456789012',
+        },
+      },
+    });
     const network = await portalUser.call('createStack', {
       body: {
         data: {
           projectId: project.data.id,
           environmentId: environment.data.id,
           name: 'Network',
+          cloudAccountId: account.data.id,
         },
       },
     });
@@ -89,6 +100,7 @@ describe('InfraDeliveryEntityProvider against the service', () => {
     await provider.refresh();
     let entities = emitted();
     expect(entities.map(e => `${e.kind}:${e.metadata.name}`).sort()).toEqual([
+      'Resource:cloud-account-production',
       'Resource:infra-payments-prod',
       `Resource:stack-${network.data.id}`,
       'System:infra-project-payments',
@@ -111,8 +123,21 @@ describe('InfraDeliveryEntityProvider against the service', () => {
         type: 'iac-stack',
         owner: 'group:default/payments-team',
         system: 'infra-project-payments',
-        dependsOn: ['resource:default/infra-payments-prod'],
+        dependsOn: [
+          'resource:default/infra-payments-prod',
+          'resource:default/cloud-account-production',
+        ],
       },
+    });
+    expect(
+      entities.find(e => e.metadata.name === 'cloud-account-production'),
+    ).toMatchObject({
+      metadata: {
+        title: 'Production',
+        labels: { 'infra-delivery.io/status': 'awaiting-connection' },
+        annotations: { 'infra-delivery.io/cloud-account': account.data.id },
+      },
+      spec: { type: 'cloud-account', owner: 'group:default/platform' },
     });
 
     const database = await portalUser.call('createStack', {

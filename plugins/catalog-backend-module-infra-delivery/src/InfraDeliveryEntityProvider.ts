@@ -9,12 +9,14 @@ import {
   EntityProviderConnection,
 } from '@backstage/plugin-catalog-node';
 import {
+  CloudAccount,
   Environment,
   InfraDeliveryClient,
   Project,
   Stack,
 } from '@internal/plugin-infra-delivery-common';
-import { EntityOptions, entitiesOf, LOCATION } from './stackEntities';
+import { LOCATION } from './entityNames';
+import { EntityOptions, entitiesOf } from './stackEntities';
 
 /** Reads every page of a list operation. */
 async function allPages<T>(
@@ -33,7 +35,8 @@ async function allPages<T>(
 }
 
 /**
- * Emits the portal organization's projects, environments and stacks as catalog entities.
+ * Emits the portal organization's projects, environments, cloud accounts and stacks as
+ * catalog entities.
  * It reads the service through its REST API with the catalog's own service token (never its
  * tables), and applies a full mutation each time, so deleted stacks leave the catalog.
  */
@@ -109,8 +112,11 @@ export class InfraDeliveryEntityProvider implements EntityProvider {
     const stacks: Stack[] = await allPages(cursor =>
       client.call('listStacks', { query: { limit: 500, cursor } }),
     );
+    const cloudAccounts: CloudAccount[] = await allPages(cursor =>
+      client.call('listCloudAccounts', { query: { limit: 500, cursor } }),
+    );
     const entities = entitiesOf(
-      { projects, environments, stacks },
+      { projects, environments, stacks, cloudAccounts },
       this.deps.options,
     );
     await this.connection.applyMutation({
@@ -118,7 +124,7 @@ export class InfraDeliveryEntityProvider implements EntityProvider {
       entities: entities.map(entity => ({ entity, locationKey: LOCATION })),
     });
     this.deps.logger.info(
-      `Emitted ${entities.length} entities for ${stacks.length} stacks`,
+      `Emitted ${entities.length} entities for ${stacks.length} stacks and ${cloudAccounts.length} cloud accounts`,
     );
   }
 }

@@ -13,7 +13,7 @@ import {
   ANNOTATION_STACKS,
   idsFromAnnotation,
 } from '@internal/plugin-infra-delivery-common';
-import { stackEntityName } from './stackEntities';
+import { stackEntityName } from './entityNames';
 
 /**
  * A component that names stacks in its `infra-delivery.io/stacks` annotation depends on

@@ -4,10 +4,12 @@ import {
 } from '@backstage/backend-plugin-api';
 import { catalogProcessingExtensionPoint } from '@backstage/plugin-catalog-node';
 import { InfraDeliveryEntityProvider } from './InfraDeliveryEntityProvider';
+import { readProviderConfig } from './providerConfig';
 import { StackRelationsProcessor } from './StackRelationsProcessor';
 
 /**
- * Projects, environments and stacks of the infra-delivery service in the catalog.
+ * Projects, environments, cloud accounts and stacks of the infra-delivery service in the
+ * catalog.
  *
  * @public
  */
@@ -25,35 +27,13 @@ export const catalogModuleInfraDelivery = createBackendModule({
         scheduler: coreServices.scheduler,
       },
       async init({ auth, config, discovery, logger, processing, scheduler }) {
-        const settings = config.getOptionalConfig(
-          'catalog.providers.infraDelivery',
-        );
-        const schedule = settings?.has('schedule')
-          ? {
-              frequency: settings.get('schedule.frequency') as {
-                minutes: number;
-              },
-              timeout: settings.get('schedule.timeout') as { minutes: number },
-            }
-          : { frequency: { minutes: 5 }, timeout: { minutes: 3 } };
+        const { schedule, options } = readProviderConfig(config);
         processing.addEntityProvider(
           new InfraDeliveryEntityProvider({
             client: InfraDeliveryEntityProvider.clientFor(discovery, auth),
             logger,
             taskRunner: scheduler.createScheduledTaskRunner(schedule),
-            options: {
-              defaultOwner:
-                settings?.getOptionalString('defaultOwner') ??
-                'group:default/guests',
-              projectOwners:
-                (settings?.getOptional('projectOwners') as Record<
-                  string,
-                  string
-                >) ?? {},
-              portalBaseUrl:
-                settings?.getOptionalString('portalBaseUrl') ??
-                config.getOptionalString('app.baseUrl'),
-            },
+            options,
           }),
         );
         processing.addProcessor(new StackRelationsProcessor());

@@ -3,47 +3,41 @@ import {
   ANNOTATION_ENVIRONMENT,
   ANNOTATION_PROJECT,
   ANNOTATION_STACKS,
+  CloudAccount,
   Environment,
   Project,
   Stack,
 } from '@internal/plugin-infra-delivery-common';
-
-/** The origin recorded on every emitted entity. */
-export const LOCATION = 'infra-delivery:portal-organization';
+import { cloudAccountEntity } from './cloudAccountEntities';
+import {
+  cloudAccountEntityName,
+  environmentEntityName,
+  managedAnnotations,
+  projectEntityName,
+  stackEntityName,
+} from './entityNames';
 
 export interface EntityOptions {
   defaultOwner: string;
+  /** Project givenId → owner of the project's system, environments and stacks. */
   projectOwners: Record<string, string>;
+  /** Cloud account givenId → owner of the account's entity. */
+  cloudAccountOwners: Record<string, string>;
   portalBaseUrl?: string;
-}
-
-export const projectEntityName = (project: Project) =>
-  `infra-project-${project.givenId}`;
-export const environmentEntityName = (
-  project: Project,
-  environment: Environment,
-) => `infra-${project.givenId}-${environment.givenId}`.slice(0, 63);
-/** Stack entities are named by id so that annotations on components can point at them. */
-export const stackEntityName = (stackId: string) => `stack-${stackId}`;
-
-function annotations(extra: Record<string, string>) {
-  return {
-    'backstage.io/managed-by-location': `url:${LOCATION}`,
-    'backstage.io/managed-by-origin-location': `url:${LOCATION}`,
-    ...extra,
-  };
 }
 
 /**
  * The catalog's view of the service: each project a System, each environment a Resource of
- * it, each stack a Resource (type `iac-stack`) that depends on its environment and carries the
- * plugin's annotations, so its Stacks and Pipeline runs tabs appear on it.
+ * it, each cloud account a Resource, and each stack a Resource (type `iac-stack`) that depends
+ * on its environment and its cloud account and carries the plugin's annotations, so its Stacks
+ * and Pipeline runs tabs appear on it.
  */
 export function entitiesOf(
   data: {
     projects: Project[];
     environments: Environment[];
     stacks: Stack[];
+    cloudAccounts: CloudAccount[];
   },
   options: EntityOptions,
 ): Entity[] {
@@ -60,7 +54,9 @@ export function entitiesOf(
         name: projectEntityName(project),
         title: project.name,
         description: project.description,
-        annotations: annotations({ [ANNOTATION_PROJECT]: project.givenId }),
+        annotations: managedAnnotations({
+          [ANNOTATION_PROJECT]: project.givenId,
+        }),
       },
       spec: { owner: ownerOf(project) },
     });
@@ -79,7 +75,7 @@ export function entitiesOf(
         name,
         title: `${project.name} · ${environment.name}`,
         description: environment.description,
-        annotations: annotations({
+        annotations: managedAnnotations({
           [ANNOTATION_PROJECT]: project.givenId,
           [ANNOTATION_ENVIRONMENT]: environment.givenId,
         }),
@@ -92,11 +88,30 @@ export function entitiesOf(
     });
   }
 
+  const cloudAccounts = new Map<string, string>();
+  for (const account of data.cloudAccounts) {
+    cloudAccounts.set(account.id, cloudAccountEntityName(account));
+    entities.push(
+      cloudAccountEntity(account, {
+        owner:
+          options.cloudAccountOwners[account.givenId] ?? options.defaultOwner,
+        portalBaseUrl: options.portalBaseUrl,
+      }),
+    );
+  }
+
   for (const stack of data.stacks) {
     const project = projects.get(stack.projectId);
     if (!project) continue;
     const name = stackEntityName(stack.id);
     const environmentEntity = environments.get(stack.environmentId);
+    const cloudAccountEntity = stack.cloudAccountId
+      ? cloudAccounts.get(stack.cloudAccountId)
+      : undefined;
+    const dependsOn = [
+      ...(environmentEntity ? [`resource:default/${environmentEntity}`] : []),
+      ...(cloudAccountEntity ? [`resource:default/${cloudAccountEntity}`] : []),
+    ];
     entities.push({
       apiVersion: 'backstage.io/v1alpha1',
       kind: 'Resource',
@@ -104,7 +119,7 @@ export function entitiesOf(
         name,
         title: stack.name,
         description: stack.description,
-        annotations: annotations({
+        annotations: managedAnnotations({
           [ANNOTATION_PROJECT]: project.givenId,
           [ANNOTATION_STACKS]: stack.id,
         }),
@@ -127,9 +142,7 @@ export function entitiesOf(
         type: 'iac-stack',
         owner: ownerOf(project),
         system: projectEntityName(project),
-        ...(environmentEntity
-          ? { dependsOn: [`resource:default/${environmentEntity}`] }
-          : {}),
+        ...(dependsOn.length > 0 ? { dependsOn } : {}),
       },
     });
   }

@@ -1,0 +1,246 @@
+import {
+  Entity,
+  EntityPolicies,
+  FieldFormatEntityPolicy,
+  NoForeignRootFieldsEntityPolicy,
+  resourceEntityV1alpha1Validator,
+  SchemaValidEntityPolicy,
+  systemEntityV1alpha1Validator,
+} from '@backstage/catalog-model';
+import {
+  CloudAccount,
+  Environment,
+  Project,
+  Stack,
+} from '@internal/plugin-infra-delivery-common';
+import { entitiesOf, EntityOptions } from './stackEntities';
+
+const at = '2026-11-22T10:00:00.000Z';
+const organizationId = 'org-1';
+
+function project(givenId: string): Project {
+  return {
+    id: `project-${givenId}`,
+    organizationId,
+    givenId,
+    name: `Project ${givenId}`,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+function environment(of: Project, givenId: string): Environment {
+  return {
+    id: `${of.id}-env-${givenId}`,
+    organizationId,
+    projectId: of.id,
+    givenId,
+    name: `Environment ${givenId}`,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+function cloudAccount(
+  givenId: string,
+  fields: Partial<CloudAccount> = {},
+): CloudAccount {
+  return {
+    id: `account-${givenId}`,
+    organizationId,
+    givenId,
+    name: `Account ${givenId}`,
+    cloudId: '123456789012',
+    status: 'AWAITING_CONNECTION',
+    latestRoleVersion: '3',
+    latestRoleVersionDescription: 'ECS and CloudWatch',
+    createdAt: at,
+    updatedAt: at,
+    ...fields,
+  };
+}
+
+function stack(
+  id: string,
+  where: Environment,
+  fields: Partial<Stack> = {},
+): Stack {
+  return {
+    id,
+    organizationId,
+    projectId: where.projectId,
+    environmentId: where.id,
+    type: 'IAC_OPEN',
+    givenId: id,
+    name: `Stack ${id}`,
+    autoApprove: false,
+    changePipelineId: `${id}-change`,
+    destroyPipelineId: `${id}-destroy`,
+    createdAt: at,
+    updatedAt: at,
+    ...fields,
+  };
+}
+
+const options: EntityOptions = {
+  defaultOwner: 'group:default/platform',
+  projectOwners: { payments: 'group:default/payments-team' },
+  cloudAccountOwners: { production: 'group:default/cloud-team' },
+  portalBaseUrl: 'https://portal.example.com',
+};
+
+const policy = EntityPolicies.allOf([
+  new SchemaValidEntityPolicy(),
+  new NoForeignRootFieldsEntityPolicy(),
+  new FieldFormatEntityPolicy(),
+]);
+
+/** Fails when the catalog would refuse the entity. */
+async function expectValid(entity: Entity) {
+  await expect(policy.enforce(entity)).resolves.toBe(entity);
+  const validator =
+    entity.kind === 'System'
+      ? systemEntityV1alpha1Validator
+      : resourceEntityV1alpha1Validator;
+  await expect(validator.check(entity)).resolves.toBe(true);
+}
+
+describe('entitiesOf', () => {
+  const payments = project('payments');
+  const production = environment(payments, 'production');
+
+  it('emits cloud accounts as Resources with their status, owner and a link to the portal', async () => {
+    const connected = cloudAccount('production', {
+      status: 'CONNECTED',
+      roleVersion: '2',
+      cloudRef: 'arn:aws:iam::123456789012:role/infra-delivery',
+    });
+    const awaiting = cloudAccount('sandbox', { cloudId: '210987654321' });
+
+    const entities = entitiesOf(
+      {
+        projects: [],
+        environments: [],
+        stacks: [],
+        cloudAccounts: [connected, awaiting],
+      },
+      options,
+    );
+
+    expect(entities).toEqual([
+      {
+        apiVersion: 'backstage.io/v1alpha1',
+        kind: 'Resource',
+        metadata: {
+          name: 'cloud-account-production',
+          title: 'Account production',
+          description: 'AWS account 123456789012',
+          labels: { 'infra-delivery.io/status': 'connected' },
+          annotations: {
+            'backstage.io/managed-by-location':
+              'url:infra-delivery:portal-organization',
+            'backstage.io/managed-by-origin-location':
+              'url:infra-delivery:portal-organization',
+            'infra-delivery.io/cloud-account': 'account-production',
+            'infra-delivery.io/aws-account-id': '123456789012',
+            'infra-delivery.io/role-version': '2',
+            'infra-delivery.io/latest-role-version': '3',
+          },
+          links: [
+            {
+              url: 'https://portal.example.com/infra-delivery/cloud-accounts',
+              title: 'Cloud accounts in the portal',
+            },
+          ],
+        },
+        spec: { type: 'cloud-account', owner: 'group:default/cloud-team' },
+      },
+      expect.objectContaining({
+        metadata: expect.objectContaining({
+          name: 'cloud-account-sandbox',
+          labels: { 'infra-delivery.io/status': 'awaiting-connection' },
+          annotations: expect.not.objectContaining({
+            'infra-delivery.io/role-version': expect.anything(),
+          }),
+        }),
+        spec: { type: 'cloud-account', owner: 'group:default/platform' },
+      }),
+    ]);
+    for (const entity of entities) {
+      await expectValid(entity);
+    }
+  });
+
+  it('makes a stack depend on its environment and on the cloud account it deploys into', () => {
+    const account = cloudAccount('production');
+    const entities = entitiesOf(
+      {
+        projects: [payments],
+        environments: [production],
+        stacks: [
+          stack('s1', production, { cloudAccountId: account.id }),
+          stack('s2', production),
+          // An account deleted since the stacks were read is left out rather than dangling.
+          stack('s3', production, { cloudAccountId: 'account-gone' }),
+        ],
+        cloudAccounts: [account],
+      },
+      options,
+    );
+    const dependsOn = (name: string) =>
+      entities.find(e => e.metadata.name === name)?.spec?.dependsOn;
+
+    expect(dependsOn('stack-s1')).toEqual([
+      'resource:default/infra-payments-production',
+      'resource:default/cloud-account-production',
+    ]);
+    expect(dependsOn('stack-s2')).toEqual([
+      'resource:default/infra-payments-production',
+    ]);
+    expect(dependsOn('stack-s3')).toEqual([
+      'resource:default/infra-payments-production',
+    ]);
+    expect(
+      entities.find(e => e.metadata.name === 'stack-s1')?.spec?.owner,
+    ).toBe('group:default/payments-team');
+  });
+
+  it('gives long givenIds valid names that stay apart', async () => {
+    const long = 'a'.repeat(55);
+    const accounts = [
+      cloudAccount(`${long}-one`),
+      cloudAccount(`${long}-two`),
+      // Cut right after a dash: the name may not end with one.
+      cloudAccount(`${'b'.repeat(39)}-${'c'.repeat(20)}`),
+    ];
+    const longProject = project(`${long}-project`);
+    const entities = entitiesOf(
+      {
+        projects: [longProject],
+        environments: [environment(longProject, `${long}-env`)],
+        stacks: [],
+        cloudAccounts: accounts,
+      },
+      options,
+    );
+
+    const names = entities.map(e => e.metadata.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const entity of entities) {
+      expect(entity.metadata.name.length).toBeLessThanOrEqual(63);
+      await expectValid(entity);
+    }
+    // A short givenId keeps its plain name.
+    expect(
+      entitiesOf(
+        {
+          projects: [],
+          environments: [],
+          stacks: [],
+          cloudAccounts: [cloudAccount('eu')],
+        },
+        options,
+      )[0].metadata.name,
+    ).toBe('cloud-account-eu');
+  });
+});
