@@ -68,6 +68,20 @@ test('a stack is a catalog entity with its relations and tabs', async ({
     });
   }).toPass({ timeout: 90_000 });
   await expect(page.getByText('infra-project-payments').first()).toBeVisible();
+  // The relations graph: the stack depends on the cloud account it deploys into and on its
+  // environment, and the component that names it depends on it.
+  const graph = page.locator('svg#dependency-graph');
+  for (const node of [
+    'Production (demo)',
+    'Payments · Production',
+    'payments-api',
+  ]) {
+    await expect(graph.getByText(node, { exact: true })).toBeVisible();
+  }
+  await page.screenshot({
+    path: `${SCREENSHOTS}/stack-entity-relations.png`,
+    fullPage: true,
+  });
   await page.getByText('Stacks', { exact: true }).click();
   await expect(page.getByRole('row', { name: /Monitoring/ })).toBeVisible();
   await page.screenshot({
