@@ -105,12 +105,12 @@ export function entitiesOf(
     if (!project) continue;
     const name = stackEntityName(stack.id);
     const environmentEntity = environments.get(stack.environmentId);
-    const cloudAccountEntity = stack.cloudAccountId
+    const accountEntity = stack.cloudAccountId
       ? cloudAccounts.get(stack.cloudAccountId)
       : undefined;
     const dependsOn = [
       ...(environmentEntity ? [`resource:default/${environmentEntity}`] : []),
-      ...(cloudAccountEntity ? [`resource:default/${cloudAccountEntity}`] : []),
+      ...(accountEntity ? [`resource:default/${accountEntity}`] : []),
     ];
     entities.push({
       apiVersion: 'backstage.io/v1alpha1',
