@@ -10,6 +10,7 @@ import {
 } from '@backstage/plugin-catalog-node';
 import {
   CloudAccount,
+  CodeSource,
   Environment,
   InfraDeliveryClient,
   Project,
@@ -115,8 +116,11 @@ export class InfraDeliveryEntityProvider implements EntityProvider {
     const cloudAccounts: CloudAccount[] = await allPages(cursor =>
       client.call('listCloudAccounts', { query: { limit: 500, cursor } }),
     );
+    const codeSources: CodeSource[] = await allPages(cursor =>
+      client.call('listCodeSources', { query: { limit: 500, cursor } }),
+    );
     const entities = entitiesOf(
-      { projects, environments, stacks, cloudAccounts },
+      { projects, environments, stacks, cloudAccounts, codeSources },
       this.deps.options,
     );
     await this.connection.applyMutation({

@@ -9,6 +9,7 @@ import {
 } from '@backstage/catalog-model';
 import {
   CloudAccount,
+  CodeSource,
   Environment,
   Project,
   Stack,
@@ -123,6 +124,7 @@ describe('entitiesOf', () => {
         environments: [],
         stacks: [],
         cloudAccounts: [connected, awaiting],
+        codeSources: [],
       },
       options,
     );
@@ -184,6 +186,7 @@ describe('entitiesOf', () => {
           stack('s3', production, { cloudAccountId: 'account-gone' }),
         ],
         cloudAccounts: [account],
+        codeSources: [],
       },
       options,
     );
@@ -205,6 +208,57 @@ describe('entitiesOf', () => {
     ).toBe('group:default/payments-team');
   });
 
+  it("points a stack's source location at its code in its repository", async () => {
+    const repository: CodeSource = {
+      id: 'source-1',
+      organizationId,
+      type: 'HOSTED_FORGE',
+      repoName: 'acme/infrastructure',
+      repoUrl: 'https://github.com/acme/infrastructure',
+      defaultBranch: 'main',
+      gitRepositoryId: '42',
+      visibility: 'PRIVATE',
+      accessLost: false,
+      auth: { kind: 'installation', forgeInstallationId: '7' },
+      createdAt: at,
+      updatedAt: at,
+    };
+    const inRepository = { codeSourceId: repository.id };
+    const entities = entitiesOf(
+      {
+        projects: [payments],
+        environments: [production],
+        stacks: [
+          stack('nested', production, {
+            ...inRepository,
+            path: './modules/network/',
+          }),
+          stack('root', production, inRepository),
+          stack('elsewhere', production, { codeSourceId: 'source-gone' }),
+          stack('local', production, { path: 'modules/dns' }),
+        ],
+        cloudAccounts: [],
+        codeSources: [repository],
+      },
+      options,
+    );
+    const sourceOf = (name: string) =>
+      entities.find(e => e.metadata.name === `stack-${name}`)?.metadata
+        .annotations?.['backstage.io/source-location'];
+
+    expect(sourceOf('nested')).toBe(
+      'url:https://github.com/acme/infrastructure/tree/main/modules/network/',
+    );
+    expect(sourceOf('root')).toBe(
+      'url:https://github.com/acme/infrastructure/tree/main/',
+    );
+    expect(sourceOf('elsewhere')).toBeUndefined();
+    expect(sourceOf('local')).toBeUndefined();
+    for (const entity of entities) {
+      await expectValid(entity);
+    }
+  });
+
   it('gives long givenIds valid names that stay apart', async () => {
     const long = 'a'.repeat(55);
     const accounts = [
@@ -220,6 +274,7 @@ describe('entitiesOf', () => {
         environments: [environment(longProject, `${long}-env`)],
         stacks: [],
         cloudAccounts: accounts,
+        codeSources: [],
       },
       options,
     );
@@ -238,6 +293,7 @@ describe('entitiesOf', () => {
           environments: [],
           stacks: [],
           cloudAccounts: [cloudAccount('eu')],
+          codeSources: [],
         },
         options,
       )[0].metadata.name,

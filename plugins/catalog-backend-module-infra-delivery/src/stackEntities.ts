@@ -1,9 +1,10 @@
-import { Entity } from '@backstage/catalog-model';
+import { ANNOTATION_SOURCE_LOCATION, Entity } from '@backstage/catalog-model';
 import {
   ANNOTATION_ENVIRONMENT,
   ANNOTATION_PROJECT,
   ANNOTATION_STACKS,
   CloudAccount,
+  CodeSource,
   Environment,
   Project,
   Stack,
@@ -27,10 +28,23 @@ export interface EntityOptions {
 }
 
 /**
+ * Where the stack's code lives, as a `url:` location of its directory on the default branch,
+ * so that the catalog's "View source" opens the stack's Terraform / OpenTofu code.
+ */
+function stackSourceLocation(stack: Stack, codeSource: CodeSource): string {
+  const directory = (stack.path ?? '')
+    .replace(/^(\.?\/)+/, '')
+    .replace(/\/+$/, '');
+  return `url:${codeSource.repoUrl}/tree/${codeSource.defaultBranch}/${
+    directory ? `${directory}/` : ''
+  }`;
+}
+
+/**
  * The catalog's view of the service: each project a System, each environment a Resource of
  * it, each cloud account a Resource, and each stack a Resource (type `iac-stack`) that depends
  * on its environment and its cloud account and carries the plugin's annotations, so its Stacks
- * and Pipeline runs tabs appear on it.
+ * and Pipeline runs tabs appear on it; its source location is its code in its repository.
  */
 export function entitiesOf(
   data: {
@@ -38,10 +52,12 @@ export function entitiesOf(
     environments: Environment[];
     stacks: Stack[];
     cloudAccounts: CloudAccount[];
+    codeSources: CodeSource[];
   },
   options: EntityOptions,
 ): Entity[] {
   const projects = new Map(data.projects.map(p => [p.id, p]));
+  const codeSources = new Map(data.codeSources.map(c => [c.id, c]));
   const ownerOf = (project: Project) =>
     options.projectOwners[project.givenId] ?? options.defaultOwner;
   const entities: Entity[] = [];
@@ -108,6 +124,9 @@ export function entitiesOf(
     const accountEntity = stack.cloudAccountId
       ? cloudAccounts.get(stack.cloudAccountId)
       : undefined;
+    const codeSource = stack.codeSourceId
+      ? codeSources.get(stack.codeSourceId)
+      : undefined;
     const dependsOn = [
       ...(environmentEntity ? [`resource:default/${environmentEntity}`] : []),
       ...(accountEntity ? [`resource:default/${accountEntity}`] : []),
@@ -122,6 +141,14 @@ export function entitiesOf(
         annotations: managedAnnotations({
           [ANNOTATION_PROJECT]: project.givenId,
           [ANNOTATION_STACKS]: stack.id,
+          ...(codeSource
+            ? {
+                [ANNOTATION_SOURCE_LOCATION]: stackSourceLocation(
+                  stack,
+                  codeSource,
+                ),
+              }
+            : {}),
         }),
         ...(options.portalBaseUrl
           ? {
