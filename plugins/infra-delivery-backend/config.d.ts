@@ -61,8 +61,33 @@ export interface Config {
       platformPrincipalArn?: string;
       /** Region of STS calls and of the console's quick-create link. Default us-east-1. */
       region?: string;
-      /** Lifetime of template URLs in seconds, 60 to 604800 (7 days). Default 86400. */
+      /**
+       * Lifetime of template URLs (and of the presigned S3 URL of the quick-create link) in
+       * seconds, 60 to 604800 (7 days). Default 86400.
+       */
       templateUrlTtlSeconds?: number;
+      /**
+       * With the aws driver: a bucket of the platform's own AWS account to which each
+       * account's onboarding template is uploaded (PutObject, no ACL: the object stays
+       * private). The template-url answer then carries `quickCreateUrl`, an AWS console
+       * quick-create link to a presigned GET URL of that object with the template URL's
+       * expiry; the console reads templates from Amazon S3 only, so without a bucket there is
+       * no quick-create link and the stack is created from the downloaded template. The
+       * service's credentials (default provider chain) need s3:PutObject and s3:GetObject on
+       * `arn:aws:s3:::<bucket>/<keyPrefix>*`; presigned URLs signed with temporary
+       * credentials end when those credentials do. Ignored by the local driver.
+       */
+      templateBucket?: {
+        /** The bucket name. */
+        bucket: string;
+        /** The bucket's region. Default: `cloud.region`. */
+        region?: string;
+        /**
+         * Prepended to the object keys `<cloudAccountId>/onboarding-v<version>.yaml`; `/` for
+         * the bucket's root. Default `infra-delivery/onboarding-templates/`.
+         */
+        keyPrefix?: string;
+      };
     };
     /** Container deployments of ECS services. */
     deployments?: {

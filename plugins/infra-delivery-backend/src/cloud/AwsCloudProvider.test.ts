@@ -283,6 +283,36 @@ describe('AwsCloudProvider', () => {
     expect(error.message).toContain('payments-prod');
   });
 
+  it('turns STS throttling into a 503 with a retry hint, and assumes the role afresh next time', async () => {
+    sts
+      .on(AssumeRoleCommand)
+      .rejectsOnce(
+        new STSServiceException({
+          name: 'Throttling',
+          $fault: 'client',
+          $metadata: { httpStatusCode: 400 },
+          message: 'Rate exceeded',
+        }),
+      )
+      .resolves(session(3600_000));
+    onePage();
+    const provider = new AwsCloudProvider({ region: 'us-east-1' });
+
+    const error = await caught(provider.getMetricData(account, query));
+
+    expect(error.status).toBe(503);
+    expect(error.code).toBe('InfraDelivery:CloudProvider:THROTTLED');
+    expect(error.headers).toEqual({ 'Retry-After': '5' });
+    expect(error.toBody().metadata).toMatchObject({
+      action: 'sts:AssumeRole',
+      retryAfterSeconds: 5,
+    });
+    expect(cloudWatch.commandCalls(GetMetricDataCommand)).toHaveLength(0);
+
+    await provider.getMetricData(account, query);
+    expect(sts.commandCalls(AssumeRoleCommand)).toHaveLength(2);
+  });
+
   it('names the account when STS refuses to assume its role, and does not keep the failure', async () => {
     sts
       .on(AssumeRoleCommand)

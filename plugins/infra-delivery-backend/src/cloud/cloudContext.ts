@@ -1,9 +1,10 @@
 import { CacheService, DiscoveryService } from '@backstage/backend-plugin-api';
 import { Stores } from '../database/stores';
 import { CloudProvider } from './CloudProvider';
-import { CloudSettings } from './cloudSettings';
+import { CloudSettings, createTemplatePublisher } from './cloudSettings';
 import { MetricCache } from './metricCache';
 import { OnboardingTokens } from './onboardingTokens';
+import { TemplatePublisher } from './S3TemplatePublisher';
 import { TemplateUrlSigner } from './templateUrls';
 
 /** What the plugin hands the router for cloud accounts. */
@@ -17,6 +18,8 @@ export interface CloudContext extends CloudOptions {
   onboardingTokens: OnboardingTokens;
   templateUrls: TemplateUrlSigner;
   metricCache: MetricCache;
+  /** Publishes templates to S3 for the console's quick-create link; absent without a bucket. */
+  templatePublisher?: TemplatePublisher;
   /** Where callers (and AWS) reach the plugin from outside. */
   externalBaseUrl(): Promise<string>;
 }
@@ -39,6 +42,7 @@ export async function createCloudContext(
       await stores.serviceSecrets.getOrCreate('cloud-template-url-key'),
     ),
     metricCache: new MetricCache(options.cache),
+    templatePublisher: createTemplatePublisher(options.settings),
     externalBaseUrl: () => discovery.getExternalBaseUrl('infra-delivery'),
   };
 }

@@ -10,6 +10,7 @@ const input: OnboardingTemplateInput = {
   cloudId: '012345678901',
   externalId: 'ext-Abc_123',
   onboardingToken: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln',
+  onboardingTokenExpiresAt: new Date('2026-06-01T13:00:00Z'),
   platformPrincipalArn:
     'arn:aws:iam::999999999999:role/infra-delivery-platform',
   callbackUrl:
@@ -63,6 +64,9 @@ describe('buildOnboardingTemplate', () => {
         Type: 'String',
         NoEcho: true,
         Default: input.onboardingToken,
+        Description: expect.stringContaining(
+          'valid until 2026-06-01T13:00:00.000Z',
+        ),
       }),
     });
   });

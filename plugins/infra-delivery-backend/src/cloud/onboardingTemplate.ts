@@ -12,6 +12,8 @@ export interface OnboardingTemplateInput {
   cloudId: string;
   externalId: string;
   onboardingToken: string;
+  /** Named in the parameter's description, so that a person sees why a late stack fails. */
+  onboardingTokenExpiresAt: Date;
   platformPrincipalArn: string;
   callbackUrl: string;
   policy: RolePolicyVersion;
@@ -135,7 +137,9 @@ Parameters:
   OnboardingToken:
     Type: String
     NoEcho: true
-    Description: One-time token with which the stack reports the role (valid for one hour)
+    Description: ${scalar(
+      `One-time token with which the stack reports the role (valid until ${input.onboardingTokenExpiresAt.toISOString()})`,
+    )}
     Default: ${scalar(input.onboardingToken)}
 Resources:
   CrossAccountRole:

@@ -16,14 +16,19 @@ export interface OnboardingClaims {
 
 /**
  * The onboarding JWT baked into a template: HS256 with its own key (never the access-token
- * key), audience = the one cloud account it may connect, one hour.
+ * key), audience = the one cloud account it may connect, short-lived, used once.
  */
 export class OnboardingTokens {
   constructor(private readonly key: Uint8Array) {}
 
+  /**
+   * A token for one account. `ttlSeconds` is one hour unless a template is published
+   * for longer (see CloudOnboardingService.templateUrl).
+   */
   async issue(
     claims: Omit<OnboardingClaims, 'jti' | 'expiresAt'>,
     now = new Date(),
+    ttlSeconds = ONBOARDING_TOKEN_TTL_SECONDS,
   ): Promise<string> {
     const issuedAt = Math.floor(now.getTime() / 1000);
     return new SignJWT({
@@ -35,7 +40,7 @@ export class OnboardingTokens {
       .setAudience(claims.cloudAccountId)
       .setJti(newId())
       .setIssuedAt(issuedAt)
-      .setExpirationTime(issuedAt + ONBOARDING_TOKEN_TTL_SECONDS)
+      .setExpirationTime(issuedAt + ttlSeconds)
       .sign(this.key);
   }
 

@@ -51,7 +51,7 @@ describe('TemplateUrlSigner', () => {
 describe('quickCreateUrl', () => {
   it('links the console quick-create page with the template and stack name', () => {
     const templateUrl =
-      'https://portal.example.com/api/infra-delivery/cloud-accounts/a/onboarding-template?version=2&expires=1&signature=x';
+      'https://acme-onboarding.s3.eu-west-1.amazonaws.com/t/a/onboarding-v2.yaml?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Expires=86400&X-Amz-Signature=ab%2Fcd';
     const url = quickCreateUrl({
       region: 'eu-west-1',
       templateUrl,

@@ -55,9 +55,9 @@ export class TemplateUrlSigner {
 
 /**
  * The AWS console page that creates a stack from the template with its defaults filled in.
- * CloudFormation itself reads `templateURL` only from S3; a template served by the plugin is
- * applied with `aws cloudformation create-stack --template-body "$(curl -s <templateUrl>)"`
- * until the template is published to a bucket.
+ * CloudFormation reads `templateURL` only from S3, so `templateUrl` is a presigned S3 URL of a
+ * published copy; a template served by the plugin is applied with
+ * `aws cloudformation create-stack --template-body "$(curl -s <templateUrl>)"` instead.
  */
 export function quickCreateUrl(options: {
   region: string;

@@ -1,3 +1,14 @@
+import {
+  CloudWatchClient,
+  CloudWatchServiceException,
+  GetMetricDataCommand,
+} from '@aws-sdk/client-cloudwatch';
+import {
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
+import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { mockServices } from '@backstage/backend-test-utils';
 import {
   cloudAccountSchema,
@@ -5,6 +16,7 @@ import {
   cloudMetricSchema,
   errorBodySchema,
 } from '@internal/plugin-infra-delivery-common';
+import { mockClient } from 'aws-sdk-client-mock';
 import { Knex } from 'knex';
 import request from 'supertest';
 import { parseCloudFormation } from '../__testUtils__/cloudFormationYaml';
@@ -430,7 +442,7 @@ describe.each(databases.eachSupportedId())(
     });
 
     describe('onboarding', () => {
-      it('issues a signed template URL and the console quick-create link', async () => {
+      it('issues a signed template URL, without a quick-create link when no bucket publishes templates', async () => {
         const owner = await api.signup();
         const account = await createAccount(owner);
         const before = Math.floor(Date.now() / 1000);
@@ -442,8 +454,8 @@ describe.each(databases.eachSupportedId())(
 
         expect(response.status).toBe(200);
         const body = cloudAccountTemplateUrlSchema.parse(response.body.data);
+        // The console reads templateURL from S3 only: a link to the plugin would not open.
         expect(Object.keys(response.body.data).sort()).toEqual([
-          'quickCreateUrl',
           'templateUrl',
           'version',
         ]);
@@ -457,18 +469,6 @@ describe.each(databases.eachSupportedId())(
         expect(expires).toBeGreaterThanOrEqual(before + 86400);
         expect(expires).toBeLessThanOrEqual(before + 86400 + 5);
         expect(url.searchParams.get('signature')).toMatch(/^[\w-]{43}$/);
-
-        const quick = new URL(body.quickCreateUrl);
-        expect(`${quick.origin}${quick.pathname}`).toBe(
-          'https://console.aws.amazon.com/cloudformation/home',
-        );
-        expect(quick.searchParams.get('region')).toBe('us-east-1');
-        expect(quick.hash.startsWith('#/stacks/quickcreate?')).toBe(true);
-        const fragment = new URLSearchParams(quick.hash.split('?')[1]);
-        expect(fragment.get('templateURL')).toBe(body.templateUrl);
-        expect(fragment.get('stackName')).toBe(
-          `infra-delivery-${account.givenId}`,
-        );
         expect(auditedEvents()).toContain('cloud-account-template-issue');
       });
 
@@ -890,9 +890,7 @@ describe.each(databases.eachSupportedId())(
           `/cloud-accounts/${account.id}/template-url`,
           owner.token,
         );
-        expect(
-          new URL(offer.body.data.quickCreateUrl).searchParams.get('region'),
-        ).toBe('eu-central-1');
+        expect(offer.body.data.quickCreateUrl).toBeUndefined();
         const template = parseCloudFormation(
           (await awsApi.get(pluginPath(offer.body.data.templateUrl))).text,
         );
@@ -901,6 +899,317 @@ describe.each(databases.eachSupportedId())(
             .AssumeRolePolicyDocument.Statement[0].Principal,
         ).toEqual({
           AWS: 'arn:aws:iam::999999999999:role/infra-delivery-platform',
+        });
+      });
+    });
+
+    describe('with the AWS driver and a template bucket', () => {
+      const s3 = mockClient(S3Client);
+      const sts = mockClient(STSClient);
+      const cloudWatch = mockClient(CloudWatchClient);
+      const platformCredentials = {
+        AWS_ACCESS_KEY_ID: 'AKIAPLATFORMEXAMPLE',
+        AWS_SECRET_ACCESS_KEY: 'platform-secret',
+      };
+      const savedEnv: Record<string, string | undefined> = {};
+      const SEVEN_DAYS = 7 * 24 * 3600;
+      let awsApi: InfraDeliveryTestClient;
+
+      beforeAll(async () => {
+        // The platform's own credentials come from the default chain; the presigner signs with them.
+        for (const [name, value] of Object.entries(platformCredentials)) {
+          savedEnv[name] = process.env[name];
+          process.env[name] = value;
+        }
+        awsApi = await startInfraDeliveryBackend(knex, {
+          config: {
+            infraDelivery: {
+              cloud: {
+                driver: 'aws',
+                platformPrincipalArn:
+                  'arn:aws:iam::999999999999:role/infra-delivery-platform',
+                region: 'eu-central-1',
+                templateUrlTtlSeconds: SEVEN_DAYS,
+                templateBucket: {
+                  bucket: 'acme-onboarding',
+                  keyPrefix: 'portal/templates',
+                },
+              },
+            },
+          },
+          extraFeatures: [auditor.factory],
+        });
+      });
+
+      afterAll(() => {
+        for (const [name, value] of Object.entries(savedEnv)) {
+          if (value === undefined) {
+            delete process.env[name];
+          } else {
+            process.env[name] = value;
+          }
+        }
+        s3.restore();
+        sts.restore();
+        cloudWatch.restore();
+      });
+
+      beforeEach(() => {
+        s3.reset();
+        sts.reset();
+        cloudWatch.reset();
+      });
+
+      async function awsAccount(owner: { token: string }) {
+        const created = await awsApi.post(
+          '/cloud-accounts',
+          { data: nextAccount() },
+          owner.token,
+        );
+        expectStatus(created, 201);
+        return created.body.data;
+      }
+
+      it('uploads the account template to S3 and links quick-create to a presigned URL', async () => {
+        s3.on(PutObjectCommand).resolves({});
+        const owner = await awsApi.signup();
+        const account = await awsAccount(owner);
+        const before = Math.floor(Date.now() / 1000);
+
+        const response = await awsApi.get(
+          `/cloud-accounts/${account.id}/template-url`,
+          owner.token,
+        );
+
+        expect(response.status).toBe(200);
+        const body = cloudAccountTemplateUrlSchema.parse(response.body.data);
+        expect(Object.keys(response.body.data).sort()).toEqual([
+          'quickCreateUrl',
+          'templateUrl',
+          'version',
+        ]);
+        const key = `portal/templates/${account.id}/onboarding-v${latestRolePolicy.version}.yaml`;
+        const puts = s3.commandCalls(PutObjectCommand);
+        expect(puts).toHaveLength(1);
+        const put = puts[0].args[0].input;
+        expect(put).toMatchObject({
+          Bucket: 'acme-onboarding',
+          Key: key,
+          ContentType: 'application/x-yaml',
+          CacheControl: 'no-store',
+        });
+        expect(put.ACL).toBeUndefined();
+        const published = parseCloudFormation(put.Body as string);
+        expect(published.Parameters.CloudAccountId.Default).toBe(account.id);
+        expect(
+          published.Resources.CrossAccountRole.Properties
+            .AssumeRolePolicyDocument.Statement[0].Principal,
+        ).toEqual({
+          AWS: 'arn:aws:iam::999999999999:role/infra-delivery-platform',
+        });
+
+        // The plugin's own signed URL stays, with the same expiry as the S3 link.
+        const pluginUrl = new URL(body.templateUrl);
+        expect(pluginUrl.pathname).toBe(
+          `${BASE}/cloud-accounts/${account.id}/onboarding-template`,
+        );
+        const expires = Number(pluginUrl.searchParams.get('expires'));
+        expect(expires - before).toBeGreaterThanOrEqual(SEVEN_DAYS);
+
+        const quick = new URL(body.quickCreateUrl!);
+        expect(`${quick.origin}${quick.pathname}`).toBe(
+          'https://console.aws.amazon.com/cloudformation/home',
+        );
+        expect(quick.searchParams.get('region')).toBe('eu-central-1');
+        const fragment = new URLSearchParams(quick.hash.split('?')[1]);
+        expect(fragment.get('stackName')).toBe(
+          `infra-delivery-${account.givenId}`,
+        );
+        const s3Url = new URL(fragment.get('templateURL')!);
+        expect(s3Url.hostname).toBe(
+          'acme-onboarding.s3.eu-central-1.amazonaws.com',
+        );
+        expect(decodeURIComponent(s3Url.pathname)).toBe(`/${key}`);
+        const s3Expires = Number(s3Url.searchParams.get('X-Amz-Expires'));
+        expect(s3Expires).toBeLessThanOrEqual(604800);
+        expect(s3Expires).toBeGreaterThanOrEqual(SEVEN_DAYS - 5);
+        expect(s3Url.searchParams.get('X-Amz-Credential')).toMatch(
+          /^AKIAPLATFORMEXAMPLE\/\d{8}\/eu-central-1\/s3\/aws4_request$/,
+        );
+        expect(s3Url.searchParams.get('X-Amz-Signature')).toMatch(
+          /^[0-9a-f]{64}$/,
+        );
+        expect(auditor.createEvent).toHaveBeenCalledWith(
+          expect.objectContaining({
+            eventId: 'cloud-account-template-issue',
+            meta: expect.objectContaining({
+              cloudAccountId: account.id,
+              publishedToS3: true,
+            }),
+          }),
+        );
+
+        // The published token connects this account once, for as long as the link lives.
+        const token = published.Parameters.OnboardingToken.Default as string;
+        const exp = JSON.parse(
+          Buffer.from(token.split('.')[1], 'base64url').toString(),
+        ).exp;
+        expect(Math.abs(exp - expires)).toBeLessThanOrEqual(5);
+        const connected = await awsApi.post(
+          '/cloud-accounts/onboarding-callback',
+          {
+            data: {
+              cloudAccountId: account.id,
+              token,
+              roleArn: `arn:aws:iam::${account.cloudId}:role/InfraDeliveryAccess-1A2B`,
+              stackId: `arn:aws:cloudformation:eu-central-1:${account.cloudId}:stack/infra-delivery-x/4a5b6c7d`,
+            },
+          },
+        );
+        expect(connected.status).toBe(200);
+        expect(connected.body.data.status).toBe('CONNECTED');
+      });
+
+      it('answers an S3 AccessDenied as a clear ErrorBody naming the bucket', async () => {
+        s3.on(PutObjectCommand).rejects(
+          new S3ServiceException({
+            name: 'AccessDenied',
+            $fault: 'client',
+            $metadata: { httpStatusCode: 403 },
+            message:
+              'User: arn:aws:iam::999999999999:role/platform is not authorized to perform: s3:PutObject',
+          }),
+        );
+        const owner = await awsApi.signup();
+        const account = await awsAccount(owner);
+
+        const response = await awsApi.get(
+          `/cloud-accounts/${account.id}/template-url`,
+          owner.token,
+        );
+
+        expect(errorCode(response, 500)).toBe(
+          'InfraDelivery:CloudAccountTemplate:PUBLICATION_DENIED',
+        );
+        expect(response.body).toMatchObject({
+          message:
+            'AWS denied the service writing the onboarding template to S3 bucket acme-onboarding',
+          description: expect.stringContaining('s3:PutObject'),
+          metadata: {
+            bucket: 'acme-onboarding',
+            key: `portal/templates/${account.id}/onboarding-v${latestRolePolicy.version}.yaml`,
+            awsErrorCode: 'AccessDenied',
+          },
+          requestId: expect.any(String),
+        });
+        expect(response.text).not.toMatch(/\bat .+\.(js|ts):\d+/);
+      });
+
+      describe('metrics of a connected account', () => {
+        let owner: TestOrganization;
+        let account: { id: string; givenId: string; cloudId: string };
+
+        beforeAll(async () => {
+          s3.reset();
+          s3.on(PutObjectCommand).resolves({});
+          owner = await awsApi.signup();
+          account = await awsAccount(owner);
+          const offer = await awsApi.get(
+            `/cloud-accounts/${account.id}/template-url`,
+            owner.token,
+          );
+          expectStatus(offer, 200);
+          const template = parseCloudFormation(
+            (await awsApi.get(pluginPath(offer.body.data.templateUrl))).text,
+          );
+          expectStatus(
+            await awsApi.post('/cloud-accounts/onboarding-callback', {
+              data: {
+                cloudAccountId: account.id,
+                token: template.Parameters.OnboardingToken.Default,
+                roleArn: `arn:aws:iam::${account.cloudId}:role/InfraDeliveryAccess-1A2B`,
+                stackId: `arn:aws:cloudformation:eu-central-1:${account.cloudId}:stack/infra-delivery-x/4a5b6c7d`,
+              },
+            }),
+            200,
+          );
+        });
+
+        function metricPath() {
+          const hourStart = Math.floor(Date.now() / HOUR) * HOUR;
+          const params = new URLSearchParams({
+            cloudAccountId: account.id,
+            region: 'eu-west-1',
+            namespace: 'AWS/ECS',
+            metricName: 'CPUUtilization',
+            statistic: 'average',
+            period: '3600',
+            startTime: new Date(hourStart - 30 * HOUR).toISOString(),
+            endTime: new Date(hourStart - 24 * HOUR).toISOString(),
+          });
+          return `/cloud/metrics/metric?${params.toString()}`;
+        }
+
+        function assumedRole() {
+          sts.on(AssumeRoleCommand).resolves({
+            Credentials: {
+              AccessKeyId: 'ASIAROLE',
+              SecretAccessKey: 'secret',
+              SessionToken: 'session',
+              Expiration: new Date(Date.now() + HOUR),
+            },
+          });
+        }
+
+        it('answers CloudWatch throttling with 503, Retry-After and an ErrorBody', async () => {
+          assumedRole();
+          cloudWatch.on(GetMetricDataCommand).rejects(
+            new CloudWatchServiceException({
+              name: 'ThrottlingException',
+              $fault: 'client',
+              $metadata: { httpStatusCode: 400 },
+              message: 'Rate exceeded',
+            }),
+          );
+
+          const response = await awsApi.get(metricPath(), owner.token);
+
+          expect(errorCode(response, 503)).toBe(
+            'InfraDelivery:CloudProvider:THROTTLED',
+          );
+          expect(response.headers['retry-after']).toBe('5');
+          expect(response.body.metadata).toMatchObject({
+            retryAfterSeconds: 5,
+            cloudAccountId: account.id,
+          });
+          expect(response.body.message).toContain(account.givenId);
+          const [assume] = sts.commandCalls(AssumeRoleCommand);
+          expect(assume.args[0].input).toMatchObject({
+            RoleArn: `arn:aws:iam::${account.cloudId}:role/InfraDeliveryAccess-1A2B`,
+            ExternalId: expect.stringMatching(/^[\w-]{32}$/),
+          });
+        });
+
+        it('answers a role that may not read CloudWatch with an error on the account', async () => {
+          assumedRole();
+          cloudWatch.on(GetMetricDataCommand).rejects(
+            new CloudWatchServiceException({
+              name: 'AccessDenied',
+              $fault: 'client',
+              $metadata: { httpStatusCode: 403 },
+              message: 'not authorized to perform: cloudwatch:GetMetricData',
+            }),
+          );
+
+          const response = await awsApi.get(metricPath(), owner.token);
+
+          expect(errorCode(response, 422)).toBe(
+            'InfraDelivery:CloudAccount:ACCESS_DENIED',
+          );
+          expect(response.body.message).toBe(
+            `AWS denied cloudwatch:GetMetricData for cloud account ${account.givenId} (AWS account ${account.cloudId})`,
+          );
+          expect(response.body.description).toContain('template-url');
         });
       });
     });

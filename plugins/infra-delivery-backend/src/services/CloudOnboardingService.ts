@@ -8,9 +8,11 @@ import { Caller } from '../auth/Caller';
 import { ADMINISTER } from '../auth/requirements';
 import { CloudContext } from '../cloud/cloudContext';
 import { buildOnboardingTemplate } from '../cloud/onboardingTemplate';
+import { ONBOARDING_TOKEN_TTL_SECONDS } from '../cloud/onboardingTokens';
 import {
   isNewerRoleVersion,
   latestRolePolicy,
+  RolePolicyVersion,
   rolePolicyVersion,
 } from '../cloud/rolePolicy';
 import { quickCreateUrl } from '../cloud/templateUrls';
@@ -48,7 +50,8 @@ function conflict(reason: string, message: string) {
 
 /**
  * Onboarding: a signed template URL (ADMIN), the template behind it (its signature is the
- * credential; each download mints a one-hour onboarding JWT for the account), and the callback
+ * credential; each download mints a one-hour onboarding JWT for the account), with the AWS
+ * driver and a bucket also a copy in S3 for the console's quick-create link, and the callback
  * through which the template's custom resource reports the role. The callback connects an
  * account that awaits connection, or upgrades one connected with an older role version; each
  * token works once.
@@ -87,7 +90,12 @@ export class CloudOnboardingService {
       this.deps.auditor,
       'cloud-account-template-issue',
       caller,
-      { cloudAccountId: id, roleVersion: version, expires },
+      {
+        cloudAccountId: id,
+        roleVersion: version,
+        expires,
+        publishedToS3: cloud.templatePublisher !== undefined,
+      },
       async () => {
         const query = new URLSearchParams({
           version,
@@ -101,20 +109,51 @@ export class CloudOnboardingService {
         const templateUrl = `${await cloud.externalBaseUrl()}/cloud-accounts/${encodeURIComponent(
           id,
         )}/onboarding-template?${query.toString()}`;
+        const quickCreate = await this.publishForQuickCreate(account, expires);
         return {
           templateUrl,
           version,
           ...(account.templateStackId
             ? { templateStackId: account.templateStackId }
             : {}),
-          quickCreateUrl: quickCreateUrl({
-            region: cloud.settings.region,
-            templateUrl,
-            stackName: stackNameOf(account),
-          }),
+          ...(quickCreate ? { quickCreateUrl: quickCreate } : {}),
         };
       },
     );
+  }
+
+  /**
+   * The console's quick-create link, which exists only when templates are published to S3
+   * (CloudFormation reads `templateURL` from S3 only). The published object cannot mint a token
+   * per download, so its token lives as long as the presigned URL: that grants no more than the
+   * signed plugin URL does (a fresh token on every download until it expires), and the token
+   * still connects this one account, once.
+   */
+  private async publishForQuickCreate(
+    account: CloudAccountRecord,
+    expires: number,
+  ): Promise<string | undefined> {
+    const { cloud } = this.deps;
+    if (!cloud.templatePublisher) {
+      return undefined;
+    }
+    const now = new Date();
+    const expiresInSeconds = expires - Math.floor(now.getTime() / 1000);
+    const body = await this.templateOf(account, latestRolePolicy, {
+      now,
+      tokenTtlSeconds: expiresInSeconds,
+    });
+    const s3Url = await cloud.templatePublisher.publish({
+      cloudAccountId: account.id,
+      version: latestRolePolicy.version,
+      body,
+      expiresInSeconds,
+    });
+    return quickCreateUrl({
+      region: cloud.settings.region,
+      templateUrl: s3Url,
+      stackName: stackNameOf(account),
+    });
   }
 
   /** The template of a signed URL, with a fresh onboarding JWT as a parameter default. */
@@ -132,16 +171,35 @@ export class CloudOnboardingService {
     if (!policy || !account) {
       throw notFound('CloudAccount', id);
     }
+    return this.templateOf(account, policy, {
+      now: new Date(),
+      tokenTtlSeconds: ONBOARDING_TOKEN_TTL_SECONDS,
+    });
+  }
+
+  private async templateOf(
+    account: CloudAccountRecord,
+    policy: RolePolicyVersion,
+    token: { now: Date; tokenTtlSeconds: number },
+  ): Promise<string> {
+    const { cloud } = this.deps;
     const baseUrl = await cloud.externalBaseUrl();
     return buildOnboardingTemplate({
       cloudAccountId: account.id,
       cloudId: account.cloudId,
       externalId: account.externalId,
-      onboardingToken: await cloud.onboardingTokens.issue({
-        cloudAccountId: account.id,
-        organizationId: account.organizationId,
-        roleVersion: policy.version,
-      }),
+      onboardingToken: await cloud.onboardingTokens.issue(
+        {
+          cloudAccountId: account.id,
+          organizationId: account.organizationId,
+          roleVersion: policy.version,
+        },
+        token.now,
+        token.tokenTtlSeconds,
+      ),
+      onboardingTokenExpiresAt: new Date(
+        (Math.floor(token.now.getTime() / 1000) + token.tokenTtlSeconds) * 1000,
+      ),
       platformPrincipalArn: cloud.settings.platformPrincipalArn,
       callbackUrl: `${baseUrl}/cloud-accounts/onboarding-callback`,
       policy,

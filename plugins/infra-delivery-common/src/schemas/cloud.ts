@@ -71,7 +71,10 @@ export const cloudAccountTemplateUrlSchema = z
     templateStackId: z.string().optional(),
     quickCreateUrl: z
       .string()
-      .describe('AWS console link that creates the stack from the template'),
+      .optional()
+      .describe(
+        'AWS console link that creates the stack from a copy of the template in Amazon S3 (presigned, same expiry). Present only when the AWS driver publishes templates to a bucket (infraDelivery.cloud.templateBucket): the console reads templates from S3 only. Without it, create the stack from the downloaded templateUrl.',
+      ),
   })
   .meta({ id: 'CloudAccountTemplateUrl' });
 export type CloudAccountTemplateUrl = z.infer<

@@ -38,7 +38,12 @@ export function createCloudAccountAction(options: {
         templateUrl: z =>
           z.string().describe('Signed, expiring onboarding template URL'),
         quickCreateUrl: z =>
-          z.string().describe('AWS console link that creates the stack'),
+          z
+            .string()
+            .optional()
+            .describe(
+              'AWS console link that creates the stack; only when the service publishes templates to S3',
+            ),
       },
     },
     async handler(ctx) {
@@ -65,7 +70,9 @@ export function createCloudAccountAction(options: {
       );
       ctx.output('accountId', account.id);
       ctx.output('templateUrl', template.templateUrl);
-      ctx.output('quickCreateUrl', template.quickCreateUrl);
+      if (template.quickCreateUrl) {
+        ctx.output('quickCreateUrl', template.quickCreateUrl);
+      }
     },
   });
 }

@@ -86,15 +86,23 @@ export const ConnectDialog = ({
               {template.value.data.version}) and reports back when it is done.
             </Typography>
             <Box display="flex" style={{ gap: 16 }} mb={2}>
-              <Button
-                variant="contained"
-                color="primary"
-                href={template.value.data.quickCreateUrl}
-                target="_blank"
-                rel="noopener noreferrer"
-              >
-                Launch in the AWS console
-              </Button>
+              {template.value.data.quickCreateUrl ? (
+                <Button
+                  variant="contained"
+                  color="primary"
+                  href={template.value.data.quickCreateUrl}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                >
+                  Launch in the AWS console
+                </Button>
+              ) : (
+                <Typography variant="body2">
+                  Create the stack from the downloaded template (the AWS
+                  console's quick-create link needs a template bucket in the
+                  portal's configuration).
+                </Typography>
+              )}
               <Link
                 href={template.value.data.templateUrl}
                 target="_blank"
