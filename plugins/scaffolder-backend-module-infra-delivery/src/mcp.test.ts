@@ -8,20 +8,92 @@ import {
   startTestBackend,
 } from '@backstage/backend-test-utils';
 import mcpActionsPlugin from '@backstage/plugin-mcp-actions-backend';
+import { InfraDeliveryClient } from '@internal/plugin-infra-delivery-common';
 import infraDeliveryPlugin from '@internal/plugin-infra-delivery-backend';
-import request from 'supertest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { AddressInfo } from 'node:net';
 
 jest.setTimeout(60_000);
 
-/**
- * End to end through an MCP client's eyes: the MCP actions plugin lists the infra-delivery
- * tools from the actions registry and calls them as the Backstage user of the request.
- */
-describe('infra-delivery tools over MCP', () => {
-  let server: Parameters<typeof request>[0];
-  let stop: () => Promise<void>;
+const OWNER = 'user:default/owner';
+const MEMBER = 'user:default/member';
+const VIEWER = 'user:default/viewer';
 
-  afterAll(() => stop());
+const INFRA_DELIVERY_TOOLS = [
+  'infra-delivery.approve-run',
+  'infra-delivery.get-metric',
+  'infra-delivery.get-run',
+  'infra-delivery.list-deployments',
+  'infra-delivery.list-runs',
+  'infra-delivery.list-stacks',
+  'infra-delivery.rollback-deployment',
+  'infra-delivery.trigger-plan',
+];
+const DESTRUCTIVE_TOOLS = [
+  'infra-delivery.approve-run',
+  'infra-delivery.rollback-deployment',
+  'infra-delivery.trigger-plan',
+];
+
+/** A plan creating two buckets, as `terraform show -json` prints it. */
+const TWO_BUCKETS_PLAN = {
+  format_version: '1.2',
+  terraform_version: '1.9.0',
+  resource_changes: [0, 1].map(index => ({
+    address: `aws_s3_bucket.logs[${index}]`,
+    mode: 'managed',
+    type: 'aws_s3_bucket',
+    name: 'logs',
+    index,
+    provider_name: 'registry.terraform.io/hashicorp/aws',
+    change: {
+      actions: ['create'],
+      before: null,
+      after: { bucket: `logs-${index}` },
+      after_sensitive: {},
+    },
+  })),
+};
+
+/**
+ * End to end through an MCP client's eyes: the MCP SDK's client connects to the MCP actions
+ * plugin of a running backend over Streamable HTTP, lists the infra-delivery tools from the
+ * actions registry and calls them as the Backstage user of its token.
+ */
+describe('infra-delivery tools through the MCP SDK client', () => {
+  let baseUrl: string;
+  let stopBackend: () => Promise<void>;
+  const clients: Client[] = [];
+
+  /** The REST API as a caller with the given `authorization` header. */
+  function restAs(authorization: string) {
+    return new InfraDeliveryClient({
+      baseUrl: async () => `${baseUrl}/api/infra-delivery`,
+      fetch: (input, init) =>
+        fetch(input, {
+          ...init,
+          headers: { ...(init?.headers as object), authorization },
+        }),
+    });
+  }
+
+  /** An MCP client session authenticated as a Backstage user. */
+  async function mcpClientAs(user: string): Promise<Client> {
+    const client = new Client({ name: 'infra-delivery-e2e', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(
+        new URL(`${baseUrl}/api/mcp-actions/v1`),
+        {
+          requestInit: {
+            headers: { authorization: mockCredentials.user.header(user) },
+          },
+        },
+      ),
+    );
+    clients.push(client);
+    return client;
+  }
 
   beforeAll(async () => {
     const backend = await startTestBackend({
@@ -35,7 +107,8 @@ describe('infra-delivery tools over MCP', () => {
             backend: { actions: { pluginSources: ['infra-delivery'] } },
             infraDelivery: {
               roleMappings: [
-                { entityRef: 'user:default/member', role: 'MEMBER' },
+                { entityRef: OWNER, role: 'OWNER' },
+                { entityRef: MEMBER, role: 'MEMBER' },
               ],
               defaultRole: 'VIEWER',
             },
@@ -43,74 +116,226 @@ describe('infra-delivery tools over MCP', () => {
         }),
       ],
     });
-    server = backend.server;
-    stop = () => backend.stop();
+    const { port } = backend.server.address() as AddressInfo;
+    baseUrl = `http://localhost:${port}`;
+    stopBackend = () => backend.stop();
   });
 
-  async function rpc(user: string, method: string, params: object) {
-    const response = await request(server)
-      .post('/api/mcp-actions/v1')
-      .set('authorization', mockCredentials.user.header(user))
-      .set('accept', 'application/json, text/event-stream')
-      .send({ jsonrpc: '2.0', id: 1, method, params });
-    expect(response.status).toBe(200);
-    // The streamable transport answers one SSE message.
-    const data = response.text
-      .split('\n')
-      .find(line => line.startsWith('data: '));
-    return JSON.parse(data ? data.slice('data: '.length) : response.text);
-  }
+  afterAll(async () => {
+    await Promise.all(clients.map(client => client.close()));
+    await stopBackend();
+  });
 
-  it('lists the tools with their annotations', async () => {
-    const { result } = await rpc('user:default/viewer', 'tools/list', {});
-    const tools = Object.fromEntries(
-      result.tools.map((t: any) => [t.name, t.annotations]),
-    );
-    expect(Object.keys(tools).sort()).toEqual([
-      'infra-delivery.approve-run',
-      'infra-delivery.get-metric',
-      'infra-delivery.get-run',
-      'infra-delivery.list-deployments',
-      'infra-delivery.list-runs',
-      'infra-delivery.list-stacks',
-      'infra-delivery.rollback-deployment',
-      'infra-delivery.trigger-plan',
-    ]);
-    expect(tools['infra-delivery.rollback-deployment']).toMatchObject({
-      readOnlyHint: false,
-      destructiveHint: true,
+  describe('with a planned run waiting for approval', () => {
+    let stack: { id: string; changePipelineId: string };
+    let plannedRunId: string;
+
+    beforeAll(async () => {
+      // The portal organization's owner sets up a stack; a runner plans its first run.
+      const owner = restAs(mockCredentials.user.header(OWNER));
+      const project = await owner.call('createProject', {
+        body: { data: { givenId: 'mcp-project', name: 'MCP project' } },
+      });
+      const environment = await owner.call('createEnvironment', {
+        params: { projectId: project.data.id },
+        body: { data: { givenId: 'mcp-env', name: 'MCP environment' } },
+      });
+      stack = (
+        await owner.call('createStack', {
+          body: {
+            data: {
+              projectId: project.data.id,
+              environmentId: environment.data.id,
+              name: 'Logs',
+            },
+          },
+        })
+      ).data;
+      const serviceAccount = await owner.call('createServiceAccount', {
+        body: { data: { name: 'mcp runner', role: 'MEMBER' } },
+      });
+      const apiKey = await owner.call('createApiKey', {
+        body: {
+          data: {
+            name: 'mcp runner key',
+            ownerType: 'SERVICE_ACCOUNT',
+            ownerId: serviceAccount.data.id,
+          },
+        },
+      });
+      plannedRunId = (
+        await owner.call('triggerPipelineRun', {
+          params: { id: stack.changePipelineId },
+          body: { data: {} },
+        })
+      ).data.id;
+      const runner = restAs(`Bearer ${apiKey.data.key}`);
+      const claimed = await runner.call('claimStepExecution', {
+        body: { data: { runnerId: 'mcp-runner' } },
+      });
+      expect(claimed?.data.stepExecution.pipelineRunId).toBe(plannedRunId);
+      await runner.call('completeStepExecution', {
+        params: { id: claimed!.data.stepExecution.id },
+        body: {
+          data: {
+            leaseToken: claimed!.data.leaseToken,
+            status: 'SUCCEEDED',
+            planJson: TWO_BUCKETS_PLAN,
+          },
+        },
+      });
     });
-    expect(tools['infra-delivery.list-stacks']).toMatchObject({
-      readOnlyHint: true,
-      destructiveHint: false,
+
+    it('lists every infra-delivery tool, the writing ones marked destructive', async () => {
+      const client = await mcpClientAs(MEMBER);
+
+      const { tools } = await client.listTools();
+
+      const ours = tools.filter(tool =>
+        tool.name.startsWith('infra-delivery.'),
+      );
+      expect(ours.map(tool => tool.name).sort()).toEqual(INFRA_DELIVERY_TOOLS);
+      for (const tool of ours) {
+        const destructive = DESTRUCTIVE_TOOLS.includes(tool.name);
+        expect([tool.name, tool.annotations]).toEqual([
+          tool.name,
+          expect.objectContaining({
+            destructiveHint: destructive,
+            readOnlyHint: !destructive,
+          }),
+        ]);
+        expect(tool.description).toEqual(expect.any(String));
+        expect(tool.inputSchema.type).toBe('object');
+      }
+      const getRun = ours.find(tool => tool.name === 'infra-delivery.get-run');
+      expect(getRun?.inputSchema.required).toEqual(['runId']);
     });
-    expect(tools['infra-delivery.trigger-plan']).toMatchObject({
-      readOnlyHint: false,
-      destructiveHint: true,
+
+    it('reads a run with its steps and plan summary through get-run', async () => {
+      const client = await mcpClientAs(VIEWER);
+
+      const result = await client.callTool({
+        name: 'infra-delivery.get-run',
+        arguments: { runId: plannedRunId },
+      });
+
+      expect(result.isError).toBeFalsy();
+      const output = result.structuredContent as any;
+      expect(output.run).toMatchObject({
+        id: plannedRunId,
+        status: 'WAITING_FOR_APPROVAL',
+        stackId: stack.id,
+      });
+      expect(output.steps.map((s: any) => [s.type, s.status])).toEqual([
+        ['iac.plan', 'SUCCEEDED'],
+        ['approval', 'WAITING_FOR_APPROVAL'],
+        ['iac.apply', 'PENDING'],
+      ]);
+      expect(output.plans).toEqual([
+        expect.objectContaining({
+          runType: 'PLAN',
+          add: 2,
+          change: 0,
+          destroy: 0,
+          applyable: true,
+        }),
+      ]);
+      // Clients that read only `content` get the same answer as text.
+      expect(result.content).toEqual([
+        { type: 'text', text: JSON.stringify(output) },
+      ]);
+    });
+
+    it('triggers a plan as a MEMBER and sees the run queued behind the waiting one', async () => {
+      const client = await mcpClientAs(MEMBER);
+
+      const triggered = await client.callTool({
+        name: 'infra-delivery.trigger-plan',
+        arguments: { stackId: stack.id, description: 'Asked by an agent' },
+      });
+
+      expect(triggered.isError).toBeFalsy();
+      const { run } = triggered.structuredContent as any;
+      expect(run).toMatchObject({
+        pipelineId: stack.changePipelineId,
+        stackId: stack.id,
+        status: 'QUEUED',
+        description: 'Asked by an agent',
+      });
+
+      const fetched = await client.callTool({
+        name: 'infra-delivery.get-run',
+        arguments: { runId: run.id },
+      });
+      const queued = fetched.structuredContent as any;
+      expect(queued.run.status).toBe('QUEUED');
+      expect(queued.run.queueReason).toContain(plannedRunId);
+      expect(queued.steps.map((s: any) => s.status)).toEqual([
+        'PENDING',
+        'PENDING',
+        'PENDING',
+      ]);
+      expect(queued.plans).toEqual([]);
+
+      const listed = await client.callTool({
+        name: 'infra-delivery.list-runs',
+        arguments: { stackId: stack.id },
+      });
+      expect(
+        (listed.structuredContent as any).runs.map((r: any) => [
+          r.id,
+          r.status,
+        ]),
+      ).toEqual([
+        [run.id, 'QUEUED'],
+        [plannedRunId, 'WAITING_FOR_APPROVAL'],
+      ]);
+    });
+
+    it('answers a VIEWER’s trigger-plan with a tool error and queues nothing', async () => {
+      const client = await mcpClientAs(VIEWER);
+      const before = await client.callTool({
+        name: 'infra-delivery.list-runs',
+        arguments: { stackId: stack.id },
+      });
+
+      const refused = await client.callTool({
+        name: 'infra-delivery.trigger-plan',
+        arguments: { stackId: stack.id },
+      });
+
+      expect(refused.isError).toBe(true);
+      expect(refused.content).toEqual([
+        {
+          type: 'text',
+          text: expect.stringMatching(/^NotAllowedError: .*MEMBER/),
+        },
+      ]);
+      const after = await client.callTool({
+        name: 'infra-delivery.list-runs',
+        arguments: { stackId: stack.id },
+      });
+      expect((after.structuredContent as any).totalCount).toBe(
+        (before.structuredContent as any).totalCount,
+      );
     });
   });
 
-  it('calls a tool as the user: a VIEWER reads, but may not trigger a plan', async () => {
-    const listed = await rpc('user:default/viewer', 'tools/call', {
-      name: 'infra-delivery.list-stacks',
-      arguments: {},
-    });
-    expect(listed.result).not.toHaveProperty('isError', true);
-    expect(listed.result.structuredContent).toEqual({
-      stacks: [],
-      totalCount: 0,
-    });
-
-    const triggered = await rpc('user:default/viewer', 'tools/call', {
-      name: 'infra-delivery.trigger-plan',
-      arguments: { stackId: 'any' },
-    });
-    expect(JSON.stringify(triggered)).toContain('MEMBER');
-
-    const member = await rpc('user:default/member', 'tools/call', {
-      name: 'infra-delivery.trigger-plan',
-      arguments: { stackId: 'missing' },
-    });
-    expect(JSON.stringify(member)).toContain('not found');
+  it('refuses an MCP session without a valid Backstage token', async () => {
+    const client = new Client({ name: 'anonymous', version: '1.0.0' });
+    await expect(
+      client.connect(
+        new StreamableHTTPClientTransport(
+          new URL(`${baseUrl}/api/mcp-actions/v1`),
+          {
+            requestInit: {
+              headers: {
+                authorization: mockCredentials.user.invalidHeader(),
+              },
+            },
+          },
+        ),
+      ),
+    ).rejects.toThrow(/401/);
   });
 });

@@ -303,6 +303,34 @@ describe('infra-delivery:cloud-account:create', () => {
       'templateUrl',
       'https://portal/template?sig=1',
     );
+    expect(ctx.output).toHaveBeenCalledWith(
+      'quickCreateUrl',
+      'https://console.aws.amazon.com/quick',
+    );
+  });
+
+  it('outputs no quick-create link when the service publishes no template to S3', async () => {
+    const { clients } = fakeClients({
+      createCloudAccount: () => ({
+        data: { id: 'acc-2', givenId: 'staging' },
+      }),
+      getCloudAccountTemplateUrl: () => ({
+        data: { templateUrl: 'https://portal/template?sig=2', version: '1' },
+      }),
+    });
+    const ctx = createMockActionContext({
+      input: { name: 'Staging', givenId: 'staging', cloudId: '123456789013' },
+    });
+
+    await createCloudAccountAction({ clients }).handler(ctx as any);
+
+    expect(ctx.output).toHaveBeenCalledWith(
+      'templateUrl',
+      'https://portal/template?sig=2',
+    );
+    expect(
+      (ctx.output as jest.Mock).mock.calls.map(([name]) => name).sort(),
+    ).toEqual(['accountId', 'templateUrl']);
   });
 
   it('declares a 12-digit account id in its input schema', () => {
