@@ -173,12 +173,14 @@ describe('infra-delivery tools through the MCP SDK client', () => {
       const claimed = await runner.call('claimStepExecution', {
         body: { data: { runnerId: 'mcp-runner' } },
       });
-      expect(claimed?.data.stepExecution.pipelineRunId).toBe(plannedRunId);
+      if (claimed?.data.stepExecution.pipelineRunId !== plannedRunId) {
+        throw new Error(`The runner claimed ${JSON.stringify(claimed)}`);
+      }
       await runner.call('completeStepExecution', {
-        params: { id: claimed!.data.stepExecution.id },
+        params: { id: claimed.data.stepExecution.id },
         body: {
           data: {
-            leaseToken: claimed!.data.leaseToken,
+            leaseToken: claimed.data.leaseToken,
             status: 'SUCCEEDED',
             planJson: TWO_BUCKETS_PLAN,
           },
