@@ -332,6 +332,28 @@ describe.each(databases.eachSupportedId())(
         ]);
       });
 
+      it('lets a MEMBER read with every read-only tool', async () => {
+        const run = await trigger(api, portalOwner, stack.changePipelineId);
+
+        const stacks = await output(MEMBER, 'list-stacks', { limit: 100 });
+        expect(stacks.stacks.map((s: any) => s.id)).toContain(stack.id);
+        const runs = await output(MEMBER, 'list-runs', { stackId: stack.id });
+        expect(runs.runs.map((r: any) => r.id)).toContain(run.id);
+        const fetched = await output(MEMBER, 'get-run', { runId: run.id });
+        expect(fetched.run.id).toBe(run.id);
+        expect(fetched.steps).toHaveLength(3);
+        const metric = await output(
+          MEMBER,
+          'get-metric',
+          metricInput(account.id),
+        );
+        expect(metric.datapoints).toHaveLength(7);
+        const deployments = await output(MEMBER, 'list-deployments', {
+          clusterRef: 'no-such-cluster',
+        });
+        expect(deployments.deployments).toEqual([]);
+      });
+
       it('answers bad input with 400', async () => {
         expect(
           (await invoke(VIEWER, 'list-stacks', { limit: 1000 })).status,
