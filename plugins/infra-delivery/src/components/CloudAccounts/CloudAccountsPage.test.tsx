@@ -308,6 +308,34 @@ describe('CloudAccountsPage', () => {
     );
   });
 
+  it('offers the template download alone when the service has no quick-create link', async () => {
+    server.use(
+      http.get<{ id: string }>(
+        `${baseUrl}/cloud-accounts/:id/template-url`,
+        ({ params }) =>
+          HttpResponse.json({
+            data: { templateUrl: templateUrl(params.id), version: 'v3' },
+          }),
+      ),
+    );
+    const user = userEvent.setup();
+    await renderPage();
+
+    const dialog = await createAnalytics(user);
+
+    expect(
+      await within(dialog).findByRole('link', {
+        name: 'Download the template',
+      }),
+    ).toHaveAttribute('href', templateUrl('ca-new'));
+    expect(
+      within(dialog).queryByRole('link', { name: 'Launch in the AWS console' }),
+    ).not.toBeInTheDocument();
+    expect(
+      within(dialog).getByText(/quick-create link needs a template bucket/),
+    ).toBeInTheDocument();
+  });
+
   it('connects with the local driver', async () => {
     server.use(
       http.post(`${baseUrl}/cloud-accounts/ca-new/connect-local`, () => {
