@@ -135,6 +135,30 @@ describe('S3TemplatePublisher', () => {
     expect(error.message).toContain('acme-onboarding');
   });
 
+  it('says so when the service has no AWS credentials to sign with', async () => {
+    s3Mock.on(PutObjectCommand).resolves({});
+    const publisher = new S3TemplatePublisher(
+      bucket,
+      new S3Client({
+        region: bucket.region,
+        credentials: async () => {
+          // What the SDK's default provider chain throws when no source has credentials.
+          throw Object.assign(
+            new Error('Could not load credentials from any providers'),
+            { name: 'CredentialsProviderError' },
+          );
+        },
+      }),
+    );
+
+    const error = await refusal(publisher.publish(publication));
+
+    expect(error.code).toBe(
+      'InfraDelivery:CloudAccountTemplate:NO_CREDENTIALS',
+    );
+    expect(error.description).toContain('default provider chain');
+  });
+
   it('asks to retry when S3 slows the service down', async () => {
     s3Mock.on(PutObjectCommand).rejects(s3Error('SlowDown', 503));
     const publisher = new S3TemplatePublisher(bucket, platformClient());

@@ -112,6 +112,18 @@ function publicationError(
       cause: error,
     });
   }
+  if (name === 'CredentialsProviderError') {
+    return new InfraDeliveryError({
+      status: 500,
+      entity: 'CloudAccountTemplate',
+      reason: 'NO_CREDENTIALS',
+      message: `The service found no AWS credentials to publish onboarding templates to S3 bucket ${location.Bucket}`,
+      description:
+        'Give the backend AWS credentials through the default provider chain (environment, shared config, container or instance role).',
+      metadata,
+      cause: error,
+    });
+  }
   if (name === 'NoSuchBucket') {
     return new InfraDeliveryError({
       status: 500,
