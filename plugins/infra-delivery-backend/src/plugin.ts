@@ -118,6 +118,17 @@ export const infraDeliveryPlugin = createBackendPlugin({
           fn: () => context.services.deployments.followDeployments(),
         });
 
+        // Recorded answers of idempotent requests are replayed for 24 hours, then deleted.
+        await deps.scheduler.scheduleTask({
+          id: 'infra-delivery-idempotency-key-cleanup',
+          frequency: { hours: 1 },
+          timeout: { minutes: 5 },
+          initialDelay: { minutes: 1 },
+          fn: async () => {
+            await context.idempotency.deleteExpired();
+          },
+        });
+
         // Tools for the actions registry (MCP clients), run as the invoking caller.
         await registerActions({
           actionsRegistry: deps.actionsRegistry,

@@ -22,6 +22,7 @@ import { CloudOptions, createCloudContext } from './cloud/cloudContext';
 import { createGitSelfHostedSetup } from './services/GitSelfHostedService';
 import { GithubAppInstallations } from './providers/github/GithubAppInstallations';
 import { DeploymentOptions } from './services/DeploymentService';
+import { IdempotentRequests } from './http/IdempotentRequests';
 
 export interface PluginContextOptions {
   logger: LoggerService;
@@ -49,6 +50,7 @@ export interface PluginContext {
   callers: CallerResolver;
   cursors: PageCursors;
   authorizer: Authorizer;
+  idempotency: IdempotentRequests;
 }
 
 /** Builds the plugin's services once, at start-up. */
@@ -71,17 +73,18 @@ export async function createPluginContext(
     portal: options.portal,
   });
   const authorizer = new Authorizer(options.permissions);
+  const secrets = await createSecretCipher({
+    configuredKey: options.secretsKey,
+    serviceSecrets: stores.serviceSecrets,
+    logger: options.logger,
+  });
   const services = createServices({
     stores,
     authorizer,
     auditor: options.auditor,
     accessTokens,
     engine: options.engine,
-    secrets: await createSecretCipher({
-      configuredKey: options.secretsKey,
-      serviceSecrets: stores.serviceSecrets,
-      logger: options.logger,
-    }),
+    secrets,
     gitSelfHosted: await createGitSelfHostedSetup({
       stores,
       discovery: options.discovery,
@@ -101,5 +104,11 @@ export async function createPluginContext(
     logger: options.logger,
   });
 
-  return { services, callers, cursors, authorizer };
+  return {
+    services,
+    callers,
+    cursors,
+    authorizer,
+    idempotency: new IdempotentRequests(stores.idempotencyKeys, secrets),
+  };
 }

@@ -57,6 +57,7 @@ export async function createRouter(
       router,
       req => callers.resolve(req),
       options.logger,
+      options.context.idempotency,
     ),
     services,
     cursors,

@@ -18,6 +18,7 @@ import { ModuleDefinitionStore } from './ModuleDefinitionStore';
 import { ModuleInstanceStore } from './ModuleInstanceStore';
 import { DeploymentStore } from './DeploymentStore';
 import { InfrastructureEventStore } from './InfrastructureEventStore';
+import { IdempotencyKeyStore } from './IdempotencyKeyStore';
 
 /** Every store of the plugin over one Knex handle: the database, or a transaction. */
 export interface Stores {
@@ -40,6 +41,7 @@ export interface Stores {
   moduleInstances: ModuleInstanceStore;
   deployments: DeploymentStore;
   infrastructureEvents: InfrastructureEventStore;
+  idempotencyKeys: IdempotencyKeyStore;
   /** Runs `work` with stores bound to one transaction; it commits when `work` resolves. */
   transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
 }
@@ -65,6 +67,7 @@ export function createStores(db: Knex): Stores {
     moduleInstances: new ModuleInstanceStore(db),
     deployments: new DeploymentStore(db),
     infrastructureEvents: new InfrastructureEventStore(db),
+    idempotencyKeys: new IdempotencyKeyStore(db),
     transaction: work =>
       db.isTransaction
         ? work(createStores(db))

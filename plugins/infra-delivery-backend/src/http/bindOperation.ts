@@ -6,10 +6,17 @@ import {
 } from '@internal/plugin-infra-delivery-common';
 import { Request, Response, Router } from 'express';
 import { z } from 'zod';
-import { Caller } from '../auth/Caller';
+import { actorIdOf, Caller } from '../auth/Caller';
 import { RequestPart, validationError } from '../errors';
 import { answerError } from './errorHandler';
 import { EventStream, sendEventStream } from './eventStream';
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENT_REPLAYED_HEADER,
+  idempotencyKeyOf,
+  IdempotentRequests,
+  requestHashOf,
+} from './IdempotentRequests';
 import { requestIdOf } from './requestId';
 
 /**
@@ -82,14 +89,27 @@ export type BindOperation = <O extends OperationDefinition>(
  * Serves operations on `router`: resolves the caller of an authenticated operation first (a
  * 401 before anything is parsed), parses path, query and body with the operation's schemas (a
  * failure is a 400 ErrorBody listing every issue), calls the handler, and answers with the
- * operation's success status: JSON, a redirect, or Server-Sent Events.
+ * operation's success status: JSON, a redirect, or Server-Sent Events. An `idempotent`
+ * operation called with an `Idempotency-Key` answers through `idempotency`.
  */
 export function createOperationBinder(
   router: Router,
   resolveCaller: (req: Request) => Promise<Caller>,
   logger: LoggerService,
+  idempotency: IdempotentRequests,
 ): BindOperation {
   return (operation, handler) => {
+    if (
+      operation.idempotent &&
+      (operation.access !== 'authenticated' ||
+        !operation.success.schema ||
+        operation.success.contentType !== undefined)
+    ) {
+      // Keys are scoped by caller and answers are replayed as JSON.
+      throw new Error(
+        `${operation.operationId}: only authenticated JSON operations can be idempotent`,
+      );
+    }
     router[operation.method](expressPath(operation.path), async (req, res) => {
       const caller =
         operation.access === 'authenticated'
@@ -103,6 +123,33 @@ export function createOperationBinder(
         req,
         res,
       } as OperationInput<typeof operation>;
+      const idempotencyKey = operation.idempotent
+        ? idempotencyKeyOf(req.header(IDEMPOTENCY_KEY_HEADER))
+        : undefined;
+      if (caller && idempotencyKey !== undefined) {
+        const answer = await idempotency.answer(
+          {
+            organizationId: caller.organizationId,
+            callerId: actorIdOf(caller),
+            operationId: operation.operationId,
+            key: idempotencyKey,
+          },
+          requestHashOf({
+            params: req.params,
+            query: req.query,
+            body: req.body,
+          }),
+          async () => ({
+            status: operation.success.status,
+            body: await handler(input),
+          }),
+        );
+        if (answer.replayed) {
+          res.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
+        }
+        res.status(answer.status).json(answer.body);
+        return;
+      }
       const result = await handler(input);
       if (operation.success.status === 302) {
         res.redirect(302, (result as Redirect).redirectTo);

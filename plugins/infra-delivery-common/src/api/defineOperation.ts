@@ -40,7 +40,15 @@ export interface OperationDefinition {
   };
   /** Error statuses the operation may answer with, besides 401 and 500. */
   errors: readonly number[];
+  /**
+   * The operation starts work and accepts an `Idempotency-Key` header: a retry with the same
+   * key and request gets the first answer instead of doing the work again.
+   */
+  idempotent?: boolean;
 }
+
+/** The request header of an idempotent operation. */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 
 /** The media type of an operation that answers Server-Sent Events. */
 export const EVENT_STREAM_CONTENT_TYPE = 'text/event-stream';

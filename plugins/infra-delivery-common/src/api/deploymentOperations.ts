@@ -51,6 +51,7 @@ export const createDeployment = defineOperation({
   body: createDeploymentRequestSchema,
   success: { status: 201, schema: dataResponseSchema(deploymentSchema) },
   errors: [400, 403, 404, 409, 422, 503],
+  idempotent: true,
 });
 
 export const rollbackDeployment = defineOperation({
@@ -66,6 +67,7 @@ export const rollbackDeployment = defineOperation({
   params: idParamsSchema,
   success: { status: 201, schema: dataResponseSchema(deploymentSchema) },
   errors: [403, 404, 409, 422, 503],
+  idempotent: true,
 });
 
 export const continueDeployment = defineOperation({

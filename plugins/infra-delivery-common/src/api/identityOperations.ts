@@ -193,6 +193,7 @@ export const createApiKey = defineOperation({
   body: createApiKeyRequestSchema,
   success: { status: 201, schema: dataResponseSchema(apiKeyWithSecretSchema) },
   errors: [400, 403, 404],
+  idempotent: true,
 });
 
 export const revokeApiKey = defineOperation({

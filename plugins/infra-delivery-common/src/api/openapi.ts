@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { errorBodySchema } from '../schemas';
 import {
   EVENT_STREAM_CONTENT_TYPE,
+  IDEMPOTENCY_KEY_HEADER,
   OperationDefinition,
 } from './defineOperation';
 
@@ -97,6 +98,15 @@ function rewriteRefs(value: unknown, renames: Map<string, string>): any {
   }
   return value;
 }
+
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: IDEMPOTENCY_KEY_HEADER,
+  in: 'header',
+  required: false,
+  description:
+    "Makes a retry safe: a request with the key of an earlier one from the same caller (within 24 hours) gets that request's answer, with the header `Idempotent-Replayed: true`, instead of doing the work again; concurrent requests with one key wait for the first one's answer. The same key with a different request is a 422; a failed request releases its key.",
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+};
 
 function parametersOf(
   collector: ComponentCollector,
@@ -213,6 +223,7 @@ export function buildOpenApiDocument(
     const parameters = [
       ...parametersOf(collector, 'path', operation.params),
       ...parametersOf(collector, 'query', operation.query),
+      ...(operation.idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : []),
     ];
 
     paths[operation.path] = {

@@ -107,6 +107,7 @@ export const triggerPipelineRun = defineOperation({
   body: triggerRunRequestSchema,
   success: { status: 201, schema: dataResponseSchema(pipelineRunSchema) },
   errors: [400, 403, 404],
+  idempotent: true,
 });
 
 export const listPipelineRuns = defineOperation({

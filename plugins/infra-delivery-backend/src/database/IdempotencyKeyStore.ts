@@ -1,0 +1,124 @@
+import { Knex } from 'knex';
+import { isUniqueViolation } from './dbErrors';
+import { newId } from './ids';
+import { toTimestamp } from './timestamps';
+
+/** Who used a key for what: a key means something only within its scope. */
+export interface IdempotencyScope {
+  organizationId: string;
+  callerId: string;
+  operationId: string;
+  key: string;
+}
+
+/** A key's record: still being worked on, or the answer the first request got. */
+export type IdempotencyRecord =
+  | { id: string; state: 'PENDING'; requestHash: string; expiresAt: Date }
+  | {
+      id: string;
+      state: 'COMPLETED';
+      requestHash: string;
+      expiresAt: Date;
+      responseStatus: number;
+      sealedResponse: string;
+    };
+
+interface IdempotencyKeyRow {
+  id: string;
+  request_hash: string;
+  state: 'PENDING' | 'COMPLETED';
+  response_status: number | null;
+  response_body: string | null;
+  expires_at: string | Date;
+}
+
+function toRecord(row: IdempotencyKeyRow): IdempotencyRecord {
+  const base = {
+    id: row.id,
+    requestHash: row.request_hash,
+    expiresAt: new Date(row.expires_at),
+  };
+  if (row.state === 'COMPLETED') {
+    return {
+      ...base,
+      state: 'COMPLETED',
+      responseStatus: Number(row.response_status),
+      sealedResponse: row.response_body ?? '',
+    };
+  }
+  return { ...base, state: 'PENDING' };
+}
+
+function scopeWhere(scope: IdempotencyScope) {
+  return {
+    organization_id: scope.organizationId,
+    caller_id: scope.callerId,
+    operation_id: scope.operationId,
+    idempotency_key: scope.key,
+  };
+}
+
+/** Idempotency keys and the answers recorded under them. */
+export class IdempotencyKeyStore {
+  constructor(private readonly db: Knex) {}
+
+  /**
+   * Claims a key for a request: the id of the new PENDING row, or undefined when the key is
+   * taken already (the unique index decides between concurrent claims).
+   */
+  async claim(
+    scope: IdempotencyScope,
+    requestHash: string,
+    now: Date,
+    expiresAt: Date,
+  ): Promise<string | undefined> {
+    const id = newId(now.getTime());
+    try {
+      await this.db('idempotency_keys').insert({
+        id,
+        ...scopeWhere(scope),
+        request_hash: requestHash,
+        state: 'PENDING',
+        created_at: toTimestamp(now),
+        expires_at: toTimestamp(expiresAt),
+      });
+      return id;
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        return undefined;
+      }
+      throw error;
+    }
+  }
+
+  async find(scope: IdempotencyScope): Promise<IdempotencyRecord | undefined> {
+    const row = await this.db<IdempotencyKeyRow>('idempotency_keys')
+      .where(scopeWhere(scope))
+      .first();
+    return row ? toRecord(row) : undefined;
+  }
+
+  async complete(
+    id: string,
+    responseStatus: number,
+    sealedResponse: string,
+  ): Promise<void> {
+    await this.db('idempotency_keys').where({ id, state: 'PENDING' }).update({
+      state: 'COMPLETED',
+      response_status: responseStatus,
+      response_body: sealedResponse,
+    });
+  }
+
+  /** Frees a key: its request failed (and wrote nothing), or it expired. */
+  async release(id: string): Promise<void> {
+    await this.db('idempotency_keys').where({ id }).delete();
+  }
+
+  /** Deletes the expired keys; how many went. */
+  async deleteExpired(now: Date): Promise<number> {
+    return this.db('idempotency_keys')
+      .where('expires_at', '<=', toTimestamp(now))
+      .delete();
+  }
+}

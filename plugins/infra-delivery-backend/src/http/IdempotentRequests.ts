@@ -1,0 +1,194 @@
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { SecretCipher } from '../auth/SecretCipher';
+import {
+  IdempotencyKeyStore,
+  IdempotencyScope,
+} from '../database/IdempotencyKeyStore';
+import { InfraDeliveryError } from '../errors';
+
+/** The request header that makes a retry of a POST safe. */
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+/** Sent with an answer that was recorded earlier, not produced by this request. */
+export const IDEMPOTENT_REPLAYED_HEADER = 'idempotent-replayed';
+
+const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
+
+/** How long a recorded answer is replayed, and how long a request waits for another's. */
+export interface IdempotencyTimings {
+  retentionMs: number;
+  waitMs: number;
+  pollMs: number;
+}
+
+export const DEFAULT_IDEMPOTENCY_TIMINGS: IdempotencyTimings = {
+  retentionMs: 24 * 60 * 60 * 1000,
+  waitMs: 30_000,
+  pollMs: 25,
+};
+
+/** The answer of an idempotent request: fresh, or replayed from the first request. */
+export interface IdempotentAnswer {
+  status: number;
+  body: unknown;
+  replayed: boolean;
+}
+
+/** The key as sent, or undefined without the header; a malformed key is a 400. */
+export function idempotencyKeyOf(
+  header: string | undefined,
+): string | undefined {
+  if (header === undefined) {
+    return undefined;
+  }
+  if (!KEY_FORMAT.test(header)) {
+    throw new InfraDeliveryError({
+      status: 400,
+      entity: 'IdempotencyKey',
+      reason: 'INVALID',
+      message:
+        'The Idempotency-Key header must be 1 to 255 visible ASCII characters',
+    });
+  }
+  return header;
+}
+
+/** Object keys sorted at every depth, so that equal JSON values hash alike. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) {
+    return `[${value.map(canonicalJson).join(',')}]`;
+  }
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries
+      .map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** What a request asks for: its path parameters, query and body, hashed. */
+export function requestHashOf(request: {
+  params: unknown;
+  query: unknown;
+  body: unknown;
+}): string {
+  return createHash('sha256').update(canonicalJson(request)).digest('hex');
+}
+
+function mismatch(): InfraDeliveryError {
+  return new InfraDeliveryError({
+    status: 422,
+    entity: 'IdempotencyKey',
+    reason: 'REUSED_WITH_DIFFERENT_REQUEST',
+    message:
+      'This Idempotency-Key was used for a different request; use a new key for a new request',
+  });
+}
+
+function stillInProgress(): InfraDeliveryError {
+  return new InfraDeliveryError({
+    status: 409,
+    entity: 'IdempotencyKey',
+    reason: 'IN_PROGRESS',
+    message:
+      'A request with this Idempotency-Key is still being processed; retry later',
+    headers: { 'Retry-After': '1' },
+  });
+}
+
+/**
+ * Idempotency keys for the POSTs that start work (the operations flagged `idempotent`).
+ *
+ * The first request with a key claims it by inserting a PENDING row; the unique index over
+ * organization, caller, operation and key makes that claim atomic across instances. The
+ * claimant does the work and records the answer (sealed: an API key's answer holds its
+ * secret). Concurrent requests with the same key wait for that answer and return it, so ten
+ * identical requests create one resource and all get the same answer; a request that cannot
+ * get it within `waitMs` is a 409 IN_PROGRESS. The same key with another request is a 422.
+ *
+ * Only successes are recorded. A request that fails wrote nothing, so its key is released and
+ * a retry (or a waiting request) runs the work again. Keys are scoped by caller, so a recorded
+ * answer never reaches anyone but the caller who made it; they expire after `retentionMs`.
+ */
+export class IdempotentRequests {
+  constructor(
+    private readonly store: IdempotencyKeyStore,
+    private readonly cipher: SecretCipher,
+    private readonly timings: IdempotencyTimings = DEFAULT_IDEMPOTENCY_TIMINGS,
+  ) {}
+
+  async answer(
+    scope: IdempotencyScope,
+    requestHash: string,
+    work: () => Promise<{ status: number; body: unknown }>,
+  ): Promise<IdempotentAnswer> {
+    const deadline = Date.now() + this.timings.waitMs;
+    for (;;) {
+      const now = new Date();
+      const claimed = await this.store.claim(
+        scope,
+        requestHash,
+        now,
+        new Date(now.getTime() + this.timings.retentionMs),
+      );
+      if (claimed) {
+        return this.doWork(claimed, work);
+      }
+      const record = await this.store.find(scope);
+      if (record && record.expiresAt <= now) {
+        await this.store.release(record.id);
+        continue;
+      }
+      if (record && record.requestHash !== requestHash) {
+        throw mismatch();
+      }
+      if (record?.state === 'COMPLETED') {
+        return {
+          status: record.responseStatus,
+          body: JSON.parse(
+            this.cipher.open(
+              record.sealedResponse,
+              this.sealContext(record.id),
+            ),
+          ),
+          replayed: true,
+        };
+      }
+      if (Date.now() >= deadline) {
+        throw stillInProgress();
+      }
+      await sleep(this.timings.pollMs);
+    }
+  }
+
+  /** Deletes the expired keys (a scheduled task calls it); how many went. */
+  async deleteExpired(now = new Date()): Promise<number> {
+    return this.store.deleteExpired(now);
+  }
+
+  private async doWork(
+    id: string,
+    work: () => Promise<{ status: number; body: unknown }>,
+  ): Promise<IdempotentAnswer> {
+    let result: { status: number; body: unknown };
+    try {
+      result = await work();
+    } catch (error) {
+      await this.store.release(id);
+      throw error;
+    }
+    await this.store.complete(
+      id,
+      result.status,
+      this.cipher.seal(JSON.stringify(result.body), this.sealContext(id)),
+    );
+    return { ...result, replayed: false };
+  }
+
+  private sealContext(id: string): string {
+    return `idempotency_keys/${id}/response_body`;
+  }
+}
