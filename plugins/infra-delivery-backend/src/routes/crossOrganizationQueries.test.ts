@@ -181,8 +181,8 @@ describe.each(databases.eachSupportedId())(
       "refuses %s's cursor in another organization and in every other list",
       async operationId => {
         const made = cursors.get(operationId);
+        expect(made ?? UNPAGED_IN_WORLD.includes(operationId)).toBeTruthy();
         if (!made) {
-          expect(UNPAGED_IN_WORLD).toContain(operationId);
           return;
         }
         const problems: string[] = [];
@@ -235,14 +235,19 @@ describe.each(databases.eachSupportedId())(
           outsider.owner.token,
         );
         filterCases += 1;
-        expect(foreign.status).toBeLessThan(500);
-        if (foreign.status >= 400) {
-          expect(errorBodySchema.parse(foreign.body).code).toMatch(
-            /^InfraDelivery:/,
+        const refused =
+          foreign.status >= 400 &&
+          foreign.status < 500 &&
+          (errorBodySchema.safeParse(foreign.body).data?.code ?? '').startsWith(
+            'InfraDelivery:',
           );
-        } else {
-          expect(itemsOf(foreign)).toEqual([]);
-        }
+        const answeredWithNothing =
+          foreign.status === 200 && itemsOf(foreign).length === 0;
+        expect(
+          refused || answeredWithNothing
+            ? 'nothing of it'
+            : { status: foreign.status, body: foreign.body },
+        ).toBe('nothing of it');
         expect(
           shows(
             foreign,
