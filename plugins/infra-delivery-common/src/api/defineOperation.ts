@@ -60,7 +60,10 @@ export function defineOperation<const O extends OperationDefinition>(
   return operation;
 }
 
-/** What a caller sends: path parameters, query and body, where the operation has them. */
+/**
+ * What a caller sends: path parameters, query and body, where the operation has them, and an
+ * idempotency key where the operation takes one.
+ */
 export type OperationRequest<O extends OperationDefinition> = (O extends {
   params: infer P extends z.ZodType;
 }
@@ -69,7 +72,8 @@ export type OperationRequest<O extends OperationDefinition> = (O extends {
   (O extends { query: infer Q extends z.ZodType }
     ? { query?: z.input<Q> }
     : {}) &
-  (O extends { body: infer B extends z.ZodType } ? { body: z.input<B> } : {});
+  (O extends { body: infer B extends z.ZodType } ? { body: z.input<B> } : {}) &
+  (O extends { idempotent: true } ? { idempotencyKey?: string } : {});
 
 /** What a handler receives after parsing: the schemas' outputs. */
 export type ParsedOperationRequest<O extends OperationDefinition> = {

@@ -1,5 +1,6 @@
 import { errorBodySchema, ErrorBody } from '../schemas';
 import {
+  IDEMPOTENCY_KEY_HEADER,
   OperationDefinition,
   OperationRequest,
   OperationResponse,
@@ -68,6 +69,7 @@ export class InfraDeliveryClient {
       params?: Record<string, unknown>;
       query?: Record<string, unknown>;
       body?: unknown;
+      idempotencyKey?: string;
     };
     const url = `${await this.options.baseUrl()}${buildPath(
       operation.path,
@@ -75,10 +77,14 @@ export class InfraDeliveryClient {
     )}${buildQuery(input.query)}`;
     const response = await this.options.fetch(url, {
       method: operation.method.toUpperCase(),
-      headers:
-        input.body === undefined
-          ? undefined
-          : { 'Content-Type': 'application/json' },
+      headers: {
+        ...(input.body === undefined
+          ? {}
+          : { 'Content-Type': 'application/json' }),
+        ...(input.idempotencyKey === undefined
+          ? {}
+          : { [IDEMPOTENCY_KEY_HEADER]: input.idempotencyKey }),
+      },
       body: input.body === undefined ? undefined : JSON.stringify(input.body),
     });
     if (!response.ok) {
