@@ -13,11 +13,18 @@ export interface IdempotencyScope {
 
 /** A key's record: still being worked on, or the answer the first request got. */
 export type IdempotencyRecord =
-  | { id: string; state: 'PENDING'; requestHash: string; expiresAt: Date }
+  | {
+      id: string;
+      state: 'PENDING';
+      requestHash: string;
+      createdAt: Date;
+      expiresAt: Date;
+    }
   | {
       id: string;
       state: 'COMPLETED';
       requestHash: string;
+      createdAt: Date;
       expiresAt: Date;
       responseStatus: number;
       sealedResponse: string;
@@ -29,6 +36,7 @@ interface IdempotencyKeyRow {
   state: 'PENDING' | 'COMPLETED';
   response_status: number | null;
   response_body: string | null;
+  created_at: string | Date;
   expires_at: string | Date;
 }
 
@@ -36,6 +44,7 @@ function toRecord(row: IdempotencyKeyRow): IdempotencyRecord {
   const base = {
     id: row.id,
     requestHash: row.request_hash,
+    createdAt: new Date(row.created_at),
     expiresAt: new Date(row.expires_at),
   };
   if (row.state === 'COMPLETED') {
@@ -110,7 +119,10 @@ export class IdempotencyKeyStore {
     });
   }
 
-  /** Frees a key: its request failed (and wrote nothing), or it expired. */
+  /**
+   * Frees a key: its request failed (and wrote nothing), its answer expired, or its work was
+   * abandoned. Only the row with this id goes, never a newer claim of the same key.
+   */
   async release(id: string): Promise<void> {
     await this.db('idempotency_keys').where({ id }).delete();
   }

@@ -142,6 +142,7 @@ describe.each(databases.eachSupportedId())(
         retentionMs: 60_000,
         waitMs: 100,
         pollMs: 10,
+        abandonedAfterMs: 60_000,
       });
       const s = scope();
       let finish: (value: { status: number; body: unknown }) => void = () => {};
@@ -175,6 +176,21 @@ describe.each(databases.eachSupportedId())(
         }),
       ).rejects.toMatchObject({ status: 404 });
       expect(await stores.idempotencyKeys.find(failing)).toBeUndefined();
+    });
+
+    it('takes over a key whose first request was abandoned mid-work', async () => {
+      const s = scope();
+      const now = new Date();
+      await stores.idempotencyKeys.claim(
+        s,
+        'h',
+        new Date(now.getTime() - 10 * 60_000),
+        new Date(now.getTime() + 60_000),
+      );
+      const requests = new IdempotentRequests(stores.idempotencyKeys, cipher);
+      await expect(
+        requests.answer(s, 'h', async () => ({ status: 201, body: { n: 1 } })),
+      ).resolves.toEqual({ status: 201, body: { n: 1 }, replayed: false });
     });
 
     it('scopes keys by organization, caller and operation', async () => {

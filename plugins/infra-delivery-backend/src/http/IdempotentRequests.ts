@@ -14,17 +14,22 @@ export const IDEMPOTENT_REPLAYED_HEADER = 'idempotent-replayed';
 
 const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
 
-/** How long a recorded answer is replayed, and how long a request waits for another's. */
+/**
+ * How long a recorded answer is replayed, how long a request waits for another's, and after
+ * how long a key still PENDING counts as abandoned (its instance stopped mid-request).
+ */
 export interface IdempotencyTimings {
   retentionMs: number;
   waitMs: number;
   pollMs: number;
+  abandonedAfterMs: number;
 }
 
 export const DEFAULT_IDEMPOTENCY_TIMINGS: IdempotencyTimings = {
   retentionMs: 24 * 60 * 60 * 1000,
   waitMs: 30_000,
   pollMs: 25,
+  abandonedAfterMs: 5 * 60 * 1000,
 };
 
 /** The answer of an idempotent request: fresh, or replayed from the first request. */
@@ -111,8 +116,10 @@ function stillInProgress(): InfraDeliveryError {
  * get it within `waitMs` is a 409 IN_PROGRESS. The same key with another request is a 422.
  *
  * Only successes are recorded. A request that fails wrote nothing, so its key is released and
- * a retry (or a waiting request) runs the work again. Keys are scoped by caller, so a recorded
- * answer never reaches anyone but the caller who made it; they expire after `retentionMs`.
+ * a retry (or a waiting request) runs the work again. A key left PENDING by an instance that
+ * stopped mid-request is taken over after `abandonedAfterMs`. Keys are scoped by caller, so a
+ * recorded answer never reaches anyone but the caller who made it; they expire after
+ * `retentionMs`.
  */
 export class IdempotentRequests {
   constructor(
@@ -139,7 +146,13 @@ export class IdempotentRequests {
         return this.doWork(claimed, work);
       }
       const record = await this.store.find(scope);
-      if (record && record.expiresAt <= now) {
+      if (
+        record &&
+        (record.expiresAt <= now ||
+          (record.state === 'PENDING' &&
+            now.getTime() - record.createdAt.getTime() >=
+              this.timings.abandonedAfterMs))
+      ) {
         await this.store.release(record.id);
         continue;
       }
