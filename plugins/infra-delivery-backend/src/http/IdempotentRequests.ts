@@ -7,8 +7,6 @@ import {
 } from '../database/IdempotencyKeyStore';
 import { InfraDeliveryError } from '../errors';
 
-/** The request header that makes a retry of a POST safe. */
-export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 /** Sent with an answer that was recorded earlier, not produced by this request. */
 export const IDEMPOTENT_REPLAYED_HEADER = 'idempotent-replayed';
 

@@ -1,6 +1,7 @@
 import { LoggerService } from '@backstage/backend-plugin-api';
 import {
   EVENT_STREAM_CONTENT_TYPE,
+  IDEMPOTENCY_KEY_HEADER,
   OperationDefinition,
   ParsedOperationRequest,
 } from '@internal/plugin-infra-delivery-common';
@@ -11,7 +12,6 @@ import { RequestPart, validationError } from '../errors';
 import { answerError } from './errorHandler';
 import { EventStream, sendEventStream } from './eventStream';
 import {
-  IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENT_REPLAYED_HEADER,
   idempotencyKeyOf,
   IdempotentRequests,
