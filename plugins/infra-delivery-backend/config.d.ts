@@ -44,6 +44,19 @@ export interface Config {
       tokenPerAddress?: { limit?: number; windowSeconds?: number };
       /** Token requests per email. Default 10 per 300 s. */
       tokenPerEmail?: { limit?: number; windowSeconds?: number };
+      /**
+       * Requests whose API key fails verification (unknown, revoked, expired or mistyped),
+       * per client address. Default 100 per 60 s.
+       */
+      apiKeyFailuresPerAddress?: { limit?: number; windowSeconds?: number };
+    };
+    /** The pipeline engine. */
+    engine?: {
+      /**
+       * How long a runner's lease on a step lasts without a heartbeat; a step whose lease
+       * lapsed is queued again as a new attempt. Default 60.
+       */
+      leaseSeconds?: number;
     };
     /** Cloud accounts: onboarding templates and the cloud the service calls. */
     cloud?: {

@@ -1,5 +1,6 @@
 import { Config, ConfigReader } from '@backstage/config';
 import { Role, roleSchema } from '@internal/plugin-infra-delivery-common';
+import { DEFAULT_LEASE_SECONDS } from './engine/PipelineEngine';
 import { PortalAccessOptions } from './auth/CallerResolver';
 import { RateLimit } from './auth/RateLimiter';
 import { CloudSettings, readCloudSettings } from './cloud/cloudSettings';
@@ -13,6 +14,8 @@ export interface AuthRateLimits {
   signupsPerAddress: RateLimit;
   tokenAttemptsPerAddress: RateLimit;
   tokenAttemptsPerEmail: RateLimit;
+  /** Requests with an API key that fails verification, per client address. */
+  apiKeyFailuresPerAddress: RateLimit;
 }
 
 /** Self-hosted git-forge servers. */
@@ -32,6 +35,8 @@ export interface PluginConfig {
   rateLimits: AuthRateLimits;
   cloud: CloudSettings;
   deployments: DeploymentSettings;
+  /** How long a runner's lease on a step lasts without a heartbeat. */
+  leaseSeconds: number;
 }
 
 function readRateLimit(
@@ -104,8 +109,15 @@ export function readPluginConfig(root: Config): PluginConfig {
         limit: 10,
         windowSeconds: 300,
       }),
+      apiKeyFailuresPerAddress: readRateLimit(
+        config,
+        'rateLimits.apiKeyFailuresPerAddress',
+        { limit: 100, windowSeconds: 60 },
+      ),
     },
     cloud: readCloudSettings(config),
     deployments: readDeploymentSettings(config),
+    leaseSeconds:
+      config.getOptionalNumber('engine.leaseSeconds') ?? DEFAULT_LEASE_SECONDS,
   };
 }

@@ -63,6 +63,7 @@ export const infraDeliveryPlugin = createBackendPlugin({
           stores,
           logger: deps.logger,
           events: new SignalsRunEvents(deps.signals, portalOrganization.id),
+          leaseSeconds: pluginConfig.leaseSeconds,
         });
         if (pluginConfig.demoEnabled) {
           await seedDemoOrganization({
@@ -89,6 +90,7 @@ export const infraDeliveryPlugin = createBackendPlugin({
           engine,
           portalOrganizationId: portalOrganization.id,
           portal: pluginConfig.portal,
+          rateLimits: pluginConfig.rateLimits,
           secretsKey: pluginConfig.secretsKey,
           gitSelfHosted: pluginConfig.gitSelfHosted,
           cloud: { settings: pluginConfig.cloud, provider: cloudProvider },

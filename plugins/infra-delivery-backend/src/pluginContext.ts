@@ -13,7 +13,8 @@ import { AccessTokenIssuer } from './auth/accessTokens';
 import { Authorizer } from './auth/Authorizer';
 import { CallerResolver, PortalAccessOptions } from './auth/CallerResolver';
 import { createSecretCipher } from './auth/SecretCipher';
-import { GitSelfHostedConfig } from './config';
+import { RateLimiter } from './auth/RateLimiter';
+import { AuthRateLimits, GitSelfHostedConfig } from './config';
 import { Stores } from './database/stores';
 import { PipelineEngine } from './engine/PipelineEngine';
 import { PageCursors } from './pagination/PageCursors';
@@ -42,6 +43,7 @@ export interface PluginContextOptions {
   config: RootConfigService;
   urlReader: UrlReaderService;
   deployments: DeploymentOptions;
+  rateLimits: AuthRateLimits;
 }
 
 /** What the router and the actions registry share: one set of services and caller resolution. */
@@ -71,6 +73,10 @@ export async function createPluginContext(
     accessTokens,
     portalOrganizationId: options.portalOrganizationId,
     portal: options.portal,
+    apiKeyFailures: {
+      limiter: new RateLimiter(options.cache),
+      perAddress: options.rateLimits.apiKeyFailuresPerAddress,
+    },
   });
   const authorizer = new Authorizer(options.permissions);
   const secrets = await createSecretCipher({

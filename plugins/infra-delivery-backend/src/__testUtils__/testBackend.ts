@@ -39,12 +39,16 @@ export function uniqueEmail(name = 'user'): string {
 
 export const TEST_PASSWORD = 'correct horse battery staple';
 
-/** Tests sign up many users from one address; the per-email token limit stays as shipped. */
+/**
+ * Tests sign up many users and try many bad keys from one address; the per-email token limit
+ * stays as shipped.
+ */
 const TEST_CONFIG: JsonObject = {
   infraDelivery: {
     rateLimits: {
       signup: { limit: 100000 },
       tokenPerAddress: { limit: 100000 },
+      apiKeyFailuresPerAddress: { limit: 100000 },
     },
   },
 };

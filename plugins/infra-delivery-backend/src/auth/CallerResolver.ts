@@ -12,6 +12,7 @@ import { InfraDeliveryError } from '../errors';
 import { AccessTokenIssuer, isAccessToken } from './accessTokens';
 import { apiKeyMatches, looksLikeApiKey, parseApiKey } from './apiKeyFormat';
 import { Caller } from './Caller';
+import { RateLimit, RateLimiter } from './RateLimiter';
 import { strongestRole } from './roles';
 
 /** How portal (Backstage) callers map into the portal organization. */
@@ -56,6 +57,8 @@ export class CallerResolver {
       accessTokens: AccessTokenIssuer;
       portalOrganizationId: string;
       portal: PortalAccessOptions;
+      /** Requests whose API key fails verification, counted per client address. */
+      apiKeyFailures: { limiter: RateLimiter; perAddress: RateLimit };
     },
   ) {}
 
@@ -68,12 +71,27 @@ export class CallerResolver {
       );
     }
     if (looksLikeApiKey(token)) {
-      return this.fromApiKey(token);
+      return this.fromApiKeyLimited(token, req);
     }
     if (isAccessToken(token)) {
       return this.fromAccessToken(token);
     }
     return this.fromBackstageToken(req);
+  }
+
+  /** An API key, refused with 429 once its address had too many failed verifications. */
+  private async fromApiKeyLimited(token: string, req: Request) {
+    const { limiter, perAddress } = this.deps.apiKeyFailures;
+    const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+    await limiter.assertAllowed('api-key-failures', address, perAddress);
+    try {
+      return await this.fromApiKey(token);
+    } catch (error) {
+      if (error instanceof InfraDeliveryError && error.status === 401) {
+        await limiter.record('api-key-failures', address, perAddress);
+      }
+      throw error;
+    }
   }
 
   private async fromApiKey(token: string): Promise<Caller> {

@@ -15,10 +15,22 @@ export interface RateLimit {
 export class RateLimiter {
   constructor(private readonly cache: CacheService) {}
 
+  /** Counts an attempt, refusing it (429) when the window's attempts are used up. */
   async consume(bucket: string, key: string, rule: RateLimit): Promise<void> {
-    const windowStart =
-      Math.floor(Date.now() / 1000 / rule.windowSeconds) * rule.windowSeconds;
-    const cacheKey = `rate:${bucket}:${key}:${windowStart}`;
+    await this.assertAllowed(bucket, key, rule);
+    await this.record(bucket, key, rule);
+  }
+
+  /**
+   * Refuses (429 with Retry-After) when the window's attempts are used up, without counting:
+   * with `record` for limits that count only failures.
+   */
+  async assertAllowed(
+    bucket: string,
+    key: string,
+    rule: RateLimit,
+  ): Promise<void> {
+    const { cacheKey, windowStart } = this.window(bucket, key, rule);
     const used = Number((await this.cache.get(cacheKey)) ?? 0);
     if (used >= rule.limit) {
       const retryAfter =
@@ -32,8 +44,20 @@ export class RateLimiter {
         headers: { 'Retry-After': String(Math.max(1, retryAfter)) },
       });
     }
+  }
+
+  /** Counts one attempt in the current window. */
+  async record(bucket: string, key: string, rule: RateLimit): Promise<void> {
+    const { cacheKey } = this.window(bucket, key, rule);
+    const used = Number((await this.cache.get(cacheKey)) ?? 0);
     await this.cache.set(cacheKey, used + 1, {
       ttl: rule.windowSeconds * 1000,
     });
+  }
+
+  private window(bucket: string, key: string, rule: RateLimit) {
+    const windowStart =
+      Math.floor(Date.now() / 1000 / rule.windowSeconds) * rule.windowSeconds;
+    return { cacheKey: `rate:${bucket}:${key}:${windowStart}`, windowStart };
   }
 }
