@@ -7,6 +7,7 @@ import { signalsServiceRef } from '@backstage/plugin-signals-node';
 import { readPluginConfig } from './config';
 import { applyDatabaseMigrations, tuneSqlite } from './database/migrations';
 import { ensurePortalOrganization } from './database/portalOrganization';
+import { takeStartupLock } from './database/startupLock';
 import { createStores } from './database/stores';
 import { PipelineEngine } from './engine/PipelineEngine';
 import { SignalsRunEvents } from './engine/SignalsRunEvents';
@@ -50,6 +51,8 @@ export const infraDeliveryPlugin = createBackendPlugin({
         const pluginConfig = readPluginConfig(deps.config);
         const knex = await database.getClient();
         await tuneSqlite(knex);
+        // Until the scheduler's tables and the shared rows exist, one instance at a time.
+        const startupLock = await takeStartupLock(knex);
         await applyDatabaseMigrations(database, knex);
         const stores = createStores(knex);
         const portalOrganization = await ensurePortalOrganization(
@@ -119,6 +122,7 @@ export const infraDeliveryPlugin = createBackendPlugin({
           initialDelay: { seconds: 5 },
           fn: () => context.services.deployments.followDeployments(),
         });
+        await startupLock.release();
 
         // Recorded answers of idempotent requests are replayed for 24 hours, then deleted.
         await deps.scheduler.scheduleTask({

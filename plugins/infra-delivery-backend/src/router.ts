@@ -10,6 +10,7 @@ import { AuthRateLimits } from './config';
 import { InfraDeliveryError } from './errors';
 import { createOperationBinder } from './http/bindOperation';
 import { createErrorHandler } from './http/errorHandler';
+import { redactUrlCredentials } from './http/redactUrlCredentials';
 import { requestIdMiddleware } from './http/requestId';
 import { PluginContext } from './pluginContext';
 import { registerApiKeyRoutes } from './routes/apiKeyRoutes';
@@ -48,6 +49,7 @@ export async function createRouter(
   const { services, callers, cursors } = options.context;
   const router = Router();
   router.use(requestIdMiddleware);
+  router.use(redactUrlCredentials);
   // Runners send whole plans; body-parser skips a body that is parsed already.
   router.use('/runner', express.json({ limit: RUNNER_BODY_LIMIT }));
   router.use(express.json({ limit: DEFAULT_BODY_LIMIT }));

@@ -15,9 +15,14 @@ const postgres = databases
   .eachSupportedId()
   .filter(([id]) => id.startsWith('POSTGRES'));
 
-const STACKS = 10;
+const STACKS = 100;
 const RUNS_PER_STACK = 20;
-const RUNNERS = 6;
+const RUNNERS = 4;
+/** Short leases, so that the step of the runner that dies is queued again soon. */
+const LEASE_SECONDS = 3;
+/** The runner that dies holding a lease on its this-many-th claim. */
+const DYING_RUNNER = 0;
+const DIES_AT_CLAIM = 25;
 
 if (postgres.length === 0) {
   // Without PostgreSQL there is nothing to run; createTestDatabases fails the run instead
@@ -39,27 +44,39 @@ eachPostgres?.('two engines on one %s', databaseId => {
     await second?.destroy();
   });
 
-  it('executes every step exactly once and never runs two runs of one stack at once', async () => {
+  it('executes every step exactly once per attempt, never runs two runs of one stack at once, and retries a dead runner’s step', async () => {
     const first = await databases.init(databaseId);
     second = knexFactory(first.client.config);
     const storesA = await migratedStores(first);
     const storesB = createStores(second);
     const seed = await seedStacks(storesA, STACKS, { autoApprove: true });
     const engines = [
-      recordingEngine(storesA).engine,
-      recordingEngine(storesB).engine,
+      recordingEngine(storesA, LEASE_SECONDS).engine,
+      recordingEngine(storesB, LEASE_SECONDS).engine,
     ];
 
-    const runIds: string[] = [];
-    for (let i = 0; i < STACKS * RUNS_PER_STACK; i++) {
-      runIds.push((await queueStackRun(storesA, seed, i % STACKS)).id);
-    }
+    // Runs of one stack are created in order (admission goes oldest first), stacks at once.
+    const runIds = (
+      await Promise.all(
+        seed.stacks.map(async (_stack, stackIndex) => {
+          const ids: string[] = [];
+          for (let i = 0; i < RUNS_PER_STACK; i++) {
+            ids.push((await queueStackRun(storesA, seed, stackIndex)).id);
+          }
+          return ids;
+        }),
+      )
+    ).flat();
     // Both instances try to admit every run at the same time.
     await Promise.all(
       runIds.flatMap(id => engines.map(engine => engine.admit(id))),
     );
 
     const claimsPerStepAttempt = new Map<string, number>();
+    const attemptsPerStep = new Map<string, number[]>();
+    let dead:
+      | { stepId: string; attemptEpoch: number; leaseToken: string }
+      | undefined;
     const overlaps: unknown[] = [];
     const org = seed.organizationId;
 
@@ -83,6 +100,7 @@ eachPostgres?.('two engines on one %s', databaseId => {
     async function runner(index: number) {
       const engine = engines[index % engines.length];
       let idle = 0;
+      let claims = 0;
       while (idle < 20) {
         const claim = await engine.claim(org, `runner-${index}`);
         if (!claim) {
@@ -93,9 +111,23 @@ eachPostgres?.('two engines on one %s', databaseId => {
           continue;
         }
         idle = 0;
+        claims += 1;
         const key = `${claim.step.id}#${claim.step.attemptEpoch}`;
         claimsPerStepAttempt.set(key, (claimsPerStepAttempt.get(key) ?? 0) + 1);
+        attemptsPerStep.set(claim.step.id, [
+          ...(attemptsPerStep.get(claim.step.id) ?? []),
+          claim.step.attemptEpoch,
+        ]);
         overlaps.push(...(await activeRunsPerStack()));
+        if (index === DYING_RUNNER && claims === DIES_AT_CLAIM) {
+          // Killed mid-step: no heartbeat, no report, ever.
+          dead = {
+            stepId: claim.step.id,
+            attemptEpoch: claim.step.attemptEpoch,
+            leaseToken: claim.leaseToken,
+          };
+          return;
+        }
         await engine.complete(org, claim.step.id, claim.leaseToken, {
           status: 'SUCCEEDED',
         });
@@ -111,8 +143,22 @@ eachPostgres?.('two engines on one %s', databaseId => {
       .where({ status: 'SUCCEEDED' })
       .count({ count: '*' });
     expect(Number(succeeded)).toBe(STACKS * RUNS_PER_STACK);
-    // plan + apply per run, each claimed once.
-    expect(claimsPerStepAttempt.size).toBe(STACKS * RUNS_PER_STACK * 2);
+    // plan + apply per run, each attempt claimed once; the dead runner's step twice, as the
+    // attempt it held and as the next one.
+    expect(claimsPerStepAttempt.size).toBe(STACKS * RUNS_PER_STACK * 2 + 1);
     expect([...claimsPerStepAttempt.values()].every(n => n === 1)).toBe(true);
+    expect(dead).toBeDefined();
+    expect(attemptsPerStep.get(dead!.stepId)).toEqual([
+      dead!.attemptEpoch,
+      dead!.attemptEpoch + 1,
+    ]);
+    const retried = [...attemptsPerStep.values()].filter(a => a.length > 1);
+    expect(retried).toHaveLength(1);
+    // The dead runner's report, were it to arrive now, is refused.
+    await expect(
+      engines[0].complete(org, dead!.stepId, dead!.leaseToken, {
+        status: 'SUCCEEDED',
+      }),
+    ).rejects.toMatchObject({ status: 409 });
   });
 });
