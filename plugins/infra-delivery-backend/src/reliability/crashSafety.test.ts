@@ -15,6 +15,7 @@ import {
   reliabilityPlanJson,
   seedOrganization,
 } from '../__testUtils__/processApi';
+import { parseCloudFormation } from '../__testUtils__/cloudFormationYaml';
 import { checkDataInvariants } from './dataInvariants';
 
 jest.setTimeout(240_000);
@@ -125,6 +126,25 @@ describe.each(databases)(
           body: {},
         },
       );
+      // An onboarding link downloaded (its signature and JWT must stay out of the log).
+      const link = await api.expect(
+        200,
+        'GET',
+        `/cloud-accounts/${account.data.id}/template-url`,
+        { token: org.token },
+      );
+      const templateUrl = new URL(link.data.templateUrl);
+      const template = await fetch(
+        `${backend!.baseUrl}${templateUrl.pathname.slice(
+          '/api/infra-delivery'.length,
+        )}${templateUrl.search}`,
+      );
+      expect(template.status).toBe(200);
+      const onboardingSecrets = [
+        templateUrl.searchParams.get('signature')!,
+        parseCloudFormation(await template.text()).Parameters.OnboardingToken
+          .Default as string,
+      ];
       const firstDeployments: string[] = [];
       for (const release of ['v1', 'v2']) {
         const created = await Promise.all(
@@ -369,7 +389,12 @@ describe.each(databases)(
       // Neither process logged a credential it was handed.
       const logs = fs.readFileSync(logFile, 'utf8');
       expect(logs.length).toBeGreaterThan(0);
-      for (const secret of [org.password, org.token, org.runnerKey]) {
+      for (const secret of [
+        org.password,
+        org.token,
+        org.runnerKey,
+        ...onboardingSecrets,
+      ]) {
         expect(logs.includes(secret)).toBe(false);
       }
     });

@@ -8,7 +8,10 @@ import {
 import { JsonObject } from '@backstage/types';
 import { Knex } from 'knex';
 import request from 'supertest';
+import { parseCloudFormation } from '../__testUtils__/cloudFormationYaml';
+import { FakeGitHubEnterprise } from '../__testUtils__/fakeGitHubEnterprise';
 import {
+  BASE,
   createTestDatabases,
   InfraDeliveryTestClient,
   startInfraDeliveryBackend,
@@ -106,6 +109,10 @@ describe.each(databases.eachSupportedId())(
       apiKeys: [] as string[],
       accessTokens: [] as string[],
       invitationTokens: [] as string[],
+      /** The OAuth client secret, access token, authorization code and state of a forge. */
+      oauth: [] as string[],
+      /** Onboarding JWTs and the signatures of onboarding template links. */
+      onboarding: [] as string[],
     };
     const allSecrets = () => [
       ...secrets.passwords,
@@ -116,6 +123,8 @@ describe.each(databases.eachSupportedId())(
       // A token's signature, logged without the rest, would still be a leak worth catching.
       ...secrets.accessTokens.map(token => token.split('.')[2]),
       ...secrets.invitationTokens,
+      ...secrets.oauth,
+      ...secrets.onboarding,
     ];
     /** Every list answer collected during the flow, with the path it came from. */
     const listResponses: { path: string; body: unknown }[] = [];
@@ -123,6 +132,7 @@ describe.each(databases.eachSupportedId())(
     const errorResponses: { what: string; body: unknown }[] = [];
 
     const consoleMethods = ['log', 'info', 'warn', 'error', 'debug'] as const;
+    const forge = new FakeGitHubEnterprise();
 
     beforeAll(async () => {
       for (const method of consoleMethods) {
@@ -139,11 +149,13 @@ describe.each(databases.eachSupportedId())(
       api = await startInfraDeliveryBackend(knex, {
         extraFeatures: [rootLogger],
       });
+      await forge.start();
       await runFlow();
     });
 
-    afterAll(() => {
+    afterAll(async () => {
       jest.restoreAllMocks();
+      await forge.stop();
     });
 
     async function list(path: string, token: string) {
@@ -351,12 +363,17 @@ describe.each(databases.eachSupportedId())(
         401,
       );
 
+      await forgeLogin(ownerToken);
+      await cloudOnboarding(ownerToken);
+
       // Every list a caller can read.
       for (const path of [
         '/api-keys',
         '/memberships',
         '/projects',
         '/service-accounts',
+        '/gitforge/self-hosted',
+        '/cloud-accounts',
       ]) {
         await list(path, ownerToken);
       }
@@ -366,6 +383,106 @@ describe.each(databases.eachSupportedId())(
         ownerToken,
       );
       await list('/memberships', memberToken);
+    }
+
+    /** A self-hosted forge with its OAuth client secret, and an OAuth login to it. */
+    async function forgeLogin(ownerToken: string) {
+      secrets.oauth.push(forge.clientSecret);
+      const server = await api.post(
+        '/gitforge/self-hosted',
+        {
+          data: {
+            name: 'GitHub Enterprise',
+            baseUrl: `${forge.baseUrl}/`,
+            clientId: forge.clientId,
+            clientSecret: forge.clientSecret,
+          },
+        },
+        ownerToken,
+      );
+      expect(server.status).toBe(201);
+      const login = await api.get(
+        `/gitforge/self-hosted/${server.body.data.id}/login`,
+        ownerToken,
+      );
+      expect(login.status).toBe(302);
+      const state = new URL(login.headers.location).searchParams.get('state')!;
+      const { code, accessToken } = forge.issueCode();
+      secrets.oauth.push(state, code, accessToken);
+      expect(
+        (
+          await api.get(
+            `/gitforge/self-hosted/oauth/callback?${new URLSearchParams({
+              code,
+              state,
+            })}`,
+          )
+        ).status,
+      ).toBe(200);
+      // The forge's token is used for a listing, and the same code refused a second time.
+      forge.addRepositories('acme', 3);
+      expect(
+        (
+          await api.get(
+            `/gitforge/self-hosted/namespaces/acme/repositories?${new URLSearchParams(
+              { serverId: server.body.data.id, namespaceType: 'ORGANIZATION' },
+            )}`,
+            ownerToken,
+          )
+        ).status,
+      ).toBe(200);
+      const replayed = await api.get(
+        `/gitforge/self-hosted/oauth/callback?${new URLSearchParams({
+          code,
+          state,
+        })}`,
+      );
+      expect(replayed.status).toBeGreaterThanOrEqual(400);
+      errorResponses.push({
+        what: 'replayed OAuth callback',
+        body: replayed.body,
+      });
+    }
+
+    /** A cloud account onboarded through its signed template link and onboarding JWT. */
+    async function cloudOnboarding(ownerToken: string) {
+      const account = await api.post(
+        '/cloud-accounts',
+        { data: { givenId: 'aws', name: 'AWS', cloudId: '123456789012' } },
+        ownerToken,
+      );
+      expect(account.status).toBe(201);
+      const link = await api.get(
+        `/cloud-accounts/${account.body.data.id}/template-url`,
+        ownerToken,
+      );
+      expect(link.status).toBe(200);
+      const templateUrl = new URL(link.body.data.templateUrl);
+      secrets.onboarding.push(templateUrl.searchParams.get('signature')!);
+      const template = await api.get(
+        `${templateUrl.pathname.slice(BASE.length)}${templateUrl.search}`,
+      );
+      expect(template.status).toBe(200);
+      const onboardingToken: string = parseCloudFormation(template.text)
+        .Parameters.OnboardingToken.Default;
+      secrets.onboarding.push(onboardingToken);
+      const callback = (token: string) =>
+        api.post('/cloud-accounts/onboarding-callback', {
+          data: {
+            cloudAccountId: account.body.data.id,
+            token,
+            roleArn: 'arn:aws:iam::123456789012:role/InfraDeliveryAccess-1A2B',
+            stackId:
+              'arn:aws:cloudformation:eu-west-1:123456789012:stack/infra-delivery-x/4a5b6c7d',
+          },
+        });
+      expect((await callback(onboardingToken)).status).toBe(200);
+      const replayed = await callback(onboardingToken);
+      expect(replayed.status).toBeGreaterThanOrEqual(400);
+      errorResponses.push({
+        what: 'replayed onboarding JWT',
+        body: replayed.body,
+      });
     }
 
     it('captured the log output of the flow', () => {
@@ -383,9 +500,11 @@ describe.each(databases.eachSupportedId())(
       expect(secrets.apiKeys.length).toBe(4);
       expect(secrets.accessTokens.length).toBe(3);
       expect(secrets.invitationTokens.length).toBe(3);
+      expect(secrets.oauth.length).toBe(4);
+      expect(secrets.onboarding.length).toBe(2);
     });
 
-    it('logs no password, API key, access token or invitation token', () => {
+    it('logs no password, API key, access token, invitation token, OAuth secret or onboarding JWT', () => {
       const output = [...logLines, ...consoleLines];
       for (const secret of allSecrets()) {
         const leaks = output.filter(line => line.includes(secret));
