@@ -47,17 +47,17 @@ const pick = <T>(items: T[]): T =>
 const OPERATIONS: [number, Operation][] = [
   [
     20,
-    async (w, call) =>
+    async (_w, call) =>
       void (await call('list runs', [200], 'GET', '/pipeline-runs?limit=20')),
   ],
   [
     15,
-    async (w, call) =>
+    async (_w, call) =>
       void (await call('list stacks', [200], 'GET', '/stacks?limit=20')),
   ],
   [
     15,
-    async (w, call, runIds) => {
+    async (_w, call, runIds) => {
       if (runIds.length > 0) {
         await call('get run', [200], 'GET', `/pipeline-runs/${pick(runIds)}`);
       }

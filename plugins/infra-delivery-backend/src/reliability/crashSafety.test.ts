@@ -73,13 +73,14 @@ interface Acknowledged {
 describe.each(databases)(
   'kill -9 during a burst of writes on %s',
   (_name, make) => {
-    const database = make();
-    if (!database) {
+    const maybeDatabase = make();
+    if (!maybeDatabase) {
       it('needs PostgreSQL (BACKSTAGE_TEST_DATABASE_POSTGRES15_CONNECTION_STRING)', () => {
         expect(process.env.INFRA_DELIVERY_REQUIRE_POSTGRES).not.toBe('1');
       });
       return;
     }
+    const database: ProcessDatabase = maybeDatabase;
     const logFile = path.join(
       fs.mkdtempSync(path.join(os.tmpdir(), 'infra-delivery-crash-')),
       'backend.log',
@@ -370,10 +371,10 @@ describe.each(databases)(
       await finishedAfterRestart;
 
       knex = inspectDatabase(database);
-      const statuses = await knex('pipeline_runs')
+      const statuses = (await knex('pipeline_runs')
         .select('status')
         .count({ count: '*' })
-        .groupBy('status');
+        .groupBy('status')) as { status: string; count: string | number }[];
       expect(statuses.map(s => [s.status, Number(s.count)])).toEqual([
         ['SUCCEEDED', expect.any(Number)],
       ]);

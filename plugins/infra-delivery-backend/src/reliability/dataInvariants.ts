@@ -1,6 +1,9 @@
 import { Knex } from 'knex';
 import { fromJsonColumn } from '../database/json';
 
+/** Rows of a grouped count: the group's columns and the count (a string on PostgreSQL). */
+type Counted = Record<string, string> & { count: string | number };
+
 const ACTIVE_RUN = ['RUNNING', 'WAITING_FOR_APPROVAL'];
 const IN_FLIGHT_DEPLOYMENT = ['PENDING', 'IN_PROGRESS'];
 
@@ -27,10 +30,10 @@ export async function checkDataInvariants(
     versions.set(row.id, fromJsonColumn<unknown[]>(row.steps)?.length ?? 0);
   }
   const stepCounts = new Map<string, number>();
-  for (const row of await knex('step_executions')
+  for (const row of (await knex('step_executions')
     .select('pipeline_run_id')
     .count({ count: '*' })
-    .groupBy('pipeline_run_id')) {
+    .groupBy('pipeline_run_id')) as Counted[]) {
     stepCounts.set(row.pipeline_run_id as string, Number(row.count));
   }
   for (const run of await knex('pipeline_runs').select(
@@ -62,23 +65,23 @@ export async function checkDataInvariants(
     violations.push(`running step ${row.id} holds no lease`);
   }
 
-  for (const row of await knex('pipeline_runs')
+  for (const row of (await knex('pipeline_runs')
     .whereIn('status', ACTIVE_RUN)
     .whereNotNull('attached_entity_id')
     .select('attached_entity_id')
     .count({ count: '*' })
     .groupBy('attached_entity_id')
-    .havingRaw('count(*) > 1')) {
+    .havingRaw('count(*) > 1')) as Counted[]) {
     violations.push(
       `stack ${row.attached_entity_id} has ${row.count} active runs`,
     );
   }
 
   const resourcesPerStep = new Map<string, number>();
-  for (const row of await knex('iac_resources')
+  for (const row of (await knex('iac_resources')
     .select('step_execution_id')
     .count({ count: '*' })
-    .groupBy('step_execution_id')) {
+    .groupBy('step_execution_id')) as Counted[]) {
     resourcesPerStep.set(row.step_execution_id as string, Number(row.count));
   }
   const summariesPerStep = new Map<string, number>();
@@ -116,12 +119,12 @@ export async function checkDataInvariants(
     }
   }
 
-  for (const row of await knex('deployments')
+  for (const row of (await knex('deployments')
     .whereIn('status', IN_FLIGHT_DEPLOYMENT)
     .select('cloud_account_id', 'cluster_name', 'service_name')
     .count({ count: '*' })
     .groupBy('cloud_account_id', 'cluster_name', 'service_name')
-    .havingRaw('count(*) > 1')) {
+    .havingRaw('count(*) > 1')) as Counted[]) {
     violations.push(
       `service ${row.service_name} has ${row.count} deployments in flight`,
     );
