@@ -7,6 +7,7 @@ import {
 } from '../__testUtils__/engineFixtures';
 import { createTestDatabases } from '../__testUtils__/testDatabases';
 import { createStores } from '../database/stores';
+import { reportFigures } from '../__testUtils__/figures';
 
 jest.setTimeout(300_000);
 
@@ -56,6 +57,7 @@ eachPostgres?.('two engines on one %s', databaseId => {
     ];
 
     // Runs of one stack are created in order (admission goes oldest first), stacks at once.
+    const started = Date.now();
     const runIds = (
       await Promise.all(
         seed.stacks.map(async (_stack, stackIndex) => {
@@ -136,6 +138,14 @@ eachPostgres?.('two engines on one %s', databaseId => {
 
     await Promise.all(Array.from({ length: RUNNERS }, (_, i) => runner(i)));
 
+    reportFigures('two-engines', {
+      runs: STACKS * RUNS_PER_STACK,
+      stacks: STACKS,
+      runners: RUNNERS,
+      claims: [...claimsPerStepAttempt.values()].reduce((a, b) => a + b, 0),
+      stepAttempts: claimsPerStepAttempt.size,
+      ms: Date.now() - started,
+    });
     expect(overlaps).toEqual([]);
     expect(await unfinishedRuns()).toBe(0);
     const [{ count: succeeded }] = await first

@@ -8,6 +8,7 @@ import {
   postgresProcessDatabase,
   ProcessDatabase,
 } from '../__testUtils__/backendProcess';
+import { reportFigures } from '../__testUtils__/figures';
 import { ProcessApi, seedOrganization } from '../__testUtils__/processApi';
 
 jest.setTimeout(240_000);
@@ -50,6 +51,7 @@ describe.each(databases)(
     it('all become ready, the migrations run once, and every instance serves the same data', async () => {
       // Spawned together, before any of them is ready: they race for the database and the
       // migration lock.
+      const started = Date.now();
       instances.push(
         ...(await Promise.all(
           Array.from({ length: INSTANCES }, (_, i) =>
@@ -60,9 +62,12 @@ describe.each(databases)(
           ),
         )),
       );
-      await Promise.all(
-        instances.map(instance => instance.waitUntilReady(180_000)),
+      const readyMs = await Promise.all(
+        instances.map(instance =>
+          instance.waitUntilReady(180_000).then(() => Date.now() - started),
+        ),
       );
+      reportFigures('concurrent-startup', { instances: INSTANCES, readyMs });
 
       const knex = inspectDatabase(database);
       try {

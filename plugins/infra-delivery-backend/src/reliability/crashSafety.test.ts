@@ -16,6 +16,7 @@ import {
   seedOrganization,
 } from '../__testUtils__/processApi';
 import { parseCloudFormation } from '../__testUtils__/cloudFormationYaml';
+import { reportFigures } from '../__testUtils__/figures';
 import { checkDataInvariants } from './dataInvariants';
 
 jest.setTimeout(240_000);
@@ -94,6 +95,18 @@ describe.each(databases)(
       await knex?.destroy();
       await dropProcessDatabase(database);
     });
+
+    async function inspectUnfinished(): Promise<number> {
+      const inspect = inspectDatabase(database);
+      try {
+        const [{ count }] = await inspect('pipeline_runs')
+          .whereIn('status', ['QUEUED', 'RUNNING'])
+          .count({ count: '*' });
+        return Number(count);
+      } finally {
+        await inspect.destroy();
+      }
+    }
 
     async function start() {
       backend = await BackendProcess.start({
@@ -273,6 +286,7 @@ describe.each(databases)(
       }
 
       const crashed = backend!;
+      const burstStarted = Date.now();
       const workers = Promise.all([
         triggerer(0),
         triggerer(3),
@@ -294,6 +308,7 @@ describe.each(databases)(
         setTimeout(resolve, 300 + Math.random() * 700),
       );
       await crashed.kill9();
+      const burstMs = Date.now() - burstStarted;
       killed = true;
       await workers;
 
@@ -331,7 +346,10 @@ describe.each(databases)(
       knex = undefined;
 
       // Restart on the same database: every acknowledged write is served, queued runs resume.
+      const restartStarted = Date.now();
       await start();
+      const readyMs = Date.now() - restartStarted;
+      const unfinishedAtRestart = await inspectUnfinished();
       for (const id of acknowledged.runs) {
         expect(
           (await api.call('GET', `/pipeline-runs/${id}`, { token: org.token }))
@@ -367,6 +385,7 @@ describe.each(databases)(
         async () => ((await unfinished()) === 0 ? true : undefined),
         120_000,
       );
+      const resumedMs = Date.now() - restartStarted;
       killed = true;
       await finishedAfterRestart;
 
@@ -378,6 +397,16 @@ describe.each(databases)(
       expect(statuses.map(s => [s.status, Number(s.count)])).toEqual([
         ['SUCCEEDED', expect.any(Number)],
       ]);
+      reportFigures(`crash-safety ${database.client}`, {
+        burstMs,
+        acknowledgedRuns: acknowledged.runs.length,
+        acknowledgedStepReports: acknowledged.completedSteps.length,
+        acknowledgedRollbacks: acknowledged.rollbacks.length,
+        unfinishedRunsAtRestart: unfinishedAtRestart,
+        restartReadyMs: readyMs,
+        allRunsFinishedAfterRestartMs: resumedMs,
+        runsInTheEnd: Number(statuses[0].count),
+      });
       expect(await checkDataInvariants(knex, resourceCount)).toEqual([]);
 
       await backend!.stop();

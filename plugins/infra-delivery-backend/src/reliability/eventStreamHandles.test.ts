@@ -7,6 +7,7 @@ import {
   sqliteProcessDatabase,
 } from '../__testUtils__/backendProcess';
 import { FakeGitHubEnterprise } from '../__testUtils__/fakeGitHubEnterprise';
+import { reportFigures } from '../__testUtils__/figures';
 import { ProcessApi, seedOrganization } from '../__testUtils__/processApi';
 
 jest.setTimeout(240_000);
@@ -134,6 +135,7 @@ describe('1,000 event streams opened and dropped', () => {
     };
 
     let peak = baseline;
+    const started = Date.now();
     for (let opened = 0; opened < STREAMS; opened += AT_ONCE) {
       const streams = await Promise.all(
         Array.from({ length: AT_ONCE }, () => openStream()),
@@ -146,9 +148,19 @@ describe('1,000 event streams opened and dropped', () => {
         abort.abort();
       }
     }
+    const dropped = Date.now();
     const after = await countsOnceBelow({
       fds: baseline.fds + TOLERANCE,
       sockets: baseline.sockets + TOLERANCE,
+    });
+    reportFigures('event-streams', {
+      streams: STREAMS,
+      atOnce: AT_ONCE,
+      openAndDropMs: dropped - started,
+      backToBaselineMs: Date.now() - dropped,
+      baseline,
+      peak,
+      after,
     });
 
     // The streams were really open at once (each holds its client and upstream sockets).
