@@ -53,6 +53,27 @@ const TEST_CONFIG: JsonObject = {
   },
 };
 
+/**
+ * The test's configuration over TEST_CONFIG; its `infraDelivery.rateLimits` are merged per
+ * limit, so a test that sets some limits keeps the others lifted.
+ */
+function withTestRateLimits(config: JsonObject = {}): JsonObject {
+  const base = TEST_CONFIG.infraDelivery as JsonObject;
+  const own = (config.infraDelivery ?? {}) as JsonObject;
+  return {
+    ...TEST_CONFIG,
+    ...config,
+    infraDelivery: {
+      ...base,
+      ...own,
+      rateLimits: {
+        ...(base.rateLimits as JsonObject),
+        ...((own.rateLimits ?? {}) as JsonObject),
+      },
+    },
+  };
+}
+
 /** Helpers fail loudly, with the answer's body, when a set-up call does not succeed. */
 function expectStatus(response: request.Response, status: number) {
   if (response.status !== status) {
@@ -183,7 +204,7 @@ export async function startInfraDeliveryBackend(
       infraDeliveryPlugin,
       mockServices.database.factory({ knex }),
       mockServices.rootConfig.factory({
-        data: { ...TEST_CONFIG, ...options.config },
+        data: withTestRateLimits(options.config),
       }),
       mockServices.permissions.factory({
         result: options.permissionResult ?? AuthorizeResult.ALLOW,

@@ -9,7 +9,7 @@ import { createTestDatabases } from '../__testUtils__/testDatabases';
 import { createStores } from '../database/stores';
 import { reportFigures } from '../__testUtils__/figures';
 
-jest.setTimeout(300_000);
+jest.setTimeout(600_000);
 
 const databases = createTestDatabases();
 const postgres = databases
