@@ -356,6 +356,27 @@ export class PipelineRunStore {
     return rows.map(r => r.id);
   }
 
+  /**
+   * Running runs with no step queued, running or waiting: an instance stopped between two of
+   * the engine's transactions (a step's report and the next step's start), or is about to
+   * take the next one.
+   */
+  async stalledRunIds(limit: number): Promise<string[]> {
+    const rows = await this.db('pipeline_runs as r')
+      .where('r.status', 'RUNNING')
+      .whereNotExists(q =>
+        q
+          .select('s.id')
+          .from('step_executions as s')
+          .whereRaw('s.pipeline_run_id = r.id')
+          .whereIn('s.status', ['QUEUED', 'RUNNING', 'WAITING_FOR_APPROVAL']),
+      )
+      .orderBy('r.id', 'asc')
+      .limit(limit)
+      .select('r.id');
+    return rows.map(r => r.id);
+  }
+
   /** The active run that holds an entity, if any. */
   async activeRunOnEntity(
     organizationId: string,

@@ -241,6 +241,69 @@ describe.each(databases.eachSupportedId())(
       expect(retried?.step.attemptEpoch).toBe(2);
     });
 
+    it('moves on a run that a stopped instance left between two transactions', async () => {
+      const { stores, seed, engine } = await setup();
+      const org = seed.organizationId;
+      const first = await queueStackRun(stores, seed, 0);
+      const second = await queueStackRun(stores, seed, 0);
+      await engine.admit(first.id);
+      await engine.admit(second.id);
+
+      /** A runner's report committed, and the instance gone before it started the next step. */
+      async function reportedThenStopped() {
+        const claim = await engine.claim(org, 'runner-1');
+        expect(
+          await stores.pipelineRuns.transitionStep(
+            claim!.step.id,
+            ['RUNNING'],
+            {
+              status: 'SUCCEEDED',
+              completedAt: new Date().toISOString(),
+              leaseTokenHash: null,
+              leaseExpiresAt: null,
+            },
+          ),
+        ).toBe(true);
+      }
+      const statuses = async (runId: string) =>
+        (await stores.pipelineRuns.listSteps(runId)).map(s => s.status);
+
+      await reportedThenStopped();
+      expect(await statuses(first.id)).toEqual([
+        'SUCCEEDED',
+        'PENDING',
+        'PENDING',
+      ]);
+      expect(await stores.pipelineRuns.stalledRunIds(10)).toEqual([first.id]);
+      await engine.tick();
+      expect(
+        (await stores.pipelineRuns.getRunForEngine(first.id))?.status,
+      ).toBe('WAITING_FOR_APPROVAL');
+
+      await engine.approve(
+        (await stores.pipelineRuns.getRunForEngine(first.id))!,
+        true,
+      );
+      await reportedThenStopped();
+      expect(
+        (await stores.pipelineRuns.getRunForEngine(first.id))?.status,
+      ).toBe('RUNNING');
+      await engine.tick();
+      expect(
+        (await stores.pipelineRuns.getRunForEngine(first.id))?.status,
+      ).toBe('SUCCEEDED');
+      // The stack it held is free again: the held run is admitted and started.
+      expect(
+        (await stores.pipelineRuns.getRunForEngine(second.id))?.status,
+      ).toBe('RUNNING');
+      expect(await statuses(second.id)).toEqual([
+        'QUEUED',
+        'PENDING',
+        'PENDING',
+      ]);
+      expect(await stores.pipelineRuns.stalledRunIds(10)).toEqual([]);
+    });
+
     it('never hands a step of one organization to a runner of another', async () => {
       const { stores, seed, engine } = await setup();
       const other = await stores.organizations.create({ name: 'other' });

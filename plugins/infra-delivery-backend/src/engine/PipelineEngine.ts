@@ -15,7 +15,8 @@
  * - A runner that stops heartbeating loses its lease; the step is queued again and the run's
  *   `attemptEpoch` grows, so the old runner's reports are refused.
  * - A run that finishes releases its stack and the stack's next queued run is admitted. A
- *   scheduled tick repeats admission and lease expiry as a safety net.
+ *   scheduled tick repeats admission, advancing and lease expiry as a safety net, for the
+ *   work a stopped instance left between two transactions.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { LoggerService } from '@backstage/backend-plugin-api';
@@ -586,9 +587,18 @@ export class PipelineEngine {
     return requeued;
   }
 
-  /** The scheduled safety net: expire leases, then try every queued run. */
+  /**
+   * The scheduled safety net: expire leases, move on the running runs that no step holds (an
+   * instance died between a step's end and the next step's start), then try every queued run.
+   * Each is a compare-and-set, so racing a live instance changes nothing twice.
+   */
   async tick(): Promise<void> {
     await this.expireLeases();
+    for (const runId of await this.deps.stores.pipelineRuns.stalledRunIds(
+      500,
+    )) {
+      await this.advance(runId);
+    }
     for (const runId of await this.deps.stores.pipelineRuns.queuedRunIds(500)) {
       await this.admit(runId);
     }
