@@ -33,6 +33,9 @@ interface DeploymentRow {
   resource_ref: string | null;
   rollback_to_deployment_id: string | null;
   redeploy_of_deployment_id: string | null;
+  pipeline_run_id: string | null;
+  step_execution_id: string | null;
+  step_attempt_epoch: number | null;
   data: string;
   error: string | null;
   created_at: string | Date;
@@ -70,6 +73,8 @@ function toDeployment(row: DeploymentRow): Deployment {
     resourceName: row.service_name,
     rollbackToDeploymentId: optional(row.rollback_to_deployment_id),
     redeployOfDeploymentId: optional(row.redeploy_of_deployment_id),
+    pipelineRunId: optional(row.pipeline_run_id),
+    stepExecutionId: optional(row.step_execution_id),
     data: JSON.parse(row.data) as ContainerDeploymentData,
     error: fromJsonColumn<ErrorBody>(row.error),
     createdAt: toTimestamp(row.created_at),
@@ -100,6 +105,8 @@ export interface NewDeployment {
   resourceRef?: string;
   rollbackToDeploymentId?: string;
   redeployOfDeploymentId?: string;
+  /** The container.deploy step (and its attempt) that started the deployment. */
+  step?: { pipelineRunId: string; id: string; attemptEpoch: number };
   data: ContainerDeploymentData;
   startedAt?: string;
   completedAt?: string;
@@ -119,7 +126,10 @@ export interface DeploymentProgress {
 export class DeploymentStore {
   constructor(private readonly db: Knex) {}
 
-  /** Fails with a unique violation while another deployment of the service is in flight. */
+  /**
+   * Fails with a unique violation while another deployment of the service is in flight, and
+   * when the step attempt already started one.
+   */
   async create(input: NewDeployment): Promise<Deployment> {
     const now = nowTimestamp();
     const row: DeploymentRow = {
@@ -139,6 +149,9 @@ export class DeploymentStore {
       resource_ref: input.resourceRef ?? null,
       rollback_to_deployment_id: input.rollbackToDeploymentId ?? null,
       redeploy_of_deployment_id: input.redeployOfDeploymentId ?? null,
+      pipeline_run_id: input.step?.pipelineRunId ?? null,
+      step_execution_id: input.step?.id ?? null,
+      step_attempt_epoch: input.step?.attemptEpoch ?? null,
       data: JSON.stringify(input.data),
       error: null,
       created_at: now,
@@ -197,11 +210,12 @@ export class DeploymentStore {
     return row && toDeployment(row);
   }
 
-  /** The service's newest deployment created at or before `at`. */
+  /** The service's newest deployment created at or before `at`, optionally in one status. */
   async latestOfService(
     organizationId: string,
     service: ServiceKey,
     at?: string,
+    status?: DeploymentStatus,
   ): Promise<Deployment | undefined> {
     const query = this.serviceQuery(organizationId, service).orderBy(
       'id',
@@ -209,6 +223,9 @@ export class DeploymentStore {
     );
     if (at) {
       query.where('created_at', '<=', at);
+    }
+    if (status) {
+      query.where({ status });
     }
     const row = await query.first();
     return row && toDeployment(row);
@@ -222,6 +239,22 @@ export class DeploymentStore {
     const row = await this.serviceQuery(organizationId, service)
       .where({ external_deployment_id: externalDeploymentId })
       .orderBy('id', 'desc')
+      .first();
+    return row && toDeployment(row);
+  }
+
+  /** The deployment an attempt of a container.deploy step started, if any. */
+  async ofStepAttempt(
+    organizationId: string,
+    stepExecutionId: string,
+    attemptEpoch: number,
+  ): Promise<Deployment | undefined> {
+    const row = await this.db<DeploymentRow>('deployments')
+      .where({
+        organization_id: organizationId,
+        step_execution_id: stepExecutionId,
+        step_attempt_epoch: attemptEpoch,
+      })
       .first();
     return row && toDeployment(row);
   }

@@ -555,6 +555,19 @@ export class PipelineRunStore {
     return row && toStep(row);
   }
 
+  /** Steps of one type in one status across organizations, oldest first: in-process work. */
+  async stepsOfTypeInStatus(
+    type: StepType,
+    status: StepStatus,
+    limit: number,
+  ): Promise<StepRecord[]> {
+    const rows = await this.db<StepExecutionRow>('step_executions')
+      .where({ status, type })
+      .orderBy('id', 'asc')
+      .limit(limit);
+    return rows.map(toStep);
+  }
+
   /** Steps whose runner stopped renewing its lease. */
   async expiredLeases(now: string, limit: number): Promise<StepRecord[]> {
     const rows = await this.db<StepExecutionRow>('step_executions')

@@ -1,10 +1,14 @@
 import {
+  ContinueServiceDeploymentCommand,
+  DescribeServiceDeploymentsCommand,
   DescribeServicesCommand,
   DescribeTaskDefinitionCommand,
   ECSClient,
   RegisterTaskDefinitionCommand,
   RegisterTaskDefinitionCommandInput,
   Deployment as EcsDeployment,
+  Service,
+  StopServiceDeploymentCommand,
   UpdateServiceCommand,
 } from '@aws-sdk/client-ecs';
 import {
@@ -12,14 +16,18 @@ import {
   TaskDefinitionSnapshot,
 } from '@internal/plugin-infra-delivery-common';
 import { toCloudError } from '../cloud/awsErrors';
+import { InfraDeliveryError } from '../errors';
 import { CloudAccountAccess } from '../cloud/CloudProvider';
 import {
   DeploymentObservation,
   DeploymentProvider,
   EcsServiceTarget,
+  ProviderDeployment,
   Release,
   StartedDeployment,
 } from './DeploymentProvider';
+import { elbListenerStateOf } from './elbListenerState';
+import { observationOfServiceDeployment } from './serviceDeploymentProgress';
 
 export interface AwsCredentials {
   accessKeyId: string;
@@ -68,14 +76,30 @@ const DESCRIBE_ONLY_FIELDS = [
   'deregisteredAt',
 ];
 
+/** The ARN of an ECS service deployment, which the service deployment APIs take. */
+const SERVICE_DEPLOYMENT_ARN = /^arn:aws[\w-]*:ecs:[\w-]+:\d{12}:service-deployment\//;
+
+/** `BLUE_GREEN` → `blue_green`; a CodeDeploy-controlled service is blue/green too. */
+function strategyOf(service: Service | undefined): string {
+  if (service?.deploymentController?.type === 'CODE_DEPLOY') {
+    return 'blue_green';
+  }
+  return (
+    service?.deploymentConfiguration?.strategy ?? 'ROLLING'
+  ).toLowerCase();
+}
+
 /**
  * ECS through the account's cross-account role. A new release is registered
  * (RegisterTaskDefinition) and the service updated onto it (UpdateService); a replayed release
  * updates the service onto the stored revision's ARN, so a rollback runs exactly what ran
- * before. Progress is the service's deployment of that revision (DescribeServices): its
- * rollout state, counts, and whether the circuit breaker rolled it back. Throttled calls are
- * retried with exponential back-off; the SDK's own retries are off so that attempts are counted
- * in one place.
+ * before. Progress is the service deployment that the update started
+ * (DescribeServiceDeployments): its status, lifecycle stage (blue/green, linear and canary),
+ * traffic weights, lifecycle hooks and rollback. A PAUSE hook awaiting action is continued
+ * with ContinueServiceDeployment; a cancel is StopServiceDeployment with ROLLBACK. Where ECS
+ * named no service deployment, the service's deployment of the revision (DescribeServices)
+ * stands in. Throttled calls are retried with exponential back-off; the SDK's own retries are
+ * off so that attempts are counted in one place.
  */
 export class AwsEcsDeploymentProvider implements DeploymentProvider {
   readonly driver = 'aws' as const;
@@ -136,31 +160,134 @@ export class AwsEcsDeploymentProvider implements DeploymentProvider {
             cluster: target.clusterRef,
             service: target.serviceRef,
             taskDefinition: deployedTaskDefinition.ref,
+            ...(release.kind === 'replay' && release.forceNewDeployment
+              ? { forceNewDeployment: true }
+              : {}),
           }),
         ),
       );
       const primary = updated.service?.deployments?.find(
         d => d.status === 'PRIMARY',
       );
+      const serviceDeploymentRef = updated.service?.currentServiceDeployment;
+      const strategy = strategyOf(updated.service ?? current);
+      const elbListenerState =
+        strategy === 'rolling'
+          ? undefined
+          : elbListenerStateOf(
+              (updated.service ?? current)?.loadBalancers,
+              new Date(),
+            );
       return {
         deployedTaskDefinition,
         previousTaskDefinition,
         externalDeploymentId: primary?.id,
         resourceRef: updated.service?.serviceArn,
-        strategy:
-          updated.service?.deploymentController?.type === 'CODE_DEPLOY'
-            ? 'blue_green'
-            : 'rolling',
+        ...(serviceDeploymentRef ? { serviceDeploymentRef } : {}),
+        strategy,
+        ...(elbListenerState ? { elbListenerState } : {}),
       };
     });
   }
 
+  async currentTaskDefinition(
+    target: EcsServiceTarget,
+  ): Promise<TaskDefinitionSnapshot | undefined> {
+    return this.withEcs(target, async call => {
+      const [service] =
+        (
+          await call('ecs:DescribeServices', ecs =>
+            ecs.send(
+              new DescribeServicesCommand({
+                cluster: target.clusterRef,
+                services: [target.serviceRef],
+              }),
+            ),
+          )
+        ).services ?? [];
+      return service?.taskDefinition
+        ? this.describe(call, service.taskDefinition)
+        : undefined;
+    });
+  }
+
+  async continuePause(
+    target: EcsServiceTarget,
+    deployment: ProviderDeployment,
+    hookId: string,
+  ): Promise<void> {
+    const serviceDeploymentArn = this.serviceDeploymentArnOf(deployment);
+    await this.withEcs(target, call =>
+      call('ecs:ContinueServiceDeployment', ecs =>
+        ecs.send(
+          new ContinueServiceDeploymentCommand({
+            serviceDeploymentArn,
+            hookId,
+            action: 'CONTINUE',
+          }),
+        ),
+      ),
+    );
+  }
+
+  async cancel(
+    target: EcsServiceTarget,
+    deployment: ProviderDeployment,
+  ): Promise<void> {
+    const serviceDeploymentArn = this.serviceDeploymentArnOf(deployment);
+    await this.withEcs(target, call =>
+      call('ecs:StopServiceDeployment', ecs =>
+        ecs.send(
+          new StopServiceDeploymentCommand({
+            serviceDeploymentArn,
+            stopType: 'ROLLBACK',
+          }),
+        ),
+      ),
+    );
+  }
+
+  private serviceDeploymentArnOf(deployment: ProviderDeployment): string {
+    const ref = deployment.data.serviceDeploymentRef;
+    if (!ref || !SERVICE_DEPLOYMENT_ARN.test(ref)) {
+      throw new InfraDeliveryError({
+        status: 409,
+        entity: 'Deployment',
+        reason: 'NO_SERVICE_DEPLOYMENT',
+        message:
+          'ECS named no service deployment for this deployment, so it cannot be acted on from here',
+      });
+    }
+    return ref;
+  }
+
   async observe(
     target: EcsServiceTarget,
-    deployment: Parameters<DeploymentProvider['observe']>[1],
+    deployment: ProviderDeployment,
     now: Date,
   ): Promise<DeploymentObservation> {
     return this.withEcs(target, async call => {
+      const serviceDeploymentArn = deployment.data.serviceDeploymentRef;
+      if (
+        serviceDeploymentArn &&
+        SERVICE_DEPLOYMENT_ARN.test(serviceDeploymentArn)
+      ) {
+        const [described] =
+          (
+            await call('ecs:DescribeServiceDeployments', ecs =>
+              ecs.send(
+                new DescribeServiceDeploymentsCommand({
+                  serviceDeploymentArns: [serviceDeploymentArn],
+                }),
+              ),
+            )
+          ).serviceDeployments ?? [];
+        if (described) {
+          return observationOfServiceDeployment(described, now, {
+            cancelRequested: Boolean(deployment.data.revertRequestedAt),
+          });
+        }
+      }
       const [service] =
         (
           await call('ecs:DescribeServices', ecs =>

@@ -1,9 +1,13 @@
 import { createHash } from 'node:crypto';
-import { errorCode } from '@internal/plugin-infra-delivery-common';
+import {
+  errorCode,
+  TaskDefinitionSnapshot,
+} from '@internal/plugin-infra-delivery-common';
 import {
   DeploymentObservation,
   DeploymentProvider,
   EcsServiceTarget,
+  ProviderDeployment,
   Release,
   StartedDeployment,
 } from './DeploymentProvider';
@@ -60,7 +64,9 @@ function familyOf(definition: Record<string, unknown>): string {
  * `stageMillis` from its start (INIT → SCALE_UP → traffic shift → SUCCEEDED), computed from the
  * stored deployment and the clock alone, so any instance's tick sees the same stage. A task
  * definition whose family ends with `-fail` fails at SCALE_UP; one ending with `-pause` waits
- * before the traffic shift for `POST /deployments/{id}/continue`.
+ * before the traffic shift for `POST /deployments/{id}/continue`. A cancelled deployment ends
+ * CANCELLED at its next observation. Nothing runs, so there is no current task definition to
+ * read: the platform's own record of the service is all there is.
  */
 export class LocalDeploymentProvider implements DeploymentProvider {
   readonly driver = 'local' as const;
@@ -97,12 +103,43 @@ export class LocalDeploymentProvider implements DeploymentProvider {
     };
   }
 
+  async continuePause(): Promise<void> {
+    // The recorded acceptedPauseControl is what lets the simulation go on.
+  }
+
+  async cancel(): Promise<void> {
+    // The recorded revertRequestedAt is what ends the simulation.
+  }
+
+  async currentTaskDefinition(): Promise<TaskDefinitionSnapshot | undefined> {
+    return undefined;
+  }
+
   async observe(
     _target: EcsServiceTarget,
-    deployment: Parameters<DeploymentProvider['observe']>[1],
+    deployment: ProviderDeployment,
     now: Date,
   ): Promise<DeploymentObservation> {
     const { data } = deployment;
+    if (data.revertRequestedAt) {
+      const message = 'The deployment was cancelled; the previous revision runs again';
+      return {
+        status: 'CANCELLED',
+        serviceDeploymentState: {
+          observedAt: now.toISOString(),
+          status: 'ROLLBACK_SUCCESSFUL',
+          strategy: 'ROLLING',
+          statusReason: message,
+        },
+        step: {
+          stepCode: 'CANCELLED',
+          currentStep: STAGES.length,
+          totalSteps: STAGES.length,
+          message,
+        },
+        error: { code: errorCode('Deployment', 'CANCELLED'), message },
+      };
+    }
     const family = familyOf(data.deployedTaskDefinition?.definition ?? {});
     const started = new Date(deployment.startedAt).getTime();
     let index = Math.floor(

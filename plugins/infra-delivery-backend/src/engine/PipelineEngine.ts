@@ -536,6 +536,79 @@ export class PipelineEngine {
     return step;
   }
 
+  /**
+   * Starts a step that the backend executes itself (no runner, no lease): QUEUED → RUNNING.
+   * False when another instance started it first.
+   */
+  async startInProcessStep(step: StepRecord): Promise<boolean> {
+    return this.deps.stores.transaction(async tx => {
+      const run = await tx.pipelineRuns.getRunForEngine(step.pipelineRunId);
+      if (run?.status !== 'RUNNING' || run.attemptEpoch !== step.attemptEpoch) {
+        return false;
+      }
+      return tx.pipelineRuns.transitionStep(step.id, ['QUEUED'], {
+        status: 'RUNNING',
+        startedAt: nowTimestamp(),
+      });
+    });
+  }
+
+  /**
+   * The end of a step the backend executed itself, for the attempt that executed it: a
+   * compare-and-set on RUNNING and the attempt, so a late or duplicate report changes nothing
+   * and returns false.
+   */
+  async completeInProcessStep(
+    step: Pick<StepRecord, 'id' | 'organizationId' | 'pipelineRunId' | 'name'>,
+    attemptEpoch: number,
+    result: StepResult,
+  ): Promise<boolean> {
+    const outcome = await this.deps.stores.transaction(async tx => {
+      const current = await tx.pipelineRuns.getStep(
+        step.organizationId,
+        step.id,
+      );
+      if (
+        current?.status !== 'RUNNING' ||
+        current.attemptEpoch !== attemptEpoch
+      ) {
+        return undefined;
+      }
+      const error =
+        result.status === 'FAILED'
+          ? result.error ?? {
+              code: errorCode('StepExecution', 'FAILED'),
+              message: `Step ${step.name} failed`,
+            }
+          : null;
+      const moved = await tx.pipelineRuns.transitionStep(step.id, ['RUNNING'], {
+        status: result.status,
+        completedAt: nowTimestamp(),
+        outputs: result.outputs ?? null,
+        error,
+      });
+      if (!moved) {
+        return undefined;
+      }
+      if (error) {
+        await this.finishRun(tx, step.pipelineRunId, 'FAILED', error, [
+          'RUNNING',
+        ]);
+      }
+      return { runFailed: Boolean(error) };
+    });
+    if (!outcome) {
+      return false;
+    }
+    if (outcome.runFailed) {
+      await this.announce(step.pipelineRunId);
+      await this.releaseEntity(step.pipelineRunId);
+    } else {
+      await this.advance(step.pipelineRunId);
+    }
+    return true;
+  }
+
   /** Queues again the steps of runners that stopped heartbeating, as a new attempt. */
   async expireLeases(): Promise<number> {
     const expired = await this.deps.stores.pipelineRuns.expiredLeases(

@@ -1,11 +1,13 @@
 import { AuditorService, LoggerService } from '@backstage/backend-plugin-api';
 import {
   ContainerDeploymentData,
+  ContainerDeployStepConfig,
   CreateDeploymentRequest,
   Deployment,
   DeploymentEvent,
   ErrorBody,
   errorCode,
+  IN_FLIGHT_DEPLOYMENT_STATUSES,
   ListDeploymentsQuery,
 } from '@internal/plugin-infra-delivery-common';
 import { Authorizer } from '../auth/Authorizer';
@@ -22,6 +24,8 @@ import {
   EcsServiceTarget,
   Release,
 } from '../deployments/DeploymentProvider';
+import { LIFECYCLE_STAGES } from '../deployments/serviceDeploymentProgress';
+import { taskDefinitionWithImage } from '../deployments/taskDefinitionWithImage';
 import { InfraDeliveryError, notFound } from '../errors';
 import { audit } from './audit';
 import { requireCloudAccount } from './CloudAccountService';
@@ -78,6 +82,16 @@ function newStep(
   return { ...step, startedAt: step.startedAt ?? now.toISOString() };
 }
 
+/** The newest progress step, when it waits at a lifecycle hook nobody answered yet. */
+function pendingHookOf(deployment: Deployment): DeploymentEvent | undefined {
+  const last = deployment.data.events[deployment.data.events.length - 1];
+  return deployment.status === 'IN_PROGRESS' &&
+    last?.hookId &&
+    deployment.data.acceptedPauseControl?.hookId !== last.hookId
+    ? last
+    : undefined;
+}
+
 /**
  * Deployments of ECS services. Creating one registers and rolls the release at once; the
  * scheduler's tick (`followDeployments`) then follows every in-flight deployment through the
@@ -120,28 +134,6 @@ export class DeploymentService {
     input: CreateDeploymentRequest,
   ): Promise<Deployment> {
     await this.deps.authorizer.require(caller, EXECUTE);
-    const { stores } = this.deps;
-    const projectId = await stores.moduleInstances.projectOfEnvironment(
-      caller.organizationId,
-      input.environmentId,
-    );
-    if (!projectId) {
-      throw notFound('Environment', input.environmentId);
-    }
-    if (input.moduleInstanceId) {
-      const instance = await stores.moduleInstances.get(
-        caller.organizationId,
-        input.moduleInstanceId,
-      );
-      if (!instance || instance.environmentId !== input.environmentId) {
-        throw notFound('ModuleInstance', input.moduleInstanceId);
-      }
-    }
-    const account = await this.connectedAccount(
-      caller.organizationId,
-      input.cloudAccountId,
-    );
-    const family = String(input.taskDefinition.family);
     return audit(
       this.deps.auditor,
       'deployment-create',
@@ -151,35 +143,163 @@ export class DeploymentService {
         clusterRef: input.clusterRef,
         serviceRef: input.serviceRef,
       },
-      async () => {
-        const pending = await this.insert({
-          organizationId: caller.organizationId,
-          projectId,
-          environmentId: input.environmentId,
-          moduleInstanceId: input.moduleInstanceId,
-          status: 'PENDING',
+      () =>
+        this.deployRelease(caller.organizationId, input, {
           triggerSource: 'API',
-          description:
-            input.description ??
-            `Deploy ${family} to ${ecsName(input.serviceRef)}`,
-          data: {
-            type: 'cloud:container',
-            cloudAccountId: input.cloudAccountId,
-            region: input.region,
-            clusterRef: input.clusterRef,
-            serviceRef: input.serviceRef,
-            events: [],
-            initiationType: 'SERVICE',
-            triggerChannel: 'API',
-            triggeredBy: actorIdOf(caller),
-          },
-        });
-        return this.start(pending, account, {
-          kind: 'register',
-          taskDefinition: input.taskDefinition,
-        });
+          triggerChannel: 'API',
+          triggeredBy: actorIdOf(caller),
+        }),
+    );
+  }
+
+  /**
+   * What a pipeline's container.deploy step starts: the deployment of its configured service,
+   * tied to the step's attempt. Authorization happened when the run was triggered. A second
+   * start for the same attempt (another instance, a retried tick) fails with a unique
+   * violation at the insert, before anything is rolled.
+   */
+  async deployForStep(
+    step: {
+      organizationId: string;
+      pipelineRunId: string;
+      id: string;
+      attemptEpoch: number;
+      name: string;
+    },
+    config: ContainerDeployStepConfig,
+    triggeredBy: string | undefined,
+  ): Promise<Deployment> {
+    const { taskDefinition, image, ...target } = config;
+    const definition =
+      taskDefinition ??
+      (await this.definitionWithImage(step.organizationId, config, image!));
+    return this.deployRelease(
+      step.organizationId,
+      {
+        ...target,
+        taskDefinition: definition,
+        description:
+          config.description ??
+          `${step.name}: deploy ${String(definition.family)} to ${ecsName(
+            config.serviceRef,
+          )}`,
+      },
+      {
+        triggerSource: 'PIPELINE',
+        triggerChannel: 'PIPELINE',
+        triggeredBy,
+        step,
       },
     );
+  }
+
+  /** Registers and rolls a task definition onto a service of an environment. */
+  private async deployRelease(
+    organizationId: string,
+    input: CreateDeploymentRequest,
+    trigger: {
+      triggerSource: Deployment['triggerSource'];
+      triggerChannel: string;
+      triggeredBy?: string;
+      step?: NewDeployment['step'];
+    },
+  ): Promise<Deployment> {
+    const { stores } = this.deps;
+    const projectId = await stores.moduleInstances.projectOfEnvironment(
+      organizationId,
+      input.environmentId,
+    );
+    if (!projectId) {
+      throw notFound('Environment', input.environmentId);
+    }
+    if (input.moduleInstanceId) {
+      const instance = await stores.moduleInstances.get(
+        organizationId,
+        input.moduleInstanceId,
+      );
+      if (!instance || instance.environmentId !== input.environmentId) {
+        throw notFound('ModuleInstance', input.moduleInstanceId);
+      }
+    }
+    const account = await this.connectedAccount(
+      organizationId,
+      input.cloudAccountId,
+    );
+    const family = String(input.taskDefinition.family);
+    const pending = await this.insert({
+      organizationId,
+      projectId,
+      environmentId: input.environmentId,
+      moduleInstanceId: input.moduleInstanceId,
+      status: 'PENDING',
+      triggerSource: trigger.triggerSource,
+      step: trigger.step,
+      description:
+        input.description ?? `Deploy ${family} to ${ecsName(input.serviceRef)}`,
+      data: {
+        type: 'cloud:container',
+        cloudAccountId: input.cloudAccountId,
+        region: input.region,
+        clusterRef: input.clusterRef,
+        serviceRef: input.serviceRef,
+        events: [],
+        initiationType: 'SERVICE',
+        triggerChannel: trigger.triggerChannel,
+        triggeredBy: trigger.triggeredBy,
+      },
+    });
+    return this.start(pending, account, {
+      kind: 'register',
+      taskDefinition: input.taskDefinition,
+    });
+  }
+
+  /**
+   * The service's current task definition with a new image for one container: the release the
+   * platform last rolled successfully onto the service, or else what the service runs now.
+   */
+  private async definitionWithImage(
+    organizationId: string,
+    config: ContainerDeployStepConfig,
+    image: NonNullable<ContainerDeployStepConfig['image']>,
+  ): Promise<Record<string, unknown>> {
+    const service = {
+      cloudAccountId: config.cloudAccountId,
+      region: config.region,
+      clusterName: ecsName(config.clusterRef),
+      serviceName: ecsName(config.serviceRef),
+    };
+    const lastGood = await this.deps.stores.deployments.latestOfService(
+      organizationId,
+      service,
+      undefined,
+      'SUCCEEDED',
+    );
+    let base = lastGood?.data.deployedTaskDefinition?.definition;
+    if (!base) {
+      const account = await this.connectedAccount(
+        organizationId,
+        config.cloudAccountId,
+      );
+      base = (
+        await this.deps.deployments.provider.currentTaskDefinition({
+          account,
+          region: config.region,
+          clusterRef: config.clusterRef,
+          serviceRef: config.serviceRef,
+        })
+      )?.definition;
+    }
+    if (!base) {
+      throw new InfraDeliveryError({
+        status: 422,
+        entity: 'Deployment',
+        reason: 'NO_CURRENT_TASK_DEFINITION',
+        message: `Service ${service.serviceName} has no task definition to put image ${image.image} into; give the step a whole taskDefinition`,
+        metadata: { serviceName: service.serviceName },
+      });
+    }
+    return taskDefinitionWithImage(base, image);
   }
 
   async rollback(caller: Caller, targetId: string): Promise<Deployment> {
@@ -260,16 +380,16 @@ export class DeploymentService {
     );
   }
 
-  /** Records that a person let a deployment paused at a lifecycle hook go on. */
+  /**
+   * Lets a deployment paused at a lifecycle hook go on: the provider continues the hook (ECS
+   * ContinueServiceDeployment), then the acceptance is recorded. The record is retried over
+   * the follower's concurrent writes, since the hook has been answered either way.
+   */
   async continue(caller: Caller, id: string): Promise<Deployment> {
     await this.deps.authorizer.require(caller, EXECUTE);
     const deployment = await this.require(caller.organizationId, id);
-    const last = deployment.data.events[deployment.data.events.length - 1];
-    if (
-      deployment.status !== 'IN_PROGRESS' ||
-      !last?.hookId ||
-      deployment.data.acceptedPauseControl?.hookId === last.hookId
-    ) {
+    const hook = pendingHookOf(deployment);
+    if (!hook) {
       throw new InfraDeliveryError({
         status: 409,
         entity: 'Deployment',
@@ -278,32 +398,198 @@ export class DeploymentService {
         metadata: { status: deployment.status },
       });
     }
-    const updated = await this.deps.stores.deployments.recordProgress(
-      deployment,
-      {
-        ...this.progressOf(deployment),
-        data: {
-          ...deployment.data,
-          acceptedPauseControl: {
-            acceptedAt: new Date().toISOString(),
-            action: 'CONTINUE',
-            hookId: last.hookId,
-            eventStartedAt: last.startedAt,
-            labelKind: 'continue',
-            lifecycleStage: last.lifecycleStage,
-          },
-        },
+    return audit(
+      this.deps.auditor,
+      'deployment-continue',
+      caller,
+      { deploymentId: id, hookId: hook.hookId! },
+      async () => {
+        await this.deps.deployments.provider.continuePause(
+          this.targetOf(deployment, await this.accessOf(deployment)),
+          this.providerViewOf(deployment),
+          hook.hookId!,
+        );
+        const acceptedPauseControl = {
+          acceptedAt: new Date().toISOString(),
+          action: 'CONTINUE' as const,
+          hookId: hook.hookId!,
+          eventStartedAt: hook.startedAt,
+          labelKind: 'continue' as const,
+          lifecycleStage: hook.lifecycleStage,
+        };
+        return this.updateData(caller.organizationId, id, data => ({
+          ...data,
+          acceptedPauseControl,
+        }));
       },
     );
-    if (!updated) {
+  }
+
+  /**
+   * Stops a deployment in flight and restores the service's previous revision (ECS
+   * StopServiceDeployment with ROLLBACK); the follower ends it CANCELLED once the provider
+   * reports the revert. A PENDING deployment never reached the provider and ends at once.
+   */
+  async cancel(caller: Caller, id: string): Promise<Deployment> {
+    await this.deps.authorizer.require(caller, EXECUTE);
+    const deployment = await this.require(caller.organizationId, id);
+    return audit(
+      this.deps.auditor,
+      'deployment-cancel',
+      caller,
+      { deploymentId: id },
+      async () => {
+        if (deployment.status === 'PENDING') {
+          const error = {
+            code: errorCode('Deployment', 'CANCELLED'),
+            message: 'The deployment was cancelled before it started',
+          };
+          const cancelled = await this.deps.stores.deployments.recordProgress(
+            deployment,
+            {
+              ...this.progressOf(deployment),
+              status: 'CANCELLED',
+              error,
+              completedAt: new Date().toISOString(),
+            },
+          );
+          if (cancelled) {
+            return cancelled;
+          }
+          return this.cancel(caller, id);
+        }
+        if (
+          deployment.status !== 'IN_PROGRESS' ||
+          deployment.data.revertRequestedAt ||
+          deployment.data.detectedVia === 'EVENT_BUS'
+        ) {
+          throw new InfraDeliveryError({
+            status: 409,
+            entity: 'Deployment',
+            reason: 'NOT_CANCELLABLE',
+            message:
+              deployment.data.detectedVia === 'EVENT_BUS'
+                ? `Deployment ${id} was started outside the platform; stop it where it was started`
+                : `Deployment ${id} is ${deployment.status}${
+                    deployment.data.revertRequestedAt ? ' and being cancelled' : ''
+                  }; only a deployment in progress can be cancelled`,
+            metadata: { status: deployment.status },
+          });
+        }
+        await this.deps.deployments.provider.cancel(
+          this.targetOf(deployment, await this.accessOf(deployment)),
+          this.providerViewOf(deployment),
+        );
+        const revertRequestedAt = new Date().toISOString();
+        return this.updateData(caller.organizationId, id, data => ({
+          ...data,
+          revertRequestedAt,
+          revertServiceDeploymentRef: data.serviceDeploymentRef,
+          revertExternalDeploymentId: deployment.externalDeploymentId,
+        }));
+      },
+    );
+  }
+
+  /**
+   * Rolls the exact release of a deployment again (for instance one that failed for reasons
+   * outside the release, or to restart a service's tasks): a new deployment whose
+   * `redeployOfDeploymentId` names the source, replaying its stored task definition.
+   */
+  async redeploy(caller: Caller, sourceId: string): Promise<Deployment> {
+    await this.deps.authorizer.require(caller, EXECUTE);
+    const source = await this.require(caller.organizationId, sourceId);
+    const release = source.data.deployedTaskDefinition;
+    if (
+      !release?.ref ||
+      IN_FLIGHT_DEPLOYMENT_STATUSES.includes(source.status) ||
+      source.data.detectedVia === 'EVENT_BUS'
+    ) {
       throw new InfraDeliveryError({
-        status: 409,
+        status: 422,
         entity: 'Deployment',
-        reason: 'CHANGED_CONCURRENTLY',
-        message: `Deployment ${id} changed meanwhile; read it and try again`,
+        reason: 'NOT_REDEPLOYABLE',
+        message: IN_FLIGHT_DEPLOYMENT_STATUSES.includes(source.status)
+          ? `Deployment ${source.id} is still ${source.status}`
+          : `Deployment ${source.id} has no registered release of the platform to roll again`,
+        metadata: { sourceId: source.id, status: source.status },
       });
     }
-    return updated;
+    const service = this.serviceKeyOf(source);
+    if (
+      await this.deps.stores.deployments.inFlightOfService(
+        caller.organizationId,
+        service,
+      )
+    ) {
+      throw serviceBusy(service);
+    }
+    const account = await this.connectedAccount(
+      caller.organizationId,
+      source.data.cloudAccountId,
+    );
+    return audit(
+      this.deps.auditor,
+      'deployment-redeploy',
+      caller,
+      { sourceDeploymentId: source.id },
+      async () => {
+        const pending = await this.insert({
+          organizationId: caller.organizationId,
+          projectId: source.projectId,
+          environmentId: source.environmentId,
+          moduleInstanceId: source.moduleInstanceId,
+          status: 'PENDING',
+          triggerSource: 'REDEPLOY',
+          redeployOfDeploymentId: source.id,
+          description: `Redeploy of ${service.serviceName} with the release of deployment ${
+            source.id
+          } (${String(release.definition.family ?? 'task')}:${
+            release.revision
+          })`,
+          data: {
+            type: 'cloud:container',
+            cloudAccountId: source.data.cloudAccountId,
+            region: source.data.region,
+            clusterRef: source.data.clusterRef,
+            serviceRef: source.data.serviceRef,
+            events: [],
+            initiationType: 'SERVICE',
+            triggerChannel: 'REDEPLOY',
+            triggeredBy: actorIdOf(caller),
+          },
+        });
+        return this.start(pending, account, {
+          kind: 'replay',
+          snapshot: release,
+          forceNewDeployment: true,
+        });
+      },
+    );
+  }
+
+  /** Changes a deployment's data, re-reading it when the follower wrote in between. */
+  private async updateData(
+    organizationId: string,
+    id: string,
+    change: (data: ContainerDeploymentData) => ContainerDeploymentData,
+  ): Promise<Deployment> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const current = await this.require(organizationId, id);
+      const updated = await this.deps.stores.deployments.recordProgress(
+        current,
+        { ...this.progressOf(current), data: change(current.data) },
+      );
+      if (updated) {
+        return updated;
+      }
+    }
+    throw new InfraDeliveryError({
+      status: 409,
+      entity: 'Deployment',
+      reason: 'CHANGED_CONCURRENTLY',
+      message: `Deployment ${id} kept changing; read it and try again`,
+    });
   }
 
   /**
@@ -384,11 +670,7 @@ export class DeploymentService {
     }
     const observation = await this.deps.deployments.provider.observe(
       this.targetOf(deployment, await this.accessOf(deployment)),
-      {
-        startedAt: deployment.startedAt,
-        externalDeploymentId: deployment.externalDeploymentId,
-        data: deployment.data,
-      },
+      this.providerViewOf(deployment),
       now,
     );
     const step = newStep(deployment.data.events, observation.step, now);
@@ -433,13 +715,18 @@ export class DeploymentService {
         deployedTaskDefinition: started.deployedTaskDefinition,
         previousTaskDefinition: started.previousTaskDefinition,
         strategy: started.strategy,
-        serviceDeploymentRef: started.externalDeploymentId,
+        serviceDeploymentRef:
+          started.serviceDeploymentRef ?? started.externalDeploymentId,
+        ...(started.elbListenerState
+          ? { elbListenerState: started.elbListenerState }
+          : {}),
         events: [
           ...pending.data.events,
           {
             stepCode: 'INIT',
             currentStep: 1,
-            totalSteps: 4,
+            totalSteps:
+              started.strategy === 'rolling' ? 4 : LIFECYCLE_STAGES.length,
             startedAt,
             lifecycleStage: 'RECONCILE_SERVICE',
             trafficPhase: 'standby',
@@ -555,6 +842,14 @@ export class DeploymentService {
       region: deployment.data.region,
       clusterName: ecsName(deployment.data.clusterRef),
       serviceName: ecsName(deployment.data.serviceRef),
+    };
+  }
+
+  private providerViewOf(deployment: Deployment) {
+    return {
+      startedAt: deployment.startedAt ?? deployment.createdAt,
+      externalDeploymentId: deployment.externalDeploymentId,
+      data: deployment.data,
     };
   }
 

@@ -107,6 +107,35 @@ export const acceptedPauseControlSchema = z
   .meta({ id: 'AcceptedPauseControl' });
 export type AcceptedPauseControl = z.infer<typeof acceptedPauseControlSchema>;
 
+export const elbListenerRuleSchema = z
+  .object({
+    isDefaultRule: z.boolean(),
+    listenerRef: z.string(),
+    port: z.number().int().optional(),
+    protocol: z.string().optional(),
+    ruleRef: z.string(),
+    targetGroupRef: z.string(),
+    hostHeaders: z.array(z.string()).optional(),
+    pathPatterns: z.array(z.string()).optional(),
+    rulePriority: z.number().int().optional(),
+    targetGroupName: z.string().optional(),
+    role: z
+      .enum(['production', 'test'])
+      .optional()
+      .describe('Which traffic of a blue/green deployment the rule carries'),
+  })
+  .meta({ id: 'ElbListenerRule' });
+
+export const elbListenerStateSchema = z
+  .object({
+    capturedAt: timestampSchema,
+    loadBalancerRef: z.string(),
+    loadBalancerDnsName: z.string().optional(),
+    rules: z.array(elbListenerRuleSchema),
+  })
+  .meta({ id: 'ElbListenerState' });
+export type ElbListenerState = z.infer<typeof elbListenerStateSchema>;
+
 export const containerDeploymentDataSchema = z
   .object({
     type: z.literal('cloud:container'),
@@ -118,9 +147,18 @@ export const containerDeploymentDataSchema = z
     deployedTaskDefinition: taskDefinitionSnapshotSchema.optional(),
     previousTaskDefinition: taskDefinitionSnapshotSchema.optional(),
     detectedVia: z.literal('EVENT_BUS').optional(),
+    elbListenerState: z.array(elbListenerStateSchema).optional(),
     events: z.array(deploymentEventSchema),
     initiationType: z.string().optional(),
-    serviceDeploymentRef: z.string().optional(),
+    revertExternalDeploymentId: z.string().optional(),
+    revertRequestedAt: timestampSchema
+      .optional()
+      .describe('When the deployment was cancelled and its service reverted'),
+    revertServiceDeploymentRef: z.string().optional(),
+    serviceDeploymentRef: z
+      .string()
+      .optional()
+      .describe('ARN of the ECS service deployment'),
     serviceDeploymentState: serviceDeploymentStateSchema.optional(),
     strategy: z.string().optional(),
     triggerChannel: z.string().optional(),
@@ -143,7 +181,7 @@ export const deploymentSchema = z
     projectId: idSchema.optional(),
     status: deploymentStatusSchema,
     triggerSource: z
-      .enum(['API', 'ROLLBACK', 'EVENT_BUS'])
+      .enum(['API', 'PIPELINE', 'ROLLBACK', 'REDEPLOY', 'EVENT_BUS'])
       .describe('How the deployment came to be'),
     updatedAt: timestampSchema,
     completedAt: timestampSchema.optional(),
@@ -152,6 +190,10 @@ export const deploymentSchema = z
       .string()
       .optional()
       .describe('The ECS deployment id (`ecs-svc/…`)'),
+    pipelineRunId: idSchema
+      .optional()
+      .describe('The run whose container.deploy step started the deployment'),
+    stepExecutionId: idSchema.optional(),
     redeployOfDeploymentId: idSchema.optional(),
     resourceRef: z.string().optional().describe('ARN of the ECS service'),
     resourceName: z.string().optional(),
@@ -162,6 +204,23 @@ export const deploymentSchema = z
   .meta({ id: 'Deployment' });
 export type Deployment = z.infer<typeof deploymentSchema>;
 
+/** A task definition as RegisterTaskDefinition takes it. */
+const taskDefinitionInputSchema = z
+  .record(z.string(), z.unknown())
+  .refine(
+    definition =>
+      typeof definition.family === 'string' &&
+      /^[\w-]{1,255}$/.test(definition.family),
+    { message: 'family: letters, digits, - and _, at most 255' },
+  )
+  .refine(definition => Array.isArray(definition.containerDefinitions), {
+    message: 'containerDefinitions: an array',
+  })
+  .refine(definition => JSON.stringify(definition).length <= 64_000, {
+    message: 'at most 64 kB of JSON',
+  })
+  .describe('The ECS task definition to register (RegisterTaskDefinition input)');
+
 export const createDeploymentRequestSchema = z.object({
   data: z.object({
     cloudAccountId: idSchema,
@@ -169,23 +228,7 @@ export const createDeploymentRequestSchema = z.object({
     environmentId: idSchema,
     clusterRef: ecsRefSchema,
     serviceRef: ecsRefSchema,
-    taskDefinition: z
-      .record(z.string(), z.unknown())
-      .refine(
-        definition =>
-          typeof definition.family === 'string' &&
-          /^[\w-]{1,255}$/.test(definition.family),
-        { message: 'family: letters, digits, - and _, at most 255' },
-      )
-      .refine(definition => Array.isArray(definition.containerDefinitions), {
-        message: 'containerDefinitions: an array',
-      })
-      .refine(definition => JSON.stringify(definition).length <= 64_000, {
-        message: 'at most 64 kB of JSON',
-      })
-      .describe(
-        'The ECS task definition to register (RegisterTaskDefinition input)',
-      ),
+    taskDefinition: taskDefinitionInputSchema,
     description: descriptionSchema.optional(),
     moduleInstanceId: idSchema.optional(),
   }),
@@ -193,6 +236,53 @@ export const createDeploymentRequestSchema = z.object({
 export type CreateDeploymentRequest = z.infer<
   typeof createDeploymentRequestSchema
 >['data'];
+
+/** A new image for one container of the service's current task definition. */
+export const containerImageReleaseSchema = z
+  .object({
+    image: z
+      .string()
+      .min(1)
+      .max(1024)
+      .regex(/^[^\s]+$/, 'an image reference without spaces'),
+    containerName: z
+      .string()
+      .min(1)
+      .max(255)
+      .optional()
+      .describe(
+        'The container that gets the image; may be left out when the task definition has one container',
+      ),
+  })
+  .meta({ id: 'ContainerImageRelease' });
+export type ContainerImageRelease = z.infer<typeof containerImageReleaseSchema>;
+
+/**
+ * The settings of a `container.deploy` pipeline step: which service of which environment
+ * (and module instance) is rolled, onto a whole task definition or onto a new image of the
+ * current one.
+ */
+export const containerDeployStepConfigSchema = z
+  .object({
+    cloudAccountId: idSchema,
+    region: awsRegionSchema,
+    environmentId: idSchema,
+    moduleInstanceId: idSchema.optional(),
+    clusterRef: ecsRefSchema,
+    serviceRef: ecsRefSchema,
+    taskDefinition: taskDefinitionInputSchema.optional(),
+    image: containerImageReleaseSchema.optional(),
+    description: descriptionSchema.optional(),
+  })
+  .refine(
+    config =>
+      (config.taskDefinition === undefined) !== (config.image === undefined),
+    { message: 'exactly one of taskDefinition or image' },
+  )
+  .meta({ id: 'ContainerDeployStepConfig' });
+export type ContainerDeployStepConfig = z.infer<
+  typeof containerDeployStepConfigSchema
+>;
 
 export const listDeploymentsQuerySchema = pageQuerySchema.extend({
   environmentId: idSchema.optional(),

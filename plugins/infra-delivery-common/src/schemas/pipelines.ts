@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { containerDeployStepConfigSchema } from './deployments';
 import { errorBodySchema } from './errors';
 import { pageQuerySchema } from './pagination';
 import {
@@ -37,13 +38,14 @@ export type StepStatus = z.infer<typeof stepStatusSchema>;
 
 /**
  * Step types the engine executes: IaC steps by runners over the runner protocol, approvals by
- * a person through the API.
+ * a person through the API, container deployments by the backend itself.
  */
 export const STEP_TYPES = [
   'iac.plan',
   'iac.apply',
   'iac.destroy',
   'approval',
+  'container.deploy',
 ] as const;
 export const stepTypeSchema = z.enum(STEP_TYPES).meta({ id: 'StepType' });
 export type StepType = z.infer<typeof stepTypeSchema>;
@@ -52,8 +54,24 @@ export const pipelineStepSchema = z
   .object({
     type: stepTypeSchema,
     name: z.string().min(1).max(255),
-    /** Step-specific settings handed to whoever executes it (e.g. the runner). */
+    /**
+     * Step-specific settings handed to whoever executes it (e.g. the runner); a
+     * `container.deploy` step's are ContainerDeployStepConfig.
+     */
     config: z.record(z.string(), z.unknown()).optional(),
+  })
+  .superRefine((step, ctx) => {
+    if (step.type !== 'container.deploy') {
+      return;
+    }
+    const parsed = containerDeployStepConfigSchema.safeParse(step.config);
+    for (const issue of parsed.error?.issues ?? []) {
+      ctx.addIssue({
+        code: 'custom',
+        message: issue.message,
+        path: ['config', ...issue.path.map(String)],
+      });
+    }
   })
   .meta({ id: 'PipelineStep' });
 export type PipelineStep = z.infer<typeof pipelineStepSchema>;
