@@ -9,6 +9,7 @@ import { applyDatabaseMigrations, tuneSqlite } from './database/migrations';
 import { ensurePortalOrganization } from './database/portalOrganization';
 import { takeStartupLock } from './database/startupLock';
 import { createStores } from './database/stores';
+import { ContainerDeployStepExecutor } from './engine/ContainerDeployStepExecutor';
 import { PipelineEngine } from './engine/PipelineEngine';
 import { SignalsRunEvents } from './engine/SignalsRunEvents';
 import { createPluginContext } from './pluginContext';
@@ -114,13 +115,23 @@ export const infraDeliveryPlugin = createBackendPlugin({
           });
         }
 
-        // Deployments are followed from the database, by whichever instance runs the task.
+        // Deployments, and the container.deploy steps waiting on them, are followed from the
+        // database by whichever instance runs the task.
+        const containerDeploySteps = new ContainerDeployStepExecutor({
+          stores,
+          engine,
+          deployments: context.services.deployments,
+          logger: deps.logger,
+        });
         await deps.scheduler.scheduleTask({
           id: 'infra-delivery-deployment-follow',
           frequency: { seconds: 5 },
           timeout: { seconds: 60 },
           initialDelay: { seconds: 5 },
-          fn: () => context.services.deployments.followDeployments(),
+          fn: async () => {
+            await context.services.deployments.followDeployments();
+            await containerDeploySteps.tick();
+          },
         });
         await startupLock.release();
 

@@ -29,7 +29,10 @@ import { registerStackRoutes } from './routes/stackRoutes';
 import { registerCloudRoutes } from './routes/cloudRoutes';
 import { registerCodeSourceRoutes } from './routes/codeSourceRoutes';
 import { registerModuleRoutes } from './routes/moduleRoutes';
-import { registerDeploymentRoutes } from './routes/deploymentRoutes';
+import {
+  ingestTokenGuard,
+  registerDeploymentRoutes,
+} from './routes/deploymentRoutes';
 
 /** Ordinary request bodies; plan JSON from runners gets its own, larger limit. */
 export const DEFAULT_BODY_LIMIT = '1mb';
@@ -50,6 +53,8 @@ export async function createRouter(
   const router = Router();
   router.use(requestIdMiddleware);
   router.use(redactUrlCredentials);
+  const ingestGuard = ingestTokenGuard(services);
+  router.post(ingestGuard.path, ingestGuard.handler);
   // Runners send whole plans; body-parser skips a body that is parsed already.
   router.use('/runner', express.json({ limit: RUNNER_BODY_LIMIT }));
   router.use(express.json({ limit: DEFAULT_BODY_LIMIT }));

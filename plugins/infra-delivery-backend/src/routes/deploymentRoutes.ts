@@ -2,8 +2,30 @@ import {
   INGEST_TOKEN_HEADER,
   operations,
 } from '@internal/plugin-infra-delivery-common';
+import { RequestHandler } from 'express';
+import { expressPath } from '../http/bindOperation';
 import { pageScope } from '../pagination/PageCursors';
+import { Services } from '../services';
 import { RouteContext } from './RouteContext';
+
+/**
+ * The ingestion endpoint's credential check, mounted before any body parser: a sender without
+ * the token is refused with a 401 before a byte of its body is read.
+ */
+export function ingestTokenGuard(services: Services): {
+  path: string;
+  handler: RequestHandler;
+} {
+  return {
+    path: expressPath(operations.ingestInfrastructureEvent.path),
+    handler: (req, _res, next) => {
+      services.infrastructureEvents.checkIngestToken(
+        req.get(INGEST_TOKEN_HEADER),
+      );
+      next();
+    },
+  };
+}
 
 export function registerDeploymentRoutes({
   bind,
@@ -44,10 +66,18 @@ export function registerDeploymentRoutes({
     data: await deployments.continue(caller, params.id),
   }));
 
-  bind(operations.ingestInfrastructureEvent, async ({ req, body }) => {
-    infrastructureEvents.checkIngestToken(req.get(INGEST_TOKEN_HEADER));
-    return { data: await infrastructureEvents.ingest(body) };
-  });
+  bind(operations.cancelDeployment, async ({ caller, params }) => ({
+    data: await deployments.cancel(caller, params.id),
+  }));
+
+  bind(operations.redeployDeployment, async ({ caller, params }) => ({
+    data: await deployments.redeploy(caller, params.id),
+  }));
+
+  // The token was checked by ingestTokenGuard before the body was parsed.
+  bind(operations.ingestInfrastructureEvent, async ({ body }) => ({
+    data: await infrastructureEvents.ingest(body),
+  }));
 
   bind(operations.listInfrastructureEvents, async ({ caller, query }) => ({
     data: { data: await infrastructureEvents.list(caller, query) },

@@ -37,6 +37,12 @@ export interface DeploymentOptions {
   ingestToken?: string;
 }
 
+/** The code of the conflict when a step attempt already started its deployment. */
+export const STEP_ATTEMPT_DEPLOYED = errorCode(
+  'Deployment',
+  'STEP_ATTEMPT_DEPLOYED',
+);
+
 /** How long a PENDING deployment is left to the request that created it before a tick retries. */
 export const PENDING_GRACE_MILLIS = 30_000;
 /** Deployments one tick follows at most. */
@@ -785,10 +791,25 @@ export class DeploymentService {
     try {
       return await this.deps.stores.deployments.create(input);
     } catch (error) {
-      if (isUniqueViolation(error)) {
-        throw serviceBusy({ serviceName: ecsName(input.data.serviceRef) });
+      if (!isUniqueViolation(error)) {
+        throw error;
       }
-      throw error;
+      if (
+        input.step &&
+        (await this.deps.stores.deployments.ofStepAttempt(
+          input.organizationId,
+          input.step.id,
+          input.step.attemptEpoch,
+        ))
+      ) {
+        throw new InfraDeliveryError({
+          status: 409,
+          entity: 'Deployment',
+          reason: 'STEP_ATTEMPT_DEPLOYED',
+          message: `Step execution ${input.step.id} already started its deployment`,
+        });
+      }
+      throw serviceBusy({ serviceName: ecsName(input.data.serviceRef) });
     }
   }
 

@@ -82,6 +82,34 @@ export const continueDeployment = defineOperation({
   errors: [403, 404, 409],
 });
 
+export const cancelDeployment = defineOperation({
+  operationId: 'cancelDeployment',
+  method: 'post',
+  path: '/deployments/{id}/cancel',
+  summary: 'Stop a deployment in flight and restore the previous revision',
+  description:
+    'A PENDING deployment ends CANCELLED at once. An IN_PROGRESS one is stopped with a rollback (ECS StopServiceDeployment); its data.revertRequestedAt is set, and it ends CANCELLED once ECS has restored the previous revision. 409 for a deployment that is not in flight or was started outside the platform.',
+  tag: 'Deployments',
+  access: 'authenticated',
+  params: idParamsSchema,
+  success: { status: 200, schema: dataResponseSchema(deploymentSchema) },
+  errors: [403, 404, 409, 503],
+});
+
+export const redeployDeployment = defineOperation({
+  operationId: 'redeployDeployment',
+  method: 'post',
+  path: '/deployments/{id}/redeploy',
+  summary: 'Roll the release of a finished deployment (the {id}) again',
+  description:
+    'Creates a new deployment that replays the stored task definition of the source and starts new tasks even when the service already runs it; its redeployOfDeploymentId names the source. 422 for a source still in flight or without a registered release, 409 while another deployment of the service is in flight.',
+  tag: 'Deployments',
+  access: 'authenticated',
+  params: idParamsSchema,
+  success: { status: 201, schema: dataResponseSchema(deploymentSchema) },
+  errors: [403, 404, 409, 422, 503],
+});
+
 export const ingestInfrastructureEvent = defineOperation({
   operationId: 'ingestInfrastructureEvent',
   method: 'post',
