@@ -77,7 +77,8 @@ const DESCRIBE_ONLY_FIELDS = [
 ];
 
 /** The ARN of an ECS service deployment, which the service deployment APIs take. */
-const SERVICE_DEPLOYMENT_ARN = /^arn:aws[\w-]*:ecs:[\w-]+:\d{12}:service-deployment\//;
+const SERVICE_DEPLOYMENT_ARN =
+  /^arn:aws[\w-]*:ecs:[\w-]+:\d{12}:service-deployment\//;
 
 /** `BLUE_GREEN` → `blue_green`; a CodeDeploy-controlled service is blue/green too. */
 function strategyOf(service: Service | undefined): string {

@@ -122,7 +122,8 @@ export class LocalDeploymentProvider implements DeploymentProvider {
   ): Promise<DeploymentObservation> {
     const { data } = deployment;
     if (data.revertRequestedAt) {
-      const message = 'The deployment was cancelled; the previous revision runs again';
+      const message =
+        'The deployment was cancelled; the previous revision runs again';
       return {
         status: 'CANCELLED',
         serviceDeploymentState: {

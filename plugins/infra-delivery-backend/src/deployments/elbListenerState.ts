@@ -15,9 +15,10 @@ function parseElbArn(arn: string):
       path: string[];
     }
   | undefined {
-  const match = /^(arn:aws[\w-]*:elasticloadbalancing:[\w-]+:\d{12}:)([\w-]+)\/(.+)$/.exec(
-    arn,
-  );
+  const match =
+    /^(arn:aws[\w-]*:elasticloadbalancing:[\w-]+:\d{12}:)([\w-]+)\/(.+)$/.exec(
+      arn,
+    );
   return match
     ? { prefix: match[1], kind: match[2], path: match[3].split('/') }
     : undefined;
@@ -73,7 +74,11 @@ export function elbListenerStateOf(
     }
     const rules = [
       advanced.productionListenerRule &&
-        ruleOf(advanced.productionListenerRule, lb.targetGroupArn, 'production'),
+        ruleOf(
+          advanced.productionListenerRule,
+          lb.targetGroupArn,
+          'production',
+        ),
       advanced.testListenerRule &&
         advanced.alternateTargetGroupArn &&
         ruleOf(

@@ -1,7 +1,4 @@
-import {
-  ServiceDeployment,
-  ServiceRevisionSummary,
-} from '@aws-sdk/client-ecs';
+import { ServiceDeployment, ServiceRevisionSummary } from '@aws-sdk/client-ecs';
 import {
   ErrorBody,
   errorCode,
@@ -167,7 +164,8 @@ export function observationOfServiceDeployment(
       if (options.cancelRequested) {
         const error = {
           code: errorCode('Deployment', 'CANCELLED'),
-          message: 'The deployment was cancelled; ECS restored the previous revision',
+          message:
+            'The deployment was cancelled; ECS restored the previous revision',
         };
         return {
           status: 'CANCELLED',
@@ -273,7 +271,9 @@ export function observationOfServiceDeployment(
               paused.timeoutAction ?? 'ROLLBACK'
             ).toLowerCase()}`
           : '';
-        message = `Paused at ${stage ?? 'a lifecycle hook'} until continued${timeout}`;
+        message = `Paused at ${
+          stage ?? 'a lifecycle hook'
+        } until continued${timeout}`;
       } else if (waitingOnLambda) {
         message = `Waiting for lifecycle hook ${
           waitingOnLambda.targetArn ?? waitingOnLambda.hookId

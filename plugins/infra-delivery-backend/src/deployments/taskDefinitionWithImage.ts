@@ -25,8 +25,12 @@ export function taskDefinitionWithImage(
       entity: 'Deployment',
       reason: 'CONTAINER_NOT_FOUND',
       message: release.containerName
-        ? `The task definition has no container ${release.containerName}; it has ${names.join(', ')}`
-        : `The task definition has ${containers.length} containers (${names.join(', ')}); name the one that gets the image`,
+        ? `The task definition has no container ${
+            release.containerName
+          }; it has ${names.join(', ')}`
+        : `The task definition has ${
+            containers.length
+          } containers (${names.join(', ')}); name the one that gets the image`,
       metadata: { containers: names },
     });
   }

@@ -353,7 +353,9 @@ describe.each(databases.eachSupportedId())(
         w.owner.token,
       );
       expectStatus(response, 400);
-      expect(response.body.code).toBe('InfraDelivery:Request:VALIDATION_FAILED');
+      expect(response.body.code).toBe(
+        'InfraDelivery:Request:VALIDATION_FAILED',
+      );
       expect(JSON.stringify(response.body.details)).toContain(
         'exactly one of taskDefinition or image',
       );

@@ -164,7 +164,9 @@ export class ContainerDeployStepExecutor {
         metadata: {
           deploymentId: deployment.id,
           deploymentStatus: deployment.status,
-          ...(deployment.error ? { deploymentError: deployment.error.code } : {}),
+          ...(deployment.error
+            ? { deploymentError: deployment.error.code }
+            : {}),
         },
       },
       outputs,

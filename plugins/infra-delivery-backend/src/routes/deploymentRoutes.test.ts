@@ -1,6 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import {
+  ContinueServiceDeploymentCommand,
+  DescribeServiceDeploymentsCommand,
+  DescribeServicesCommand,
+  DescribeTaskDefinitionCommand,
+  ECSClient,
+  RegisterTaskDefinitionCommand,
+  UpdateServiceCommand,
+} from '@aws-sdk/client-ecs';
 import { mockServices } from '@backstage/backend-test-utils';
+import { mockClient } from 'aws-sdk-client-mock';
 import {
   Deployment,
   deploymentSchema,
@@ -21,7 +31,9 @@ import {
   TestOrganization,
 } from '../__testUtils__/testBackend';
 import { Authorizer } from '../auth/Authorizer';
+import { Caller } from '../auth/Caller';
 import { createStores } from '../database/stores';
+import { AwsEcsDeploymentProvider } from '../deployments/AwsEcsDeploymentProvider';
 import { LocalDeploymentProvider } from '../deployments/LocalDeploymentProvider';
 import { DeploymentService } from '../services/DeploymentService';
 
@@ -311,6 +323,327 @@ describe.each(databases.eachSupportedId())(
         });
         await tick(10);
         expect((await get(w, id)).status).toBe('SUCCEEDED');
+      });
+
+      it('cancels a deployment in progress, and the follower ends it CANCELLED', async () => {
+        const w = await world();
+        const created = await deploy(w);
+        expectStatus(created, 201);
+        const id = created.body.data.id;
+        const cancelling = await api.post(
+          `/deployments/${id}/cancel`,
+          {},
+          w.owner.token,
+        );
+        expectStatus(cancelling, 200);
+        const requested = deploymentSchema.parse(cancelling.body.data);
+        expect(requested.status).toBe('IN_PROGRESS');
+        expect(requested.data).toMatchObject({
+          revertRequestedAt: expect.any(String),
+          revertExternalDeploymentId: requested.externalDeploymentId,
+          revertServiceDeploymentRef: requested.data.serviceDeploymentRef,
+        });
+        expect(
+          errorCode(
+            await api.post(`/deployments/${id}/cancel`, {}, w.owner.token),
+            409,
+          ),
+        ).toBe('InfraDelivery:Deployment:NOT_CANCELLABLE');
+
+        await tick(0.5);
+        const cancelled = await get(w, id);
+        expect(cancelled.status).toBe('CANCELLED');
+        expect(cancelled.completedAt).toBeDefined();
+        expect(cancelled.error?.code).toBe(
+          'InfraDelivery:Deployment:CANCELLED',
+        );
+        expect(cancelled.data.events.map(e => e.stepCode)).toEqual([
+          'INIT',
+          'CANCELLED',
+        ]);
+        expect(
+          errorCode(
+            await api.post(`/deployments/${id}/cancel`, {}, w.owner.token),
+            409,
+          ),
+        ).toBe('InfraDelivery:Deployment:NOT_CANCELLABLE');
+        const other = await world();
+        expect(
+          errorCode(
+            await api.post(`/deployments/${id}/cancel`, {}, other.owner.token),
+            404,
+          ),
+        ).toBe('InfraDelivery:Deployment:NOT_FOUND');
+        expect(auditor.createEvent).toHaveBeenCalledWith(
+          expect.objectContaining({ eventId: 'deployment-cancel' }),
+        );
+      });
+
+      it('cancels a PENDING deployment at once', async () => {
+        const w = await world();
+        const created = await deploy(w);
+        expectStatus(created, 201);
+        const id = created.body.data.id;
+        await knex('deployments').where({ id }).update({ status: 'PENDING' });
+        const cancelled = await api.post(
+          `/deployments/${id}/cancel`,
+          {},
+          w.owner.token,
+        );
+        expectStatus(cancelled, 200);
+        expect(cancelled.body.data).toMatchObject({
+          status: 'CANCELLED',
+          error: { code: 'InfraDelivery:Deployment:CANCELLED' },
+        });
+        expectStatus(await deploy(w), 201);
+      });
+
+      it('redeploys the exact release of a finished deployment', async () => {
+        const w = await world();
+        const source = await finishedDeployment(w);
+        expect(source.status).toBe('SUCCEEDED');
+        const response = await api.post(
+          `/deployments/${source.id}/redeploy`,
+          {},
+          w.owner.token,
+        );
+        expectStatus(response, 201);
+        const again = deploymentSchema.parse(response.body.data);
+        expect(again).toMatchObject({
+          status: 'IN_PROGRESS',
+          triggerSource: 'REDEPLOY',
+          redeployOfDeploymentId: source.id,
+          environmentId: source.environmentId,
+          data: { triggerChannel: 'REDEPLOY' },
+        });
+        expect(again.description).toContain(source.id);
+        expect(JSON.stringify(again.data.deployedTaskDefinition)).toBe(
+          JSON.stringify(source.data.deployedTaskDefinition),
+        );
+        expect(
+          errorCode(
+            await api.post(
+              `/deployments/${source.id}/redeploy`,
+              {},
+              w.owner.token,
+            ),
+            409,
+          ),
+        ).toBe('InfraDelivery:Deployment:SERVICE_BUSY');
+        expect(
+          errorCode(
+            await api.post(
+              `/deployments/${again.id}/redeploy`,
+              {},
+              w.owner.token,
+            ),
+            422,
+          ),
+        ).toBe('InfraDelivery:Deployment:NOT_REDEPLOYABLE');
+        const other = await world();
+        expect(
+          errorCode(
+            await api.post(
+              `/deployments/${source.id}/redeploy`,
+              {},
+              other.owner.token,
+            ),
+            404,
+          ),
+        ).toBe('InfraDelivery:Deployment:NOT_FOUND');
+      });
+
+      describe('on ECS', () => {
+        const ecs = mockClient(ECSClient);
+        const SD_ARN =
+          'arn:aws:ecs:eu-west-1:123456789012:service-deployment/main/web/r9i43YFjvgF_xlg7m2eJ1r';
+        const TD_ARN =
+          'arn:aws:ecs:eu-west-1:123456789012:task-definition/web:7';
+        const LB = 'arn:aws:elasticloadbalancing:eu-west-1:123456789012';
+        const HOOK = 'ecs-pause-Xk7rT2mP9sLwQn4vB8fYd3hJ6gA1cE5iO0uR_ZpWq';
+
+        afterAll(() => ecs.restore());
+
+        function awsDeployments() {
+          return new DeploymentService({
+            stores: createStores(knex),
+            authorizer: new Authorizer(mockServices.permissions()),
+            auditor,
+            deployments: {
+              provider: new AwsEcsDeploymentProvider({
+                credentialsFor: async () => ({
+                  accessKeyId: 'AKIA',
+                  secretAccessKey: 'secret',
+                  sessionToken: 'session',
+                }),
+                baseDelayMillis: 1,
+              }),
+            },
+          });
+        }
+
+        function paused(hookStatus: string, stage: string) {
+          return {
+            serviceDeployments: [
+              {
+                serviceDeploymentArn: SD_ARN,
+                status: 'IN_PROGRESS' as const,
+                lifecycleStage: stage as any,
+                deploymentConfiguration: { strategy: 'BLUE_GREEN' as const },
+                targetServiceRevision: {
+                  arn: 'rev-new',
+                  requestedTaskCount: 2,
+                  runningTaskCount: 2,
+                },
+                lifecycleHookDetails: [
+                  {
+                    hookId: HOOK,
+                    targetType: 'PAUSE' as const,
+                    status: hookStatus as any,
+                  },
+                ],
+              },
+            ],
+          };
+        }
+
+        it('shows a pause hook of a blue/green deployment and continues it through ECS', async () => {
+          const w = await world();
+          ecs.reset();
+          ecs.on(DescribeServicesCommand).resolves({ services: [{}] });
+          ecs.on(RegisterTaskDefinitionCommand).resolves({
+            taskDefinition: { taskDefinitionArn: TD_ARN, revision: 7 },
+          });
+          ecs.on(UpdateServiceCommand).resolves({
+            service: {
+              serviceArn: 'arn:aws:ecs:eu-west-1:123456789012:service/main/web',
+              currentServiceDeployment: SD_ARN,
+              deploymentConfiguration: { strategy: 'BLUE_GREEN' },
+              loadBalancers: [
+                {
+                  targetGroupArn: `${LB}:targetgroup/web-blue/1`,
+                  advancedConfiguration: {
+                    alternateTargetGroupArn: `${LB}:targetgroup/web-green/2`,
+                    productionListenerRule: `${LB}:listener-rule/app/web/a/b/c`,
+                  },
+                },
+              ],
+              deployments: [
+                { id: 'ecs-svc/1', status: 'PRIMARY', taskDefinition: TD_ARN },
+              ],
+            },
+          });
+          ecs.on(DescribeTaskDefinitionCommand).resolves({});
+          const caller: Caller = {
+            organizationId: w.owner.organizationId,
+            role: 'OWNER',
+            principal: {
+              type: 'membership',
+              membershipId: 'membership-1',
+              userId: 'user-1',
+            },
+            credentialKind: 'access-token',
+          };
+          const service = awsDeployments();
+          const created = await service.create(caller, {
+            cloudAccountId: w.cloudAccountId,
+            region: 'eu-west-1',
+            environmentId: w.environmentId,
+            clusterRef: 'main',
+            serviceRef: 'web',
+            taskDefinition: taskDefinition(),
+          });
+          expect(created.data).toMatchObject({
+            serviceDeploymentRef: SD_ARN,
+            strategy: 'blue_green',
+            elbListenerState: [
+              {
+                loadBalancerRef: `${LB}:loadbalancer/app/web/a`,
+                rules: [
+                  {
+                    listenerRef: `${LB}:listener/app/web/a/b`,
+                    ruleRef: `${LB}:listener-rule/app/web/a/b/c`,
+                    targetGroupRef: `${LB}:targetgroup/web-blue/1`,
+                    targetGroupName: 'web-blue',
+                    isDefaultRule: false,
+                    role: 'production',
+                  },
+                ],
+              },
+            ],
+          });
+
+          ecs
+            .on(DescribeServiceDeploymentsCommand)
+            .resolves(paused('AWAITING_ACTION', 'POST_TEST_TRAFFIC_SHIFT'));
+          await service.followDeployments();
+          const waiting = await get(w, created.id);
+          const hook = waiting.data.events[waiting.data.events.length - 1];
+          expect(hook).toMatchObject({
+            hookId: HOOK,
+            lifecycleStage: 'POST_TEST_TRAFFIC_SHIFT',
+            trafficPhase: 'test',
+            currentStep: 6,
+            totalSteps: 10,
+          });
+          expect(waiting.data.serviceDeploymentState).toMatchObject({
+            lifecycleStage: 'POST_TEST_TRAFFIC_SHIFT',
+            strategy: 'BLUE_GREEN',
+          });
+
+          ecs.on(ContinueServiceDeploymentCommand).rejectsOnce(
+            Object.assign(new Error('The hook is not awaiting action'), {
+              name: 'InvalidParameterException',
+              $fault: 'client',
+              $metadata: { httpStatusCode: 400 },
+            }),
+          );
+          await expect(service.continue(caller, created.id)).rejects.toThrow();
+          expect(
+            (await get(w, created.id)).data.acceptedPauseControl,
+          ).toBeUndefined();
+
+          ecs
+            .on(ContinueServiceDeploymentCommand)
+            .resolves({ serviceDeploymentArn: SD_ARN });
+          const continued = await service.continue(caller, created.id);
+          expect(
+            ecs.commandCalls(ContinueServiceDeploymentCommand).at(-1)?.args[0]
+              .input,
+          ).toEqual({
+            serviceDeploymentArn: SD_ARN,
+            hookId: HOOK,
+            action: 'CONTINUE',
+          });
+          expect(continued.data.acceptedPauseControl).toEqual({
+            acceptedAt: expect.any(String),
+            action: 'CONTINUE',
+            hookId: HOOK,
+            eventStartedAt: hook.startedAt,
+            labelKind: 'continue',
+            lifecycleStage: 'POST_TEST_TRAFFIC_SHIFT',
+          });
+          await expect(
+            service.continue(caller, created.id),
+          ).rejects.toMatchObject({
+            code: 'InfraDelivery:Deployment:NOT_PAUSED',
+          });
+
+          ecs.on(DescribeServiceDeploymentsCommand).resolves({
+            serviceDeployments: [
+              {
+                serviceDeploymentArn: SD_ARN,
+                status: 'SUCCESSFUL',
+                lifecycleStage: 'CLEAN_UP',
+                deploymentConfiguration: { strategy: 'BLUE_GREEN' },
+              },
+            ],
+          });
+          await service.followDeployments();
+          const done = await get(w, created.id);
+          expect(done.status).toBe('SUCCEEDED');
+          expect(done.data.acceptedPauseControl?.hookId).toBe(HOOK);
+        });
       });
 
       it('refuses what is not valid or not the caller’s', async () => {
@@ -823,6 +1156,131 @@ describe.each(databases.eachSupportedId())(
           ),
         ).toBe(0);
       });
+
+      it('checks the ingest token before it reads the body', async () => {
+        const path_ = '/api/infra-delivery/infrastructure-events/ingest';
+        const malformed = await request(api.server)
+          .post(path_)
+          .set('content-type', 'application/json')
+          .send('{"not json');
+        expect(errorCode(malformed, 401)).toBe(
+          'InfraDelivery:InfrastructureEvent:INVALID_INGEST_TOKEN',
+        );
+        expect(malformed.body.requestId).toEqual(expect.any(String));
+
+        const huge = JSON.stringify({ padding: 'x'.repeat(3 * 1024 * 1024) });
+        const unauthenticated = await request(api.server)
+          .post(path_)
+          .set('content-type', 'application/json')
+          .set(INGEST_TOKEN_HEADER, 'wrong')
+          .send(huge);
+        expect(errorCode(unauthenticated, 401)).toBe(
+          'InfraDelivery:InfrastructureEvent:INVALID_INGEST_TOKEN',
+        );
+        const authenticated = await request(api.server)
+          .post(path_)
+          .set('content-type', 'application/json')
+          .set(INGEST_TOKEN_HEADER, INGEST_TOKEN)
+          .send(huge);
+        expect(authenticated.status).toBe(413);
+        const broken = await request(api.server)
+          .post(path_)
+          .set('content-type', 'application/json')
+          .set(INGEST_TOKEN_HEADER, INGEST_TOKEN)
+          .send('{"not json');
+        expect(errorCode(broken, 400)).toMatch(/^InfraDelivery:/);
+      });
+
+      /**
+       * Where each fixture belongs: `platform` to the platform's deployment of the event's
+       * service, `detected` to a deployment the event records as started outside the platform,
+       * `none` for tasks started by RunTask, which belong to no service.
+       */
+      const SERVICETEST = {
+        region: 'us-west-2',
+        clusterRef: 'default',
+        serviceRef: 'servicetest',
+      };
+      interface Link {
+        name: string;
+        link: 'platform' | 'detected' | 'none';
+        service?: { region: string; clusterRef: string; serviceRef: string };
+        externalId?: string;
+      }
+      const LINKS: Link[] = [
+        { name: 'task-state-change-running-fargate', link: 'none' },
+        { name: 'task-state-change-deprovisioning-runtask', link: 'none' },
+        {
+          name: 'task-state-change-stopped-essential-container-exited',
+          link: 'platform',
+          service: {
+            region: 'eu-central-1',
+            clusterRef: 'test',
+            serviceRef: 'example-api-v1',
+          },
+          externalId: 'ecs-svc/9300480928766973637',
+        },
+        ...[
+          'service-action-service-steady-state',
+          'service-action-capacity-provider-steady-state',
+          'service-action-service-task-start-impaired',
+          'service-action-service-task-placement-failure',
+          'service-action-service-task-placement-failure-2',
+          'deployment-state-change-in-progress',
+          'deployment-state-change-in-progress-rollback',
+        ].map(
+          (name): Link => ({ name, link: 'platform', service: SERVICETEST }),
+        ),
+        ...[
+          'deployment-state-change-completed',
+          'deployment-state-change-failed',
+        ].map(
+          (name): Link => ({ name, link: 'detected', service: SERVICETEST }),
+        ),
+      ];
+
+      it.each(LINKS)(
+        'links $name to the $link deployment',
+        async ({ name, link, service, externalId }) => {
+          const event = fixture(name);
+          const w = await world(event.account);
+          let platformId: string | undefined;
+          if (service) {
+            const created = await deploy(w, service);
+            expectStatus(created, 201);
+            platformId = created.body.data.id;
+            if (externalId) {
+              await knex('deployments')
+                .where({ id: platformId })
+                .update({ external_deployment_id: externalId });
+            }
+          }
+          expectStatus(await ingest(event), 200);
+          const [row] = await knex('infrastructure_events').where({
+            organization_id: w.owner.organizationId,
+            event_id: event.id,
+          });
+          if (link === 'none') {
+            expect(row.module_deployment_id).toBeNull();
+            return;
+          }
+          if (link === 'platform') {
+            expect(row.module_deployment_id).toBe(platformId);
+          } else {
+            const detected = await get(w, row.module_deployment_id);
+            expect(detected).toMatchObject({
+              triggerSource: 'EVENT_BUS',
+              externalDeploymentId: event.detail.deploymentId,
+              data: { detectedVia: 'EVENT_BUS' },
+            });
+          }
+          const listed = await eventsOf(
+            w,
+            `deploymentId=${row.module_deployment_id}`,
+          );
+          expect(listed.map((e: any) => e.eventId)).toContain(event.id);
+        },
+      );
 
       it('needs the ingest token', async () => {
         const event = fixture('service-action-service-steady-state');

@@ -477,7 +477,9 @@ export class DeploymentService {
               deployment.data.detectedVia === 'EVENT_BUS'
                 ? `Deployment ${id} was started outside the platform; stop it where it was started`
                 : `Deployment ${id} is ${deployment.status}${
-                    deployment.data.revertRequestedAt ? ' and being cancelled' : ''
+                    deployment.data.revertRequestedAt
+                      ? ' and being cancelled'
+                      : ''
                   }; only a deployment in progress can be cancelled`,
             metadata: { status: deployment.status },
           });
@@ -548,11 +550,11 @@ export class DeploymentService {
           status: 'PENDING',
           triggerSource: 'REDEPLOY',
           redeployOfDeploymentId: source.id,
-          description: `Redeploy of ${service.serviceName} with the release of deployment ${
-            source.id
-          } (${String(release.definition.family ?? 'task')}:${
-            release.revision
-          })`,
+          description: `Redeploy of ${
+            service.serviceName
+          } with the release of deployment ${source.id} (${String(
+            release.definition.family ?? 'task',
+          )}:${release.revision})`,
           data: {
             type: 'cloud:container',
             cloudAccountId: source.data.cloudAccountId,
