@@ -14,11 +14,10 @@ export function taskDefinitionWithImage(
     ? (definition.containerDefinitions as Record<string, unknown>[])
     : [];
   const names = containers.map(c => String(c.name));
-  const index = release.containerName
-    ? names.indexOf(release.containerName)
-    : containers.length === 1
-    ? 0
-    : -1;
+  let index = containers.length === 1 ? 0 : -1;
+  if (release.containerName) {
+    index = names.indexOf(release.containerName);
+  }
   if (index < 0) {
     throw new InfraDeliveryError({
       status: 422,
