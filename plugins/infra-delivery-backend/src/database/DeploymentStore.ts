@@ -259,6 +259,27 @@ export class DeploymentStore {
     return row && toDeployment(row);
   }
 
+  /**
+   * Deployments in flight whose container.deploy step attempt has ended without them (its run
+   * was cancelled), across organizations.
+   */
+  async inFlightOfEndedSteps(limit: number): Promise<Deployment[]> {
+    const rows = await this.db<DeploymentRow>('deployments as d')
+      .join('step_executions as s', function joinStep() {
+        this.on('s.id', '=', 'd.step_execution_id').andOn(
+          's.attempt_epoch',
+          '=',
+          'd.step_attempt_epoch',
+        );
+      })
+      .whereIn('d.status', IN_FLIGHT_DEPLOYMENT_STATUSES)
+      .whereIn('s.status', ['CANCELLED', 'SKIPPED', 'FAILED'])
+      .orderBy('d.id', 'asc')
+      .limit(limit)
+      .select('d.*');
+    return rows.map(toDeployment);
+  }
+
   /** Deployments still in flight, oldest first, across organizations: the follower's work. */
   async listInFlight(limit: number): Promise<Deployment[]> {
     const rows = await this.db<DeploymentRow>('deployments')

@@ -7,6 +7,7 @@ import {
 } from '@internal/plugin-infra-delivery-common';
 import { Knex } from 'knex';
 import {
+  act,
   createEnvironment,
   createPipeline,
   expectStatus,
@@ -246,6 +247,59 @@ describe.each(databases.eachSupportedId())(
       expect(failedRun.error?.code).toBe(
         'InfraDelivery:StepExecution:DEPLOYMENT_NOT_SUCCEEDED',
       );
+    });
+
+    it('cancels the deployment of a run that is cancelled', async () => {
+      const w = await world();
+      const pipeline = await createPipeline(api, w.owner, {
+        projectId: w.projectId,
+        steps: [deployStep(w)],
+      });
+      const run = await trigger(api, w.owner, pipeline.id);
+      const backend = instance();
+      await backend.tick(0);
+      expect((await act(api, w.owner, run.id, 'cancel')).status).toBe(
+        'CANCELLED',
+      );
+      expect((await stepsOf(w, run.id))[0].status).toBe('CANCELLED');
+
+      await backend.tick(0.1);
+      const [stopping] = await deploymentsOf(w);
+      expect(stopping.data.revertRequestedAt).toBeDefined();
+      await backend.tick(0.2);
+      const [stopped] = await deploymentsOf(w);
+      expect(stopped.status).toBe('CANCELLED');
+      expect((await getRun(api, w.owner, run.id)).status).toBe('CANCELLED');
+    });
+
+    it('starts a new deployment for a retried attempt', async () => {
+      const w = await world();
+      const pipeline = await createPipeline(api, w.owner, {
+        projectId: w.projectId,
+        steps: [
+          deployStep(w, {
+            taskDefinition: {
+              family: 'web-fail',
+              containerDefinitions: [{ name: 'app', image: 'broken:1' }],
+            },
+          }),
+        ],
+      });
+      const run = await trigger(api, w.owner, pipeline.id);
+      const backend = instance();
+      await backend.tick(0);
+      await backend.tick(5);
+      expect((await getRun(api, w.owner, run.id)).status).toBe('FAILED');
+
+      await act(api, w.owner, run.id, 'retry');
+      await backend.tick(6);
+      await backend.tick(12);
+      const deployments = await deploymentsOf(w);
+      expect(deployments).toHaveLength(2);
+      expect(new Set(deployments.map(d => d.stepExecutionId)).size).toBe(1);
+      const [step] = await stepsOf(w, run.id);
+      expect(step).toMatchObject({ attemptEpoch: 2, status: 'FAILED' });
+      expect(step.error?.metadata?.deploymentId).toBe(deployments[0].id);
     });
 
     it('rolls a new image of the service’s last successful release', async () => {

@@ -35,7 +35,8 @@ export const STEP_START_GRACE_MILLIS = 30_000;
  * never roll the service twice for one attempt. Completion is a compare-and-set on the step's
  * status and attempt. A step whose instance stopped between the two writes is picked up by a
  * later tick after a grace period. The deployment itself is followed by the deployment
- * follower, so the step holds no lease while ECS works.
+ * follower, so the step holds no lease while ECS works. A run cancelled while its deployment is
+ * in flight cancels the deployment too, so the service does not change under a cancelled run.
  */
 export class ContainerDeployStepExecutor {
   constructor(
@@ -49,6 +50,7 @@ export class ContainerDeployStepExecutor {
 
   async tick(now: Date = new Date()): Promise<void> {
     const { stores, logger } = this.deps;
+    await this.deps.deployments.cancelOrphanedStepDeployments();
     for (const step of await stores.pipelineRuns.stepsOfTypeInStatus(
       'container.deploy',
       'QUEUED',

@@ -99,9 +99,11 @@ function pendingHookOf(deployment: Deployment): DeploymentEvent | undefined {
 }
 
 /**
- * Deployments of ECS services. Creating one registers and rolls the release at once; the
- * scheduler's tick (`followDeployments`) then follows every in-flight deployment through the
- * provider until it ends. One deployment per service is in flight at a time, which the
+ * Deployments of ECS services, started through the API, by a pipeline's container.deploy
+ * step, as a rollback or as a redeploy. Creating one registers and rolls the release at once;
+ * the scheduler's tick (`followDeployments`) then follows every in-flight deployment through
+ * the provider until it ends; pauses are continued and deployments cancelled through the
+ * provider too. One deployment per service is in flight at a time, which the
  * database enforces (a partial unique index), so a second request or a second instance gets
  * a 409 rather than a race. Rollback replays the stored task definition of an earlier
  * successful deployment; nothing is re-rendered.
@@ -160,9 +162,9 @@ export class DeploymentService {
 
   /**
    * What a pipeline's container.deploy step starts: the deployment of its configured service,
-   * tied to the step's attempt. Authorization happened when the run was triggered. A second
-   * start for the same attempt (another instance, a retried tick) fails with a unique
-   * violation at the insert, before anything is rolled.
+   * tied to the step's attempt, in the step's organization. Authorization happened when the
+   * run was triggered. A second start for the same attempt (another instance, a repeated tick)
+   * is refused at the insert with STEP_ATTEMPT_DEPLOYED, before anything is rolled.
    */
   async deployForStep(
     step: {
@@ -444,59 +446,82 @@ export class DeploymentService {
       'deployment-cancel',
       caller,
       { deploymentId: id },
-      async () => {
-        if (deployment.status === 'PENDING') {
-          const error = {
+      () => this.stop(deployment),
+    );
+  }
+
+  /**
+   * Cancels the deployments whose container.deploy step ended without them (its run was
+   * cancelled): the service goes back to what it ran before the run.
+   */
+  async cancelOrphanedStepDeployments(): Promise<void> {
+    for (const deployment of await this.deps.stores.deployments.inFlightOfEndedSteps(
+      FOLLOW_BATCH,
+    )) {
+      try {
+        if (!deployment.data.revertRequestedAt) {
+          await this.stop(deployment);
+        }
+      } catch (error) {
+        this.deps.logger?.warn(
+          `Could not cancel deployment ${deployment.id} of a cancelled step: ${
+            (error as Error).message
+          }`,
+        );
+      }
+    }
+  }
+
+  private async stop(deployment: Deployment): Promise<Deployment> {
+    const { id } = deployment;
+    if (deployment.status === 'PENDING') {
+      const cancelled = await this.deps.stores.deployments.recordProgress(
+        deployment,
+        {
+          ...this.progressOf(deployment),
+          status: 'CANCELLED',
+          error: {
             code: errorCode('Deployment', 'CANCELLED'),
             message: 'The deployment was cancelled before it started',
-          };
-          const cancelled = await this.deps.stores.deployments.recordProgress(
-            deployment,
-            {
-              ...this.progressOf(deployment),
-              status: 'CANCELLED',
-              error,
-              completedAt: new Date().toISOString(),
-            },
-          );
-          if (cancelled) {
-            return cancelled;
-          }
-          return this.cancel(caller, id);
-        }
-        if (
-          deployment.status !== 'IN_PROGRESS' ||
-          deployment.data.revertRequestedAt ||
+          },
+          completedAt: new Date().toISOString(),
+        },
+      );
+      // Started (or changed) meanwhile: cancel what it is now.
+      return (
+        cancelled ??
+        this.stop(await this.require(deployment.organizationId, id))
+      );
+    }
+    if (
+      deployment.status !== 'IN_PROGRESS' ||
+      deployment.data.revertRequestedAt ||
+      deployment.data.detectedVia === 'EVENT_BUS'
+    ) {
+      throw new InfraDeliveryError({
+        status: 409,
+        entity: 'Deployment',
+        reason: 'NOT_CANCELLABLE',
+        message:
           deployment.data.detectedVia === 'EVENT_BUS'
-        ) {
-          throw new InfraDeliveryError({
-            status: 409,
-            entity: 'Deployment',
-            reason: 'NOT_CANCELLABLE',
-            message:
-              deployment.data.detectedVia === 'EVENT_BUS'
-                ? `Deployment ${id} was started outside the platform; stop it where it was started`
-                : `Deployment ${id} is ${deployment.status}${
-                    deployment.data.revertRequestedAt
-                      ? ' and being cancelled'
-                      : ''
-                  }; only a deployment in progress can be cancelled`,
-            metadata: { status: deployment.status },
-          });
-        }
-        await this.deps.deployments.provider.cancel(
-          this.targetOf(deployment, await this.accessOf(deployment)),
-          this.providerViewOf(deployment),
-        );
-        const revertRequestedAt = new Date().toISOString();
-        return this.updateData(caller.organizationId, id, data => ({
-          ...data,
-          revertRequestedAt,
-          revertServiceDeploymentRef: data.serviceDeploymentRef,
-          revertExternalDeploymentId: deployment.externalDeploymentId,
-        }));
-      },
+            ? `Deployment ${id} was started outside the platform; stop it where it was started`
+            : `Deployment ${id} is ${deployment.status}${
+                deployment.data.revertRequestedAt ? ' and being cancelled' : ''
+              }; only a deployment in progress can be cancelled`,
+        metadata: { status: deployment.status },
+      });
+    }
+    await this.deps.deployments.provider.cancel(
+      this.targetOf(deployment, await this.accessOf(deployment)),
+      this.providerViewOf(deployment),
     );
+    const revertRequestedAt = new Date().toISOString();
+    return this.updateData(deployment.organizationId, id, data => ({
+      ...data,
+      revertRequestedAt,
+      revertServiceDeploymentRef: data.serviceDeploymentRef,
+      revertExternalDeploymentId: deployment.externalDeploymentId,
+    }));
   }
 
   /**

@@ -219,7 +219,9 @@ const taskDefinitionInputSchema = z
   .refine(definition => JSON.stringify(definition).length <= 64_000, {
     message: 'at most 64 kB of JSON',
   })
-  .describe('The ECS task definition to register (RegisterTaskDefinition input)');
+  .describe(
+    'The ECS task definition to register (RegisterTaskDefinition input)',
+  );
 
 export const createDeploymentRequestSchema = z.object({
   data: z.object({
