@@ -11,6 +11,8 @@ import {
   Release,
   StartedDeployment,
 } from './DeploymentProvider';
+import { elbListenerStateOf } from './elbListenerState';
+import { LIFECYCLE_STAGES } from './serviceDeploymentProgress';
 
 interface LocalStage {
   stepCode: string;
@@ -52,8 +54,77 @@ const FAILED_STAGE: LocalStage = {
   trafficPhase: 'standby',
   message: 'Tasks of the new revision failed to start',
 };
-/** The stage a `-pause` family waits at until the deployment is continued. */
-const PAUSE_STAGE_INDEX = 2;
+/** The stages of a simulated blue/green deployment, in order; the last one is its outcome. */
+const BLUE_GREEN_STAGES: LocalStage[] = [
+  STAGES[0],
+  {
+    stepCode: 'IN_PROGRESS',
+    lifecycleStage: 'SCALE_UP',
+    trafficPhase: 'standby',
+    message: 'Starting green tasks beside the blue ones',
+  },
+  {
+    stepCode: 'IN_PROGRESS',
+    lifecycleStage: 'TEST_TRAFFIC_SHIFT',
+    trafficPhase: 'test',
+    message: 'The test listener rule forwards to the green tasks',
+  },
+  {
+    stepCode: 'IN_PROGRESS',
+    lifecycleStage: 'PRODUCTION_TRAFFIC_SHIFT',
+    trafficPhase: 'production',
+    message: 'The production listener rule forwards to the green tasks',
+  },
+  {
+    stepCode: 'IN_PROGRESS',
+    lifecycleStage: 'BAKE_TIME',
+    trafficPhase: 'production',
+    message: 'Baking; the blue tasks stay ready to take the traffic back',
+  },
+  {
+    stepCode: 'SUCCEEDED',
+    lifecycleStage: 'CLEAN_UP',
+    trafficPhase: 'production',
+    message: 'Deployment completed; blue tasks stopped',
+  },
+];
+
+/** How one strategy is simulated: its stages and where a `-pause` family waits. */
+interface Simulation {
+  strategy: 'ROLLING' | 'BLUE_GREEN';
+  stages: LocalStage[];
+  /** The stage a paused deployment does not enter until it is continued. */
+  pauseBefore: number;
+  /** The lifecycle stage a paused deployment shows. */
+  pausedStage: string;
+  totalSteps: number;
+  stepOf(stageIndex: number, lifecycleStage: string): number;
+}
+
+const ROLLING: Simulation = {
+  strategy: 'ROLLING',
+  stages: STAGES,
+  pauseBefore: 2,
+  pausedStage: 'POST_SCALE_UP',
+  totalSteps: STAGES.length,
+  stepOf: stageIndex => stageIndex + 1,
+};
+
+const BLUE_GREEN: Simulation = {
+  strategy: 'BLUE_GREEN',
+  stages: BLUE_GREEN_STAGES,
+  pauseBefore: 3,
+  pausedStage: 'POST_TEST_TRAFFIC_SHIFT',
+  totalSteps: LIFECYCLE_STAGES.length,
+  stepOf: (_stageIndex, lifecycleStage) =>
+    LIFECYCLE_STAGES.indexOf(
+      lifecycleStage as (typeof LIFECYCLE_STAGES)[number],
+    ) + 1,
+};
+
+function simulationOf(family: string): Simulation {
+  return family.includes('-bluegreen') ? BLUE_GREEN : ROLLING;
+}
 
 function familyOf(definition: Record<string, unknown>): string {
   return typeof definition.family === 'string' ? definition.family : 'task';
@@ -64,7 +135,9 @@ function familyOf(definition: Record<string, unknown>): string {
  * `stageMillis` from its start (INIT → SCALE_UP → traffic shift → SUCCEEDED), computed from the
  * stored deployment and the clock alone, so any instance's tick sees the same stage. A task
  * definition whose family ends with `-fail` fails at SCALE_UP; one ending with `-pause` waits
- * before the traffic shift for `POST /deployments/{id}/continue`. A cancelled deployment ends
+ * before the traffic shift for `POST /deployments/{id}/continue`. A family containing
+ * `-bluegreen` is rolled blue/green: test then production traffic moves through simulated
+ * listener rules, which the deployment records as its `elbListenerState`. A cancelled deployment ends
  * CANCELLED at its next observation. Nothing runs, so there is no current task definition to
  * read: the platform's own record of the service is all there is.
  */
@@ -92,6 +165,27 @@ export class LocalDeploymentProvider implements DeploymentProvider {
     if (!deployedTaskDefinition.ref) {
       deployedTaskDefinition.ref = `arn:aws:ecs:${region}:${account.cloudId}:task-definition/${family}:${deployedTaskDefinition.revision}`;
     }
+    const blueGreen = simulationOf(family) === BLUE_GREEN;
+    const elb = `arn:aws:elasticloadbalancing:${region}:${account.cloudId}`;
+    const lbId = createHash('sha256')
+      .update(`${cluster}/${service}`)
+      .digest('hex')
+      .slice(0, 16);
+    const elbListenerState = blueGreen
+      ? elbListenerStateOf(
+          [
+            {
+              targetGroupArn: `${elb}:targetgroup/${service}-blue/${lbId}`,
+              advancedConfiguration: {
+                alternateTargetGroupArn: `${elb}:targetgroup/${service}-green/${lbId}`,
+                productionListenerRule: `${elb}:listener-rule/app/${service}/${lbId}/${lbId}/1`,
+                testListenerRule: `${elb}:listener-rule/app/${service}/${lbId}/${lbId}/2`,
+              },
+            },
+          ],
+          new Date(),
+        )
+      : undefined;
     return {
       deployedTaskDefinition,
       externalDeploymentId: `ecs-svc/${createHash('sha256')
@@ -99,7 +193,8 @@ export class LocalDeploymentProvider implements DeploymentProvider {
         .digest('hex')
         .slice(0, 19)}`,
       resourceRef: `arn:aws:ecs:${region}:${account.cloudId}:service/${cluster}/${service}`,
-      strategy: 'rolling',
+      strategy: blueGreen ? 'blue_green' : 'rolling',
+      ...(elbListenerState ? { elbListenerState } : {}),
     };
   }
 
@@ -121,6 +216,8 @@ export class LocalDeploymentProvider implements DeploymentProvider {
     now: Date,
   ): Promise<DeploymentObservation> {
     const { data } = deployment;
+    const family = familyOf(data.deployedTaskDefinition?.definition ?? {});
+    const simulation = simulationOf(family);
     if (data.revertRequestedAt) {
       const message =
         'The deployment was cancelled; the previous revision runs again';
@@ -129,39 +226,42 @@ export class LocalDeploymentProvider implements DeploymentProvider {
         serviceDeploymentState: {
           observedAt: now.toISOString(),
           status: 'ROLLBACK_SUCCESSFUL',
-          strategy: 'ROLLING',
+          strategy: simulation.strategy,
           statusReason: message,
         },
         step: {
           stepCode: 'CANCELLED',
-          currentStep: STAGES.length,
-          totalSteps: STAGES.length,
+          currentStep: simulation.totalSteps,
+          totalSteps: simulation.totalSteps,
           message,
         },
         error: { code: errorCode('Deployment', 'CANCELLED'), message },
       };
     }
-    const family = familyOf(data.deployedTaskDefinition?.definition ?? {});
+    const { stages, pauseBefore } = simulation;
     const started = new Date(deployment.startedAt).getTime();
     let index = Math.floor(
       (now.getTime() - started) / this.options.stageMillis,
     );
     let hookId: string | undefined;
-    if (family.endsWith('-pause') && index >= PAUSE_STAGE_INDEX) {
+    if (family.endsWith('-pause') && index >= pauseBefore) {
       const accepted = data.acceptedPauseControl;
       if (!accepted) {
-        index = PAUSE_STAGE_INDEX - 1;
+        index = pauseBefore - 1;
         hookId = `local-hook-${deployment.externalDeploymentId ?? 'x'}`;
       } else {
         const since = new Date(accepted.acceptedAt).getTime();
         index =
-          PAUSE_STAGE_INDEX +
+          pauseBefore +
           Math.floor((now.getTime() - since) / this.options.stageMillis);
       }
     }
     const failing = family.endsWith('-fail') && index >= 1;
-    const stageIndex = failing ? 1 : Math.min(index, STAGES.length - 1);
-    const stage = failing ? FAILED_STAGE : STAGES[stageIndex];
+    const stageIndex = failing ? 1 : Math.min(index, stages.length - 1);
+    const stage = failing ? FAILED_STAGE : stages[stageIndex];
+    const lifecycleStage = hookId
+      ? simulation.pausedStage
+      : stage.lifecycleStage;
     let status: DeploymentObservation['status'] = 'IN_PROGRESS';
     if (failing) {
       status = 'FAILED';
@@ -173,16 +273,16 @@ export class LocalDeploymentProvider implements DeploymentProvider {
       serviceDeploymentState: {
         observedAt: now.toISOString(),
         status,
-        lifecycleStage: hookId ? 'POST_SCALE_UP' : stage.lifecycleStage,
-        strategy: 'ROLLING',
+        lifecycleStage,
+        strategy: simulation.strategy,
         trafficPhase: stage.trafficPhase,
         ...(failing ? { statusReason: FAILED_STAGE.message } : {}),
       },
       step: {
         stepCode: stage.stepCode,
-        currentStep: stageIndex + 1,
-        totalSteps: STAGES.length,
-        lifecycleStage: hookId ? 'POST_SCALE_UP' : stage.lifecycleStage,
+        currentStep: simulation.stepOf(stageIndex, lifecycleStage),
+        totalSteps: simulation.totalSteps,
+        lifecycleStage,
         trafficPhase: stage.trafficPhase,
         message: hookId
           ? 'Waiting for a person to continue the deployment'

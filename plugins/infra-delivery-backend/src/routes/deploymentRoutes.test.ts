@@ -325,6 +325,72 @@ describe.each(databases.eachSupportedId())(
         expect((await get(w, id)).status).toBe('SUCCEEDED');
       });
 
+      it('simulates a blue/green deployment with its listener rules and a pause after the test traffic shift', async () => {
+        const w = await world();
+        const created = await deploy(w, {
+          taskDefinition: taskDefinition('web-bluegreen-pause'),
+        });
+        expectStatus(created, 201);
+        const deployment = deploymentSchema.parse(created.body.data);
+        const elb = 'arn:aws:elasticloadbalancing:eu-west-1:123456789012';
+        expect(deployment.data.strategy).toBe('blue_green');
+        expect(deployment.data.elbListenerState).toEqual([
+          {
+            capturedAt: expect.any(String),
+            loadBalancerRef: expect.stringMatching(
+              new RegExp(`^${elb}:loadbalancer/app/web/`),
+            ),
+            rules: [
+              expect.objectContaining({
+                role: 'production',
+                targetGroupName: 'web-blue',
+              }),
+              expect.objectContaining({
+                role: 'test',
+                targetGroupName: 'web-green',
+              }),
+            ],
+          },
+        ]);
+        await tick(2.5);
+        await tick(5);
+        const paused = await get(w, deployment.id);
+        expect(
+          paused.data.events.map(e => [
+            e.lifecycleStage,
+            e.trafficPhase,
+            e.currentStep,
+            e.totalSteps,
+            Boolean(e.hookId),
+          ]),
+        ).toEqual([
+          ['RECONCILE_SERVICE', 'standby', 1, 10, false],
+          ['TEST_TRAFFIC_SHIFT', 'test', 5, 10, false],
+          ['POST_TEST_TRAFFIC_SHIFT', 'test', 6, 10, true],
+        ]);
+        expect(paused.data.serviceDeploymentState).toMatchObject({
+          strategy: 'BLUE_GREEN',
+          lifecycleStage: 'POST_TEST_TRAFFIC_SHIFT',
+        });
+        expectStatus(
+          await api.post(
+            `/deployments/${deployment.id}/continue`,
+            {},
+            w.owner.token,
+          ),
+          200,
+        );
+        await tick(10);
+        const done = await get(w, deployment.id);
+        expect(done.status).toBe('SUCCEEDED');
+        expect(done.data.events.at(-1)).toMatchObject({
+          stepCode: 'SUCCEEDED',
+          lifecycleStage: 'CLEAN_UP',
+          trafficPhase: 'production',
+          currentStep: 10,
+        });
+      });
+
       it('cancels a deployment in progress, and the follower ends it CANCELLED', async () => {
         const w = await world();
         const created = await deploy(w);
