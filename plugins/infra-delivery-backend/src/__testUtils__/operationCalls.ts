@@ -639,6 +639,18 @@ export const OPERATION_CALLS: Record<OperationId, OperationCallSpec> = {
     access: 'MEMBER',
     call: w => ({ params: id(w.deploymentId), allowed: 409 }),
   },
+  cancelDeployment: {
+    access: 'MEMBER',
+    call: w => ({
+      params: id(w.deploymentId),
+      allowed: 409,
+      allowedCode: 'InfraDelivery:Deployment:NOT_CANCELLABLE',
+    }),
+  },
+  redeployDeployment: {
+    access: 'MEMBER',
+    call: async w => ({ params: id(await w.fresh.succeededDeployment()) }),
+  },
   ingestInfrastructureEvent: {
     access: 'public',
     call: () => ({

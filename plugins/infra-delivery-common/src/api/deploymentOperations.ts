@@ -108,6 +108,7 @@ export const redeployDeployment = defineOperation({
   params: idParamsSchema,
   success: { status: 201, schema: dataResponseSchema(deploymentSchema) },
   errors: [403, 404, 409, 422, 503],
+  idempotent: true,
 });
 
 export const ingestInfrastructureEvent = defineOperation({
