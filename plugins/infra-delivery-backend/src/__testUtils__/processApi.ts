@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import path from 'node:path';
+import nodePath from 'node:path';
 
 /** An answer of the service, or `status: 0` when the connection failed (no answer at all). */
 export interface ProcessResponse {
@@ -69,7 +69,7 @@ export function reliabilityPlanJson(): {
 } {
   const planJson = JSON.parse(
     fs.readFileSync(
-      path.resolve(
+      nodePath.resolve(
         __dirname,
         '../iac/__fixtures__/tf-plans/terraform-compliance__test_issue_522.plan.json',
       ),

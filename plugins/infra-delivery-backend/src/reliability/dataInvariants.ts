@@ -138,3 +138,21 @@ export async function checkDataInvariants(
   }
   return violations;
 }
+
+/**
+ * What the storage engine says of its own files: SQLite's `PRAGMA integrity_check` answer
+ * (`ok` when sound). PostgreSQL recovers from its write-ahead log and has no such check, so
+ * there the data invariants above are the whole proof.
+ */
+export async function storageIntegrity(
+  knex: Knex,
+  client: string,
+): Promise<string> {
+  if (client !== 'better-sqlite3') {
+    return 'ok';
+  }
+  const rows: { integrity_check: string }[] = await knex.raw(
+    'PRAGMA integrity_check',
+  );
+  return rows.map(row => row.integrity_check).join('\n');
+}

@@ -176,12 +176,13 @@ describe('soak: mixed reads and writes against a backend process', () => {
     expect(descriptorsAfter).toBeLessThanOrEqual(descriptorsBefore + 10);
     // Flat memory: what the process holds after the warm-up grows by less than 2 MB a minute
     // over a long run; a short run only bounds the growth (garbage collection swings it).
-    if (LONG_RUN) {
-      expect(report.rssMb.slopeAfterWarmUpMbPerMinute).toBeLessThan(2);
-      expect(report.soak.p99Ms).toBeLessThan(P99_TARGET_MS);
-    } else {
-      expect(report.rssMb.end - report.rssMb.afterWarmUp).toBeLessThan(64);
-    }
+    const memory = LONG_RUN
+      ? { growthMb: report.rssMb.slopeAfterWarmUpMbPerMinute, limitMb: 2 }
+      : { growthMb: report.rssMb.end - report.rssMb.afterWarmUp, limitMb: 64 };
+    expect(memory.growthMb).toBeLessThan(memory.limitMb);
+    // The latency target is the long soak's; the short CI run checks errors, memory and handles.
+    const p99BoundMs = LONG_RUN ? P99_TARGET_MS : Number.POSITIVE_INFINITY;
+    expect(report.soak.p99Ms).toBeLessThan(p99BoundMs);
 
     const logs = backend.logs();
     for (const secret of [org.password, org.token, org.runnerKey]) {
