@@ -1,0 +1,58 @@
+import {
+  coreServices,
+  createBackendPlugin,
+} from '@backstage/backend-plugin-api';
+import express from 'express';
+import Router from 'express-promise-router';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+
+/**
+ * Bench-only plugin, added by the bench's own backend and never by the product's: it answers
+ * stored bytes through Backstage's whole middleware stack without touching a database (the
+ * "middleware floor"), and reports the process's event-loop delay.
+ */
+export const benchPlugin = createBackendPlugin({
+  pluginId: 'bench',
+  register(env) {
+    env.registerInit({
+      deps: { httpRouter: coreServices.httpRouter },
+      async init({ httpRouter }) {
+        const responses = new Map<string, Buffer>();
+        const delay = monitorEventLoopDelay({ resolution: 1 });
+        delay.enable();
+
+        const router = Router();
+        router.put(
+          '/responses/:key',
+          express.raw({ type: '*/*', limit: '64mb' }),
+          (req, res) => {
+            responses.set(req.params.key, req.body as Buffer);
+            res.status(204).end();
+          },
+        );
+        router.get('/responses/:key', (req, res) => {
+          const body = responses.get(req.params.key);
+          if (!body) {
+            res.status(404).end();
+            return;
+          }
+          res.status(200).type('application/json').send(body);
+        });
+        // Longest stall since the last reset, and a reset for the next phase.
+        router.get('/event-loop', (_req, res) => {
+          res.json({
+            maxMs: delay.max / 1e6,
+            p99Ms: delay.percentile(99) / 1e6,
+            meanMs: delay.mean / 1e6,
+          });
+        });
+        router.post('/event-loop/reset', (_req, res) => {
+          delay.reset();
+          res.status(204).end();
+        });
+        httpRouter.addAuthPolicy({ path: '/', allow: 'unauthenticated' });
+        httpRouter.use(router);
+      },
+    });
+  },
+});
