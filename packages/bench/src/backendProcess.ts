@@ -1,0 +1,125 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { BENCH_ROOT, BenchDatabase } from './databases';
+
+/** A static token for Backstage's own APIs (the catalog peer). */
+export const BACKSTAGE_STATIC_TOKEN = 'bench-static-token-0123456789abcdef';
+
+export interface BackendProcess {
+  baseUrl: string;
+  pid: number;
+  /** Peak resident set size so far (VmHWM), in MB. */
+  peakRssMb(): number;
+  stop(): Promise<void>;
+}
+
+function backendConfig(
+  database: BenchDatabase,
+  port: number,
+  catalogEntities: number,
+) {
+  return {
+    backend: {
+      baseUrl: `http://localhost:${port}`,
+      listen: { port },
+      database: database.backendConfig,
+      auth: {
+        externalAccess: [
+          {
+            type: 'static',
+            options: { token: BACKSTAGE_STATIC_TOKEN, subject: 'bench' },
+          },
+        ],
+      },
+    },
+    catalog: {
+      rules: [{ allow: ['Component', 'System', 'API', 'Resource', 'Location'] }],
+      processingInterval: { minutes: 30 },
+    },
+    bench: { catalogEntities },
+    infraDelivery: {
+      // The bench signs in once per run; the shipped limits stay as they are otherwise.
+      rateLimits: { tokenPerAddress: { limit: 1000 } },
+    },
+  };
+}
+
+function readStatus(pid: number, field: string): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const match = status.match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'));
+    return match ? Number(match[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Starts the bench backend (the product's plugins plus the bench-only floor plugin) in
+ * production mode on `port`, and waits until it answers.
+ */
+export async function startBackend(options: {
+  database: BenchDatabase;
+  port: number;
+  catalogEntities: number;
+  log: (line: string) => void;
+}): Promise<BackendProcess> {
+  const { database, port, log } = options;
+  const configFile = `${BENCH_ROOT}/${database.tag}-config.json`;
+  writeFileSync(
+    configFile,
+    JSON.stringify(backendConfig(database, port, options.catalogEntities)),
+  );
+  const logFile = `${BENCH_ROOT}/${database.tag}-backend.log`;
+  const { openSync } = await import('node:fs');
+  const out = openSync(logFile, 'w');
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [resolve(__dirname, '../bin/bench-backend'), '--config', configFile],
+    {
+      env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn' },
+      stdio: ['ignore', out, out],
+      cwd: resolve(__dirname, '..'),
+    },
+  );
+  let exited = false;
+  child.on('exit', () => {
+    exited = true;
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const started = Date.now();
+  for (;;) {
+    if (exited) {
+      throw new Error(`The bench backend exited; see ${logFile}`);
+    }
+    try {
+      const response = await fetch(
+        `${baseUrl}/.backstage/health/v1/readiness`,
+      );
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() - started > 180_000) {
+      child.kill('SIGKILL');
+      throw new Error(`The bench backend did not become ready; see ${logFile}`);
+    }
+    await new Promise(r => setTimeout(r, 500));
+  }
+  log(`[${database.tag}] backend ready in ${((Date.now() - started) / 1000).toFixed(1)} s (pid ${child.pid}, log ${logFile})`);
+  const pid = child.pid!;
+  return {
+    baseUrl,
+    pid,
+    peakRssMb: () => readStatus(pid, 'VmHWM'),
+    stop: async () => {
+      if (exited) return;
+      const done = new Promise(r => child.once('exit', r));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await done;
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import autocannon from 'autocannon';
+
+export interface LoadResult {
+  p50: number;
+  p99: number;
+  requestsPerSecond: number;
+  requests: number;
+  errors: number;
+  non2xx: number;
+}
+
+/** Loads one URL with autocannon for `duration` seconds over `connections` connections. */
+export async function load(options: {
+  url: string;
+  method: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  connections: number;
+  duration: number;
+}): Promise<LoadResult> {
+  const result = await autocannon({
+    url: options.url,
+    method: options.method,
+    headers: {
+      ...options.headers,
+      ...(options.body ? { 'content-type': 'application/json' } : {}),
+    },
+    body: options.body,
+    connections: options.connections,
+    pipelining: 1,
+    duration: options.duration,
+  });
+  return {
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requestsPerSecond: result.requests.average,
+    requests: result.requests.total,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
