@@ -534,8 +534,15 @@ async function writeDeployments(
   };
 }
 
-/** Statistics for the planner, and on SQLite the write-ahead log folded back in. */
+/**
+ * The pipelines' run counters (the bulk copies bypass the store that keeps them), statistics
+ * for the planner, and on SQLite the write-ahead log folded back in.
+ */
 async function finishDataset(knex: Knex) {
+  await knex.raw(
+    `UPDATE pipelines SET run_count =
+       (SELECT count(*) FROM pipeline_runs WHERE pipeline_runs.pipeline_id = pipelines.id)`,
+  );
   if (String(knex.client.config.client).includes('sqlite')) {
     await knex.raw('ANALYZE');
     await knex.raw('PRAGMA wal_checkpoint(TRUNCATE)');

@@ -291,6 +291,9 @@ export class PipelineRunStore {
       updated_at: now,
     };
     await this.db('pipeline_runs').insert(row);
+    await this.db('pipelines')
+      .where({ id: input.pipelineId })
+      .increment('run_count', 1);
     await this.db('step_executions').insert(
       input.steps.map((step, position) => ({
         id: newId(),
@@ -457,7 +460,37 @@ export class PipelineRunStore {
         query.whereIn(column, values);
       }
     }
-    return keysetPage(query, 'id', page, toRun);
+    const countedByPipelines =
+      !filter.statuses?.length &&
+      !filter.ids?.length &&
+      !filter.attachedEntityIds?.length &&
+      !filter.latestPerPipeline;
+    return keysetPage(
+      query,
+      'id',
+      page,
+      toRun,
+      'desc',
+      countedByPipelines
+        ? () => this.countByPipelines(organizationId, filter.pipelineIds)
+        : undefined,
+    );
+  }
+
+  /**
+   * Runs of the organization (or of some of its pipelines) from the pipelines' run counters:
+   * a sum over at most a few thousand pipeline rows instead of a count over every run.
+   */
+  private async countByPipelines(
+    organizationId: string,
+    pipelineIds: string[] | undefined,
+  ): Promise<number> {
+    const query = this.db('pipelines')
+      .where({ organization_id: organizationId })
+      .sum({ count: 'run_count' });
+    if (pipelineIds?.length) query.whereIn('id', pipelineIds);
+    const [{ count }] = await query;
+    return Number(count ?? 0);
   }
 
   /**

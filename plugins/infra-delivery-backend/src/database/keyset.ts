@@ -29,8 +29,12 @@ export async function keysetPage<Row, T>(
   request: KeysetRequest,
   mapRow: (row: Row) => T,
   order: KeysetOrder = 'desc',
+  /** The total from somewhere cheaper than counting the filter's rows (a kept counter). */
+  totalCount?: () => Promise<number>,
 ): Promise<KeysetPage<T>> {
-  const countQuery = query.clone().clearSelect().count({ count: '*' });
+  const countQuery = totalCount
+    ? totalCount().then(count => [{ count }])
+    : query.clone().clearSelect().count({ count: '*' });
   const pageQuery = query
     .clone()
     .orderBy(idColumn, order)

@@ -2,7 +2,7 @@ import { IacRunType, StepType } from '@internal/plugin-infra-delivery-common';
 import { RunRecord, StepRecord } from '../database/PipelineRunStore';
 import { Stores } from '../database/stores';
 import { parsePlanJsonInChunks } from './planJson';
-import { plannedResourcesOf, rootOutputsOf } from './planResources';
+import { plannedResourcesInChunks, rootOutputsOf } from './planResources';
 import { planSummaryFromPlanJson } from './planSummary';
 
 const RUN_TYPES: Partial<Record<StepType, IacRunType>> = {
@@ -36,7 +36,7 @@ export async function ingestStepReport(
   if (report.planJson) {
     const plan = await parsePlanJsonInChunks(report.planJson);
     const counts = planSummaryFromPlanJson(plan);
-    const resources = plannedResourcesOf(plan);
+    const resources = await plannedResourcesInChunks(plan);
     const context = {
       organizationId: run.organizationId,
       pipelineId: run.pipelineId,

@@ -75,7 +75,7 @@ export function parsePlanJson(value: unknown): PlanJson {
   return result.data;
 }
 
-const PARSE_CHUNK = 500;
+const PARSE_CHUNK = 100;
 const planEnvelopeSchema = planJsonSchema.extend({
   resource_changes: z.array(z.unknown()).optional().default([]),
 });

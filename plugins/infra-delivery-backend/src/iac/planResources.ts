@@ -55,6 +55,26 @@ export function plannedResourcesOf(plan: PlanJson): PlannedResource[] {
   return plan.resource_changes.map(plannedResourceOf);
 }
 
+const MAP_CHUNK = 200;
+
+/**
+ * The same as plannedResourcesOf, with a turn of the event loop every MAP_CHUNK changes:
+ * redacting a 10,000-resource plan in one go held the process for over 100 ms.
+ */
+export async function plannedResourcesInChunks(
+  plan: PlanJson,
+): Promise<PlannedResource[]> {
+  const resources: PlannedResource[] = [];
+  const changes = plan.resource_changes;
+  for (let offset = 0; offset < changes.length; offset += MAP_CHUNK) {
+    for (const change of changes.slice(offset, offset + MAP_CHUNK)) {
+      resources.push(plannedResourceOf(change));
+    }
+    await new Promise(resolve => setImmediate(resolve));
+  }
+  return resources;
+}
+
 /** The root module's outputs after an apply, sensitive ones redacted. */
 export function rootOutputsOf(plan: PlanJson): Record<string, unknown> {
   return Object.fromEntries(
