@@ -9,6 +9,11 @@
  * whole backend blocked meanwhile. Runs leave only with their pipeline (ON DELETE CASCADE), so
  * a counter never outlives or undercounts its runs.
  *
+ * The stack-state counts (#24 for 200 stacks, and the total of #14 by stack) filter on the
+ * organization and the stack: the primary key (stack_id, address) found the rows, but every
+ * one of them was then read from the table for its organization_id — 50 ms for 200 stacks at
+ * a tenth of the default scale. An index on both makes the count an index-only scan.
+ *
  * @param {import('knex').Knex} knex
  */
 exports.up = async function up(knex) {
@@ -19,6 +24,12 @@ exports.up = async function up(knex) {
       .defaultTo(0)
       .comment('Number of runs of the pipeline, kept by the run store');
   });
+  await knex.schema.alterTable('stack_resource_state', table => {
+    table.index(
+      ['organization_id', 'stack_id'],
+      'stack_resource_state_org_stack_idx',
+    );
+  });
   await knex.raw(
     `UPDATE pipelines SET run_count =
        (SELECT count(*) FROM pipeline_runs WHERE pipeline_runs.pipeline_id = pipelines.id)`,
@@ -27,6 +38,12 @@ exports.up = async function up(knex) {
 
 /** @param {import('knex').Knex} knex */
 exports.down = async function down(knex) {
+  await knex.schema.alterTable('stack_resource_state', table => {
+    table.dropIndex(
+      ['organization_id', 'stack_id'],
+      'stack_resource_state_org_stack_idx',
+    );
+  });
   await knex.schema.alterTable('pipelines', table => {
     table.dropColumn('run_count');
   });
