@@ -63,7 +63,9 @@ async function waitForCatalog(
   expected: number,
   log: (line: string) => void,
 ) {
-  const deadline = Date.now() + Math.max(120_000, expected * 10);
+  // At most ten minutes: past that the peer is measured with what the catalog holds.
+  const deadline =
+    Date.now() + Math.min(600_000, Math.max(120_000, expected * 10));
   let count = 0;
   while (Date.now() < deadline) {
     const response = await fetch(

@@ -32,7 +32,9 @@ exports.up = async function up(knex) {
   });
   await knex.raw(
     `UPDATE pipelines SET run_count =
-       (SELECT count(*) FROM pipeline_runs WHERE pipeline_runs.pipeline_id = pipelines.id)`,
+       (SELECT count(*) FROM pipeline_runs
+         WHERE pipeline_runs.organization_id = pipelines.organization_id
+           AND pipeline_runs.pipeline_id = pipelines.id)`,
   );
 };
 

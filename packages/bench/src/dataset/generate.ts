@@ -541,7 +541,9 @@ async function writeDeployments(
 async function finishDataset(knex: Knex) {
   await knex.raw(
     `UPDATE pipelines SET run_count =
-       (SELECT count(*) FROM pipeline_runs WHERE pipeline_runs.pipeline_id = pipelines.id)`,
+       (SELECT count(*) FROM pipeline_runs
+         WHERE pipeline_runs.organization_id = pipelines.organization_id
+           AND pipeline_runs.pipeline_id = pipelines.id)`,
   );
   if (String(knex.client.config.client).includes('sqlite')) {
     await knex.raw('ANALYZE');
