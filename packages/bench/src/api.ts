@@ -1,9 +1,6 @@
 /** A caller of the bench backend's HTTP API. */
 export class Api {
-  constructor(
-    readonly baseUrl: string,
-    private token?: string,
-  ) {}
+  constructor(readonly baseUrl: string, private token?: string) {}
 
   withToken(token: string) {
     return new Api(this.baseUrl, token);
@@ -48,7 +45,9 @@ export class Api {
     const result = await this.request(method, path, body);
     if (result.status !== status) {
       throw new Error(
-        `${method} ${path}: expected ${status}, got ${result.status}: ${result.text.slice(0, 500)}`,
+        `${method} ${path}: expected ${status}, got ${
+          result.status
+        }: ${result.text.slice(0, 500)}`,
       );
     }
     return result.json;

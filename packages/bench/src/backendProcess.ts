@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { resolvePackagePath } from '@backstage/backend-plugin-api';
 import { BENCH_ROOT, BenchDatabase } from './databases';
 
 /** A static token for Backstage's own APIs (the catalog peer). */
@@ -34,7 +34,9 @@ function backendConfig(
       },
     },
     catalog: {
-      rules: [{ allow: ['Component', 'System', 'API', 'Resource', 'Location'] }],
+      rules: [
+        { allow: ['Component', 'System', 'API', 'Resource', 'Location'] },
+      ],
       processingInterval: { minutes: 30 },
     },
     bench: { catalogEntities },
@@ -76,11 +78,15 @@ export async function startBackend(options: {
   const out = openSync(logFile, 'w');
   const child: ChildProcess = spawn(
     process.execPath,
-    [resolve(__dirname, '../bin/bench-backend'), '--config', configFile],
+    [
+      resolvePackagePath('@internal/infra-delivery-bench', 'bin/bench-backend'),
+      '--config',
+      configFile,
+    ],
     {
       env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn' },
       stdio: ['ignore', out, out],
-      cwd: resolve(__dirname, '..'),
+      cwd: resolvePackagePath('@internal/infra-delivery-bench'),
     },
   );
   let exited = false;
@@ -94,9 +100,7 @@ export async function startBackend(options: {
       throw new Error(`The bench backend exited; see ${logFile}`);
     }
     try {
-      const response = await fetch(
-        `${baseUrl}/.backstage/health/v1/readiness`,
-      );
+      const response = await fetch(`${baseUrl}/.backstage/health/v1/readiness`);
       if (response.ok) break;
     } catch {
       // not listening yet
@@ -107,7 +111,12 @@ export async function startBackend(options: {
     }
     await new Promise(r => setTimeout(r, 500));
   }
-  log(`[${database.tag}] backend ready in ${((Date.now() - started) / 1000).toFixed(1)} s (pid ${child.pid}, log ${logFile})`);
+  log(
+    `[${database.tag}] backend ready in ${(
+      (Date.now() - started) /
+      1000
+    ).toFixed(1)} s (pid ${child.pid}, log ${logFile})`,
+  );
   const pid = child.pid!;
   return {
     baseUrl,

@@ -26,7 +26,10 @@ function scaleTag(scale: number) {
   return String(scale).replace('.', '_');
 }
 
-export function benchDatabase(kind: DatabaseKind, scale: number): BenchDatabase {
+export function benchDatabase(
+  kind: DatabaseKind,
+  scale: number,
+): BenchDatabase {
   const tag = `${kind}-s${scaleTag(scale)}`;
   if (kind === 'sqlite') {
     const directory = `${BENCH_ROOT}/${tag}`;
@@ -68,7 +71,10 @@ export function benchDatabase(kind: DatabaseKind, scale: number): BenchDatabase 
         pool: { min: 0, max: 10 },
       }),
     recreate: async () => {
-      const admin = knexFactory({ client: 'pg', connection: `${POSTGRES_URL}/postgres` });
+      const admin = knexFactory({
+        client: 'pg',
+        connection: `${POSTGRES_URL}/postgres`,
+      });
       try {
         await admin.raw('DROP DATABASE IF EXISTS ?? WITH (FORCE)', [database]);
         await admin.raw('CREATE DATABASE ??', [database]);

@@ -1,4 +1,4 @@
-import { Stores } from '@internal/plugin-infra-delivery-backend/src/database/stores';
+import { Stores } from './pluginInternals';
 import { DatasetManifest } from './dataset/generate';
 
 /** Every list asks for the same page size, the catalog peer included. */
@@ -47,7 +47,9 @@ export function benchEndpoints(
       key: 'runs-deep',
       title: `#13 after ${deep.pages.toLocaleString('en')} pages`,
       method: 'GET',
-      path: `${PLUGIN}/pipeline-runs?limit=${PAGE_SIZE}&cursor=${encodeURIComponent(deep.cursor)}`,
+      path: `${PLUGIN}/pipeline-runs?limit=${PAGE_SIZE}&cursor=${encodeURIComponent(
+        deep.cursor,
+      )}`,
       list: true,
       store: s =>
         s.pipelineRuns.listRuns(org, {}, { ...page, afterId: deep.afterId }),
@@ -56,7 +58,10 @@ export function benchEndpoints(
       key: 'runs-pipelines',
       title: '#13 200 pipelineIds × latestPerPipeline=5',
       method: 'GET',
-      path: `${PLUGIN}/pipeline-runs?limit=${PAGE_SIZE}&latestPerPipeline=5&${repeat('pipelineId', pipelines)}`,
+      path: `${PLUGIN}/pipeline-runs?limit=${PAGE_SIZE}&latestPerPipeline=5&${repeat(
+        'pipelineId',
+        pipelines,
+      )}`,
       list: true,
       store: s =>
         s.pipelineRuns.listRuns(
@@ -69,7 +74,10 @@ export function benchEndpoints(
       key: 'runs-entities',
       title: '#13 200 attachedEntityIds × latestPerEntity=3',
       method: 'GET',
-      path: `${PLUGIN}/pipeline-runs?limit=${PAGE_SIZE}&latestPerEntity=3&${repeat('attachedEntityId', stacks)}`,
+      path: `${PLUGIN}/pipeline-runs?limit=${PAGE_SIZE}&latestPerEntity=3&${repeat(
+        'attachedEntityId',
+        stacks,
+      )}`,
       list: true,
       store: s =>
         s.pipelineRuns.listRuns(
@@ -114,7 +122,9 @@ export function benchEndpoints(
       path: `${PLUGIN}/infrastructure-events?deploymentId=${manifest.deploymentId}`,
       list: true,
       store: s =>
-        s.infrastructureEvents.list(org, { deploymentId: manifest.deploymentId }),
+        s.infrastructureEvents.list(org, {
+          deploymentId: manifest.deploymentId,
+        }),
     },
     {
       key: 'metric',

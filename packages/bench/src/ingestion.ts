@@ -54,12 +54,17 @@ export async function measurePlanIngestion(
   const runner = api.withToken(key);
   let claim: any;
   for (let attempt = 0; attempt < 50 && !claim; attempt++) {
-    const result = await runner.request('POST', '/api/infra-delivery/runner/claims', {
-      data: { runnerId: 'bench-runner' },
-    });
+    const result = await runner.request(
+      'POST',
+      '/api/infra-delivery/runner/claims',
+      {
+        data: { runnerId: 'bench-runner' },
+      },
+    );
     if (result.status === 200) claim = result.json.data;
     else if (result.status === 204) await new Promise(r => setTimeout(r, 200));
-    else throw new Error(`claim: ${result.status} ${result.text.slice(0, 300)}`);
+    else
+      throw new Error(`claim: ${result.status} ${result.text.slice(0, 300)}`);
   }
   if (!claim) throw new Error('No plan step became claimable');
   const body = {

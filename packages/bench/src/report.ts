@@ -41,31 +41,53 @@ const ratio = (a?: number, b?: number) =>
 export function markdownReport(report: BenchReport): string {
   const lines: string[] = [];
   lines.push(
-    `### ${report.database}, scale ${report.scale} (${Object.entries(report.rows)
+    `### ${report.database}, scale ${report.scale} (${Object.entries(
+      report.rows,
+    )
       .map(([t, n]) => `${t} ${n.toLocaleString('en')}`)
       .join(', ')})`,
     '',
-    `Machine: ${report.machine}. Backend peak RSS ${f(report.peakRssMb, 0)} MB.` +
-      (report.generatedSeconds !== undefined
+    `Machine: ${report.machine}. Backend peak RSS ${f(
+      report.peakRssMb,
+      0,
+    )} MB.${
+      report.generatedSeconds !== undefined
         ? ` Dataset generated in ${f(report.generatedSeconds)} s.`
-        : ''),
+        : ''
+    }`,
     '',
     '| endpoint | conns | p50 ms | p99 ms | req/s | SQL floor p50 / req/s | middleware floor req/s | bare floor req/s | ×SQL | ×middleware | ×bare | max stall ms |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|',
   );
-  for (const endpoint of [...report.endpoints, ...(report.peer ? [report.peer] : [])]) {
-    for (const [connections, figures] of Object.entries(endpoint.byConnections)) {
+  for (const endpoint of [
+    ...report.endpoints,
+    ...(report.peer ? [report.peer] : []),
+  ]) {
+    for (const [connections, figures] of Object.entries(
+      endpoint.byConnections,
+    )) {
       const b = figures.backend;
       lines.push(
-        `| ${endpoint.title} | ${connections} | ${f(b.p50)} | ${f(b.p99)} | ${f(b.requestsPerSecond, 0)}${
-          b.non2xx || b.errors ? ` (${b.non2xx + b.errors} failed)` : ''
-        } | ${figures.sqlFloor ? `${f(figures.sqlFloor.p50, 2)} / ${f(figures.sqlFloor.requestsPerSecond, 0)}` : '—'} | ${f(
-          figures.middlewareFloor?.requestsPerSecond,
+        `| ${endpoint.title} | ${connections} | ${f(b.p50)} | ${f(b.p99)} | ${f(
+          b.requestsPerSecond,
           0,
-        )} | ${f(figures.bareFloor?.requestsPerSecond, 0)} | ${ratio(
+        )}${b.non2xx || b.errors ? ` (${b.non2xx + b.errors} failed)` : ''} | ${
+          figures.sqlFloor
+            ? `${f(figures.sqlFloor.p50, 2)} / ${f(
+                figures.sqlFloor.requestsPerSecond,
+                0,
+              )}`
+            : '—'
+        } | ${f(figures.middlewareFloor?.requestsPerSecond, 0)} | ${f(
+          figures.bareFloor?.requestsPerSecond,
+          0,
+        )} | ${ratio(
           b.requestsPerSecond,
           figures.sqlFloor?.requestsPerSecond,
-        )} | ${ratio(b.requestsPerSecond, figures.middlewareFloor?.requestsPerSecond)} | ${ratio(
+        )} | ${ratio(
+          b.requestsPerSecond,
+          figures.middlewareFloor?.requestsPerSecond,
+        )} | ${ratio(
           b.requestsPerSecond,
           figures.bareFloor?.requestsPerSecond,
         )} | ${f(figures.maxStallMs)} |`,
@@ -75,7 +97,9 @@ export function markdownReport(report: BenchReport): string {
   if (report.ingestion) {
     lines.push(
       '',
-      `Plan ingestion: ${report.ingestion.resources.toLocaleString('en')} resources in ${f(
+      `Plan ingestion: ${report.ingestion.resources.toLocaleString(
+        'en',
+      )} resources in ${f(
         report.ingestion.totalMs,
         0,
       )} ms, longest event-loop stall ${f(report.ingestion.maxStallMs)} ms.`,
@@ -85,7 +109,9 @@ export function markdownReport(report: BenchReport): string {
     '',
     `Ratios are the backend's requests/s over the floor's. The deep page is reached after ${report.deepPages.toLocaleString(
       'en',
-    )} pages; the catalog peer pages ${report.catalogEntities.toLocaleString('en')} entities.`,
+    )} pages; the catalog peer pages ${report.catalogEntities.toLocaleString(
+      'en',
+    )} entities.`,
   );
   return lines.join('\n');
 }

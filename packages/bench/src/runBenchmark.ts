@@ -4,7 +4,11 @@ import { Api } from './api';
 import { BACKSTAGE_STATIC_TOKEN, startBackend } from './backendProcess';
 import { startBareFloor } from './bareFloor';
 import { BENCH_ROOT, BenchDatabase } from './databases';
-import { BENCH_EMAIL, BENCH_PASSWORD, DatasetManifest } from './dataset/generate';
+import {
+  BENCH_EMAIL,
+  BENCH_PASSWORD,
+  DatasetManifest,
+} from './dataset/generate';
 import { benchEndpoints, Endpoint, PAGE_SIZE } from './endpoints';
 import { measurePlanIngestion } from './ingestion';
 import { load } from './load';
@@ -124,7 +128,11 @@ export async function runBenchmark(options: {
       ) * perWalk;
     const walkStarted = Date.now();
     const deep = await walkRuns(api, pages);
-    tagged(`walked ${pages} pages in ${((Date.now() - walkStarted) / 1000).toFixed(1)} s`);
+    tagged(
+      `walked ${pages} pages in ${((Date.now() - walkStarted) / 1000).toFixed(
+        1,
+      )} s`,
+    );
 
     let endpoints: Endpoint[] = benchEndpoints(manifest, deep, {
       triggerPipelineId: manifest.pipelineIds[manifest.pipelineIds.length - 1],
@@ -142,7 +150,9 @@ export async function runBenchmark(options: {
         endpoint.body ? JSON.parse(endpoint.body) : undefined,
       );
       if (result.status >= 300) {
-        throw new Error(`${endpoint.title}: ${result.status} ${result.text.slice(0, 300)}`);
+        throw new Error(
+          `${endpoint.title}: ${result.status} ${result.text.slice(0, 300)}`,
+        );
       }
       const bytes = Buffer.from(result.text);
       responses.set(endpoint.key, bytes);
@@ -152,7 +162,10 @@ export async function runBenchmark(options: {
         body: bytes,
       });
       if (endpoint.store) {
-        statements.set(endpoint.key, await captureStatements(knex, endpoint.store));
+        statements.set(
+          endpoint.key,
+          await captureStatements(knex, endpoint.store),
+        );
       }
     }
     bare = await startBareFloor(responses, options.options.port + 1);
@@ -161,7 +174,11 @@ export async function runBenchmark(options: {
     // figure below.
     const catalogEntities =
       !only.length || only.includes('catalog')
-        ? await waitForCatalog(backend.baseUrl, manifest.sizes.catalogEntities, tagged)
+        ? await waitForCatalog(
+            backend.baseUrl,
+            manifest.sizes.catalogEntities,
+            tagged,
+          )
         : 0;
 
     const authorization = { authorization: api.authorization };
@@ -199,7 +216,10 @@ export async function runBenchmark(options: {
         });
         const captured = statements.get(endpoint.key);
         const sqlFloor = captured
-          ? await measureSqlFloor(knex, captured, { concurrency: c, seconds: duration })
+          ? await measureSqlFloor(knex, captured, {
+              concurrency: c,
+              seconds: duration,
+            })
           : undefined;
         entry.byConnections[c] = {
           backend: measured,
@@ -209,9 +229,19 @@ export async function runBenchmark(options: {
           maxStallMs: loop.maxMs,
         };
         tagged(
-          `${endpoint.title} ×${c}: p50 ${measured.p50} ms, p99 ${measured.p99} ms, ${measured.requestsPerSecond.toFixed(0)} req/s` +
-            ` (middleware floor ${middlewareFloor.requestsPerSecond.toFixed(0)}, bare ${bareFloor.requestsPerSecond.toFixed(0)}` +
-            `${sqlFloor ? `, SQL ${sqlFloor.requestsPerSecond.toFixed(0)} at p50 ${sqlFloor.p50.toFixed(2)} ms` : ''}), stall ${loop.maxMs.toFixed(1)} ms`,
+          `${endpoint.title} ×${c}: p50 ${measured.p50} ms, p99 ${
+            measured.p99
+          } ms, ${measured.requestsPerSecond.toFixed(0)} req/s` +
+            ` (middleware floor ${middlewareFloor.requestsPerSecond.toFixed(
+              0,
+            )}, bare ${bareFloor.requestsPerSecond.toFixed(0)}` +
+            `${
+              sqlFloor
+                ? `, SQL ${sqlFloor.requestsPerSecond.toFixed(
+                    0,
+                  )} at p50 ${sqlFloor.p50.toFixed(2)} ms`
+                : ''
+            }), stall ${loop.maxMs.toFixed(1)} ms`,
         );
       }
       figures.push(entry);
@@ -221,7 +251,9 @@ export async function runBenchmark(options: {
     if (!only.length || only.includes('catalog')) {
       peer = {
         key: 'catalog',
-        title: `catalog by-query (peer, ${catalogEntities.toLocaleString('en')} entities)`,
+        title: `catalog by-query (peer, ${catalogEntities.toLocaleString(
+          'en',
+        )} entities)`,
         list: true,
         bytes: 0,
         byConnections: {},
@@ -237,7 +269,11 @@ export async function runBenchmark(options: {
         });
         const loop = await api.expect(200, 'GET', '/api/bench/event-loop');
         peer.byConnections[c] = { backend: measured, maxStallMs: loop.maxMs };
-        tagged(`catalog peer ×${c}: p50 ${measured.p50} ms, p99 ${measured.p99} ms, ${measured.requestsPerSecond.toFixed(0)} req/s`);
+        tagged(
+          `catalog peer ×${c}: p50 ${measured.p50} ms, p99 ${
+            measured.p99
+          } ms, ${measured.requestsPerSecond.toFixed(0)} req/s`,
+        );
       }
     }
 
@@ -245,14 +281,19 @@ export async function runBenchmark(options: {
     if (!only.length || only.includes('ingestion')) {
       ingestion = await measurePlanIngestion(api, manifest, PLAN_RESOURCES);
       tagged(
-        `plan ingestion of ${PLAN_RESOURCES}: ${ingestion.totalMs.toFixed(0)} ms, longest stall ${ingestion.maxStallMs.toFixed(1)} ms`,
+        `plan ingestion of ${PLAN_RESOURCES}: ${ingestion.totalMs.toFixed(
+          0,
+        )} ms, longest stall ${ingestion.maxStallMs.toFixed(1)} ms`,
       );
     }
 
     const report: BenchReport = {
       database: database.kind === 'sqlite' ? 'SQLite' : 'PostgreSQL',
       scale: options.options.scale,
-      machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.versions.node}`,
+      machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(
+        totalmem() /
+        2 ** 30
+      ).toFixed(0)} GiB, Node ${process.versions.node}`,
       generatedSeconds: options.generated ? manifest.seconds : undefined,
       rows: manifest.rows,
       deepPages: deep.pages,
@@ -263,7 +304,10 @@ export async function runBenchmark(options: {
       peakRssMb: backend.peakRssMb(),
     };
     const markdown = markdownReport(report);
-    writeFileSync(`${BENCH_ROOT}/results-${database.tag}.json`, JSON.stringify(report, null, 2));
+    writeFileSync(
+      `${BENCH_ROOT}/results-${database.tag}.json`,
+      JSON.stringify(report, null, 2),
+    );
     writeFileSync(`${BENCH_ROOT}/results-${database.tag}.md`, `${markdown}\n`);
     process.stdout.write(`${markdown}\n\n`);
   } finally {

@@ -1,5 +1,5 @@
 import { Knex } from 'knex';
-import { createStores, Stores } from '@internal/plugin-infra-delivery-backend/src/database/stores';
+import { createStores, Stores } from './pluginInternals';
 
 export interface Statement {
   sql: string;
@@ -33,7 +33,9 @@ export async function captureStatements(
 
 function percentile(sorted: number[], p: number) {
   if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+  return sorted[
+    Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))
+  ];
 }
 
 type Executor = (statement: Statement) => Promise<unknown> | unknown;

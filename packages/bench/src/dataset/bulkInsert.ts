@@ -31,12 +31,13 @@ export async function bulkInsert(
   if (rows.length === 0) return;
   const columns = Object.keys(rows[0]);
   if (String(knex.client.config.client).includes('sqlite')) {
-    const connection = (await knex.client.acquireConnection()) as SqliteDatabase;
+    const connection =
+      (await knex.client.acquireConnection()) as SqliteDatabase;
     try {
       const statement = connection.prepare(
-        `INSERT INTO "${table}" (${columns.map(c => `"${c}"`).join(', ')}) VALUES (${columns
-          .map(() => '?')
-          .join(', ')})`,
+        `INSERT INTO "${table}" (${columns
+          .map(c => `"${c}"`)
+          .join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
       );
       connection.transaction(() => {
         for (const row of rows) {

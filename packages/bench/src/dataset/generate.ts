@@ -1,15 +1,14 @@
 import { Knex } from 'knex';
 import { DatabaseService } from '@backstage/backend-plugin-api';
-import { ContainerDeploymentData } from '@internal/plugin-infra-delivery-common';
-import { hashPassword } from '@internal/plugin-infra-delivery-backend/src/auth/passwords';
-import { newId } from '@internal/plugin-infra-delivery-backend/src/database/ids';
-import { applyDatabaseMigrations } from '@internal/plugin-infra-delivery-backend/src/database/migrations';
 import {
+  applyDatabaseMigrations,
   createStores,
+  hashPassword,
+  newId,
+  parsePlanJson,
+  plannedResourcesOf,
   Stores,
-} from '@internal/plugin-infra-delivery-backend/src/database/stores';
-import { parsePlanJson } from '@internal/plugin-infra-delivery-backend/src/iac/planJson';
-import { plannedResourcesOf } from '@internal/plugin-infra-delivery-backend/src/iac/planResources';
+} from '../pluginInternals';
 import { RowWriter } from './bulkInsert';
 import { timeOrderedId } from './timeOrderedId';
 import { DatasetSizes } from './sizes';
@@ -43,6 +42,10 @@ async function rowOf(knex: Knex, table: string, id: string): Promise<Row> {
   if (!row) throw new Error(`template row ${id} missing from ${table}`);
   return row;
 }
+
+type ContainerDeploymentData = Parameters<
+  Stores['deployments']['create']
+>[0]['data'];
 
 function deploymentData(
   cloudAccountId: string,
@@ -135,7 +138,13 @@ export async function generateDataset(
   });
 
   const { stackIds, pipelineIds } = await stores.transaction(async tx =>
-    createStacksAndPipelines(tx, organizationId, project.id, environment.id, sizes),
+    createStacksAndPipelines(
+      tx,
+      organizationId,
+      project.id,
+      environment.id,
+      sizes,
+    ),
   );
   log(`${stackIds.length} stacks, ${pipelineIds.length} pipelines`);
 
@@ -158,7 +167,9 @@ export async function generateDataset(
     steps: [{ type: 'approval', name: 'Approve' }],
   });
   const runTemplate = await rowOf(knex, 'pipeline_runs', template.id);
-  await knex('step_executions').where({ pipeline_run_id: template.id }).delete();
+  await knex('step_executions')
+    .where({ pipeline_run_id: template.id })
+    .delete();
   await knex('pipeline_runs').where({ id: template.id }).delete();
   const versionOf = new Map<string, string>(
     (
@@ -215,7 +226,9 @@ export async function generateDataset(
     sizes,
   );
   Object.assign(rows, resourceRows);
-  log(`${rows.iac_resources} IaC resources, ${rows.stack_resource_state} current`);
+  log(
+    `${rows.iac_resources} IaC resources, ${rows.stack_resource_state} current`,
+  );
 
   const deploymentRows = await writeDeployments(
     knex,
@@ -348,13 +361,19 @@ async function writeResources(
   const stackCount = stackIds.length;
   const runsOfStack = (k: number) => {
     // Runs attach round-robin: the newest two runs of stack k are its plan and its apply.
-    const last = k + stackCount * Math.floor((runIds.length - 1 - k) / stackCount);
-    return { apply: runIds[last], plan: runIds[Math.max(k, last - stackCount)] };
+    const last =
+      k + stackCount * Math.floor((runIds.length - 1 - k) / stackCount);
+    return {
+      apply: runIds[last],
+      plan: runIds[Math.max(k, last - stackCount)],
+    };
   };
   const bigTotal = 2 * sizes.bigStacks * sizes.bigStackResources;
   const perOther = Math.max(
     0,
-    Math.floor((sizes.resources - bigTotal) / (2 * (stackCount - sizes.bigStacks))),
+    Math.floor(
+      (sizes.resources - bigTotal) / (2 * (stackCount - sizes.bigStacks)),
+    ),
   );
   const templatePlan = plannedResourcesOf(parsePlanJson(syntheticPlan(1)));
   const [templateId] = await stores.iacResults.insertResources(
@@ -472,7 +491,11 @@ async function writeDeployments(
       taskDefinitionRef:
         'arn:aws:ecs:eu-west-1:111122223333:task-definition/svc-0:2',
       containers: [
-        { name: 'app', lastStatus: 'RUNNING', image: 'registry.example.com/svc-0:2' },
+        {
+          name: 'app',
+          lastStatus: 'RUNNING',
+          image: 'registry.example.com/svc-0:2',
+        },
       ],
       rawDetail: { version: 1, group: 'service:svc-0' },
     },

@@ -1,0 +1,15 @@
+/*
+ * The bench drives the plugin's own migrations and stores, which the plugin package does not
+ * export to production callers: the bench is a development tool in the same repository, the
+ * one place that reaches into the plugin's sources.
+ */
+/* eslint-disable @backstage/no-forbidden-package-imports */
+export { hashPassword } from '@internal/plugin-infra-delivery-backend/src/auth/passwords';
+export { newId } from '@internal/plugin-infra-delivery-backend/src/database/ids';
+export { applyDatabaseMigrations } from '@internal/plugin-infra-delivery-backend/src/database/migrations';
+export {
+  createStores,
+  type Stores,
+} from '@internal/plugin-infra-delivery-backend/src/database/stores';
+export { parsePlanJson } from '@internal/plugin-infra-delivery-backend/src/iac/planJson';
+export { plannedResourcesOf } from '@internal/plugin-infra-delivery-backend/src/iac/planResources';
