@@ -558,10 +558,16 @@ async function writeDeployments(
 }
 
 /**
- * The pipelines' run counters (the bulk copies bypass the store that keeps them), statistics
+ * The pipelines' and stacks' counters (the bulk copies bypass the stores that keep them), statistics
  * for the planner, and on SQLite the write-ahead log folded back in.
  */
 async function finishDataset(knex: Knex) {
+  await knex.raw(
+    `UPDATE stacks SET resource_count =
+       (SELECT count(*) FROM stack_resource_state
+         WHERE stack_resource_state.organization_id = stacks.organization_id
+           AND stack_resource_state.stack_id = stacks.id)`,
+  );
   await knex.raw(
     `UPDATE pipelines SET run_count =
        (SELECT count(*) FROM pipeline_runs

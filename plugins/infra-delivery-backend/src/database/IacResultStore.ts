@@ -276,6 +276,17 @@ export class IacResultStore {
         .merge(['iac_resource_id', 'updated_at']);
       await yieldToEventLoop();
     }
+    // The stack's counter (#24), recounted in the same transaction: an index-only count of
+    // one stack's addresses.
+    const [{ count }] = await this.db('stack_resource_state')
+      .where({
+        organization_id: context.organizationId,
+        stack_id: context.stackId,
+      })
+      .count({ count: '*' });
+    await this.db('stacks')
+      .where({ organization_id: context.organizationId, id: context.stackId })
+      .update({ resource_count: Number(count) });
   }
 
   async listSummaries(
@@ -412,19 +423,18 @@ export class IacResultStore {
     };
   }
 
-  /** #24: one grouped index scan for up to 200 stacks; stacks with none are absent. */
+  /** #24: the kept counters of up to 200 stacks; stacks with none are absent. */
   async countStackState(
     organizationId: string,
     stackIds: string[],
   ): Promise<{ stackId: string; count: number }[]> {
-    const rows = await this.db('stack_resource_state')
+    const rows = await this.db('stacks')
       .where({ organization_id: organizationId })
-      .whereIn('stack_id', [...new Set(stackIds)])
-      .groupBy('stack_id')
-      .select('stack_id')
-      .count({ count: '*' });
-    return (rows as { stack_id: string; count: string | number }[]).map(
-      row => ({ stackId: row.stack_id, count: Number(row.count) }),
+      .whereIn('id', [...new Set(stackIds)])
+      .where('resource_count', '>', 0)
+      .select('id', 'resource_count');
+    return (rows as { id: string; resource_count: string | number }[]).map(
+      row => ({ stackId: row.id, count: Number(row.resource_count) }),
     );
   }
 }
