@@ -401,7 +401,11 @@ export class IacResultStore {
         'stack_resource_state.iac_resource_id as state_resource_id',
         'stack_resource_state.address as state_address',
       );
-    const [{ count }] = await query.clone().clearSelect().count({ count: '*' });
+    // The total is the stack's kept counter (see applyToStackState), not a count of its state.
+    const stack = await this.db('stacks')
+      .where({ organization_id: organizationId, id: stackId })
+      .first('resource_count');
+    const count = stack?.resource_count ?? 0;
     const pageQuery = query
       .clone()
       .orderBy('stack_resource_state.address', 'asc')
