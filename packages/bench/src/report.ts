@@ -29,6 +29,8 @@ export interface BenchReport {
   peer?: EndpointFigures;
   catalogEntities: number;
   ingestion?: { resources: number; totalMs: number; maxStallMs: number };
+  /** Peak RSS after the endpoint loads, before ingestion and the catalog peer. */
+  loadPeakRssMb?: number;
   peakRssMb: number;
 }
 
