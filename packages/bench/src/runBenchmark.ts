@@ -180,6 +180,15 @@ export async function runBenchmark(options: {
         bytes: responses.get(endpoint.key)!.length,
         byConnections: {},
       };
+      // A second of warm-up (JIT, caches), not recorded.
+      await load({
+        url: `${backend.baseUrl}${endpoint.path}`,
+        method: endpoint.method,
+        headers: authorization,
+        body: endpoint.body,
+        connections: 4,
+        duration: 1,
+      });
       for (const c of connections) {
         await api.expect(204, 'POST', '/api/bench/event-loop/reset');
         const measured = await load({
