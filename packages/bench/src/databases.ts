@@ -68,7 +68,8 @@ export function benchDatabase(
       knexFactory({
         client: 'pg',
         connection: `${POSTGRES_URL}/${database}`,
-        pool: { min: 0, max: 10 },
+        // The SQL floor holds one connection per concurrent request.
+        pool: { min: 0, max: 16 },
       }),
     recreate: async () => {
       const admin = knexFactory({
