@@ -68,6 +68,13 @@ export async function startBackend(options: {
   log: (line: string) => void;
 }): Promise<BackendProcess> {
   const { database, port, log } = options;
+  const answering = await fetch(`http://127.0.0.1:${port}/`).then(
+    () => true,
+    () => false,
+  );
+  if (answering) {
+    throw new Error(`Port ${port} is in use; choose another with --port`);
+  }
   const configFile = `${BENCH_ROOT}/${database.tag}-config.json`;
   writeFileSync(
     configFile,
