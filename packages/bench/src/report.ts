@@ -50,9 +50,12 @@ export function markdownReport(report: BenchReport): string {
       .join(', ')})`,
     '',
     `Machine: ${report.machine}. Backend peak RSS ${f(
+      report.loadPeakRssMb,
+      0,
+    )} MB after the endpoint loads, ${f(
       report.peakRssMb,
       0,
-    )} MB.${
+    )} MB by the end (plan ingestion, catalog processing).${
       report.generatedSeconds !== undefined
         ? ` Dataset generated in ${f(report.generatedSeconds)} s.`
         : ''
