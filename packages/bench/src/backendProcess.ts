@@ -75,6 +75,7 @@ export async function startBackend(options: {
   if (answering) {
     throw new Error(`Port ${port} is in use; choose another with --port`);
   }
+  await database.resetCatalog();
   const configFile = `${BENCH_ROOT}/${database.tag}-config.json`;
   writeFileSync(
     configFile,

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import knexFactory, { Knex } from 'knex';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
@@ -20,6 +20,11 @@ export interface BenchDatabase {
   open(): Knex;
   /** Drops and recreates the plugin's database. */
   recreate(): Promise<void>;
+  /**
+   * Drops the catalog's database: entities a previous run provided would otherwise still be
+   * processing while this run measures.
+   */
+  resetCatalog(): Promise<void>;
 }
 
 function scaleTag(scale: number) {
@@ -48,9 +53,13 @@ export function benchDatabase(
           useNullAsDefault: true,
         }),
       recreate: async () => {
-        const { rmSync } = await import('node:fs');
         rmSync(directory, { recursive: true, force: true });
         mkdirSync(directory, { recursive: true });
+      },
+      resetCatalog: async () => {
+        for (const suffix of ['', '-journal', '-wal', '-shm']) {
+          rmSync(`${directory}/catalog.sqlite${suffix}`, { force: true });
+        }
       },
     };
   }
@@ -71,19 +80,30 @@ export function benchDatabase(
         // The SQL floor holds one connection per concurrent request.
         pool: { min: 0, max: 16 },
       }),
-    recreate: async () => {
-      const admin = knexFactory({
-        client: 'pg',
-        connection: `${POSTGRES_URL}/postgres`,
-      });
-      try {
+    recreate: () =>
+      administer(async admin => {
         await admin.raw('DROP DATABASE IF EXISTS ?? WITH (FORCE)', [database]);
         await admin.raw('CREATE DATABASE ??', [database]);
-      } finally {
-        await admin.destroy();
-      }
-    },
+      }),
+    resetCatalog: () =>
+      administer(admin =>
+        admin.raw('DROP DATABASE IF EXISTS ?? WITH (FORCE)', [
+          `${prefix}catalog`,
+        ]),
+      ),
   };
+}
+
+async function administer(work: (admin: Knex) => Promise<unknown>) {
+  const admin = knexFactory({
+    client: 'pg',
+    connection: `${POSTGRES_URL}/postgres`,
+  });
+  try {
+    await work(admin);
+  } finally {
+    await admin.destroy();
+  }
 }
 
 /** Pragmas for a bulk load on SQLite: nothing is worth an fsync until the load is done. */
