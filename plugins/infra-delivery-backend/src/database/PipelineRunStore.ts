@@ -443,6 +443,20 @@ export class PipelineRunStore {
       ['pipeline_id', filter.pipelineIds, filter.latestPerPipeline],
       ['attached_entity_id', filter.attachedEntityIds, filter.latestPerEntity],
     ];
+    const given = groups.filter(([, values]) => values?.length);
+    if (given.length === 1 && given[0][2] && !filter.ids?.length) {
+      // Only the newest-per-group filter: its ids are the whole answer, so the page and the
+      // total come from them, and only the page's rows are read.
+      const [column, values, perGroup] = given[0];
+      const ids = await this.latestPerGroup(
+        organizationId,
+        column,
+        values!,
+        perGroup,
+        filter.statuses,
+      );
+      return this.pageOfIds(organizationId, ids, page);
+    }
     for (const [column, values, perGroup] of groups) {
       if (!values?.length) continue;
       if (perGroup) {
@@ -475,6 +489,32 @@ export class PipelineRunStore {
         ? () => this.countByPipelines(organizationId, filter.pipelineIds)
         : undefined,
     );
+  }
+
+  /** A newest-first keyset page over a known set of run ids; the total is their number. */
+  private async pageOfIds(
+    organizationId: string,
+    ids: string[],
+    page: KeysetRequest,
+  ): Promise<KeysetPage<RunRecord>> {
+    const newestFirst = [...ids].sort().reverse();
+    const afterId = page.afterId;
+    const remaining = afterId
+      ? newestFirst.filter(id => id < afterId)
+      : newestFirst;
+    const pageIds = remaining.slice(0, page.limit);
+    const rows = pageIds.length
+      ? await this.db<PipelineRunRow>('pipeline_runs')
+          .where({ organization_id: organizationId })
+          .whereIn('id', pageIds)
+          .orderBy('id', 'desc')
+      : [];
+    return {
+      items: rows.map(toRun),
+      totalCount: newestFirst.length,
+      nextAfterId:
+        remaining.length > page.limit ? pageIds[pageIds.length - 1] : undefined,
+    };
   }
 
   /**

@@ -80,6 +80,33 @@ describe.each(databases.eachSupportedId())('kept counters on %s', id => {
     expect(withStatus.totalCount).toBe(1);
   });
 
+  it('pages through the newest runs per pipeline from their ids', async () => {
+    const seed = await seedStacks(stores, 3);
+    const created: string[] = [];
+    for (const stackIndex of [0, 0, 0, 1, 1, 2]) {
+      created.push((await queueStackRun(stores, seed, stackIndex)).id);
+    }
+    const [a1, a2, a3, b1, b2] = created;
+    const filter = {
+      pipelineIds: seed.stacks.slice(0, 2).map(s => s.pipelineId),
+      latestPerPipeline: 2,
+    };
+    const walked: string[] = [];
+    let afterId: string | undefined;
+    do {
+      const page = await stores.pipelineRuns.listRuns(
+        seed.organizationId,
+        filter,
+        { limit: 3, afterId },
+      );
+      expect(page.totalCount).toBe(4);
+      walked.push(...page.items.map(run => run.id));
+      afterId = page.nextAfterId;
+    } while (afterId);
+    expect(walked).toEqual([b2, b1, a3, a2]);
+    expect(walked).not.toContain(a1);
+  });
+
   it("keeps a stack's resource count through applies and destroys", async () => {
     const seed = await seedStacks(stores, 2);
     const run = await queueStackRun(stores, seed, 0);
