@@ -5,7 +5,10 @@
  */
 /* eslint-disable @backstage/no-forbidden-package-imports */
 export { hashPassword } from '@internal/plugin-infra-delivery-backend/src/auth/passwords';
-export { newId } from '@internal/plugin-infra-delivery-backend/src/database/ids';
+export {
+  newId,
+  uuidV7,
+} from '@internal/plugin-infra-delivery-backend/src/database/ids';
 export { applyDatabaseMigrations } from '@internal/plugin-infra-delivery-backend/src/database/migrations';
 export {
   createStores,

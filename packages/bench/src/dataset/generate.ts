@@ -8,9 +8,9 @@ import {
   parsePlanJson,
   plannedResourcesOf,
   Stores,
+  uuidV7,
 } from '../pluginInternals';
 import { RowWriter } from './bulkInsert';
-import { timeOrderedId } from './timeOrderedId';
 import { DatasetSizes } from './sizes';
 import { syntheticPlan } from './syntheticPlan';
 
@@ -183,7 +183,7 @@ export async function generateDataset(
   const step = (Date.now() - yearAgo - 60_000) / Math.max(1, sizes.runs);
   for (let i = 0; i < sizes.runs; i++) {
     const at = yearAgo + i * step;
-    const id = timeOrderedId(at, i & 0xfff);
+    const id = uuidV7(at, i & 0xfff);
     const timestamp = new Date(at).toISOString();
     const pipelineId = pipelineIds[i % pipelineIds.length];
     runIds[i] = id;
@@ -516,7 +516,7 @@ async function writeDeployments(
     const at = since + d * step;
     const timestamp = new Date(at).toISOString();
     const service = `svc-${d % sizes.services}`;
-    const id = timeOrderedId(at, 0);
+    const id = uuidV7(at, 0);
     const revision = Math.floor(d / sizes.services) + 2;
     await deployments.add({
       ...template,
@@ -537,7 +537,7 @@ async function writeDeployments(
       eventCount += 1;
       await events.add({
         ...eventTemplate,
-        id: timeOrderedId(at, e + 1),
+        id: uuidV7(at, e + 1),
         event_id: `bench-${d}-${e}`,
         module_deployment_id: id,
         task_ref: `arn:aws:ecs:eu-west-1:111122223333:task/bench/${d}-${e}`,
