@@ -117,17 +117,7 @@ export class AwsEcsDeploymentProvider implements DeploymentProvider {
     release: Release,
   ): Promise<StartedDeployment> {
     return this.withEcs(target, async call => {
-      const [current] =
-        (
-          await call('ecs:DescribeServices', ecs =>
-            ecs.send(
-              new DescribeServicesCommand({
-                cluster: target.clusterRef,
-                services: [target.serviceRef],
-              }),
-            ),
-          )
-        ).services ?? [];
+      const current = await this.describeService(call, target);
       const previousTaskDefinition = current?.taskDefinition
         ? await this.describe(call, current.taskDefinition)
         : undefined;
@@ -195,17 +185,7 @@ export class AwsEcsDeploymentProvider implements DeploymentProvider {
     target: EcsServiceTarget,
   ): Promise<TaskDefinitionSnapshot | undefined> {
     return this.withEcs(target, async call => {
-      const [service] =
-        (
-          await call('ecs:DescribeServices', ecs =>
-            ecs.send(
-              new DescribeServicesCommand({
-                cluster: target.clusterRef,
-                services: [target.serviceRef],
-              }),
-            ),
-          )
-        ).services ?? [];
+      const service = await this.describeService(call, target);
       return service?.taskDefinition
         ? this.describe(call, service.taskDefinition)
         : undefined;
@@ -289,17 +269,7 @@ export class AwsEcsDeploymentProvider implements DeploymentProvider {
           });
         }
       }
-      const [service] =
-        (
-          await call('ecs:DescribeServices', ecs =>
-            ecs.send(
-              new DescribeServicesCommand({
-                cluster: target.clusterRef,
-                services: [target.serviceRef],
-              }),
-            ),
-          )
-        ).services ?? [];
+      const service = await this.describeService(call, target);
       const deployments = service?.deployments ?? [];
       const ours = deployments.find(d =>
         deployment.externalDeploymentId
@@ -308,6 +278,22 @@ export class AwsEcsDeploymentProvider implements DeploymentProvider {
       );
       return observationOf(ours, deployments, now);
     });
+  }
+
+  /** The ECS service the target names, as ECS describes it now (undefined when missing). */
+  private async describeService(
+    call: EcsCall,
+    target: EcsServiceTarget,
+  ): Promise<Service | undefined> {
+    const { services } = await call('ecs:DescribeServices', ecs =>
+      ecs.send(
+        new DescribeServicesCommand({
+          cluster: target.clusterRef,
+          services: [target.serviceRef],
+        }),
+      ),
+    );
+    return services?.[0];
   }
 
   private async describe(

@@ -146,6 +146,21 @@ export function observationOfServiceDeployment(
     trafficPhase,
   };
 
+  const ended = (
+    status: 'FAILED' | 'CANCELLED' | 'ROLLED_BACK',
+    error: ErrorBody,
+  ): DeploymentObservation => ({
+    status,
+    serviceDeploymentState: state,
+    step: {
+      ...common,
+      stepCode: status,
+      currentStep: totalSteps,
+      message: error.message,
+    },
+    error,
+  });
+
   switch (deployment.status) {
     case 'SUCCESSFUL':
       return {
@@ -167,17 +182,7 @@ export function observationOfServiceDeployment(
           message:
             'The deployment was cancelled; ECS restored the previous revision',
         };
-        return {
-          status: 'CANCELLED',
-          serviceDeploymentState: state,
-          step: {
-            ...common,
-            stepCode: 'CANCELLED',
-            currentStep: totalSteps,
-            message: error.message,
-          },
-          error,
-        };
+        return ended('CANCELLED', error);
       }
       if (deployment.status === 'STOPPED') {
         const error = {
@@ -186,30 +191,10 @@ export function observationOfServiceDeployment(
             deployment.statusReason ??
             'ECS stopped the deployment before it completed',
         };
-        return {
-          status: 'FAILED',
-          serviceDeploymentState: state,
-          step: {
-            ...common,
-            stepCode: 'FAILED',
-            currentStep: totalSteps,
-            message: error.message,
-          },
-          error,
-        };
+        return ended('FAILED', error);
       }
       const error = rollbackError(deployment);
-      return {
-        status: 'ROLLED_BACK',
-        serviceDeploymentState: state,
-        step: {
-          ...common,
-          stepCode: 'ROLLED_BACK',
-          currentStep: totalSteps,
-          message: error.message,
-        },
-        error,
-      };
+      return ended('ROLLED_BACK', error);
     }
     case 'ROLLBACK_FAILED': {
       const error = {
@@ -218,17 +203,7 @@ export function observationOfServiceDeployment(
           deployment.statusReason ??
           'ECS could not roll the deployment back to the previous revision',
       };
-      return {
-        status: 'FAILED',
-        serviceDeploymentState: state,
-        step: {
-          ...common,
-          stepCode: 'FAILED',
-          currentStep: totalSteps,
-          message: error.message,
-        },
-        error,
-      };
+      return ended('FAILED', error);
     }
     case 'ROLLBACK_REQUESTED':
     case 'ROLLBACK_IN_PROGRESS':
