@@ -9,6 +9,7 @@ import {
   UrlReaderService,
   UserInfoService,
 } from '@backstage/backend-plugin-api';
+import { SignalsService } from '@backstage/plugin-signals-node';
 import { AccessTokenIssuer } from './auth/accessTokens';
 import { Authorizer } from './auth/Authorizer';
 import { CallerResolver, PortalAccessOptions } from './auth/CallerResolver';
@@ -24,6 +25,10 @@ import { createGitSelfHostedSetup } from './services/GitSelfHostedService';
 import { GithubAppInstallations } from './providers/github/GithubAppInstallations';
 import { DeploymentOptions } from './services/DeploymentService';
 import { IdempotentRequests } from './http/IdempotentRequests';
+import {
+  announcingDeploymentChanges,
+  SignalsDeploymentEvents,
+} from './deployments/SignalsDeploymentEvents';
 
 export interface PluginContextOptions {
   logger: LoggerService;
@@ -44,6 +49,7 @@ export interface PluginContextOptions {
   urlReader: UrlReaderService;
   deployments: DeploymentOptions;
   rateLimits: AuthRateLimits;
+  signals: SignalsService;
 }
 
 /** What the router and the actions registry share: one set of services and caller resolution. */
@@ -59,7 +65,17 @@ export interface PluginContext {
 export async function createPluginContext(
   options: PluginContextOptions,
 ): Promise<PluginContext> {
-  const { stores } = options;
+  const stores = {
+    ...options.stores,
+    deployments: announcingDeploymentChanges(
+      options.stores.deployments,
+      new SignalsDeploymentEvents(
+        options.signals,
+        options.portalOrganizationId,
+        options.logger,
+      ),
+    ),
+  };
   const accessTokens = new AccessTokenIssuer(
     await stores.serviceSecrets.getOrCreate('access-token-signing-key'),
   );

@@ -11,6 +11,19 @@ export const ANNOTATION_MODULE_INSTANCES = 'infra-delivery.io/module-instances';
 
 /** The Backstage signals channel on which the backend announces run status changes. */
 export const RUN_SIGNAL_CHANNEL = 'infra-delivery:pipeline-runs';
+/**
+ * The Backstage signals channel on which the backend announces deployment changes (status and
+ * progress), with a message naming the deployment's cluster and service.
+ */
+export const DEPLOYMENT_SIGNAL_CHANNEL = 'infra-delivery:deployments';
+/** The message announced on {@link DEPLOYMENT_SIGNAL_CHANNEL}. */
+export type DeploymentChangeSignal = {
+  deploymentId: string;
+  status: string;
+  /** The cluster's and service's names (the last segment of their refs). */
+  clusterName: string;
+  serviceName: string;
+};
 
 /** The ids listed in a comma-separated annotation value. */
 export function idsFromAnnotation(value: string | undefined): string[] {
