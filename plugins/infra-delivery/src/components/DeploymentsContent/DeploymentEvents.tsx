@@ -1,10 +1,22 @@
+import { Progress } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
-import { Deployment } from '@internal/plugin-infra-delivery-common';
+import {
+  Deployment,
+  InfrastructureEvent,
+} from '@internal/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { ErrorPanel } from '../common/ErrorPanel';
+
+/** The event's name (service and deployment events) or the task's last status. */
+function whatHappened(event: InfrastructureEvent): string {
+  const { eventName, lastStatus } = event.data;
+  return [eventName, lastStatus]
+    .filter((v): v is string => typeof v === 'string')
+    .join(' · ');
+}
 
 /** A deployment's progress steps and the infrastructure events linked to it (#19). */
 export const DeploymentEvents = ({
@@ -13,16 +25,20 @@ export const DeploymentEvents = ({
   deployment: Deployment;
 }) => {
   const client = useApi(infraDeliveryApiRef);
-  const { value, error } = useAsync(
+  const { value, loading, error } = useAsync(
     () =>
       client.call('listInfrastructureEvents', {
         query: { deploymentId: deployment.id },
       }),
-    [client, deployment.id],
+    // A recorded change of the deployment may come with new events.
+    [client, deployment.id, deployment.updatedAt],
   );
   return (
-    <Box padding={2}>
+    <Box>
       <Typography variant="subtitle2">Progress</Typography>
+      {deployment.data.events.length === 0 && (
+        <Typography variant="body2">No progress reported yet.</Typography>
+      )}
       <Box component="ol" marginTop={0}>
         {deployment.data.events.map((event, i) => (
           <li key={i}>
@@ -34,6 +50,7 @@ export const DeploymentEvents = ({
         ))}
       </Box>
       <Typography variant="subtitle2">Infrastructure events</Typography>
+      {loading && <Progress />}
       {error && <ErrorPanel error={error} />}
       {value && value.data.data.length === 0 && (
         <Typography variant="body2">None received.</Typography>
@@ -43,6 +60,7 @@ export const DeploymentEvents = ({
           {value.data.data.map(event => (
             <li key={event.id}>
               {event.eventTime} · {event.detailType}
+              {whatHappened(event) ? ` · ${whatHappened(event)}` : ''}
             </li>
           ))}
         </Box>

@@ -1,9 +1,11 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { Deployment } from '@internal/plugin-infra-delivery-common';
 import {
   baseUrl,
+  errorResponse,
+  fakeSignals,
   list,
   now,
   renderEntityContent,
@@ -97,7 +99,7 @@ describe('DeploymentsContent', () => {
     await userEvent.click(buttons[0]);
     const dialog = await screen.findByRole('dialog');
     expect(
-      within(dialog).getByText(/containerDefinitions\.0\.image/),
+      within(dialog).getByText(/containerDefinitions\.app\.image/),
     ).toBeInTheDocument();
     expect(within(dialog).getByText(/- "app:3"/)).toBeInTheDocument();
     expect(within(dialog).getByText(/\+ "app:1"/)).toBeInTheDocument();
@@ -141,11 +143,334 @@ describe('DeploymentsContent', () => {
     ).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
     const dialog = await screen.findByRole('dialog');
+    expect(
+      within(dialog).getByText('The deployment goes on to its next stage.'),
+    ).toBeInTheDocument();
+    expect(requestsTo('POST', '/deployments/d5/continue')).toHaveLength(0);
     await userEvent.click(
       within(dialog).getByRole('button', { name: 'Continue' }),
     );
     await waitFor(() =>
       expect(requestsTo('POST', '/deployments/d5/continue')).toHaveLength(1),
     );
+  });
+  it('shows a progress bar while the history loads', async () => {
+    let answer: () => void = () => {};
+    const answered = new Promise<void>(resolve => {
+      answer = resolve;
+    });
+    server.use(
+      http.get(`${baseUrl}/deployments`, async () => {
+        await answered;
+        return HttpResponse.json(list([]));
+      }),
+    );
+    await renderEntityContent(<DeploymentsContent />, annotated);
+    expect(await screen.findByRole('progressbar')).toBeInTheDocument();
+    answer();
+    expect(
+      await screen.findByText('No deployments of this service yet.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
+  });
+
+  it('shows the ErrorBody message and request id when the history fails', async () => {
+    server.use(
+      http.get(`${baseUrl}/deployments`, () =>
+        errorResponse(403, {
+          code: 'InfraDelivery:Deployment:FORBIDDEN',
+          message: 'You may not read the deployments of this organization',
+          requestId: 'req-deployments-403',
+        }),
+      ),
+    );
+    await renderEntityContent(<DeploymentsContent />, annotated);
+    expect(
+      await screen.findByText(
+        'You may not read the deployments of this organization',
+      ),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'InfraDelivery:Deployment:FORBIDDEN · Request id: req-deployments-403',
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it('opens a deployment on what its release changed and what happened to it', async () => {
+    const failed = deployment('d2', 'FAILED', 'app:2', {
+      strategy: 'rolling',
+      previousTaskDefinition: {
+        ref: 'arn:aws:ecs:eu-west-1:1:task-definition/payments:1',
+        revision: 1,
+        definition: {
+          family: 'payments',
+          cpu: '256',
+          memory: '512',
+          containerDefinitions: [
+            {
+              name: 'app',
+              image: 'app:1',
+              environment: [
+                { name: 'LOG_LEVEL', value: 'info' },
+                { name: 'REGION', value: 'eu-west-1' },
+              ],
+              portMappings: [{ containerPort: 8080 }],
+            },
+          ],
+        },
+      },
+      deployedTaskDefinition: {
+        ref: 'arn:aws:ecs:eu-west-1:1:task-definition/payments:2',
+        revision: 2,
+        definition: {
+          family: 'payments',
+          cpu: '512',
+          memory: '512',
+          containerDefinitions: [
+            {
+              name: 'app',
+              image: 'app:2',
+              // Reordered, one value changed: only that value reads as a change.
+              environment: [
+                { name: 'REGION', value: 'eu-west-1' },
+                { name: 'LOG_LEVEL', value: 'debug' },
+              ],
+              portMappings: [{ containerPort: 9090 }],
+            },
+          ],
+        },
+      },
+      events: [
+        {
+          stepCode: 'INIT',
+          currentStep: 1,
+          totalSteps: 4,
+          lifecycleStage: 'RECONCILE_SERVICE',
+          trafficPhase: 'standby',
+          startedAt: now,
+        },
+      ],
+    });
+    server.use(
+      http.get(`${baseUrl}/deployments`, () =>
+        HttpResponse.json(
+          list([
+            {
+              ...failed,
+              error: {
+                code: 'InfraDelivery:Deployment:TASKS_FAILED',
+                message: 'Tasks stopped: essential container exited',
+                requestId: 'req-deploy-7',
+              },
+            },
+          ]),
+        ),
+      ),
+      http.get(`${baseUrl}/infrastructure-events`, () =>
+        HttpResponse.json({
+          data: list([
+            {
+              id: 'e1',
+              eventId: 'evt-1',
+              source: 'aws.ecs',
+              kind: 'ECS_TASK',
+              detailType: 'ECS Task State Change',
+              eventTime: '2026-01-15T10:01:00.000Z',
+              data: { type: 'ECS_TASK', lastStatus: 'STOPPED' },
+            },
+          ]),
+        }),
+      ),
+    );
+    await renderEntityContent(<DeploymentsContent />, annotated);
+    expect(await screen.findByText('Deploy app:2')).toBeInTheDocument();
+    expect(screen.queryByText(/Task definition/)).not.toBeInTheDocument();
+
+    await userEvent.click(
+      screen.getAllByRole('button', {
+        name: 'Detail panel visiblity toggle',
+      })[0],
+    );
+
+    expect(
+      await screen.findByText('Task definition · revision 1 → 2'),
+    ).toBeInTheDocument();
+    const diff = screen.getByText(/containerDefinitions\.app\.image/);
+    expect(diff.textContent).toContain(
+      'containerDefinitions.app.image\n  - "app:1"\n  + "app:2"',
+    );
+    expect(diff.textContent).toContain(
+      'containerDefinitions.app.environment.LOG_LEVEL.value\n  - "info"\n  + "debug"',
+    );
+    expect(diff.textContent).toContain(
+      'containerDefinitions.app.portMappings.0.containerPort\n  - 8080\n  + 9090',
+    );
+    expect(diff.textContent).toContain('cpu\n  - "256"\n  + "512"');
+    expect(diff.textContent).not.toContain('REGION');
+    expect(diff.textContent).not.toContain('memory');
+
+    expect(
+      screen.getByText('Tasks stopped: essential container exited'),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'InfraDelivery:Deployment:TASKS_FAILED · Request id: req-deploy-7',
+      ),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText(/INIT · 1\/4 · RECONCILE_SERVICE · standby/),
+    ).toBeInTheDocument();
+    expect(
+      await screen.findByText(
+        /2026-01-15T10:01:00.000Z · ECS Task State Change · STOPPED/,
+      ),
+    ).toBeInTheDocument();
+    expect(
+      requestsTo('GET', '/infrastructure-events')[0].query.get('deploymentId'),
+    ).toBe('d2');
+  });
+
+  it('says so when a deployment is the first release of its service', async () => {
+    server.use(
+      http.get(`${baseUrl}/deployments`, () =>
+        HttpResponse.json(list([deployment('d1', 'SUCCEEDED', 'app:1')])),
+      ),
+      http.get(`${baseUrl}/infrastructure-events`, () =>
+        HttpResponse.json({ data: list([]) }),
+      ),
+    );
+    await renderEntityContent(<DeploymentsContent />, annotated);
+    await userEvent.click(
+      (
+        await screen.findAllByRole('button', {
+          name: 'Detail panel visiblity toggle',
+        })
+      )[0],
+    );
+    expect(
+      await screen.findByText(/First release of the service/),
+    ).toBeInTheDocument();
+    expect(await screen.findByText('None received.')).toBeInTheDocument();
+  });
+
+  it('shows the ErrorBody when the infrastructure events of a deployment fail', async () => {
+    server.use(
+      http.get(`${baseUrl}/deployments`, () =>
+        HttpResponse.json(list([deployment('d1', 'SUCCEEDED', 'app:1')])),
+      ),
+      http.get(`${baseUrl}/infrastructure-events`, () =>
+        errorResponse(500, {
+          code: 'InfraDelivery:InfrastructureEvent:INTERNAL',
+          message: 'The event store does not answer',
+          requestId: 'req-events-500',
+        }),
+      ),
+    );
+    await renderEntityContent(<DeploymentsContent />, annotated);
+    await userEvent.click(
+      (
+        await screen.findAllByRole('button', {
+          name: 'Detail panel visiblity toggle',
+        })
+      )[0],
+    );
+    expect(
+      await screen.findByText('The event store does not answer'),
+    ).toBeInTheDocument();
+    expect(screen.getByText(/Request id: req-events-500/)).toBeInTheDocument();
+  });
+
+  it('follows a deployment as the backend announces its changes', async () => {
+    let status: Deployment['status'] = 'IN_PROGRESS';
+    server.use(
+      http.get(`${baseUrl}/deployments`, () =>
+        HttpResponse.json(list([deployment('d6', status, 'app:6')])),
+      ),
+    );
+    const signals = fakeSignals();
+    await renderEntityContent(<DeploymentsContent />, annotated, {
+      signals: signals.api,
+    });
+    expect(await screen.findByText('In progress')).toBeInTheDocument();
+    const loads = requestsTo('GET', '/deployments').length;
+
+    // A change of another service's deployment leaves this history alone.
+    act(() =>
+      signals.announce('infra-delivery:deployments', {
+        deploymentId: 'other',
+        status: 'SUCCEEDED',
+        clusterName: 'payments',
+        serviceName: 'billing-api',
+      }),
+    );
+    status = 'SUCCEEDED';
+    act(() =>
+      signals.announce('infra-delivery:deployments', {
+        deploymentId: 'd6',
+        status: 'SUCCEEDED',
+        clusterName: 'payments',
+        serviceName: 'payments-api',
+      }),
+    );
+
+    expect(await screen.findByText('Succeeded')).toBeInTheDocument();
+    expect(requestsTo('GET', '/deployments')).toHaveLength(loads + 1);
+  });
+  describe('in an app without signals', () => {
+    afterEach(() => {
+      jest.useRealTimers();
+    });
+
+    it('re-reads an in-flight deployment slowly, and a finished history not at all', async () => {
+      jest.useFakeTimers({ advanceTimers: true });
+      let status: Deployment['status'] = 'IN_PROGRESS';
+      server.use(
+        http.get(`${baseUrl}/deployments`, () =>
+          HttpResponse.json(list([deployment('d7', status, 'app:7')])),
+        ),
+      );
+      await renderEntityContent(<DeploymentsContent />, annotated);
+      expect(await screen.findByText('In progress')).toBeInTheDocument();
+      expect(requestsTo('GET', '/deployments')).toHaveLength(1);
+
+      act(() => {
+        jest.advanceTimersByTime(10_000);
+      });
+      expect(requestsTo('GET', '/deployments')).toHaveLength(1);
+
+      status = 'SUCCEEDED';
+      act(() => {
+        jest.advanceTimersByTime(5_000);
+      });
+      expect(await screen.findByText('Succeeded')).toBeInTheDocument();
+      expect(requestsTo('GET', '/deployments')).toHaveLength(2);
+
+      act(() => {
+        jest.advanceTimersByTime(60_000);
+      });
+      expect(requestsTo('GET', '/deployments')).toHaveLength(2);
+    });
+  });
+
+  it('does not poll when signals announce the changes', async () => {
+    jest.useFakeTimers({ advanceTimers: true });
+    try {
+      server.use(
+        http.get(`${baseUrl}/deployments`, () =>
+          HttpResponse.json(list([deployment('d8', 'IN_PROGRESS', 'app:8')])),
+        ),
+      );
+      await renderEntityContent(<DeploymentsContent />, annotated, {
+        signals: fakeSignals().api,
+      });
+      expect(await screen.findByText('In progress')).toBeInTheDocument();
+      act(() => {
+        jest.advanceTimersByTime(60_000);
+      });
+      expect(requestsTo('GET', '/deployments')).toHaveLength(1);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

@@ -3,13 +3,14 @@ import { useApi } from '@backstage/frontend-plugin-api';
 import { Deployment } from '@internal/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
-import { useEffect } from 'react';
-import useAsyncRetry from 'react-use/esm/useAsyncRetry';
+import { useEffect, useReducer } from 'react';
+import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { useCanExecuteRuns } from '../common/useCanExecuteRuns';
-import { DeploymentEvents } from './DeploymentEvents';
+import { useLiveDeployments } from '../common/useLiveDeployments';
+import { DeploymentDetails } from './DeploymentDetails';
 import { DeploymentStatus, progressOf } from './DeploymentStatus';
 import { TaskDefinitionDiff } from './TaskDefinitionDiff';
 
@@ -24,7 +25,8 @@ function isPaused(deployment: Deployment): boolean {
     deployment.data.acceptedPauseControl?.hookId !== last?.hookId
   );
 }
-const POLL_MS = 3000;
+/** How often an in-flight deployment is re-read when the app has no signals to announce it. */
+const FALLBACK_REFRESH_MS = 15_000;
 
 export const DeploymentsView = ({
   clusterRef,
@@ -35,22 +37,27 @@ export const DeploymentsView = ({
 }) => {
   const client = useApi(infraDeliveryApiRef);
   const canAct = useCanExecuteRuns();
-  const { value, loading, error, retry } = useAsyncRetry(
+  // Each refresh is a new load, even while one is under way (whose answer is then dropped):
+  // an announcement during a load may be about a change that load does not see yet.
+  const [version, refresh] = useReducer((v: number) => v + 1, 0);
+  const { value, loading, error } = useAsync(
     () =>
       client.call('listDeployments', {
         query: { clusterRef, serviceRef, limit: 50 },
       }),
-    [client, clusterRef, serviceRef],
+    [client, clusterRef, serviceRef, version],
   );
+  const live = useLiveDeployments({ clusterRef, serviceRef }, refresh);
   const deployments = value?.data ?? [];
   const inFlight = deployments.some(d => IN_FLIGHT.includes(d.status));
 
-  // Deployments progress on their own; follow them while one is in flight.
+  // Deployments progress on their own. The backend announces each change; only an app
+  // without signals has to re-read while one is in flight.
   useEffect(() => {
-    if (!inFlight) return undefined;
-    const timer = setInterval(retry, POLL_MS);
+    if (live || !inFlight) return undefined;
+    const timer = setInterval(refresh, FALLBACK_REFRESH_MS);
     return () => clearInterval(timer);
-  }, [inFlight, retry]);
+  }, [live, inFlight, refresh]);
 
   if (loading && !value) return <Progress />;
   if (error) return <ErrorPanel error={error} />;
@@ -94,13 +101,16 @@ export const DeploymentsView = ({
                 onConfirm={() =>
                   client.call('rollbackDeployment', { params: { id: d.id } })
                 }
-                onDone={retry}
+                onDone={refresh}
               >
                 <Typography paragraph>
                   A new deployment replays the exact release of “{d.description}
                   ”. What changes against the running release:
                 </Typography>
-                <TaskDefinitionDiff from={current} to={d} />
+                <TaskDefinitionDiff
+                  from={current.data.deployedTaskDefinition}
+                  to={d.data.deployedTaskDefinition}
+                />
               </ConfirmActionButton>
             )}
           {canAct && isPaused(d) && (
@@ -110,7 +120,7 @@ export const DeploymentsView = ({
               onConfirm={() =>
                 client.call('continueDeployment', { params: { id: d.id } })
               }
-              onDone={retry}
+              onDone={refresh}
             >
               <Typography>The deployment goes on to its next stage.</Typography>
             </ConfirmActionButton>
@@ -126,7 +136,7 @@ export const DeploymentsView = ({
       options={{ paging: false, search: false, padding: 'dense' }}
       columns={columns}
       data={deployments}
-      detailPanel={({ rowData }) => <DeploymentEvents deployment={rowData} />}
+      detailPanel={({ rowData }) => <DeploymentDetails deployment={rowData} />}
       emptyContent={
         <Box padding={2}>
           <Typography>No deployments of this service yet.</Typography>

@@ -1,0 +1,31 @@
+import { WarningPanel } from '@backstage/core-components';
+import { Deployment } from '@internal/plugin-infra-delivery-common';
+import Box from '@material-ui/core/Box';
+import Typography from '@material-ui/core/Typography';
+import { DeploymentEvents } from './DeploymentEvents';
+import { ReleaseChanges } from './ReleaseChanges';
+
+/** A deployment opened in the history: why it failed, what it changed, how it went. */
+export const DeploymentDetails = ({
+  deployment,
+}: {
+  deployment: Deployment;
+}) => (
+  <Box padding={2}>
+    {deployment.error && (
+      <Box marginBottom={2}>
+        <WarningPanel severity="error" title="The deployment reported an error">
+          <Typography>{deployment.error.message}</Typography>
+          <Typography variant="caption" component="p">
+            {deployment.error.code}
+            {deployment.error.requestId
+              ? ` · Request id: ${deployment.error.requestId}`
+              : ''}
+          </Typography>
+        </WarningPanel>
+      </Box>
+    )}
+    <ReleaseChanges deployment={deployment} />
+    <DeploymentEvents deployment={deployment} />
+  </Box>
+);
