@@ -164,6 +164,28 @@ test('a deployment is rolled back and the rollback runs to completion', async ({
       .getByText('Failed', { exact: true }),
   ).toBeVisible();
 
+  // A release opens on what it changed against the one before.
+  await page
+    .getByRole('row', { name: /Release 1\.1\.0/ })
+    .getByRole('button', { name: 'Detail panel visiblity toggle' })
+    .click();
+  await expect(
+    page.getByText(/Task definition · revision \d+ → \d+/),
+  ).toBeVisible();
+  const diff = page.locator('pre', {
+    hasText: 'containerDefinitions.app.image',
+  });
+  await expect(diff).toContainText(
+    '- "registry.example.com/payments-api:1.0.0"',
+  );
+  await expect(diff).toContainText(
+    '+ "registry.example.com/payments-api:1.1.0"',
+  );
+  await page.screenshot({
+    path: `${SCREENSHOTS}/deployments-release-diff.png`,
+    fullPage: true,
+  });
+
   await earliest.getByRole('button', { name: 'Rollback' }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByText(/payments-api:1\.0\.0/)).toBeVisible();

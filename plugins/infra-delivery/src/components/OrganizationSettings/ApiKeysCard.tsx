@@ -131,6 +131,11 @@ export const ApiKeysCard = ({ version }: { version: number }) => {
           },
         ]}
         data={keys.items}
+        emptyContent={
+          <Box padding={2}>
+            <Typography>No API keys yet.</Typography>
+          </Box>
+        }
       />
       {key && (
         <SecretOnceDialog

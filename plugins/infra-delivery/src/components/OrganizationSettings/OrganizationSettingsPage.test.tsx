@@ -192,4 +192,123 @@ describe('OrganizationSettingsPage', () => {
     ).toBeInTheDocument();
     expect(screen.getByText(/req-777/)).toBeInTheDocument();
   });
+  it('says so when there are no service accounts or API keys yet', async () => {
+    server.use(
+      http.get(`${baseUrl}/service-accounts`, () =>
+        HttpResponse.json(list([])),
+      ),
+      http.get(`${baseUrl}/api-keys`, () => HttpResponse.json(list([]))),
+    );
+    await renderPage();
+    expect(
+      await screen.findByText(
+        'No service accounts yet: create one for a runner or for automation.',
+      ),
+    ).toBeInTheDocument();
+    expect(await screen.findByText('No API keys yet.')).toBeInTheDocument();
+  });
+
+  it('shows the ErrorBody when a list cannot be read', async () => {
+    server.use(
+      http.get(`${baseUrl}/memberships`, () =>
+        errorResponse(500, {
+          code: 'InfraDelivery:Membership:INTERNAL',
+          message: 'The membership store does not answer',
+          requestId: 'req-members-500',
+        }),
+      ),
+    );
+    await renderPage();
+    expect(
+      await screen.findByText('The membership store does not answer'),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'InfraDelivery:Membership:INTERNAL · Request id: req-members-500',
+      ),
+    ).toBeInTheDocument();
+    // The other cards still work.
+    expect(await screen.findByText('…AbCd')).toBeInTheDocument();
+  });
+
+  it('creates a service account with the chosen name and role', async () => {
+    server.use(
+      http.post(`${baseUrl}/service-accounts`, () =>
+        HttpResponse.json(
+          { data: { ...account, id: 'sa2', name: 'deployer' } },
+          { status: 201 },
+        ),
+      ),
+    );
+    await renderPage();
+    await screen.findByText('owner@example.com');
+    const card = screen
+      .getByText('Service accounts')
+      .closest('.MuiCard-root') as HTMLElement;
+    const loads = requestsTo('GET', '/service-accounts').length;
+    await userEvent.type(within(card).getByLabelText('Name'), 'deployer');
+    await userEvent.click(within(card).getByRole('button', { name: 'Create' }));
+    await waitFor(() =>
+      expect(requestsTo('POST', '/service-accounts')).toHaveLength(1),
+    );
+    expect(requestsTo('POST', '/service-accounts')[0].body).toEqual({
+      data: { name: 'deployer', role: 'MEMBER' },
+    });
+    // The list is read again.
+    await waitFor(() =>
+      expect(requestsTo('GET', '/service-accounts').length).toBeGreaterThan(
+        loads,
+      ),
+    );
+  });
+
+  it('deletes a service account only after confirmation', async () => {
+    server.use(
+      http.delete(
+        `${baseUrl}/service-accounts/sa1`,
+        () => new HttpResponse(null, { status: 204 }),
+      ),
+    );
+    await renderPage();
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Delete' }),
+    );
+    const dialog = await screen.findByRole('dialog');
+    expect(
+      within(dialog).getByText(
+        'Its API keys are revoked; runners using them stop.',
+      ),
+    ).toBeInTheDocument();
+    expect(requestsTo('DELETE', '/service-accounts/sa1')).toHaveLength(0);
+    await userEvent.click(
+      within(dialog).getByRole('button', { name: 'Delete' }),
+    );
+    await waitFor(() =>
+      expect(requestsTo('DELETE', '/service-accounts/sa1')).toHaveLength(1),
+    );
+  });
+
+  it('removes a member only after confirmation', async () => {
+    server.use(
+      http.delete(
+        `${baseUrl}/memberships/m1`,
+        () => new HttpResponse(null, { status: 204 }),
+      ),
+    );
+    await renderPage();
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Remove' }),
+    );
+    const dialog = await screen.findByRole('dialog');
+    expect(
+      within(dialog).getByText('Remove owner@example.com?'),
+    ).toBeInTheDocument();
+    expect(requestsTo('DELETE', '/memberships/m1')).toHaveLength(0);
+    await userEvent.click(
+      within(dialog).getByRole('button', { name: 'Remove' }),
+    );
+    await waitFor(() =>
+      expect(requestsTo('DELETE', '/memberships/m1')).toHaveLength(1),
+    );
+  });
 });

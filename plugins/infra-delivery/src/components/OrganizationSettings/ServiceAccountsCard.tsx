@@ -106,6 +106,14 @@ export const ServiceAccountsCard = ({
           },
         ]}
         data={accounts.items}
+        emptyContent={
+          <Box padding={2}>
+            <Typography>
+              No service accounts yet: create one for a runner or for
+              automation.
+            </Typography>
+          </Box>
+        }
       />
     </InfoCard>
   );

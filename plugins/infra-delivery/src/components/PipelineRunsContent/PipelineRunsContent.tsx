@@ -17,5 +17,6 @@ export const PipelineRunsContent = () => {
   if (stackIds.length === 0) {
     return <MissingAnnotationEmptyState annotation={ANNOTATION_STACKS} />;
   }
-  return <PipelineRunsView stackIds={stackIds} />;
+  // Another set of stacks starts again from the newest page.
+  return <PipelineRunsView key={stackIds.join(',')} stackIds={stackIds} />;
 };

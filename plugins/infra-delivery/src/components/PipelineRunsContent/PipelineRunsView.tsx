@@ -6,42 +6,58 @@ import {
   RunStatus as RunStatusValue,
 } from '@internal/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
+import Button from '@material-ui/core/Button';
 import Chip from '@material-ui/core/Chip';
 import Link from '@material-ui/core/Link';
 import Typography from '@material-ui/core/Typography';
-import { useCallback, useState } from 'react';
-import useAsyncRetry from 'react-use/esm/useAsyncRetry';
+import { useLayoutEffect, useReducer, useState } from 'react';
+import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { RunStatus } from '../common/RunStatus';
 import { useLiveRuns } from '../common/useLiveRuns';
+import { markRunsLoaded, measureRunsRender } from './renderTiming';
 import { RunDetails } from './RunDetails';
+
+/** Runs per page: a page renders in a few milliseconds however many runs the stacks have. */
+export const RUNS_PAGE_SIZE = 50;
 
 export const PipelineRunsView = ({ stackIds }: { stackIds: string[] }) => {
   const client = useApi(infraDeliveryApiRef);
   const [statuses, setStatuses] = useState<RunStatusValue[]>([]);
   const [selectedId, setSelectedId] = useState<string>();
+  // The cursors of the pages walked so far: the last one is the page shown (undefined: newest).
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const cursor = cursors[cursors.length - 1];
+  // Each refresh is a new load, even while one is under way (whose answer is then dropped):
+  // an announcement during a load may be about a change that load does not see yet.
+  const [version, refresh] = useReducer((v: number) => v + 1, 0);
 
-  const { value, loading, error, retry } = useAsyncRetry(
-    () =>
-      client.call('listPipelineRuns', {
-        query: {
-          attachedEntityId: stackIds,
-          ...(statuses.length ? { status: statuses } : {}),
-          limit: 50,
-        },
-      }),
-    [client, stackIds.join(','), statuses.join(',')],
-  );
-  const refresh = useCallback(() => retry(), [retry]);
+  const { value, loading, error } = useAsync(async () => {
+    const page = await client.call('listPipelineRuns', {
+      query: {
+        attachedEntityId: stackIds,
+        ...(statuses.length ? { status: statuses } : {}),
+        limit: RUNS_PAGE_SIZE,
+        ...(cursor ? { cursor } : {}),
+      },
+    });
+    markRunsLoaded();
+    return page;
+  }, [client, stackIds.join(','), statuses.join(','), cursor, version]);
   useLiveRuns(refresh);
+  useLayoutEffect(() => {
+    if (value) measureRunsRender();
+  }, [value]);
 
-  const toggle = (status: RunStatusValue) =>
+  const toggle = (status: RunStatusValue) => {
+    setCursors([undefined]);
     setStatuses(current =>
       current.includes(status)
         ? current.filter(s => s !== status)
         : [...current, status],
     );
+  };
 
   const columns: TableColumn<PipelineRun>[] = [
     {
@@ -75,6 +91,8 @@ export const PipelineRunsView = ({ stackIds }: { stackIds: string[] }) => {
     { title: 'Created', field: 'createdAt' },
   ];
 
+  const first = (cursors.length - 1) * RUNS_PAGE_SIZE + 1;
+
   return (
     <Box>
       <Box display="flex" flexWrap="wrap" style={{ gap: 8 }} marginBottom={2}>
@@ -91,17 +109,49 @@ export const PipelineRunsView = ({ stackIds }: { stackIds: string[] }) => {
       {error && <ErrorPanel error={error} />}
       {loading && !value && <Progress />}
       {value && (
-        <Table
-          title={`Pipeline runs (${value.meta.totalCount})`}
-          options={{ paging: false, search: false, padding: 'dense' }}
-          columns={columns}
-          data={value.data}
-          emptyContent={
-            <Box padding={2}>
-              <Typography>No runs match.</Typography>
+        <>
+          <Table
+            title={`Pipeline runs (${value.meta.totalCount})`}
+            options={{ paging: false, search: false, padding: 'dense' }}
+            columns={columns}
+            data={value.data}
+            emptyContent={
+              <Box padding={2}>
+                <Typography>No runs match.</Typography>
+              </Box>
+            }
+          />
+          {(cursors.length > 1 || value.meta.nextCursor) && (
+            <Box
+              display="flex"
+              alignItems="center"
+              justifyContent="flex-end"
+              style={{ gap: 8 }}
+              marginTop={1}
+            >
+              <Typography variant="body2">
+                Runs {first}–{first + value.data.length - 1} of{' '}
+                {value.meta.totalCount}
+              </Typography>
+              <Button
+                size="small"
+                disabled={cursors.length === 1}
+                onClick={() => setCursors(c => c.slice(0, -1))}
+              >
+                Newer
+              </Button>
+              <Button
+                size="small"
+                disabled={!value.meta.nextCursor}
+                onClick={() =>
+                  setCursors(c => [...c, value.meta.nextCursor ?? undefined])
+                }
+              >
+                Older
+              </Button>
             </Box>
-          }
-        />
+          )}
+        </>
       )}
       {selectedId && (
         <RunDetails

@@ -1,0 +1,100 @@
+import { act, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import {
+  baseUrl,
+  entityNaming,
+  fakeSignals,
+  pipelineRun,
+  renderEntityContent,
+  setupInfraDeliveryServer,
+} from '../../__testUtils__/infraDeliveryTestKit';
+import { PipelineRunsContent } from './PipelineRunsContent';
+
+/** 120 runs of one stack, newest first, served page by page as the service pages them. */
+const runs = Array.from({ length: 120 }, (_, i) =>
+  pipelineRun({
+    id: `run-${i + 1}`,
+    attachedEntityId: 'stack-a',
+    description: `Change ${i + 1}`,
+  }),
+);
+
+describe('PipelineRunsContent paging', () => {
+  const { server, requestsTo } = setupInfraDeliveryServer();
+  const listRequests = () => requestsTo('GET', '/pipeline-runs');
+
+  beforeEach(() => {
+    server.use(
+      http.get(`${baseUrl}/pipeline-runs`, ({ request }) => {
+        const query = new URL(request.url).searchParams;
+        const limit = Number(query.get('limit'));
+        const offset = Number(query.get('cursor') ?? 0);
+        const next = offset + limit < runs.length ? offset + limit : null;
+        return HttpResponse.json({
+          data: runs.slice(offset, offset + limit),
+          meta: {
+            limit,
+            nextCursor: next === null ? null : String(next),
+            totalCount: runs.length,
+          },
+        });
+      }),
+    );
+  });
+
+  it('shows a page of runs at a time and walks to older and newer pages', async () => {
+    renderEntityContent(<PipelineRunsContent />, entityNaming('stack-a'));
+
+    expect(await screen.findByText('Runs 1–50 of 120')).toBeInTheDocument();
+    expect(screen.getByText('Change 50')).toBeInTheDocument();
+    expect(screen.queryByText('Change 51')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Newer' })).toBeDisabled();
+    expect(listRequests()[0].query.get('limit')).toBe('50');
+    expect(listRequests()[0].query.has('cursor')).toBe(false);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Older' }));
+    expect(await screen.findByText('Runs 51–100 of 120')).toBeInTheDocument();
+    expect(screen.getByText('Change 51')).toBeInTheDocument();
+    expect(listRequests()[1].query.get('cursor')).toBe('50');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Older' }));
+    expect(await screen.findByText('Runs 101–120 of 120')).toBeInTheDocument();
+    expect(screen.getByText('Change 120')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Older' })).toBeDisabled();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Newer' }));
+    expect(await screen.findByText('Runs 51–100 of 120')).toBeInTheDocument();
+    expect(listRequests()[3].query.get('cursor')).toBe('50');
+  });
+
+  it('goes back to the newest page when the status filter changes', async () => {
+    renderEntityContent(<PipelineRunsContent />, entityNaming('stack-a'));
+    await userEvent.click(await screen.findByRole('button', { name: 'Older' }));
+    expect(await screen.findByText('Runs 51–100 of 120')).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: 'FAILED' }));
+
+    expect(await screen.findByText('Runs 1–50 of 120')).toBeInTheDocument();
+    const last = listRequests()[listRequests().length - 1];
+    expect(last.query.getAll('status')).toEqual(['FAILED']);
+    expect(last.query.has('cursor')).toBe(false);
+  });
+
+  it('reloads the page shown when a run changes', async () => {
+    const signals = fakeSignals();
+    renderEntityContent(<PipelineRunsContent />, entityNaming('stack-a'), {
+      signals: signals.api,
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Older' }));
+    expect(await screen.findByText('Runs 51–100 of 120')).toBeInTheDocument();
+    const loads = listRequests().length;
+
+    act(() =>
+      signals.announce('infra-delivery:pipeline-runs', { runId: 'run-60' }),
+    );
+
+    await waitFor(() => expect(listRequests()).toHaveLength(loads + 1));
+    expect(listRequests()[loads].query.get('cursor')).toBe('50');
+  });
+});
