@@ -195,6 +195,35 @@ describe('CloudAccountsPage', () => {
     return screen.findByRole('dialog');
   }
 
+  it('says so when the organization has no cloud account', async () => {
+    accounts = [];
+    await renderPage();
+    expect(
+      await screen.findByText('No cloud account yet: add the first one above.'),
+    ).toBeInTheDocument();
+  });
+
+  it('shows the ErrorBody message and request id when the list fails', async () => {
+    server.use(
+      http.get(`${baseUrl}/cloud-accounts`, () =>
+        errorResponse(403, {
+          code: 'InfraDelivery:Auth:INSUFFICIENT_ROLE',
+          message: 'This needs the VIEWER role',
+          requestId: 'req-accounts-403',
+        }),
+      ),
+    );
+    await renderPage();
+    expect(
+      await screen.findByText('This needs the VIEWER role'),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'InfraDelivery:Auth:INSUFFICIENT_ROLE · Request id: req-accounts-403',
+      ),
+    ).toBeInTheDocument();
+  });
+
   it('lists the accounts with their connection status', async () => {
     await renderPage();
 

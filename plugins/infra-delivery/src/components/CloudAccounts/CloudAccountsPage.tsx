@@ -9,6 +9,7 @@ import {
 import { useApi } from '@backstage/frontend-plugin-api';
 import { CloudAccount } from '@internal/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
+import Typography from '@material-ui/core/Typography';
 import Button from '@material-ui/core/Button';
 import TextField from '@material-ui/core/TextField';
 import { useState } from 'react';
@@ -118,6 +119,13 @@ export const CloudAccountsPage = () => {
             },
           ]}
           data={accounts.value ?? []}
+          emptyContent={
+            <Box padding={2}>
+              <Typography>
+                No cloud account yet: add the first one above.
+              </Typography>
+            </Box>
+          }
         />
       </Box>
       {connecting && (

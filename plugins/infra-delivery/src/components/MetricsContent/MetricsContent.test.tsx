@@ -151,6 +151,28 @@ describe('MetricsContent', () => {
     expect(requests()).toEqual([]);
   });
 
+  it('shows progress in each chart until its datapoints arrive', async () => {
+    let answer: () => void = () => {};
+    const answered = new Promise<void>(resolve => {
+      answer = resolve;
+    });
+    server.use(
+      http.get(`${baseUrl}/cloud/metrics/metric`, async () => {
+        await answered;
+        return HttpResponse.json({ datapoints: [] });
+      }),
+    );
+    await renderEntityContent(<MetricsContent />, annotated);
+    expect(await screen.findByText('CPU utilization (%)')).toBeInTheDocument();
+    expect((await screen.findAllByRole('progressbar')).length).toBeGreaterThan(
+      0,
+    );
+    answer();
+    await waitFor(() =>
+      expect(screen.queryByRole('progressbar')).not.toBeInTheDocument(),
+    );
+  });
+
   it('charts CPU and memory of the ECS service and the annotated metric', async () => {
     serveMetrics();
     const before = Date.now();

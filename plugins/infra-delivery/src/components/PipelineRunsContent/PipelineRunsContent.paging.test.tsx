@@ -43,6 +43,31 @@ describe('PipelineRunsContent paging', () => {
     );
   });
 
+  it('shows progress until the first page arrives', async () => {
+    let answer: () => void = () => {};
+    const answered = new Promise<void>(resolve => {
+      answer = resolve;
+    });
+    server.use(
+      http.get(`${baseUrl}/pipeline-runs`, async () => {
+        await answered;
+        return HttpResponse.json({
+          data: [],
+          meta: { limit: 50, nextCursor: null, totalCount: 0 },
+        });
+      }),
+    );
+    renderEntityContent(<PipelineRunsContent />, entityNaming('stack-a'));
+    expect(await screen.findByRole('progressbar')).toBeInTheDocument();
+    answer();
+    expect(await screen.findByText('No runs match.')).toBeInTheDocument();
+    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
+    // One page holds everything: no paging controls.
+    expect(
+      screen.queryByRole('button', { name: 'Older' }),
+    ).not.toBeInTheDocument();
+  });
+
   it('shows a page of runs at a time and walks to older and newer pages', async () => {
     renderEntityContent(<PipelineRunsContent />, entityNaming('stack-a'));
 
