@@ -137,7 +137,11 @@ export function renderEntityContent(
   element: JSX.Element,
   entity: Entity,
   options: {
-    authorize?: 'ALLOW' | 'DENY';
+    /** One decision for every permission, or a decision per permission name. */
+    authorize?:
+      | 'ALLOW'
+      | 'DENY'
+      | ((permissionName: string) => 'ALLOW' | 'DENY');
     /** Called with the name of each permission the component asks about. */
     onAuthorize?: (permissionName: string) => void;
     signals?: SignalApi;
@@ -147,7 +151,9 @@ export function renderEntityContent(
   const permission = mockApis.permission({
     authorize: request => {
       onAuthorize?.(request.permission.name);
-      return authorize;
+      return typeof authorize === 'function'
+        ? authorize(request.permission.name)
+        : authorize;
     },
   });
   const content = <EntityProvider entity={entity}>{element}</EntityProvider>;

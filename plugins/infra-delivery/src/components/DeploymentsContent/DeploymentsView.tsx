@@ -8,7 +8,7 @@ import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { ErrorPanel } from '../common/ErrorPanel';
-import { useCanExecuteRuns } from '../common/useCanExecuteRuns';
+import { useCanExecuteRuns, useCanRollBack } from '../common/useCanExecuteRuns';
 import { useLiveDeployments } from '../common/useLiveDeployments';
 import { DeploymentDetails } from './DeploymentDetails';
 import { DeploymentStatus, progressOf } from './DeploymentStatus';
@@ -36,7 +36,8 @@ export const DeploymentsView = ({
   serviceRef: string;
 }) => {
   const client = useApi(infraDeliveryApiRef);
-  const canAct = useCanExecuteRuns();
+  const canContinue = useCanExecuteRuns();
+  const canRollBack = useCanRollBack();
   // Each refresh is a new load, even while one is under way (whose answer is then dropped):
   // an announcement during a load may be about a change that load does not see yet.
   const [version, refresh] = useReducer((v: number) => v + 1, 0);
@@ -89,7 +90,7 @@ export const DeploymentsView = ({
       title: '',
       render: d => (
         <Box display="flex" style={{ gap: 8, whiteSpace: 'nowrap' }}>
-          {canAct &&
+          {canRollBack &&
             d.status === 'SUCCEEDED' &&
             current &&
             d.id !== current.id && (
@@ -113,7 +114,7 @@ export const DeploymentsView = ({
                 />
               </ConfirmActionButton>
             )}
-          {canAct && isPaused(d) && (
+          {canContinue && isPaused(d) && (
             <ConfirmActionButton
               label="Continue"
               title="Continue the paused deployment?"
