@@ -29,6 +29,9 @@ describe('infraDeliveryPlugin', () => {
       initialRouteEntries: ['/infra-delivery'],
     });
 
-    expect(await screen.findByText('Operational')).toBeInTheDocument();
+    // The first call loads the client's module.
+    expect(
+      await screen.findByText('Operational', undefined, { timeout: 10_000 }),
+    ).toBeInTheDocument();
   });
 });

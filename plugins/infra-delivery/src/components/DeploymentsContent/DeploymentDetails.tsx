@@ -8,8 +8,11 @@ import { ReleaseChanges } from './ReleaseChanges';
 /** A deployment opened in the history: why it failed, what it changed, how it went. */
 export const DeploymentDetails = ({
   deployment,
+  previousSuccessful,
 }: {
   deployment: Deployment;
+  /** The newest successful deployment older than this one, if the history has one. */
+  previousSuccessful?: Deployment;
 }) => (
   <Box padding={2}>
     {deployment.error && (
@@ -25,7 +28,10 @@ export const DeploymentDetails = ({
         </WarningPanel>
       </Box>
     )}
-    <ReleaseChanges deployment={deployment} />
+    <ReleaseChanges
+      deployment={deployment}
+      previousSuccessful={previousSuccessful}
+    />
     <DeploymentEvents deployment={deployment} />
   </Box>
 );

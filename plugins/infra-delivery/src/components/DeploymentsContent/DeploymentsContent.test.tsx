@@ -331,6 +331,41 @@ describe('DeploymentsContent', () => {
     ).toBe('d2');
   });
 
+  it('compares with the previous successful deployment when the cloud did not report the replaced release', async () => {
+    server.use(
+      http.get(`${baseUrl}/deployments`, () =>
+        HttpResponse.json(
+          list([
+            deployment('d3', 'SUCCEEDED', 'app:3'),
+            deployment('d2', 'FAILED', 'app:2'),
+            deployment('d1', 'SUCCEEDED', 'app:1'),
+          ]),
+        ),
+      ),
+      http.get(`${baseUrl}/infrastructure-events`, () =>
+        HttpResponse.json({ data: list([]) }),
+      ),
+    );
+    await renderEntityContent(<DeploymentsContent />, annotated);
+    await userEvent.click(
+      (
+        await screen.findAllByRole('button', {
+          name: 'Detail panel visiblity toggle',
+        })
+      )[0],
+    );
+    expect(
+      await screen.findByText('Task definition · revision 1 → 3'),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'Compared with the release of “Deploy app:1”, the previous successful deployment.',
+      ),
+    ).toBeInTheDocument();
+    const diff = screen.getByText(/containerDefinitions\.app\.image/);
+    expect(diff.textContent).toContain('- "app:1"\n  + "app:3"');
+  });
+
   it('says so when a deployment is the first release of its service', async () => {
     server.use(
       http.get(`${baseUrl}/deployments`, () =>

@@ -137,7 +137,14 @@ export const DeploymentsView = ({
       options={{ paging: false, search: false, padding: 'dense' }}
       columns={columns}
       data={deployments}
-      detailPanel={({ rowData }) => <DeploymentDetails deployment={rowData} />}
+      detailPanel={({ rowData }) => (
+        <DeploymentDetails
+          deployment={rowData}
+          previousSuccessful={deployments
+            .slice(deployments.findIndex(d => d.id === rowData.id) + 1)
+            .find(d => d.status === 'SUCCEEDED')}
+        />
+      )}
       emptyContent={
         <Box padding={2}>
           <Typography>No deployments of this service yet.</Typography>

@@ -3,10 +3,22 @@ import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { TaskDefinitionDiff } from './TaskDefinitionDiff';
 
-/** What a deployment changed: its task definition against the release it replaced. */
-export const ReleaseChanges = ({ deployment }: { deployment: Deployment }) => {
-  const { deployedTaskDefinition: deployed, previousTaskDefinition: previous } =
-    deployment.data;
+/**
+ * What a deployment changed: its task definition against the release it replaced. The
+ * service records that release when the cloud reports it (ECS does); otherwise the release of
+ * the previous successful deployment in the history stands in for it.
+ */
+export const ReleaseChanges = ({
+  deployment,
+  previousSuccessful,
+}: {
+  deployment: Deployment;
+  previousSuccessful?: Deployment;
+}) => {
+  const deployed = deployment.data.deployedTaskDefinition;
+  const recorded = deployment.data.previousTaskDefinition;
+  const previous =
+    recorded ?? previousSuccessful?.data.deployedTaskDefinition ?? undefined;
   let body;
   if (!deployed) {
     body = (
@@ -22,7 +34,17 @@ export const ReleaseChanges = ({ deployment }: { deployment: Deployment }) => {
       </Typography>
     );
   } else {
-    body = <TaskDefinitionDiff from={previous} to={deployed} />;
+    body = (
+      <>
+        {!recorded && (
+          <Typography variant="caption" component="p">
+            Compared with the release of “{previousSuccessful?.description}”,
+            the previous successful deployment.
+          </Typography>
+        )}
+        <TaskDefinitionDiff from={previous} to={deployed} />
+      </>
+    );
   }
   return (
     <Box marginBottom={2}>
