@@ -20,6 +20,9 @@ const runs = Array.from({ length: 120 }, (_, i) =>
   }),
 );
 
+// Pages of 50 rows are rendered several times per test.
+jest.setTimeout(30_000);
+
 describe('PipelineRunsContent paging', () => {
   const { server, requestsTo } = setupInfraDeliveryServer();
   const listRequests = () => requestsTo('GET', '/pipeline-runs');
