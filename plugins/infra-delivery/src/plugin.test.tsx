@@ -29,6 +29,9 @@ describe('infraDeliveryPlugin', () => {
       initialRouteEntries: ['/infra-delivery'],
     });
 
-    expect(await screen.findByText('Operational')).toBeInTheDocument();
+    // The whole app mounts first: on a busy machine that takes more than the default second.
+    expect(
+      await screen.findByText('Operational', undefined, { timeout: 10_000 }),
+    ).toBeInTheDocument();
   });
 });
