@@ -43,6 +43,9 @@ const apiKey = {
   updatedAt: now,
 };
 
+// Three cards with their tables render for every test, then a dialog opens.
+jest.setTimeout(20_000);
+
 describe('OrganizationSettingsPage', () => {
   const { server, requestsTo } = setupInfraDeliveryServer();
 
