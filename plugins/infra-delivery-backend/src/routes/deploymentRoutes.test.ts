@@ -828,6 +828,11 @@ describe.each(databases.eachSupportedId())(
           'SUCCEEDED',
           'SUCCEEDED',
         ]);
+        // The local driver cannot read the running revision: the previous release is the
+        // service's last successful deployment by the platform's own record.
+        expect(second.data.previousTaskDefinition).toEqual(
+          first.data.deployedTaskDefinition,
+        );
 
         const response = await api.post(
           `/deployments/${first.id}/rollback`,
@@ -844,6 +849,9 @@ describe.each(databases.eachSupportedId())(
         });
         expect(rollback.id).not.toBe(first.id);
         expect(rollback.description).toContain(first.id);
+        expect(rollback.data.previousTaskDefinition).toEqual(
+          second.data.deployedTaskDefinition,
+        );
         expect(JSON.stringify(rollback.data.deployedTaskDefinition)).toBe(
           JSON.stringify(first.data.deployedTaskDefinition),
         );

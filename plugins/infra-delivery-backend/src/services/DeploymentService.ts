@@ -9,6 +9,7 @@ import {
   errorCode,
   IN_FLIGHT_DEPLOYMENT_STATUSES,
   ListDeploymentsQuery,
+  TaskDefinitionSnapshot,
 } from '@internal/plugin-infra-delivery-common';
 import { Authorizer } from '../auth/Authorizer';
 import { actorIdOf, Caller } from '../auth/Caller';
@@ -743,10 +744,13 @@ export class DeploymentService {
         target,
         release,
       );
+      const previousTaskDefinition =
+        started.previousTaskDefinition ??
+        (await this.lastSucceededRelease(pending));
       const data: ContainerDeploymentData = {
         ...pending.data,
         deployedTaskDefinition: started.deployedTaskDefinition,
-        previousTaskDefinition: started.previousTaskDefinition,
+        ...(previousTaskDefinition ? { previousTaskDefinition } : {}),
         strategy: started.strategy,
         serviceDeploymentRef:
           started.serviceDeploymentRef ?? started.externalDeploymentId,
@@ -882,6 +886,22 @@ export class DeploymentService {
       deployment.organizationId,
       deployment.data.cloudAccountId,
     );
+  }
+
+  /**
+   * What the service ran before, by the platform's own record: the release of its newest
+   * SUCCEEDED deployment. Used when the driver cannot read the running revision (the local one).
+   */
+  private async lastSucceededRelease(
+    deployment: Deployment,
+  ): Promise<TaskDefinitionSnapshot | undefined> {
+    const lastGood = await this.deps.stores.deployments.latestOfService(
+      deployment.organizationId,
+      this.serviceKeyOf(deployment),
+      undefined,
+      'SUCCEEDED',
+    );
+    return lastGood?.data.deployedTaskDefinition;
   }
 
   private serviceKeyOf(deployment: Deployment) {
