@@ -62,6 +62,7 @@ describe('infra-delivery:stack:create', () => {
         name: 'Network',
         codeSourceId: 'code',
         path: 'infra/network',
+        cloudAccountId: 'account-1',
       },
     });
     ctx.getInitiatorCredentials = async () => credentials;
@@ -80,6 +81,7 @@ describe('infra-delivery:stack:create', () => {
               name: 'Network',
               codeSourceId: 'code',
               path: 'infra/network',
+              cloudAccountId: 'account-1',
             }),
           },
         },

@@ -51,6 +51,15 @@ export function createStackAction(options: {
             .max(1024)
             .optional()
             .describe('Directory of the IaC in the code source'),
+        cloudAccountId: z =>
+          z
+            .string()
+            .min(1)
+            .max(64)
+            .optional()
+            .describe(
+              'Cloud account the stack deploys into (the catalog shows the dependency)',
+            ),
         autoApprove: z =>
           z
             .boolean()
@@ -81,6 +90,7 @@ export function createStackAction(options: {
                 description: ctx.input.description,
                 codeSourceId: ctx.input.codeSourceId,
                 path: ctx.input.path,
+                cloudAccountId: ctx.input.cloudAccountId,
                 autoApprove: ctx.input.autoApprove,
               },
             },
