@@ -22,14 +22,15 @@ export function newId(now: number = Date.now()): string {
 }
 
 /**
- * The UUIDv7 of a millisecond and a 12-bit sequence within it, the rest random. The bench's
- * generated history uses it directly to give old rows ids of their own moment.
+ * The UUIDv7 of a millisecond and a 12-bit sequence number within it (`inMillisecond`), the
+ * rest random. The bench's generated history uses it directly to give old rows ids of their
+ * own moment.
  */
-export function uuidV7(millis: number, sequence: number): string {
+export function uuidV7(millis: number, inMillisecond: number): string {
   const bytes = randomBytes(16);
   bytes.writeUIntBE(Math.floor(millis), 0, 6);
-  bytes[6] = 0x70 | ((sequence >> 8) & 0x0f);
-  bytes[7] = sequence & 0xff;
+  bytes[6] = 0x70 | ((inMillisecond >> 8) & 0x0f);
+  bytes[7] = inMillisecond & 0xff;
   bytes[8] = (bytes[8] & 0x3f) | 0x80;
   const hex = bytes.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(
