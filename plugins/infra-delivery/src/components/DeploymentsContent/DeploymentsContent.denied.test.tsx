@@ -1,44 +1,16 @@
 import { screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { Deployment } from '@internal/plugin-infra-delivery-common';
 import {
   baseUrl,
   list,
-  now,
   renderEntityContent,
   setupInfraDeliveryServer,
 } from '../../__testUtils__/infraDeliveryTestKit';
+import {
+  annotatedServiceEntity,
+  pausedHistory,
+} from '../../__testUtils__/deploymentFixtures';
 import { DeploymentsContent } from './DeploymentsContent';
-
-function deployment(
-  id: string,
-  status: Deployment['status'],
-  events: Deployment['data']['events'] = [],
-): Deployment {
-  return {
-    id,
-    organizationId: 'o1',
-    deploymentType: 'cloud:container',
-    description: `Release ${id}`,
-    status,
-    triggerSource: 'API',
-    createdAt: now,
-    updatedAt: now,
-    data: {
-      type: 'cloud:container',
-      cloudAccountId: 'ca1',
-      region: 'eu-west-1',
-      clusterRef: 'payments',
-      serviceRef: 'payments-api',
-      events,
-      deployedTaskDefinition: {
-        ref: `arn:aws:ecs:eu-west-1:1:task-definition/payments:${id}`,
-        revision: 1,
-        definition: { family: 'payments' },
-      },
-    },
-  };
-}
 
 // A file of its own: usePermission caches its answer across the tests of a file.
 describe('DeploymentsContent when the permission policy denies running pipelines', () => {
@@ -48,40 +20,15 @@ describe('DeploymentsContent when the permission policy denies running pipelines
     const permissions: string[] = [];
     server.use(
       http.get(`${baseUrl}/deployments`, () =>
-        HttpResponse.json(
-          list([
-            deployment('d3', 'IN_PROGRESS', [
-              {
-                stepCode: 'PAUSED',
-                currentStep: 2,
-                totalSteps: 4,
-                hookId: 'hook-1',
-                startedAt: now,
-              },
-            ]),
-            deployment('d2', 'SUCCEEDED'),
-            deployment('d1', 'SUCCEEDED'),
-          ]),
-        ),
+        HttpResponse.json(list(pausedHistory())),
       ),
     );
-    renderEntityContent(
-      <DeploymentsContent />,
-      {
-        apiVersion: 'backstage.io/v1alpha1',
-        kind: 'Component',
-        metadata: {
-          name: 'payments-api',
-          annotations: {
-            'infra-delivery.io/ecs-service': 'payments/payments-api',
-          },
-        },
-        spec: {},
-      },
-      { authorize: 'DENY', onAuthorize: name => permissions.push(name) },
-    );
+    renderEntityContent(<DeploymentsContent />, annotatedServiceEntity(), {
+      authorize: 'DENY',
+      onAuthorize: name => permissions.push(name),
+    });
 
-    expect(await screen.findByText('Release d1')).toBeInTheDocument();
+    expect(await screen.findByText('Deploy app:1')).toBeInTheDocument();
     await waitFor(() =>
       expect(permissions).toContain('infra-delivery.run.execute'),
     );

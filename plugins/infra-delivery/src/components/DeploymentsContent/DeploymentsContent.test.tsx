@@ -11,49 +11,11 @@ import {
   renderEntityContent,
   setupInfraDeliveryServer,
 } from '../../__testUtils__/infraDeliveryTestKit';
+import {
+  deploymentFixture as deployment,
+  serviceEntity as entity,
+} from '../../__testUtils__/deploymentFixtures';
 import { DeploymentsContent } from './DeploymentsContent';
-
-const entity = (annotations: Record<string, string> = {}) => ({
-  apiVersion: 'backstage.io/v1alpha1',
-  kind: 'Component',
-  metadata: { name: 'payments-api', annotations },
-  spec: {},
-});
-
-function deployment(
-  id: string,
-  status: Deployment['status'],
-  image: string,
-  extra: Partial<Deployment['data']> = {},
-): Deployment {
-  return {
-    id,
-    organizationId: 'o1',
-    deploymentType: 'cloud:container',
-    description: `Deploy ${image}`,
-    status,
-    triggerSource: 'API',
-    createdAt: now,
-    updatedAt: now,
-    data: {
-      type: 'cloud:container',
-      cloudAccountId: 'ca1',
-      region: 'eu-west-1',
-      clusterRef: 'payments',
-      serviceRef: 'payments-api',
-      events: [],
-      deployedTaskDefinition: {
-        ref: `arn:aws:ecs:eu-west-1:1:task-definition/payments:${id}`,
-        revision: Number(id.slice(1)),
-        definition: {
-          family: 'payments',
-          containerDefinitions: [{ name: 'app', image }],
-        },
-      },
-      ...extra,
-    },
-  };
-}
 
 describe('DeploymentsContent', () => {
   const { server, requestsTo } = setupInfraDeliveryServer();
