@@ -3,6 +3,7 @@ import {
   resolvePackagePath,
 } from '@backstage/backend-plugin-api';
 import { Knex } from 'knex';
+import { cacheSqliteStatements } from './sqliteStatementCache';
 
 const migrationsDir = resolvePackagePath(
   '@internal/plugin-infra-delivery-backend',
@@ -24,6 +25,7 @@ export async function applyDatabaseMigrations(
  * SQLite as Backstage opens it journals with DELETE and syncs fully on every commit. WAL with
  * synchronous=FULL keeps every acknowledged write across a crash and is ~4× faster for the
  * many small transactions the engine makes. In-memory databases have no journal to change.
+ * Prepared statements are reused (see sqliteStatementCache.ts).
  */
 export async function tuneSqlite(knex: Knex): Promise<void> {
   if (!String(knex.client.config.client).includes('sqlite')) {
@@ -37,4 +39,5 @@ export async function tuneSqlite(knex: Knex): Promise<void> {
     await knex.raw('PRAGMA synchronous = FULL');
   }
   await knex.raw('PRAGMA foreign_keys = ON');
+  cacheSqliteStatements(knex);
 }
