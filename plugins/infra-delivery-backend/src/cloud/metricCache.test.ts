@@ -90,6 +90,50 @@ describe('MetricCache', () => {
     );
   });
 
+  it('answers again from its own memory without reading the shared cache', async () => {
+    const store = inMemory();
+    const cache = new MetricCache(store);
+    const provider = countingFetch();
+
+    await cache.getOrFetch('org-1', fixed, provider.fetch);
+    await cache.getOrFetch('org-1', fixed, provider.fetch);
+
+    expect(provider.calls()).toBe(1);
+    expect(store.get).toHaveBeenCalledTimes(1);
+  });
+
+  it('lets another instance take an answer from the shared cache until it expires, and not after', async () => {
+    jest.useFakeTimers({ now });
+    try {
+      const store = inMemory();
+      const provider = countingFetch();
+      const first = new MetricCache(store);
+      await first.getOrFetch('org-1', query, provider.fetch);
+
+      // Another instance, half a TTL later: the shared answer, kept only for what is left.
+      jest.setSystemTime(now.getTime() + LIVE_RANGE_TTL_MS / 2);
+      const second = new MetricCache(store);
+      const shared = await second.getOrFetch('org-1', query, provider.fetch);
+      expect(shared.datapoints[0].value).toBe(1);
+      expect(provider.calls()).toBe(1);
+
+      // Past the first answer's TTL neither instance answers with it, even where the shared
+      // store still holds the entry.
+      jest.setSystemTime(now.getTime() + LIVE_RANGE_TTL_MS + 1);
+      const renewed = await second.getOrFetch('org-1', query, provider.fetch);
+      expect(renewed.datapoints[0].value).toBe(2);
+      const alsoRenewed = await first.getOrFetch(
+        'org-1',
+        query,
+        provider.fetch,
+      );
+      expect(alsoRenewed.datapoints[0].value).toBe(2);
+      expect(provider.calls()).toBe(2);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('counts a range ending within a minute of now as live', () => {
     const at = (msBeforeNow: number) => ({
       ...query,

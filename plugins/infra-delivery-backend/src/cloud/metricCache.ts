@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { CacheService } from '@backstage/backend-plugin-api';
 import { CloudMetric } from '@internal/plugin-infra-delivery-common';
+import { BoundedMap } from '../lib/BoundedMap';
 import { MetricQuery } from './metricQuery';
 
 /** §4.5: answers for ranges ending now live 60 s, answers for fixed ranges 5 minutes. */
@@ -25,7 +26,8 @@ export function metricCacheKey(
     query.endTime.toISOString(),
     query.dimensions.map(d => [d.name, d.value]),
   ]);
-  return `cloud-metric:${createHash('sha256').update(normal).digest('hex')}`;
+  // v2: entries carry their expiry (see MetricCache).
+  return `cloud-metric:v2:${createHash('sha256').update(normal).digest('hex')}`;
 }
 
 export function metricCacheTtl(query: MetricQuery, now = new Date()): number {
@@ -34,11 +36,27 @@ export function metricCacheTtl(query: MetricQuery, now = new Date()): number {
     : FIXED_RANGE_TTL_MS;
 }
 
+type CachedMetric = {
+  metric: CloudMetric;
+  expiresAtMs: number;
+};
+
+/** Answers an instance keeps in its own memory in front of the shared cache. */
+export const LOCAL_METRIC_ANSWERS = 1_000;
+
 /**
  * Metric answers through the Backstage cache (shared by instances when it is Redis or
- * Valkey), keyed by the organization and the query in its normal form.
+ * Valkey), keyed by the organization and the query in its normal form. Each instance also
+ * keeps the answers it read or fetched, for their remaining lifetime, in a bounded map of its
+ * own: reading the shared cache deserializes the whole series on every request (a fifth of
+ * the backend's CPU per cached answer in the benchmarks). Entries carry the moment they
+ * expire, so that an answer never outlives its TTL in either place.
  */
 export class MetricCache {
+  private readonly local = new BoundedMap<string, CachedMetric>(
+    LOCAL_METRIC_ANSWERS,
+  );
+
   constructor(private readonly cache: CacheService) {}
 
   async getOrFetch(
@@ -47,12 +65,21 @@ export class MetricCache {
     fetch: () => Promise<CloudMetric>,
   ): Promise<CloudMetric> {
     const key = metricCacheKey(organizationId, query);
-    const cached = await this.cache.get<CloudMetric>(key);
-    if (cached) {
-      return cached;
+    const kept = this.local.get(key);
+    if (kept && Date.now() < kept.expiresAtMs) {
+      return kept.metric;
+    }
+    this.local.delete(key);
+    const cached = await this.cache.get<CachedMetric>(key);
+    if (cached && Date.now() < cached.expiresAtMs) {
+      this.local.set(key, cached);
+      return cached.metric;
     }
     const metric = await fetch();
-    await this.cache.set(key, metric, { ttl: metricCacheTtl(query) });
+    const ttl = metricCacheTtl(query);
+    const entry = { metric, expiresAtMs: Date.now() + ttl };
+    await this.cache.set(key, entry, { ttl });
+    this.local.set(key, entry);
     return metric;
   }
 }

@@ -1,4 +1,9 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import {
+  createHmac,
+  createSecretKey,
+  KeyObject,
+  timingSafeEqual,
+} from 'node:crypto';
 import {
   ListResponse,
   PageQuery,
@@ -13,7 +18,12 @@ import { InfraDeliveryError } from '../errors';
  * reaches rows outside the query that made it.
  */
 export class PageCursors {
-  constructor(private readonly key: Buffer) {}
+  /** Made once: a raw key would become a new KeyObject on every signature. */
+  private readonly key: KeyObject;
+
+  constructor(key: Buffer) {
+    this.key = createSecretKey(key);
+  }
 
   private sign(payload: string, scope: string): string {
     return createHmac('sha256', this.key)

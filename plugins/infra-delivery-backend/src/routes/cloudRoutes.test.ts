@@ -1306,15 +1306,20 @@ describe.each(databases.eachSupportedId())(
         expect(first.status).toBe(200);
         const stored = cache.metricSets().slice(setsBefore);
         expect(stored).toHaveLength(1);
-        const [key, value, options] = stored[0];
+        const [, value, options] = stored[0];
         expect(options).toEqual({ ttl: 300_000 });
-        expect(value).toEqual(first.body);
+        expect(value).toEqual({
+          metric: first.body,
+          expiresAtMs: expect.any(Number),
+        });
+        const { expiresAtMs } = value as { expiresAtMs: number };
+        expect(expiresAtMs - Date.now()).toBeGreaterThan(290_000);
+        expect(expiresAtMs - Date.now()).toBeLessThanOrEqual(300_000);
 
-        // Mark the cached answer: only an answer from the cache can carry the mark.
-        cache.values.set(key, { ...first.body, unit: 'from-cache' });
+        // Answered again without asking the provider: nothing new is stored.
         const second = await api.get(path, owner.token);
         expect(second.status).toBe(200);
-        expect(second.body).toEqual({ ...first.body, unit: 'from-cache' });
+        expect(second.body).toEqual(first.body);
         expect(cache.metricSets().length).toBe(setsBefore + 1);
 
         // The same query with its dimensions in another order is the same entry.
@@ -1325,7 +1330,8 @@ describe.each(databases.eachSupportedId())(
           ]),
           owner.token,
         );
-        expect(reordered.body.unit).toBe('from-cache');
+        expect(reordered.body).toEqual(first.body);
+        expect(cache.metricSets().length).toBe(setsBefore + 1);
 
         // Another organization never reads this organization's entry.
         const stranger = await api.signup();
