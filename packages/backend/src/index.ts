@@ -1,4 +1,5 @@
 import { createBackend } from '@backstage/backend-defaults';
+import { startOneInstanceAtATime } from '@internal/plugin-infra-delivery-backend';
 
 const backend = createBackend();
 
@@ -30,4 +31,6 @@ backend.add(import('@backstage/plugin-mcp-actions-backend'));
 
 backend.add(import('@internal/plugin-infra-delivery-backend'));
 
-backend.start();
+// Instances started together on one PostgreSQL server start one after the other: Backstage
+// core's own migrations are not safe to race (backstage/charts#300).
+startOneInstanceAtATime(backend);

@@ -4,3 +4,5 @@
  * @packageDocumentation
  */
 export { infraDeliveryPlugin as default } from './plugin';
+export { startOneInstanceAtATime } from './startup/startOneInstanceAtATime';
+export type { StartableBackend } from './startup/startOneInstanceAtATime';
