@@ -65,6 +65,8 @@ export async function startBackend(options: {
   database: BenchDatabase;
   port: number;
   catalogEntities: number;
+  /** The TypeScript sources instead of the production build. */
+  fromSources: boolean;
   log: (line: string) => void;
 }): Promise<BackendProcess> {
   const { database, port, log } = options;
@@ -87,12 +89,20 @@ export async function startBackend(options: {
   const child: ChildProcess = spawn(
     process.execPath,
     [
+      // e.g. BENCH_BACKEND_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the load
+      ...(process.env.BENCH_BACKEND_NODE_ARGS?.split(/\s+/).filter(Boolean) ??
+        []),
       resolvePackagePath('@internal/infra-delivery-bench', 'bin/bench-backend'),
       '--config',
       configFile,
     ],
     {
-      env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn' },
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'warn',
+        BENCH_BACKEND_BUILD: options.fromSources ? 'src' : 'dist',
+      },
       stdio: ['ignore', out, out],
       cwd: resolvePackagePath('@internal/infra-delivery-bench'),
     },

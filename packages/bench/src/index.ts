@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { BENCH_ROOT, benchDatabase } from './databases';
 import { prepareDataset } from './dataset/prepareDataset';
 import { parseOptions } from './options';
+import { buildBenchBackend } from './productionBuild';
 import { runBenchmark } from './runBenchmark';
 
 /** `yarn bench`: datasets, load against the real backend and its floors, the report. */
@@ -10,6 +11,9 @@ export async function main(argv: string[]): Promise<number> {
   mkdirSync(BENCH_ROOT, { recursive: true });
   const log = (line: string) =>
     process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
+  if (!options.generateOnly && !options.fromSources) {
+    buildBenchBackend(log);
+  }
   for (const kind of options.databases) {
     const database = benchDatabase(kind, options.scale);
     const { manifest, generated } = await prepareDataset(

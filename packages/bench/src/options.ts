@@ -13,11 +13,15 @@ export interface BenchOptions {
   generateOnly: boolean;
   /** Endpoint names to run (all when empty). */
   only: string[];
+  /** Run the backend from its TypeScript sources instead of a production build. */
+  fromSources: boolean;
+  /** How long the catalog may take to process its entities before the peer is measured. */
+  catalogWaitMinutes: number;
 }
 
 const USAGE = `Usage: yarn bench [--db sqlite|postgres|both] [--scale 1] [--connections 1,16]
                   [--duration 10] [--port 7200] [--regenerate] [--generate-only]
-                  [--only name,name]`;
+                  [--only name,name] [--from-sources] [--catalog-wait 10]`;
 
 export function parseOptions(argv: string[]): BenchOptions {
   const options: BenchOptions = {
@@ -29,6 +33,8 @@ export function parseOptions(argv: string[]): BenchOptions {
     regenerate: false,
     generateOnly: false,
     only: [],
+    fromSources: false,
+    catalogWaitMinutes: 10,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -71,6 +77,15 @@ export function parseOptions(argv: string[]): BenchOptions {
         break;
       case '--only':
         options.only = value().split(',');
+        break;
+      case '--from-sources':
+        options.fromSources = true;
+        break;
+      case '--catalog-wait':
+        options.catalogWaitMinutes = Number(value());
+        if (!(options.catalogWaitMinutes > 0)) {
+          throw new Error(`--catalog-wait takes minutes above 0\n${USAGE}`);
+        }
         break;
       case '--help':
         throw new Error(USAGE);

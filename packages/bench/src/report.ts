@@ -24,6 +24,8 @@ export interface BenchReport {
   machine: string;
   generatedSeconds?: number;
   rows: Record<string, number>;
+  /** What the backend ran: the production build or the sources. */
+  backendBuild: string;
   deepPages: number;
   endpoints: EndpointFigures[];
   peer?: EndpointFigures;
@@ -31,6 +33,14 @@ export interface BenchReport {
   ingestion?: { resources: number; totalMs: number; maxStallMs: number };
   /** Peak RSS after the endpoint loads, before ingestion and the catalog peer. */
   loadPeakRssMb?: number;
+  /** The backend's memory by kind right after the endpoint loads, in MB. */
+  loadMemory?: {
+    rssMb: number;
+    heapUsedMb: number;
+    heapTotalMb: number;
+    externalMb: number;
+    arrayBuffersMb: number;
+  };
   peakRssMb: number;
 }
 
@@ -49,13 +59,17 @@ export function markdownReport(report: BenchReport): string {
       .map(([t, n]) => `${t} ${n.toLocaleString('en')}`)
       .join(', ')})`,
     '',
-    `Machine: ${report.machine}. Backend peak RSS ${f(
+    `Machine: ${report.machine}. Backend: ${report.backendBuild}. Peak RSS ${f(
       report.loadPeakRssMb,
       0,
     )} MB after the endpoint loads, ${f(
       report.peakRssMb,
       0,
     )} MB by the end (plan ingestion, catalog processing).${
+      report.loadMemory
+        ? ` After the loads: RSS ${report.loadMemory.rssMb} MB, V8 heap ${report.loadMemory.heapUsedMb} MB used of ${report.loadMemory.heapTotalMb} MB, external ${report.loadMemory.externalMb} MB (array buffers ${report.loadMemory.arrayBuffersMb} MB).`
+        : ''
+    }${
       report.generatedSeconds !== undefined
         ? ` Dataset generated in ${f(report.generatedSeconds)} s.`
         : ''

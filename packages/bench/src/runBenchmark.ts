@@ -65,11 +65,12 @@ function metricQuery(manifest: DatasetManifest) {
 async function waitForCatalog(
   baseUrl: string,
   expected: number,
+  waitMinutes: number,
   log: (line: string) => void,
 ) {
-  // At most ten minutes: past that the peer is measured with what the catalog holds.
-  const deadline =
-    Date.now() + Math.min(600_000, Math.max(120_000, expected * 10));
+  // At most --catalog-wait minutes: past that the peer is measured with what the catalog holds.
+  const started = Date.now();
+  const deadline = started + waitMinutes * 60_000;
   let count = 0;
   while (Date.now() < deadline) {
     const response = await fetch(
@@ -82,7 +83,12 @@ async function waitForCatalog(
     }
     await new Promise(r => setTimeout(r, 3000));
   }
-  log(`catalog holds ${count} of ${expected} bench entities`);
+  log(
+    `catalog holds ${count} of ${expected} bench entities after ${(
+      (Date.now() - started) /
+      60_000
+    ).toFixed(1)} minutes`,
+  );
   return count;
 }
 
@@ -100,6 +106,7 @@ export async function runBenchmark(options: {
     database,
     port: options.options.port,
     catalogEntities: manifest.sizes.catalogEntities,
+    fromSources: options.options.fromSources,
     log,
   });
   const knex = database.open();
@@ -112,6 +119,14 @@ export async function runBenchmark(options: {
       })
     ).data.accessToken;
     const api = anonymous.withToken(token);
+    const memory = async (when: string) => {
+      const m = await api.expect(200, 'GET', '/api/bench/memory');
+      tagged(
+        `memory ${when}: RSS ${m.rssMb} MB, V8 heap ${m.heapUsedMb}/${m.heapTotalMb} MB, external ${m.externalMb} MB`,
+      );
+      return m;
+    };
+    await memory('when ready');
     // The local cloud driver answers metrics once the account is connected (409: it is).
     const connected = await api.request(
       'POST',
@@ -133,6 +148,7 @@ export async function runBenchmark(options: {
         1,
       )} s`,
     );
+    await memory('after the walk');
 
     let endpoints: Endpoint[] = benchEndpoints(manifest, deep, {
       triggerPipelineId: manifest.pipelineIds[manifest.pipelineIds.length - 1],
@@ -247,6 +263,7 @@ export async function runBenchmark(options: {
 
     // The issue's RSS bound is for the load; ingestion and the catalog's processing follow.
     const loadPeakRssMb = backend.peakRssMb();
+    const loadMemory = await memory('after the loads');
     let ingestion;
     if (!only.length || only.includes('ingestion')) {
       ingestion = await measurePlanIngestion(api, manifest, PLAN_RESOURCES);
@@ -268,6 +285,7 @@ export async function runBenchmark(options: {
       catalogEntities = await waitForCatalog(
         backend.baseUrl,
         manifest.sizes.catalogEntities,
+        options.options.catalogWaitMinutes,
         tagged,
       );
       peer = {
@@ -301,6 +319,9 @@ export async function runBenchmark(options: {
     const report: BenchReport = {
       database: database.kind === 'sqlite' ? 'SQLite' : 'PostgreSQL',
       scale: options.options.scale,
+      backendBuild: options.options.fromSources
+        ? 'TypeScript sources transpiled at load'
+        : 'production build (backstage-cli package build)',
       machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(
         totalmem() /
         2 ** 30
@@ -313,6 +334,7 @@ export async function runBenchmark(options: {
       catalogEntities,
       ingestion,
       loadPeakRssMb,
+      loadMemory,
       peakRssMb: backend.peakRssMb(),
     };
     const markdown = markdownReport(report);

@@ -46,6 +46,19 @@ export const benchPlugin = createBackendPlugin({
             meanMs: delay.mean / 1e6,
           });
         });
+        // Where the resident memory is: V8's heap, and what lives outside it (SQLite's page
+        // cache and native modules are in rss but in neither).
+        router.get('/memory', (_req, res) => {
+          const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
+          const usage = process.memoryUsage();
+          res.json({
+            rssMb: mb(usage.rss),
+            heapUsedMb: mb(usage.heapUsed),
+            heapTotalMb: mb(usage.heapTotal),
+            externalMb: mb(usage.external),
+            arrayBuffersMb: mb(usage.arrayBuffers),
+          });
+        });
         router.post('/event-loop/reset', (_req, res) => {
           delay.reset();
           res.status(204).end();
