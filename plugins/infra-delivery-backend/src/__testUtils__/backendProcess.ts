@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { JsonObject } from '@backstage/types';
 import knexFactory, { Knex } from 'knex';
+import { HEAP_PROBE, HeapProbeAnswer } from './backendProcess/heapProbe';
 
 const ENTRY = path.resolve(__dirname, 'backendProcess/main.ts');
 const PACKAGE_DIR = path.resolve(__dirname, '../..');
@@ -190,13 +191,24 @@ export class BackendProcess {
     const log = fs.openSync(options.logFile, 'a');
     const child = spawn(
       process.execPath,
-      ['--require', NODE_TRANSFORM, ENTRY, '--config', configFile],
+      [
+        '--expose-gc',
+        '--no-flush-bytecode',
+        '--require',
+        NODE_TRANSFORM,
+        ENTRY,
+        '--config',
+        configFile,
+      ],
       {
         cwd: PACKAGE_DIR,
         env: { ...process.env, LOG_LEVEL: 'info' },
-        stdio: ['ignore', log, log],
+        // The IPC channel carries the live-heap probe (backendProcess/heapProbe.ts).
+        stdio: ['ignore', log, log, 'ipc'],
       },
     );
+    // Nor may it keep the test's process alive.
+    child.channel?.unref();
     fs.closeSync(log);
     return new BackendProcess(child, port, options.logFile);
   }
@@ -262,6 +274,30 @@ export class BackendProcess {
     const status = fs.readFileSync(`/proc/${this.pid}/status`, 'utf8');
     const kb = Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1] ?? NaN);
     return kb * 1024;
+  }
+
+  /**
+   * The bytes the process's JavaScript heap still holds after a full garbage collection (see
+   * backendProcess/heapProbe.ts): what a leak grows, without the RSS's swings.
+   */
+  async liveHeapBytes(timeoutMs = 30_000): Promise<number> {
+    return new Promise((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined = undefined;
+      const onMessage = (message: unknown) => {
+        const answer = message as HeapProbeAnswer;
+        if (answer?.type === HEAP_PROBE) {
+          clearTimeout(timer);
+          this.child.off('message', onMessage);
+          resolve(answer.usedBytes);
+        }
+      };
+      timer = setTimeout(() => {
+        this.child.off('message', onMessage);
+        reject(new Error(`No heap probe answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.child.on('message', onMessage);
+      this.child.send({ type: HEAP_PROBE });
+    });
   }
 
   /** Open file descriptors (sockets included), from /proc. */

@@ -5,7 +5,10 @@
  */
 import { createBackend } from '@backstage/backend-defaults';
 import { infraDeliveryPlugin } from '../../plugin';
+import { startOneInstanceAtATime } from '../../startup/startOneInstanceAtATime';
+import { answerHeapProbes } from './heapProbe';
 
+answerHeapProbes();
 const backend = createBackend();
 backend.add(infraDeliveryPlugin);
-backend.start();
+startOneInstanceAtATime(backend);
