@@ -10,6 +10,7 @@ import { AuthRateLimits } from './config';
 import { InfraDeliveryError } from './errors';
 import { createOperationBinder } from './http/bindOperation';
 import { createErrorHandler } from './http/errorHandler';
+import { incrementalJsonBody } from './http/incrementalJsonBody';
 import { redactUrlCredentials } from './http/redactUrlCredentials';
 import { requestIdMiddleware } from './http/requestId';
 import { PluginContext } from './pluginContext';
@@ -35,8 +36,10 @@ import {
 } from './routes/deploymentRoutes';
 
 /** Ordinary request bodies; plan JSON from runners gets its own, larger limit. */
-export const DEFAULT_BODY_LIMIT = '1mb';
-export const RUNNER_BODY_LIMIT = '64mb';
+const DEFAULT_BODY_LIMIT = 1024 * 1024;
+const RUNNER_BODY_LIMIT = 64 * 1024 * 1024;
+/** Runner bodies over this are parsed a slice at a time (see http/incrementalJsonBody.ts). */
+const INCREMENTAL_PARSE_THRESHOLD = 256 * 1024;
 
 export interface RouterOptions {
   context: PluginContext;
@@ -56,7 +59,14 @@ export async function createRouter(
   const ingestGuard = ingestTokenGuard(services);
   router.post(ingestGuard.path, ingestGuard.handler);
   // Runners send whole plans; body-parser skips a body that is parsed already.
-  router.use('/runner', express.json({ limit: RUNNER_BODY_LIMIT }));
+  router.use(
+    '/runner',
+    incrementalJsonBody({
+      limit: RUNNER_BODY_LIMIT,
+      threshold: INCREMENTAL_PARSE_THRESHOLD,
+    }),
+    express.json({ limit: RUNNER_BODY_LIMIT }),
+  );
   router.use(express.json({ limit: DEFAULT_BODY_LIMIT }));
 
   const context: RouteContext = {

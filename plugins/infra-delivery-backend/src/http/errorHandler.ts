@@ -3,6 +3,7 @@ import { isError } from '@backstage/errors';
 import { ErrorBody } from '@internal/plugin-infra-delivery-common';
 import { ErrorRequestHandler } from 'express';
 import { InfraDeliveryError } from '../errors';
+import { fromBodyParser } from './bodyErrors';
 import { requestIdOf } from './requestId';
 
 /** `@backstage/errors` names → the status and reason this service answers them with. */
@@ -25,42 +26,6 @@ const BACKSTAGE_ERRORS: Record<
     reason: 'UNAVAILABLE',
   },
 };
-
-/** body-parser's error types → what they mean for the caller. */
-function fromBodyParser(error: unknown): InfraDeliveryError | undefined {
-  const type = (error as { type?: unknown })?.type;
-  if (type === 'entity.too.large') {
-    const limit = (error as { limit?: number }).limit;
-    return new InfraDeliveryError({
-      status: 413,
-      entity: 'Request',
-      reason: 'BODY_TOO_LARGE',
-      message: `The request body is larger than ${limit} bytes`,
-      metadata: { limit },
-    });
-  }
-  if (type === 'entity.parse.failed') {
-    return new InfraDeliveryError({
-      status: 400,
-      entity: 'Request',
-      reason: 'MALFORMED_JSON',
-      message: 'The request body is not valid JSON',
-    });
-  }
-  if (
-    type === 'encoding.unsupported' ||
-    type === 'charset.unsupported' ||
-    type === 'request.aborted'
-  ) {
-    return new InfraDeliveryError({
-      status: 400,
-      entity: 'Request',
-      reason: 'UNREADABLE_BODY',
-      message: 'The request body could not be read',
-    });
-  }
-  return undefined;
-}
 
 function toInfraDeliveryError(error: unknown): InfraDeliveryError | undefined {
   if (error instanceof InfraDeliveryError) {
