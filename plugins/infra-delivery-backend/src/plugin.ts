@@ -6,6 +6,7 @@ import { infraDeliveryPermissions } from '@internal/plugin-infra-delivery-common
 import { signalsServiceRef } from '@backstage/plugin-signals-node';
 import { readPluginConfig } from './config';
 import { applyDatabaseMigrations, tuneSqlite } from './database/migrations';
+import { startSqliteCheckpointer } from './database/sqliteCheckpointer';
 import { ensurePortalOrganization } from './database/portalOrganization';
 import { takeStartupLock } from './database/startupLock';
 import { createStores } from './database/stores';
@@ -39,6 +40,7 @@ export const infraDeliveryPlugin = createBackendPlugin({
         discovery: coreServices.discovery,
         httpAuth: coreServices.httpAuth,
         httpRouter: coreServices.httpRouter,
+        lifecycle: coreServices.lifecycle,
         logger: coreServices.logger,
         permissions: coreServices.permissions,
         permissionsRegistry: coreServices.permissionsRegistry,
@@ -52,6 +54,10 @@ export const infraDeliveryPlugin = createBackendPlugin({
         const pluginConfig = readPluginConfig(deps.config);
         const knex = await database.getClient();
         await tuneSqlite(knex);
+        const checkpointer = await startSqliteCheckpointer(knex, deps.logger);
+        if (checkpointer) {
+          deps.lifecycle.addShutdownHook(() => checkpointer.stop());
+        }
         // Until the scheduler's tables and the shared rows exist, one instance at a time.
         const startupLock = await takeStartupLock(knex);
         await applyDatabaseMigrations(database, knex);
