@@ -17,6 +17,9 @@ export interface IncrementalJsonBodyOptions {
 
 const DEFAULT_SLICE_BYTES = 16 * 1024;
 
+/** body-parser marks a request whose body it has parsed; express.json() then passes it by. */
+type MarkedRequest = Request & { _body?: boolean };
+
 /**
  * A JSON body parser for the bodies that are megabytes long (a runner's report carries the
  * whole plan: 4.9 MB for 10,000 resources). `express.json()` parses such a body with one
@@ -44,18 +47,14 @@ export function incrementalJsonBody(
       .then(body => parseInSlices(body, sliceBytes))
       .then(parsed => {
         req.body = parsed;
-        // body-parser's mark of a body already parsed: express.json() passes it by.
-        (req as Request & { _body?: boolean })._body = true;
+        (req as MarkedRequest)._body = true;
         next();
       }, next);
   };
 }
 
 function takesBody(req: Request, threshold: number): boolean {
-  if (
-    (req as Request & { _body?: boolean })._body ||
-    !req.is('application/json')
-  ) {
+  if ((req as MarkedRequest)._body || !req.is('application/json')) {
     return false;
   }
   const encoding = (
