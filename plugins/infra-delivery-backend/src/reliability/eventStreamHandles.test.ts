@@ -43,6 +43,18 @@ describe('1,000 event streams opened and dropped', () => {
     await dropProcessDatabase(database);
   });
 
+  async function upstreamRequestsReach(count: number, timeoutMs = 30_000) {
+    const deadline = Date.now() + timeoutMs;
+    while (fake.graphQlRequests.length < count) {
+      if (Date.now() > deadline) {
+        throw new Error(
+          `${fake.graphQlRequests.length} upstream requests after ${timeoutMs} ms, expected ${count}`,
+        );
+      }
+      await new Promise(resolve => setTimeout(resolve, 10));
+    }
+  }
+
   /** The counts once both are at most `limit` (closed sockets leave within seconds). */
   async function countsOnceBelow(
     limit: { fds: number; sockets: number },
@@ -137,9 +149,13 @@ describe('1,000 event streams opened and dropped', () => {
     let peak = baseline;
     const started = Date.now();
     for (let opened = 0; opened < STREAMS; opened += AT_ONCE) {
+      const upstreamBefore = fake.graphQlRequests.length;
       const streams = await Promise.all(
         Array.from({ length: AT_ONCE }, () => openStream()),
       );
+      // Dropped only once each stream holds its upstream request: a client gone sooner is
+      // never sent upstream, and a slow machine would otherwise open fewer than it counts.
+      await upstreamRequestsReach(upstreamBefore + AT_ONCE);
       peak = {
         fds: Math.max(peak.fds, backend.openFileDescriptors()),
         sockets: Math.max(peak.sockets, backend.openSockets()),
