@@ -3,6 +3,7 @@ import {
   resolvePackagePath,
 } from '@backstage/backend-plugin-api';
 import { Knex } from 'knex';
+import { sqliteFileOf } from './sqliteFile';
 import { cacheSqliteStatements } from './sqliteStatementCache';
 
 const migrationsDir = resolvePackagePath(
@@ -31,9 +32,7 @@ export async function tuneSqlite(knex: Knex): Promise<void> {
   if (!String(knex.client.config.client).includes('sqlite')) {
     return;
   }
-  const [{ file }] = await knex.raw<{ file: string }[]>(
-    "SELECT file FROM pragma_database_list WHERE name = 'main'",
-  );
+  const file = await sqliteFileOf(knex);
   if (file) {
     await knex.raw('PRAGMA journal_mode = WAL');
     await knex.raw('PRAGMA synchronous = FULL');

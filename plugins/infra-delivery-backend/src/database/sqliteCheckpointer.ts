@@ -1,5 +1,6 @@
 import { LoggerService } from '@backstage/backend-plugin-api';
 import { Knex } from 'knex';
+import { sqliteFileOf } from './sqliteFile';
 import { Worker } from 'node:worker_threads';
 
 /** How often the worker copies the write-ahead log into the database file. */
@@ -61,9 +62,7 @@ export async function startSqliteCheckpointer(
   if (knex.client.config.client !== 'better-sqlite3') {
     return undefined;
   }
-  const [{ file }] = await knex.raw<{ file: string }[]>(
-    "SELECT file FROM pragma_database_list WHERE name = 'main'",
-  );
+  const file = await sqliteFileOf(knex);
   const [{ journal_mode: journalMode }] = await knex.raw<
     { journal_mode: string }[]
   >('PRAGMA journal_mode');
