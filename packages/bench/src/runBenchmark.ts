@@ -1,7 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { Api } from './api';
-import { BACKSTAGE_STATIC_TOKEN, startBackend } from './backendProcess';
+import {
+  BACKSTAGE_STATIC_TOKEN,
+  backendNodeFlags,
+  startBackend,
+} from './backendProcess';
 import { startBareFloor } from './bareFloor';
 import { BENCH_ROOT, BenchDatabase } from './databases';
 import {
@@ -319,9 +323,11 @@ export async function runBenchmark(options: {
     const report: BenchReport = {
       database: database.kind === 'sqlite' ? 'SQLite' : 'PostgreSQL',
       scale: options.options.scale,
-      backendBuild: options.options.fromSources
-        ? 'TypeScript sources transpiled at load'
-        : 'production build (backstage-cli package build)',
+      backendBuild: `${
+        options.options.fromSources
+          ? 'TypeScript sources transpiled at load'
+          : 'production build (backstage-cli package build)'
+      }, node ${backendNodeFlags().join(' ')}`,
       machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(
         totalmem() /
         2 ** 30
