@@ -1,4 +1,5 @@
 import { TestDatabaseId, TestDatabases } from '@backstage/backend-test-utils';
+import knexFactory, { Knex } from 'knex';
 
 /**
  * The databases every store test runs on: SQLite always, PostgreSQL 15 when
@@ -20,6 +21,15 @@ export function createTestDatabases(): TestDatabases {
     );
   }
   return databases;
+}
+
+/** A Knex over an in-memory better-sqlite3 database: for the helpers that only SQLite has. */
+export function inMemorySqlite(): Knex {
+  return knexFactory({
+    client: 'better-sqlite3',
+    connection: { filename: ':memory:' },
+    useNullAsDefault: true,
+  });
 }
 
 export type { TestDatabaseId };

@@ -5,6 +5,7 @@ import {
 import { Knex } from 'knex';
 import { sqliteFileOf } from './sqliteFile';
 import { cacheSqliteStatements } from './sqliteStatementCache';
+import { turnBeforeSqliteQueries } from './sqliteTurns';
 
 const migrationsDir = resolvePackagePath(
   '@internal/plugin-infra-delivery-backend',
@@ -26,7 +27,8 @@ export async function applyDatabaseMigrations(
  * SQLite as Backstage opens it journals with DELETE and syncs fully on every commit. WAL with
  * synchronous=FULL keeps every acknowledged write across a crash and is ~4× faster for the
  * many small transactions the engine makes. In-memory databases have no journal to change.
- * Prepared statements are reused (see sqliteStatementCache.ts).
+ * Prepared statements are reused (sqliteStatementCache.ts), and the event loop turns before
+ * each query or transaction takes the connection (sqliteTurns.ts).
  */
 export async function tuneSqlite(knex: Knex): Promise<void> {
   if (!String(knex.client.config.client).includes('sqlite')) {
@@ -39,4 +41,5 @@ export async function tuneSqlite(knex: Knex): Promise<void> {
   }
   await knex.raw('PRAGMA foreign_keys = ON');
   cacheSqliteStatements(knex);
+  turnBeforeSqliteQueries(knex);
 }

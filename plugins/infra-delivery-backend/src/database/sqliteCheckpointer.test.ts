@@ -8,6 +8,7 @@ import {
   SqliteCheckpointer,
   startSqliteCheckpointer,
 } from './sqliteCheckpointer';
+import { inMemorySqlite } from '../__testUtils__/testDatabases';
 
 async function autocheckpointPages(knex: Knex): Promise<number> {
   const [row] = await knex.raw<{ wal_autocheckpoint: number }[]>(
@@ -102,11 +103,7 @@ describe('startSqliteCheckpointer', () => {
   });
 
   it('leaves in-memory SQLite and other databases alone', async () => {
-    const memory = knexFactory({
-      client: 'better-sqlite3',
-      connection: { filename: ':memory:' },
-      useNullAsDefault: true,
-    });
+    const memory = inMemorySqlite();
     try {
       await tuneSqlite(memory);
       expect(await startSqliteCheckpointer(memory, logger)).toBeUndefined();

@@ -3,6 +3,7 @@ import {
   cachePreparedStatements,
   cacheSqliteStatements,
 } from './sqliteStatementCache';
+import { inMemorySqlite } from '../__testUtils__/testDatabases';
 
 function countingConnection() {
   const prepared: string[] = [];
@@ -51,11 +52,7 @@ describe('cacheSqliteStatements on better-sqlite3', () => {
   let knex: Knex;
 
   beforeEach(async () => {
-    knex = knexFactory({
-      client: 'better-sqlite3',
-      connection: { filename: ':memory:' },
-      useNullAsDefault: true,
-    });
+    knex = inMemorySqlite();
     cacheSqliteStatements(knex);
     await knex.schema.createTable('runs', table => {
       table.string('id').primary();
