@@ -13,7 +13,7 @@ import Typography from '@material-ui/core/Typography';
 import Button from '@material-ui/core/Button';
 import TextField from '@material-ui/core/TextField';
 import { useState } from 'react';
-import useAsyncRetry from 'react-use/esm/useAsyncRetry';
+import { useReloadableAsync } from '../common/useReloadableAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { ConnectDialog } from './ConnectDialog';
@@ -35,7 +35,7 @@ const AccountStatus = ({ account }: { account: CloudAccount }) => {
 /** The organization's AWS accounts: create, connect through CloudFormation, upgrade. */
 export const CloudAccountsPage = () => {
   const client = useApi(infraDeliveryApiRef);
-  const accounts = useAsyncRetry(
+  const accounts = useReloadableAsync(
     async () =>
       (await client.call('listCloudAccounts', { query: { limit: 500 } })).data,
     [client],

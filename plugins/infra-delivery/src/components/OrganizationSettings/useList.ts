@@ -1,7 +1,7 @@
-import useAsyncRetry from 'react-use/esm/useAsyncRetry';
+import { useReloadableAsync } from '../common/useReloadableAsync';
 
 /** Loads a list and gives a way to reload it after a change. */
 export function useList<T>(load: () => Promise<T[]>, deps: unknown[]) {
-  const state = useAsyncRetry(load, deps);
+  const state = useReloadableAsync(load, deps);
   return { ...state, items: state.value ?? [] };
 }

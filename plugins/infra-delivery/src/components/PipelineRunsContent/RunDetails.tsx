@@ -4,7 +4,7 @@ import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
 import { useCallback } from 'react';
-import useAsyncRetry from 'react-use/esm/useAsyncRetry';
+import { useReloadableAsync } from '../common/useReloadableAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { RunStatus } from '../common/RunStatus';
@@ -25,7 +25,7 @@ export const RunDetails = ({
   onClose: () => void;
 }) => {
   const client = useApi(infraDeliveryApiRef);
-  const { value, loading, error, retry } = useAsyncRetry(async () => {
+  const { value, loading, error, retry } = useReloadableAsync(async () => {
     const [run, steps, summaries] = await Promise.all([
       client.call('getPipelineRun', { params: { id: runId } }),
       client.call('listStepExecutions', { params: { id: runId } }),

@@ -4,7 +4,7 @@ import {
   PipelineRun,
   Stack,
 } from '@internal/plugin-infra-delivery-common';
-import useAsyncRetry from 'react-use/esm/useAsyncRetry';
+import { useReloadableAsync } from '../common/useReloadableAsync';
 import { infraDeliveryApiRef } from '../../api';
 
 export interface StackOverview {
@@ -19,7 +19,7 @@ export interface StackOverview {
 export function useStacksOverview(stackIds: string[]) {
   const client = useApi(infraDeliveryApiRef);
   const key = stackIds.join(',');
-  return useAsyncRetry(async (): Promise<StackOverview[]> => {
+  return useReloadableAsync(async (): Promise<StackOverview[]> => {
     const [stacks, runs, counts] = await Promise.all([
       Promise.all(
         stackIds.map(id =>

@@ -1,0 +1,21 @@
+import { DependencyList, useCallback, useState } from 'react';
+import useAsync from 'react-use/esm/useAsync';
+
+/**
+ * Loads with react-use's useAsync and gives a `retry` that always loads again.
+ *
+ * react-use's useAsyncRetry ignores a retry while a load is in flight, so a change made
+ * meanwhile never showed: an API key created while the keys were still loading stayed out of
+ * the list, and a run's status announced while its details loaded stayed stale. Of two loads
+ * in flight, the answer of the later one is kept; the value stays while a reload runs.
+ */
+export function useReloadableAsync<T>(
+  load: () => Promise<T>,
+  deps: DependencyList = [],
+) {
+  const [attempt, setAttempt] = useState(0);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const state = useAsync(load, [...deps, attempt]);
+  const retry = useCallback(() => setAttempt(a => a + 1), []);
+  return { ...state, retry };
+}
