@@ -58,6 +58,22 @@ export interface Config {
        */
       leaseSeconds?: number;
     };
+    /** The runners that execute IaC steps. */
+    runners?: {
+      /** A runner seen within this many seconds is ONLINE. Default 60. */
+      onlineSeconds?: number;
+      /** OFFLINE runners are forgotten after this many days. Default 7. */
+      retentionDays?: number;
+      /**
+       * Development only (ignored when NODE_ENV is production): the backend keeps a
+       * "Local runner" service account in the portal organization and writes a live API key
+       * of it to `tokenFile` (mode 0600; relative to the backend's working directory), which
+       * `scripts/start` hands to the reference runner. The key is never logged.
+       */
+      localRunner?: {
+        tokenFile?: string;
+      };
+    };
     /** Cloud accounts: onboarding templates and the cloud the service calls. */
     cloud?: {
       /**

@@ -5,7 +5,7 @@ import { AddressInfo } from 'node:net';
 import { startTestBackend } from '@backstage/backend-test-utils';
 import { InfraDeliveryClient } from '@internal/plugin-infra-delivery-common';
 import infraDeliveryPlugin from '@internal/plugin-infra-delivery-backend';
-import { Runner } from './Runner';
+import { Runner, RUNNER_VERSION } from './Runner';
 import { RunnerOptions } from './options';
 
 jest.setTimeout(60_000);
@@ -97,7 +97,11 @@ describe('the reference runner against the service', () => {
     return { owner, stack: stack.data, runnerKey: key.data.key };
   }
 
-  function runnerWith(key: string, logs: string[] = []) {
+  function runnerWith(
+    key: string,
+    logs: string[] = [],
+    client = clientFor(baseUrl, key),
+  ) {
     const options: RunnerOptions = {
       url: baseUrl,
       token: key,
@@ -107,8 +111,10 @@ describe('the reference runner against the service', () => {
       sourceRoot,
       pollIntervalMs: 10,
       once: true,
+      labels: ['linux', 'test'],
+      hostname: 'build-host.example.com',
     };
-    return new Runner(options, clientFor(baseUrl, key), m => logs.push(m));
+    return new Runner(options, client, m => logs.push(m));
   }
 
   it('plans, waits for the approval, applies, and the run succeeds with its summaries', async () => {
@@ -210,10 +216,52 @@ describe('the reference runner against the service', () => {
     });
   });
 
-  it('does nothing when there is no work', async () => {
-    const { runnerKey } = await organizationWithStack();
+  it('does nothing when there is no work, and the portal lists it with what it says of itself', async () => {
+    const { owner, runnerKey } = await organizationWithStack();
     const logs: string[] = [];
     await runnerWith(runnerKey, logs).run();
     expect(logs).toEqual([]);
+    const runners = await owner.call('listRunners', { query: {} });
+    expect(runners.data).toEqual([
+      expect.objectContaining({
+        runnerId: 'test-runner',
+        labels: ['linux', 'test'],
+        hostname: 'build-host.example.com',
+        version: RUNNER_VERSION,
+        status: 'ONLINE',
+      }),
+    ]);
+    expect(RUNNER_VERSION).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it('waits out a service that cannot be reached, and goes on once it answers', async () => {
+    const { runnerKey } = await organizationWithStack();
+    let refused = 2;
+    const flaky = new InfraDeliveryClient({
+      baseUrl: async () => baseUrl,
+      fetch: (input, init) => {
+        if (refused > 0) {
+          refused -= 1;
+          return Promise.reject(new TypeError('fetch failed'));
+        }
+        return fetch(input, {
+          ...init,
+          headers: { ...init?.headers, authorization: `Bearer ${runnerKey}` },
+        });
+      },
+    });
+    const logs: string[] = [];
+    await runnerWith(runnerKey, logs, flaky).run();
+    expect(refused).toBe(0);
+    expect(logs).toEqual([
+      expect.stringMatching(/^Cannot reach the service \(fetch failed\)/),
+      'Connected to the service again',
+    ]);
+  });
+
+  it('stops on a refused credential instead of retrying it', async () => {
+    await expect(runnerWith('idk_not-a-key').run()).rejects.toMatchObject({
+      status: 401,
+    });
   });
 });

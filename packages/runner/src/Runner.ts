@@ -10,6 +10,20 @@ import { RunnerOptions } from './options';
 
 const LOG_FLUSH_MS = 1000;
 const LOG_BATCH = 200;
+/** The longest wait between claims while the service cannot be reached. */
+const MAX_BACKOFF_MS = 30_000;
+
+/** The runner's own version, as the service's runner list shows it. */
+export const RUNNER_VERSION: string = (() => {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return require('../package.json').version;
+  } catch {
+    return 'unknown';
+  }
+})();
+
+const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
 
 /** Log lines on their way to the service, sent in batches. */
 class LogShipper {
@@ -58,20 +72,59 @@ export class Runner {
     this.stopped = true;
   }
 
-  /** Claims and executes steps until stopped (or after one step with `once`). */
+  private claim() {
+    const { runnerId, labels, hostname } = this.options;
+    return this.client.call('claimStepExecution', {
+      body: {
+        data: { runnerId, labels, hostname, version: RUNNER_VERSION },
+      },
+    });
+  }
+
+  /**
+   * Claims and executes steps until stopped (or after one step with `once`). A service that
+   * cannot be reached, or answers with a server error, is tried again with a growing wait (the
+   * portal restarting must not stop its runners); a refused credential ends the loop.
+   */
   async run(): Promise<void> {
+    let failures = 0;
     while (!this.stopped) {
-      const claim = await this.client.call('claimStepExecution', {
-        body: { data: { runnerId: this.options.runnerId } },
-      });
+      let claim;
+      try {
+        claim = await this.claim();
+      } catch (error) {
+        if (
+          error instanceof InfraDeliveryApiError &&
+          error.status >= 400 &&
+          error.status < 500
+        ) {
+          throw error;
+        }
+        failures += 1;
+        const waitMs = Math.min(
+          MAX_BACKOFF_MS,
+          this.options.pollIntervalMs * 2 ** Math.min(failures, 10),
+        );
+        if (failures === 1 || failures % 10 === 0) {
+          this.log(
+            `Cannot reach the service (${
+              (error as Error).message
+            }); trying again in ${Math.round(waitMs / 1000)} s`,
+          );
+        }
+        await sleep(waitMs);
+        continue;
+      }
+      if (failures > 0) {
+        this.log('Connected to the service again');
+        failures = 0;
+      }
       if (claim) {
         await this.execute(claim.data);
         if (this.options.once) return;
       } else {
         if (this.options.once) return;
-        await new Promise(resolve =>
-          setTimeout(resolve, this.options.pollIntervalMs),
-        );
+        await sleep(this.options.pollIntervalMs);
       }
     }
   }

@@ -10,8 +10,11 @@ describe('parseOptions', () => {
       '--iac-binary',
       'terraform',
       '--once',
+      '--labels',
+      'linux, gpu,',
     ]);
     expect(options).toMatchObject({
+      labels: ['linux', 'gpu'],
       url: 'http://localhost:7007/api/infra-delivery',
       token: 'idk_x',
       iacBinary: 'terraform',

@@ -17,6 +17,10 @@ export interface RunnerOptions {
   pollIntervalMs: number;
   /** Execute at most one step, then stop (for scripts and tests). */
   once: boolean;
+  /** Shown in the portal's runner list. */
+  labels: string[];
+  /** Shown in the portal's runner list (default: the host's name). */
+  hostname: string;
 }
 
 export const USAGE = `Usage: infra-delivery-runner --url <plugin url> --token <api key> [options]
@@ -30,6 +34,7 @@ Claims the IaC steps of the token's organization and runs them with OpenTofu or 
   --work-root <dir>      working directories, one per stack (default: a temp directory)
   --source-root <dir>    where stack paths are resolved (default: the current directory)
   --poll-interval <ms>   wait between claims when there is no work (default: 2000)
+  --labels <a,b>         labels shown in the portal's runner list, comma-separated
   --once                 execute at most one step, then exit
   --help                 this text`;
 
@@ -49,6 +54,7 @@ export function parseOptions(
       'work-root': { type: 'string' },
       'source-root': { type: 'string' },
       'poll-interval': { type: 'string' },
+      labels: { type: 'string' },
       once: { type: 'boolean' },
       help: { type: 'boolean' },
     },
@@ -75,5 +81,10 @@ export function parseOptions(
     sourceRoot: path.resolve(values['source-root'] ?? process.cwd()),
     pollIntervalMs,
     once: values.once ?? false,
+    labels: (values.labels ?? '')
+      .split(',')
+      .map(label => label.trim())
+      .filter(Boolean),
+    hostname: os.hostname(),
   };
 }

@@ -2,6 +2,10 @@ import { Config, ConfigReader } from '@backstage/config';
 import { Role, roleSchema } from '@internal/plugin-infra-delivery-common';
 import { DEFAULT_LEASE_SECONDS } from './engine/PipelineEngine';
 import { PortalAccessOptions } from './auth/CallerResolver';
+import {
+  DEFAULT_RUNNER_SETTINGS,
+  RunnerSettings,
+} from './runners/RunnerRegistry';
 import { RateLimit } from './auth/RateLimiter';
 import { CloudSettings, readCloudSettings } from './cloud/cloudSettings';
 import {
@@ -37,6 +41,9 @@ export interface PluginConfig {
   deployments: DeploymentSettings;
   /** How long a runner's lease on a step lasts without a heartbeat. */
   leaseSeconds: number;
+  runners: RunnerSettings;
+  /** Development: where to keep the local runner's API key (see provisionLocalRunner). */
+  localRunnerTokenFile?: string;
 }
 
 function readRateLimit(
@@ -119,5 +126,16 @@ export function readPluginConfig(root: Config): PluginConfig {
     deployments: readDeploymentSettings(config),
     leaseSeconds:
       config.getOptionalNumber('engine.leaseSeconds') ?? DEFAULT_LEASE_SECONDS,
+    runners: {
+      onlineSeconds:
+        config.getOptionalNumber('runners.onlineSeconds') ??
+        DEFAULT_RUNNER_SETTINGS.onlineSeconds,
+      retentionDays:
+        config.getOptionalNumber('runners.retentionDays') ??
+        DEFAULT_RUNNER_SETTINGS.retentionDays,
+    },
+    localRunnerTokenFile: config.getOptionalString(
+      'runners.localRunner.tokenFile',
+    ),
   };
 }

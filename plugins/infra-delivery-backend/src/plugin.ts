@@ -21,6 +21,7 @@ import { createCloudProvider } from './cloud/cloudSettings';
 import { createDeploymentProvider } from './deployments/deploymentSettings';
 import { actionsRegistryServiceRef } from '@backstage/backend-plugin-api/alpha';
 import { registerActions } from './actions/registerActions';
+import { provisionLocalRunner } from './runners/provisionLocalRunner';
 
 /**
  * The infrastructure delivery service.
@@ -83,6 +84,20 @@ export const infraDeliveryPlugin = createBackendPlugin({
             logger: deps.logger,
           });
         }
+        if (pluginConfig.localRunnerTokenFile) {
+          if (process.env.NODE_ENV === 'production') {
+            deps.logger.warn(
+              'infraDelivery.runners.localRunner is for development and is ignored in production',
+            );
+          } else {
+            await provisionLocalRunner({
+              stores,
+              organizationId: portalOrganization.id,
+              tokenFile: pluginConfig.localRunnerTokenFile,
+              logger: deps.logger,
+            });
+          }
+        }
         // Admission and lease expiry also happen inline; the tick is the safety net for
         // work left behind by a stopped instance.
         await deps.scheduler.scheduleTask({
@@ -101,6 +116,7 @@ export const infraDeliveryPlugin = createBackendPlugin({
           portalOrganizationId: portalOrganization.id,
           portal: pluginConfig.portal,
           rateLimits: pluginConfig.rateLimits,
+          runners: pluginConfig.runners,
           secretsKey: pluginConfig.secretsKey,
           gitSelfHosted: pluginConfig.gitSelfHosted,
           cloud: { settings: pluginConfig.cloud, provider: cloudProvider },
@@ -149,6 +165,17 @@ export const infraDeliveryPlugin = createBackendPlugin({
           initialDelay: { minutes: 1 },
           fn: async () => {
             await context.idempotency.deleteExpired();
+          },
+        });
+
+        // Runners not seen for the retention period disappear from the registry.
+        await deps.scheduler.scheduleTask({
+          id: 'infra-delivery-runner-cleanup',
+          frequency: { hours: 1 },
+          timeout: { minutes: 5 },
+          initialDelay: { minutes: 2 },
+          fn: async () => {
+            await context.runnerRegistry.forgetOfflineRunners();
           },
         });
 

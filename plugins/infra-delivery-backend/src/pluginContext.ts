@@ -25,6 +25,7 @@ import { createGitSelfHostedSetup } from './services/GitSelfHostedService';
 import { GithubAppInstallations } from './providers/github/GithubAppInstallations';
 import { DeploymentOptions } from './services/DeploymentService';
 import { IdempotentRequests } from './http/IdempotentRequests';
+import { RunnerRegistry, RunnerSettings } from './runners/RunnerRegistry';
 import {
   announcingDeploymentChanges,
   SignalsDeploymentEvents,
@@ -50,6 +51,7 @@ export interface PluginContextOptions {
   deployments: DeploymentOptions;
   rateLimits: AuthRateLimits;
   signals: SignalsService;
+  runners: RunnerSettings;
 }
 
 /** What the router and the actions registry share: one set of services and caller resolution. */
@@ -59,6 +61,7 @@ export interface PluginContext {
   cursors: PageCursors;
   authorizer: Authorizer;
   idempotency: IdempotentRequests;
+  runnerRegistry: RunnerRegistry;
 }
 
 /** Builds the plugin's services once, at start-up. */
@@ -100,8 +103,13 @@ export async function createPluginContext(
     serviceSecrets: stores.serviceSecrets,
     logger: options.logger,
   });
+  const runnerRegistry = new RunnerRegistry({
+    stores,
+    settings: options.runners,
+  });
   const services = createServices({
     stores,
+    runnerRegistry,
     authorizer,
     auditor: options.auditor,
     accessTokens,
@@ -132,5 +140,6 @@ export async function createPluginContext(
     cursors,
     authorizer,
     idempotency: new IdempotentRequests(stores.idempotencyKeys, secrets),
+    runnerRegistry,
   };
 }

@@ -11,6 +11,10 @@ export const ANNOTATION_MODULE_INSTANCES = 'infra-delivery.io/module-instances';
 
 /** The Backstage signals channel on which the backend announces run status changes. */
 export const RUN_SIGNAL_CHANNEL = 'infra-delivery:pipeline-runs';
+/** The Backstage signals channel on which the backend announces new log lines of a step. */
+export const STEP_LOG_SIGNAL_CHANNEL = 'infra-delivery:step-logs';
+/** The message announced on {@link STEP_LOG_SIGNAL_CHANNEL}. */
+export type StepLogSignal = { stepExecutionId: string; pipelineRunId: string };
 /**
  * The Backstage signals channel on which the backend announces deployment changes (status and
  * progress), with a message naming the deployment's cluster and service.

@@ -325,6 +325,7 @@ export const OPERATION_CALLS: Record<OperationId, OperationCallSpec> = {
     }),
   },
 
+  listRunners: { access: 'VIEWER', call: () => ({}) },
   claimStepExecution: {
     access: 'runner',
     call: () => ({

@@ -630,6 +630,22 @@ export class PipelineRunStore {
     return row && toStep(row);
   }
 
+  /** Which of these runs have a step of these types queued for a claim. */
+  async runIdsWithQueuedSteps(
+    runIds: string[],
+    types: StepType[],
+  ): Promise<Set<string>> {
+    if (runIds.length === 0) {
+      return new Set();
+    }
+    const rows = await this.db<StepExecutionRow>('step_executions')
+      .distinct('pipeline_run_id')
+      .whereIn('pipeline_run_id', runIds)
+      .where({ status: 'QUEUED' })
+      .whereIn('type', types);
+    return new Set(rows.map(row => row.pipeline_run_id));
+  }
+
   /** Steps of one type in one status across organizations, oldest first: in-process work. */
   async stepsOfTypeInStatus(
     type: StepType,

@@ -19,6 +19,7 @@ import { ModuleInstanceStore } from './ModuleInstanceStore';
 import { DeploymentStore } from './DeploymentStore';
 import { InfrastructureEventStore } from './InfrastructureEventStore';
 import { IdempotencyKeyStore } from './IdempotencyKeyStore';
+import { RunnerStore } from './RunnerStore';
 
 /** Every store of the plugin over one Knex handle: the database, or a transaction. */
 export interface Stores {
@@ -42,6 +43,7 @@ export interface Stores {
   deployments: DeploymentStore;
   infrastructureEvents: InfrastructureEventStore;
   idempotencyKeys: IdempotencyKeyStore;
+  runners: RunnerStore;
   /** Runs `work` with stores bound to one transaction; it commits when `work` resolves. */
   transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
 }
@@ -68,6 +70,7 @@ export function createStores(db: Knex): Stores {
     deployments: new DeploymentStore(db),
     infrastructureEvents: new InfrastructureEventStore(db),
     idempotencyKeys: new IdempotencyKeyStore(db),
+    runners: new RunnerStore(db),
     transaction: work =>
       db.isTransaction
         ? work(createStores(db))

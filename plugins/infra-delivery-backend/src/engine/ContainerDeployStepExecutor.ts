@@ -9,6 +9,7 @@ import {
 import { StepRecord } from '../database/PipelineRunStore';
 import { Stores } from '../database/stores';
 import { InfraDeliveryError } from '../errors';
+import { BoundedMap } from '../lib/BoundedMap';
 import {
   DeploymentService,
   STEP_ATTEMPT_DEPLOYED,
@@ -39,6 +40,9 @@ export const STEP_START_GRACE_MILLIS = 30_000;
  * in flight cancels the deployment too, so the service does not change under a cancelled run.
  */
 export class ContainerDeployStepExecutor {
+  /** The deployment status each step attempt's log last told, so each change is told once. */
+  private readonly toldStatus = new BoundedMap<string, string>(1000);
+
   constructor(
     private readonly deps: {
       stores: Stores;
@@ -134,11 +138,33 @@ export class ContainerDeployStepExecutor {
     await this.completeWith(step, deployment);
   }
 
+  /** Writes the deployment's status into the step's log when it changed since last told. */
+  private async tellStatus(
+    step: StepRecord,
+    deployment: Deployment,
+  ): Promise<void> {
+    const key = `${step.id}/${step.attemptEpoch}`;
+    if (this.toldStatus.get(key) === deployment.status) {
+      return;
+    }
+    this.toldStatus.set(key, deployment.status);
+    const lines = [
+      {
+        text: `Deployment ${deployment.id} of ${deployment.data.clusterRef} / ${deployment.data.serviceRef}: ${deployment.status}`,
+      },
+    ];
+    if (deployment.error) {
+      lines.push({ text: `Error: ${deployment.error.message}` });
+    }
+    await this.deps.engine.appendInProcessLogs(step, step.attemptEpoch, lines);
+  }
+
   /** Completes the step when its deployment has ended; nothing while it is in flight. */
   private async completeWith(
     step: StepRecord,
     deployment: Deployment,
   ): Promise<void> {
+    await this.tellStatus(step, deployment);
     if (IN_FLIGHT_DEPLOYMENT_STATUSES.includes(deployment.status)) {
       return;
     }

@@ -395,7 +395,12 @@ export class PipelineEngine {
         ? tx.pipelineRuns.getStep(organizationId, next.id)
         : undefined;
     });
-    return step && { leaseToken, step };
+    if (!step) {
+      return undefined;
+    }
+    // Views show the step as running, and the run no longer waiting for a runner.
+    await this.announce(step.pipelineRunId);
+    return { leaseToken, step };
   }
 
   /** The step if `leaseToken` holds its current, unexpired lease. */
@@ -458,18 +463,62 @@ export class PipelineEngine {
     leaseToken: string,
     lines: { timestamp?: string; text: string }[],
   ): Promise<void> {
-    await this.deps.stores.transaction(async tx => {
-      const step = await this.leasedStep(
+    const step = await this.deps.stores.transaction(async tx => {
+      const leased = await this.leasedStep(
         tx,
         organizationId,
         stepId,
         leaseToken,
       );
-      if (step.status !== 'RUNNING') {
-        throw leaseLost(`The step is ${step.status}`);
+      if (leased.status !== 'RUNNING') {
+        throw leaseLost(`The step is ${leased.status}`);
       }
-      await tx.pipelineRuns.appendLogs(step, lines);
+      await tx.pipelineRuns.appendLogs(leased, lines);
+      return leased;
     });
+    await this.announceLogs(step);
+  }
+
+  /**
+   * Log lines of a step the backend executes itself (no lease), for the attempt that wrote
+   * them: nothing is written once the step has moved on to another attempt or ended.
+   */
+  async appendInProcessLogs(
+    step: Pick<StepRecord, 'id' | 'organizationId' | 'pipelineRunId'>,
+    attemptEpoch: number,
+    lines: { timestamp?: string; text: string }[],
+  ): Promise<void> {
+    const written = await this.deps.stores.transaction(async tx => {
+      const current = await tx.pipelineRuns.getStep(
+        step.organizationId,
+        step.id,
+      );
+      if (
+        current?.status !== 'RUNNING' ||
+        current.attemptEpoch !== attemptEpoch
+      ) {
+        return undefined;
+      }
+      await tx.pipelineRuns.appendLogs(current, lines);
+      return current;
+    });
+    if (written) {
+      await this.announceLogs(written);
+    }
+  }
+
+  private async announceLogs(step: StepRecord): Promise<void> {
+    try {
+      await this.deps.events.stepLogsAppended?.({
+        organizationId: step.organizationId,
+        pipelineRunId: step.pipelineRunId,
+        stepExecutionId: step.id,
+      });
+    } catch (error) {
+      this.deps.logger.warn(
+        `Could not announce logs of step ${step.id}: ${error}`,
+      );
+    }
   }
 
   /**

@@ -9,7 +9,16 @@ export interface RunStatusChange {
   status: RunStatus;
 }
 
+/** New log lines of a step, for live log views. */
+export interface StepLogsAppended {
+  organizationId: string;
+  pipelineRunId: string;
+  stepExecutionId: string;
+}
+
 /** Where the engine announces run changes (Backstage signals in the plugin). */
 export interface RunEvents {
   runChanged(change: RunStatusChange): Promise<void>;
+  /** Optional: views without live logs need not implement it. */
+  stepLogsAppended?(appended: StepLogsAppended): Promise<void>;
 }

@@ -1,6 +1,10 @@
 import { SignalsService } from '@backstage/plugin-signals-node';
-import { RUN_SIGNAL_CHANNEL } from '@internal/plugin-infra-delivery-common';
-import { RunEvents, RunStatusChange } from './RunEvents';
+import {
+  RUN_SIGNAL_CHANNEL,
+  STEP_LOG_SIGNAL_CHANNEL,
+  StepLogSignal,
+} from '@internal/plugin-infra-delivery-common';
+import { RunEvents, RunStatusChange, StepLogsAppended } from './RunEvents';
 
 /**
  * Announces run changes to portal users through Backstage signals. Only the portal
@@ -28,6 +32,21 @@ export class SignalsRunEvents implements RunEvents {
           ? { attachedEntityId: change.attachedEntityId }
           : {}),
       },
+    });
+  }
+
+  async stepLogsAppended(appended: StepLogsAppended): Promise<void> {
+    if (appended.organizationId !== this.portalOrganizationId) {
+      return;
+    }
+    const message: StepLogSignal = {
+      stepExecutionId: appended.stepExecutionId,
+      pipelineRunId: appended.pipelineRunId,
+    };
+    await this.signals.publish({
+      recipients: { type: 'broadcast' },
+      channel: STEP_LOG_SIGNAL_CHANNEL,
+      message,
     });
   }
 }

@@ -95,6 +95,7 @@ describe.each(databases.eachSupportedId())(
       const stack = await createStack(api, owner);
       const runner = await createRunner(api, owner);
       const first = await trigger(api, owner, stack.changePipelineId);
+      expect(first.queueState?.waitingForRunner).toBe(true);
       const second = await trigger(api, owner, stack.changePipelineId);
       expect(second.status).toBe('QUEUED');
 
@@ -121,7 +122,16 @@ describe.each(databases.eachSupportedId())(
           attemptEpoch: 1,
           startedAt: expect.any(String),
         },
-        pipelineRun: { ...first, updatedAt: expect.any(String) },
+        // Triggered before any runner was seen, the run waited for one; claimed, it no longer does.
+        pipelineRun: {
+          ...first,
+          queueState: {
+            preflightBlockedByAdmissionCondition: false,
+            stackRunPreflightPending: false,
+            projectId: first.queueState!.projectId,
+          },
+          updatedAt: expect.any(String),
+        },
         stack: (await api.get(`/stacks/${stack.id}`, owner.token)).body.data,
       });
       const leaseMs = new Date(plan.leaseExpiresAt).getTime() - claimedAt;

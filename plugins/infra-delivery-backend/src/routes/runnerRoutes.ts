@@ -1,11 +1,23 @@
 import { operations } from '@internal/plugin-infra-delivery-common';
+import { pageScope } from '../pagination/PageCursors';
 import { RouteContext } from './RouteContext';
 
-export function registerRunnerRoutes({ bind, services }: RouteContext) {
+export function registerRunnerRoutes({
+  bind,
+  services,
+  cursors,
+}: RouteContext) {
   const runners = services.runners;
 
+  bind(operations.listRunners, async ({ caller, query }) => {
+    const scope = pageScope('runners', caller.organizationId, query.status);
+    return cursors.list(query, scope, page =>
+      runners.list(caller, query.status, page),
+    );
+  });
+
   bind(operations.claimStepExecution, async ({ caller, body }) => {
-    const claim = await runners.claim(caller, body.data.runnerId);
+    const claim = await runners.claim(caller, body.data);
     return claim && { data: claim };
   });
 

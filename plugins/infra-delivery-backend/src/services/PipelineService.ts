@@ -12,10 +12,11 @@ import { Authorizer } from '../auth/Authorizer';
 import { actorIdOf, Caller } from '../auth/Caller';
 import { isUniqueViolation } from '../database/dbErrors';
 import { KeysetPage, KeysetRequest } from '../database/keyset';
-import { publicRun, publicStep, RunRecord } from '../database/PipelineRunStore';
+import { publicStep, RunRecord } from '../database/PipelineRunStore';
 import { Stores } from '../database/stores';
 import { PipelineEngine } from '../engine/PipelineEngine';
 import { InfraDeliveryError, notFound } from '../errors';
+import { RunnerRegistry } from '../runners/RunnerRegistry';
 
 /** Pipelines, their versions and runs, as callers see them. */
 export class PipelineService {
@@ -24,6 +25,7 @@ export class PipelineService {
       stores: Stores;
       authorizer: Authorizer;
       engine: PipelineEngine;
+      runnerRegistry: RunnerRegistry;
     },
   ) {}
 
@@ -207,12 +209,17 @@ export class PipelineService {
       },
       page,
     );
-    return { ...result, items: result.items.map(publicRun) };
+    return {
+      ...result,
+      items: await this.deps.runnerRegistry.describeRuns(result.items),
+    };
   }
 
   async getRun(caller: Caller, id: string): Promise<PipelineRun> {
     await this.deps.authorizer.require(caller, READ);
-    return publicRun(await this.requireRun(caller, id));
+    return this.deps.runnerRegistry.describeRun(
+      await this.requireRun(caller, id),
+    );
   }
 
   async act(
@@ -237,7 +244,9 @@ export class PipelineService {
       default:
         await engine.retry(run);
     }
-    return publicRun(await this.requireRun(caller, id));
+    return this.deps.runnerRegistry.describeRun(
+      await this.requireRun(caller, id),
+    );
   }
 
   async listSteps(caller: Caller, runId: string): Promise<StepExecution[]> {

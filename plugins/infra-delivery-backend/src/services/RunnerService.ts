@@ -1,15 +1,19 @@
 import {
+  Runner,
   RunnerClaim,
+  RunnerStatus,
   StepExecution,
 } from '@internal/plugin-infra-delivery-common';
-import { EXECUTE } from '../auth/requirements';
+import { EXECUTE, READ } from '../auth/requirements';
+import { KeysetPage, KeysetRequest } from '../database/keyset';
 import { Authorizer } from '../auth/Authorizer';
-import { Caller } from '../auth/Caller';
-import { publicRun, publicStep } from '../database/PipelineRunStore';
+import { actorIdOf, Caller } from '../auth/Caller';
+import { publicStep } from '../database/PipelineRunStore';
 import { Stores } from '../database/stores';
 import { PipelineEngine, StepResult } from '../engine/PipelineEngine';
 import { InfraDeliveryError } from '../errors';
 import { ingestStepReport, StepReport } from '../iac/ingestStepReport';
+import { RunnerRegistry } from '../runners/RunnerRegistry';
 
 /**
  * The runner protocol: runners are service accounts (MEMBER or above) that claim the IaC steps
@@ -21,6 +25,7 @@ export class RunnerService {
       stores: Stores;
       authorizer: Authorizer;
       engine: PipelineEngine;
+      runnerRegistry: RunnerRegistry;
     },
   ) {}
 
@@ -38,13 +43,27 @@ export class RunnerService {
 
   async claim(
     caller: Caller,
-    runnerId: string,
+    runner: {
+      runnerId: string;
+      labels?: string[];
+      version?: string;
+      hostname?: string;
+    },
   ): Promise<RunnerClaim | undefined> {
     await this.requireRunner(caller);
     const claimed = await this.deps.engine.claim(
       caller.organizationId,
-      runnerId,
+      runner.runnerId,
     );
+    await this.deps.runnerRegistry.recordClaim({
+      organizationId: caller.organizationId,
+      runnerId: runner.runnerId,
+      serviceAccountId: actorIdOf(caller),
+      labels: runner.labels ?? [],
+      version: runner.version,
+      hostname: runner.hostname,
+      currentStepExecutionId: claimed?.step.id ?? null,
+    });
     if (!claimed) {
       return undefined;
     }
@@ -61,18 +80,33 @@ export class RunnerService {
       leaseToken: claimed.leaseToken,
       leaseExpiresAt: claimed.step.leaseExpiresAt!,
       stepExecution: publicStep(claimed.step),
-      pipelineRun: publicRun(run),
+      pipelineRun: await this.deps.runnerRegistry.describeRun(run),
       stack: stack ?? null,
     };
   }
 
+  /** The organization's runners as last seen; any member may read them. */
+  async list(
+    caller: Caller,
+    status: RunnerStatus | undefined,
+    page: KeysetRequest,
+  ): Promise<KeysetPage<Runner>> {
+    await this.deps.authorizer.require(caller, READ);
+    return this.deps.runnerRegistry.list(caller.organizationId, status, page);
+  }
+
   async heartbeat(caller: Caller, stepId: string, leaseToken: string) {
     await this.requireRunner(caller);
-    return this.deps.engine.heartbeat(
+    const beat = await this.deps.engine.heartbeat(
       caller.organizationId,
       stepId,
       leaseToken,
     );
+    await this.deps.runnerRegistry.recordStepActivity(
+      caller.organizationId,
+      stepId,
+    );
+    return beat;
   }
 
   async appendLogs(
@@ -87,6 +121,10 @@ export class RunnerService {
       stepId,
       leaseToken,
       lines,
+    );
+    await this.deps.runnerRegistry.recordStepActivity(
+      caller.organizationId,
+      stepId,
     );
   }
 
@@ -104,6 +142,7 @@ export class RunnerService {
       result,
       (tx, leased, run) => ingestStepReport(tx, leased, run, result),
     );
+    await this.deps.runnerRegistry.recordStepEnd(caller.organizationId, stepId);
     return publicStep(step);
   }
 }

@@ -28,6 +28,7 @@ import { ModuleDefinitionService } from './ModuleDefinitionService';
 import { ModuleInstanceService } from './ModuleInstanceService';
 import { DeploymentOptions, DeploymentService } from './DeploymentService';
 import { InfrastructureEventService } from './InfrastructureEventService';
+import { RunnerRegistry } from '../runners/RunnerRegistry';
 
 /** The domain services, one per resource group. */
 export interface Services {
@@ -58,6 +59,7 @@ export function createServices(deps: {
   auditor: AuditorService;
   accessTokens: AccessTokenIssuer;
   engine: PipelineEngine;
+  runnerRegistry: RunnerRegistry;
   secrets: SecretCipher;
   gitSelfHosted: GitSelfHostedSetup;
   cloud: CloudContext;

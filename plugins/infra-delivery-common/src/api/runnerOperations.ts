@@ -6,6 +6,9 @@ import {
   dataResponseSchema,
   heartbeatRequestSchema,
   heartbeatSchema,
+  listResponseSchema,
+  listRunnersQuerySchema,
+  runnerSchema,
   stepExecutionSchema,
 } from '../schemas';
 import { defineOperation } from './defineOperation';
@@ -66,4 +69,17 @@ export const completeStepExecution = defineOperation({
   body: completeStepRequestSchema,
   success: { status: 200, schema: dataResponseSchema(stepExecutionSchema) },
   errors: [400, 403, 404, 409, 413],
+});
+
+export const listRunners = defineOperation({
+  operationId: 'listRunners',
+  method: 'get',
+  path: '/runners',
+  summary:
+    'Runners of the organization as last seen, newest first; ONLINE when seen within `infraDelivery.runners.onlineSeconds`',
+  tag: 'Runner protocol',
+  access: 'authenticated',
+  query: listRunnersQuerySchema,
+  success: { status: 200, schema: listResponseSchema(runnerSchema) },
+  errors: [400, 403],
 });

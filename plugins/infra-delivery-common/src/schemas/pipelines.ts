@@ -137,6 +137,11 @@ export const queueStateSchema = z
   .object({
     preflightBlockedByAdmissionCondition: z.boolean(),
     reason: z.string().optional(),
+    /**
+     * The run's next step waits for a runner to claim it and no runner of the organization is
+     * online; `reason` says so for a person. Computed when the run is read.
+     */
+    waitingForRunner: z.boolean().optional(),
     stackRunPreflightPending: z.boolean(),
     blockingEntityId: idSchema.optional(),
     blockingEntityType: z.enum(['STACK']).optional(),

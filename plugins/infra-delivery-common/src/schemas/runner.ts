@@ -1,17 +1,54 @@
 import { z } from 'zod';
 import { errorBodySchema } from './errors';
+import { pageQuerySchema } from './pagination';
 import { pipelineRunSchema, stepExecutionSchema } from './pipelines';
 import { idSchema, requestBody, timestampSchema } from './primitives';
 import { stackSchema } from './stacks';
 
 const leaseTokenSchema = z.string().min(16).max(128);
 
+const runnerIdSchema = z.string().min(1).max(128);
+const runnerLabelsSchema = z.array(z.string().max(64)).max(32);
+
 export const claimRequestSchema = requestBody(
   z.object({
-    runnerId: z.string().min(1).max(128),
-    labels: z.array(z.string().max(64)).max(32).optional(),
+    runnerId: runnerIdSchema,
+    labels: runnerLabelsSchema.optional(),
+    /** The runner's own version, shown in the portal's runner list. */
+    version: z.string().max(64).optional(),
+    /** The host the runner runs on, shown in the portal's runner list. */
+    hostname: z.string().max(255).optional(),
   }),
 );
+
+export const RUNNER_STATUSES = ['ONLINE', 'OFFLINE'] as const;
+export const runnerStatusSchema = z.enum(RUNNER_STATUSES);
+export type RunnerStatus = z.infer<typeof runnerStatusSchema>;
+
+/**
+ * A runner as the service last saw it: every claim (also one that found no work), heartbeat,
+ * log append and completion records it. ONLINE when seen within the configured window.
+ */
+export const runnerSchema = z
+  .object({
+    runnerId: runnerIdSchema,
+    serviceAccountId: idSchema,
+    labels: runnerLabelsSchema,
+    version: z.string().optional(),
+    hostname: z.string().optional(),
+    firstSeenAt: timestampSchema,
+    lastSeenAt: timestampSchema,
+    status: runnerStatusSchema,
+    /** The step execution the runner holds a lease on, if any. */
+    currentStepExecutionId: idSchema.optional(),
+  })
+  .meta({ id: 'Runner' });
+export type Runner = z.infer<typeof runnerSchema>;
+
+export const listRunnersQuerySchema = pageQuerySchema.extend({
+  status: runnerStatusSchema.optional(),
+});
+export type ListRunnersQuery = z.infer<typeof listRunnersQuerySchema>;
 
 export const claimSchema = z
   .object({

@@ -1,0 +1,154 @@
+import { Runner, RunnerStatus } from '@internal/plugin-infra-delivery-common';
+import { Knex } from 'knex';
+import { newId } from './ids';
+import { fromJsonColumn } from './json';
+import { KeysetPage, keysetPage, KeysetRequest } from './keyset';
+import { optional, toTimestamp } from './timestamps';
+
+interface RunnerRow {
+  id: string;
+  organization_id: string;
+  runner_id: string;
+  service_account_id: string;
+  labels: string;
+  version: string | null;
+  hostname: string | null;
+  current_step_execution_id: string | null;
+  first_seen_at: string | Date;
+  last_seen_at: string | Date;
+}
+
+/** What a runner says of itself when it claims work. */
+export interface RunnerSighting {
+  organizationId: string;
+  runnerId: string;
+  serviceAccountId: string;
+  labels: string[];
+  version?: string;
+  hostname?: string;
+  /** The step it was handed, or null when it found no work. */
+  currentStepExecutionId: string | null;
+  seenAt: string;
+}
+
+/** Runners seen at or after `onlineSince` are ONLINE; rows seen before `keptSince` are gone. */
+export interface RunnerWindow {
+  onlineSince: string;
+  keptSince: string;
+}
+
+function toRunner(row: RunnerRow, onlineSince: string): Runner {
+  const lastSeenAt = toTimestamp(row.last_seen_at);
+  return {
+    runnerId: row.runner_id,
+    serviceAccountId: row.service_account_id,
+    labels: fromJsonColumn<string[]>(row.labels) ?? [],
+    version: optional(row.version),
+    hostname: optional(row.hostname),
+    firstSeenAt: toTimestamp(row.first_seen_at),
+    lastSeenAt,
+    status: lastSeenAt >= onlineSince ? 'ONLINE' : 'OFFLINE',
+    currentStepExecutionId: optional(row.current_step_execution_id),
+  };
+}
+
+/** The runner registry's rows: one per runner id and organization. */
+export class RunnerStore {
+  constructor(private readonly db: Knex) {}
+
+  /** Records a claim: creates the runner or refreshes all it said of itself. */
+  async recordClaim(sighting: RunnerSighting): Promise<void> {
+    const changes = {
+      service_account_id: sighting.serviceAccountId,
+      labels: JSON.stringify(sighting.labels),
+      version: sighting.version ?? null,
+      hostname: sighting.hostname ?? null,
+      current_step_execution_id: sighting.currentStepExecutionId,
+      last_seen_at: sighting.seenAt,
+    };
+    await this.db('runners')
+      .insert({
+        id: newId(),
+        organization_id: sighting.organizationId,
+        runner_id: sighting.runnerId,
+        first_seen_at: sighting.seenAt,
+        ...changes,
+      })
+      .onConflict(['organization_id', 'runner_id'])
+      .merge(changes);
+  }
+
+  /**
+   * Records activity on a leased step (a heartbeat, a log append): the step's lease holder was
+   * seen and is working on it. One statement; nothing when the step has no lease holder.
+   */
+  async recordStepActivity(
+    organizationId: string,
+    stepExecutionId: string,
+    seenAt: string,
+  ): Promise<void> {
+    await this.db('runners')
+      .where({ organization_id: organizationId })
+      .whereIn(
+        'runner_id',
+        this.db('step_executions')
+          .select('lease_runner_id')
+          .where({ organization_id: organizationId, id: stepExecutionId })
+          .whereNotNull('lease_runner_id'),
+      )
+      .update({
+        last_seen_at: seenAt,
+        current_step_execution_id: stepExecutionId,
+      });
+  }
+
+  /** Records the end of a step: its runner was seen and is free again. */
+  async recordStepEnd(
+    organizationId: string,
+    stepExecutionId: string,
+    seenAt: string,
+  ): Promise<void> {
+    await this.db('runners')
+      .where({
+        organization_id: organizationId,
+        current_step_execution_id: stepExecutionId,
+      })
+      .update({ last_seen_at: seenAt, current_step_execution_id: null });
+  }
+
+  async list(
+    organizationId: string,
+    window: RunnerWindow,
+    status: RunnerStatus | undefined,
+    page: KeysetRequest,
+  ): Promise<KeysetPage<Runner>> {
+    const query = this.db<RunnerRow>('runners')
+      .where({ organization_id: organizationId })
+      .where('last_seen_at', '>=', window.keptSince);
+    if (status === 'ONLINE') {
+      query.where('last_seen_at', '>=', window.onlineSince);
+    } else if (status === 'OFFLINE') {
+      query.where('last_seen_at', '<', window.onlineSince);
+    }
+    return keysetPage(query, 'id', page, (row: RunnerRow) =>
+      toRunner(row, window.onlineSince),
+    );
+  }
+
+  /** How many of the organization's runners were seen at or after `onlineSince`. */
+  async countOnline(
+    organizationId: string,
+    onlineSince: string,
+  ): Promise<number> {
+    const [{ count }] = await this.db('runners')
+      .where({ organization_id: organizationId })
+      .where('last_seen_at', '>=', onlineSince)
+      .count({ count: '*' });
+    return Number(count);
+  }
+
+  /** Forgets runners last seen before `keptSince`; returns how many. */
+  async deleteSeenBefore(keptSince: string): Promise<number> {
+    return this.db('runners').where('last_seen_at', '<', keptSince).delete();
+  }
+}

@@ -1,0 +1,290 @@
+import {
+  errorBodySchema,
+  listResponseSchema,
+  PipelineRun,
+  Runner,
+  runnerSchema,
+} from '@internal/plugin-infra-delivery-common';
+import {
+  claim,
+  complete,
+  createRunner,
+  createStack,
+  expectStatus,
+  getRun,
+  trigger,
+} from '../__testUtils__/pipelineFixtures';
+import {
+  createTestDatabases,
+  InfraDeliveryTestClient,
+  startInfraDeliveryBackend,
+  TestOrganization,
+} from '../__testUtils__/testBackend';
+import { NO_RUNNER_REASON } from '../runners/RunnerRegistry';
+
+jest.setTimeout(60_000);
+
+const databases = createTestDatabases();
+
+const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
+
+/** Seen within 1 s is ONLINE; forgotten after 3 s. */
+const ONLINE_SECONDS = 1;
+const RETENTION_SECONDS = 3;
+
+describe.each(databases.eachSupportedId())(
+  'the runner registry on %s',
+  databaseId => {
+    let api: InfraDeliveryTestClient;
+
+    beforeAll(async () => {
+      api = await startInfraDeliveryBackend(await databases.init(databaseId), {
+        config: {
+          infraDelivery: {
+            runners: {
+              onlineSeconds: ONLINE_SECONDS,
+              retentionDays: RETENTION_SECONDS / 86_400,
+            },
+          },
+        },
+      });
+    });
+
+    async function listRunners(
+      caller: { token: string },
+      query = '',
+    ): Promise<{ data: Runner[]; meta: { nextCursor: string | null } }> {
+      const response = await api.get(`/runners${query}`, caller.token);
+      expectStatus(response, 200);
+      return listResponseSchema(runnerSchema).parse(response.body);
+    }
+
+    async function claimNothing(
+      key: string,
+      runner: Record<string, unknown>,
+    ): Promise<void> {
+      const response = await api.post('/runner/claims', { data: runner }, key);
+      expectStatus(response, 204);
+    }
+
+    it('records a runner that polls and finds no work, with what it says of itself', async () => {
+      const owner = await api.signup();
+      const runner = await createRunner(api, owner);
+      expect((await listRunners(owner)).data).toEqual([]);
+
+      await claimNothing(runner.key, {
+        runnerId: 'build-host-1',
+        labels: ['linux', 'aws'],
+        version: '1.4.0',
+        hostname: 'build-host-1.example.com',
+      });
+
+      const { data } = await listRunners(owner);
+      expect(data).toEqual([
+        {
+          runnerId: 'build-host-1',
+          serviceAccountId: runner.serviceAccountId,
+          labels: ['linux', 'aws'],
+          version: '1.4.0',
+          hostname: 'build-host-1.example.com',
+          firstSeenAt: expect.any(String),
+          lastSeenAt: expect.any(String),
+          status: 'ONLINE',
+        },
+      ]);
+      expect(Date.now() - Date.parse(data[0].lastSeenAt)).toBeLessThan(5_000);
+    });
+
+    it('shows the step a runner works on from its claim to its completion', async () => {
+      const owner = await api.signup();
+      const stack = await createStack(api, owner);
+      const runner = await createRunner(api, owner);
+      await trigger(api, owner, stack.changePipelineId);
+
+      const claimed = await claim(api, runner.key, 'worker');
+      const [working] = (await listRunners(owner)).data;
+      expect(working).toMatchObject({
+        runnerId: 'worker',
+        status: 'ONLINE',
+        currentStepExecutionId: claimed.stepExecution.id,
+      });
+
+      // A heartbeat after the online window keeps the runner ONLINE.
+      await sleep(ONLINE_SECONDS * 1000 + 200);
+      expect((await listRunners(owner)).data[0].status).toBe('OFFLINE');
+      expectStatus(
+        await api.post(
+          `/runner/step-executions/${claimed.stepExecution.id}/heartbeat`,
+          { data: { leaseToken: claimed.leaseToken } },
+          runner.key,
+        ),
+        200,
+      );
+      const beating = (await listRunners(owner)).data[0];
+      expect(beating.status).toBe('ONLINE');
+      expect(beating.currentStepExecutionId).toBe(claimed.stepExecution.id);
+
+      await complete(api, runner.key, claimed);
+      const idle = (await listRunners(owner)).data[0];
+      expect(idle.status).toBe('ONLINE');
+      expect(idle.currentStepExecutionId).toBeUndefined();
+    });
+
+    it('turns a silent runner OFFLINE, filters by status, and forgets it after the retention', async () => {
+      const owner = await api.signup();
+      const runner = await createRunner(api, owner);
+      await claimNothing(runner.key, { runnerId: 'silent' });
+      await sleep(ONLINE_SECONDS * 1000 + 200);
+      await claimNothing(runner.key, { runnerId: 'chatty' });
+
+      const byId = (runners: Runner[]) =>
+        Object.fromEntries(runners.map(r => [r.runnerId, r.status]));
+      expect(byId((await listRunners(owner)).data)).toEqual({
+        silent: 'OFFLINE',
+        chatty: 'ONLINE',
+      });
+      expect(
+        (await listRunners(owner, '?status=ONLINE')).data.map(r => r.runnerId),
+      ).toEqual(['chatty']);
+      expect(
+        (await listRunners(owner, '?status=OFFLINE')).data.map(r => r.runnerId),
+      ).toEqual(['silent']);
+
+      await sleep((RETENTION_SECONDS - ONLINE_SECONDS) * 1000 + 200);
+      await claimNothing(runner.key, { runnerId: 'chatty' });
+      expect((await listRunners(owner)).data.map(r => r.runnerId)).toEqual([
+        'chatty',
+      ]);
+    });
+
+    it('pages with a cursor, newest runner first, and refuses a foreign cursor', async () => {
+      const owner = await api.signup();
+      const runner = await createRunner(api, owner);
+      for (const runnerId of ['r1', 'r2', 'r3']) {
+        await claimNothing(runner.key, { runnerId });
+      }
+      const first = await listRunners(owner, '?limit=2');
+      expect(first.data.map(r => r.runnerId)).toEqual(['r3', 'r2']);
+      expect(first.meta.nextCursor).toEqual(expect.any(String));
+      const second = await listRunners(
+        owner,
+        `?limit=2&cursor=${encodeURIComponent(first.meta.nextCursor!)}`,
+      );
+      expect(second.data.map(r => r.runnerId)).toEqual(['r1']);
+
+      // A cursor of the unfiltered list is not a cursor of the ONLINE list.
+      const foreign = await api.get(
+        `/runners?status=ONLINE&cursor=${encodeURIComponent(
+          first.meta.nextCursor!,
+        )}`,
+        owner.token,
+      );
+      expect(foreign.status).toBe(400);
+      expect(errorBodySchema.parse(foreign.body).code).toBe(
+        'InfraDelivery:Request:INVALID_CURSOR',
+      );
+    });
+
+    it('answers bad queries with the ErrorBody, and keeps each organization to its own runners', async () => {
+      const owner = await api.signup();
+      const runner = await createRunner(api, owner);
+      await claimNothing(runner.key, { runnerId: 'mine' });
+
+      const badStatus = await api.get('/runners?status=BUSY', owner.token);
+      expect(badStatus.status).toBe(400);
+      expect(errorBodySchema.parse(badStatus.body).code).toBe(
+        'InfraDelivery:Request:VALIDATION_FAILED',
+      );
+      const badClaim = await api.post(
+        '/runner/claims',
+        { data: { runnerId: 'x', version: 'v'.repeat(65) } },
+        runner.key,
+      );
+      expect(badClaim.status).toBe(400);
+
+      const viewer = await api.member(owner, 'VIEWER');
+      expect((await listRunners(viewer)).data.map(r => r.runnerId)).toEqual([
+        'mine',
+      ]);
+      const other = await api.signup();
+      expect((await listRunners(other)).data).toEqual([]);
+      expect((await api.get('/runners')).status).toBe(401);
+    });
+
+    describe('a run waiting for a runner', () => {
+      let owner: TestOrganization;
+      let pipelineId: string;
+
+      beforeEach(async () => {
+        owner = await api.signup();
+        pipelineId = (await createStack(api, owner)).changePipelineId;
+      });
+
+      async function listedRun(runId: string): Promise<PipelineRun> {
+        const response = await api.get(
+          `/pipeline-runs?id=${runId}`,
+          owner.token,
+        );
+        expectStatus(response, 200);
+        return response.body.data[0];
+      }
+
+      it('says so while no runner of the organization is online, and not once one claims', async () => {
+        // A runner of another organization changes nothing.
+        const elsewhere = await api.signup();
+        await claimNothing((await createRunner(api, elsewhere)).key, {
+          runnerId: 'elsewhere',
+        });
+
+        const run = await trigger(api, owner, pipelineId);
+        expect(run.status).toBe('RUNNING');
+        for (const seen of [
+          run,
+          await getRun(api, owner, run.id),
+          await listedRun(run.id),
+        ]) {
+          expect(seen.queueState).toMatchObject({
+            waitingForRunner: true,
+            reason: NO_RUNNER_REASON,
+          });
+        }
+
+        const runner = await createRunner(api, owner);
+        await claim(api, runner.key, 'arrives');
+        const claimed = await getRun(api, owner, run.id);
+        expect(claimed.status).toBe('RUNNING');
+        expect(claimed.queueState?.waitingForRunner).toBeUndefined();
+        expect(claimed.queueState?.reason).toBeUndefined();
+      });
+
+      it('does not say so while a runner is online but busy, and says so again once it is gone', async () => {
+        const runner = await createRunner(api, owner);
+        const busyStack = await createStack(api, owner);
+        await trigger(api, owner, busyStack.changePipelineId);
+        await claim(api, runner.key, 'busy');
+
+        const run = await trigger(api, owner, pipelineId);
+        expect((await getRun(api, owner, run.id)).queueState).toMatchObject({
+          waitingForRunner: false,
+          reason: 'Queued for a runner: 1 runner is connected',
+        });
+
+        await sleep(ONLINE_SECONDS * 1000 + 200);
+        expect((await listedRun(run.id)).queueState).toMatchObject({
+          waitingForRunner: true,
+          reason: NO_RUNNER_REASON,
+        });
+      });
+
+      it('does not say so for runs that wait for a person or are done', async () => {
+        const run = await trigger(api, owner, pipelineId);
+        const runner = await createRunner(api, owner);
+        await complete(api, runner.key, await claim(api, runner.key));
+        await sleep(ONLINE_SECONDS * 1000 + 200);
+        const waiting = await getRun(api, owner, run.id);
+        expect(waiting.status).toBe('WAITING_FOR_APPROVAL');
+        expect(waiting.queueState?.waitingForRunner).toBeUndefined();
+      });
+    });
+  },
+);

@@ -1,0 +1,201 @@
+import {
+  PipelineRun,
+  QueueState,
+  Runner,
+  RunnerStatus,
+} from '@internal/plugin-infra-delivery-common';
+import { KeysetPage, KeysetRequest } from '../database/keyset';
+import { publicRun, RunRecord } from '../database/PipelineRunStore';
+import { RunnerSighting, RunnerWindow } from '../database/RunnerStore';
+import { Stores } from '../database/stores';
+import { RUNNER_STEP_TYPES } from '../engine/PipelineEngine';
+import { BoundedMap } from '../lib/BoundedMap';
+
+export interface RunnerSettings {
+  /** A runner seen within this many seconds is ONLINE. */
+  onlineSeconds: number;
+  /** OFFLINE runners are forgotten after this many days. */
+  retentionDays: number;
+}
+
+export const DEFAULT_RUNNER_SETTINGS: RunnerSettings = {
+  onlineSeconds: 60,
+  retentionDays: 7,
+};
+
+export const NO_RUNNER_REASON = 'No runner is connected to this organization';
+
+/** Writes of an unchanged sighting are skipped for at most this long. */
+const MAX_RECORD_INTERVAL_MS = 10_000;
+const REMEMBERED_SIGHTINGS = 10_000;
+
+/**
+ * The runner registry: who executes the organization's IaC steps, and whether a run that
+ * waits for one can expect it. Sightings come from the runner protocol; an unchanged sighting
+ * is written at most every few seconds per instance (a quarter of the online window, at most
+ * ten seconds), so an idle runner polling every two seconds does not write on every poll.
+ */
+export class RunnerRegistry {
+  private readonly lastWritten = new BoundedMap<string, number>(
+    REMEMBERED_SIGHTINGS,
+  );
+
+  constructor(
+    private readonly deps: {
+      stores: Stores;
+      settings: RunnerSettings;
+      now?: () => number;
+    },
+  ) {}
+
+  private now(): number {
+    return this.deps.now?.() ?? Date.now();
+  }
+
+  private get recordIntervalMs(): number {
+    return Math.min(
+      MAX_RECORD_INTERVAL_MS,
+      (this.deps.settings.onlineSeconds * 1000) / 4,
+    );
+  }
+
+  /** True when `key` was written recently enough to skip this write; marks it otherwise. */
+  private recentlyWritten(key: string): boolean {
+    const now = this.now();
+    const last = this.lastWritten.get(key);
+    if (last !== undefined && now - last < this.recordIntervalMs) {
+      return true;
+    }
+    this.lastWritten.set(key, now);
+    return false;
+  }
+
+  window(): RunnerWindow {
+    const now = this.now();
+    const { onlineSeconds, retentionDays } = this.deps.settings;
+    return {
+      onlineSince: new Date(now - onlineSeconds * 1000).toISOString(),
+      keptSince: new Date(now - retentionDays * 86_400_000).toISOString(),
+    };
+  }
+
+  async recordClaim(sighting: Omit<RunnerSighting, 'seenAt'>): Promise<void> {
+    const key = JSON.stringify([
+      'claim',
+      sighting.organizationId,
+      sighting.runnerId,
+      sighting.serviceAccountId,
+      sighting.labels,
+      sighting.version,
+      sighting.hostname,
+    ]);
+    // A claim that got work always writes: the runner's current step changes.
+    if (sighting.currentStepExecutionId === null && this.recentlyWritten(key)) {
+      return;
+    }
+    if (sighting.currentStepExecutionId !== null) {
+      this.lastWritten.delete(key);
+    }
+    await this.deps.stores.runners.recordClaim({
+      ...sighting,
+      seenAt: new Date(this.now()).toISOString(),
+    });
+  }
+
+  async recordStepActivity(
+    organizationId: string,
+    stepExecutionId: string,
+  ): Promise<void> {
+    if (this.recentlyWritten(`step:${organizationId}:${stepExecutionId}`)) {
+      return;
+    }
+    await this.deps.stores.runners.recordStepActivity(
+      organizationId,
+      stepExecutionId,
+      new Date(this.now()).toISOString(),
+    );
+  }
+
+  async recordStepEnd(
+    organizationId: string,
+    stepExecutionId: string,
+  ): Promise<void> {
+    this.lastWritten.delete(`step:${organizationId}:${stepExecutionId}`);
+    await this.deps.stores.runners.recordStepEnd(
+      organizationId,
+      stepExecutionId,
+      new Date(this.now()).toISOString(),
+    );
+  }
+
+  list(
+    organizationId: string,
+    status: RunnerStatus | undefined,
+    page: KeysetRequest,
+  ): Promise<KeysetPage<Runner>> {
+    return this.deps.stores.runners.list(
+      organizationId,
+      this.window(),
+      status,
+      page,
+    );
+  }
+
+  /**
+   * Runs as callers see them, with the truth about runners: a run whose next step is queued
+   * for a claim says whether any runner is there to take it.
+   */
+  async describeRuns(runs: RunRecord[]): Promise<PipelineRun[]> {
+    const running = runs.filter(run => run.status === 'RUNNING');
+    const waiting = await this.deps.stores.pipelineRuns.runIdsWithQueuedSteps(
+      running.map(run => run.id),
+      RUNNER_STEP_TYPES,
+    );
+    if (waiting.size === 0) {
+      return runs.map(publicRun);
+    }
+    const onlineByOrganization = new Map<string, Promise<number>>();
+    const online = (organizationId: string) => {
+      let count = onlineByOrganization.get(organizationId);
+      if (!count) {
+        count = this.deps.stores.runners.countOnline(
+          organizationId,
+          this.window().onlineSince,
+        );
+        onlineByOrganization.set(organizationId, count);
+      }
+      return count;
+    };
+    return Promise.all(
+      runs.map(async run => {
+        if (!waiting.has(run.id)) {
+          return publicRun(run);
+        }
+        const count = await online(run.organizationId);
+        const queueState: QueueState = {
+          preflightBlockedByAdmissionCondition: false,
+          stackRunPreflightPending: false,
+          ...run.queueState,
+          waitingForRunner: count === 0,
+          reason:
+            count === 0
+              ? NO_RUNNER_REASON
+              : `Queued for a runner: ${count} ${
+                  count === 1 ? 'runner is' : 'runners are'
+                } connected`,
+        };
+        return publicRun({ ...run, queueState });
+      }),
+    );
+  }
+
+  async describeRun(run: RunRecord): Promise<PipelineRun> {
+    const [described] = await this.describeRuns([run]);
+    return described;
+  }
+
+  /** Forgets the runners not seen within the retention period; returns how many. */
+  forgetOfflineRunners(): Promise<number> {
+    return this.deps.stores.runners.deleteSeenBefore(this.window().keptSince);
+  }
+}
