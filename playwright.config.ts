@@ -9,6 +9,13 @@ import { generateProjects } from '@backstage/e2e-test-utils/playwright';
  */
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const startPortal = !process.env.PLAYWRIGHT_URL;
+// One fresh data directory per run, known to the tests (workers inherit the environment):
+// the embedded database and the local runner's key, apart from the developer's data/.
+process.env.E2E_DATA_DIR ??= path.join(
+  os.tmpdir(),
+  `infra-delivery-e2e-${Date.now()}`,
+);
+const dataDir = process.env.E2E_DATA_DIR;
 
 export default defineConfig({
   timeout: 90_000,
@@ -24,11 +31,12 @@ export default defineConfig({
           stdout: 'ignore',
           stderr: 'pipe',
           env: {
-            // A fresh embedded database (with fresh demo data) for every run, apart from
-            // the developer's data/.
-            APP_CONFIG_backend_database_connection_directory:
-              process.env.E2E_DATA_DIR ??
-              path.join(os.tmpdir(), `infra-delivery-e2e-${Date.now()}`),
+            // A fresh embedded database (with fresh demo data) for every run.
+            APP_CONFIG_backend_database_connection_directory: dataDir,
+            APP_CONFIG_infraDelivery_runners_localRunner_tokenFile: path.join(
+              dataDir,
+              'local-runner.token',
+            ),
             BROWSER: 'none',
           },
         },

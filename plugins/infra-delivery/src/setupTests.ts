@@ -8,3 +8,14 @@ jest.setTimeout(30_000);
 // the page to render its data: role queries over a whole MUI page took over a second in a CI
 // run beside a benchmark (OrganizationSettingsPage, "Unable to find role=button").
 configure({ asyncUtilTimeout: 5_000 });
+
+// jsdom lays nothing out, so the AutoSizer inside Backstage's LogViewer measures 0×0 and renders
+// no line at all: give it the size the log viewer has in the portal.
+jest.mock('react-virtualized-auto-sizer', () => ({
+  __esModule: true,
+  default: ({
+    children,
+  }: {
+    children: (size: { width: number; height: number }) => unknown;
+  }) => children({ width: 800, height: 320 }),
+}));

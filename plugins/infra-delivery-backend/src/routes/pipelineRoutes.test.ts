@@ -466,10 +466,13 @@ describe.each(databases.eachSupportedId())(
           description: 'First change',
           createdById: await ownMembershipId(owner),
           data: { kind: 'stack' },
+          // Admitted, its plan waits for a runner, and this organization has none.
           queueState: {
             preflightBlockedByAdmissionCondition: false,
             stackRunPreflightPending: false,
             projectId: stack.projectId,
+            waitingForRunner: true,
+            reason: 'No runner is connected to this organization',
           },
           engineWorkflowId: `pipeline-run/${first.id}`,
           engineRunId: `${first.id}/attempt-1`,

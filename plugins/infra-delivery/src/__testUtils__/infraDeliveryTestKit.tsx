@@ -11,6 +11,7 @@ import {
   IacResource,
   InfraDeliveryClient,
   PipelineRun,
+  Runner,
   Stack,
   StepExecution,
 } from '@internal/plugin-infra-delivery-common';
@@ -132,11 +133,57 @@ export function fakeSignals() {
   };
 }
 
+/** The runner command the tests configure, to tell it from the default. */
+export const configuredRunnerCommand = 'yarn infra-delivery-runner';
+
+/** What the test app is rendered with besides the client. */
+export interface TestAppOptions {
+  /** A signals API; without one the app has no signals, as without the signals plugin. */
+  signals?: SignalApi;
+  /** Frontend configuration added to the app's. */
+  config?: NonNullable<Parameters<typeof renderInTestApp>[1]>['config'];
+}
+
+/**
+ * Renders a page or card with the client, discovery pointing at the fake service, the
+ * configuration given and a permission decision (all allowed unless given).
+ */
+export function renderWithService(
+  element: JSX.Element,
+  options: TestAppOptions & {
+    permission?: ReturnType<typeof mockApis.permission>;
+  } = {},
+) {
+  const { signals, permission = mockApis.permission() } = options;
+  const config = {
+    app: { baseUrl: 'http://localhost:3000' },
+    backend: { baseUrl: 'http://backend.test' },
+    ...options.config,
+  };
+  const discovery = mockApis.discovery({ baseUrl: new URL(baseUrl).origin });
+  if (signals) {
+    return renderInTestApp(element, {
+      config,
+      apis: [
+        [infraDeliveryApiRef, client],
+        discovery,
+        permission,
+        [signalApiRef, signals],
+      ],
+    });
+  }
+  // Without a signals API, as in an app without the signals plugin.
+  return renderInTestApp(element, {
+    config,
+    apis: [[infraDeliveryApiRef, client], discovery, permission],
+  });
+}
+
 /** Renders an entity tab with the client and a permission decision for every request. */
 export function renderEntityContent(
   element: JSX.Element,
   entity: Entity,
-  options: {
+  options: TestAppOptions & {
     /** One decision for every permission, or a decision per permission name. */
     authorize?:
       | 'ALLOW'
@@ -144,10 +191,9 @@ export function renderEntityContent(
       | ((permissionName: string) => 'ALLOW' | 'DENY');
     /** Called with the name of each permission the component asks about. */
     onAuthorize?: (permissionName: string) => void;
-    signals?: SignalApi;
   } = {},
 ) {
-  const { authorize = 'ALLOW', onAuthorize, signals } = options;
+  const { authorize = 'ALLOW', onAuthorize, ...appOptions } = options;
   const permission = mockApis.permission({
     authorize: request => {
       onAuthorize?.(request.permission.name);
@@ -156,20 +202,10 @@ export function renderEntityContent(
         : authorize;
     },
   });
-  const content = <EntityProvider entity={entity}>{element}</EntityProvider>;
-  if (signals) {
-    return renderInTestApp(content, {
-      apis: [
-        [infraDeliveryApiRef, client],
-        permission,
-        [signalApiRef, signals],
-      ],
-    });
-  }
-  // Without a signals API, as in an app without the signals plugin.
-  return renderInTestApp(content, {
-    apis: [[infraDeliveryApiRef, client], permission],
-  });
+  return renderWithService(
+    <EntityProvider entity={entity}>{element}</EntityProvider>,
+    { ...appOptions, permission },
+  );
 }
 
 /** `{ data, meta }` of a list endpoint holding all of `data`. */
@@ -214,6 +250,19 @@ export function pipelineRun(
     pipelineId: 'pipeline-1',
     pipelineVersionId: 'pipeline-version-1',
     status: 'SUCCEEDED',
+    ...overrides,
+  };
+}
+
+export function runner(
+  overrides: Partial<Runner> & Pick<Runner, 'runnerId'>,
+): Runner {
+  return {
+    serviceAccountId: 'sa-runner',
+    labels: [],
+    firstSeenAt: now,
+    lastSeenAt: now,
+    status: 'ONLINE',
     ...overrides,
   };
 }

@@ -9,6 +9,7 @@ import {
   errorResponse,
   list,
   now,
+  runner,
   setupInfraDeliveryServer,
 } from '../../__testUtils__/infraDeliveryTestKit';
 import { OrganizationSettingsPage } from './OrganizationSettingsPage';
@@ -58,6 +59,11 @@ describe('OrganizationSettingsPage', () => {
         HttpResponse.json(list([account])),
       ),
       http.get(`${baseUrl}/api-keys`, () => HttpResponse.json(list([apiKey]))),
+      http.get(`${baseUrl}/runners`, () =>
+        HttpResponse.json(
+          list([runner({ runnerId: 'runner-ci-1', hostname: 'build-1' })]),
+        ),
+      ),
     );
   });
 
@@ -72,6 +78,19 @@ describe('OrganizationSettingsPage', () => {
     expect(screen.getAllByText('ci-runner').length).toBeGreaterThan(0);
     expect(screen.getByText('…AbCd')).toBeInTheDocument();
     expect(screen.getByText('never')).toBeInTheDocument();
+  });
+
+  it("lists the organization's runners in a card of their own", async () => {
+    await renderPage();
+    const card = (await screen.findByText('Runners')).closest(
+      '.MuiCard-root',
+    ) as HTMLElement;
+    const row = (await within(card).findByText('runner-ci-1')).closest('tr')!;
+    expect(within(row).getByText('Online')).toBeInTheDocument();
+    expect(within(row).getByText('build-1')).toBeInTheDocument();
+    expect(
+      await within(card).findByRole('button', { name: 'Connect a runner' }),
+    ).toBeInTheDocument();
   });
 
   it('shows a new API key once, for a chosen service account', async () => {

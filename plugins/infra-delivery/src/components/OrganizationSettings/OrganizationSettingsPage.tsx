@@ -2,10 +2,11 @@ import { Content } from '@backstage/core-components';
 import Grid from '@material-ui/core/Grid';
 import { useState } from 'react';
 import { ApiKeysCard } from './ApiKeysCard';
+import { RunnersCard } from '../Runners/RunnersCard';
 import { MembersCard } from './MembersCard';
 import { ServiceAccountsCard } from './ServiceAccountsCard';
 
-/** Members and invitations, service accounts and API keys of the portal organization. */
+/** Members and invitations, service accounts, API keys and runners of the portal organization. */
 export const OrganizationSettingsPage = () => {
   // Creating or deleting a service account changes who can own keys.
   const [accountsVersion, setAccountsVersion] = useState(0);
@@ -22,6 +23,9 @@ export const OrganizationSettingsPage = () => {
         </Grid>
         <Grid item xs={12} md={6}>
           <ApiKeysCard version={accountsVersion} />
+        </Grid>
+        <Grid item xs={12} id="runners">
+          <RunnersCard />
         </Grid>
       </Grid>
     </Content>

@@ -12,12 +12,16 @@ import Link from '@material-ui/core/Link';
 import Typography from '@material-ui/core/Typography';
 import { useLayoutEffect, useReducer, useState } from 'react';
 import useAsync from 'react-use/esm/useAsync';
+import useInterval from 'react-use/esm/useInterval';
 import { infraDeliveryApiRef } from '../../api';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { RunStatus } from '../common/RunStatus';
+import { isActiveRun, LIVE_POLL_MS } from '../common/livePolling';
 import { useLiveRuns } from '../common/useLiveRuns';
+import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
 import { markRunsLoaded, measureRunsRender } from './renderTiming';
 import { RunDetails } from './RunDetails';
+import { WhyItWaits } from './WhyItWaits';
 
 /** Runs per page: a page renders in a few milliseconds however many runs the stacks have. */
 export const RUNS_PAGE_SIZE = 50;
@@ -46,6 +50,10 @@ export const PipelineRunsView = ({ stackIds }: { stackIds: string[] }) => {
     return page;
   }, [client, stackIds.join(','), statuses.join(','), cursor, version]);
   useLiveRuns(refresh);
+  useInterval(
+    refresh,
+    value?.data.some(run => isActiveRun(run.status)) ? LIVE_POLL_MS : null,
+  );
   useLayoutEffect(() => {
     if (value) measureRunsRender();
   }, [value]);
@@ -71,27 +79,16 @@ export const PipelineRunsView = ({ stackIds }: { stackIds: string[] }) => {
     { title: 'Status', render: run => <RunStatus status={run.status} /> },
     {
       title: 'Why it waits',
-      render: run =>
-        run.queueState?.preflightBlockedByAdmissionCondition &&
-        run.queueState.blockingRunId ? (
-          <Typography variant="body2">
-            Held: stack {run.queueState.blockingEntityId} is busy with run{' '}
-            <Link
-              component="button"
-              onClick={() => setSelectedId(run.queueState!.blockingRunId)}
-            >
-              {run.queueState.blockingRunId}
-            </Link>
-          </Typography>
-        ) : (
-          run.queueReason ?? ''
-        ),
+      render: run => <WhyItWaits run={run} onOpenRun={setSelectedId} />,
     },
     { title: 'Attempt', field: 'attemptEpoch', type: 'numeric' },
     { title: 'Created', field: 'createdAt' },
   ];
 
   const first = (cursors.length - 1) * RUNS_PAGE_SIZE + 1;
+  const waitingForRunner = value?.data.find(
+    run => run.queueState?.waitingForRunner,
+  );
 
   return (
     <Box>
@@ -110,6 +107,12 @@ export const PipelineRunsView = ({ stackIds }: { stackIds: string[] }) => {
       {loading && !value && <Progress />}
       {value && (
         <>
+          {waitingForRunner && (
+            <WaitingForRunnerNotice
+              reason={waitingForRunner.queueState?.reason}
+              onRunnerConnected={refresh}
+            />
+          )}
           <Table
             title={`Pipeline runs (${value.meta.totalCount})`}
             options={{ paging: false, search: false, padding: 'dense' }}

@@ -4,11 +4,14 @@ import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
 import { useCallback } from 'react';
+import useInterval from 'react-use/esm/useInterval';
 import { useReloadableAsync } from '../common/useReloadableAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { RunStatus } from '../common/RunStatus';
+import { isActiveRun, LIVE_POLL_MS } from '../common/livePolling';
 import { useLiveRuns } from '../common/useLiveRuns';
+import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
 import { PlanSummary } from './PlanSummary';
 import { ResourceChanges } from './ResourceChanges';
 import { RunActions } from './RunActions';
@@ -37,6 +40,7 @@ export const RunDetails = ({
   }, [client, runId]);
   const refresh = useCallback(() => retry(), [retry]);
   useLiveRuns(refresh);
+  useInterval(refresh, isActiveRun(value?.run.status) ? LIVE_POLL_MS : null);
 
   return (
     <Box marginTop={2}>
@@ -58,6 +62,14 @@ export const RunDetails = ({
                 }}
               />
             </Box>
+            {value.run.queueState?.waitingForRunner && (
+              <Box marginTop={2}>
+                <WaitingForRunnerNotice
+                  reason={value.run.queueState.reason}
+                  onRunnerConnected={refresh}
+                />
+              </Box>
+            )}
             {value.run.error && (
               <Box marginTop={1}>
                 <Typography color="error">{value.run.error.message}</Typography>

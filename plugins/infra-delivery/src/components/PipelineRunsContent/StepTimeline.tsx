@@ -1,4 +1,3 @@
-import { useApi } from '@backstage/frontend-plugin-api';
 import { StepExecution } from '@internal/plugin-infra-delivery-common';
 import Accordion from '@material-ui/core/Accordion';
 import AccordionDetails from '@material-ui/core/AccordionDetails';
@@ -7,50 +6,38 @@ import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import ExpandMoreIcon from '@material-ui/icons/ExpandMore';
 import { useState } from 'react';
-import useAsync from 'react-use/esm/useAsync';
-import { infraDeliveryApiRef } from '../../api';
-import { ErrorPanel } from '../common/ErrorPanel';
 import { RunStatus } from '../common/RunStatus';
+import { StepLogs } from './StepLogs';
 
-const StepLogs = ({ stepId }: { stepId: string }) => {
-  const client = useApi(infraDeliveryApiRef);
-  const { value, loading, error } = useAsync(
-    () =>
-      client.call('listStepExecutionLogs', {
-        params: { id: stepId },
-        query: { limit: 500 },
-      }),
-    [client, stepId],
-  );
-  if (loading) return <Typography variant="caption">Loading logs…</Typography>;
-  if (error) return <ErrorPanel error={error} />;
-  if (!value?.data.length) {
-    return <Typography variant="caption">No log lines.</Typography>;
-  }
+/** The step the run is at: the running one, else the next queued one. */
+function activeStepId(steps: StepExecution[]): string | undefined {
   return (
-    <Box
-      component="pre"
-      width="100%"
-      maxHeight={320}
-      overflow="auto"
-      fontSize={12}
-      margin={0}
-    >
-      {value.data.map(line => line.text).join('\n')}
-    </Box>
-  );
-};
+    steps.find(step => step.status === 'RUNNING') ??
+    steps.find(step => step.status === 'QUEUED')
+  )?.id;
+}
 
-/** The run's steps in order; opening one shows its logs. */
+/**
+ * The run's steps in order; opening one shows its logs. Until the person opens or closes one
+ * themselves, the step the run is at is open, so its logs show as they come; when the run
+ * ends, the step it was at last stays open.
+ */
 export const StepTimeline = ({ steps }: { steps: StepExecution[] }) => {
-  const [open, setOpen] = useState<string>();
+  // undefined: not chosen yet (the active step is open); null: all closed.
+  const [chosen, setChosen] = useState<string | null>();
+  const active = activeStepId(steps);
+  const [lastActive, setLastActive] = useState(active);
+  if (active && active !== lastActive) {
+    setLastActive(active);
+  }
+  const open = chosen === undefined ? active ?? lastActive : chosen;
   return (
     <Box marginY={2}>
       {steps.map(step => (
         <Accordion
           key={step.id}
           expanded={open === step.id}
-          onChange={(_, expanded) => setOpen(expanded ? step.id : undefined)}
+          onChange={(_, expanded) => setChosen(expanded ? step.id : null)}
           TransitionProps={{ unmountOnExit: true }}
         >
           <AccordionSummary expandIcon={<ExpandMoreIcon />}>
@@ -70,7 +57,7 @@ export const StepTimeline = ({ steps }: { steps: StepExecution[] }) => {
             </Box>
           </AccordionSummary>
           <AccordionDetails>
-            <StepLogs stepId={step.id} />
+            <StepLogs step={step} />
           </AccordionDetails>
         </Accordion>
       ))}

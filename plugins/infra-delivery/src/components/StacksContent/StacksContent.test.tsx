@@ -14,6 +14,10 @@ import {
   setupInfraDeliveryServer,
   stack,
 } from '../../__testUtils__/infraDeliveryTestKit';
+import {
+  findWaitingForRunnerNotice,
+  queryWaitingForRunnerNotice,
+} from '../../__testUtils__/waitingForRunnerNotice';
 import { StacksContent } from './StacksContent';
 
 const network = stack({
@@ -213,6 +217,8 @@ describe('StacksContent', () => {
     ).toBeInTheDocument();
     expect(within(databaseRow).getByText('3')).toBeInTheDocument();
     expect(within(databaseRow).getByText('—')).toBeInTheDocument();
+    // No latest run waits for a runner.
+    expect(queryWaitingForRunnerNotice()).toBeNull();
 
     // One request per stack, the newest run of each, and the counts of all of them.
     expect(requestsTo('GET', `/stacks/${network.id}`)).toHaveLength(1);
@@ -228,6 +234,51 @@ describe('StacksContent', () => {
       network.id,
       database.id,
     ]);
+  });
+
+  it("says so when a stack's latest run waits for a runner", async () => {
+    serveStacks();
+    server.use(
+      http.get(`${baseUrl}/pipeline-runs`, () =>
+        HttpResponse.json(
+          list([
+            pipelineRun({
+              id: 'run-network-3',
+              attachedEntityId: network.id,
+              status: 'RUNNING',
+              queueState: {
+                preflightBlockedByAdmissionCondition: false,
+                stackRunPreflightPending: false,
+                waitingForRunner: true,
+                reason: 'No runner is connected to this organization',
+              },
+            }),
+          ]),
+        ),
+      ),
+    );
+
+    renderEntityContent(
+      <StacksContent />,
+      entityNaming(`${network.id},${database.id}`),
+    );
+
+    const notice = await findWaitingForRunnerNotice();
+    expect(notice).toHaveTextContent(
+      'No runner is connected to this organization.',
+    );
+    const command = within(notice).getByLabelText(
+      'Command that starts a runner',
+    ) as HTMLTextAreaElement;
+    expect(command.value).toContain(
+      'INFRA_DELIVERY_RUNNER_TOKEN=<api key of a runner service account> npx @internal/infra-delivery-runner --url ',
+    );
+    expect(
+      await within(notice).findByRole('button', { name: 'Connect a runner' }),
+    ).toBeInTheDocument();
+    expect(
+      within(await rowOf('Network')).getByText('Running'),
+    ).toBeInTheDocument();
   });
 
   it('shows "Never run" and no resources for a stack without runs or state', async () => {

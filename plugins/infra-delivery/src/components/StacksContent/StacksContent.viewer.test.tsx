@@ -1,13 +1,15 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import {
   baseUrl,
   entityNaming,
   list,
+  pipelineRun,
   renderEntityContent,
   setupInfraDeliveryServer,
   stack,
 } from '../../__testUtils__/infraDeliveryTestKit';
+import { findWaitingForRunnerNotice } from '../../__testUtils__/waitingForRunnerNotice';
 import { StacksContent } from './StacksContent';
 
 // A file of its own: usePermission caches its answer across the tests of a file.
@@ -41,5 +43,45 @@ describe('StacksContent for a VIEWER whom the permission policy allows', () => {
       screen.queryByRole('button', { name: 'Destroy' }),
     ).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Details' })).toBeInTheDocument();
+  });
+
+  it('tells a VIEWER that a run waits for a runner, without offering to connect one', async () => {
+    server.use(
+      http.get(`${baseUrl}/stacks/resource-count`, () =>
+        HttpResponse.json({ data: { counts: [] } }),
+      ),
+      http.get(`${baseUrl}/stacks/:id`, () =>
+        HttpResponse.json({ data: network }),
+      ),
+      http.get(`${baseUrl}/pipeline-runs`, () =>
+        HttpResponse.json(
+          list([
+            pipelineRun({
+              id: 'run-1',
+              attachedEntityId: network.id,
+              status: 'RUNNING',
+              queueState: {
+                preflightBlockedByAdmissionCondition: false,
+                stackRunPreflightPending: false,
+                waitingForRunner: true,
+                reason: 'No runner is connected to this organization',
+              },
+            }),
+          ]),
+        ),
+      ),
+    );
+
+    renderEntityContent(<StacksContent />, entityNaming(network.id), {
+      authorize: 'ALLOW',
+    });
+
+    const notice = await findWaitingForRunnerNotice();
+    expect(
+      await within(notice).findByText(/An organization admin can connect one/),
+    ).toBeInTheDocument();
+    expect(
+      within(notice).queryByRole('button', { name: 'Connect a runner' }),
+    ).not.toBeInTheDocument();
   });
 });

@@ -4,12 +4,15 @@ import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
 import { useCallback, useState } from 'react';
+import useInterval from 'react-use/esm/useInterval';
 import { infraDeliveryApiRef } from '../../api';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { RunStatus } from '../common/RunStatus';
 import { useCanExecuteRuns } from '../common/useCanExecuteRuns';
+import { isActiveRun, LIVE_POLL_MS } from '../common/livePolling';
 import { useLiveRuns } from '../common/useLiveRuns';
+import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
 import { StackDrawer } from './StackDrawer';
 import { StackOverview, useStacksOverview } from './useStacksOverview';
 
@@ -30,6 +33,12 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
   const { value, loading, error, retry } = useStacksOverview(stackIds);
   const refresh = useCallback(() => retry(), [retry]);
   useLiveRuns(refresh);
+  useInterval(
+    refresh,
+    value?.some(row => isActiveRun(row.latestRun?.status))
+      ? LIVE_POLL_MS
+      : null,
+  );
   const [opened, setOpened] = useState<StackOverview>();
 
   if (loading && !value) {
@@ -135,8 +144,18 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
     },
   ];
 
+  const waitingForRunner = value?.find(
+    row => row.latestRun?.queueState?.waitingForRunner,
+  )?.latestRun;
+
   return (
     <>
+      {waitingForRunner && (
+        <WaitingForRunnerNotice
+          reason={waitingForRunner.queueState?.reason}
+          onRunnerConnected={refresh}
+        />
+      )}
       <Table
         title="Stacks"
         options={{ paging: false, search: false, padding: 'dense' }}

@@ -1,12 +1,5 @@
-import {
-  StatusAborted,
-  StatusError,
-  StatusOK,
-  StatusPending,
-  StatusRunning,
-  StatusWarning,
-} from '@backstage/core-components';
 import { StepStatus } from '@internal/plugin-infra-delivery-common';
+import { StatusKind, StatusLabel } from './StatusLabel';
 
 const LABELS: Record<StepStatus, string> = {
   QUEUED: 'Queued',
@@ -19,25 +12,21 @@ const LABELS: Record<StepStatus, string> = {
   SKIPPED: 'Skipped',
 };
 
-/** A run's or step's status with Backstage's status colours. */
-export const RunStatus = ({ status }: { status?: StepStatus }) => {
-  if (!status) {
-    return <StatusPending>Never run</StatusPending>;
-  }
-  const label = LABELS[status];
-  switch (status) {
-    case 'SUCCEEDED':
-      return <StatusOK>{label}</StatusOK>;
-    case 'FAILED':
-      return <StatusError>{label}</StatusError>;
-    case 'RUNNING':
-      return <StatusRunning>{label}</StatusRunning>;
-    case 'WAITING_FOR_APPROVAL':
-      return <StatusWarning>{label}</StatusWarning>;
-    case 'CANCELLED':
-    case 'SKIPPED':
-      return <StatusAborted>{label}</StatusAborted>;
-    default:
-      return <StatusPending>{label}</StatusPending>;
-  }
+const KINDS: Record<StepStatus, StatusKind> = {
+  QUEUED: 'pending',
+  RUNNING: 'running',
+  WAITING_FOR_APPROVAL: 'warning',
+  SUCCEEDED: 'ok',
+  FAILED: 'error',
+  CANCELLED: 'aborted',
+  PENDING: 'pending',
+  SKIPPED: 'aborted',
 };
+
+/** A run's or step's status with Backstage's status colours, readable by screen readers. */
+export const RunStatus = ({ status }: { status?: StepStatus }) =>
+  status ? (
+    <StatusLabel kind={KINDS[status]} label={LABELS[status]} />
+  ) : (
+    <StatusLabel kind="pending" label="Never run" />
+  );

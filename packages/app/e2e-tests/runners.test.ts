@@ -1,0 +1,116 @@
+import { expect, Page, test } from '@playwright/test';
+import { localRunnerToken, startReferenceRunner } from './referenceRunner';
+
+const SCREENSHOTS = 'docs/screenshots';
+
+async function signIn(page: Page, path: string) {
+  await page.goto(path);
+  await page.getByRole('button', { name: 'Enter' }).click();
+}
+
+test('a plan waits for a runner, then streams its logs live, waits for the approval and applies', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  await signIn(page, '/catalog/default/component/payments-api/infra-stacks');
+  const network = page.getByRole('row', { name: /Network/ });
+  await expect(network).toBeVisible();
+  const resourcesBefore = await network.getByRole('cell').nth(2).innerText();
+
+  await network.getByRole('button', { name: 'Plan & apply' }).click();
+  await page
+    .getByRole('dialog')
+    .getByRole('button', { name: 'Plan & apply' })
+    .click();
+
+  // No runner is connected: the tab says so, and how to start one.
+  const notice = page.getByRole('status').filter({
+    hasText: 'Waiting for a runner',
+  });
+  await expect(notice).toBeVisible();
+  await expect(notice).toContainText(
+    'No runner is connected to this organization',
+  );
+  await expect(notice).toContainText('--url');
+  await page.screenshot({
+    path: `${SCREENSHOTS}/stacks-waiting-for-runner.png`,
+    fullPage: true,
+  });
+
+  await page.getByRole('link', { name: 'Pipeline runs', exact: true }).click();
+  const run = page
+    .getByRole('row', { name: /Started from the portal/ })
+    .first();
+  await expect(run).toBeVisible();
+  await run.getByText('Started from the portal').click();
+  await expect(
+    page
+      .getByRole('status')
+      .filter({ hasText: 'Waiting for a runner' })
+      .first(),
+  ).toBeVisible();
+
+  // An operator starts the reference runner: the plan's logs appear while it runs.
+  const runner = startReferenceRunner({
+    token: localRunnerToken(),
+    planSeconds: 20,
+  });
+  try {
+    await expect(
+      page.getByText('Terraform has been successfully initialized!').first(),
+    ).toBeVisible({ timeout: 60_000 });
+    // Live: the plan is still running, and its last lines have not come yet.
+    await expect(page.getByRole('button', { name: /^1\. Plan/ })).toContainText(
+      'Running',
+    );
+    await expect(
+      page.getByText('Plan: 5 to add, 1 to change, 2 to destroy.'),
+    ).toHaveCount(0);
+    await expect(
+      page.getByRole('status').filter({ hasText: 'Waiting for a runner' }),
+    ).toHaveCount(0);
+    await page.screenshot({
+      path: `${SCREENSHOTS}/run-live-logs.png`,
+      fullPage: true,
+    });
+    await expect(
+      page.getByText('Plan: 5 to add, 1 to change, 2 to destroy.').first(),
+    ).toBeVisible({ timeout: 60_000 });
+
+    // The plan waits for a person; approving it starts the apply on the runner.
+    await page.getByRole('button', { name: 'Approve', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Approve' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(
+      page
+        .getByRole('row', { name: /Started from the portal/ })
+        .first()
+        .getByText('Succeeded'),
+    ).toBeVisible({ timeout: 90_000 });
+
+    // Back on the Stacks tab, with no reload: the stack's resources are the applied plan's.
+    await page.getByRole('link', { name: 'Stacks', exact: true }).click();
+    const applied = page.getByRole('row', { name: /Network/ });
+    await expect(applied.getByRole('cell').nth(2)).toHaveText('13');
+    expect(resourcesBefore).not.toBe('13');
+  } finally {
+    runner.stop();
+  }
+});
+
+test('the organization page lists the runner fleet, and an admin connects a runner', async ({
+  page,
+}) => {
+  await signIn(page, '/infra-delivery/organization');
+  const card = page.locator('#runners');
+  await expect(card.getByRole('row', { name: /e2e-runner/ })).toBeVisible();
+  await card.getByRole('button', { name: 'Connect a runner' }).click();
+  const dialog = page.getByRole('dialog', { name: /Connect a runner/ });
+  await dialog.getByRole('button', { name: /Create/ }).click();
+  await expect(dialog).toContainText('INFRA_DELIVERY_RUNNER_TOKEN=idk_');
+  await page.screenshot({
+    path: `${SCREENSHOTS}/connect-a-runner.png`,
+    fullPage: true,
+  });
+});

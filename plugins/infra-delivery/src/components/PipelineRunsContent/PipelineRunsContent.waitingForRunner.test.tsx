@@ -1,0 +1,138 @@
+import { PipelineRun } from '@internal/plugin-infra-delivery-common';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import {
+  baseUrl,
+  entityNaming,
+  list,
+  pipelineRun,
+  renderEntityContent,
+  setupInfraDeliveryServer,
+} from '../../__testUtils__/infraDeliveryTestKit';
+import {
+  findWaitingForRunnerNotice,
+  queryWaitingForRunnerNotice,
+} from '../../__testUtils__/waitingForRunnerNotice';
+import { PipelineRunsContent } from './PipelineRunsContent';
+
+const reason = 'No runner is connected to this organization';
+const waitingForRunner = pipelineRun({
+  id: 'run-no-runner',
+  description: 'Apply network changes',
+  attachedEntityId: 'stack-network',
+  status: 'RUNNING',
+  isCancellable: true,
+  queueState: {
+    preflightBlockedByAdmissionCondition: false,
+    stackRunPreflightPending: false,
+    waitingForRunner: true,
+    reason,
+  },
+});
+const succeeded = pipelineRun({
+  id: 'run-done',
+  description: 'Upgrade database',
+  attachedEntityId: 'stack-network',
+  status: 'SUCCEEDED',
+});
+
+describe('PipelineRunsContent when a run waits for a runner', () => {
+  const { server } = setupInfraDeliveryServer({ role: 'ADMIN' });
+
+  function serveRuns(runs: PipelineRun[]) {
+    server.use(
+      http.get(`${baseUrl}/pipeline-runs`, () => HttpResponse.json(list(runs))),
+      http.get<{ id: string }>(`${baseUrl}/pipeline-runs/:id`, ({ params }) =>
+        HttpResponse.json({ data: runs.find(run => run.id === params.id) }),
+      ),
+      http.get(`${baseUrl}/pipeline-runs/:id/step-executions`, () =>
+        HttpResponse.json({ data: [] }),
+      ),
+      http.get(`${baseUrl}/iac-execution-summaries`, () =>
+        HttpResponse.json(list([])),
+      ),
+      http.get(`${baseUrl}/iac-resources`, () => HttpResponse.json(list([]))),
+    );
+  }
+
+  async function openRun(run: PipelineRun) {
+    await userEvent.click(
+      await screen.findByRole('button', { name: run.description }),
+    );
+    return (await screen.findByText(`Run ${run.id}`)).closest(
+      '.MuiCard-root',
+    ) as HTMLElement;
+  }
+
+  it('says above the runs why they wait and how to start a runner', async () => {
+    serveRuns([waitingForRunner, succeeded]);
+    renderEntityContent(<PipelineRunsContent />, entityNaming('stack-network'));
+
+    const notice = await findWaitingForRunnerNotice();
+    expect(notice).toHaveTextContent(`${reason}.`);
+    expect(
+      within(notice).getByLabelText('Command that starts a runner'),
+    ).toHaveValue(
+      `INFRA_DELIVERY_RUNNER_TOKEN=<api key of a runner service account> npx @internal/infra-delivery-runner --url ${baseUrl} --iac-binary tofu --source-root <path to your infrastructure code>`,
+    );
+    expect(
+      await within(notice).findByRole('button', { name: 'Connect a runner' }),
+    ).toBeInTheDocument();
+
+    // The row says so too.
+    const row = screen.getByText('Apply network changes').closest('tr')!;
+    expect(within(row).getByText(reason)).toBeInTheDocument();
+  });
+
+  it('opens the Connect a runner dialog from the notice', async () => {
+    serveRuns([waitingForRunner]);
+    renderEntityContent(<PipelineRunsContent />, entityNaming('stack-network'));
+
+    const notice = await findWaitingForRunnerNotice();
+    await userEvent.click(
+      await within(notice).findByRole('button', { name: 'Connect a runner' }),
+    );
+
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Connect a runner',
+    });
+    expect(within(dialog).getByLabelText('Name')).toHaveValue('Runner');
+  });
+
+  it("shows the notice in the waiting run's details, and not in another run's", async () => {
+    serveRuns([waitingForRunner, succeeded]);
+    renderEntityContent(<PipelineRunsContent />, entityNaming('stack-network'));
+
+    const waitingCard = await openRun(waitingForRunner);
+    expect(await findWaitingForRunnerNotice(waitingCard)).toHaveTextContent(
+      reason,
+    );
+
+    const doneCard = await openRun(succeeded);
+    await waitFor(() =>
+      expect(
+        within(doneCard).queryByTestId('progress'),
+      ).not.toBeInTheDocument(),
+    );
+    await within(doneCard).findByText('Succeeded');
+    expect(queryWaitingForRunnerNotice(doneCard)).toBeNull();
+  });
+
+  it('shows no notice when no run waits for a runner', async () => {
+    serveRuns([
+      succeeded,
+      {
+        ...waitingForRunner,
+        queueState: {
+          ...waitingForRunner.queueState!,
+          waitingForRunner: false,
+        },
+      },
+    ]);
+    renderEntityContent(<PipelineRunsContent />, entityNaming('stack-network'));
+
+    expect(await screen.findByText('Upgrade database')).toBeInTheDocument();
+    expect(queryWaitingForRunnerNotice()).toBeNull();
+  });
+});

@@ -1,0 +1,131 @@
+import { useApi } from '@backstage/frontend-plugin-api';
+import Button from '@material-ui/core/Button';
+import Dialog from '@material-ui/core/Dialog';
+import DialogActions from '@material-ui/core/DialogActions';
+import DialogContent from '@material-ui/core/DialogContent';
+import DialogTitle from '@material-ui/core/DialogTitle';
+import TextField from '@material-ui/core/TextField';
+import Typography from '@material-ui/core/Typography';
+import { useId, useState } from 'react';
+import { infraDeliveryApiRef } from '../../api';
+import { ErrorPanel } from '../common/ErrorPanel';
+import { RunnerCommand } from './RunnerCommand';
+import { useRunnerStartCommand } from './runnerCommand';
+
+/** The command with the new key, shown once like any other secret. */
+const StartCommand = ({ token }: { token: string }) => {
+  const command = useRunnerStartCommand(token);
+  return (
+    <>
+      <Typography gutterBottom>
+        Run this command where the runner should work: on a machine with{' '}
+        <code>tofu</code> and your infrastructure code. Copy it now: the key in
+        it is shown only this once and cannot be read again.
+      </Typography>
+      {command && <RunnerCommand command={command} />}
+    </>
+  );
+};
+
+/**
+ * Connects a runner: creates a service account (role MEMBER) and an API key owned by it, then
+ * shows once the command that starts a runner with that key.
+ */
+export const ConnectRunnerDialog = ({
+  onClose,
+}: {
+  /** `connected` tells whether a key was created (then the runner list may change). */
+  onClose: (connected: boolean) => void;
+}) => {
+  const client = useApi(infraDeliveryApiRef);
+  const titleId = useId();
+  const [name, setName] = useState('Runner');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<Error>();
+  // Kept when the key fails, so that trying again does not create a second account.
+  const [serviceAccountId, setServiceAccountId] = useState<string>();
+  const [token, setToken] = useState<string>();
+
+  const connect = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      let ownerId = serviceAccountId;
+      if (!ownerId) {
+        const account = await client.call('createServiceAccount', {
+          body: { data: { name, role: 'MEMBER' } },
+        });
+        ownerId = account.data.id;
+        setServiceAccountId(ownerId);
+      }
+      const key = await client.call('createApiKey', {
+        body: { data: { name, ownerType: 'SERVICE_ACCOUNT', ownerId } },
+      });
+      setToken(key.data.key);
+    } catch (e) {
+      setError(e as Error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog
+      open
+      onClose={() => !busy && onClose(Boolean(token))}
+      fullWidth
+      maxWidth="md"
+      aria-labelledby={titleId}
+    >
+      <DialogTitle id={titleId}>Connect a runner</DialogTitle>
+      <DialogContent>
+        {token ? (
+          <StartCommand token={token} />
+        ) : (
+          <>
+            <Typography gutterBottom>
+              A runner executes the plan, apply and destroy steps of pipeline
+              runs. It signs in with the API key of a service account of its
+              own, created now with the MEMBER role.
+            </Typography>
+            <TextField
+              id="runner-name"
+              label="Name"
+              value={name}
+              disabled={busy || Boolean(serviceAccountId)}
+              onChange={event => setName(event.target.value)}
+            />
+            {error && (
+              <ErrorPanel error={error} title="Could not connect a runner" />
+            )}
+          </>
+        )}
+      </DialogContent>
+      <DialogActions>
+        {token ? (
+          <Button
+            color="primary"
+            variant="contained"
+            onClick={() => onClose(true)}
+          >
+            Done
+          </Button>
+        ) : (
+          <>
+            <Button onClick={() => onClose(false)} disabled={busy}>
+              Cancel
+            </Button>
+            <Button
+              color="primary"
+              variant="contained"
+              onClick={connect}
+              disabled={busy || !name.trim()}
+            >
+              Create the key
+            </Button>
+          </>
+        )}
+      </DialogActions>
+    </Dialog>
+  );
+};

@@ -1,0 +1,259 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import {
+  baseUrl,
+  configuredRunnerCommand,
+  fakeSignals,
+  list,
+  renderWithService,
+  runner,
+  setupInfraDeliveryServer,
+} from '../../__testUtils__/infraDeliveryTestKit';
+import { RunnersCard } from './RunnersCard';
+
+const secondsAgo = (seconds: number) =>
+  new Date(Date.now() - seconds * 1000).toISOString();
+
+const online = runner({
+  runnerId: 'runner-ci-1',
+  hostname: 'build-host-1',
+  version: '0.3.0',
+  labels: ['linux', 'tofu'],
+  status: 'ONLINE',
+  currentStepExecutionId: 'step-apply-42',
+});
+const offline = runner({
+  runnerId: 'runner-old',
+  hostname: 'old-host',
+  version: '0.2.0',
+  status: 'OFFLINE',
+});
+const older = runner({ runnerId: 'runner-page-2', status: 'OFFLINE' });
+
+const serviceAccount = {
+  id: 'sa-runner-1',
+  organizationId: 'o1',
+  name: 'Build runner',
+  role: 'MEMBER',
+  createdById: 'm1',
+  createdAt: online.firstSeenAt,
+  updatedAt: online.firstSeenAt,
+};
+
+describe('RunnersCard', () => {
+  const { server, requestsTo } = setupInfraDeliveryServer({ role: 'ADMIN' });
+  const runnerRequests = () => requestsTo('GET', '/runners');
+
+  const serveRunners = (first = [online, offline]) =>
+    server.use(
+      http.get(`${baseUrl}/runners`, ({ request }) => {
+        const cursor = new URL(request.url).searchParams.get('cursor');
+        return HttpResponse.json({
+          data: cursor === 'page-2' ? [older] : first,
+          meta: {
+            limit: 20,
+            nextCursor: cursor === 'page-2' ? null : 'page-2',
+            totalCount: first.length + 1,
+          },
+        });
+      }),
+    );
+
+  it('lists the runners with their status in words, host, version, labels, last contact and step', async () => {
+    server.use(
+      http.get(`${baseUrl}/runners`, () =>
+        HttpResponse.json(
+          list([{ ...online, lastSeenAt: secondsAgo(12) }, offline]),
+        ),
+      ),
+    );
+    renderWithService(<RunnersCard />);
+
+    const onlineRow = (await screen.findByText('runner-ci-1')).closest('tr')!;
+    expect(within(onlineRow).getByText('Online')).toBeInTheDocument();
+    expect(within(onlineRow).getByText('build-host-1')).toBeInTheDocument();
+    expect(within(onlineRow).getByText('0.3.0')).toBeInTheDocument();
+    expect(within(onlineRow).getByText('linux')).toBeInTheDocument();
+    expect(within(onlineRow).getByText('tofu')).toBeInTheDocument();
+    expect(within(onlineRow).getByText('step-apply-42')).toBeInTheDocument();
+    const lastSeen = within(onlineRow).getByText('12 seconds ago');
+    expect(lastSeen).toHaveAttribute('title');
+    expect(lastSeen.getAttribute('title')).not.toBe('');
+
+    const offlineRow = screen.getByText('runner-old').closest('tr')!;
+    expect(within(offlineRow).getByText('Offline')).toBeInTheDocument();
+    expect(within(offlineRow).getByText('idle')).toBeInTheDocument();
+    expect(within(offlineRow).queryByText('Online')).not.toBeInTheDocument();
+  });
+
+  it('pages through the runners with the cursor the service gives', async () => {
+    serveRunners();
+    renderWithService(<RunnersCard />);
+
+    expect(await screen.findByText('Runners 1–2 of 3')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Previous' })).toBeDisabled();
+    expect(runnerRequests()[0].query.has('cursor')).toBe(false);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+
+    expect(await screen.findByText('runner-page-2')).toBeInTheDocument();
+    expect(screen.queryByText('runner-ci-1')).not.toBeInTheDocument();
+    expect(screen.getByText('Runners 21–21 of 3')).toBeInTheDocument();
+    expect(runnerRequests()[1].query.get('cursor')).toBe('page-2');
+    expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Previous' }));
+    expect(await screen.findByText('runner-ci-1')).toBeInTheDocument();
+    expect(runnerRequests()[2].query.has('cursor')).toBe(false);
+  });
+
+  it('reads the runners again when a run changes', async () => {
+    serveRunners();
+    const signals = fakeSignals();
+    renderWithService(<RunnersCard />, { signals: signals.api });
+    await screen.findByText('runner-ci-1');
+    const loads = runnerRequests().length;
+
+    act(() =>
+      signals.announce('infra-delivery:pipeline-runs', { runId: 'run-1' }),
+    );
+
+    await waitFor(() => expect(runnerRequests()).toHaveLength(loads + 1));
+  });
+
+  it('says so when no runner has connected, and offers to connect one', async () => {
+    server.use(
+      http.get(`${baseUrl}/runners`, () => HttpResponse.json(list([]))),
+    );
+    renderWithService(<RunnersCard />);
+
+    expect(
+      await screen.findByText(/No runner has connected yet/),
+    ).toBeInTheDocument();
+    expect(
+      await screen.findByRole('button', { name: 'Connect a runner' }),
+    ).toBeInTheDocument();
+  });
+
+  it('connects a runner: a MEMBER service account, a key it owns, and the command to start it', async () => {
+    serveRunners();
+    server.use(
+      http.post(`${baseUrl}/service-accounts`, () =>
+        HttpResponse.json({ data: serviceAccount }, { status: 201 }),
+      ),
+      http.post(`${baseUrl}/api-keys`, () =>
+        HttpResponse.json(
+          {
+            data: {
+              id: 'k-runner',
+              organizationId: 'o1',
+              name: 'Build runner',
+              keySuffix: 'Zz99',
+              ownerType: 'SERVICE_ACCOUNT',
+              ownerId: serviceAccount.id,
+              createdById: 'm1',
+              createdAt: online.firstSeenAt,
+              updatedAt: online.firstSeenAt,
+              key: 'idk_runnersecret9876',
+            },
+          },
+          { status: 201 },
+        ),
+      ),
+    );
+    renderWithService(<RunnersCard />, {
+      config: {
+        infraDelivery: { runners: { command: configuredRunnerCommand } },
+      },
+    });
+    await screen.findByText('runner-ci-1');
+
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Connect a runner' }),
+    );
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Connect a runner',
+    });
+    const name = within(dialog).getByLabelText('Name');
+    expect(name).toHaveValue('Runner');
+    await userEvent.clear(name);
+    await userEvent.type(name, 'Build runner');
+    await userEvent.click(
+      within(dialog).getByRole('button', { name: 'Create the key' }),
+    );
+
+    const command = await within(dialog).findByLabelText(
+      'Command that starts a runner',
+    );
+    expect(command).toHaveValue(
+      `INFRA_DELIVERY_RUNNER_TOKEN=idk_runnersecret9876 ${configuredRunnerCommand} --url ${baseUrl} --iac-binary tofu --source-root <path to your infrastructure code>`,
+    );
+    expect(
+      within(dialog).getByRole('button', { name: 'Copy the command' }),
+    ).toBeInTheDocument();
+    expect(requestsTo('POST', '/service-accounts')[0].body).toEqual({
+      data: { name: 'Build runner', role: 'MEMBER' },
+    });
+    expect(requestsTo('POST', '/api-keys')[0].body).toEqual({
+      data: {
+        name: 'Build runner',
+        ownerType: 'SERVICE_ACCOUNT',
+        ownerId: serviceAccount.id,
+      },
+    });
+
+    const loads = runnerRequests().length;
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Done' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument(),
+    );
+    await waitFor(() => expect(runnerRequests().length).toBeGreaterThan(loads));
+    expect(
+      screen.queryByDisplayValue(/idk_runnersecret9876/),
+    ).not.toBeInTheDocument();
+  });
+
+  it('uses the default runner command when none is configured', async () => {
+    server.use(
+      http.get(`${baseUrl}/runners`, () => HttpResponse.json(list([]))),
+      http.post(`${baseUrl}/service-accounts`, () =>
+        HttpResponse.json({ data: serviceAccount }, { status: 201 }),
+      ),
+      http.post(`${baseUrl}/api-keys`, () =>
+        HttpResponse.json(
+          {
+            data: {
+              id: 'k-runner',
+              organizationId: 'o1',
+              name: 'Runner',
+              keySuffix: 'Zz99',
+              ownerType: 'SERVICE_ACCOUNT',
+              ownerId: serviceAccount.id,
+              createdById: 'm1',
+              createdAt: online.firstSeenAt,
+              updatedAt: online.firstSeenAt,
+              key: 'idk_other',
+            },
+          },
+          { status: 201 },
+        ),
+      ),
+    );
+    renderWithService(<RunnersCard />);
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Connect a runner' }),
+    );
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Connect a runner',
+    });
+    await userEvent.click(
+      within(dialog).getByRole('button', { name: 'Create the key' }),
+    );
+    expect(
+      await within(dialog).findByLabelText('Command that starts a runner'),
+    ).toHaveValue(
+      `INFRA_DELIVERY_RUNNER_TOKEN=idk_other npx @internal/infra-delivery-runner --url ${baseUrl} --iac-binary tofu --source-root <path to your infrastructure code>`,
+    );
+  });
+});

@@ -1,0 +1,126 @@
+import { InfoCard, Table, TableColumn } from '@backstage/core-components';
+import { Runner } from '@internal/plugin-infra-delivery-common';
+import Box from '@material-ui/core/Box';
+import Button from '@material-ui/core/Button';
+import Chip from '@material-ui/core/Chip';
+import Typography from '@material-ui/core/Typography';
+import useInterval from 'react-use/esm/useInterval';
+import { ErrorPanel } from '../common/ErrorPanel';
+import { useIsOrganizationAdmin } from '../common/useIsOrganizationAdmin';
+import { useLiveRuns } from '../common/useLiveRuns';
+import { ConnectRunnerButton } from './ConnectRunnerButton';
+import { RunnerLastSeen } from './RunnerLastSeen';
+import { RunnerStatusLabel } from './RunnerStatusLabel';
+import { useRunnerPages } from './useRunnerPages';
+
+/** How often the list is read again, so that runners going on- or offline show. */
+export const RUNNERS_REFRESH_MS = 15_000;
+
+const columns: TableColumn<Runner>[] = [
+  {
+    title: 'Status',
+    render: runner => <RunnerStatusLabel status={runner.status} />,
+  },
+  { title: 'Runner', field: 'runnerId' },
+  { title: 'Host', render: runner => runner.hostname ?? '—' },
+  { title: 'Version', render: runner => runner.version ?? '—' },
+  {
+    title: 'Labels',
+    render: runner => (
+      <Box display="flex" flexWrap="wrap" style={{ gap: 4 }}>
+        {runner.labels.map(label => (
+          <Chip key={label} label={label} size="small" />
+        ))}
+      </Box>
+    ),
+  },
+  {
+    title: 'Last seen',
+    render: runner => <RunnerLastSeen timestamp={runner.lastSeenAt} />,
+  },
+  {
+    title: 'Running step',
+    render: runner => runner.currentStepExecutionId ?? 'idle',
+  },
+];
+
+/** The runners that executed or wait for IaC steps of the organization, as last seen. */
+export const RunnersCard = () => {
+  const isAdmin = useIsOrganizationAdmin();
+  const runners = useRunnerPages();
+  const { retry } = runners;
+  useLiveRuns(retry);
+  useInterval(retry, RUNNERS_REFRESH_MS);
+  const connected = () => {
+    runners.firstPage();
+    retry();
+  };
+  const page = runners.value;
+
+  return (
+    <InfoCard
+      title="Runners"
+      subheader="Runners execute the plan, apply and destroy steps of pipeline runs."
+      action={
+        isAdmin && page?.data.length ? (
+          <ConnectRunnerButton onConnected={connected} />
+        ) : undefined
+      }
+    >
+      {runners.error && <ErrorPanel error={runners.error} />}
+      <Table
+        options={{
+          paging: false,
+          search: false,
+          padding: 'dense',
+          toolbar: false,
+        }}
+        isLoading={runners.loading && !page}
+        columns={columns}
+        data={page?.data ?? []}
+        emptyContent={
+          <Box padding={2}>
+            <Typography gutterBottom>
+              No runner has connected yet: runs with plan, apply or destroy
+              steps wait until one does.
+            </Typography>
+            {isAdmin && <ConnectRunnerButton onConnected={connected} />}
+            {isAdmin === false && (
+              <Typography variant="body2" color="textSecondary">
+                An organization admin can connect one.
+              </Typography>
+            )}
+          </Box>
+        }
+      />
+      {page && (runners.hasPrevious || runners.hasNext) && (
+        <Box
+          display="flex"
+          alignItems="center"
+          justifyContent="flex-end"
+          style={{ gap: 8 }}
+          marginTop={1}
+        >
+          <Typography variant="body2">
+            Runners {runners.first}–{runners.first + page.data.length - 1} of{' '}
+            {page.meta.totalCount}
+          </Typography>
+          <Button
+            size="small"
+            disabled={!runners.hasPrevious}
+            onClick={runners.previous}
+          >
+            Previous
+          </Button>
+          <Button
+            size="small"
+            disabled={!runners.hasNext}
+            onClick={runners.next}
+          >
+            Next
+          </Button>
+        </Box>
+      )}
+    </InfoCard>
+  );
+};

@@ -1,0 +1,86 @@
+import { Link } from '@backstage/core-components';
+import { useRouteRef } from '@backstage/frontend-plugin-api';
+import Box from '@material-ui/core/Box';
+import Typography from '@material-ui/core/Typography';
+import Alert from '@material-ui/lab/Alert';
+import AlertTitle from '@material-ui/lab/AlertTitle';
+import { rootRouteRef } from '../../routes';
+import { useIsOrganizationAdmin } from '../common/useIsOrganizationAdmin';
+import { ConnectRunnerButton } from './ConnectRunnerButton';
+import { RunnerCommand } from './RunnerCommand';
+import {
+  RUNNER_TOKEN_PLACEHOLDER,
+  useRunnerStartCommand,
+} from './runnerCommand';
+
+const DEFAULT_REASON = 'No runner is connected to this organization.';
+
+/** The reason as a sentence that another can follow. */
+function asSentence(text: string): string {
+  return /[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`;
+}
+
+/** Where the Organization page lists the runners, when the app has the plugin's page. */
+function useRunnersCardLink(): string | undefined {
+  const root = useRouteRef(rootRouteRef);
+  return root ? `${root()}/organization#runners` : undefined;
+}
+
+/** What others than admins can do: see the runners, and ask an admin. */
+const RunnersCardLink = () => {
+  const link = useRunnersCardLink();
+  return (
+    <Typography variant="body2">
+      An organization admin can connect one
+      {link ? (
+        <>
+          ; the <Link to={link}>Organization page</Link> lists the runners.
+        </>
+      ) : (
+        ' on the Organization page.'
+      )}
+    </Typography>
+  );
+};
+
+/**
+ * Says that a run waits because no runner is connected, how to start one, and (for admins)
+ * offers to connect one right away.
+ */
+export const WaitingForRunnerNotice = ({
+  reason,
+  onRunnerConnected,
+}: {
+  /** The service's sentence for a person, `queueState.reason`. */
+  reason?: string;
+  onRunnerConnected?: () => void;
+}) => {
+  const isAdmin = useIsOrganizationAdmin();
+  const command = useRunnerStartCommand(RUNNER_TOKEN_PLACEHOLDER);
+  return (
+    <Box marginBottom={2}>
+      <Alert severity="warning" role="status">
+        <AlertTitle>Waiting for a runner</AlertTitle>
+        <Typography variant="body2" gutterBottom>
+          {asSentence(reason || DEFAULT_REASON)} The run continues as soon as a
+          runner connects and claims its next step.
+        </Typography>
+        {command && (
+          <Box marginY={1}>
+            <Typography variant="body2" gutterBottom>
+              Start a runner with:
+            </Typography>
+            <RunnerCommand command={command} />
+          </Box>
+        )}
+        {isAdmin && (
+          <ConnectRunnerButton
+            variant="outlined"
+            onConnected={onRunnerConnected}
+          />
+        )}
+        {isAdmin === false && <RunnersCardLink />}
+      </Alert>
+    </Box>
+  );
+};

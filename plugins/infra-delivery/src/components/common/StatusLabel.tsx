@@ -1,0 +1,49 @@
+import {
+  StatusAborted,
+  StatusError,
+  StatusOK,
+  StatusPending,
+  StatusRunning,
+  StatusWarning,
+} from '@backstage/core-components';
+import Box from '@material-ui/core/Box';
+import Typography from '@material-ui/core/Typography';
+
+const ICONS = {
+  ok: StatusOK,
+  error: StatusError,
+  running: StatusRunning,
+  warning: StatusWarning,
+  aborted: StatusAborted,
+  pending: StatusPending,
+};
+
+export type StatusKind = keyof typeof ICONS;
+
+/**
+ * A status as a word beside Backstage's status colour. Backstage hides its status icons from
+ * screen readers together with their children, so the word stands outside the icon: it is
+ * what assistive technology reads.
+ */
+export const StatusLabel = ({
+  kind,
+  label,
+}: {
+  kind: StatusKind;
+  label: string;
+}) => {
+  const Icon = ICONS[kind];
+  return (
+    <Box
+      component="span"
+      display="inline-flex"
+      alignItems="center"
+      style={{ whiteSpace: 'nowrap' }}
+    >
+      <Icon />
+      <Typography variant="body2" component="span">
+        {label}
+      </Typography>
+    </Box>
+  );
+};
