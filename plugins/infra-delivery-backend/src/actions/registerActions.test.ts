@@ -324,6 +324,11 @@ describe.each(databases.eachSupportedId())(
         });
         expect(approved.run.id).toBe(runId);
         expect(approved.run.status).toBe('RUNNING');
+        // The apply waits for the runner that just planned, and the tool says so.
+        expect(approved.run).toMatchObject({
+          waitingForRunner: false,
+          queueReason: 'Queued for a runner: 1 runner is connected',
+        });
         const steps = (await output(MEMBER, 'get-run', { runId })).steps;
         expect(steps.map((s: any) => s.status)).toEqual([
           'SUCCEEDED',

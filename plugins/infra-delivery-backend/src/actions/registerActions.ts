@@ -85,6 +85,13 @@ function runSummary(run: PipelineRun) {
     ...(run.attachedEntityId ? { stackId: run.attachedEntityId } : {}),
     ...(run.description ? { description: run.description } : {}),
     ...(run.queueReason ? { queueReason: run.queueReason } : {}),
+    // A run whose step waits for a runner says whether one is there, and why it waits.
+    ...(run.queueState?.waitingForRunner !== undefined
+      ? {
+          waitingForRunner: run.queueState.waitingForRunner,
+          queueReason: run.queueState.reason,
+        }
+      : {}),
     ...(run.completedAt ? { completedAt: run.completedAt } : {}),
     ...(run.error ? { error: run.error.message } : {}),
   };
@@ -213,6 +220,12 @@ export async function registerActions(
       stackId: z.string().optional(),
       description: z.string().optional(),
       queueReason: z.string().optional(),
+      waitingForRunner: z
+        .boolean()
+        .optional()
+        .describe(
+          'True when the next step waits for a runner and none of the organization is online: start one (see the portal’s Organization page)',
+        ),
       completedAt: z.string().optional(),
       error: z.string().optional(),
     });

@@ -126,6 +126,15 @@ describe.each(databases.eachSupportedId())(
       };
     }
 
+    async function logsOf(w: World, stepId: string): Promise<string[]> {
+      const response = await api.get(
+        `/pipeline-step-executions/${stepId}/logs`,
+        w.owner.token,
+      );
+      expectStatus(response, 200);
+      return response.body.data.map((line: { text: string }) => line.text);
+    }
+
     function deployStep(
       w: World,
       config: Record<string, unknown> = {},
@@ -206,6 +215,11 @@ describe.each(databases.eachSupportedId())(
       });
       expect((await getRun(api, w.owner, run.id)).status).toBe('SUCCEEDED');
       expect(await deploymentsOf(w)).toHaveLength(1);
+      // The step's log tells each status of its deployment once, ticks between changes aside.
+      expect(await logsOf(w, done.id)).toEqual([
+        `Deployment ${deployment.id} of main / web: IN_PROGRESS`,
+        `Deployment ${deployment.id} of main / web: SUCCEEDED`,
+      ]);
     });
 
     it('fails the step and the run when the deployment fails', async () => {
@@ -242,6 +256,11 @@ describe.each(databases.eachSupportedId())(
         },
       });
       expect(after.status).toBe('SKIPPED');
+      const log = await logsOf(w, step.id);
+      expect(log[log.length - 2]).toBe(
+        `Deployment ${deployment.id} of main / web: FAILED`,
+      );
+      expect(log[log.length - 1]).toMatch(/^Error: /);
       const failedRun = await getRun(api, w.owner, run.id);
       expect(failedRun.status).toBe('FAILED');
       expect(failedRun.error?.code).toBe(

@@ -202,6 +202,34 @@ describe('infra-delivery:run:trigger', () => {
     ]);
   });
 
+  it('says in the task log when the run waits for a runner, until one claims it', async () => {
+    const waiting = {
+      queueState: {
+        preflightBlockedByAdmissionCondition: false,
+        stackRunPreflightPending: false,
+        waitingForRunner: true,
+        reason: 'No runner is connected to this organization',
+      },
+    };
+    const statuses = [run('RUNNING', waiting), run('SUCCEEDED')];
+    let poll = 0;
+    const { clients } = fakeClients({
+      triggerPipelineRun: () => run('RUNNING', waiting),
+      getPipelineRun: () => statuses[Math.min(poll++, 1)],
+      listStepExecutions: () => ({ data: [] }),
+    });
+    const ctx = createMockActionContext({
+      input: { pipelineId: 'pipe-change', wait: true, timeoutSeconds: 60 },
+    });
+    jest.spyOn(ctx.logger, 'info');
+    await triggerRunAction({ clients, pollIntervalMs: 1 }).handler(ctx as any);
+    expect(logLines(ctx)).toEqual([
+      'Triggered run run-1 of pipeline pipe-change: RUNNING (No runner is connected to this organization)',
+      'Run run-1: RUNNING (No runner is connected to this organization)',
+      'Run run-1: SUCCEEDED',
+    ]);
+  });
+
   it('fails the step when the run fails while waiting', async () => {
     const { clients } = fakeClients({
       triggerPipelineRun: () => run('QUEUED'),

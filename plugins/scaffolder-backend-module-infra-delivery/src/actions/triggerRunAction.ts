@@ -1,7 +1,18 @@
 import { InputError } from '@backstage/errors';
 import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
-import { FINAL_STATUSES } from '@internal/plugin-infra-delivery-common';
+import {
+  FINAL_STATUSES,
+  PipelineRun,
+} from '@internal/plugin-infra-delivery-common';
 import { InfraDeliveryClientFactory } from './clients';
+
+/** Why a run is not moving, for the task log: held in the queue, or waiting for a runner. */
+function whyItWaits(run: PipelineRun): string | undefined {
+  if (run.queueState?.waitingForRunner !== undefined) {
+    return run.queueState.reason;
+  }
+  return run.queueReason;
+}
 
 const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
 
@@ -95,11 +106,16 @@ export function triggerRunAction(options: {
             runId: run.id,
             pipelineId: run.pipelineId,
             status: run.status,
+            waitReason: whyItWaits(run),
           };
         },
       });
       ctx.logger.info(
-        `Triggered run ${triggered.runId} of pipeline ${triggered.pipelineId}: ${triggered.status}`,
+        `Triggered run ${triggered.runId} of pipeline ${
+          triggered.pipelineId
+        }: ${triggered.status}${
+          triggered.waitReason ? ` (${triggered.waitReason})` : ''
+        }`,
       );
       ctx.output('runId', triggered.runId);
       ctx.output('pipelineId', triggered.pipelineId);
@@ -115,9 +131,8 @@ export function triggerRunAction(options: {
         const { data: run } = await client.call('getPipelineRun', {
           params: { id: triggered.runId },
         });
-        const state = `${run.status}${
-          run.queueReason ? ` (${run.queueReason})` : ''
-        }`;
+        const reason = whyItWaits(run);
+        const state = `${run.status}${reason ? ` (${reason})` : ''}`;
         if (state !== lastState) {
           ctx.logger.info(`Run ${run.id}: ${state}`);
           lastState = state;
