@@ -11,6 +11,8 @@ import { InfraDeliveryError } from './errors';
 import { createOperationBinder } from './http/bindOperation';
 import { createErrorHandler } from './http/errorHandler';
 import { incrementalJsonBody } from './http/incrementalJsonBody';
+import { authenticateFirst, callerResolver } from './http/authenticateFirst';
+import { limitJsonDepth } from './http/jsonDepth';
 import { redactUrlCredentials } from './http/redactUrlCredentials';
 import { requestIdMiddleware } from './http/requestId';
 import { PluginContext } from './pluginContext';
@@ -58,21 +60,25 @@ export async function createRouter(
   router.use(redactUrlCredentials);
   const ingestGuard = ingestTokenGuard(services);
   router.post(ingestGuard.path, ingestGuard.handler);
-  // Runners send whole plans; body-parser skips a body that is parsed already.
-  router.use(
-    '/runner',
+  const resolveCaller = (req: express.Request) => callers.resolve(req);
+  // Runner bodies are read only for a caller with a valid credential; only a step's report
+  // (the whole plan) may be large, and it is parsed a slice at a time. body-parser skips a
+  // body that is parsed already.
+  router.use('/runner', authenticateFirst(resolveCaller));
+  router.post(
+    '/runner/step-executions/:id/complete',
     incrementalJsonBody({
       limit: RUNNER_BODY_LIMIT,
       threshold: INCREMENTAL_PARSE_THRESHOLD,
     }),
     express.json({ limit: RUNNER_BODY_LIMIT }),
   );
-  router.use(express.json({ limit: DEFAULT_BODY_LIMIT }));
+  router.use(express.json({ limit: DEFAULT_BODY_LIMIT }), limitJsonDepth());
 
   const context: RouteContext = {
     bind: createOperationBinder(
       router,
-      req => callers.resolve(req),
+      callerResolver(resolveCaller),
       options.logger,
       options.context.idempotency,
     ),

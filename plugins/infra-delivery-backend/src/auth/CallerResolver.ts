@@ -8,6 +8,7 @@ import { Role } from '@internal/plugin-infra-delivery-common';
 import { Request } from 'express';
 import { isUniqueViolation } from '../database/dbErrors';
 import { Stores } from '../database/stores';
+import { clientAddressBucket } from './clientAddress';
 import { InfraDeliveryError } from '../errors';
 import { AccessTokenIssuer, isAccessToken } from './accessTokens';
 import { apiKeyMatches, looksLikeApiKey, parseApiKey } from './apiKeyFormat';
@@ -79,16 +80,29 @@ export class CallerResolver {
     return this.fromBackstageToken(req);
   }
 
-  /** An API key, refused with 429 once its address had too many failed verifications. */
+  /**
+   * An API key. A valid key is never refused for others' failures; a key that fails is
+   * answered 429 instead of 401 once its client address (IPv6 by /64) or its lookup id had too
+   * many failures in the window, which slows a guesser without locking anybody out.
+   */
   private async fromApiKeyLimited(token: string, req: Request) {
-    const { limiter, perAddress } = this.deps.apiKeyFailures;
-    const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
-    await limiter.assertAllowed('api-key-failures', address, perAddress);
     try {
       return await this.fromApiKey(token);
     } catch (error) {
-      if (error instanceof InfraDeliveryError && error.status === 401) {
-        await limiter.record('api-key-failures', address, perAddress);
+      if (!(error instanceof InfraDeliveryError) || error.status !== 401) {
+        throw error;
+      }
+      const { limiter, perAddress } = this.deps.apiKeyFailures;
+      const buckets = [`address:${clientAddressBucket(req)}`];
+      const lookupId = parseApiKey(token)?.lookupId;
+      if (lookupId) {
+        buckets.push(`key:${lookupId}`);
+      }
+      for (const bucket of buckets) {
+        await limiter.assertAllowed('api-key-failures', bucket, perAddress);
+      }
+      for (const bucket of buckets) {
+        await limiter.record('api-key-failures', bucket, perAddress);
       }
       throw error;
     }

@@ -26,8 +26,24 @@ export const bodyErrors = {
     }),
 };
 
-/** body-parser's error types → the same answers. */
+/** A path parameter that is not valid %-encoding (Express cannot decode it). */
+const malformedPath = () =>
+  new InfraDeliveryError({
+    status: 400,
+    entity: 'Request',
+    reason: 'MALFORMED_PATH',
+    message: 'The request path is not valid percent-encoding',
+  });
+
+/**
+ * body-parser's and Express's own request errors → the same answers: a body or path that
+ * could not be read is the client's 400, never a 500.
+ */
 export function fromBodyParser(error: unknown): InfraDeliveryError | undefined {
+  console.error('DBGBODY', (error as any)?.type, (error as any)?.message, (error as any)?.stack?.split('\n').slice(0,6).join(' / '));
+  if (error instanceof URIError) {
+    return malformedPath();
+  }
   const type = (error as { type?: unknown })?.type;
   if (type === 'entity.too.large') {
     return bodyErrors.tooLarge((error as { limit: number }).limit);
@@ -41,6 +57,18 @@ export function fromBodyParser(error: unknown): InfraDeliveryError | undefined {
     type === 'request.aborted'
   ) {
     return bodyErrors.unreadable();
+  }
+  // Any other http-errors 4xx raised while reading the body (a corrupt compressed body, say).
+  const status = (error as { status?: unknown; expose?: unknown })?.status;
+  if (
+    typeof status === 'number' &&
+    status >= 400 &&
+    status < 500 &&
+    (error as { expose?: unknown }).expose === true
+  ) {
+    return status === 413
+      ? bodyErrors.tooLarge((error as { limit?: number }).limit ?? 0)
+      : bodyErrors.unreadable();
   }
   return undefined;
 }

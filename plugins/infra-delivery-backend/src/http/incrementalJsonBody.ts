@@ -29,6 +29,13 @@ type MarkedRequest = Request & { _body?: boolean };
  * is malformed, and leaves compressed or non-UTF-8 bodies and small ones to `express.json()`,
  * which must come after it.
  */
+const slicedBodies = new WeakSet<Request>();
+
+/** Whether the request's body was parsed here, a slice at a time (a large runner report). */
+export function wasParsedInSlices(req: Request): boolean {
+  return slicedBodies.has(req);
+}
+
 export function incrementalJsonBody(
   options: IncrementalJsonBodyOptions,
 ): RequestHandler {
@@ -48,6 +55,7 @@ export function incrementalJsonBody(
       .then(parsed => {
         req.body = parsed;
         (req as MarkedRequest)._body = true;
+        slicedBodies.add(req);
         next();
       }, next);
   };

@@ -1,10 +1,6 @@
 import { operations } from '@internal/plugin-infra-delivery-common';
-import { Request } from 'express';
+import { clientAddressBucket as clientAddress } from '../auth/clientAddress';
 import { RouteContext } from './RouteContext';
-
-function clientAddress(req: Request): string {
-  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
-}
 
 export function registerAuthRoutes({
   bind,
