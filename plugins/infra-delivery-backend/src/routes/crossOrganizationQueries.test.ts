@@ -37,9 +37,11 @@ const pagedLists = (Object.keys(operations) as OperationId[]).filter(
 
 /**
  * Lists the world has no second item of: their items come from runners (log lines, plan
- * ingestion). Their cursors are covered in iacRoutes and pipelineRoutes tests.
+ * ingestion, runners' own claims). Their cursors are covered in iacRoutes, pipelineRoutes and
+ * runnerRegistryRoutes tests.
  */
 const UNPAGED_IN_WORLD: readonly OperationId[] = [
+  'listRunners',
   'listStepExecutionLogs',
   'listIacExecutionSummaries',
   'listIacResources',

@@ -172,7 +172,14 @@ describe.each(databases.eachSupportedId())(
       );
       expect(second.data.map(r => r.runnerId)).toEqual(['r1']);
 
-      // A cursor of the unfiltered list is not a cursor of the ONLINE list.
+      // Another organization's cursor, and a cursor of the unfiltered list for the ONLINE
+      // list, are refused.
+      const stranger = await api.signup();
+      const elsewhere = await api.get(
+        `/runners?limit=2&cursor=${encodeURIComponent(first.meta.nextCursor!)}`,
+        stranger.token,
+      );
+      expect(elsewhere.status).toBe(400);
       const foreign = await api.get(
         `/runners?status=ONLINE&cursor=${encodeURIComponent(
           first.meta.nextCursor!,
