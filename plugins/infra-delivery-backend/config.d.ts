@@ -42,7 +42,12 @@ export interface Config {
       signup?: { limit?: number; windowSeconds?: number };
       /** Token requests per client address. Default 60 per 300 s. */
       tokenPerAddress?: { limit?: number; windowSeconds?: number };
-      /** Token requests per email. Default 10 per 300 s. */
+      /**
+       * Wrong passwords for one account from one client address: from the `limit`-th on,
+       * each makes that address wait twice as long as the one before (1 s, 2 s, 4 s, …) up to
+       * `windowSeconds` for that account. A right password resets it; the owner at another
+       * address never waits. Default 10 and 300 s.
+       */
       tokenPerEmail?: { limit?: number; windowSeconds?: number };
       /**
        * Requests whose API key fails verification (unknown, revoked, expired or mistyped),

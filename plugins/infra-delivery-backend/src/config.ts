@@ -17,6 +17,10 @@ import {
 export interface AuthRateLimits {
   signupsPerAddress: RateLimit;
   tokenAttemptsPerAddress: RateLimit;
+  /**
+   * Wrong passwords per client address and account: from the `limit`-th on, each makes the
+   * next attempt wait twice as long as the one before, up to `windowSeconds` (GuessBackoff).
+   */
   tokenAttemptsPerEmail: RateLimit;
   /** Requests with an API key that fails verification, per client address. */
   apiKeyFailuresPerAddress: RateLimit;

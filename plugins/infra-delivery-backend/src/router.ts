@@ -5,6 +5,7 @@ import {
 } from '@internal/plugin-infra-delivery-common';
 import express from 'express';
 import Router from 'express-promise-router';
+import { GuessBackoff } from './auth/GuessBackoff';
 import { RateLimiter } from './auth/RateLimiter';
 import { AuthRateLimits } from './config';
 import { InfraDeliveryError } from './errors';
@@ -86,6 +87,10 @@ export async function createRouter(
     cursors,
     rateLimiter: new RateLimiter(options.cache),
     rateLimits: options.rateLimits,
+    passwordGuesses: new GuessBackoff(
+      options.cache,
+      options.rateLimits.tokenAttemptsPerEmail,
+    ),
   };
   registerServiceRoutes(context.bind, {
     openApiDocument: buildOpenApiDocument(Object.values(operations)),

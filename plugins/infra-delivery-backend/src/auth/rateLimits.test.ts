@@ -1,4 +1,7 @@
+import { AddressInfo } from 'node:net';
+import request from 'supertest';
 import {
+  BASE,
   createTestDatabases,
   InfraDeliveryTestClient,
   startInfraDeliveryBackend,
@@ -141,5 +144,50 @@ describe('rate limits per client address', () => {
     expectRateLimited(await owner.get('/projects', mistyped));
     // Access tokens are not API keys and stay usable.
     expect((await owner.get('/projects', organization.token)).status).toBe(200);
+  });
+});
+
+describe('wrong passwords', () => {
+  it('slow down the address that sends them, growing, and never lock out the owner elsewhere', async () => {
+    const api = await startInfraDeliveryBackend(
+      await databases.init('SQLITE_3'),
+      {
+        config: {
+          infraDelivery: { rateLimits: { tokenPerEmail: { limit: 3 } } },
+        },
+      },
+    );
+    const owner = await api.signup();
+    // Two client addresses on one machine: IPv4 and IPv6 loopback.
+    const { port } = api.server.address() as AddressInfo;
+    const tokenFrom = (host: string, password: string) =>
+      request(`http://${host}:${port}`)
+        .post(`${BASE}/auth/token`)
+        .send({ data: { email: owner.email, password } });
+    const guesser = '127.0.0.1';
+    const ownersLaptop = '[::1]';
+
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      statuses.push((await tokenFrom(guesser, 'wrong password!')).status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 429]);
+    expect(
+      Number(
+        (await tokenFrom(guesser, 'wrong password!')).headers['retry-after'],
+      ),
+    ).toBe(1);
+
+    // The owner, at their own address, signs in at once.
+    expect((await tokenFrom(ownersLaptop, TEST_PASSWORD)).status).toBe(200);
+
+    // The guesser's next failure, after waiting, doubles the wait.
+    await new Promise(resolve => setTimeout(resolve, 1_100));
+    expect((await tokenFrom(guesser, 'wrong password!')).status).toBe(401);
+    expect(
+      Number(
+        (await tokenFrom(guesser, 'wrong password!')).headers['retry-after'],
+      ),
+    ).toBe(2);
   });
 });

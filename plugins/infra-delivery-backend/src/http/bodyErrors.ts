@@ -40,7 +40,12 @@ const malformedPath = () =>
  * could not be read is the client's 400, never a 500.
  */
 export function fromBodyParser(error: unknown): InfraDeliveryError | undefined {
-  console.error('DBGBODY', (error as any)?.type, (error as any)?.message, (error as any)?.stack?.split('\n').slice(0,6).join(' / '));
+  console.error(
+    'DBGBODY',
+    (error as any)?.type,
+    (error as any)?.message,
+    (error as any)?.stack?.split('\n').slice(0, 6).join(' / '),
+  );
   if (error instanceof URIError) {
     return malformedPath();
   }

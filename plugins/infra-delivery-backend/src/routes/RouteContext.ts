@@ -1,3 +1,4 @@
+import { GuessBackoff } from '../auth/GuessBackoff';
 import { RateLimiter } from '../auth/RateLimiter';
 import { AuthRateLimits } from '../config';
 import { BindOperation } from '../http/bindOperation';
@@ -11,4 +12,6 @@ export interface RouteContext {
   cursors: PageCursors;
   rateLimiter: RateLimiter;
   rateLimits: AuthRateLimits;
+  /** Wrong passwords, per client address and account. */
+  passwordGuesses: GuessBackoff;
 }

@@ -1,5 +1,6 @@
 import { operations } from '@internal/plugin-infra-delivery-common';
 import { clientAddressBucket as clientAddress } from '../auth/clientAddress';
+import { InfraDeliveryError } from '../errors';
 import { RouteContext } from './RouteContext';
 
 export function registerAuthRoutes({
@@ -7,6 +8,7 @@ export function registerAuthRoutes({
   services,
   rateLimiter,
   rateLimits,
+  passwordGuesses,
 }: RouteContext) {
   bind(operations.signup, async ({ body, req }) => {
     await rateLimiter.consume(
@@ -23,11 +25,18 @@ export function registerAuthRoutes({
       clientAddress(req),
       rateLimits.tokenAttemptsPerAddress,
     );
-    await rateLimiter.consume(
-      'token-email',
-      body.data.email,
-      rateLimits.tokenAttemptsPerEmail,
-    );
-    return { data: await services.identity.createAccessToken(body.data) };
+    // Wrong passwords slow down the address that sends them for that account, not the owner.
+    const guessKey = `${clientAddress(req)}|${body.data.email.toLowerCase()}`;
+    await passwordGuesses.assertAllowed(guessKey);
+    try {
+      const token = await services.identity.createAccessToken(body.data);
+      await passwordGuesses.forget(guessKey);
+      return { data: token };
+    } catch (error) {
+      if (error instanceof InfraDeliveryError && error.status === 401) {
+        await passwordGuesses.recordFailure(guessKey);
+      }
+      throw error;
+    }
   });
 }
