@@ -101,7 +101,7 @@ describe('PipelineRunsContent paging', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Older' }));
     expect(await screen.findByText('Runs 51–100 of 120')).toBeInTheDocument();
 
-    await userEvent.click(screen.getByRole('button', { name: 'FAILED' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Failed' }));
 
     expect(await screen.findByText('Runs 1–50 of 120')).toBeInTheDocument();
     const last = listRequests()[listRequests().length - 1];

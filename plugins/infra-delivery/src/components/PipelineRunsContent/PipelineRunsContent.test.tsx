@@ -323,7 +323,7 @@ describe('PipelineRunsContent', () => {
     renderEntityContent(<PipelineRunsContent />, entity);
     await rowOf('Apply network changes');
 
-    await userEvent.click(screen.getByRole('button', { name: 'FAILED' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Failed' }));
 
     await waitFor(() =>
       expect(
@@ -338,7 +338,7 @@ describe('PipelineRunsContent', () => {
       stackIds,
     );
 
-    await userEvent.click(screen.getByRole('button', { name: 'RUNNING' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Running' }));
 
     expect(await screen.findByText('Pipeline runs (2)')).toBeInTheDocument();
     expect(screen.getByText('Rotate database credentials')).toBeInTheDocument();
@@ -348,7 +348,7 @@ describe('PipelineRunsContent', () => {
     ]);
 
     // A second click takes the status out of the filter again.
-    await userEvent.click(screen.getByRole('button', { name: 'FAILED' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Failed' }));
 
     expect(await screen.findByText('Pipeline runs (1)')).toBeInTheDocument();
     expect(screen.queryByText('Upgrade database')).not.toBeInTheDocument();

@@ -15,7 +15,7 @@ import useAsync from 'react-use/esm/useAsync';
 import useInterval from 'react-use/esm/useInterval';
 import { infraDeliveryApiRef } from '../../api';
 import { ErrorPanel } from '../common/ErrorPanel';
-import { RunStatus } from '../common/RunStatus';
+import { RunStatus, STATUS_LABELS } from '../common/RunStatus';
 import { isActiveRun, LIVE_POLL_MS } from '../common/livePolling';
 import { useLiveRuns } from '../common/useLiveRuns';
 import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
@@ -96,7 +96,7 @@ export const PipelineRunsView = ({ stackIds }: { stackIds: string[] }) => {
         {RUN_STATUSES.map(status => (
           <Chip
             key={status}
-            label={status}
+            label={STATUS_LABELS[status]}
             clickable
             color={statuses.includes(status) ? 'primary' : 'default'}
             onClick={() => toggle(status)}

@@ -1,7 +1,8 @@
 import { StepStatus } from '@internal/plugin-infra-delivery-common';
 import { StatusKind, StatusLabel } from './StatusLabel';
 
-const LABELS: Record<StepStatus, string> = {
+/** What people read for each status. */
+export const STATUS_LABELS: Record<StepStatus, string> = {
   QUEUED: 'Queued',
   RUNNING: 'Running',
   WAITING_FOR_APPROVAL: 'Waiting for approval',
@@ -26,7 +27,7 @@ const KINDS: Record<StepStatus, StatusKind> = {
 /** A run's or step's status with Backstage's status colours, readable by screen readers. */
 export const RunStatus = ({ status }: { status?: StepStatus }) =>
   status ? (
-    <StatusLabel kind={KINDS[status]} label={LABELS[status]} />
+    <StatusLabel kind={KINDS[status]} label={STATUS_LABELS[status]} />
   ) : (
     <StatusLabel kind="pending" label="Never run" />
   );
