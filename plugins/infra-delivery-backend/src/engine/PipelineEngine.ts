@@ -61,6 +61,21 @@ export interface StepResult {
   error?: ErrorBody;
 }
 
+/**
+ * The step, when it is still RUNNING in the given attempt: what a step the backend executes
+ * itself may still write to. A late or duplicate actor gets nothing.
+ */
+async function runningAttempt(
+  tx: Stores,
+  step: Pick<StepRecord, 'id' | 'organizationId'>,
+  attemptEpoch: number,
+): Promise<StepRecord | undefined> {
+  const current = await tx.pipelineRuns.getStep(step.organizationId, step.id);
+  return current?.status === 'RUNNING' && current.attemptEpoch === attemptEpoch
+    ? current
+    : undefined;
+}
+
 export class PipelineEngine {
   constructor(
     private readonly deps: {
@@ -489,14 +504,8 @@ export class PipelineEngine {
     lines: { timestamp?: string; text: string }[],
   ): Promise<void> {
     const written = await this.deps.stores.transaction(async tx => {
-      const current = await tx.pipelineRuns.getStep(
-        step.organizationId,
-        step.id,
-      );
-      if (
-        current?.status !== 'RUNNING' ||
-        current.attemptEpoch !== attemptEpoch
-      ) {
+      const current = await runningAttempt(tx, step, attemptEpoch);
+      if (!current) {
         return undefined;
       }
       await tx.pipelineRuns.appendLogs(current, lines);
@@ -613,14 +622,8 @@ export class PipelineEngine {
     result: StepResult,
   ): Promise<boolean> {
     const outcome = await this.deps.stores.transaction(async tx => {
-      const current = await tx.pipelineRuns.getStep(
-        step.organizationId,
-        step.id,
-      );
-      if (
-        current?.status !== 'RUNNING' ||
-        current.attemptEpoch !== attemptEpoch
-      ) {
+      const current = await runningAttempt(tx, step, attemptEpoch);
+      if (!current) {
         return undefined;
       }
       const error =
