@@ -63,8 +63,9 @@ export async function createRouter(
   router.post(ingestGuard.path, ingestGuard.handler);
   const resolveCaller = (req: express.Request) => callers.resolve(req);
   // Runner bodies are read only for a caller with a valid credential; only a step's report
-  // (the whole plan) may be large, and it is parsed a slice at a time. body-parser skips a
-  // body that is parsed already.
+  // (the whole plan) may be large, and it is parsed a slice at a time. Only runners may
+  // compress their bodies, inflated under a ratio cap. body-parser skips a body that is
+  // parsed already.
   router.use('/runner', authenticateFirst(resolveCaller));
   router.post(
     '/runner/step-executions/:id/complete',
@@ -72,9 +73,18 @@ export async function createRouter(
       limit: RUNNER_BODY_LIMIT,
       threshold: INCREMENTAL_PARSE_THRESHOLD,
     }),
-    express.json({ limit: RUNNER_BODY_LIMIT }),
   );
-  router.use(express.json({ limit: DEFAULT_BODY_LIMIT }), limitJsonDepth());
+  router.use(
+    '/runner',
+    incrementalJsonBody({
+      limit: DEFAULT_BODY_LIMIT,
+      threshold: DEFAULT_BODY_LIMIT,
+    }),
+  );
+  router.use(
+    express.json({ limit: DEFAULT_BODY_LIMIT, inflate: false }),
+    limitJsonDepth(),
+  );
 
   const context: RouteContext = {
     bind: createOperationBinder(

@@ -8,6 +8,7 @@ export type ErrorStatus =
   | 404
   | 409
   | 413
+  | 415
   | 422
   | 429
   | 500

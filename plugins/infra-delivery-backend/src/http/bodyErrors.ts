@@ -10,6 +10,30 @@ export const bodyErrors = {
       message: `The request body is larger than ${limit} bytes`,
       metadata: { limit },
     }),
+  inflatesTooFar: (ratio: number) =>
+    new InfraDeliveryError({
+      status: 413,
+      entity: 'Request',
+      reason: 'INFLATES_TOO_FAR',
+      message: `The compressed request body inflates to more than ${ratio} times its size`,
+      metadata: { maxRatio: ratio },
+    }),
+  unsupportedEncoding: () =>
+    new InfraDeliveryError({
+      status: 415,
+      entity: 'Request',
+      reason: 'UNSUPPORTED_ENCODING',
+      message:
+        'The request body’s content encoding is not accepted here: only a runner’s requests may be compressed (gzip, deflate or br)',
+    }),
+  tooDeep: (max: number) =>
+    new InfraDeliveryError({
+      status: 400,
+      entity: 'Request',
+      reason: 'TOO_DEEP',
+      message: `The request body nests deeper than ${max} levels`,
+      metadata: { maxDepth: max },
+    }),
   malformedJson: () =>
     new InfraDeliveryError({
       status: 400,
@@ -40,12 +64,6 @@ const malformedPath = () =>
  * could not be read is the client's 400, never a 500.
  */
 export function fromBodyParser(error: unknown): InfraDeliveryError | undefined {
-  console.error(
-    'DBGBODY',
-    (error as any)?.type,
-    (error as any)?.message,
-    (error as any)?.stack?.split('\n').slice(0, 6).join(' / '),
-  );
   if (error instanceof URIError) {
     return malformedPath();
   }
@@ -56,11 +74,10 @@ export function fromBodyParser(error: unknown): InfraDeliveryError | undefined {
   if (type === 'entity.parse.failed') {
     return bodyErrors.malformedJson();
   }
-  if (
-    type === 'encoding.unsupported' ||
-    type === 'charset.unsupported' ||
-    type === 'request.aborted'
-  ) {
+  if (type === 'encoding.unsupported') {
+    return bodyErrors.unsupportedEncoding();
+  }
+  if (type === 'charset.unsupported' || type === 'request.aborted') {
     return bodyErrors.unreadable();
   }
   // Any other http-errors 4xx raised while reading the body (a corrupt compressed body, say).

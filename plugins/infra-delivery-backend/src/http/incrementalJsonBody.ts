@@ -2,13 +2,19 @@ import { JSONParser } from '@streamparser/json';
 import { Request, RequestHandler } from 'express';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { bodyErrors } from './bodyErrors';
+import { contentCoding, isDecodable, readInflatedBody } from './inflatedBody';
+import {
+  JsonNestingScanner,
+  MAX_JSON_DEPTH,
+  markDepthChecked,
+} from './jsonDepth';
 
 export interface IncrementalJsonBodyOptions {
-  /** The largest body taken, in bytes; a larger one is answered 413. */
+  /** The largest body taken, in bytes (inflated); a larger one is answered 413. */
   limit: number;
   /**
-   * Bodies that declare at most this many bytes are left to `express.json()`: one
-   * `JSON.parse` of them is shorter than the slices below.
+   * Uncompressed bodies that declare at most this many bytes are left to `express.json()`:
+   * one `JSON.parse` of them is shorter than the slices below.
    */
   threshold: number;
   /** Bytes parsed between two turns of the event loop. */
@@ -21,21 +27,18 @@ const DEFAULT_SLICE_BYTES = 16 * 1024;
 type MarkedRequest = Request & { _body?: boolean };
 
 /**
- * A JSON body parser for the bodies that are megabytes long (a runner's report carries the
- * whole plan: 4.9 MB for 10,000 resources). `express.json()` parses such a body with one
- * `JSON.parse`, 20–70 ms during which the process answers nobody; this one reads the body,
- * then parses it a slice at a time and lets the event loop turn between slices. It answers
- * as body-parser does: an object or array only (strict), 413 over the limit, 400 for JSON that
- * is malformed, and leaves compressed or non-UTF-8 bodies and small ones to `express.json()`,
- * which must come after it.
+ * The JSON body parser of the runner routes, mounted after the caller is authenticated.
+ *
+ * A step's report carries the whole plan (4.9 MB for 10,000 resources). `express.json()`
+ * parses such a body with one `JSON.parse`, 20–70 ms during which the process answers nobody;
+ * this one reads the body, then parses it a slice at a time and lets the event loop turn
+ * between slices, measuring its nesting as it goes (400 past {@link MAX_JSON_DEPTH} levels).
+ * It takes every compressed body (gzip, deflate or br) and inflates it under a ratio cap (see
+ * inflatedBody.ts); no other route inflates. It answers as body-parser does: an object or
+ * array only (strict), 413 over the limit, 400 for JSON that is malformed, and leaves small
+ * uncompressed bodies, unknown codings and non-UTF-8 bodies to `express.json()`, which must
+ * come after it.
  */
-const slicedBodies = new WeakSet<Request>();
-
-/** Whether the request's body was parsed here, a slice at a time (a large runner report). */
-export function wasParsedInSlices(req: Request): boolean {
-  return slicedBodies.has(req);
-}
-
 export function incrementalJsonBody(
   options: IncrementalJsonBodyOptions,
 ): RequestHandler {
@@ -46,16 +49,16 @@ export function incrementalJsonBody(
       return;
     }
     const declared = Number(req.headers['content-length']);
-    if (declared > options.limit) {
+    if (contentCoding(req) === 'identity' && declared > options.limit) {
       next(bodyErrors.tooLarge(options.limit));
       return;
     }
-    readBody(req, options.limit)
+    readInflatedBody(req, options.limit)
       .then(body => parseInSlices(body, sliceBytes))
       .then(parsed => {
         req.body = parsed;
         (req as MarkedRequest)._body = true;
-        slicedBodies.add(req);
+        markDepthChecked(req);
         next();
       }, next);
   };
@@ -65,51 +68,19 @@ function takesBody(req: Request, threshold: number): boolean {
   if ((req as MarkedRequest)._body || !req.is('application/json')) {
     return false;
   }
-  const encoding = (
-    req.headers['content-encoding'] ?? 'identity'
-  ).toLowerCase();
+  const coding = contentCoding(req);
   const charset = /charset=["']?([^;"']+)/i.exec(
     req.headers['content-type'] ?? '',
   )?.[1];
-  if (
-    encoding !== 'identity' ||
-    (charset && charset.toLowerCase() !== 'utf-8')
-  ) {
+  if (!isDecodable(coding) || (charset && charset.toLowerCase() !== 'utf-8')) {
     return false;
+  }
+  if (coding !== 'identity') {
+    return true;
   }
   const declared = req.headers['content-length'];
   // A chunked body declares no length: it may be of any size.
   return declared === undefined || Number(declared) > threshold;
-}
-
-/**
- * The whole body, up to `limit` bytes. Over it, reading stops and Node discards the rest once
- * the 413 has been answered, as body-parser leaves it.
- */
-function readBody(req: Request, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      if (size > limit) {
-        return;
-      }
-      size += chunk.length;
-      if (size > limit) {
-        chunks.length = 0;
-        reject(bodyErrors.tooLarge(limit));
-      } else {
-        chunks.push(chunk);
-      }
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks, size)));
-    req.on('error', () => reject(bodyErrors.unreadable()));
-    req.on('close', () => {
-      if (!req.complete) {
-        reject(bodyErrors.unreadable());
-      }
-    });
-  });
 }
 
 async function parseInSlices(
@@ -121,6 +92,7 @@ async function parseInSlices(
     return {};
   }
   const parser = new JSONParser({ paths: ['$'], keepStack: false });
+  const nesting = new JsonNestingScanner();
   let root: unknown = undefined;
   let failed = false;
   parser.onValue = ({ value, stack }) => {
@@ -132,7 +104,12 @@ async function parseInSlices(
     failed = true;
   };
   for (let offset = 0; offset < body.length && !failed; offset += sliceBytes) {
-    parser.write(body.subarray(offset, offset + sliceBytes));
+    const slice = body.subarray(offset, offset + sliceBytes);
+    nesting.write(slice);
+    if (nesting.deepest > MAX_JSON_DEPTH) {
+      throw bodyErrors.tooDeep(MAX_JSON_DEPTH);
+    }
+    parser.write(slice);
     await nextTurn();
   }
   if (!failed && !parser.isEnded) {

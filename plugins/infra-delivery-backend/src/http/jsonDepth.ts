@@ -1,6 +1,5 @@
-import { RequestHandler } from 'express';
-import { InfraDeliveryError } from '../errors';
-import { wasParsedInSlices } from './incrementalJsonBody';
+import { Request, RequestHandler } from 'express';
+import { bodyErrors } from './bodyErrors';
 
 /**
  * The deepest nesting a request body may have. Free-form fields (a run's `input`, a step's
@@ -30,22 +29,55 @@ export function nestsDeeperThan(value: unknown, max: number): boolean {
 }
 
 /**
+ * The nesting of JSON text read a slice at a time: counts the brackets outside strings, so a
+ * body parsed in slices is measured as it is read, without a second walk of what it parsed.
+ * Bytes of multi-byte UTF-8 characters are all 0x80 or more, so none is taken for a bracket.
+ */
+export class JsonNestingScanner {
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
+  /** The deepest nesting seen so far (the root object or array is 1). */
+  deepest = 0;
+
+  write(bytes: Uint8Array): void {
+    for (const byte of bytes) {
+      if (this.inString) {
+        if (this.escaped) {
+          this.escaped = false;
+        } else if (byte === 0x5c /* \\ */) {
+          this.escaped = true;
+        } else if (byte === 0x22 /* " */) {
+          this.inString = false;
+        }
+      } else if (byte === 0x22) {
+        this.inString = true;
+      } else if (byte === 0x7b /* { */ || byte === 0x5b /* [ */) {
+        this.depth += 1;
+        this.deepest = Math.max(this.deepest, this.depth);
+      } else if (byte === 0x7d /* } */ || byte === 0x5d /* ] */) {
+        this.depth -= 1;
+      }
+    }
+  }
+}
+
+const depthChecked = new WeakSet<Request>();
+
+/** Marks a body whose nesting was measured while it was read (see {@link JsonNestingScanner}). */
+export function markDepthChecked(req: Request): void {
+  depthChecked.add(req);
+}
+
+/**
  * Refuses a parsed body that nests deeper than `max` levels with a 400 ErrorBody. A runner's
- * large report, parsed a slice at a time, is not walked again here: only an authenticated
- * runner can send one, and one walk of a 5 MB plan would hold the event loop.
+ * large report, parsed a slice at a time, was measured while it was read and is not walked
+ * again: one walk of a 5 MB plan would hold the event loop.
  */
 export function limitJsonDepth(max = MAX_JSON_DEPTH): RequestHandler {
   return (req, _res, next) => {
-    if (!wasParsedInSlices(req) && nestsDeeperThan(req.body, max)) {
-      next(
-        new InfraDeliveryError({
-          status: 400,
-          entity: 'Request',
-          reason: 'TOO_DEEP',
-          message: `The request body nests deeper than ${max} levels`,
-          metadata: { maxDepth: max },
-        }),
-      );
+    if (!depthChecked.has(req) && nestsDeeperThan(req.body, max)) {
+      next(bodyErrors.tooDeep(max));
       return;
     }
     next();

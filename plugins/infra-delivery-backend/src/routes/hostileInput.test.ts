@@ -96,41 +96,135 @@ describe('hostile input', () => {
     ]);
   });
 
+  /** POSTs bytes as they are: supertest would serialize a Buffer as JSON. */
+  const postBytes = (
+    path: string,
+    bytes: Buffer,
+    encoding: string,
+    token?: string,
+  ) => {
+    const test = request(api.server)
+      .post(`${BASE}${path}`)
+      .set('content-type', 'application/json')
+      .set('content-encoding', encoding)
+      .serialize(body => body);
+    return (token ? test.set('authorization', `Bearer ${token}`) : test).send(
+      bytes,
+    );
+  };
+  const json = (value: unknown) => Buffer.from(JSON.stringify(value));
+  const anyStepExecution =
+    '/runner/step-executions/0193a8c0-0000-7000-8000-000000000000';
+
   it('reads no runner body, compressed or not, before the caller is authenticated', async () => {
     const bomb = zlib.gzipSync(Buffer.alloc(32 * 1024 * 1024, ' '));
     expect(bomb.length).toBeLessThan(64 * 1024);
-    const anonymous = await request(api.server)
-      .post(`${BASE}/runner/claims`)
-      .set('content-type', 'application/json')
-      .set('content-encoding', 'gzip')
-      .send(bomb);
-    expect(answer(anonymous)).toEqual([
+    expect(answer(await postBytes('/runner/claims', bomb, 'gzip'))).toEqual([
       401,
       'InfraDelivery:Auth:MISSING_CREDENTIAL',
     ]);
+  });
 
-    // A runner's compressed claim is a client error, never a 500.
-    const inflated = await request(api.server)
-      .post(`${BASE}/runner/claims`)
-      .set('authorization', `Bearer ${runnerKey}`)
-      .set('content-type', 'application/json')
-      .set('content-encoding', 'gzip')
-      .send(bomb);
-    expect([400, 413]).toContain(inflated.status);
-    errorBodySchema.parse(inflated.body);
+  it('inflates a runner’s gzip, deflate and br bodies', async () => {
+    const run = await request(api.server)
+      .post(`${BASE}/pipelines/${stack.changePipelineId}/runs`)
+      .set('authorization', `Bearer ${owner.token}`)
+      .send({ data: {} });
+    expectStatus(run, 201);
+    const claimed = await postBytes(
+      '/runner/claims',
+      zlib.gzipSync(json({ data: { runnerId: 'compressing-runner' } })),
+      'gzip',
+      runnerKey,
+    );
+    expectStatus(claimed, 200);
+    const { stepExecution, leaseToken } = claimed.body.data;
+    const logs = await postBytes(
+      `/runner/step-executions/${stepExecution.id}/logs`,
+      zlib.deflateSync(
+        json({ data: { leaseToken, lines: [{ text: 'compressed line' }] } }),
+      ),
+      'deflate',
+      runnerKey,
+    );
+    expect(logs.status).toBeLessThan(300);
+    const completed = await postBytes(
+      `/runner/step-executions/${stepExecution.id}/complete`,
+      zlib.brotliCompressSync(json({ data: { leaseToken, status: 'FAILED' } })),
+      'br',
+      runnerKey,
+    );
+    expectStatus(completed, 200);
+    expect(completed.body.data.status).toBe('FAILED');
+    const stored = await request(api.server)
+      .get(`${BASE}/pipeline-step-executions/${stepExecution.id}/logs`)
+      .set('authorization', `Bearer ${owner.token}`);
+    expect(
+      stored.body.data.map((line: { text: string }) => line.text),
+    ).toContain('compressed line');
+  });
+
+  it('stops inflating a runner’s bomb: at 1 MiB for a claim, at the ratio cap for a report', async () => {
+    const bomb = zlib.gzipSync(Buffer.alloc(32 * 1024 * 1024, ' '));
+    expect(
+      answer(await postBytes('/runner/claims', bomb, 'gzip', runnerKey)),
+    ).toEqual([413, 'InfraDelivery:Request:BODY_TOO_LARGE']);
+    const report = await postBytes(
+      `${anyStepExecution}/complete`,
+      bomb,
+      'gzip',
+      runnerKey,
+    );
+    expect(answer(report)).toEqual([
+      413,
+      'InfraDelivery:Request:INFLATES_TOO_FAR',
+    ]);
+    expect(report.body.metadata).toEqual({ maxRatio: 100 });
+  });
+
+  it('measures the nesting of a runner’s report parsed a slice at a time', async () => {
+    const deep = `{"data":{"pad":"${'x'.repeat(300 * 1024)}","output":${nested(
+      10_000,
+    )}}}`;
+    expect(
+      answer(await post(`${anyStepExecution}/complete`, deep, runnerKey)),
+    ).toEqual([400, 'InfraDelivery:Request:TOO_DEEP']);
+    expect(
+      answer(
+        await postBytes(
+          `${anyStepExecution}/complete`,
+          zlib.gzipSync(Buffer.from(deep)),
+          'gzip',
+          runnerKey,
+        ),
+      ),
+    ).toEqual([400, 'InfraDelivery:Request:TOO_DEEP']);
+  });
+
+  it('answers a compressed body anywhere but the runner routes with a 415', async () => {
+    expect(
+      answer(
+        await postBytes(
+          '/projects',
+          zlib.gzipSync(json({ data: { givenId: 'zipped', name: 'Zipped' } })),
+          'gzip',
+          owner.token,
+        ),
+      ),
+    ).toEqual([415, 'InfraDelivery:Request:UNSUPPORTED_ENCODING']);
   });
 
   it('answers a runner’s corrupt compressed body with a 400', async () => {
-    const corrupt = await request(api.server)
-      .post(`${BASE}/runner/claims`)
-      .set('authorization', `Bearer ${runnerKey}`)
-      .set('content-type', 'application/json')
-      .set('content-encoding', 'gzip')
-      .send(Buffer.from('not gzip at all'));
-    expect(answer(corrupt)).toEqual([
-      400,
-      'InfraDelivery:Request:UNREADABLE_BODY',
-    ]);
+    expect(
+      answer(
+        await postBytes(
+          '/runner/claims',
+          Buffer.from('not gzip at all'),
+          'gzip',
+          runnerKey,
+        ),
+      ),
+    ).toEqual([400, 'InfraDelivery:Request:UNREADABLE_BODY']);
   });
 
   it('keeps the large body limit to a step’s report: a claim over 1 MiB is a 413', async () => {
