@@ -17,6 +17,12 @@ export interface Config {
       entityRef: string;
       role: 'OWNER' | 'ADMIN' | 'MEMBER' | 'VIEWER';
     }>;
+    /**
+     * Where the frontend plugin's Infrastructure page is mounted, as browsers reach it.
+     * Links the service sends people to (the self-hosted forge login and its OAuth callback)
+     * start here. Default: `app.baseUrl` + `/infra-delivery`.
+     */
+    portalUrl?: string;
     /** Role of a portal user whom no mapping names. Default VIEWER. */
     defaultRole?: 'OWNER' | 'ADMIN' | 'MEMBER' | 'VIEWER';
     /** Role of other Backstage plugins calling with service tokens. Default VIEWER. */

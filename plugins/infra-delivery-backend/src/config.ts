@@ -32,8 +32,13 @@ export interface GitSelfHostedConfig {
   allowLoopbackHttp: boolean;
 }
 
+/** Where the frontend plugin's Infrastructure page is mounted unless `infraDelivery.portalUrl` says. */
+export const DEFAULT_PORTAL_PATH = '/infra-delivery';
+
 export interface PluginConfig {
   portalOrganizationName: string;
+  /** The frontend plugin's Infrastructure page: links to portal pages start here. */
+  portalUrl: string;
   /** Encrypts secrets at rest; without it a key kept in the database is used. */
   secretsKey?: Buffer;
   gitSelfHosted: GitSelfHostedConfig;
@@ -91,6 +96,10 @@ export function readPluginConfig(root: Config): PluginConfig {
       config.getOptionalString('portalOrganization.name') ??
       root.getOptionalString('organization.name') ??
       'Portal',
+    portalUrl: (
+      config.getOptionalString('portalUrl') ??
+      `${root.getOptionalString('app.baseUrl') ?? ''}${DEFAULT_PORTAL_PATH}`
+    ).replace(/\/+$/, ''),
     demoEnabled: config.getOptionalBoolean('demo.enabled') ?? false,
     secretsKey: readSecretsKey(config),
     gitSelfHosted: {

@@ -119,6 +119,7 @@ export const infraDeliveryPlugin = createBackendPlugin({
           runners: pluginConfig.runners,
           secretsKey: pluginConfig.secretsKey,
           gitSelfHosted: pluginConfig.gitSelfHosted,
+          portalUrl: pluginConfig.portalUrl,
           cloud: { settings: pluginConfig.cloud, provider: cloudProvider },
           deployments: {
             provider: createDeploymentProvider(

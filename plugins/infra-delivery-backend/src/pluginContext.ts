@@ -45,6 +45,8 @@ export interface PluginContextOptions {
   discovery: DiscoveryService;
   secretsKey?: Buffer;
   gitSelfHosted: GitSelfHostedConfig;
+  /** The frontend plugin's Infrastructure page (`infraDelivery.portalUrl`). */
+  portalUrl: string;
   cloud: CloudOptions;
   config: RootConfigService;
   urlReader: UrlReaderService;
@@ -117,8 +119,8 @@ export async function createPluginContext(
     secrets,
     gitSelfHosted: await createGitSelfHostedSetup({
       stores,
-      discovery: options.discovery,
       allowLoopbackHttp: options.gitSelfHosted.allowLoopbackHttp,
+      portalUrl: options.portalUrl,
     }),
     cloud: await createCloudContext({
       ...options.cloud,

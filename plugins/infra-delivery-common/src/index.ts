@@ -8,4 +8,5 @@ export * from './schemas';
 export * from './api';
 export * from './annotations';
 export * from './permissions';
+export * from './portalPages';
 export * from './client';

@@ -28,6 +28,20 @@ export const infraDeliveryPage = PageBlueprint.make({
   },
 });
 
+/**
+ * The self-hosted forge login pages, outside the tabs: where "Log in to …" links lead and the
+ * servers' OAuth callback (`infraDelivery.portalUrl` + `/gitforge/callback` on the backend).
+ */
+export const gitForgeLoginPage = PageBlueprint.make({
+  name: 'gitforge-login',
+  params: {
+    path: '/infra-delivery/gitforge',
+    title: 'Infrastructure',
+    loader: () =>
+      import('./components/GitForgeLogin').then(m => <m.GitForgeLoginPage />),
+  },
+});
+
 export const serviceStatusSubPage = SubPageBlueprint.make({
   name: 'status',
   params: {
@@ -120,6 +134,7 @@ export const infraDeliveryPlugin = createFrontendPlugin({
   extensions: [
     infraDeliveryApi,
     infraDeliveryPage,
+    gitForgeLoginPage,
     serviceStatusSubPage,
     cloudAccountsSubPage,
     organizationSubPage,

@@ -184,6 +184,17 @@ export class FakeGitHubEnterprise {
       await this.handleToken(req, res);
     } else if (req.method === 'POST' && url.pathname === '/api/graphql') {
       await this.handleGraphQl(req, res);
+    } else if (
+      req.method === 'GET' &&
+      url.pathname === '/login/oauth/authorize' &&
+      url.searchParams.get('client_id') === this.clientId
+    ) {
+      // A person who approves at once: back to the callback with a code and the state.
+      const back = new URL(url.searchParams.get('redirect_uri')!);
+      back.searchParams.set('code', this.issueCode().code);
+      back.searchParams.set('state', url.searchParams.get('state') ?? '');
+      res.writeHead(302, { location: back.toString() });
+      res.end();
     } else {
       this.otherRequests.push(`${req.method} ${url.pathname}`);
       sendJson(res, 200, { access_token: 'gho_from_a_followed_redirect' });

@@ -576,8 +576,16 @@ export const OPERATION_CALLS: Record<OperationId, OperationCallSpec> = {
       params: { gitSelfHostedServerId: w.gitSelfHostedServerId },
     }),
   },
+  getGitSelfHostedLoginUrl: {
+    access: 'VIEWER',
+    membersOnly: true,
+    call: w => ({
+      params: { gitSelfHostedServerId: w.gitSelfHostedServerId },
+    }),
+  },
   completeGitSelfHostedLogin: {
-    access: 'public',
+    access: 'VIEWER',
+    membersOnly: true,
     call: () => ({ query: { state: 'not-a-state', code: 'x' }, allowed: 400 }),
   },
   listGitForgeNamespaceRepositories: {

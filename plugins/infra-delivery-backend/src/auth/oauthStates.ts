@@ -19,6 +19,13 @@ export interface OAuthStateClaims extends OAuthStateSubject {
   expiresAt: Date;
 }
 
+/** When a state issued at `issuedAt` stops working (JWT times are whole seconds). */
+export function oauthStateExpiry(issuedAt: Date): Date {
+  return new Date(
+    (Math.floor(issuedAt.getTime() / 1000) + OAUTH_STATE_TTL_SECONDS) * 1000,
+  );
+}
+
 function invalidState(reason: string, message: string): InfraDeliveryError {
   return new InfraDeliveryError({
     status: 400,
@@ -32,8 +39,9 @@ function invalidState(reason: string, message: string): InfraDeliveryError {
 
 /**
  * The `state` of a self-hosted server's OAuth login: an HS256 JWT, valid for 10 minutes, naming
- * the member and the server it was issued for. The callback needs no credential of its own, so
- * the signature is what ties the code it receives to a member. Single use is the caller's part
+ * the member and the server it was issued for. The callback completes only for that member,
+ * signed in (a state sent to someone else is refused), so the signature ties the code to the
+ * member and the member's credential ties it to the browser. Single use is the caller's part
  * (recording `stateId`).
  */
 export class OAuthStateTokens {
@@ -48,7 +56,7 @@ export class OAuthStateTokens {
       .setSubject(subject.membershipId)
       .setJti(randomUUID())
       .setIssuedAt(issuedAt)
-      .setExpirationTime(issuedAt + OAUTH_STATE_TTL_SECONDS)
+      .setExpirationTime(oauthStateExpiry(now))
       .sign(this.key);
   }
 

@@ -111,6 +111,7 @@ describe('1,000 event streams opened and dropped', () => {
         code,
         state,
       })}`,
+      { token: org.token },
     );
     fake.addRepositories('acme', 45);
     fake.graphQlBehaviour = () => ({ kind: 'hold' });

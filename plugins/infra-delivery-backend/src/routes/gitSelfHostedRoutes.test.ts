@@ -30,8 +30,12 @@ jest.setTimeout(60_000);
 const databases = createTestDatabases();
 
 const SECRETS_KEY = randomBytes(32);
+/** Where the portal's pages are: the OAuth callback and the login page live there. */
+const PORTAL_URL = 'https://portal.example.com/infra-delivery';
+
 const CONFIG = {
   infraDelivery: {
+    portalUrl: `${PORTAL_URL}/`,
     secretsKey: SECRETS_KEY.toString('base64'),
     rateLimits: {
       signup: { limit: 100000 },
@@ -162,9 +166,11 @@ describe.each(databases.eachSupportedId())(
       return new URL(response.headers.location);
     }
 
-    function callback(query: Record<string, string>) {
+    /** What the portal's callback page does: completes the login with the member's token. */
+    function callback(query: Record<string, string>, token: string) {
       return api.get(
         `/gitforge/self-hosted/oauth/callback?${new URLSearchParams(query)}`,
+        token,
       );
     }
 
@@ -174,7 +180,7 @@ describe.each(databases.eachSupportedId())(
         'state',
       )!;
       const { code, accessToken } = fake.issueCode();
-      const response = await callback({ code, state });
+      const response = await callback({ code, state }, token);
       expect(response.status).toBe(200);
       return accessToken;
     }
@@ -504,7 +510,7 @@ describe.each(databases.eachSupportedId())(
         expect(`${location.origin}${location.pathname}`).toBe(
           `${fake.baseUrl}/login/oauth/authorize`,
         );
-        const redirectUri = `${backendUrl}${BASE}/gitforge/self-hosted/oauth/callback`;
+        const redirectUri = `${PORTAL_URL}/gitforge/callback`;
         expect(Object.fromEntries(location.searchParams)).toEqual({
           client_id: fake.clientId,
           redirect_uri: redirectUri,
@@ -521,7 +527,7 @@ describe.each(databases.eachSupportedId())(
         expect(claims.exp! - claims.iat!).toBe(600);
 
         const { code, accessToken } = fake.issueCode();
-        const completed = await callback({ code, state });
+        const completed = await callback({ code, state }, colleague.token);
         expect(completed.status).toBe(200);
         expect(completed.body).toEqual({
           data: {
@@ -555,6 +561,82 @@ describe.each(databases.eachSupportedId())(
         expect(ownersView.body.data.loggedIn).toBe(false);
       });
 
+      it('completes a login only for the member who started it, signed in (no login CSRF)', async () => {
+        const owner = await api.signup();
+        const colleague = await api.member(owner, 'MEMBER');
+        const server = await createServer(owner.token);
+        // The owner starts a login and sends the link to a colleague, who approves it on the
+        // server with their own account: the portal page completes it with the colleague's token.
+        const ownersState = (
+          await startLogin(owner.token, server.id)
+        ).searchParams.get('state')!;
+        const colleaguesApproval = fake.issueCode();
+        const body = expectError(
+          await callback(
+            { code: colleaguesApproval.code, state: ownersState },
+            colleague.token,
+          ),
+          403,
+          'InfraDelivery:GitSelfHostedLogin:STARTED_BY_SOMEONE_ELSE',
+        );
+        expect(body.message).toBe('This login was started by someone else');
+        expect(fake.tokenRequests).toEqual([]);
+        // Without a credential the callback does nothing at all.
+        expectError(
+          await api.get(
+            `/gitforge/self-hosted/oauth/callback?${new URLSearchParams({
+              code: colleaguesApproval.code,
+              state: ownersState,
+            })}`,
+          ),
+          401,
+          'InfraDelivery:Auth:MISSING_CREDENTIAL',
+        );
+        for (const member of [owner, colleague]) {
+          const view = await api.get(
+            `/gitforge/self-hosted/${server.id}`,
+            member.token,
+          );
+          expect(view.body.data.loggedIn).toBe(false);
+        }
+        // The refused attempt did not spend the state: its owner can still finish.
+        const { code } = fake.issueCode();
+        expect(
+          (await callback({ code, state: ownersState }, owner.token)).status,
+        ).toBe(200);
+      });
+
+      it('gives a web page the authorization address as JSON, with the same signed state', async () => {
+        const owner = await api.signup();
+        const server = await createServer(owner.token);
+        const before = Date.now();
+        const response = await api.get(
+          `/gitforge/self-hosted/${server.id}/login-url`,
+          owner.token,
+        );
+        expect(response.status).toBe(200);
+        const { authorizeUrl, expiresAt } = response.body.data;
+        const location = new URL(authorizeUrl);
+        expect(`${location.origin}${location.pathname}`).toBe(
+          `${fake.baseUrl}/login/oauth/authorize`,
+        );
+        expect(location.searchParams.get('redirect_uri')).toBe(
+          `${PORTAL_URL}/gitforge/callback`,
+        );
+        const claims = decodeJwt(location.searchParams.get('state')!);
+        expect(new Date(expiresAt).getTime()).toBe(claims.exp! * 1000);
+        expect(claims.exp! * 1000).toBeGreaterThanOrEqual(before + 599_000);
+        const { code } = fake.issueCode();
+        expect(
+          (
+            await callback(
+              { code, state: location.searchParams.get('state')! },
+              owner.token,
+            )
+          ).status,
+        ).toBe(200);
+      });
+
       it('refuses a state used before, without asking the server again', async () => {
         const owner = await api.signup();
         const server = await createServer(owner.token);
@@ -562,10 +644,15 @@ describe.each(databases.eachSupportedId())(
           await startLogin(owner.token, server.id)
         ).searchParams.get('state')!;
         const first = fake.issueCode();
-        expect((await callback({ code: first.code, state })).status).toBe(200);
+        expect(
+          (await callback({ code: first.code, state }, owner.token)).status,
+        ).toBe(200);
 
         const second = fake.issueCode();
-        const replayed = await callback({ code: second.code, state });
+        const replayed = await callback(
+          { code: second.code, state },
+          owner.token,
+        );
         const body = expectError(
           replayed,
           400,
@@ -603,7 +690,7 @@ describe.each(databases.eachSupportedId())(
         for (const forged of ['not-a-jwt', altered, signedElsewhere]) {
           const { code } = fake.issueCode();
           const body = expectError(
-            await callback({ code, state: forged }),
+            await callback({ code, state: forged }, owner.token),
             400,
             'InfraDelivery:GitSelfHostedLogin:INVALID_STATE',
           );
@@ -614,12 +701,13 @@ describe.each(databases.eachSupportedId())(
         expect(fake.tokenRequests).toEqual([]);
         const missing = await api.get(
           '/gitforge/self-hosted/oauth/callback?code=abc',
+          owner.token,
         );
         expectError(missing, 400, 'InfraDelivery:Request:VALIDATION_FAILED');
 
         // The genuine state still works.
         const { code } = fake.issueCode();
-        expect((await callback({ code, state })).status).toBe(200);
+        expect((await callback({ code, state }, owner.token)).status).toBe(200);
       });
 
       it('refuses an expired state', async () => {
@@ -643,7 +731,7 @@ describe.each(databases.eachSupportedId())(
         );
         const { code } = fake.issueCode();
         expectError(
-          await callback({ code, state: expired }),
+          await callback({ code, state: expired }, owner.token),
           400,
           'InfraDelivery:GitSelfHostedLogin:STATE_EXPIRED',
         );
@@ -656,11 +744,14 @@ describe.each(databases.eachSupportedId())(
         const state = (
           await startLogin(owner.token, server.id)
         ).searchParams.get('state')!;
-        const denied = await callback({
-          error: 'access_denied',
-          error_description: 'The user has denied your application access.',
-          state,
-        });
+        const denied = await callback(
+          {
+            error: 'access_denied',
+            error_description: 'The user has denied your application access.',
+            state,
+          },
+          owner.token,
+        );
         const body = expectError(
           denied,
           403,
@@ -675,7 +766,7 @@ describe.each(databases.eachSupportedId())(
         });
         const { code } = fake.issueCode();
         expectError(
-          await callback({ code, state }),
+          await callback({ code, state }, owner.token),
           400,
           'InfraDelivery:GitSelfHostedLogin:STATE_USED',
         );
@@ -695,7 +786,7 @@ describe.each(databases.eachSupportedId())(
           await startLogin(owner.token, server.id)
         ).searchParams.get('state')!;
         const { code } = fake.issueCode();
-        const response = await callback({ code, state });
+        const response = await callback({ code, state }, owner.token);
         const body = expectError(
           response,
           502,
@@ -718,7 +809,7 @@ describe.each(databases.eachSupportedId())(
           await startLogin(owner.token, server.id)
         ).searchParams.get('state')!;
         expectError(
-          await callback({ code: 'not-issued', state }),
+          await callback({ code: 'not-issued', state }, owner.token),
           400,
           'InfraDelivery:GitSelfHostedLogin:CODE_REJECTED',
         );
@@ -781,7 +872,7 @@ describe.each(databases.eachSupportedId())(
           );
           expect(body.action).toEqual({
             label: `Log in to ${server.name}`,
-            url: `${backendUrl}${BASE}/gitforge/self-hosted/${server.id}/login`,
+            url: `${PORTAL_URL}/gitforge/${server.id}/login`,
           });
         }
         expect(fake.graphQlRequests).toEqual([]);
@@ -1156,7 +1247,7 @@ describe.each(databases.eachSupportedId())(
           message: `Log in to ${server.name} first`,
           action: {
             label: `Log in to ${server.name}`,
-            url: `${backendUrl}${BASE}/gitforge/self-hosted/${server.id}/login`,
+            url: `${PORTAL_URL}/gitforge/${server.id}/login`,
           },
           requestId: client.headers['x-request-id'],
         });

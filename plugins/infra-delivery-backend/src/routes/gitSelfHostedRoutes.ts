@@ -27,14 +27,23 @@ export function registerGitSelfHostedRoutes({
   });
 
   bind(operations.startGitSelfHostedLogin, async ({ caller, params }) => ({
-    redirectTo: await services.gitSelfHosted.loginRedirect(
+    redirectTo: (
+      await services.gitSelfHosted.startLogin(
+        caller,
+        params.gitSelfHostedServerId,
+      )
+    ).authorizeUrl,
+  }));
+
+  bind(operations.getGitSelfHostedLoginUrl, async ({ caller, params }) => ({
+    data: await services.gitSelfHosted.startLogin(
       caller,
       params.gitSelfHostedServerId,
     ),
   }));
 
-  bind(operations.completeGitSelfHostedLogin, async ({ query }) => ({
-    data: await services.gitSelfHosted.completeLogin(query),
+  bind(operations.completeGitSelfHostedLogin, async ({ caller, query }) => ({
+    data: await services.gitSelfHosted.completeLogin(caller, query),
   }));
 
   bind(

@@ -416,6 +416,7 @@ describe.each(databases.eachSupportedId())(
               code,
               state,
             })}`,
+            ownerToken,
           )
         ).status,
       ).toBe(200);
@@ -436,6 +437,7 @@ describe.each(databases.eachSupportedId())(
           code,
           state,
         })}`,
+        ownerToken,
       );
       expect(replayed.status).toBeGreaterThanOrEqual(400);
       errorResponses.push({

@@ -1,7 +1,4 @@
-import {
-  AuditorService,
-  DiscoveryService,
-} from '@backstage/backend-plugin-api';
+import { AuditorService } from '@backstage/backend-plugin-api';
 import {
   GIT_FORGE_REPOSITORY_BATCH_SIZE,
   GitForgeNamespaceType,
@@ -10,10 +7,12 @@ import {
   GitSelfHostedServer,
   infraDeliveryAdministerPermission,
   infraDeliveryReadPermission,
+  portalPages,
+  portalPageUrl,
 } from '@internal/plugin-infra-delivery-common';
 import { Authorizer } from '../auth/Authorizer';
 import { actorIdOf, Caller } from '../auth/Caller';
-import { OAuthStateTokens } from '../auth/oauthStates';
+import { OAuthStateTokens, oauthStateExpiry } from '../auth/oauthStates';
 import { SecretCipher, SecretUnreadableError } from '../auth/SecretCipher';
 import { isUniqueViolation } from '../database/dbErrors';
 import { StoredOAuthApp } from '../database/GitSelfHostedServerStore';
@@ -33,16 +32,19 @@ import { audit } from './audit';
 /** What logging in to and reading from self-hosted servers needs besides the stores. */
 export interface GitSelfHostedSetup {
   oauthStates: OAuthStateTokens;
-  /** The plugin's address as browsers and the servers reach it. */
-  externalBaseUrl: string;
+  /**
+   * The frontend plugin's Infrastructure page. The login completes on a portal page there,
+   * with the member's own credential, so a login cannot be finished in someone else's name.
+   */
+  portalUrl: string;
   /** Accept `http://` for loopback servers (development and tests only). */
   allowLoopbackHttp: boolean;
 }
 
 export async function createGitSelfHostedSetup(options: {
   stores: Stores;
-  discovery: DiscoveryService;
   allowLoopbackHttp: boolean;
+  portalUrl: string;
 }): Promise<GitSelfHostedSetup> {
   return {
     oauthStates: new OAuthStateTokens(
@@ -50,9 +52,7 @@ export async function createGitSelfHostedSetup(options: {
         'gitforge-oauth-state-signing-key',
       ),
     ),
-    externalBaseUrl: await options.discovery.getExternalBaseUrl(
-      'infra-delivery',
-    ),
+    portalUrl: options.portalUrl,
     allowLoopbackHttp: options.allowLoopbackHttp,
   };
 }
@@ -98,8 +98,12 @@ export class GitSelfHostedService {
     },
   ) {}
 
+  /** The OAuth app's callback: a portal page that completes the login with the member's credential. */
   private get callbackUrl(): string {
-    return `${this.deps.gitSelfHosted.externalBaseUrl}/gitforge/self-hosted/oauth/callback`;
+    return portalPageUrl(
+      this.deps.gitSelfHosted.portalUrl,
+      portalPages.gitForgeLoginCallback,
+    );
   }
 
   private async requireRead(caller: Caller) {
@@ -246,38 +250,66 @@ export class GitSelfHostedService {
     return app;
   }
 
-  /** #27: where the caller's browser goes to log in to the server. */
-  async loginRedirect(caller: Caller, serverId: string): Promise<string> {
+  /**
+   * #27: where the caller's browser goes to log in to the server, and until when that link
+   * works.
+   */
+  async startLogin(
+    caller: Caller,
+    serverId: string,
+  ): Promise<{ authorizeUrl: string; expiresAt: string }> {
     await this.requireRead(caller);
     const membershipId = this.membershipOf(caller);
     const app = await this.oauthApp(caller.organizationId, serverId);
-    const state = await this.deps.gitSelfHosted.oauthStates.issue({
-      organizationId: caller.organizationId,
-      membershipId,
-      serverId,
-    });
-    return new GitHubEnterpriseServer(app).authorizeUrl({
-      clientId: app.clientId,
-      redirectUri: this.callbackUrl,
-      state,
-    });
+    const issuedAt = new Date();
+    const state = await this.deps.gitSelfHosted.oauthStates.issue(
+      { organizationId: caller.organizationId, membershipId, serverId },
+      issuedAt,
+    );
+    return {
+      authorizeUrl: new GitHubEnterpriseServer(app).authorizeUrl({
+        clientId: app.clientId,
+        redirectUri: this.callbackUrl,
+        state,
+      }),
+      expiresAt: oauthStateExpiry(issuedAt).toISOString(),
+    };
   }
 
   /**
-   * The OAuth callback. It carries no credential: the signed state says who logged in to
-   * which server, and is spent before anything else happens, so a state works once even when
-   * the login then fails.
+   * The OAuth callback, called by the portal page the server sends the browser back to, with
+   * the signed-in member's credential. The signed state names who started the login; anyone
+   * else presenting it is refused (a member cannot have a colleague's forge account stored as
+   * their own login). The state is spent before anything else happens, so it works once even
+   * when the login then fails.
    */
-  async completeLogin(query: {
-    state: string;
-    code?: string;
-    error?: string;
-    error_description?: string;
-  }): Promise<GitSelfHostedLoginResult> {
+  async completeLogin(
+    caller: Caller,
+    query: {
+      state: string;
+      code?: string;
+      error?: string;
+      error_description?: string;
+    },
+  ): Promise<GitSelfHostedLoginResult> {
     const { stores, secrets } = this.deps;
+    const membershipId = this.membershipOf(caller);
     const claims = await this.deps.gitSelfHosted.oauthStates.verify(
       query.state,
     );
+    if (
+      claims.organizationId !== caller.organizationId ||
+      claims.membershipId !== membershipId
+    ) {
+      throw new InfraDeliveryError({
+        status: 403,
+        entity: 'GitSelfHostedLogin',
+        reason: 'STARTED_BY_SOMEONE_ELSE',
+        message: 'This login was started by someone else',
+        description:
+          'A login completes only for the person who started it. Start your own login from the portal.',
+      });
+    }
     if (
       !(await stores.gitSelfHostedServers.useOAuthState(
         claims.stateId,
@@ -317,10 +349,7 @@ export class GitSelfHostedService {
         message: 'The server sent back neither a code nor an error',
       });
     }
-    const { organizationId, membershipId, serverId } = claims;
-    if (!(await stores.memberships.get(organizationId, membershipId))) {
-      throw notFound('Membership', membershipId);
-    }
+    const { organizationId, serverId } = claims;
     const app = await this.oauthApp(organizationId, serverId);
     const login = await new GitHubEnterpriseServer(app).exchangeCode({
       clientId: app.clientId,
@@ -387,7 +416,10 @@ export class GitSelfHostedService {
         'Repositories are read with your own login to the server. Log in, approve the access, and try again.',
       action: {
         label: `Log in to ${app.name}`,
-        url: `${this.deps.gitSelfHosted.externalBaseUrl}/gitforge/self-hosted/${app.id}/login`,
+        url: portalPageUrl(
+          this.deps.gitSelfHosted.portalUrl,
+          portalPages.gitForgeLogin(app.id),
+        ),
       },
       metadata: { gitSelfHostedServerId: app.id },
     });

@@ -6,6 +6,7 @@ import {
   gitForgeRepositoryPageSchema,
   gitSelfHostedLoginParamsSchema,
   gitSelfHostedLoginResultSchema,
+  gitSelfHostedLoginStartSchema,
   gitSelfHostedOAuthCallbackQuerySchema,
   gitSelfHostedServerSchema,
   listGitForgeRepositoriesQuerySchema,
@@ -25,7 +26,7 @@ export const createGitSelfHostedServer = defineOperation({
   summary:
     'Register a GitHub Enterprise Server and the OAuth app its members log in through',
   description:
-    'The client secret is encrypted at rest and never returned. The OAuth app must allow the callback `{base_url}/gitforge/self-hosted/oauth/callback`.',
+    "The client secret is encrypted at rest and never returned. The OAuth app's callback URL must be the portal page `{infraDelivery.portalUrl}/gitforge/callback` (by default `{app.baseUrl}/infra-delivery/gitforge/callback`).",
   tag: TAG,
   access: 'authenticated',
   body: createGitSelfHostedServerRequestSchema,
@@ -85,11 +86,29 @@ export const startGitSelfHostedLogin = defineOperation({
   summary:
     "Start the caller's OAuth login to a self-hosted server: a redirect to its authorization page",
   description:
-    'The `state` of the redirect is signed, single-use, valid for 10 minutes and bound to the caller and the server. The server sends the browser back to `GET /gitforge/self-hosted/oauth/callback`.',
+    "The `state` of the redirect is signed, single-use, valid for 10 minutes and bound to the caller and the server. The server sends the browser back to the portal page `{infraDelivery.portalUrl}/gitforge/callback`, which completes the login with `GET /gitforge/self-hosted/oauth/callback` and the member's credential. A browser page, which cannot follow this 302 with a bearer token, uses `GET /gitforge/self-hosted/{gitSelfHostedServerId}/login-url`.",
   tag: TAG,
   access: 'authenticated',
   params: gitSelfHostedLoginParamsSchema,
   success: { status: 302 },
+  errors: [403, 404],
+});
+
+export const getGitSelfHostedLoginUrl = defineOperation({
+  operationId: 'getGitSelfHostedLoginUrl',
+  method: 'get',
+  path: '/gitforge/self-hosted/{gitSelfHostedServerId}/login-url',
+  summary:
+    "Start the caller's OAuth login to a self-hosted server from a web page: the authorization address",
+  description:
+    'The same login as `GET /gitforge/self-hosted/{gitSelfHostedServerId}/login`, answered as JSON for a page to navigate to.',
+  tag: TAG,
+  access: 'authenticated',
+  params: gitSelfHostedLoginParamsSchema,
+  success: {
+    status: 200,
+    schema: dataResponseSchema(gitSelfHostedLoginStartSchema),
+  },
   errors: [403, 404],
 });
 
@@ -98,11 +117,11 @@ export const completeGitSelfHostedLogin = defineOperation({
   method: 'get',
   path: '/gitforge/self-hosted/oauth/callback',
   summary:
-    'Where the self-hosted server sends the browser back: exchanges the code and stores the login',
+    "Complete the caller's login with what the self-hosted server sent back: exchanges the code and stores the login",
   description:
-    'Needs no credential: the signed `state` names the member and the server. A forged, expired or already used state is refused, and so is a login the person declined (`error=access_denied`).',
+    "Called by the portal page the server sends the browser back to, with the query it received and the member's credential. The signed `state` names the member and the server; presented by anyone else it is refused (403 `STARTED_BY_SOMEONE_ELSE`), so a login link sent to a colleague cannot store the colleague's forge account as the sender's login. A forged, expired or already used state is refused, and so is a login the person declined (`error=access_denied`).",
   tag: TAG,
-  access: 'public',
+  access: 'authenticated',
   query: gitSelfHostedOAuthCallbackQuerySchema,
   success: {
     status: 200,

@@ -51,6 +51,21 @@ export const gitSelfHostedLoginParamsSchema = z.object({
   gitSelfHostedServerId: idSchema,
 });
 
+/** Where to send the browser to log in to a server, for a page that cannot follow a 302. */
+export const gitSelfHostedLoginStartSchema = z
+  .object({
+    authorizeUrl: z
+      .string()
+      .describe("The server's authorization page, with the signed `state`"),
+    expiresAt: timestampSchema.describe(
+      'Until when the login can be completed',
+    ),
+  })
+  .meta({ id: 'GitSelfHostedLoginStart' });
+export type GitSelfHostedLoginStart = z.infer<
+  typeof gitSelfHostedLoginStartSchema
+>;
+
 /**
  * Where the server sends the browser back: `code` and `state` after a login, `error` (for
  * example `access_denied`) when the person declined.

@@ -7,6 +7,7 @@ import {
 import { EntityProvider } from '@backstage/plugin-catalog-react';
 import { SignalApi, signalApiRef } from '@backstage/plugin-signals-react';
 import {
+  GitSelfHostedServer,
   IacExecutionSummary,
   IacResource,
   InfraDeliveryClient,
@@ -336,4 +337,22 @@ export function byTextContent(text: string | RegExp) {
     Boolean(element) &&
     matches(element!.textContent) &&
     Array.from(element!.children).every(child => !matches(child.textContent));
+}
+
+/** A self-hosted GitHub Enterprise server as the service lists it. */
+export function gitSelfHostedServer(
+  overrides: Partial<GitSelfHostedServer> = {},
+): GitSelfHostedServer {
+  return {
+    id: 'gs1',
+    organizationId: 'o1',
+    name: 'Corporate GitHub',
+    baseUrl: 'https://github.example.com',
+    clientId: 'Iv1.abc',
+    loggedIn: false,
+    createdById: 'm1',
+    createdAt: now,
+    updatedAt: now,
+    ...overrides,
+  };
 }

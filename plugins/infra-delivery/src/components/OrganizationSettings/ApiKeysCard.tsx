@@ -8,6 +8,7 @@ import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
+import { CARD_TABLE_OPTIONS } from '../common/cardTableOptions';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { SecretOnceDialog } from './SecretOnceDialog';
 import { useList } from './useList';
@@ -93,12 +94,7 @@ export const ApiKeysCard = ({ version }: { version: number }) => {
       {error && <ErrorPanel error={error} title="Could not create the key" />}
       {keys.error && <ErrorPanel error={keys.error} />}
       <Table
-        options={{
-          paging: false,
-          search: false,
-          padding: 'dense',
-          toolbar: false,
-        }}
+        options={CARD_TABLE_OPTIONS}
         isLoading={keys.loading}
         columns={[
           { title: 'Name', field: 'name' },

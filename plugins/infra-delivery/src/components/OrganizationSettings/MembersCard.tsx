@@ -8,6 +8,7 @@ import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
+import { CARD_TABLE_OPTIONS } from '../common/cardTableOptions';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { RoleSelect } from './RoleSelect';
 import { SecretOnceDialog } from './SecretOnceDialog';
@@ -62,12 +63,7 @@ export const MembersCard = () => {
       {error && <ErrorPanel error={error} title="The invitation failed" />}
       {members.error && <ErrorPanel error={members.error} />}
       <Table
-        options={{
-          paging: false,
-          search: false,
-          padding: 'dense',
-          toolbar: false,
-        }}
+        options={CARD_TABLE_OPTIONS}
         isLoading={members.loading}
         columns={[
           { title: 'Email', field: 'email' },

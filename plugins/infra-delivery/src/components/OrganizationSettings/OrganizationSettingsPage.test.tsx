@@ -6,6 +6,7 @@ import { infraDeliveryApiRef } from '../../api';
 import {
   baseUrl,
   client,
+  gitSelfHostedServer,
   errorResponse,
   list,
   now,
@@ -44,6 +45,8 @@ const apiKey = {
   updatedAt: now,
 };
 
+const gitServer = gitSelfHostedServer();
+
 // Three cards with their tables render for every test, then a dialog opens.
 jest.setTimeout(20_000);
 
@@ -59,6 +62,9 @@ describe('OrganizationSettingsPage', () => {
         HttpResponse.json(list([account])),
       ),
       http.get(`${baseUrl}/api-keys`, () => HttpResponse.json(list([apiKey]))),
+      http.get(`${baseUrl}/gitforge/self-hosted`, () =>
+        HttpResponse.json(list([gitServer])),
+      ),
       http.get(`${baseUrl}/runners`, () =>
         HttpResponse.json(
           list([runner({ runnerId: 'runner-ci-1', hostname: 'build-1' })]),
@@ -90,6 +96,25 @@ describe('OrganizationSettingsPage', () => {
     expect(within(row).getByText('build-1')).toBeInTheDocument();
     expect(
       await within(card).findByRole('button', { name: 'Connect a runner' }),
+    ).toBeInTheDocument();
+  });
+
+  it('lists self-hosted git servers with the caller’s login and a link to log in, and the callback to register', async () => {
+    await renderPage();
+    const card = (await screen.findByText('Self-hosted git servers')).closest(
+      '.MuiCard-root',
+    ) as HTMLElement;
+    const row = (await within(card).findByText('Corporate GitHub')).closest(
+      'tr',
+    )!;
+    expect(within(row).getByText('Not logged in')).toBeInTheDocument();
+    const logIn = within(row).getByText('Log in').closest('a')!;
+    expect(logIn).toHaveAttribute('href', '/infra-delivery/gitforge/gs1/login');
+    expect(logIn).toHaveAccessibleName('Log in to Corporate GitHub');
+    expect(
+      within(card).getByText(
+        `${window.location.origin}/infra-delivery/gitforge/callback`,
+      ),
     ).toBeInTheDocument();
   });
 

@@ -4,9 +4,13 @@ import { useState } from 'react';
 import { ApiKeysCard } from './ApiKeysCard';
 import { RunnersCard } from '../Runners/RunnersCard';
 import { MembersCard } from './MembersCard';
+import { SelfHostedServersCard } from './SelfHostedServersCard';
 import { ServiceAccountsCard } from './ServiceAccountsCard';
 
-/** Members and invitations, service accounts, API keys and runners of the portal organization. */
+/**
+ * Members and invitations, service accounts, API keys, runners and self-hosted git servers of
+ * the portal organization.
+ */
 export const OrganizationSettingsPage = () => {
   // Creating or deleting a service account changes who can own keys.
   const [accountsVersion, setAccountsVersion] = useState(0);
@@ -26,6 +30,9 @@ export const OrganizationSettingsPage = () => {
         </Grid>
         <Grid item xs={12} id="runners">
           <RunnersCard />
+        </Grid>
+        <Grid item xs={12} id="self-hosted-servers">
+          <SelfHostedServersCard />
         </Grid>
       </Grid>
     </Content>

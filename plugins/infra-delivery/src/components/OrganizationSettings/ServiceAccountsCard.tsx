@@ -8,6 +8,7 @@ import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
+import { CARD_TABLE_OPTIONS } from '../common/cardTableOptions';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { RoleSelect } from './RoleSelect';
 import { useList } from './useList';
@@ -70,12 +71,7 @@ export const ServiceAccountsCard = ({
       {error && <ErrorPanel error={error} title="Could not create it" />}
       {accounts.error && <ErrorPanel error={accounts.error} />}
       <Table
-        options={{
-          paging: false,
-          search: false,
-          padding: 'dense',
-          toolbar: false,
-        }}
+        options={CARD_TABLE_OPTIONS}
         isLoading={accounts.loading}
         columns={[
           { title: 'Name', field: 'name' },

@@ -5,6 +5,7 @@ import Button from '@material-ui/core/Button';
 import Chip from '@material-ui/core/Chip';
 import Typography from '@material-ui/core/Typography';
 import useInterval from 'react-use/esm/useInterval';
+import { CARD_TABLE_OPTIONS } from '../common/cardTableOptions';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { useIsOrganizationAdmin } from '../common/useIsOrganizationAdmin';
 import { useLiveRuns } from '../common/useLiveRuns';
@@ -69,12 +70,7 @@ export const RunnersCard = () => {
     >
       {runners.error && <ErrorPanel error={runners.error} />}
       <Table
-        options={{
-          paging: false,
-          search: false,
-          padding: 'dense',
-          toolbar: false,
-        }}
+        options={CARD_TABLE_OPTIONS}
         isLoading={runners.loading && !page}
         columns={columns}
         data={page?.data ?? []}

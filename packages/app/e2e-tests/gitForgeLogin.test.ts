@@ -1,0 +1,69 @@
+import { expect, Page, test } from '@playwright/test';
+import { FakeGitHubEnterprise } from '../../../plugins/infra-delivery-backend/src/__testUtils__/fakeGitHubEnterprise';
+
+const SCREENSHOTS = 'docs/screenshots';
+
+/** Signs in as the guest, again if a full page load (the OAuth round trip) asks for it. */
+async function enterIfAsked(page: Page, ready: ReturnType<Page['getByText']>) {
+  const enter = page.getByRole('button', { name: 'Enter' });
+  await expect(ready.or(enter).first()).toBeVisible({ timeout: 60_000 });
+  if (await enter.isVisible()) {
+    await enter.click();
+  }
+}
+
+test('a member registers a self-hosted server and logs in to it from the portal', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  const forge = new FakeGitHubEnterprise();
+  await forge.start();
+  try {
+    const name = `Corporate GitHub ${Date.now()}`;
+    await page.goto('/infra-delivery/organization');
+    await page.getByRole('button', { name: 'Enter' }).click();
+    const card = page
+      .locator('.MuiCard-root')
+      .filter({ hasText: 'Self-hosted git servers' });
+    await expect(card).toContainText(
+      'http://localhost:3000/infra-delivery/gitforge/callback',
+    );
+    await card.getByLabel('Name').fill(name);
+    await card.getByLabel('Server address').fill(forge.baseUrl);
+    await card.getByLabel('OAuth client id').fill(forge.clientId);
+    await card.getByLabel('OAuth client secret').fill(forge.clientSecret);
+    await card.getByRole('button', { name: 'Register' }).click();
+
+    const row = card.getByRole('row', { name: new RegExp(name) });
+    await expect(row).toContainText('Not logged in');
+    await row.getByRole('button', { name: `Log in to ${name}` }).click();
+
+    // The server approves at once and sends the browser back to the portal's callback page,
+    // which completes the login with the signed-in member's credential.
+    const done = page.getByText(`Logged in to ${name}`);
+    await enterIfAsked(page, done);
+    await expect(done).toBeVisible();
+    expect(page.url()).toContain('/infra-delivery/gitforge/callback?');
+    expect(forge.tokenRequests).toHaveLength(1);
+    await page.screenshot({
+      path: `${SCREENSHOTS}/self-hosted-login-done.png`,
+      fullPage: true,
+    });
+
+    await page
+      .getByRole('link', { name: 'Back to the self-hosted servers' })
+      .click();
+    await expect(
+      page
+        .locator('.MuiCard-root')
+        .filter({ hasText: 'Self-hosted git servers' })
+        .getByRole('row', { name: new RegExp(name) }),
+    ).toContainText('Logged in');
+    await page.screenshot({
+      path: `${SCREENSHOTS}/self-hosted-servers.png`,
+      fullPage: true,
+    });
+  } finally {
+    await forge.stop();
+  }
+});

@@ -1,0 +1,1 @@
+export { GitForgeLoginPage } from './GitForgeLoginPage';
