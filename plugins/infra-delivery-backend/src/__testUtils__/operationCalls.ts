@@ -98,6 +98,13 @@ export const OPERATION_CALLS: Record<OperationId, OperationCallSpec> = {
     }),
   },
   listMemberships: { access: 'VIEWER', call: () => ({}) },
+  updateMembership: {
+    access: 'ADMIN',
+    call: async w => ({
+      params: id(await w.fresh.invitation()),
+      body: { data: { role: 'MEMBER' } },
+    }),
+  },
   deleteMembership: {
     access: 'ADMIN',
     call: async w => ({ params: id(await w.fresh.invitation()) }),

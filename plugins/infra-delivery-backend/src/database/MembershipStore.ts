@@ -191,6 +191,17 @@ export class MembershipStore {
     return owners.length;
   }
 
+  async updateRole(
+    organizationId: string,
+    id: string,
+    role: Role,
+  ): Promise<boolean> {
+    const updated = await this.db('memberships')
+      .where({ organization_id: organizationId, id })
+      .update({ role, updated_at: nowTimestamp() });
+    return updated === 1;
+  }
+
   async delete(organizationId: string, id: string): Promise<boolean> {
     const deleted = await this.db('memberships')
       .where({ organization_id: organizationId, id })

@@ -39,8 +39,8 @@ describe('compressed bombs against a backend process', () => {
 
   const bomb = zlib.gzipSync(Buffer.alloc(32 * 1024 * 1024, ' '));
 
-  async function sendBomb(path: string, token?: string) {
-    const response = await fetch(`${backend.baseUrl}${path}`, {
+  async function sendBomb(route: string, token?: string) {
+    const response = await fetch(`${backend.baseUrl}${route}`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',

@@ -38,6 +38,9 @@ describe.each(databases.eachSupportedId())(
           data: { email: uniqueEmail(), role: 'VIEWER' },
         }),
         await api.delete('/memberships/00000000-0000-7000-8000-000000000000'),
+        await api.patch('/memberships/00000000-0000-7000-8000-000000000000', {
+          data: { role: 'VIEWER' },
+        }),
       ]) {
         expect(response.status).toBe(401);
         expect(response.body.code).toBe(
@@ -319,6 +322,136 @@ describe.each(databases.eachSupportedId())(
         const viewer = await api.member(owner, 'VIEWER');
         const asViewer = await api.walk('/memberships', viewer.token, 4);
         expect(asViewer).toHaveLength(7);
+      });
+    });
+
+    describe('PATCH /memberships/{id}', () => {
+      const setRole = (id: string, role: string, token: string) =>
+        api.patch(`/memberships/${id}`, { data: { role } }, token);
+
+      it('lets an ADMIN change MEMBER and VIEWER roles, which take effect at once', async () => {
+        const owner = await api.signup();
+        const admin = await api.member(owner, 'ADMIN');
+        const member = await api.member(owner, 'MEMBER');
+        const project = { data: { givenId: 'p', name: 'P' } };
+        expect(
+          (await api.post('/projects', project, member.token)).status,
+        ).toBe(201);
+
+        const demoted = await setRole(
+          member.membershipId,
+          'VIEWER',
+          admin.token,
+        );
+        expect(demoted.status).toBe(200);
+        expect(demoted.body.data).toMatchObject({
+          id: member.membershipId,
+          role: 'VIEWER',
+          email: member.email,
+        });
+        // The member's current token carries the new role.
+        const refused = await api.post(
+          '/projects',
+          { data: { givenId: 'q', name: 'Q' } },
+          member.token,
+        );
+        expect(refused.status).toBe(403);
+        expect(
+          (await setRole(member.membershipId, 'MEMBER', admin.token)).body.data
+            .role,
+        ).toBe('MEMBER');
+        // The same role again is a no-op.
+        expect(
+          (await setRole(member.membershipId, 'MEMBER', admin.token)).status,
+        ).toBe(200);
+      });
+
+      it('lets only an OWNER grant or take away OWNER', async () => {
+        const owner = await api.signup();
+        const admin = await api.member(owner, 'ADMIN');
+        const member = await api.member(owner, 'MEMBER');
+        const second = await api.member(owner, 'OWNER');
+
+        for (const [id, role] of [
+          [member.membershipId, 'OWNER'],
+          [second.membershipId, 'ADMIN'],
+        ]) {
+          const refused = await setRole(id, role, admin.token);
+          expect(refused.status).toBe(403);
+          expect(refused.body).toMatchObject({
+            code: 'InfraDelivery:Auth:INSUFFICIENT_ROLE',
+            message: 'Only an OWNER can grant or take away OWNER',
+          });
+        }
+        expect(
+          (await setRole(member.membershipId, 'OWNER', owner.token)).body.data
+            .role,
+        ).toBe('OWNER');
+        expect(
+          (await setRole(second.membershipId, 'ADMIN', owner.token)).body.data
+            .role,
+        ).toBe('ADMIN');
+      });
+
+      it('lets nobody raise their own role, and anybody lower it', async () => {
+        const owner = await api.signup();
+        const admin = await api.member(owner, 'ADMIN');
+        const raised = await setRole(admin.membershipId, 'OWNER', admin.token);
+        expect(raised.status).toBe(403);
+        expect(raised.body.code).toBe('InfraDelivery:Membership:OWN_ROLE');
+        const lowered = await setRole(
+          admin.membershipId,
+          'MEMBER',
+          admin.token,
+        );
+        expect(lowered.status).toBe(200);
+        // Now a MEMBER, the former ADMIN cannot change roles at all.
+        const again = await setRole(admin.membershipId, 'ADMIN', admin.token);
+        expect(again.status).toBe(403);
+        expect(again.body.code).toBe('InfraDelivery:Auth:INSUFFICIENT_ROLE');
+      });
+
+      it('refuses demoting the last OWNER (409) and allows it once another OWNER exists', async () => {
+        const owner = await api.signup();
+        const ownerMembershipId = await ownMembershipId(owner);
+        const last = await setRole(ownerMembershipId, 'ADMIN', owner.token);
+        expect(last.status).toBe(409);
+        expect(last.body).toMatchObject({
+          code: 'InfraDelivery:Membership:LAST_OWNER',
+          message:
+            'The last OWNER cannot be demoted; make another member OWNER first',
+        });
+        const member = await api.member(owner, 'MEMBER');
+        expect(
+          (await setRole(member.membershipId, 'OWNER', owner.token)).status,
+        ).toBe(200);
+        expect(
+          (await setRole(ownerMembershipId, 'ADMIN', owner.token)).body.data
+            .role,
+        ).toBe('ADMIN');
+      });
+
+      it('validates the role and answers 404 for another organization’s membership', async () => {
+        const owner = await api.signup();
+        const member = await api.member(owner, 'MEMBER');
+        const invalid = await setRole(member.membershipId, 'GOD', owner.token);
+        expect(invalid.status).toBe(400);
+        expect(invalid.body.code).toBe(
+          'InfraDelivery:Request:VALIDATION_FAILED',
+        );
+        const stranger = await api.signup();
+        const foreign = await setRole(
+          member.membershipId,
+          'VIEWER',
+          stranger.token,
+        );
+        expect(foreign.status).toBe(404);
+        const list = await api.get('/memberships', owner.token);
+        expect(
+          list.body.data.find(
+            (m: { id: string }) => m.id === member.membershipId,
+          ).role,
+        ).toBe('MEMBER');
       });
     });
 

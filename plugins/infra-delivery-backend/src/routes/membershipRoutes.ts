@@ -34,6 +34,14 @@ export function registerMembershipRoutes({
     );
   });
 
+  bind(operations.updateMembership, async ({ caller, params, body }) => ({
+    data: await services.memberships.changeRole(
+      caller,
+      params.id,
+      body.data.role,
+    ),
+  }));
+
   bind(operations.deleteMembership, async ({ caller, params }) => {
     await services.memberships.remove(caller, params.id);
   });

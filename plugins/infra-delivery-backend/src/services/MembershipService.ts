@@ -7,6 +7,7 @@ import {
 import { ADMINISTER, READ } from '../auth/requirements';
 import { Authorizer } from '../auth/Authorizer';
 import { Caller } from '../auth/Caller';
+import { roleAtLeast } from '../auth/roles';
 import { isUniqueViolation } from '../database/dbErrors';
 import { KeysetPage, KeysetRequest } from '../database/keyset';
 import { Stores } from '../database/stores';
@@ -15,6 +16,50 @@ import { audit } from './audit';
 import { hashInvitationToken, newInvitationToken } from './IdentityService';
 
 const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
+
+function onlyOwnersManageOwners(caller: Caller, what: string) {
+  return new InfraDeliveryError({
+    status: 403,
+    entity: 'Auth',
+    reason: 'INSUFFICIENT_ROLE',
+    message: `Only an OWNER can ${what}`,
+    metadata: { requiredRole: 'OWNER', role: caller.role },
+  });
+}
+
+async function existingMembership(
+  tx: Stores,
+  caller: Caller,
+  id: string,
+): Promise<Membership> {
+  const membership = await tx.memberships.get(caller.organizationId, id);
+  if (!membership) {
+    throw notFound('Membership', id);
+  }
+  return membership;
+}
+
+/** Refuses to remove or demote the organization's last OWNER who has signed up. */
+async function keepAnOwner(
+  tx: Stores,
+  membership: Membership,
+  what: 'removed' | 'demoted',
+): Promise<void> {
+  if (
+    membership.role === 'OWNER' &&
+    membership.userId &&
+    (await tx.memberships.countOwners(membership.organizationId)) <= 1
+  ) {
+    throw new InfraDeliveryError({
+      status: 409,
+      entity: 'Membership',
+      reason: 'LAST_OWNER',
+      message: `The last OWNER cannot be ${what}; make another member OWNER first`,
+      description:
+        'Change another member’s role to OWNER on the Organization page, then try again.',
+    });
+  }
+}
 
 /** The organization, its members and their invitations. */
 export class MembershipService {
@@ -101,6 +146,54 @@ export class MembershipService {
     );
   }
 
+  /**
+   * Changes a member's (or an invitation's) role. ADMINs manage MEMBER and VIEWER roles; OWNER
+   * is granted and taken away by OWNERs only; nobody raises their own role; the last OWNER who
+   * has signed up stays OWNER.
+   */
+  async changeRole(
+    caller: Caller,
+    id: string,
+    role: Role,
+  ): Promise<Membership> {
+    await this.deps.authorizer.require(caller, ADMINISTER);
+    return audit(
+      this.deps.auditor,
+      'membership-role-change',
+      caller,
+      { membershipId: id, role },
+      () =>
+        this.deps.stores.transaction(async tx => {
+          const membership = await existingMembership(tx, caller, id);
+          if (membership.role === role) {
+            return membership;
+          }
+          if (
+            caller.principal.type === 'membership' &&
+            caller.principal.membershipId === id &&
+            roleAtLeast(role, membership.role)
+          ) {
+            throw new InfraDeliveryError({
+              status: 403,
+              entity: 'Membership',
+              reason: 'OWN_ROLE',
+              message: 'Nobody may raise their own role',
+              description: 'Ask an OWNER to change your role.',
+            });
+          }
+          if (
+            (role === 'OWNER' || membership.role === 'OWNER') &&
+            caller.role !== 'OWNER'
+          ) {
+            throw onlyOwnersManageOwners(caller, 'grant or take away OWNER');
+          }
+          await keepAnOwner(tx, membership, 'demoted');
+          await tx.memberships.updateRole(caller.organizationId, id, role);
+          return (await tx.memberships.get(caller.organizationId, id))!;
+        }),
+    );
+  }
+
   async remove(caller: Caller, id: string): Promise<void> {
     await this.deps.authorizer.require(caller, ADMINISTER);
     await audit(
@@ -110,35 +203,11 @@ export class MembershipService {
       { membershipId: id },
       () =>
         this.deps.stores.transaction(async tx => {
-          const membership = await tx.memberships.get(
-            caller.organizationId,
-            id,
-          );
-          if (!membership) {
-            throw notFound('Membership', id);
-          }
+          const membership = await existingMembership(tx, caller, id);
           if (membership.role === 'OWNER' && caller.role !== 'OWNER') {
-            throw new InfraDeliveryError({
-              status: 403,
-              entity: 'Auth',
-              reason: 'INSUFFICIENT_ROLE',
-              message: 'Only an OWNER can remove an OWNER',
-              metadata: { requiredRole: 'OWNER', role: caller.role },
-            });
+            throw onlyOwnersManageOwners(caller, 'remove an OWNER');
           }
-          if (
-            membership.role === 'OWNER' &&
-            membership.userId &&
-            (await tx.memberships.countOwners(caller.organizationId)) <= 1
-          ) {
-            throw new InfraDeliveryError({
-              status: 409,
-              entity: 'Membership',
-              reason: 'LAST_OWNER',
-              message:
-                'The last OWNER cannot be removed; make another member OWNER first',
-            });
-          }
+          await keepAnOwner(tx, membership, 'removed');
           await tx.apiKeys.deleteForOwner(
             caller.organizationId,
             'MEMBERSHIP',

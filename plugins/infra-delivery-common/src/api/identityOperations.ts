@@ -4,6 +4,7 @@ import {
   apiKeyWithSecretSchema,
   createApiKeyRequestSchema,
   createMembershipRequestSchema,
+  updateMembershipRequestSchema,
   createServiceAccountRequestSchema,
   currentCallerSchema,
   dataResponseSchema,
@@ -107,6 +108,21 @@ export const listMemberships = defineOperation({
   query: pageQuerySchema,
   success: { status: 200, schema: listResponseSchema(membershipSchema) },
   errors: [400, 403],
+});
+
+export const updateMembership = defineOperation({
+  operationId: 'updateMembership',
+  method: 'patch',
+  path: '/memberships/{id}',
+  summary: "Change a member's or an invitation's role",
+  description:
+    'An ADMIN may change MEMBER and VIEWER roles; only an OWNER may grant or take away OWNER. Nobody may raise their own role, and the last OWNER who has signed up cannot be demoted (409 `LAST_OWNER`).',
+  tag: 'Memberships',
+  access: 'authenticated',
+  params: idParamsSchema,
+  body: updateMembershipRequestSchema,
+  success: { status: 200, schema: dataResponseSchema(membershipSchema) },
+  errors: [400, 403, 404, 409],
 });
 
 export const deleteMembership = defineOperation({

@@ -89,6 +89,10 @@ export const createMembershipRequestSchema = requestBody(
   z.object({ email: emailSchema, role: roleSchema }),
 );
 
+export const updateMembershipRequestSchema = requestBody(
+  z.object({ role: roleSchema }),
+);
+
 export const membershipInvitationSchema = membershipSchema
   .extend({
     invitationToken: z

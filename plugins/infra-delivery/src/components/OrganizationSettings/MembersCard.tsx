@@ -1,6 +1,10 @@
 import { InfoCard, Table } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
-import { Role } from '@internal/plugin-infra-delivery-common';
+import {
+  Membership,
+  Role,
+  ROLES,
+} from '@internal/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import TextField from '@material-ui/core/TextField';
@@ -10,6 +14,7 @@ import { infraDeliveryApiRef } from '../../api';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { CARD_TABLE_OPTIONS } from '../common/cardTableOptions';
 import { ErrorPanel } from '../common/ErrorPanel';
+import { useCallerRole } from '../common/useCallerRole';
 import { RoleSelect } from './RoleSelect';
 import { SecretOnceDialog } from './SecretOnceDialog';
 import { useList } from './useList';
@@ -26,6 +31,25 @@ export const MembersCard = () => {
   const [role, setRole] = useState<Role>('MEMBER');
   const [error, setError] = useState<Error>();
   const [token, setToken] = useState<string>();
+  const [roleError, setRoleError] = useState<Error>();
+  const { role: callerRole } = useCallerRole();
+  const isAdmin = callerRole === 'OWNER' || callerRole === 'ADMIN';
+  // Only an OWNER grants or takes away OWNER (the service enforces it too).
+  const assignable: Role[] =
+    callerRole === 'OWNER' ? [...ROLES] : ['ADMIN', 'MEMBER', 'VIEWER'];
+
+  const changeRole = async (membership: Membership, newRole: Role) => {
+    setRoleError(undefined);
+    try {
+      await client.call('updateMembership', {
+        params: { id: membership.id },
+        body: { data: { role: newRole } },
+      });
+      members.retry();
+    } catch (e) {
+      setRoleError(e as Error);
+    }
+  };
 
   const invite = async () => {
     setError(undefined);
@@ -61,13 +85,32 @@ export const MembersCard = () => {
         </Button>
       </Box>
       {error && <ErrorPanel error={error} title="The invitation failed" />}
+      {roleError && (
+        <ErrorPanel error={roleError} title="The role was not changed" />
+      )}
       {members.error && <ErrorPanel error={members.error} />}
       <Table
         options={CARD_TABLE_OPTIONS}
         isLoading={members.loading}
         columns={[
           { title: 'Email', field: 'email' },
-          { title: 'Role', field: 'role' },
+          {
+            title: 'Role',
+            render: m =>
+              isAdmin ? (
+                <RoleSelect
+                  id={`role-${m.id}`}
+                  label={`Role of ${m.email}`}
+                  hideLabel
+                  value={m.role}
+                  roles={assignable.includes(m.role) ? assignable : [m.role]}
+                  disabled={!assignable.includes(m.role)}
+                  onChange={newRole => changeRole(m, newRole)}
+                />
+              ) : (
+                m.role
+              ),
+          },
           {
             title: 'State',
             render: m => (m.userId ? 'Member' : 'Invited'),

@@ -335,6 +335,37 @@ describe('OrganizationSettingsPage', () => {
     );
   });
 
+  it('changes a member’s role from the Role column, and shows why when the service refuses', async () => {
+    server.use(
+      http.patch(`${baseUrl}/memberships/m1`, () =>
+        errorResponse(409, {
+          code: 'InfraDelivery:Membership:LAST_OWNER',
+          message:
+            'The last OWNER cannot be demoted; make another member OWNER first',
+          requestId: 'r9',
+        }),
+      ),
+    );
+    await renderPage();
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Role of owner@example.com' }),
+    );
+    await userEvent.click(await screen.findByRole('option', { name: 'ADMIN' }));
+    await waitFor(() =>
+      expect(requestsTo('PATCH', '/memberships/m1')).toHaveLength(1),
+    );
+    expect(requestsTo('PATCH', '/memberships/m1')[0].body).toEqual({
+      data: { role: 'ADMIN' },
+    });
+    // The reason is in view, not folded away.
+    expect(
+      await screen.findByText(
+        'The last OWNER cannot be demoted; make another member OWNER first',
+      ),
+    ).toBeVisible();
+    expect(screen.getByText(/The role was not changed/)).toBeVisible();
+  });
+
   it('removes a member only after confirmation', async () => {
     server.use(
       http.delete(

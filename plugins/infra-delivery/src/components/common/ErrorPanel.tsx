@@ -1,8 +1,48 @@
-import { WarningPanel } from '@backstage/core-components';
-import { InfraDeliveryApiError } from '@internal/plugin-infra-delivery-common';
+import { Link, WarningPanel } from '@backstage/core-components';
+import {
+  ErrorBody,
+  InfraDeliveryApiError,
+} from '@internal/plugin-infra-delivery-common';
 import Typography from '@material-ui/core/Typography';
 
-/** An error as a person can act on it: the service's message, and the request id to quote. */
+/** A detail line `body.data.role: Invalid option…` as a person reads it: `role: Invalid option…`. */
+function readableDetail(item: string): string {
+  return item.replace(/^(body\.data\.|body\.|query\.|path\.)/, '');
+}
+
+const Details = ({ body }: { body: ErrorBody }) => (
+  <>
+    {body.description && <Typography paragraph>{body.description}</Typography>}
+    {body.details?.map(section => (
+      <div key={section.title}>
+        <Typography variant="subtitle2">{section.title}</Typography>
+        {section.render === 'list' ? (
+          <ul>
+            {section.items?.map(item => (
+              <li key={item}>
+                <Typography variant="body2">{readableDetail(item)}</Typography>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <Typography variant="body2" component="pre">
+            {JSON.stringify(section.object, null, 2)}
+          </Typography>
+        )}
+      </div>
+    ))}
+    {body.action && (
+      <Typography paragraph>
+        <Link to={body.action.url}>{body.action.label}</Link>
+      </Typography>
+    )}
+  </>
+);
+
+/**
+ * An error as a person can act on it, open: the service's message, what it explains (its
+ * description, the fields its details name, the action it offers) and the request id to quote.
+ */
 export const ErrorPanel = ({
   error,
   title = 'The infrastructure service answered with an error',
@@ -10,13 +50,20 @@ export const ErrorPanel = ({
   error: Error;
   title?: string;
 }) => (
-  <WarningPanel severity="error" title={title}>
-    <Typography>{error.message}</Typography>
-    {error instanceof InfraDeliveryApiError && (
-      <Typography variant="caption" component="p">
-        {error.body.code}
-        {error.body.requestId ? ` · Request id: ${error.body.requestId}` : ''}
-      </Typography>
-    )}
+  <WarningPanel severity="error" title={title} defaultExpanded>
+    <div>
+      <Typography paragraph>{error.message}</Typography>
+      {error instanceof InfraDeliveryApiError && (
+        <>
+          <Details body={error.body} />
+          <Typography variant="caption" component="p">
+            {error.body.code}
+            {error.body.requestId
+              ? ` · Request id: ${error.body.requestId}`
+              : ''}
+          </Typography>
+        </>
+      )}
+    </div>
   </WarningPanel>
 );

@@ -1,11 +1,9 @@
-import { useApi } from '@backstage/frontend-plugin-api';
 import { usePermission } from '@backstage/plugin-permission-react';
 import {
   infraDeliveryDeploymentRollbackPermission,
   infraDeliveryRunExecutePermission,
 } from '@internal/plugin-infra-delivery-common';
-import useAsync from 'react-use/esm/useAsync';
-import { infraDeliveryApiRef } from '../../api';
+import { useCallerRole } from './useCallerRole';
 
 const ACTING_ROLES = ['OWNER', 'ADMIN', 'MEMBER'];
 
@@ -18,10 +16,8 @@ const ACTING_ROLES = ['OWNER', 'ADMIN', 'MEMBER'];
 function useCanAct(
   permission: typeof infraDeliveryRunExecutePermission,
 ): boolean {
-  const client = useApi(infraDeliveryApiRef);
   const { allowed, loading } = usePermission({ permission });
-  const me = useAsync(() => client.call('getCurrentCaller', {}), [client]);
-  const role = me.value?.data.role;
+  const { role } = useCallerRole();
   return !loading && allowed && (!role || ACTING_ROLES.includes(role));
 }
 

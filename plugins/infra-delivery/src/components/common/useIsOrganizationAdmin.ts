@@ -1,6 +1,4 @@
-import { useApi } from '@backstage/frontend-plugin-api';
-import useAsync from 'react-use/esm/useAsync';
-import { infraDeliveryApiRef } from '../../api';
+import { useCallerRole } from './useCallerRole';
 
 const ADMIN_ROLES = ['OWNER', 'ADMIN'];
 
@@ -10,9 +8,7 @@ const ADMIN_ROLES = ['OWNER', 'ADMIN'];
  * admin actions stay hidden rather than failing, and the service checks the role anyway.
  */
 export function useIsOrganizationAdmin(): boolean | undefined {
-  const client = useApi(infraDeliveryApiRef);
-  const me = useAsync(() => client.call('getCurrentCaller', {}), [client]);
-  if (me.loading) return undefined;
-  const role = me.value?.data.role;
+  const { loading, role } = useCallerRole();
+  if (loading) return undefined;
   return role !== undefined && ADMIN_ROLES.includes(role);
 }
