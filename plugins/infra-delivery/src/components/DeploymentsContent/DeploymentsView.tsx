@@ -6,6 +6,8 @@ import Typography from '@material-ui/core/Typography';
 import { useEffect, useReducer } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
+import { Duration } from '../common/Duration';
+import { Timestamp } from '../common/Timestamp';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { useCanExecuteRuns, useCanRollBack } from '../common/useCanExecuteRuns';
@@ -85,7 +87,16 @@ export const DeploymentsView = ({
     { title: 'Status', render: d => <DeploymentStatus deployment={d} /> },
     { title: 'Strategy', render: d => d.data.strategy ?? 'rolling' },
     { title: 'Progress', render: d => progressOf(d) },
-    { title: 'Created', field: 'createdAt' },
+    { title: 'Started', render: d => <Timestamp value={d.createdAt} /> },
+    {
+      title: 'Duration',
+      render: d => (
+        <Duration
+          startedAt={d.startedAt ?? d.createdAt}
+          completedAt={d.completedAt}
+        />
+      ),
+    },
     {
       title: '',
       render: d => (

@@ -56,9 +56,7 @@ describe('PipelineRunsContent when the permission policy denies running pipeline
       await userEvent.click(
         await screen.findByRole('button', { name: run.description }),
       );
-      const card = (await screen.findByText(`Run ${run.id}`)).closest(
-        '.MuiCard-root',
-      ) as HTMLElement;
+      const card = await screen.findByRole('region', { name: 'Run details' });
       await waitFor(() =>
         expect(within(card).queryByTestId('progress')).not.toBeInTheDocument(),
       );

@@ -104,9 +104,7 @@ describe('PipelineRunsContent live step logs', () => {
     await userEvent.click(
       await screen.findByRole('button', { name: run.description }),
     );
-    return (await screen.findByText(`Run ${run.id}`)).closest(
-      '.MuiCard-root',
-    ) as HTMLElement;
+    return await screen.findByRole('region', { name: 'Run details' });
   }
 
   it('opens the running step and shows every page of its logs', async () => {

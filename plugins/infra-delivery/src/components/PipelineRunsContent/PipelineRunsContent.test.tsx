@@ -14,9 +14,11 @@ import {
   iacExecutionSummary,
   iacResource,
   list,
+  now,
   pipelineRun,
   renderEntityContent,
   setupInfraDeliveryServer,
+  stack,
   stepExecution,
 } from '../../__testUtils__/infraDeliveryTestKit';
 import { PipelineRunsContent } from './PipelineRunsContent';
@@ -67,6 +69,8 @@ const held = pipelineRun({
 const queued = pipelineRun({
   id: 'run-queued',
   attachedEntityId: 'stack-database',
+  pipelineId: 'stack-database-destroy',
+  createdById: 'member-ada',
   status: 'QUEUED',
   isCancellable: true,
   queueReason: 'Waiting for a runner',
@@ -154,6 +158,32 @@ describe('PipelineRunsContent', () => {
   /** The service as the list and the details read it; tests override single endpoints. */
   function serveRuns() {
     server.use(
+      http.get<{ id: string }>(`${baseUrl}/stacks/:id`, ({ params }) =>
+        HttpResponse.json({
+          data: stack({
+            id: params.id,
+            name: params.id === 'stack-network' ? 'Network' : 'Database',
+          }),
+        }),
+      ),
+      http.get(`${baseUrl}/memberships`, () =>
+        HttpResponse.json(
+          list([
+            {
+              id: 'member-ada',
+              organizationId: 'org-1',
+              email: 'ada@example.com',
+              role: 'MEMBER',
+              userId: 'user-ada',
+              createdAt: now,
+              updatedAt: now,
+            },
+          ]),
+        ),
+      ),
+      http.get(`${baseUrl}/service-accounts`, () =>
+        HttpResponse.json(list([])),
+      ),
       http.get(`${baseUrl}/pipeline-runs`, ({ request }) => {
         const query = new URL(request.url).searchParams;
         const entities = query.getAll('attachedEntityId');
@@ -252,12 +282,12 @@ describe('PipelineRunsContent', () => {
   }
 
   /** Opens a run's details from the list and waits until they are shown. */
-  async function openRun(description: string, runId: string) {
+  /** Opens a run from the table; its details are titled with its description. */
+  async function openRun(description: string) {
     await userEvent.click(
       await screen.findByRole('button', { name: description }),
     );
-    const title = await screen.findByText(`Run ${runId}`);
-    const card = title.closest('.MuiCard-root') as HTMLElement;
+    const card = await screen.findByRole('region', { name: 'Run details' });
     await waitFor(() =>
       expect(within(card).queryByTestId('progress')).not.toBeInTheDocument(),
     );
@@ -293,9 +323,12 @@ describe('PipelineRunsContent', () => {
     expect(
       within(await rowOf('Rotate database credentials')).getByText('Running'),
     ).toBeInTheDocument();
-    // A run without a description is named by its id; a plain queue reason is shown as is.
-    const queuedRow = await rowOf('run-queued');
+    // A run without a description is named by what it does to which stack, and shows who
+    // started it; a plain queue reason is shown as is.
+    const queuedRow = await rowOf('Destroy · Database');
     expect(within(queuedRow).getByText('Queued')).toBeInTheDocument();
+    expect(within(queuedRow).getByText('ada@example.com')).toBeInTheDocument();
+    expect(within(queuedRow).getByText('Database')).toBeInTheDocument();
     expect(
       within(queuedRow).getByText('Waiting for a runner'),
     ).toBeInTheDocument();
@@ -362,17 +395,20 @@ describe('PipelineRunsContent', () => {
     const row = await rowOf('Resize subnets');
     expect(
       within(row).getByText(
-        byTextContent('Held: stack stack-network is busy with run run-waiting'),
+        byTextContent('Held: Network is busy with another run'),
       ),
     ).toBeInTheDocument();
     // The structured reason replaces the plain one.
     expect(within(row).queryByText('Stack is busy')).not.toBeInTheDocument();
 
     await userEvent.click(
-      within(row).getByRole('button', { name: 'run-waiting' }),
+      within(row).getByRole('button', { name: 'another run' }),
     );
 
-    expect(await screen.findByText('Run run-waiting')).toBeInTheDocument();
+    const details = await screen.findByRole('region', { name: 'Run details' });
+    expect(
+      await within(details).findByText('Apply network changes'),
+    ).toBeInTheDocument();
     expect(requestsTo('GET', '/pipeline-runs/run-waiting')).toHaveLength(1);
   });
 
@@ -380,7 +416,7 @@ describe('PipelineRunsContent', () => {
     serveRuns();
     renderEntityContent(<PipelineRunsContent />, entity);
 
-    const card = await openRun('Apply network changes', waiting.id);
+    const card = await openRun('Apply network changes');
 
     expect(
       within(card).getAllByText('Waiting for approval').length,
@@ -433,7 +469,7 @@ describe('PipelineRunsContent', () => {
   it("shows a resource change's before and after in its detail panel", async () => {
     serveRuns();
     renderEntityContent(<PipelineRunsContent />, entity);
-    const card = await openRun('Apply network changes', waiting.id);
+    const card = await openRun('Apply network changes');
 
     const subnetRow = (
       await within(card).findByText('aws_subnet.private')
@@ -463,7 +499,7 @@ describe('PipelineRunsContent', () => {
   it("shows a step's log lines in a log viewer when it is opened", async () => {
     serveRuns();
     renderEntityContent(<PipelineRunsContent />, entity);
-    const card = await openRun('Apply network changes', waiting.id);
+    const card = await openRun('Apply network changes');
 
     expect(
       requestsTo('GET', '/pipeline-step-executions/step-plan/logs'),
@@ -493,7 +529,7 @@ describe('PipelineRunsContent', () => {
   it('approves a waiting run after confirmation, then reloads the run and the list', async () => {
     serveRuns();
     renderEntityContent(<PipelineRunsContent />, entity);
-    const card = await openRun('Apply network changes', waiting.id);
+    const card = await openRun('Apply network changes');
 
     expect(
       within(card).getByRole('button', { name: 'Reject' }),
@@ -536,7 +572,7 @@ describe('PipelineRunsContent', () => {
   it('rejects a waiting run after confirmation', async () => {
     serveRuns();
     renderEntityContent(<PipelineRunsContent />, entity);
-    const card = await openRun('Apply network changes', waiting.id);
+    const card = await openRun('Apply network changes');
 
     await userEvent.click(within(card).getByRole('button', { name: 'Reject' }));
 
@@ -562,7 +598,7 @@ describe('PipelineRunsContent', () => {
   it('does nothing when an approval is cancelled', async () => {
     serveRuns();
     renderEntityContent(<PipelineRunsContent />, entity);
-    const card = await openRun('Apply network changes', waiting.id);
+    const card = await openRun('Apply network changes');
 
     await userEvent.click(
       within(card).getByRole('button', { name: 'Approve' }),
@@ -581,7 +617,7 @@ describe('PipelineRunsContent', () => {
   it('offers Retry on a failed run, with its error and the next attempt', async () => {
     serveRuns();
     renderEntityContent(<PipelineRunsContent />, entity);
-    const card = await openRun('Upgrade database', failed.id);
+    const card = await openRun('Upgrade database');
 
     expect(
       within(card).getByText('terraform apply exited with status 1'),
@@ -619,7 +655,7 @@ describe('PipelineRunsContent', () => {
   it('offers Cancel run on a running run', async () => {
     serveRuns();
     renderEntityContent(<PipelineRunsContent />, entity);
-    const card = await openRun('Rotate database credentials', running.id);
+    const card = await openRun('Rotate database credentials');
 
     expect(
       within(card).queryByRole('button', { name: 'Approve' }),
@@ -656,7 +692,7 @@ describe('PipelineRunsContent', () => {
       ),
     );
     renderEntityContent(<PipelineRunsContent />, entity);
-    const card = await openRun('Apply network changes', waiting.id);
+    const card = await openRun('Apply network changes');
 
     await userEvent.click(
       within(card).getByRole('button', { name: 'Approve' }),
@@ -716,7 +752,7 @@ describe('PipelineRunsContent', () => {
     );
     renderEntityContent(<PipelineRunsContent />, entity);
 
-    const card = await openRun('Apply network changes', waiting.id);
+    const card = await openRun('Apply network changes');
 
     expect(
       await within(card).findByText('You may not read the plans of this run'),
@@ -742,7 +778,7 @@ describe('PipelineRunsContent', () => {
     );
     renderEntityContent(<PipelineRunsContent />, entity);
 
-    const card = await openRun('Apply network changes', waiting.id);
+    const card = await openRun('Apply network changes');
 
     expect(
       await within(card).findByText('The plan file cannot be read'),
@@ -759,7 +795,7 @@ describe('PipelineRunsContent', () => {
   it('does not show the previous run while another selected run loads', async () => {
     serveRuns();
     renderEntityContent(<PipelineRunsContent />, entity);
-    await openRun('Upgrade database', failed.id);
+    await openRun('Upgrade database');
 
     let answer: () => void = () => {};
     const answered = new Promise<void>(resolve => {
@@ -775,7 +811,7 @@ describe('PipelineRunsContent', () => {
       screen.getByRole('button', { name: 'Apply network changes' }),
     );
 
-    expect(await screen.findByText(`Run ${waiting.id}`)).toBeInTheDocument();
+    expect(await screen.findByText('Loading the run…')).toBeInTheDocument();
     // Neither the failed run's error nor its Retry may appear under the new run's title.
     expect(
       screen.queryByText('terraform apply exited with status 1'),
@@ -794,12 +830,14 @@ describe('PipelineRunsContent', () => {
   it('closes the details', async () => {
     serveRuns();
     renderEntityContent(<PipelineRunsContent />, entity);
-    const card = await openRun('Apply network changes', waiting.id);
+    const card = await openRun('Apply network changes');
 
     await userEvent.click(within(card).getByRole('button', { name: 'Close' }));
 
     await waitFor(() =>
-      expect(screen.queryByText(`Run ${waiting.id}`)).not.toBeInTheDocument(),
+      expect(
+        screen.queryByRole('region', { name: 'Run details' }),
+      ).not.toBeInTheDocument(),
     );
     expect(screen.getByText('Apply network changes')).toBeInTheDocument();
   });
@@ -810,7 +848,7 @@ describe('PipelineRunsContent', () => {
     renderEntityContent(<PipelineRunsContent />, entity, {
       signals: signals.api,
     });
-    await openRun('Apply network changes', waiting.id);
+    await openRun('Apply network changes');
     const runLoads = requestsTo('GET', `/pipeline-runs/${waiting.id}`).length;
     const listLoads = listRequests().length;
 

@@ -60,9 +60,7 @@ describe('PipelineRunsContent when a run waits for a runner', () => {
     await userEvent.click(
       await screen.findByRole('button', { name: run.description }),
     );
-    return (await screen.findByText(`Run ${run.id}`)).closest(
-      '.MuiCard-root',
-    ) as HTMLElement;
+    return await screen.findByRole('region', { name: 'Run details' });
   }
 
   it('says above the runs why they wait and how to start a runner', async () => {

@@ -14,7 +14,10 @@ import { useLayoutEffect, useReducer, useState } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import useInterval from 'react-use/esm/useInterval';
 import { infraDeliveryApiRef } from '../../api';
+import { Duration } from '../common/Duration';
 import { ErrorPanel } from '../common/ErrorPanel';
+import { Timestamp } from '../common/Timestamp';
+import { useRunNames } from '../common/useRunNames';
 import { RunStatus, STATUS_LABELS } from '../common/RunStatus';
 import { isActiveRun, LIVE_POLL_MS } from '../common/livePolling';
 import { useLiveRuns } from '../common/useLiveRuns';
@@ -28,6 +31,7 @@ export const RUNS_PAGE_SIZE = 50;
 
 export const PipelineRunsView = ({ stackIds }: { stackIds: string[] }) => {
   const client = useApi(infraDeliveryApiRef);
+  const names = useRunNames(stackIds);
   const [statuses, setStatuses] = useState<RunStatusValue[]>([]);
   const [selectedId, setSelectedId] = useState<string>();
   // The cursors of the pages walked so far: the last one is the page shown (undefined: newest).
@@ -68,21 +72,40 @@ export const PipelineRunsView = ({ stackIds }: { stackIds: string[] }) => {
   };
 
   const columns: TableColumn<PipelineRun>[] = [
+    { title: 'Status', render: run => <RunStatus status={run.status} /> },
     {
       title: 'Run',
       render: run => (
         <Link component="button" onClick={() => setSelectedId(run.id)}>
-          {run.description ?? run.id}
+          {names.runTitle(run)}
         </Link>
       ),
     },
-    { title: 'Status', render: run => <RunStatus status={run.status} /> },
+    {
+      title: 'Stack',
+      render: run => names.stackName(run.attachedEntityId) ?? '—',
+    },
     {
       title: 'Why it waits',
-      render: run => <WhyItWaits run={run} onOpenRun={setSelectedId} />,
+      render: run => (
+        <WhyItWaits run={run} names={names} onOpenRun={setSelectedId} />
+      ),
     },
-    { title: 'Attempt', field: 'attemptEpoch', type: 'numeric' },
-    { title: 'Created', field: 'createdAt' },
+    {
+      title: 'Triggered by',
+      render: run =>
+        names.personName(run.createdById) ?? run.createdById ?? '—',
+    },
+    {
+      title: 'Started',
+      render: run => <Timestamp value={run.startedAt ?? run.createdAt} />,
+    },
+    {
+      title: 'Duration',
+      render: run => (
+        <Duration startedAt={run.startedAt} completedAt={run.completedAt} />
+      ),
+    },
   ];
 
   const first = (cursors.length - 1) * RUNS_PAGE_SIZE + 1;
@@ -160,6 +183,7 @@ export const PipelineRunsView = ({ stackIds }: { stackIds: string[] }) => {
         <RunDetails
           key={selectedId}
           runId={selectedId}
+          names={names}
           onChanged={refresh}
           onClose={() => setSelectedId(undefined)}
         />

@@ -16,14 +16,18 @@ import { PlanSummary } from './PlanSummary';
 import { ResourceChanges } from './ResourceChanges';
 import { RunActions } from './RunActions';
 import { StepTimeline } from './StepTimeline';
+import { RunNames } from '../common/useRunNames';
+import { RunFacts } from './RunFacts';
 
 /** One run: its actions, steps with logs, plan summaries and resource changes. */
 export const RunDetails = ({
   runId,
+  names,
   onChanged,
   onClose,
 }: {
   runId: string;
+  names: RunNames;
   onChanged: () => void;
   onClose: () => void;
 }) => {
@@ -43,9 +47,13 @@ export const RunDetails = ({
   useInterval(refresh, isActiveRun(value?.run.status) ? LIVE_POLL_MS : null);
 
   return (
-    <Box marginTop={2}>
+    <Box marginTop={2} component="section" aria-label="Run details">
       <InfoCard
-        title={`Run ${runId}`}
+        title={
+          // eslint-disable-next-line no-nested-ternary
+          value ? names.runTitle(value.run) : error ? 'Run' : 'Loading the run…'
+        }
+        subheader={value && <RunFacts run={value.run} names={names} />}
         action={<Button onClick={onClose}>Close</Button>}
       >
         {loading && !value && <Progress />}

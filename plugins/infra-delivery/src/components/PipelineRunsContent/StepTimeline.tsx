@@ -6,6 +6,7 @@ import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import ExpandMoreIcon from '@material-ui/icons/ExpandMore';
 import { useState } from 'react';
+import { Duration } from '../common/Duration';
 import { RunStatus } from '../common/RunStatus';
 import { StepLogs } from './StepLogs';
 
@@ -49,6 +50,12 @@ export const StepTimeline = ({ steps }: { steps: StepExecution[] }) => {
                 {step.type}
               </Typography>
               <RunStatus status={step.status} />
+              <Typography variant="caption" color="textSecondary">
+                <Duration
+                  startedAt={step.startedAt}
+                  completedAt={step.completedAt}
+                />
+              </Typography>
               {step.error && (
                 <Typography variant="caption" color="error">
                   {step.error.message}

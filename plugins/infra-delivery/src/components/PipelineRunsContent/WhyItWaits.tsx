@@ -1,4 +1,5 @@
 import { PipelineRun } from '@internal/plugin-infra-delivery-common';
+import { RunNames } from '../common/useRunNames';
 import Link from '@material-ui/core/Link';
 import Typography from '@material-ui/core/Typography';
 
@@ -8,9 +9,11 @@ import Typography from '@material-ui/core/Typography';
  */
 export const WhyItWaits = ({
   run,
+  names,
   onOpenRun,
 }: {
   run: PipelineRun;
+  names: Pick<RunNames, 'stackName'>;
   onOpenRun: (runId: string) => void;
 }) => {
   const queue = run.queueState;
@@ -21,9 +24,10 @@ export const WhyItWaits = ({
     const blockingRunId = queue.blockingRunId;
     return (
       <Typography variant="body2">
-        Held: stack {queue.blockingEntityId} is busy with run{' '}
+        Held: {names.stackName(queue.blockingEntityId) ?? 'the stack'} is busy
+        with{' '}
         <Link component="button" onClick={() => onOpenRun(blockingRunId)}>
-          {blockingRunId}
+          another run
         </Link>
       </Typography>
     );

@@ -10,7 +10,7 @@ import { ErrorPanel } from '../common/ErrorPanel';
 import { useIsOrganizationAdmin } from '../common/useIsOrganizationAdmin';
 import { useLiveRuns } from '../common/useLiveRuns';
 import { ConnectRunnerButton } from './ConnectRunnerButton';
-import { RunnerLastSeen } from './RunnerLastSeen';
+import { Timestamp } from '../common/Timestamp';
 import { RunnerStatusLabel } from './RunnerStatusLabel';
 import { useRunnerPages } from './useRunnerPages';
 
@@ -37,7 +37,7 @@ const columns: TableColumn<Runner>[] = [
   },
   {
     title: 'Last seen',
-    render: runner => <RunnerLastSeen timestamp={runner.lastSeenAt} />,
+    render: runner => <Timestamp value={runner.lastSeenAt} />,
   },
   {
     title: 'Running step',

@@ -9,7 +9,10 @@ import CloseIcon from '@material-ui/icons/Close';
 import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { ErrorPanel } from '../common/ErrorPanel';
+import { Duration } from '../common/Duration';
 import { RunStatus } from '../common/RunStatus';
+import { Timestamp } from '../common/Timestamp';
+import { runTitle } from '../common/runTitle';
 
 /** A stack's current resources (#14 by stack) and its run history (#13 by entity). */
 export const StackDrawer = ({
@@ -64,12 +67,29 @@ export const StackDrawer = ({
                 title="Run history"
                 options={{ paging: false, search: false, padding: 'dense' }}
                 columns={[
-                  { title: 'Run', field: 'id' },
                   {
                     title: 'Status',
                     render: run => <RunStatus status={run.status} />,
                   },
-                  { title: 'Created', field: 'createdAt' },
+                  {
+                    title: 'Run',
+                    render: run => runTitle(run, [stack]),
+                  },
+                  {
+                    title: 'Started',
+                    render: run => (
+                      <Timestamp value={run.startedAt ?? run.createdAt} />
+                    ),
+                  },
+                  {
+                    title: 'Duration',
+                    render: run => (
+                      <Duration
+                        startedAt={run.startedAt}
+                        completedAt={run.completedAt}
+                      />
+                    ),
+                  },
                 ]}
                 data={value.runs}
               />

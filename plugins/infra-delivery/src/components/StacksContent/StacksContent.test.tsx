@@ -101,11 +101,13 @@ describe('StacksContent', () => {
             pipelineRun({
               id: 'run-network-2',
               attachedEntityId: network.id,
+              pipelineId: network.changePipelineId,
               status: 'SUCCEEDED',
             }),
             pipelineRun({
               id: 'run-network-1',
               attachedEntityId: network.id,
+              pipelineId: network.destroyPipelineId,
               status: 'FAILED',
             }),
           ]),
@@ -571,10 +573,13 @@ describe('StacksContent', () => {
     ).toBeInTheDocument();
 
     expect(within(drawer).getByText('Run history')).toBeInTheDocument();
-    const failedRow = within(drawer).getByText('run-network-1').closest('tr')!;
+    // Runs are named by what they do, never by their ids.
+    const failedRow = within(drawer)
+      .getByText(`Destroy · ${network.name}`)
+      .closest('tr')!;
     expect(within(failedRow).getByText('Failed')).toBeInTheDocument();
     const succeededRow = within(drawer)
-      .getByText('run-network-2')
+      .getByText(`Plan & apply · ${network.name}`)
       .closest('tr')!;
     expect(within(succeededRow).getByText('Succeeded')).toBeInTheDocument();
 

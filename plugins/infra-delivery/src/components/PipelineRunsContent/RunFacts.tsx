@@ -1,0 +1,26 @@
+import { PipelineRun } from '@internal/plugin-infra-delivery-common';
+import Typography from '@material-ui/core/Typography';
+import { Duration } from '../common/Duration';
+import { Timestamp } from '../common/Timestamp';
+import { RunNames } from '../common/useRunNames';
+
+/** The line under a run's title: its stack, who started it, when, and how long it took. */
+export const RunFacts = ({
+  run,
+  names,
+}: {
+  run: PipelineRun;
+  names: RunNames;
+}) => {
+  const stack = names.stackName(run.attachedEntityId);
+  const person = names.personName(run.createdById) ?? run.createdById;
+  return (
+    <Typography variant="body2" color="textSecondary">
+      {stack && <>{stack} · </>}
+      {person && <>started by {person} · </>}
+      <Timestamp value={run.startedAt ?? run.createdAt} /> ·{' '}
+      <Duration startedAt={run.startedAt} completedAt={run.completedAt} />
+      {run.attemptEpoch > 1 && <> · attempt {run.attemptEpoch}</>}
+    </Typography>
+  );
+};

@@ -1,0 +1,24 @@
+import Typography from '@material-ui/core/Typography';
+import { absoluteTime, relativeTime } from './time';
+import { useNow } from './useNow';
+
+/**
+ * A point in time as Backstage shows one: relative ("3 minutes ago"), kept current, with the
+ * exact time on hover and in the `<time>` element for assistive technology.
+ */
+export const Timestamp = ({ value }: { value?: string }) => {
+  const now = useNow(30_000, value !== undefined);
+  if (!value) {
+    return <>—</>;
+  }
+  return (
+    <Typography
+      variant="inherit"
+      component="time"
+      dateTime={value}
+      title={absoluteTime(value)}
+    >
+      {relativeTime(value, now)}
+    </Typography>
+  );
+};

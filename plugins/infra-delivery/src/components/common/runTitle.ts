@@ -1,0 +1,26 @@
+import { PipelineRun, Stack } from '@internal/plugin-infra-delivery-common';
+
+/** "Plan & apply" or "Destroy" for a stack's change or destroy pipeline. */
+export function pipelineKindOf(
+  pipelineId: string,
+  stacks: Stack[],
+): string | undefined {
+  if (stacks.some(stack => stack.changePipelineId === pipelineId)) {
+    return 'Plan & apply';
+  }
+  if (stacks.some(stack => stack.destroyPipelineId === pipelineId)) {
+    return 'Destroy';
+  }
+  return undefined;
+}
+
+/**
+ * What people call a run: its description, else what it does to which stack ("Destroy ·
+ * Network"), never its id.
+ */
+export function runTitle(run: PipelineRun, stacks: Stack[]): string {
+  if (run.description) return run.description;
+  const kind = pipelineKindOf(run.pipelineId, stacks) ?? 'Run';
+  const stack = stacks.find(s => s.id === run.attachedEntityId)?.name;
+  return stack ? `${kind} · ${stack}` : kind;
+}

@@ -1,0 +1,74 @@
+import { useApi } from '@backstage/frontend-plugin-api';
+import {
+  InfraDeliveryApiError,
+  PipelineRun,
+  Stack,
+} from '@internal/plugin-infra-delivery-common';
+import useAsync from 'react-use/esm/useAsync';
+import { infraDeliveryApiRef } from '../../api';
+import { pipelineKindOf, runTitle } from './runTitle';
+
+/** What a run is called where people read it, and who started it. */
+export interface RunNames {
+  /** The stack's name, or undefined until known (or when it is not visible). */
+  stackName(stackId?: string): string | undefined;
+  /** "Plan & apply" or "Destroy" for a stack's change or destroy pipeline. */
+  pipelineKind(pipelineId: string): string | undefined;
+  /** A member's email or a service account's name for the id a run was created by. */
+  personName(id?: string): string | undefined;
+  /** The run's description, else what it does to which stack: "Destroy · Network". */
+  runTitle(run: PipelineRun): string;
+}
+
+async function visibleStack(
+  load: () => Promise<{ data: Stack }>,
+): Promise<Stack | undefined> {
+  try {
+    return (await load()).data;
+  } catch (error) {
+    if (error instanceof InfraDeliveryApiError && error.status === 404) {
+      return undefined;
+    }
+    throw error;
+  }
+}
+
+/**
+ * Names for the runs of `stackIds`: their stacks and pipelines, and the members and service
+ * accounts who started them. Loaded once per set of stacks; until then ids stay unnamed and
+ * views show what they can.
+ */
+export function useRunNames(stackIds: string[]): RunNames {
+  const client = useApi(infraDeliveryApiRef);
+  const { value } = useAsync(async () => {
+    const [stacks, members, accounts] = await Promise.all([
+      Promise.all(
+        stackIds.map(id =>
+          visibleStack(() => client.call('getStack', { params: { id } })),
+        ),
+      ),
+      client.call('listMemberships', { query: { limit: 500 } }).then(
+        page => page.data,
+        () => [],
+      ),
+      client.call('listServiceAccounts', { query: { limit: 500 } }).then(
+        page => page.data,
+        () => [],
+      ),
+    ]);
+    const people = new Map<string, string>([
+      ...members.map(m => [m.id, m.email] as [string, string]),
+      ...accounts.map(a => [a.id, a.name] as [string, string]),
+    ]);
+    return { stacks: stacks.filter((s): s is Stack => !!s), people };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [client, stackIds.join(',')]);
+
+  const stacks = value?.stacks ?? [];
+  return {
+    stackName: stackId => stacks.find(stack => stack.id === stackId)?.name,
+    pipelineKind: pipelineId => pipelineKindOf(pipelineId, stacks),
+    personName: id => (id ? value?.people.get(id) : undefined),
+    runTitle: run => runTitle(run, stacks),
+  };
+}
