@@ -15,7 +15,20 @@ test('the portal signs in a guest and shows the infrastructure page', async ({
   ).toBeVisible();
 
   await nav.getByRole('link', { name: 'Infrastructure', exact: true }).click();
-  await expect(page).toHaveURL(/\/infra-delivery/);
+  // It opens on the organization's infrastructure, not on the service's health.
+  await expect(page).toHaveURL(/\/infra-delivery\/overview/);
+  await expect(page.getByText('Waiting for approval')).toBeVisible();
+  await expect(page.getByText('Raise the alert thresholds')).toBeVisible();
+  await page.screenshot({
+    path: 'docs/screenshots/infrastructure-overview.png',
+    fullPage: true,
+  });
+
+  await page
+    .getByRole('tab', { name: 'Service' })
+    .or(page.getByRole('link', { name: 'Service', exact: true }))
+    .first()
+    .click();
   await expect(page.getByText('Operational')).toBeVisible();
   await expect(page.getByText('Infrastructure Delivery Service')).toBeVisible();
   await page.screenshot({

@@ -32,7 +32,9 @@ test('a person approves the waiting run, which goes on to its apply', async ({
   page,
 }) => {
   await signIn(page, '/catalog/default/component/payments-api/infra-runs');
-  await expect(page.getByText(/Held: stack .* is busy with run/)).toBeVisible();
+  await expect(
+    page.getByText(/Held: Monitoring is busy with/).first(),
+  ).toBeVisible();
 
   await page.getByText('Raise the alert thresholds').click();
   await expect(page.getByText('Plan: +5 ~1 −2')).toBeVisible();
@@ -45,6 +47,12 @@ test('a person approves the waiting run, which goes on to its apply', async ({
   await page.getByRole('button', { name: 'Approve', exact: true }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByText('Approve the plan?')).toBeVisible();
+  // The dialog repeats the plan's counts before anything is applied.
+  await expect(
+    dialog.getByText(
+      'The plan adds 5, changes 1, replaces 0 and destroys 2 resources.',
+    ),
+  ).toBeVisible();
   await dialog.getByRole('button', { name: 'Approve' }).click();
   await expect(dialog).toBeHidden();
 
@@ -89,7 +97,7 @@ test('a stack is a catalog entity with its relations and tabs', async ({
     path: `${SCREENSHOTS}/stack-entity-relations.png`,
     fullPage: true,
   });
-  await page.getByText('Stacks', { exact: true }).click();
+  await page.getByRole('link', { name: 'Stacks', exact: true }).click();
   await expect(page.getByRole('row', { name: /Monitoring/ })).toBeVisible();
   await page.screenshot({
     path: `${SCREENSHOTS}/stack-entity.png`,

@@ -10,9 +10,12 @@ export {
   isInfraDeliveryStacksAvailable,
 } from './availability';
 export { isInfraDeliveryMetricsAvailable } from './components/MetricsContent/metricSpecs';
+export { isInfraDeliveryOverviewAvailable } from './components/EntityOverviewCard/isInfraDeliveryOverviewAvailable';
 export {
   legacyInfraDeliveryPlugin,
   InfraDeliveryStatusPage,
+  InfraDeliveryHomePage,
+  EntityInfraDeliveryOverviewCard,
   EntityInfraDeliveryStacksContent,
   EntityInfraDeliveryPipelineRunsContent,
   EntityInfraDeliveryMetricsContent,

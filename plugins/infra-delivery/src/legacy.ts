@@ -1,4 +1,5 @@
 import {
+  createComponentExtension,
   createPlugin,
   createRoutableExtension,
   createRouteRef,
@@ -9,12 +10,17 @@ import { infraDeliveryApiFactory } from './api';
  * The same components for apps on the legacy frontend system: add the plugin to the app and
  * place the entity contents in the entity pages, e.g.
  * `<EntityLayout.Route path="/infra-stacks" title="Stacks" if={isInfraDeliveryStacksAvailable}>`.
+ * The overview card goes in the entity's Overview, e.g.
+ * `<EntitySwitch.Case if={isInfraDeliveryOverviewAvailable}><EntityInfraDeliveryOverviewCard /></EntitySwitch.Case>`;
+ * its links lead to the tabs at the paths above (`/infra-stacks`, `/infra-runs`,
+ * `/infra-deployments`).
  */
 export const legacyInfraDeliveryPlugin = createPlugin({
   id: 'infra-delivery',
   apis: [infraDeliveryApiFactory],
   routes: {
     root: createRouteRef({ id: 'infra-delivery' }),
+    home: createRouteRef({ id: 'infra-delivery-home' }),
     stacks: createRouteRef({ id: 'infra-delivery-entity-stacks' }),
     runs: createRouteRef({ id: 'infra-delivery-entity-runs' }),
     metrics: createRouteRef({ id: 'infra-delivery-entity-metrics' }),
@@ -31,6 +37,40 @@ export const InfraDeliveryStatusPage = legacyInfraDeliveryPlugin.provide(
     mountPoint: legacyInfraDeliveryPlugin.routes.root,
   }),
 );
+
+/**
+ * The Infrastructure home: runs waiting for approval, runs that failed lately, the stacks with
+ * their last run and the cloud accounts to upgrade. Its links assume the new frontend
+ * system's paths: mount it at `/infra-delivery/overview` and the cloud accounts page at
+ * `/infra-delivery/cloud-accounts`.
+ */
+export const InfraDeliveryHomePage = legacyInfraDeliveryPlugin.provide(
+  createRoutableExtension({
+    name: 'InfraDeliveryHomePage',
+    component: () =>
+      import('./components/InfrastructureHome').then(
+        m => m.InfrastructureHomePage,
+      ),
+    mountPoint: legacyInfraDeliveryPlugin.routes.home,
+  }),
+);
+
+/**
+ * The Infrastructure card for an entity's Overview: the newest run of its stacks, the stacks
+ * with their last run and its service's newest deployment.
+ */
+export const EntityInfraDeliveryOverviewCard =
+  legacyInfraDeliveryPlugin.provide(
+    createComponentExtension({
+      name: 'EntityInfraDeliveryOverviewCard',
+      component: {
+        lazy: () =>
+          import('./components/EntityOverviewCard').then(
+            m => m.InfraDeliveryOverviewCard,
+          ),
+      },
+    }),
+  );
 
 export const EntityInfraDeliveryStacksContent =
   legacyInfraDeliveryPlugin.provide(

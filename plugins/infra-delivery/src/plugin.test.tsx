@@ -1,17 +1,33 @@
-import { screen } from '@testing-library/react';
+import { Entity } from '@backstage/catalog-model';
+import { screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import {
+  createExtensionTester,
   registerMswTestHooks,
   renderTestApp,
 } from '@backstage/frontend-test-utils';
-import { infraDeliveryPlugin } from './plugin';
+import { EntityCardBlueprint } from '@backstage/plugin-catalog-react/alpha';
+import { entityOverviewCard, infraDeliveryPlugin } from './plugin';
+
+const list = (data: unknown[]) => ({
+  data,
+  meta: { limit: 50, nextCursor: null, totalCount: data.length },
+});
+
+function entityWith(annotations: Record<string, string>): Entity {
+  return {
+    apiVersion: 'backstage.io/v1alpha1',
+    kind: 'Component',
+    metadata: { name: 'payments', annotations },
+  };
+}
 
 describe('infraDeliveryPlugin', () => {
   const server = setupServer();
   registerMswTestHooks(server);
 
-  it('mounts its page at /infra-delivery with the API wired to the backend', async () => {
+  beforeEach(() => {
     server.use(
       http.get('*/api/infra-delivery/health', () =>
         HttpResponse.json({ status: 'ok' }),
@@ -22,8 +38,16 @@ describe('infraDeliveryPlugin', () => {
           paths: {},
         }),
       ),
+      ...['stacks', 'pipelines', 'pipeline-runs', 'cloud-accounts'].map(
+        resource =>
+          http.get(`*/api/infra-delivery/${resource}`, () =>
+            HttpResponse.json(list([])),
+          ),
+      ),
     );
+  });
 
+  it('opens its page at /infra-delivery on the Overview tab, the API wired to the backend', async () => {
     renderTestApp({
       features: [infraDeliveryPlugin],
       initialRouteEntries: ['/infra-delivery'],
@@ -31,7 +55,51 @@ describe('infraDeliveryPlugin', () => {
 
     // The whole app mounts first: on a busy machine that takes more than the default second.
     expect(
+      await screen.findByText('No run waits for approval.', undefined, {
+        timeout: 10_000,
+      }),
+    ).toBeInTheDocument();
+    const tabs = screen.getAllByRole('tab').map(tab => tab.textContent);
+    expect(tabs).toEqual([
+      'Overview',
+      'Cloud accounts',
+      'Organization',
+      'Service',
+    ]);
+    expect(
+      within(screen.getByRole('tab', { selected: true })).getByText('Overview'),
+    ).toBeInTheDocument();
+  });
+
+  it('keeps the service status in its own tab', async () => {
+    renderTestApp({
+      features: [infraDeliveryPlugin],
+      initialRouteEntries: ['/infra-delivery/status'],
+    });
+
+    expect(
       await screen.findByText('Operational', undefined, { timeout: 10_000 }),
     ).toBeInTheDocument();
+  });
+
+  it('offers its overview card only on entities that name stacks or their ECS service', () => {
+    const isShownOn = createExtensionTester(entityOverviewCard).get(
+      EntityCardBlueprint.dataRefs.filterFunction,
+    )!;
+
+    expect(isShownOn(entityWith({ 'infra-delivery.io/stacks': 'net' }))).toBe(
+      true,
+    );
+    expect(
+      isShownOn(
+        entityWith({
+          'infra-delivery.io/ecs-service': 'payments/payments-api',
+        }),
+      ),
+    ).toBe(true);
+    expect(isShownOn(entityWith({}))).toBe(false);
+    expect(isShownOn(entityWith({ 'infra-delivery.io/stacks': ' , ' }))).toBe(
+      false,
+    );
   });
 });

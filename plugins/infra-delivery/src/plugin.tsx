@@ -4,14 +4,19 @@ import {
   PageBlueprint,
   SubPageBlueprint,
 } from '@backstage/frontend-plugin-api';
-import { EntityContentBlueprint } from '@backstage/plugin-catalog-react/alpha';
+import {
+  EntityCardBlueprint,
+  EntityContentBlueprint,
+} from '@backstage/plugin-catalog-react/alpha';
 import CloudQueueIcon from '@material-ui/icons/CloudQueue';
 import { infraDeliveryApiFactory } from './api';
 import {
   isInfraDeliveryDeploymentsAvailable,
   isInfraDeliveryStacksAvailable,
 } from './availability';
+import { isInfraDeliveryOverviewAvailable } from './components/EntityOverviewCard/isInfraDeliveryOverviewAvailable';
 import { isInfraDeliveryMetricsAvailable } from './components/MetricsContent/metricSpecs';
+import { ENTITY_TAB_PATHS } from './entityTabPaths';
 import { rootRouteRef } from './routes';
 
 export const infraDeliveryApi = ApiBlueprint.make({
@@ -42,6 +47,23 @@ export const gitForgeLoginPage = PageBlueprint.make({
   },
 });
 
+/**
+ * The first tab, where `/infra-delivery` leads: what waits for approval, what failed lately,
+ * the stacks with their last run and the cloud accounts to upgrade.
+ */
+export const overviewSubPage = SubPageBlueprint.make({
+  name: 'overview',
+  params: {
+    path: 'overview',
+    title: 'Overview',
+    loader: () =>
+      import('./components/InfrastructureHome').then(m => (
+        <m.InfrastructureHomePage />
+      )),
+  },
+});
+
+/** The last tab: whether the service answers, and which API it serves. */
 export const serviceStatusSubPage = SubPageBlueprint.make({
   name: 'status',
   params: {
@@ -79,7 +101,7 @@ export const cloudAccountsSubPage = SubPageBlueprint.make({
 export const entityStacksContent = EntityContentBlueprint.make({
   name: 'stacks',
   params: {
-    path: 'infra-stacks',
+    path: ENTITY_TAB_PATHS.stacks,
     title: 'Stacks',
     filter: isInfraDeliveryStacksAvailable,
     loader: () =>
@@ -90,7 +112,7 @@ export const entityStacksContent = EntityContentBlueprint.make({
 export const entityPipelineRunsContent = EntityContentBlueprint.make({
   name: 'pipeline-runs',
   params: {
-    path: 'infra-runs',
+    path: ENTITY_TAB_PATHS.runs,
     title: 'Pipeline runs',
     filter: isInfraDeliveryStacksAvailable,
     loader: () =>
@@ -103,7 +125,7 @@ export const entityPipelineRunsContent = EntityContentBlueprint.make({
 export const entityDeploymentsContent = EntityContentBlueprint.make({
   name: 'deployments',
   params: {
-    path: 'infra-deployments',
+    path: ENTITY_TAB_PATHS.deployments,
     title: 'Deployments',
     filter: isInfraDeliveryDeploymentsAvailable,
     loader: () =>
@@ -116,11 +138,26 @@ export const entityDeploymentsContent = EntityContentBlueprint.make({
 export const entityMetricsContent = EntityContentBlueprint.make({
   name: 'metrics',
   params: {
-    path: 'infra-metrics',
+    path: ENTITY_TAB_PATHS.metrics,
     title: 'Metrics',
     filter: isInfraDeliveryMetricsAvailable,
     loader: () =>
       import('./components/MetricsContent').then(m => <m.MetricsContent />),
+  },
+});
+
+/**
+ * The Infrastructure card on the Overview tab of entities that name stacks or their ECS
+ * service: the newest run, the stacks with their last run, the newest deployment.
+ */
+export const entityOverviewCard = EntityCardBlueprint.make({
+  name: 'overview',
+  params: {
+    filter: isInfraDeliveryOverviewAvailable,
+    loader: () =>
+      import('./components/EntityOverviewCard').then(m => (
+        <m.InfraDeliveryOverviewCard />
+      )),
   },
 });
 
@@ -135,9 +172,12 @@ export const infraDeliveryPlugin = createFrontendPlugin({
     infraDeliveryApi,
     infraDeliveryPage,
     gitForgeLoginPage,
-    serviceStatusSubPage,
+    // The first sub-page is the tab the page opens on.
+    overviewSubPage,
     cloudAccountsSubPage,
     organizationSubPage,
+    serviceStatusSubPage,
+    entityOverviewCard,
     entityStacksContent,
     entityPipelineRunsContent,
     entityDeploymentsContent,

@@ -4,13 +4,18 @@ import {
   registerMswTestHooks,
   renderInTestApp,
 } from '@backstage/frontend-test-utils';
-import { EntityProvider } from '@backstage/plugin-catalog-react';
+import {
+  EntityProvider,
+  entityRouteRef,
+} from '@backstage/plugin-catalog-react';
 import { SignalApi, signalApiRef } from '@backstage/plugin-signals-react';
 import {
+  CloudAccount,
   GitSelfHostedServer,
   IacExecutionSummary,
   IacResource,
   InfraDeliveryClient,
+  Pipeline,
   PipelineRun,
   Runner,
   Stack,
@@ -162,9 +167,12 @@ export function renderWithService(
     ...options.config,
   };
   const discovery = mockApis.discovery({ baseUrl: new URL(baseUrl).origin });
+  // The catalog's entity pages, which the plugin's views link to.
+  const mountedRoutes = { '/catalog/:namespace/:kind/:name': entityRouteRef };
   if (signals) {
     return renderInTestApp(element, {
       config,
+      mountedRoutes,
       apis: [
         [infraDeliveryApiRef, client],
         discovery,
@@ -176,6 +184,7 @@ export function renderWithService(
   // Without a signals API, as in an app without the signals plugin.
   return renderInTestApp(element, {
     config,
+    mountedRoutes,
     apis: [[infraDeliveryApiRef, client], discovery, permission],
   });
 }
@@ -353,6 +362,41 @@ export function gitSelfHostedServer(
     createdById: 'm1',
     createdAt: now,
     updatedAt: now,
+    ...overrides,
+  };
+}
+
+/** A pipeline as the service lists it; a stack's pipelines are named `<stack>: change`. */
+export function pipeline(
+  overrides: Partial<Pipeline> & Pick<Pipeline, 'id'>,
+): Pipeline {
+  return {
+    createdAt: now,
+    updatedAt: now,
+    givenId: overrides.id,
+    name: overrides.id,
+    organizationId: 'org-1',
+    projectId: 'project-1',
+    ...overrides,
+  };
+}
+
+/** A connected AWS account on the latest role version, unless overridden. */
+export function cloudAccount(
+  overrides: Partial<CloudAccount> & Pick<CloudAccount, 'id'>,
+): CloudAccount {
+  return {
+    createdAt: now,
+    updatedAt: now,
+    givenId: overrides.id,
+    name: overrides.id,
+    organizationId: 'org-1',
+    status: 'CONNECTED',
+    cloudId: '123456789012',
+    cloudRef: 'arn:aws:iam::123456789012:role/infra-delivery',
+    latestRoleVersion: '3',
+    latestRoleVersionDescription: 'Reads CloudWatch metrics',
+    roleVersion: '3',
     ...overrides,
   };
 }

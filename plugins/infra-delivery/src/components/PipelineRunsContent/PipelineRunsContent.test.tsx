@@ -544,8 +544,15 @@ describe('PipelineRunsContent', () => {
       within(card).getByRole('button', { name: 'Approve' }),
     );
 
-    const dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getByText('Approve the plan?')).toBeInTheDocument();
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Approve the plan?',
+    });
+    // The dialog repeats what the approval lets through.
+    expect(
+      within(dialog).getByText(
+        'The plan adds 5, changes 1, replaces 1 and destroys 2 resources.',
+      ),
+    ).toBeInTheDocument();
     expect(
       within(dialog).getByText('The run continues with the next step (apply).'),
     ).toBeInTheDocument();

@@ -76,7 +76,11 @@ export const PipelineRunsView = ({ stackIds }: { stackIds: string[] }) => {
     {
       title: 'Run',
       render: run => (
-        <Link component="button" onClick={() => setSelectedId(run.id)}>
+        <Link
+          component="button"
+          style={{ textAlign: 'left' }}
+          onClick={() => setSelectedId(run.id)}
+        >
           {names.runTitle(run)}
         </Link>
       ),

@@ -1,17 +1,28 @@
 import { useApi } from '@backstage/frontend-plugin-api';
-import { PipelineRun } from '@internal/plugin-infra-delivery-common';
+import {
+  IacExecutionSummary,
+  PipelineRun,
+} from '@internal/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { infraDeliveryApiRef } from '../../api';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { useCanExecuteRuns } from '../common/useCanExecuteRuns';
 
+/** "The plan adds 5, changes 2, replaces 0 and destroys 1 resources." */
+function planCounts(plan: IacExecutionSummary): string {
+  return `The plan adds ${plan.addCount}, changes ${plan.changeCount}, replaces ${plan.replaceCount} and destroys ${plan.destroyCount} resources.`;
+}
+
 /** Approve, reject, cancel or retry: only those the run's state allows, and only if permitted. */
 export const RunActions = ({
   run,
+  plans = [],
   onDone,
 }: {
   run: PipelineRun;
+  /** The run's plan summaries: the approve dialog repeats what will be applied. */
+  plans?: IacExecutionSummary[];
   onDone: () => void;
 }) => {
   const client = useApi(infraDeliveryApiRef);
@@ -37,6 +48,13 @@ export const RunActions = ({
             onConfirm={() => act('approvePipelineRun')}
             onDone={onDone}
           >
+            {plans
+              .filter(plan => plan.runType === 'PLAN')
+              .map(plan => (
+                <Typography key={plan.id} paragraph>
+                  <strong>{planCounts(plan)}</strong>
+                </Typography>
+              ))}
             <Typography>
               The run continues with the next step (apply).
             </Typography>

@@ -64,6 +64,7 @@ export const RunDetails = ({
               <RunStatus status={value.run.status} />
               <RunActions
                 run={value.run}
+                plans={value.summaries}
                 onDone={() => {
                   refresh();
                   onChanged();

@@ -398,13 +398,18 @@ describe('StacksContent', () => {
     expect(posts()[0].body).toEqual({
       data: { description: 'Started from the portal' },
     });
-    // The table loads again to show the queued run.
+    // The table loads again to show the queued run, and says what was started.
     await waitFor(() =>
       expect(
         requestsTo('GET', '/stacks/resource-count').length,
       ).toBeGreaterThan(overviewLoads),
     );
     expect(await screen.findByText('Network')).toBeInTheDocument();
+    const message = await screen.findByRole('status');
+    expect(message).toHaveTextContent('A plan of Network is queued.');
+    expect(
+      within(message).getByRole('link', { name: 'Follow it in Pipeline runs' }),
+    ).toHaveAttribute('href', expect.stringMatching(/\/infra-runs$/));
   });
 
   it('says that an auto-approved stack applies without approval', async () => {
@@ -503,10 +508,19 @@ describe('StacksContent', () => {
       ),
     ).toBeInTheDocument();
     expect(posts()).toEqual([]);
+    // Destroying needs the stack's name typed first.
+    const queue = within(dialog).getByRole('button', {
+      name: 'Queue the destruction',
+    });
+    expect(queue).toBeDisabled();
+    const name = within(dialog).getByLabelText('Type Network to confirm');
+    await userEvent.type(name, 'Netwrk');
+    expect(queue).toBeDisabled();
+    await userEvent.clear(name);
+    await userEvent.type(name, 'Network');
+    expect(queue).toBeEnabled();
 
-    await userEvent.click(
-      within(dialog).getByRole('button', { name: 'Queue the destruction' }),
-    );
+    await userEvent.click(queue);
 
     await waitFor(() =>
       expect(screen.queryByRole('dialog')).not.toBeInTheDocument(),

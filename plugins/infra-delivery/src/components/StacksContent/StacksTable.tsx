@@ -1,4 +1,6 @@
-import { Progress, Table, TableColumn } from '@backstage/core-components';
+import { Link, Progress, Table, TableColumn } from '@backstage/core-components';
+import { useEntity } from '@backstage/plugin-catalog-react';
+import Alert from '@material-ui/lab/Alert';
 import { useApi } from '@backstage/frontend-plugin-api';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
@@ -11,6 +13,7 @@ import { ErrorPanel } from '../common/ErrorPanel';
 import { RunStatus } from '../common/RunStatus';
 import { useCanExecuteRuns } from '../common/useCanExecuteRuns';
 import { isActiveRun, LIVE_POLL_MS } from '../common/livePolling';
+import { useEntityTabLink } from '../common/useEntityTabLink';
 import { useLiveRuns } from '../common/useLiveRuns';
 import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
 import { StackDrawer } from './StackDrawer';
@@ -40,6 +43,14 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
       : null,
   );
   const [opened, setOpened] = useState<StackOverview>();
+  const { entity } = useEntity();
+  const entityTabLink = useEntityTabLink();
+  // What the last action started, said until the next one.
+  const [started, setStarted] = useState<string>();
+  const startedBy = (what: string) => () => {
+    setStarted(what);
+    refresh();
+  };
 
   if (loading && !value) {
     return <Progress />;
@@ -107,7 +118,7 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
                       'Started from the portal',
                     )
                   }
-                  onDone={refresh}
+                  onDone={startedBy(`A plan of ${row.stack.name} is queued`)}
                 >
                   <Typography>
                     This queues a run of the stack's change pipeline: a plan,
@@ -120,6 +131,7 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
                   label="Destroy"
                   color="secondary"
                   title={`Destroy every resource of ${row.stack.name}?`}
+                  typedConfirmation={row.stack.name}
                   confirmLabel="Queue the destruction"
                   onConfirm={() =>
                     trigger(
@@ -127,7 +139,9 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
                       'Destroy from the portal',
                     )
                   }
-                  onDone={refresh}
+                  onDone={startedBy(
+                    `The destruction of ${row.stack.name} is queued`,
+                  )}
                 >
                   <Typography>
                     This queues the destroy pipeline of the stack: it plans the
@@ -150,6 +164,22 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
 
   return (
     <>
+      {started && (
+        <Box marginBottom={2}>
+          <Alert
+            severity="success"
+            role="status"
+            onClose={() => setStarted(undefined)}
+          >
+            {started}.{' '}
+            {entityTabLink(entity, 'runs') && (
+              <Link to={entityTabLink(entity, 'runs')!}>
+                Follow it in Pipeline runs
+              </Link>
+            )}
+          </Alert>
+        </Box>
+      )}
       {waitingForRunner && (
         <WaitingForRunnerNotice
           reason={waitingForRunner.queueState?.reason}

@@ -1,10 +1,7 @@
 import { useApi } from '@backstage/frontend-plugin-api';
-import {
-  InfraDeliveryApiError,
-  PipelineRun,
-  Stack,
-} from '@internal/plugin-infra-delivery-common';
+import { PipelineRun, Stack } from '@internal/plugin-infra-delivery-common';
 import { useReloadableAsync } from '../common/useReloadableAsync';
+import { loadVisibleStacks } from '../common/visibleStacks';
 import { infraDeliveryApiRef } from '../../api';
 
 export interface StackOverview {
@@ -21,22 +18,7 @@ export function useStacksOverview(stackIds: string[]) {
   const key = stackIds.join(',');
   return useReloadableAsync(async (): Promise<StackOverview[]> => {
     const [stacks, runs, counts] = await Promise.all([
-      Promise.all(
-        stackIds.map(id =>
-          client.call('getStack', { params: { id } }).then(
-            r => r.data,
-            (error: Error) => {
-              if (
-                error instanceof InfraDeliveryApiError &&
-                error.status === 404
-              ) {
-                return undefined;
-              }
-              throw error;
-            },
-          ),
-        ),
-      ),
+      loadVisibleStacks(client, stackIds),
       client.call('listPipelineRuns', {
         query: { attachedEntityId: stackIds, latestPerEntity: 1, limit: 500 },
       }),

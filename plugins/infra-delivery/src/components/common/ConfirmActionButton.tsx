@@ -3,23 +3,34 @@ import Dialog from '@material-ui/core/Dialog';
 import DialogActions from '@material-ui/core/DialogActions';
 import DialogContent from '@material-ui/core/DialogContent';
 import DialogTitle from '@material-ui/core/DialogTitle';
+import TextField from '@material-ui/core/TextField';
 import { ReactNode, useState } from 'react';
 import { ErrorPanel } from './ErrorPanel';
 
-export interface ConfirmActionButtonProps {
+let dialogCount = 0;
+
+export interface ConfirmActionButtonProps<T> {
   label: string;
   title: string;
   /** What will happen, shown before the person confirms. */
   children: ReactNode;
   confirmLabel?: string;
-  onConfirm: () => Promise<unknown>;
-  onDone?: () => void;
+  onConfirm: () => Promise<T>;
+  /** Called with what `onConfirm` answered, e.g. to say what the action started. */
+  onDone?: (result: T) => void;
   disabled?: boolean;
   color?: ButtonProps['color'];
+  /** The button's accessible name when its label alone does not say what it acts on. */
+  ariaLabel?: string;
+  /**
+   * Text the person must type before confirming (a stack's name before destroying it), so
+   * that nothing irreversible happens on a reflex click.
+   */
+  typedConfirmation?: string;
 }
 
 /** A button that changes infrastructure: it asks first, then shows the outcome's error if any. */
-export const ConfirmActionButton = ({
+export const ConfirmActionButton = <T,>({
   label,
   title,
   children,
@@ -28,7 +39,11 @@ export const ConfirmActionButton = ({
   onDone,
   disabled,
   color = 'primary',
-}: ConfirmActionButtonProps) => {
+  ariaLabel,
+  typedConfirmation,
+}: ConfirmActionButtonProps<T>) => {
+  const [titleId] = useState(() => `confirm-action-${++dialogCount}`);
+  const [typed, setTyped] = useState('');
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Error>();
@@ -37,9 +52,9 @@ export const ConfirmActionButton = ({
     setBusy(true);
     setError(undefined);
     try {
-      await onConfirm();
+      const result = await onConfirm();
       setOpen(false);
-      onDone?.();
+      onDone?.(result);
     } catch (e) {
       setError(e as Error);
     } finally {
@@ -54,14 +69,33 @@ export const ConfirmActionButton = ({
         variant="outlined"
         color={color}
         disabled={disabled}
-        onClick={() => setOpen(true)}
+        aria-label={ariaLabel}
+        onClick={() => {
+          setTyped('');
+          setOpen(true);
+        }}
       >
         {label}
       </Button>
-      <Dialog open={open} onClose={() => !busy && setOpen(false)}>
-        <DialogTitle>{title}</DialogTitle>
+      <Dialog
+        open={open}
+        onClose={() => !busy && setOpen(false)}
+        aria-labelledby={titleId}
+      >
+        <DialogTitle id={titleId}>{title}</DialogTitle>
         <DialogContent>
           {children}
+          {typedConfirmation !== undefined && (
+            <TextField
+              id={`${titleId}-typed`}
+              fullWidth
+              margin="normal"
+              autoComplete="off"
+              label={`Type ${typedConfirmation} to confirm`}
+              value={typed}
+              onChange={event => setTyped(event.target.value)}
+            />
+          )}
           {error && <ErrorPanel error={error} title={`${label} failed`} />}
         </DialogContent>
         <DialogActions>
@@ -72,7 +106,10 @@ export const ConfirmActionButton = ({
             onClick={confirm}
             color={color}
             variant="contained"
-            disabled={busy}
+            disabled={
+              busy ||
+              (typedConfirmation !== undefined && typed !== typedConfirmation)
+            }
           >
             {confirmLabel}
           </Button>

@@ -1,12 +1,9 @@
 import { useApi } from '@backstage/frontend-plugin-api';
-import {
-  InfraDeliveryApiError,
-  PipelineRun,
-  Stack,
-} from '@internal/plugin-infra-delivery-common';
+import { PipelineRun, Stack } from '@internal/plugin-infra-delivery-common';
 import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { pipelineKindOf, runTitle } from './runTitle';
+import { loadVisibleStacks } from './visibleStacks';
 
 /** What a run is called where people read it, and who started it. */
 export interface RunNames {
@@ -20,19 +17,6 @@ export interface RunNames {
   runTitle(run: PipelineRun): string;
 }
 
-async function visibleStack(
-  load: () => Promise<{ data: Stack }>,
-): Promise<Stack | undefined> {
-  try {
-    return (await load()).data;
-  } catch (error) {
-    if (error instanceof InfraDeliveryApiError && error.status === 404) {
-      return undefined;
-    }
-    throw error;
-  }
-}
-
 /**
  * Names for the runs of `stackIds`: their stacks and pipelines, and the members and service
  * accounts who started them. Loaded once per set of stacks; until then ids stay unnamed and
@@ -42,11 +26,7 @@ export function useRunNames(stackIds: string[]): RunNames {
   const client = useApi(infraDeliveryApiRef);
   const { value } = useAsync(async () => {
     const [stacks, members, accounts] = await Promise.all([
-      Promise.all(
-        stackIds.map(id =>
-          visibleStack(() => client.call('getStack', { params: { id } })),
-        ),
-      ),
+      loadVisibleStacks(client, stackIds),
       client.call('listMemberships', { query: { limit: 500 } }).then(
         page => page.data,
         () => [],

@@ -1,0 +1,226 @@
+import { Entity } from '@backstage/catalog-model';
+import { renderInTestApp } from '@backstage/frontend-test-utils';
+import {
+  EntityProvider,
+  entityRouteRef,
+} from '@backstage/plugin-catalog-react';
+import {
+  Deployment,
+  PipelineRun,
+} from '@internal/plugin-infra-delivery-common';
+import { screen, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { infraDeliveryApiRef } from '../../api';
+import { deploymentFixture } from '../../__testUtils__/deploymentFixtures';
+import {
+  baseUrl,
+  client,
+  errorResponse,
+  list,
+  pipelineRun,
+  setupInfraDeliveryServer,
+  stack,
+} from '../../__testUtils__/infraDeliveryTestKit';
+import { InfraDeliveryOverviewCard } from './InfraDeliveryOverviewCard';
+
+const ago = (minutes: number) =>
+  new Date(Date.now() - minutes * 60_000).toISOString();
+
+const network = stack({ id: 'net', name: 'Network', givenId: 'network' });
+const database = stack({ id: 'db', name: 'Database', givenId: 'database' });
+
+function component(annotations: Record<string, string>): Entity {
+  return {
+    apiVersion: 'backstage.io/v1alpha1',
+    kind: 'Component',
+    metadata: { name: 'payments', annotations },
+    spec: { type: 'service', owner: 'team-a', lifecycle: 'production' },
+  };
+}
+
+describe('InfraDeliveryOverviewCard', () => {
+  const { server, requestsTo } = setupInfraDeliveryServer();
+  let latestRuns: PipelineRun[];
+  let deployments: Deployment[];
+
+  beforeEach(() => {
+    latestRuns = [];
+    deployments = [];
+    server.use(
+      http.get(`${baseUrl}/stacks/:id`, ({ params }) => {
+        const found = [network, database].find(s => s.id === params.id);
+        return found
+          ? HttpResponse.json({ data: found })
+          : errorResponse(404, {
+              code: 'InfraDelivery:Stack:NOT_FOUND',
+              message: `Stack ${params.id} was not found`,
+              requestId: 'req-1',
+            });
+      }),
+      http.get(`${baseUrl}/pipeline-runs`, () =>
+        HttpResponse.json(list(latestRuns)),
+      ),
+      http.get(`${baseUrl}/deployments`, () =>
+        HttpResponse.json(list(deployments)),
+      ),
+    );
+  });
+
+  const renderCard = (entity: Entity) =>
+    renderInTestApp(
+      <EntityProvider entity={entity}>
+        <InfraDeliveryOverviewCard />
+      </EntityProvider>,
+      {
+        apis: [[infraDeliveryApiRef, client]],
+        mountedRoutes: { '/catalog/:namespace/:kind/:name': entityRouteRef },
+      },
+    );
+
+  const section = (name: string) => screen.findByRole('region', { name });
+
+  it('shows the newest run, each stack with its last run and the newest deployment, linked to their tabs', async () => {
+    latestRuns = [
+      pipelineRun({
+        id: 'run-1',
+        status: 'SUCCEEDED',
+        attachedEntityId: 'net',
+        pipelineId: network.changePipelineId,
+        startedAt: ago(60 * 3),
+      }),
+      pipelineRun({
+        id: 'run-2',
+        status: 'WAITING_FOR_APPROVAL',
+        attachedEntityId: 'db',
+        pipelineId: database.destroyPipelineId,
+        startedAt: ago(5),
+      }),
+    ];
+    deployments = [deploymentFixture('d3', 'IN_PROGRESS', 'app:3')];
+    await renderCard(
+      component({
+        'infra-delivery.io/stacks': 'net,db',
+        'infra-delivery.io/ecs-service': 'payments/payments-api',
+      }),
+    );
+
+    const latestRun = await section('Latest run');
+    expect(await within(latestRun).findByText('Destroy')).toBeInTheDocument();
+    expect(
+      within(latestRun).getByText('Waiting for approval'),
+    ).toBeInTheDocument();
+    expect(within(latestRun).getByText(/Database/)).toBeInTheDocument();
+    expect(within(latestRun).getByText('5 minutes ago')).toBeInTheDocument();
+    expect(
+      within(latestRun).getByRole('link', { name: 'All runs' }),
+    ).toHaveAttribute('href', '/catalog/default/component/payments/infra-runs');
+
+    const stacks = await section('Stacks');
+    const networkLine = within(stacks).getByText('Network').parentElement!
+      .parentElement as HTMLElement;
+    expect(within(networkLine).getByText('Succeeded')).toBeInTheDocument();
+    const databaseLine = within(stacks).getByText('Database').parentElement!
+      .parentElement as HTMLElement;
+    expect(
+      within(databaseLine).getByText('Waiting for approval'),
+    ).toBeInTheDocument();
+    expect(
+      within(stacks).getByRole('link', { name: 'All stacks' }),
+    ).toHaveAttribute(
+      'href',
+      '/catalog/default/component/payments/infra-stacks',
+    );
+
+    const deployment = await section('Latest deployment');
+    expect(
+      await within(deployment).findByText('Deploy app:3'),
+    ).toBeInTheDocument();
+    expect(within(deployment).getByText('In progress')).toBeInTheDocument();
+    expect(within(deployment).getByText(/revision 3/)).toBeInTheDocument();
+    expect(
+      within(deployment).getByRole('link', { name: 'All deployments' }),
+    ).toHaveAttribute(
+      'href',
+      '/catalog/default/component/payments/infra-deployments',
+    );
+
+    const [deploymentsRequest] = requestsTo('GET', '/deployments');
+    expect(deploymentsRequest.query.get('clusterRef')).toBe('payments');
+    expect(deploymentsRequest.query.get('serviceRef')).toBe('payments-api');
+    const [runsRequest] = requestsTo('GET', '/pipeline-runs');
+    expect(runsRequest.query.getAll('attachedEntityId')).toEqual(['net', 'db']);
+    expect(runsRequest.query.get('latestPerEntity')).toBe('1');
+  });
+
+  it('leaves the deployment out for an entity without an ECS service', async () => {
+    await renderCard(component({ 'infra-delivery.io/stacks': 'net' }));
+
+    const latestRun = await section('Latest run');
+    expect(
+      await within(latestRun).findByText('No stack has run yet.'),
+    ).toBeInTheDocument();
+    const stacks = await section('Stacks');
+    expect(within(stacks).getByText('Never run')).toBeInTheDocument();
+    expect(
+      screen.queryByRole('region', { name: 'Latest deployment' }),
+    ).not.toBeInTheDocument();
+    expect(requestsTo('GET', '/deployments')).toHaveLength(0);
+  });
+
+  it('shows only the deployment for an entity that names no stack, and says when there is none', async () => {
+    await renderCard(
+      component({ 'infra-delivery.io/ecs-service': 'payments/payments-api' }),
+    );
+
+    const deployment = await section('Latest deployment');
+    expect(
+      await within(deployment).findByText('No deployment of payments-api yet.'),
+    ).toBeInTheDocument();
+    expect(
+      screen.queryByRole('region', { name: 'Stacks' }),
+    ).not.toBeInTheDocument();
+    expect(requestsTo('GET', '/pipeline-runs')).toHaveLength(0);
+  });
+
+  it('names a stack the service does not know', async () => {
+    await renderCard(component({ 'infra-delivery.io/stacks': 'net,gone' }));
+
+    const stacks = await section('Stacks');
+    expect(within(stacks).getByText('Network')).toBeInTheDocument();
+    expect(
+      within(stacks).getByText('Stack gone was not found'),
+    ).toBeInTheDocument();
+  });
+
+  it('explains an error of the service', async () => {
+    server.use(
+      http.get(`${baseUrl}/deployments`, () =>
+        errorResponse(403, {
+          code: 'InfraDelivery:Authorization:FORBIDDEN',
+          message: 'Reading deployments needs the VIEWER role',
+          requestId: 'req-2',
+        }),
+      ),
+    );
+    await renderCard(
+      component({ 'infra-delivery.io/ecs-service': 'payments/payments-api' }),
+    );
+
+    const deployment = await section('Latest deployment');
+    expect(
+      await within(deployment).findByText(
+        'Reading deployments needs the VIEWER role',
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it('names the annotations it needs on an entity without them', async () => {
+    await renderCard(component({}));
+
+    expect(
+      await screen.findByText(/infra-delivery.io\/stacks/),
+    ).toBeInTheDocument();
+    expect(requestsTo('GET', '/pipeline-runs')).toHaveLength(0);
+    expect(requestsTo('GET', '/deployments')).toHaveLength(0);
+  });
+});

@@ -1,0 +1,2 @@
+export { InfraDeliveryOverviewCard } from './InfraDeliveryOverviewCard';
+export { isInfraDeliveryOverviewAvailable } from './isInfraDeliveryOverviewAvailable';

@@ -1,0 +1,71 @@
+import { useApi } from '@backstage/frontend-plugin-api';
+import { PipelineRun, Stack } from '@internal/plugin-infra-delivery-common';
+import { infraDeliveryApiRef } from '../../api';
+import { bothLoaded, LoadState } from '../common/loadState';
+import { pipelineKindOf } from '../common/runTitle';
+import { runStartedAt } from '../common/runStartedAt';
+import { useLatestRunPerStack } from '../common/useLatestRunPerStack';
+import { loadVisibleStacks } from '../common/visibleStacks';
+import { useReloadableAsync } from '../common/useReloadableAsync';
+
+/** One of the entity's stacks with its newest run. */
+export interface EntityStack {
+  stackId: string;
+  /** Undefined when the stack does not exist (any more) or is not visible. */
+  stack?: Stack;
+  latestRun?: PipelineRun;
+}
+
+export interface EntityStacks {
+  stacks: EntityStack[];
+  /**
+   * The newest run of all the stacks, with its stack and what it is called: its description,
+   * else what it does to the stack ("Plan & apply", "Destroy").
+   */
+  latestRun?: { run: PipelineRun; stack?: Stack; title: string };
+}
+
+/** The stacks the entity's annotation names, each with its newest run, and the newest of all. */
+export function useEntityStacks(stackIds: string[]): LoadState<EntityStacks> {
+  const client = useApi(infraDeliveryApiRef);
+  const stacks = useReloadableAsync(
+    () => loadVisibleStacks(client, stackIds),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [client, stackIds.join(',')],
+  );
+  const latestRuns = useLatestRunPerStack(stackIds);
+  const both = bothLoaded(stacks, latestRuns);
+  if (!both.value) {
+    return { loading: both.loading, error: both.error };
+  }
+  const [found, runs] = both.value;
+  const rows = stackIds.map((stackId, i) => ({
+    stackId,
+    stack: found[i],
+    latestRun: runs.get(stackId),
+  }));
+  const newest = rows
+    .flatMap(({ latestRun: run, stack }) => (run ? [{ run, stack }] : []))
+    .sort(
+      (a, b) =>
+        Date.parse(runStartedAt(b.run)) - Date.parse(runStartedAt(a.run)),
+    )[0];
+  const latestRun = newest && {
+    ...newest,
+    title:
+      newest.run.description ??
+      pipelineKindOf(
+        newest.run.pipelineId,
+        newest.stack ? [newest.stack] : [],
+      ) ??
+      'Run',
+  };
+  return {
+    loading: both.loading,
+    error: both.error,
+    value: {
+      stacks: rows,
+      latestRun,
+    },
+  };
+}

@@ -1,0 +1,92 @@
+import { InfoCard, Link, Table } from '@backstage/core-components';
+import { useApi } from '@backstage/frontend-plugin-api';
+import { CloudAccount } from '@internal/plugin-infra-delivery-common';
+import Box from '@material-ui/core/Box';
+import Typography from '@material-ui/core/Typography';
+import { infraDeliveryApiRef } from '../../api';
+import { CARD_TABLE_OPTIONS } from '../common/cardTableOptions';
+import { useInfrastructurePath } from '../common/useInfrastructurePath';
+import { useReloadableAsync } from '../common/useReloadableAsync';
+import { Loaded } from '../common/Loaded';
+
+/** A connected account whose role is not on the latest policy version: it can be upgraded. */
+export function needsUpgrade(account: CloudAccount): boolean {
+  return (
+    account.status === 'CONNECTED' &&
+    account.roleVersion !== account.latestRoleVersion
+  );
+}
+
+/**
+ * The connected cloud accounts whose role runs an older policy than the latest: features that
+ * need the newer permissions fail there until an admin upgrades them from the Cloud accounts
+ * tab.
+ */
+export const CloudAccountUpgradesCard = () => {
+  const client = useApi(infraDeliveryApiRef);
+  const cloudAccountsPath = `${useInfrastructurePath()}/cloud-accounts`;
+  const accounts = useReloadableAsync(
+    async () =>
+      (
+        await client.call('listCloudAccounts', { query: { limit: 500 } })
+      ).data.filter(needsUpgrade),
+    [client],
+  );
+  return (
+    <InfoCard
+      title="Cloud accounts needing an upgrade"
+      subheader="Their role runs an older policy version"
+      deepLink={{ title: 'All cloud accounts', link: cloudAccountsPath }}
+      noPadding
+    >
+      <Loaded state={accounts}>
+        {list => (
+          <Table<CloudAccount>
+            options={CARD_TABLE_OPTIONS}
+            data={list}
+            columns={[
+              {
+                title: 'Account',
+                render: account => (
+                  <Box>
+                    <Typography variant="body2">{account.name}</Typography>
+                    <Typography variant="caption" color="textSecondary">
+                      {account.cloudId}
+                    </Typography>
+                  </Box>
+                ),
+              },
+              {
+                title: 'Role version',
+                render: account => (
+                  <span title={account.latestRoleVersionDescription}>
+                    {account.roleVersion ?? 'unknown'} →{' '}
+                    {account.latestRoleVersion}
+                  </span>
+                ),
+              },
+              {
+                title: '',
+                render: account => (
+                  <Link
+                    to={cloudAccountsPath}
+                    aria-label={`Upgrade ${account.name}`}
+                  >
+                    Upgrade
+                  </Link>
+                ),
+              },
+            ]}
+            emptyContent={
+              <Box padding={2}>
+                <Typography>
+                  Every connected cloud account runs the latest role version.
+                </Typography>
+              </Box>
+            }
+          />
+        )}
+      </Loaded>
+    </InfoCard>
+  );
+};

@@ -1,0 +1,352 @@
+import { renderInTestApp } from '@backstage/frontend-test-utils';
+import { entityRouteRef } from '@backstage/plugin-catalog-react';
+import { signalApiRef } from '@backstage/plugin-signals-react';
+import {
+  CloudAccount,
+  PipelineRun,
+  RUN_SIGNAL_CHANNEL,
+  Stack,
+} from '@internal/plugin-infra-delivery-common';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { infraDeliveryApiRef } from '../../api';
+import {
+  baseUrl,
+  client,
+  cloudAccount,
+  errorResponse,
+  fakeSignals,
+  list,
+  pipeline,
+  pipelineRun,
+  setupInfraDeliveryServer,
+  stack,
+} from '../../__testUtils__/infraDeliveryTestKit';
+import { InfrastructureHomePage } from './InfrastructureHomePage';
+
+// Four cards with their tables render in every test.
+jest.setTimeout(20_000);
+
+const ago = (hours: number) =>
+  new Date(Date.now() - hours * 3_600_000).toISOString();
+
+const network = stack({ id: 'net', name: 'Network', givenId: 'network' });
+const database = stack({ id: 'db', name: 'Database', givenId: 'database' });
+const cache = stack({ id: 'cache', name: 'Cache', givenId: 'cache' });
+
+/** What the fake service holds; each test changes what it needs. */
+interface Service {
+  stacks: Stack[];
+  waiting: PipelineRun[];
+  failed: PipelineRun[];
+  latestPerStack: PipelineRun[];
+  accounts: CloudAccount[];
+}
+
+describe('InfrastructureHomePage', () => {
+  const { server, requestsTo } = setupInfraDeliveryServer();
+  let service: Service;
+
+  beforeEach(() => {
+    service = {
+      stacks: [network, database, cache],
+      waiting: [],
+      failed: [],
+      latestPerStack: [],
+      accounts: [],
+    };
+    server.use(
+      http.get(`${baseUrl}/stacks`, () =>
+        HttpResponse.json(list(service.stacks)),
+      ),
+      http.get(`${baseUrl}/pipelines`, () =>
+        HttpResponse.json(
+          list([pipeline({ id: 'drift', name: 'Nightly drift check' })]),
+        ),
+      ),
+      http.get(`${baseUrl}/pipeline-runs`, ({ request }) => {
+        const query = new URL(request.url).searchParams;
+        if (query.get('status') === 'WAITING_FOR_APPROVAL') {
+          return HttpResponse.json(list(service.waiting));
+        }
+        if (query.get('status') === 'FAILED') {
+          return HttpResponse.json(list(service.failed));
+        }
+        const stackIds = query.getAll('attachedEntityId');
+        return HttpResponse.json(
+          list(
+            service.latestPerStack.filter(run =>
+              stackIds.includes(run.attachedEntityId ?? ''),
+            ),
+          ),
+        );
+      }),
+      http.get(`${baseUrl}/cloud-accounts`, () =>
+        HttpResponse.json(list(service.accounts)),
+      ),
+    );
+  });
+
+  /** Renders the page and waits until every card has loaded. */
+  const renderPage = async (signals = fakeSignals()) => {
+    const rendered = await renderInTestApp(<InfrastructureHomePage />, {
+      apis: [
+        [infraDeliveryApiRef, client],
+        [signalApiRef, signals.api],
+      ],
+      mountedRoutes: { '/catalog/:namespace/:kind/:name': entityRouteRef },
+    });
+    await waitFor(
+      () => expect(screen.queryByTestId('progress')).not.toBeInTheDocument(),
+      { timeout: 10_000 },
+    );
+    return rendered;
+  };
+
+  /** The card with this title. */
+  const card = async (title: string) =>
+    (await screen.findByText(title)).closest('.MuiCard-root') as HTMLElement;
+
+  /** The row of a card's table that shows `text`. */
+  const rowOf = async (cardElement: HTMLElement, text: string) =>
+    (await within(cardElement).findByText(text)).closest('tr') as HTMLElement;
+
+  it('lists the runs waiting for approval by what they do, linked to their stack’s runs tab', async () => {
+    service.waiting = [
+      pipelineRun({
+        id: 'run-1',
+        status: 'WAITING_FOR_APPROVAL',
+        pipelineId: network.changePipelineId,
+        attachedEntityId: 'net',
+        updatedAt: ago(2),
+      }),
+      pipelineRun({
+        id: 'run-2',
+        status: 'WAITING_FOR_APPROVAL',
+        pipelineId: database.destroyPipelineId,
+        attachedEntityId: 'db',
+        description: 'Tear down the old replica',
+        updatedAt: ago(5),
+      }),
+    ];
+    await renderPage();
+
+    const waiting = await card('Waiting for approval');
+    const change = await rowOf(waiting, 'Plan & apply');
+    expect(within(change).getByText('Network')).toBeInTheDocument();
+    expect(within(change).getByText('2 hours ago')).toBeInTheDocument();
+    expect(
+      within(change).getByRole('link', { name: 'Plan & apply' }),
+    ).toHaveAttribute('href', '/catalog/default/resource/stack-net/infra-runs');
+
+    const destroy = await rowOf(waiting, 'Tear down the old replica');
+    expect(within(destroy).getByText('Database')).toBeInTheDocument();
+    expect(
+      within(destroy).getByRole('link', { name: 'Tear down the old replica' }),
+    ).toHaveAttribute('href', '/catalog/default/resource/stack-db/infra-runs');
+
+    const [request] = requestsTo('GET', '/pipeline-runs').filter(
+      r => r.query.get('status') === 'WAITING_FOR_APPROVAL',
+    );
+    expect(request.query.getAll('status')).toEqual(['WAITING_FOR_APPROVAL']);
+  });
+
+  it('lists the runs that failed in the last week with why, and leaves older failures out', async () => {
+    service.failed = [
+      pipelineRun({
+        id: 'run-3',
+        status: 'FAILED',
+        pipelineId: cache.changePipelineId,
+        attachedEntityId: 'cache',
+        completedAt: ago(1),
+        error: {
+          code: 'InfraDelivery:Step:FAILED',
+          message: 'tofu apply exited with 1',
+          requestId: 'req-1',
+        },
+      }),
+      pipelineRun({
+        id: 'run-4',
+        status: 'FAILED',
+        pipelineId: 'drift',
+        completedAt: ago(30),
+      }),
+      pipelineRun({
+        id: 'run-5',
+        status: 'FAILED',
+        pipelineId: network.changePipelineId,
+        attachedEntityId: 'net',
+        description: 'A failure of last month',
+        completedAt: ago(24 * 30),
+      }),
+    ];
+    await renderPage();
+
+    const failed = await card('Failed lately');
+    const apply = await rowOf(failed, 'Plan & apply');
+    expect(within(apply).getByText('Cache')).toBeInTheDocument();
+    expect(
+      within(apply).getByText('tofu apply exited with 1'),
+    ).toBeInTheDocument();
+    expect(within(apply).getByText('1 hour ago')).toBeInTheDocument();
+
+    // A pipeline of no stack is named after the pipeline, with nowhere to link to.
+    const drift = await rowOf(failed, 'Nightly drift check');
+    expect(within(drift).queryByRole('link')).not.toBeInTheDocument();
+    expect(within(drift).getByText('—')).toBeInTheDocument();
+
+    expect(
+      within(failed).queryByText('A failure of last month'),
+    ).not.toBeInTheDocument();
+  });
+
+  it('shows every stack with its last run, the most recently run first and linked to its page', async () => {
+    service.latestPerStack = [
+      pipelineRun({
+        id: 'run-6',
+        status: 'SUCCEEDED',
+        attachedEntityId: 'db',
+        startedAt: ago(48),
+      }),
+      pipelineRun({
+        id: 'run-7',
+        status: 'FAILED',
+        attachedEntityId: 'net',
+        startedAt: ago(1),
+      }),
+    ];
+    await renderPage();
+
+    const stacks = await card('Stacks');
+    await within(stacks).findByText('Failed');
+    const rows = within(stacks)
+      .getAllByRole('row')
+      .filter(row => within(row).queryAllByRole('cell').length > 0);
+    expect(rows.map(row => within(row).getByRole('link').textContent)).toEqual([
+      'Network',
+      'Database',
+      'Cache',
+    ]);
+    expect(within(rows[0]).getByText('Failed')).toBeInTheDocument();
+    expect(within(rows[1]).getByText('Succeeded')).toBeInTheDocument();
+    expect(within(rows[1]).getByText('2 days ago')).toBeInTheDocument();
+    expect(within(rows[2]).getByText('Never run')).toBeInTheDocument();
+    expect(within(rows[0]).getByRole('link')).toHaveAttribute(
+      'href',
+      '/catalog/default/resource/stack-net/infra-stacks',
+    );
+
+    const [request] = requestsTo('GET', '/pipeline-runs').filter(r =>
+      r.query.has('attachedEntityId'),
+    );
+    expect(request.query.getAll('attachedEntityId')).toEqual([
+      'net',
+      'db',
+      'cache',
+    ]);
+    expect(request.query.get('latestPerEntity')).toBe('1');
+  });
+
+  it('lists the connected cloud accounts on an older role version, linking to the Cloud accounts tab', async () => {
+    service.accounts = [
+      cloudAccount({ id: 'prod', name: 'Production' }),
+      cloudAccount({
+        id: 'staging',
+        name: 'Staging',
+        cloudId: '210987654321',
+        roleVersion: '2',
+      }),
+      cloudAccount({
+        id: 'sandbox',
+        name: 'Sandbox',
+        status: 'AWAITING_CONNECTION',
+        roleVersion: undefined,
+      }),
+    ];
+    await renderPage();
+
+    const accounts = await card('Cloud accounts needing an upgrade');
+    const staging = await rowOf(accounts, 'Staging');
+    expect(within(staging).getByText('210987654321')).toBeInTheDocument();
+    expect(within(staging).getByText('2 → 3')).toBeInTheDocument();
+    expect(
+      within(staging).getByRole('link', { name: 'Upgrade Staging' }),
+    ).toHaveAttribute('href', '/infra-delivery/cloud-accounts');
+    expect(within(accounts).queryByText('Production')).not.toBeInTheDocument();
+    expect(within(accounts).queryByText('Sandbox')).not.toBeInTheDocument();
+  });
+
+  it('says so in each card when there is nothing to show', async () => {
+    service.stacks = [];
+    await renderPage();
+
+    expect(
+      await screen.findByText('No run waits for approval.'),
+    ).toBeInTheDocument();
+    expect(
+      await screen.findByText('No run failed in the last 7 days.'),
+    ).toBeInTheDocument();
+    expect(
+      await screen.findByText('The organization has no stack yet.'),
+    ).toBeInTheDocument();
+    expect(
+      await screen.findByText(
+        'Every connected cloud account runs the latest role version.',
+      ),
+    ).toBeInTheDocument();
+    // Without stacks there is no run of theirs to ask for.
+    expect(
+      requestsTo('GET', '/pipeline-runs').filter(r =>
+        r.query.has('attachedEntityId'),
+      ),
+    ).toHaveLength(0);
+  });
+
+  it('explains a failed load in its own card and shows the others', async () => {
+    server.use(
+      http.get(`${baseUrl}/cloud-accounts`, () =>
+        errorResponse(403, {
+          code: 'InfraDelivery:Authorization:FORBIDDEN',
+          message: 'Reading cloud accounts needs the VIEWER role',
+          requestId: 'req-42',
+        }),
+      ),
+    );
+    await renderPage();
+
+    const accounts = await card('Cloud accounts needing an upgrade');
+    expect(
+      await within(accounts).findByText(
+        'Reading cloud accounts needs the VIEWER role',
+      ),
+    ).toBeInTheDocument();
+    expect(
+      await screen.findByText('No run waits for approval.'),
+    ).toBeInTheDocument();
+  });
+
+  it('lists a run as soon as the service announces that it waits', async () => {
+    const signals = fakeSignals();
+    await renderPage(signals);
+    await screen.findByText('No run waits for approval.');
+
+    service.waiting = [
+      pipelineRun({
+        id: 'run-8',
+        status: 'WAITING_FOR_APPROVAL',
+        pipelineId: network.changePipelineId,
+        attachedEntityId: 'net',
+        description: 'Open port 443',
+      }),
+    ];
+    await waitFor(() =>
+      expect(signals.subscriberCount(RUN_SIGNAL_CHANNEL)).toBeGreaterThan(0),
+    );
+    act(() => signals.announce(RUN_SIGNAL_CHANNEL, { runId: 'run-8' }));
+
+    const waiting = await card('Waiting for approval');
+    expect(
+      await within(waiting).findByText('Open port 443'),
+    ).toBeInTheDocument();
+  });
+});

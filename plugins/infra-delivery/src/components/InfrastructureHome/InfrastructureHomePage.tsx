@@ -1,0 +1,35 @@
+import { Content } from '@backstage/core-components';
+import Grid from '@material-ui/core/Grid';
+import { CloudAccountUpgradesCard } from './CloudAccountUpgradesCard';
+import { FailedLatelyCard } from './FailedLatelyCard';
+import { StacksCard } from './StacksCard';
+import { useStackDirectory } from './useStackDirectory';
+import { WaitingForApprovalCard } from './WaitingForApprovalCard';
+
+/**
+ * The Infrastructure page's first tab: what needs someone now (runs waiting for approval,
+ * runs that failed lately), where every stack stands after its last run, and the cloud
+ * accounts to upgrade.
+ */
+export const InfrastructureHomePage = () => {
+  // Loaded once for the three cards that name runs and stacks.
+  const directory = useStackDirectory();
+  return (
+    <Content>
+      <Grid container spacing={3}>
+        <Grid item xs={12} lg={6}>
+          <WaitingForApprovalCard directory={directory} />
+        </Grid>
+        <Grid item xs={12} lg={6}>
+          <FailedLatelyCard directory={directory} />
+        </Grid>
+        <Grid item xs={12} lg={8}>
+          <StacksCard directory={directory} />
+        </Grid>
+        <Grid item xs={12} lg={4}>
+          <CloudAccountUpgradesCard />
+        </Grid>
+      </Grid>
+    </Content>
+  );
+};

@@ -1,0 +1,95 @@
+import { InfoCard, Table } from '@backstage/core-components';
+import { PipelineRun } from '@internal/plugin-infra-delivery-common';
+import Box from '@material-ui/core/Box';
+import Typography from '@material-ui/core/Typography';
+import { CARD_TABLE_OPTIONS } from '../common/cardTableOptions';
+import { MaybeLink } from '../common/MaybeLink';
+import { stackEntityRef } from '../common/stackEntityRef';
+import { Timestamp } from '../common/Timestamp';
+import { useEntityTabLink } from '../common/useEntityTabLink';
+import { bothLoaded, LoadState } from '../common/loadState';
+import { Loaded } from '../common/Loaded';
+import { StackDirectory } from './useStackDirectory';
+
+export interface RunListCardProps {
+  title: string;
+  subheader: string;
+  runs: LoadState<PipelineRun[]>;
+  directory: LoadState<StackDirectory>;
+  /** The sentence shown when no run is listed. */
+  emptyText: string;
+  /** The heading of the time column, and the time it shows. */
+  timeTitle: string;
+  timeOf: (run: PipelineRun) => string | undefined;
+  /** A line under the run's name, e.g. why it failed. */
+  detailOf?: (run: PipelineRun) => string | undefined;
+}
+
+/**
+ * Runs of the organization in a card, named after their stack and linked to that stack's
+ * Pipeline runs tab in the catalog, where their steps and actions are.
+ */
+export const RunListCard = ({
+  title,
+  subheader,
+  runs,
+  directory,
+  emptyText,
+  timeTitle,
+  timeOf,
+  detailOf,
+}: RunListCardProps) => {
+  const tabLink = useEntityTabLink();
+  return (
+    <InfoCard title={title} subheader={subheader} noPadding>
+      <Loaded state={bothLoaded(runs, directory)}>
+        {([list, names]) => (
+          <Table
+            options={CARD_TABLE_OPTIONS}
+            data={list}
+            columns={[
+              {
+                title: 'Run',
+                render: run => {
+                  const stack = names.stackOf(run);
+                  const detail = detailOf?.(run);
+                  return (
+                    <Box>
+                      <Typography variant="body2">
+                        <MaybeLink
+                          to={
+                            stack && tabLink(stackEntityRef(stack.id), 'runs')
+                          }
+                        >
+                          {names.titleOf(run)}
+                        </MaybeLink>
+                      </Typography>
+                      {detail && (
+                        <Typography variant="caption" color="textSecondary">
+                          {detail}
+                        </Typography>
+                      )}
+                    </Box>
+                  );
+                },
+              },
+              {
+                title: 'Stack',
+                render: run => names.stackOf(run)?.name ?? '—',
+              },
+              {
+                title: timeTitle,
+                render: run => <Timestamp value={timeOf(run)} />,
+              },
+            ]}
+            emptyContent={
+              <Box padding={2}>
+                <Typography>{emptyText}</Typography>
+              </Box>
+            }
+          />
+        )}
+      </Loaded>
+    </InfoCard>
+  );
+};

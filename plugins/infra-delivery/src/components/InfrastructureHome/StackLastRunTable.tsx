@@ -1,0 +1,79 @@
+import { Table } from '@backstage/core-components';
+import { Stack } from '@internal/plugin-infra-delivery-common';
+import Box from '@material-ui/core/Box';
+import Typography from '@material-ui/core/Typography';
+import { CARD_TABLE_OPTIONS } from '../common/cardTableOptions';
+import { Loaded } from '../common/Loaded';
+import { MaybeLink } from '../common/MaybeLink';
+import { RunStatus } from '../common/RunStatus';
+import { runStartedAt } from '../common/runStartedAt';
+import { stackEntityRef } from '../common/stackEntityRef';
+import { Timestamp } from '../common/Timestamp';
+import { useEntityTabLink } from '../common/useEntityTabLink';
+import { useLatestRunPerStack } from '../common/useLatestRunPerStack';
+import { StackRow, stackRows } from './stackRows';
+
+/** Rows per page. */
+const PAGE_SIZE = 10;
+
+/** The stacks with the status and start of their last run, the most recently run first. */
+export const StackLastRunTable = ({ stacks }: { stacks: Stack[] }) => {
+  const tabLink = useEntityTabLink();
+  const latestRuns = useLatestRunPerStack(stacks.map(stack => stack.id));
+  return (
+    <Loaded state={latestRuns}>
+      {runs => {
+        const rows = stackRows(stacks, runs);
+        return (
+          <Table<StackRow>
+            options={{
+              ...CARD_TABLE_OPTIONS,
+              paging: rows.length > PAGE_SIZE,
+              pageSize: PAGE_SIZE,
+              pageSizeOptions: [PAGE_SIZE],
+            }}
+            data={rows}
+            columns={[
+              {
+                title: 'Stack',
+                render: ({ stack }) => (
+                  <Box>
+                    <Typography variant="body2">
+                      <MaybeLink
+                        to={tabLink(stackEntityRef(stack.id), 'stacks')}
+                      >
+                        {stack.name}
+                      </MaybeLink>
+                    </Typography>
+                    <Typography variant="caption" color="textSecondary">
+                      {stack.givenId}
+                    </Typography>
+                  </Box>
+                ),
+              },
+              {
+                title: 'Last run',
+                render: ({ latestRun }) => (
+                  <RunStatus status={latestRun?.status} />
+                ),
+              },
+              {
+                title: 'Started',
+                render: ({ latestRun }) => (
+                  <Timestamp
+                    value={latestRun ? runStartedAt(latestRun) : undefined}
+                  />
+                ),
+              },
+            ]}
+            emptyContent={
+              <Box padding={2}>
+                <Typography>The organization has no stack yet.</Typography>
+              </Box>
+            }
+          />
+        );
+      }}
+    </Loaded>
+  );
+};

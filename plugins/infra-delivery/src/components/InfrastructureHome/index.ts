@@ -1,0 +1,1 @@
+export { InfrastructureHomePage } from './InfrastructureHomePage';

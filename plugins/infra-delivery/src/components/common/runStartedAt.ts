@@ -1,0 +1,5 @@
+import { PipelineRun } from '@internal/plugin-infra-delivery-common';
+
+/** When a run started, or when it was created if it has not started yet. */
+export const runStartedAt = (run: PipelineRun): string =>
+  run.startedAt ?? run.createdAt;

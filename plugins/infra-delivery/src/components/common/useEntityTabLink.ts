@@ -1,0 +1,38 @@
+import { CompoundEntityRef, Entity } from '@backstage/catalog-model';
+import { useRouteRef } from '@backstage/core-plugin-api';
+import {
+  entityRouteParams,
+  entityRouteRef,
+} from '@backstage/plugin-catalog-react';
+import { useCallback } from 'react';
+import { ENTITY_TAB_PATHS, EntityTab } from '../../entityTabPaths';
+
+/** The route of the catalog's entity pages, or undefined in an app without them. */
+function useEntityRoute() {
+  try {
+    // Backstage's useRouteRef throws when the route is not mounted, once all of its own hooks
+    // have run: catching it keeps the order of hooks the same on every render.
+    return useRouteRef(entityRouteRef);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The link to one of the plugin's tabs on an entity's page in the catalog (in both frontend
+ * systems); undefined in an app without entity pages, where views show names without links.
+ */
+export function useEntityTabLink(): (
+  entity: Entity | CompoundEntityRef,
+  tab: EntityTab,
+) => string | undefined {
+  const entityRoute = useEntityRoute();
+  return useCallback(
+    (entity, tab) =>
+      entityRoute &&
+      `${entityRoute(entityRouteParams(entity, { encodeParams: true }))}/${
+        ENTITY_TAB_PATHS[tab]
+      }`,
+    [entityRoute],
+  );
+}
