@@ -56,7 +56,16 @@ test('a person approves the waiting run, which goes on to its apply', async ({
   await dialog.getByRole('button', { name: 'Approve' }).click();
   await expect(dialog).toBeHidden();
 
+  // The run has a page of its own, linkable.
+  await expect(page).toHaveURL(/\/infra-runs\/[0-9a-f-]{36}$/);
   // The apply now waits for a runner; the run is RUNNING and still holds the stack.
+  await expect(
+    page
+      .getByRole('region', { name: 'Run details' })
+      .getByText('Running')
+      .first(),
+  ).toBeVisible();
+  await page.getByRole('link', { name: 'All runs' }).click();
   const approvedRow = page.getByRole('row', {
     name: /Raise the alert thresholds/,
   });

@@ -84,10 +84,17 @@ test('a plan waits for a runner, then streams its logs live, waits for the appro
     await expect(dialog).toBeHidden();
     await expect(
       page
+        .getByRole('region', { name: 'Run details' })
+        .getByText('Succeeded')
+        .first(),
+    ).toBeVisible({ timeout: 90_000 });
+    await page.getByRole('link', { name: 'All runs' }).click();
+    await expect(
+      page
         .getByRole('row', { name: /Started from the portal/ })
         .first()
         .getByText('Succeeded'),
-    ).toBeVisible({ timeout: 90_000 });
+    ).toBeVisible();
 
     // Back on the Stacks tab, with no reload: the stack's resources are the applied plan's.
     await page.getByRole('link', { name: 'Stacks', exact: true }).click();

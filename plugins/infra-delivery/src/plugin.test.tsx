@@ -62,6 +62,7 @@ describe('infraDeliveryPlugin', () => {
     const tabs = screen.getAllByRole('tab').map(tab => tab.textContent);
     expect(tabs).toEqual([
       'Overview',
+      'Runs',
       'Cloud accounts',
       'Organization',
       'Service',

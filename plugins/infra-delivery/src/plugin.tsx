@@ -63,6 +63,19 @@ export const overviewSubPage = SubPageBlueprint.make({
   },
 });
 
+/** Every run of the organization, filtered by status, and a page per run (`runs/<runId>`). */
+export const runsSubPage = SubPageBlueprint.make({
+  name: 'runs',
+  params: {
+    path: 'runs',
+    title: 'Runs',
+    loader: () =>
+      import('./components/PipelineRunsContent').then(m => (
+        <m.PipelineRunsRoutes stackIds={[]} />
+      )),
+  },
+});
+
 /** The last tab: whether the service answers, and which API it serves. */
 export const serviceStatusSubPage = SubPageBlueprint.make({
   name: 'status',
@@ -174,6 +187,7 @@ export const infraDeliveryPlugin = createFrontendPlugin({
     gitForgeLoginPage,
     // The first sub-page is the tab the page opens on.
     overviewSubPage,
+    runsSubPage,
     cloudAccountsSubPage,
     organizationSubPage,
     serviceStatusSubPage,

@@ -111,7 +111,7 @@ describe('InfrastructureHomePage', () => {
   const rowOf = async (cardElement: HTMLElement, text: string) =>
     (await within(cardElement).findByText(text)).closest('tr') as HTMLElement;
 
-  it('lists the runs waiting for approval by what they do, linked to their stack’s runs tab', async () => {
+  it('lists the runs waiting for approval by what they do, each linked to its own page', async () => {
     service.waiting = [
       pipelineRun({
         id: 'run-1',
@@ -137,13 +137,13 @@ describe('InfrastructureHomePage', () => {
     expect(within(change).getByText('2 hours ago')).toBeInTheDocument();
     expect(
       within(change).getByRole('link', { name: 'Plan & apply' }),
-    ).toHaveAttribute('href', '/catalog/default/resource/stack-net/infra-runs');
+    ).toHaveAttribute('href', '/infra-delivery/runs/run-1');
 
     const destroy = await rowOf(waiting, 'Tear down the old replica');
     expect(within(destroy).getByText('Database')).toBeInTheDocument();
     expect(
       within(destroy).getByRole('link', { name: 'Tear down the old replica' }),
-    ).toHaveAttribute('href', '/catalog/default/resource/stack-db/infra-runs');
+    ).toHaveAttribute('href', '/infra-delivery/runs/run-2');
 
     const [request] = requestsTo('GET', '/pipeline-runs').filter(
       r => r.query.get('status') === 'WAITING_FOR_APPROVAL',
@@ -190,9 +190,12 @@ describe('InfrastructureHomePage', () => {
     ).toBeInTheDocument();
     expect(within(apply).getByText('1 hour ago')).toBeInTheDocument();
 
-    // A pipeline of no stack is named after the pipeline, with nowhere to link to.
+    // A pipeline of no stack is named after the pipeline; it still has its run page.
     const drift = await rowOf(failed, 'Nightly drift check');
-    expect(within(drift).queryByRole('link')).not.toBeInTheDocument();
+    expect(within(drift).getByRole('link')).toHaveAttribute(
+      'href',
+      expect.stringMatching(/^\/infra-delivery\/runs\//),
+    );
     expect(within(drift).getByText('—')).toBeInTheDocument();
 
     expect(

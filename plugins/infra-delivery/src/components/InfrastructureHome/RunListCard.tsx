@@ -4,9 +4,8 @@ import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { CARD_TABLE_OPTIONS } from '../common/cardTableOptions';
 import { MaybeLink } from '../common/MaybeLink';
-import { stackEntityRef } from '../common/stackEntityRef';
 import { Timestamp } from '../common/Timestamp';
-import { useEntityTabLink } from '../common/useEntityTabLink';
+import { useInfrastructurePath } from '../common/useInfrastructurePath';
 import { bothLoaded, LoadState } from '../common/loadState';
 import { Loaded } from '../common/Loaded';
 import { StackDirectory } from './useStackDirectory';
@@ -26,8 +25,8 @@ export interface RunListCardProps {
 }
 
 /**
- * Runs of the organization in a card, named after their stack and linked to that stack's
- * Pipeline runs tab in the catalog, where their steps and actions are.
+ * Runs of the organization in a card, named after their stack and linked to their own page
+ * under the Runs tab, where their steps and actions are.
  */
 export const RunListCard = ({
   title,
@@ -39,7 +38,7 @@ export const RunListCard = ({
   timeOf,
   detailOf,
 }: RunListCardProps) => {
-  const tabLink = useEntityTabLink();
+  const infrastructurePath = useInfrastructurePath();
   return (
     <InfoCard title={title} subheader={subheader} noPadding>
       <Loaded state={bothLoaded(runs, directory)}>
@@ -51,15 +50,14 @@ export const RunListCard = ({
               {
                 title: 'Run',
                 render: run => {
-                  const stack = names.stackOf(run);
                   const detail = detailOf?.(run);
                   return (
                     <Box>
                       <Typography variant="body2">
                         <MaybeLink
-                          to={
-                            stack && tabLink(stackEntityRef(stack.id), 'runs')
-                          }
+                          to={`${infrastructurePath}/runs/${encodeURIComponent(
+                            run.id,
+                          )}`}
                         >
                           {names.titleOf(run)}
                         </MaybeLink>

@@ -53,8 +53,11 @@ describe('PipelineRunsContent when the permission policy denies running pipeline
     );
 
     for (const run of runs) {
+      // Back to the list from the run shown before, if any.
+      const allRuns = screen.queryByRole('link', { name: 'All runs' });
+      if (allRuns) await userEvent.click(allRuns);
       await userEvent.click(
-        await screen.findByRole('button', { name: run.description }),
+        await screen.findByRole('link', { name: run.description }),
       );
       const card = await screen.findByRole('region', { name: 'Run details' });
       await waitFor(() =>

@@ -102,7 +102,7 @@ describe('PipelineRunsContent live step logs', () => {
 
   async function openRun() {
     await userEvent.click(
-      await screen.findByRole('button', { name: run.description }),
+      await screen.findByRole('link', { name: run.description }),
     );
     return await screen.findByRole('region', { name: 'Run details' });
   }

@@ -285,7 +285,7 @@ describe('PipelineRunsContent', () => {
   /** Opens a run from the table; its details are titled with its description. */
   async function openRun(description: string) {
     await userEvent.click(
-      await screen.findByRole('button', { name: description }),
+      await screen.findByRole('link', { name: description }),
     );
     const card = await screen.findByRole('region', { name: 'Run details' });
     await waitFor(() =>
@@ -402,7 +402,7 @@ describe('PipelineRunsContent', () => {
     expect(within(row).queryByText('Stack is busy')).not.toBeInTheDocument();
 
     await userEvent.click(
-      within(row).getByRole('button', { name: 'another run' }),
+      within(row).getByRole('link', { name: 'another run' }),
     );
 
     const details = await screen.findByRole('region', { name: 'Run details' });
@@ -572,8 +572,11 @@ describe('PipelineRunsContent', () => {
       expect(
         requestsTo('GET', `/pipeline-runs/${waiting.id}`).length,
       ).toBeGreaterThan(runLoads);
-      expect(listRequests().length).toBeGreaterThan(listLoads);
     });
+    // Back on the list, the runs are read again.
+    await userEvent.click(screen.getByRole('link', { name: 'All runs' }));
+    expect(await screen.findByText('Pipeline runs (5)')).toBeInTheDocument();
+    expect(listRequests().length).toBeGreaterThan(listLoads);
   });
 
   it('rejects a waiting run after confirmation', async () => {
@@ -814,8 +817,9 @@ describe('PipelineRunsContent', () => {
         return HttpResponse.json({ data: waiting });
       }),
     );
+    await userEvent.click(screen.getByRole('link', { name: 'All runs' }));
     await userEvent.click(
-      screen.getByRole('button', { name: 'Apply network changes' }),
+      await screen.findByRole('link', { name: 'Apply network changes' }),
     );
 
     expect(await screen.findByText('Loading the run…')).toBeInTheDocument();
@@ -834,22 +838,25 @@ describe('PipelineRunsContent', () => {
     ).toBeInTheDocument();
   });
 
-  it('closes the details', async () => {
+  it('gives each run a page of its own, and leads back to all runs', async () => {
     serveRuns();
     renderEntityContent(<PipelineRunsContent />, entity);
-    const card = await openRun('Apply network changes');
+    expect(
+      await screen.findByRole('link', { name: 'Apply network changes' }),
+    ).toHaveAttribute('href', `/${waiting.id}`);
+    await openRun('Apply network changes');
+    // The list makes way for the run.
+    expect(screen.queryByText('Pipeline runs (5)')).not.toBeInTheDocument();
 
-    await userEvent.click(within(card).getByRole('button', { name: 'Close' }));
+    await userEvent.click(screen.getByRole('link', { name: 'All runs' }));
 
-    await waitFor(() =>
-      expect(
-        screen.queryByRole('region', { name: 'Run details' }),
-      ).not.toBeInTheDocument(),
-    );
-    expect(screen.getByText('Apply network changes')).toBeInTheDocument();
+    expect(await screen.findByText('Pipeline runs (5)')).toBeInTheDocument();
+    expect(
+      screen.queryByRole('region', { name: 'Run details' }),
+    ).not.toBeInTheDocument();
   });
 
-  it('reloads the list and the open run when the backend announces a run change', async () => {
+  it('reads the open run again when the backend announces a change of it', async () => {
     serveRuns();
     const signals = fakeSignals();
     renderEntityContent(<PipelineRunsContent />, entity, {
@@ -857,7 +864,6 @@ describe('PipelineRunsContent', () => {
     });
     await openRun('Apply network changes');
     const runLoads = requestsTo('GET', `/pipeline-runs/${waiting.id}`).length;
-    const listLoads = listRequests().length;
 
     act(() =>
       signals.announce('infra-delivery:pipeline-runs', {
@@ -869,7 +875,6 @@ describe('PipelineRunsContent', () => {
       expect(
         requestsTo('GET', `/pipeline-runs/${waiting.id}`).length,
       ).toBeGreaterThan(runLoads);
-      expect(listRequests().length).toBeGreaterThan(listLoads);
     });
   });
 });

@@ -6,9 +6,9 @@ import {
   ANNOTATION_STACKS,
   idsFromAnnotation,
 } from '@internal/plugin-infra-delivery-common';
-import { PipelineRunsView } from './PipelineRunsView';
+import { PipelineRunsRoutes } from './PipelineRunsRoutes';
 
-/** Runs of the entity's stacks, with their steps, plans and actions. */
+/** Runs of the entity's stacks, and a page per run with its steps, plans and actions. */
 export const PipelineRunsContent = () => {
   const { entity } = useEntity();
   const stackIds = idsFromAnnotation(
@@ -18,5 +18,5 @@ export const PipelineRunsContent = () => {
     return <MissingAnnotationEmptyState annotation={ANNOTATION_STACKS} />;
   }
   // Another set of stacks starts again from the newest page.
-  return <PipelineRunsView key={stackIds.join(',')} stackIds={stackIds} />;
+  return <PipelineRunsRoutes key={stackIds.join(',')} stackIds={stackIds} />;
 };

@@ -57,8 +57,11 @@ describe('PipelineRunsContent when a run waits for a runner', () => {
   }
 
   async function openRun(run: PipelineRun) {
+    // Back to the list from the run shown before, if any.
+    const allRuns = screen.queryByRole('link', { name: 'All runs' });
+    if (allRuns) await userEvent.click(allRuns);
     await userEvent.click(
-      await screen.findByRole('button', { name: run.description }),
+      await screen.findByRole('link', { name: run.description }),
     );
     return await screen.findByRole('region', { name: 'Run details' });
   }

@@ -1,4 +1,4 @@
-import { Progress, Table, TableColumn } from '@backstage/core-components';
+import { Link, Progress, Table, TableColumn } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
 import {
   PipelineRun,
@@ -8,7 +8,6 @@ import {
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Chip from '@material-ui/core/Chip';
-import Link from '@material-ui/core/Link';
 import Typography from '@material-ui/core/Typography';
 import { useLayoutEffect, useReducer, useState } from 'react';
 import useAsync from 'react-use/esm/useAsync';
@@ -23,17 +22,25 @@ import { isActiveRun, LIVE_POLL_MS } from '../common/livePolling';
 import { useLiveRuns } from '../common/useLiveRuns';
 import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
 import { markRunsLoaded, measureRunsRender } from './renderTiming';
-import { RunDetails } from './RunDetails';
 import { WhyItWaits } from './WhyItWaits';
 
 /** Runs per page: a page renders in a few milliseconds however many runs the stacks have. */
 export const RUNS_PAGE_SIZE = 50;
 
-export const PipelineRunsView = ({ stackIds }: { stackIds: string[] }) => {
+/**
+ * The runs of some stacks (all of the organization's when `stackIds` is empty), newest first,
+ * filtered by status and paged; each links to its own page at `runPath(run.id)`.
+ */
+export const PipelineRunsView = ({
+  stackIds,
+  runPath,
+}: {
+  stackIds: string[];
+  runPath: (runId: string) => string;
+}) => {
   const client = useApi(infraDeliveryApiRef);
   const names = useRunNames(stackIds);
   const [statuses, setStatuses] = useState<RunStatusValue[]>([]);
-  const [selectedId, setSelectedId] = useState<string>();
   // The cursors of the pages walked so far: the last one is the page shown (undefined: newest).
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const cursor = cursors[cursors.length - 1];
@@ -44,7 +51,7 @@ export const PipelineRunsView = ({ stackIds }: { stackIds: string[] }) => {
   const { value, loading, error } = useAsync(async () => {
     const page = await client.call('listPipelineRuns', {
       query: {
-        attachedEntityId: stackIds,
+        ...(stackIds.length ? { attachedEntityId: stackIds } : {}),
         ...(statuses.length ? { status: statuses } : {}),
         limit: RUNS_PAGE_SIZE,
         ...(cursor ? { cursor } : {}),
@@ -75,15 +82,7 @@ export const PipelineRunsView = ({ stackIds }: { stackIds: string[] }) => {
     { title: 'Status', render: run => <RunStatus status={run.status} /> },
     {
       title: 'Run',
-      render: run => (
-        <Link
-          component="button"
-          style={{ textAlign: 'left' }}
-          onClick={() => setSelectedId(run.id)}
-        >
-          {names.runTitle(run)}
-        </Link>
-      ),
+      render: run => <Link to={runPath(run.id)}>{names.runTitle(run)}</Link>,
     },
     {
       title: 'Stack',
@@ -91,9 +90,7 @@ export const PipelineRunsView = ({ stackIds }: { stackIds: string[] }) => {
     },
     {
       title: 'Why it waits',
-      render: run => (
-        <WhyItWaits run={run} names={names} onOpenRun={setSelectedId} />
-      ),
+      render: run => <WhyItWaits run={run} names={names} runPath={runPath} />,
     },
     {
       title: 'Triggered by',
@@ -182,15 +179,6 @@ export const PipelineRunsView = ({ stackIds }: { stackIds: string[] }) => {
             </Box>
           )}
         </>
-      )}
-      {selectedId && (
-        <RunDetails
-          key={selectedId}
-          runId={selectedId}
-          names={names}
-          onChanged={refresh}
-          onClose={() => setSelectedId(undefined)}
-        />
       )}
     </Box>
   );

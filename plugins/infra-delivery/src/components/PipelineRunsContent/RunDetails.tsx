@@ -28,8 +28,10 @@ export const RunDetails = ({
 }: {
   runId: string;
   names: RunNames;
-  onChanged: () => void;
-  onClose: () => void;
+  /** Called after an action changed the run. */
+  onChanged?: () => void;
+  /** Offers a Close button. */
+  onClose?: () => void;
 }) => {
   const client = useApi(infraDeliveryApiRef);
   const { value, loading, error, retry } = useReloadableAsync(async () => {
@@ -54,7 +56,7 @@ export const RunDetails = ({
           value ? names.runTitle(value.run) : error ? 'Run' : 'Loading the run…'
         }
         subheader={value && <RunFacts run={value.run} names={names} />}
-        action={<Button onClick={onClose}>Close</Button>}
+        action={onClose && <Button onClick={onClose}>Close</Button>}
       >
         {loading && !value && <Progress />}
         {error && <ErrorPanel error={error} />}
@@ -67,7 +69,7 @@ export const RunDetails = ({
                 plans={value.summaries}
                 onDone={() => {
                   refresh();
-                  onChanged();
+                  onChanged?.();
                 }}
               />
             </Box>

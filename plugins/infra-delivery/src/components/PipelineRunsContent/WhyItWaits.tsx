@@ -1,6 +1,6 @@
 import { PipelineRun } from '@internal/plugin-infra-delivery-common';
 import { RunNames } from '../common/useRunNames';
-import Link from '@material-ui/core/Link';
+import { Link } from '@backstage/core-components';
 import Typography from '@material-ui/core/Typography';
 
 /**
@@ -10,11 +10,11 @@ import Typography from '@material-ui/core/Typography';
 export const WhyItWaits = ({
   run,
   names,
-  onOpenRun,
+  runPath,
 }: {
   run: PipelineRun;
   names: Pick<RunNames, 'stackName'>;
-  onOpenRun: (runId: string) => void;
+  runPath: (runId: string) => string;
 }) => {
   const queue = run.queueState;
   if (queue?.waitingForRunner) {
@@ -25,10 +25,7 @@ export const WhyItWaits = ({
     return (
       <Typography variant="body2">
         Held: {names.stackName(queue.blockingEntityId) ?? 'the stack'} is busy
-        with{' '}
-        <Link component="button" onClick={() => onOpenRun(blockingRunId)}>
-          another run
-        </Link>
+        with <Link to={runPath(blockingRunId)}>another run</Link>
       </Typography>
     );
   }

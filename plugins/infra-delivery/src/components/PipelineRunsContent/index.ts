@@ -1,1 +1,2 @@
 export { PipelineRunsContent } from './PipelineRunsContent';
+export { PipelineRunsRoutes } from './PipelineRunsRoutes';

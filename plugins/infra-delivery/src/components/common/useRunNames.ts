@@ -26,7 +26,12 @@ export function useRunNames(stackIds: string[]): RunNames {
   const client = useApi(infraDeliveryApiRef);
   const { value } = useAsync(async () => {
     const [stacks, members, accounts] = await Promise.all([
-      loadVisibleStacks(client, stackIds),
+      // No stacks named: the organization's runs, named after all its stacks.
+      stackIds.length
+        ? loadVisibleStacks(client, stackIds)
+        : client
+            .call('listStacks', { query: { limit: 500 } })
+            .then(page => page.data),
       client.call('listMemberships', { query: { limit: 500 } }).then(
         page => page.data,
         () => [],

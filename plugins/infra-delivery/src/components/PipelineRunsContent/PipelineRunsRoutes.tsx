@@ -1,0 +1,24 @@
+import { Route, Routes, useResolvedPath } from 'react-router-dom';
+import { PipelineRunsView } from './PipelineRunsView';
+import { RunPage } from './RunPage';
+
+/**
+ * The runs list of some stacks (all of the organization's when none are named) and, under it,
+ * a page per run: `…/` lists, `…/<runId>` shows one run.
+ */
+export const PipelineRunsRoutes = ({ stackIds }: { stackIds: string[] }) => {
+  const base = useResolvedPath('').pathname.replace(/\/+$/, '');
+  const runPath = (runId: string) => `${base}/${encodeURIComponent(runId)}`;
+  return (
+    <Routes>
+      <Route
+        path="/"
+        element={<PipelineRunsView stackIds={stackIds} runPath={runPath} />}
+      />
+      <Route
+        path=":runId"
+        element={<RunPage stackIds={stackIds} runsPath={base || '/'} />}
+      />
+    </Routes>
+  );
+};
