@@ -1,4 +1,7 @@
 import { expect, Page, test } from '@playwright/test';
+// The backend's own fake GitHub Enterprise server (test code, not exported by the package),
+// given an authorization page that approves at once: the browser goes through it for real.
+// eslint-disable-next-line @backstage/no-relative-monorepo-imports
 import { FakeGitHubEnterprise } from '../../../plugins/infra-delivery-backend/src/__testUtils__/fakeGitHubEnterprise';
 
 const SCREENSHOTS = 'docs/screenshots';
