@@ -204,7 +204,7 @@ describe('PipelineRunsContent live step logs', () => {
     const card = await openRun();
     await within(card).findByText('apply line 3');
 
-    await userEvent.click(within(card).getByText('iac.plan'));
+    await userEvent.click(within(card).getByText('IaC plan'));
 
     expect(
       await within(card).findByText('Plan: 1 to add.'),

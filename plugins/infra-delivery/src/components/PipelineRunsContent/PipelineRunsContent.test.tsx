@@ -430,11 +430,12 @@ describe('PipelineRunsContent', () => {
     expect(
       within(card).getByText(byTextContent('1. Plan')),
     ).toBeInTheDocument();
-    expect(within(card).getByText('iac.plan')).toBeInTheDocument();
+    // Step types and changes read as words, not as the API's enum values.
+    expect(within(card).getByText('IaC plan')).toBeInTheDocument();
     expect(
       within(card).getByText(byTextContent('2. Approval')),
     ).toBeInTheDocument();
-    expect(within(card).getByText('approval')).toBeInTheDocument();
+    expect(within(card).getByText('Approval')).toBeInTheDocument();
     expect(
       within(card).getByText(byTextContent('3. Apply')),
     ).toBeInTheDocument();
@@ -446,13 +447,13 @@ describe('PipelineRunsContent', () => {
     const subnetRow = within(card)
       .getByText('aws_subnet.private')
       .closest('tr')!;
-    expect(within(subnetRow).getByText('REPLACE')).toBeInTheDocument();
-    expect(within(subnetRow).getByText('PLAN')).toBeInTheDocument();
+    expect(within(subnetRow).getByText('Replace')).toBeInTheDocument();
+    expect(within(subnetRow).getByText('Plan')).toBeInTheDocument();
     expect(within(subnetRow).getByText('tainted')).toBeInTheDocument();
     const routeRow = within(card)
       .getByText('aws_route_table.private')
       .closest('tr')!;
-    expect(within(routeRow).getByText('UPDATE')).toBeInTheDocument();
+    expect(within(routeRow).getByText('Update')).toBeInTheDocument();
     expect(within(routeRow).queryByText('tainted')).not.toBeInTheDocument();
     expect(within(card).getByText('aws_eip.nat')).toBeInTheDocument();
 

@@ -1,12 +1,7 @@
 import { IacExecutionSummary } from '@internal/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
-
-const RUN_TYPE_LABELS: Record<IacExecutionSummary['runType'], string> = {
-  PLAN: 'Plan',
-  APPLY: 'Apply',
-  DESTROY: 'Destroy',
-};
+import { RUN_TYPE_LABELS } from '../common/labels';
 
 /** `+add ~change −destroy`, with imports and replacements, as a plan's first line. */
 export const PlanSummary = ({ summary }: { summary: IacExecutionSummary }) => (

@@ -5,6 +5,7 @@ import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
+import { CHANGE_KIND_LABELS, RUN_TYPE_LABELS } from '../common/labels';
 import { ErrorPanel } from '../common/ErrorPanel';
 
 const json = (value: unknown) => JSON.stringify(value ?? null, null, 2);
@@ -40,9 +41,17 @@ export const ResourceChanges = ({ runId }: { runId: string }) => {
       title={`Resource changes (${value.meta.totalCount})`}
       options={{ paging: false, search: true, padding: 'dense' }}
       columns={[
-        { title: 'Change', field: 'changeKind' },
+        {
+          title: 'Change',
+          field: 'changeKind',
+          render: resource => CHANGE_KIND_LABELS[resource.changeKind],
+        },
         { title: 'Address', field: 'address' },
-        { title: 'Step', field: 'runType' },
+        {
+          title: 'Step',
+          field: 'runType',
+          render: resource => RUN_TYPE_LABELS[resource.runType],
+        },
         {
           title: 'Tainted',
           render: resource => (resource.tainted ? 'tainted' : ''),

@@ -7,6 +7,7 @@ import Typography from '@material-ui/core/Typography';
 import ExpandMoreIcon from '@material-ui/icons/ExpandMore';
 import { useState } from 'react';
 import { Duration } from '../common/Duration';
+import { STEP_TYPE_LABELS } from '../common/labels';
 import { RunStatus } from '../common/RunStatus';
 import { StepLogs } from './StepLogs';
 
@@ -47,7 +48,7 @@ export const StepTimeline = ({ steps }: { steps: StepExecution[] }) => {
                 {step.position + 1}. {step.name}
               </Typography>
               <Typography variant="caption" color="textSecondary">
-                {step.type}
+                {STEP_TYPE_LABELS[step.type]}
               </Typography>
               <RunStatus status={step.status} />
               <Typography variant="caption" color="textSecondary">

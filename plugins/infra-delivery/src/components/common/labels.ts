@@ -1,0 +1,31 @@
+import {
+  IacResource,
+  IacRunType,
+  StepType,
+} from '@internal/plugin-infra-delivery-common';
+
+/** The words people read for the service's enum values (the values stay in the API). */
+export const RUN_TYPE_LABELS: Record<IacRunType, string> = {
+  PLAN: 'Plan',
+  APPLY: 'Apply',
+  DESTROY: 'Destroy',
+};
+
+export const STEP_TYPE_LABELS: Record<StepType, string> = {
+  'iac.plan': 'IaC plan',
+  'iac.apply': 'IaC apply',
+  'iac.destroy': 'IaC destroy',
+  approval: 'Approval',
+  'container.deploy': 'Container deployment',
+};
+
+export const CHANGE_KIND_LABELS: Record<IacResource['changeKind'], string> = {
+  REPLACE: 'Replace',
+  DELETE: 'Delete',
+  CREATE: 'Create',
+  UPDATE: 'Update',
+  IMPORT: 'Import',
+  FORGET: 'Forget',
+  READ: 'Read',
+  NO_OP: 'No change',
+};
