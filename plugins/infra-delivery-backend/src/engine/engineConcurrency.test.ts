@@ -19,8 +19,15 @@ const postgres = databases
 const STACKS = 100;
 const RUNS_PER_STACK = 20;
 const RUNNERS = 4;
-/** Short leases, so that the step of the runner that dies is queued again soon. */
-const LEASE_SECONDS = 3;
+/**
+ * Leases short enough that the step of the runner that dies is queued again within the test,
+ * long enough that a live runner on a loaded 2-core machine (pool waits included) completes
+ * its step before its lease ends: with 3 s, a fresh-clone CI run saw a live runner's lease
+ * expire once (LEASE_LOST on complete).
+ */
+const LEASE_SECONDS = 8;
+/** Runners keep polling this long without a claim before they give up. */
+const IDLE_GIVE_UP_MS = 3 * LEASE_SECONDS * 1000;
 /** The runner that dies holding a lease on its this-many-th claim. */
 const DYING_RUNNER = 0;
 const DIES_AT_CLAIM = 25;
@@ -106,18 +113,17 @@ eachPostgres?.('two engines on one %s', databaseId => {
 
     async function runner(index: number) {
       const engine = engines[index % engines.length];
-      let idle = 0;
+      let lastClaimAt = Date.now();
       let claims = 0;
-      while (idle < 20) {
+      while (Date.now() - lastClaimAt < IDLE_GIVE_UP_MS) {
         const claim = await engine.claim(org, `runner-${index}`);
         if (!claim) {
-          idle += 1;
           await engine.tick();
           if ((await unfinishedRuns()) === 0) return;
           await new Promise(resolve => setTimeout(resolve, 20));
           continue;
         }
-        idle = 0;
+        lastClaimAt = Date.now();
         claims += 1;
         const key = `${claim.step.id}#${claim.step.attemptEpoch}`;
         claimsPerStepAttempt.set(key, (claimsPerStepAttempt.get(key) ?? 0) + 1);
