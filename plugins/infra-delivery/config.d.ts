@@ -4,7 +4,7 @@ export interface Config {
       /**
        * The command that starts a runner, as the portal shows it in the command to copy (the
        * token, `--url` and the other options are added), e.g. `yarn infra-delivery-runner` in
-       * this repository. Default `npx @internal/infra-delivery-runner`.
+       * this repository. Default `npx @infra-delivery/runner`.
        * @visibility frontend
        */
       command?: string;

@@ -1,5 +1,5 @@
 import { createBackend } from '@backstage/backend-defaults';
-import { startOneInstanceAtATime } from '@internal/plugin-infra-delivery-backend';
+import { startOneInstanceAtATime } from '@infra-delivery/plugin-infra-delivery-backend';
 
 const backend = createBackend();
 
@@ -15,21 +15,25 @@ backend.add(
 );
 backend.add(import('@backstage/plugin-catalog-backend-module-logs'));
 // Projects, environments and stacks of the infra-delivery service as catalog entities.
-backend.add(import('@internal/plugin-catalog-backend-module-infra-delivery'));
+backend.add(
+  import('@infra-delivery/plugin-catalog-backend-module-infra-delivery'),
+);
 
 // Admin users and groups (permission.policy.admins) may do everything, everybody else reads.
 backend.add(import('@backstage/plugin-permission-backend'));
-backend.add(import('./modules/adminGroupsPermissionPolicy'));
+backend.add(
+  import('@infra-delivery/plugin-permission-backend-module-admin-groups'),
+);
 
 backend.add(import('@backstage/plugin-scaffolder-backend'));
 // Scaffolder actions that create stacks, trigger runs and register cloud accounts.
 backend.add(
-  import('@internal/plugin-scaffolder-backend-module-infra-delivery'),
+  import('@infra-delivery/plugin-scaffolder-backend-module-infra-delivery'),
 );
 backend.add(import('@backstage/plugin-signals-backend'));
 backend.add(import('@backstage/plugin-mcp-actions-backend'));
 
-backend.add(import('@internal/plugin-infra-delivery-backend'));
+backend.add(import('@infra-delivery/plugin-infra-delivery-backend'));
 
 // Instances started together on one PostgreSQL server start one after the other: Backstage
 // core's own migrations are not safe to race (backstage/charts#300).

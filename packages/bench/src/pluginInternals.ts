@@ -4,15 +4,15 @@
  * one place that reaches into the plugin's sources.
  */
 /* eslint-disable @backstage/no-forbidden-package-imports */
-export { hashPassword } from '@internal/plugin-infra-delivery-backend/src/auth/passwords';
+export { hashPassword } from '@infra-delivery/plugin-infra-delivery-backend/src/auth/passwords';
 export {
   newId,
   uuidV7,
-} from '@internal/plugin-infra-delivery-backend/src/database/ids';
-export { applyDatabaseMigrations } from '@internal/plugin-infra-delivery-backend/src/database/migrations';
+} from '@infra-delivery/plugin-infra-delivery-backend/src/database/ids';
+export { applyDatabaseMigrations } from '@infra-delivery/plugin-infra-delivery-backend/src/database/migrations';
 export {
   createStores,
   type Stores,
-} from '@internal/plugin-infra-delivery-backend/src/database/stores';
-export { parsePlanJson } from '@internal/plugin-infra-delivery-backend/src/iac/planJson';
-export { plannedResourcesOf } from '@internal/plugin-infra-delivery-backend/src/iac/planResources';
+} from '@infra-delivery/plugin-infra-delivery-backend/src/database/stores';
+export { parsePlanJson } from '@infra-delivery/plugin-infra-delivery-backend/src/iac/planJson';
+export { plannedResourcesOf } from '@infra-delivery/plugin-infra-delivery-backend/src/iac/planResources';

@@ -3,9 +3,9 @@ import { resolvePackagePath } from '@backstage/backend-plugin-api';
 
 /** The workspace packages the bench backend runs, built as a release builds them. */
 const BUILT_PACKAGES = [
-  '@internal/plugin-infra-delivery-common',
-  '@internal/plugin-infra-delivery-backend',
-  '@internal/plugin-catalog-backend-module-infra-delivery',
+  '@infra-delivery/plugin-infra-delivery-common',
+  '@infra-delivery/plugin-infra-delivery-backend',
+  '@infra-delivery/plugin-catalog-backend-module-infra-delivery',
   '@internal/infra-delivery-bench',
 ];
 

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { AddressInfo } from 'node:net';
 import { startTestBackend } from '@backstage/backend-test-utils';
-import { InfraDeliveryClient } from '@internal/plugin-infra-delivery-common';
-import infraDeliveryPlugin from '@internal/plugin-infra-delivery-backend';
+import { InfraDeliveryClient } from '@infra-delivery/plugin-infra-delivery-common';
+import infraDeliveryPlugin from '@infra-delivery/plugin-infra-delivery-backend';
 import { Runner, RUNNER_VERSION } from './Runner';
 import { RunnerOptions } from './options';
 

@@ -2,7 +2,7 @@ import {
   InfraDeliveryApiError,
   InfraDeliveryClient,
   RunnerClaim,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import path from 'node:path';
 import { executeStep } from './executeStep';
 import { IacTool } from './IacTool';

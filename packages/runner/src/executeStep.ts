@@ -1,6 +1,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { ErrorBody, RunnerClaim } from '@internal/plugin-infra-delivery-common';
+import {
+  ErrorBody,
+  RunnerClaim,
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { IacTool } from './IacTool';
 
 export const PLAN_FILE = 'infra-delivery.tfplan';

@@ -1,4 +1,4 @@
-import { InfraDeliveryClient } from '@internal/plugin-infra-delivery-common';
+import { InfraDeliveryClient } from '@infra-delivery/plugin-infra-delivery-common';
 import { parseOptions, USAGE, UsageError } from './options';
 import { Runner } from './Runner';
 

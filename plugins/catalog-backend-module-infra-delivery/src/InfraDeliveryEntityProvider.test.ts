@@ -6,10 +6,10 @@ import {
 } from '@backstage/backend-test-utils';
 import { Entity } from '@backstage/catalog-model';
 import { EntityProviderConnection } from '@backstage/plugin-catalog-node';
-import { InfraDeliveryClient } from '@internal/plugin-infra-delivery-common';
+import { InfraDeliveryClient } from '@infra-delivery/plugin-infra-delivery-common';
 // The catalog reads the real service, so the test runs the service's plugin beside it.
 // eslint-disable-next-line @backstage/no-mixed-plugin-imports
-import infraDeliveryPlugin from '@internal/plugin-infra-delivery-backend';
+import infraDeliveryPlugin from '@infra-delivery/plugin-infra-delivery-backend';
 import { InfraDeliveryEntityProvider } from './InfraDeliveryEntityProvider';
 
 jest.setTimeout(60_000);

@@ -15,7 +15,7 @@ import {
   InfraDeliveryClient,
   Project,
   Stack,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { LOCATION } from './entityNames';
 import { EntityOptions, entitiesOf } from './stackEntities';
 

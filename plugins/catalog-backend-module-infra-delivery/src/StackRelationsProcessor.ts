@@ -12,7 +12,7 @@ import {
 import {
   ANNOTATION_STACKS,
   idsFromAnnotation,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { stackEntityName } from './entityNames';
 
 /**

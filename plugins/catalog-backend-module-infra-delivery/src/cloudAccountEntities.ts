@@ -2,7 +2,7 @@ import { Entity } from '@backstage/catalog-model';
 import {
   ANNOTATION_CLOUD_ACCOUNT,
   CloudAccount,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { cloudAccountEntityName, managedAnnotations } from './entityNames';
 
 /** `connected` or `awaiting-connection`: a label, so that the catalog can filter on it. */

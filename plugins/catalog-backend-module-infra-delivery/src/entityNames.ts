@@ -3,7 +3,7 @@ import {
   CloudAccount,
   Environment,
   Project,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 
 /** The origin recorded on every emitted entity. */
 export const LOCATION = 'infra-delivery:portal-organization';

@@ -13,7 +13,7 @@ import {
   Environment,
   Project,
   Stack,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { entitiesOf, EntityOptions } from './stackEntities';
 
 const at = '2026-11-22T10:00:00.000Z';

@@ -8,7 +8,7 @@ import {
   Environment,
   Project,
   Stack,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { cloudAccountEntity } from './cloudAccountEntities';
 import {
   cloudAccountEntityName,

@@ -1,5 +1,5 @@
 import { Config, ConfigReader } from '@backstage/config';
-import { Role, roleSchema } from '@internal/plugin-infra-delivery-common';
+import { Role, roleSchema } from '@infra-delivery/plugin-infra-delivery-common';
 import { DEFAULT_LEASE_SECONDS } from './engine/PipelineEngine';
 import { PortalAccessOptions } from './auth/CallerResolver';
 import {

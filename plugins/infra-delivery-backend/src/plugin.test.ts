@@ -1,5 +1,5 @@
 import { startTestBackend } from '@backstage/backend-test-utils';
-import { errorBodySchema } from '@internal/plugin-infra-delivery-common';
+import { errorBodySchema } from '@infra-delivery/plugin-infra-delivery-common';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import request from 'supertest';
 import { infraDeliveryPlugin } from './plugin';

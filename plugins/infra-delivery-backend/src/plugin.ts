@@ -2,7 +2,7 @@ import {
   coreServices,
   createBackendPlugin,
 } from '@backstage/backend-plugin-api';
-import { infraDeliveryPermissions } from '@internal/plugin-infra-delivery-common';
+import { infraDeliveryPermissions } from '@infra-delivery/plugin-infra-delivery-common';
 import { signalsServiceRef } from '@backstage/plugin-signals-node';
 import { readPluginConfig } from './config';
 import { applyDatabaseMigrations, tuneSqlite } from './database/migrations';

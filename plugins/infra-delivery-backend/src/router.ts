@@ -2,7 +2,7 @@ import { CacheService, LoggerService } from '@backstage/backend-plugin-api';
 import {
   buildOpenApiDocument,
   operations,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import express from 'express';
 import Router from 'express-promise-router';
 import { GuessBackoff } from './auth/GuessBackoff';

@@ -4,7 +4,7 @@ import {
   discoveryApiRef,
   fetchApiRef,
 } from '@backstage/frontend-plugin-api';
-import { InfraDeliveryClient } from '@internal/plugin-infra-delivery-common';
+import { InfraDeliveryClient } from '@infra-delivery/plugin-infra-delivery-common';
 
 /** The typed client of the infra-delivery backend, with the signed-in user's credentials. */
 export const infraDeliveryApiRef = createApiRef<InfraDeliveryClient>({

@@ -3,7 +3,7 @@ import {
   ANNOTATION_ECS_SERVICE,
   ANNOTATION_STACKS,
   idsFromAnnotation,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 
 /** The stacks and runs tabs appear on entities that name at least one stack. */
 export function isInfraDeliveryStacksAvailable(entity: Entity): boolean {

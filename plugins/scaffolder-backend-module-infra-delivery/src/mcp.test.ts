@@ -8,8 +8,8 @@ import {
   startTestBackend,
 } from '@backstage/backend-test-utils';
 import mcpActionsPlugin from '@backstage/plugin-mcp-actions-backend';
-import { InfraDeliveryClient } from '@internal/plugin-infra-delivery-common';
-import infraDeliveryPlugin from '@internal/plugin-infra-delivery-backend';
+import { InfraDeliveryClient } from '@infra-delivery/plugin-infra-delivery-common';
+import infraDeliveryPlugin from '@infra-delivery/plugin-infra-delivery-backend';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { AddressInfo } from 'node:net';

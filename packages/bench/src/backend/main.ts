@@ -1,8 +1,8 @@
 import { createBackend } from '@backstage/backend-defaults';
 import catalogPlugin from '@backstage/plugin-catalog-backend';
 import signalsPlugin from '@backstage/plugin-signals-backend';
-import catalogModuleInfraDelivery from '@internal/plugin-catalog-backend-module-infra-delivery';
-import infraDeliveryPlugin from '@internal/plugin-infra-delivery-backend';
+import catalogModuleInfraDelivery from '@infra-delivery/plugin-catalog-backend-module-infra-delivery';
+import infraDeliveryPlugin from '@infra-delivery/plugin-infra-delivery-backend';
 import { benchPlugin } from './benchPlugin';
 import { catalogModuleBenchEntities } from './catalogEntities';
 

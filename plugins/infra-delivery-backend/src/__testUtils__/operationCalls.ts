@@ -2,7 +2,7 @@ import {
   INGEST_TOKEN_HEADER,
   OperationId,
   Role,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { OperationWorld, WORLD_INGEST_TOKEN } from './operationWorld';
 
 /**

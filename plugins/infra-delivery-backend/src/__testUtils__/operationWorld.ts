@@ -1,5 +1,5 @@
 import { mockServices } from '@backstage/backend-test-utils';
-import { Role } from '@internal/plugin-infra-delivery-common';
+import { Role } from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
 import { Authorizer } from '../auth/Authorizer';
 import { AccessTokenIssuer } from '../auth/accessTokens';

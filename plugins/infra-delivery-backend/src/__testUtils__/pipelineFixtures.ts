@@ -5,7 +5,7 @@ import {
   RunnerClaim,
   Stack,
   StepExecution,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import request from 'supertest';
 import { InfraDeliveryTestClient } from './testBackend';
 

@@ -1,4 +1,4 @@
-import { OperationDefinition } from '@internal/plugin-infra-delivery-common';
+import { OperationDefinition } from '@infra-delivery/plugin-infra-delivery-common';
 import request from 'supertest';
 import { OperationCall } from './operationCalls';
 import { BASE, InfraDeliveryTestClient } from './testBackend';

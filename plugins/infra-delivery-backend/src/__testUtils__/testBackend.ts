@@ -7,7 +7,7 @@ import {
 import { BackendFeature } from '@backstage/backend-plugin-api';
 import { AuthorizeResult } from '@backstage/plugin-permission-common';
 import { JsonObject } from '@backstage/types';
-import { Role } from '@internal/plugin-infra-delivery-common';
+import { Role } from '@infra-delivery/plugin-infra-delivery-common';
 import { Server } from 'node:http';
 import request from 'supertest';
 import { infraDeliveryPlugin } from '../plugin';

@@ -15,7 +15,7 @@ import {
   PipelineRun,
   Stack,
   StepExecution,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { EXECUTE } from '../auth/requirements';
 import { Caller } from '../auth/Caller';
 import { InfraDeliveryError } from '../errors';

@@ -3,7 +3,7 @@ import {
   AuthorizeResult,
   BasicPermission,
 } from '@backstage/plugin-permission-common';
-import { Role } from '@internal/plugin-infra-delivery-common';
+import { Role } from '@infra-delivery/plugin-infra-delivery-common';
 import { InfraDeliveryError } from '../errors';
 import { Caller } from './Caller';
 import { roleAtLeast } from './roles';

@@ -1,5 +1,5 @@
 import { BackstageCredentials } from '@backstage/backend-plugin-api';
-import { Role } from '@internal/plugin-infra-delivery-common';
+import { Role } from '@infra-delivery/plugin-infra-delivery-common';
 
 /** Who acts: a member of the organization, a service account, or another Backstage plugin. */
 export type CallerPrincipal =

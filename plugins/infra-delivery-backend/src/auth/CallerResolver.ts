@@ -4,7 +4,7 @@ import {
   HttpAuthService,
   UserInfoService,
 } from '@backstage/backend-plugin-api';
-import { Role } from '@internal/plugin-infra-delivery-common';
+import { Role } from '@infra-delivery/plugin-infra-delivery-common';
 import { Request } from 'express';
 import { isUniqueViolation } from '../database/dbErrors';
 import { Stores } from '../database/stores';

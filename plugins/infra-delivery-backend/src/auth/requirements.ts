@@ -4,7 +4,7 @@ import {
   infraDeliveryReadPermission,
   infraDeliveryResourceWritePermission,
   infraDeliveryRunExecutePermission,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { Requirement } from './Authorizer';
 
 /** Reading anything of the organization. */

@@ -1,4 +1,4 @@
-import { Role, ROLES } from '@internal/plugin-infra-delivery-common';
+import { Role, ROLES } from '@infra-delivery/plugin-infra-delivery-common';
 
 /** OWNER ⊃ ADMIN ⊃ MEMBER ⊃ VIEWER: ROLES lists them strongest first. */
 export function roleAtLeast(role: Role, minimum: Role): boolean {

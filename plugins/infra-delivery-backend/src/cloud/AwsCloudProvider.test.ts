@@ -9,7 +9,7 @@ import {
   STSClient,
   STSServiceException,
 } from '@aws-sdk/client-sts';
-import { errorBodySchema } from '@internal/plugin-infra-delivery-common';
+import { errorBodySchema } from '@infra-delivery/plugin-infra-delivery-common';
 import { mockClient } from 'aws-sdk-client-mock';
 import { InfraDeliveryError } from '../errors';
 import { AwsCloudProvider } from './AwsCloudProvider';

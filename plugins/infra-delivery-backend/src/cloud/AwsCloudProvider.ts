@@ -6,7 +6,7 @@ import {
   MetricDataResult,
 } from '@aws-sdk/client-cloudwatch';
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
-import { CloudMetric } from '@internal/plugin-infra-delivery-common';
+import { CloudMetric } from '@infra-delivery/plugin-infra-delivery-common';
 import { toCloudError } from './awsErrors';
 import { CloudAccountAccess, CloudProvider } from './CloudProvider';
 import { MetricQuery } from './metricQuery';

@@ -1,4 +1,4 @@
-import { CloudMetric } from '@internal/plugin-infra-delivery-common';
+import { CloudMetric } from '@infra-delivery/plugin-infra-delivery-common';
 import { MetricQuery } from './metricQuery';
 
 /** What a provider needs to act in a connected account. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { CloudMetric } from '@internal/plugin-infra-delivery-common';
+import { CloudMetric } from '@infra-delivery/plugin-infra-delivery-common';
 import { CloudAccountAccess, CloudProvider } from './CloudProvider';
 import { MetricQuery } from './metricQuery';
 

@@ -4,7 +4,7 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
-import { errorBodySchema } from '@internal/plugin-infra-delivery-common';
+import { errorBodySchema } from '@infra-delivery/plugin-infra-delivery-common';
 import { mockClient } from 'aws-sdk-client-mock';
 import { InfraDeliveryError } from '../errors';
 import { S3TemplatePublisher, templateObjectKey } from './S3TemplatePublisher';

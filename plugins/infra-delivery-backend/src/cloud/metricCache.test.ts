@@ -1,5 +1,5 @@
 import { mockServices } from '@backstage/backend-test-utils';
-import { CloudMetric } from '@internal/plugin-infra-delivery-common';
+import { CloudMetric } from '@infra-delivery/plugin-infra-delivery-common';
 import {
   FIXED_RANGE_TTL_MS,
   LIVE_RANGE_TTL_MS,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { CacheService } from '@backstage/backend-plugin-api';
-import { CloudMetric } from '@internal/plugin-infra-delivery-common';
+import { CloudMetric } from '@infra-delivery/plugin-infra-delivery-common';
 import { BoundedMap } from '../lib/BoundedMap';
 import { MetricQuery } from './metricQuery';
 

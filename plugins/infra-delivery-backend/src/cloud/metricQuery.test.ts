@@ -1,7 +1,7 @@
 import {
   CloudMetricQuery,
   errorBodySchema,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { InfraDeliveryError } from '../errors';
 import {
   CLOCK_SKEW_SECONDS,

@@ -1,4 +1,4 @@
-import { CloudMetricQuery } from '@internal/plugin-infra-delivery-common';
+import { CloudMetricQuery } from '@infra-delivery/plugin-infra-delivery-common';
 import { InfraDeliveryError } from '../errors';
 
 /**

@@ -1,7 +1,7 @@
 import {
   CodeSource,
   CodeSourceVisibility,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
 import { newId } from './ids';
 import { KeysetPage, keysetPage, KeysetRequest } from './keyset';

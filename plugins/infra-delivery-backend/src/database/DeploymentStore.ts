@@ -4,7 +4,7 @@ import {
   DeploymentStatus,
   ErrorBody,
   IN_FLIGHT_DEPLOYMENT_STATUSES,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
 import { newId } from './ids';
 import { fromJsonColumn, toJsonColumn } from './json';

@@ -1,4 +1,4 @@
-import { GitSelfHostedServer } from '@internal/plugin-infra-delivery-common';
+import { GitSelfHostedServer } from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
 import { isUniqueViolation } from './dbErrors';
 import { KeysetPage, keysetPage, KeysetRequest } from './keyset';

@@ -3,7 +3,7 @@ import {
   IacExecutionSummary,
   IacResource,
   IacRunType,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
 import { PlannedResource } from '../iac/planResources';
 import { PlanCounts } from '../iac/planSummary';

@@ -1,4 +1,4 @@
-import { Membership, Role } from '@internal/plugin-infra-delivery-common';
+import { Membership, Role } from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
 import { newId } from './ids';
 import { KeysetPage, keysetPage, KeysetRequest } from './keyset';

@@ -3,7 +3,7 @@ import {
   ModuleInput,
   ModuleVersion,
   ValueSchema,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
 import { newId } from './ids';
 import { namedPatchColumns } from './namedPatch';

@@ -1,4 +1,4 @@
-import { Organization } from '@internal/plugin-infra-delivery-common';
+import { Organization } from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
 import { newId } from './ids';
 import { nowTimestamp, toTimestamp } from './timestamps';

@@ -7,7 +7,7 @@ import {
   StepLogLine,
   StepStatus,
   StepType,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
 import { newId } from './ids';
 import { fromJsonColumn, toJsonColumn } from './json';

@@ -1,4 +1,7 @@
-import { Environment, Project } from '@internal/plugin-infra-delivery-common';
+import {
+  Environment,
+  Project,
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
 import { newId } from './ids';
 import { NamedResourcePatch, namedPatchColumns } from './namedPatch';

@@ -1,4 +1,7 @@
-import { Runner, RunnerStatus } from '@internal/plugin-infra-delivery-common';
+import {
+  Runner,
+  RunnerStatus,
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
 import { newId } from './ids';
 import { fromJsonColumn } from './json';

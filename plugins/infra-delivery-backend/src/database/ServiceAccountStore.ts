@@ -1,4 +1,7 @@
-import { Role, ServiceAccount } from '@internal/plugin-infra-delivery-common';
+import {
+  Role,
+  ServiceAccount,
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
 import { newId } from './ids';
 import { KeysetPage, keysetPage, KeysetRequest } from './keyset';

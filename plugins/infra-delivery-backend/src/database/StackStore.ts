@@ -1,4 +1,4 @@
-import { Stack } from '@internal/plugin-infra-delivery-common';
+import { Stack } from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
 import { newId } from './ids';
 import { fromJsonColumn } from './json';

@@ -1,5 +1,5 @@
 import { mockServices } from '@backstage/backend-test-utils';
-import { Project } from '@internal/plugin-infra-delivery-common';
+import { Project } from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
 import { createTestDatabases } from '../__testUtils__/testDatabases';
 import { KeysetPage, keysetPage, KeysetRequest } from './keyset';

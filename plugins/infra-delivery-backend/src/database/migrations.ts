@@ -8,7 +8,7 @@ import { cacheSqliteStatements } from './sqliteStatementCache';
 import { turnBeforeSqliteQueries } from './sqliteTurns';
 
 const migrationsDir = resolvePackagePath(
-  '@internal/plugin-infra-delivery-backend',
+  '@infra-delivery/plugin-infra-delivery-backend',
   'migrations',
 );
 

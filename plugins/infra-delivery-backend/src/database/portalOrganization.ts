@@ -1,4 +1,4 @@
-import { Organization } from '@internal/plugin-infra-delivery-common';
+import { Organization } from '@infra-delivery/plugin-infra-delivery-common';
 import { Stores } from './stores';
 
 /**

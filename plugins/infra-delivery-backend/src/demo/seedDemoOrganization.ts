@@ -29,7 +29,7 @@ const DEMO_RUNNER = 'demo-seed';
 
 async function demoPlan(name: string): Promise<Record<string, unknown>> {
   const file = resolvePackagePath(
-    '@internal/plugin-infra-delivery-backend',
+    '@infra-delivery/plugin-infra-delivery-backend',
     `demo/plans/${name}.plan.json`,
   );
   return JSON.parse(await fs.readFile(file, 'utf8'));

@@ -9,7 +9,7 @@ import {
   StopServiceDeploymentCommand,
   UpdateServiceCommand,
 } from '@aws-sdk/client-ecs';
-import { ContainerDeploymentData } from '@internal/plugin-infra-delivery-common';
+import { ContainerDeploymentData } from '@infra-delivery/plugin-infra-delivery-common';
 import { mockClient } from 'aws-sdk-client-mock';
 import { InfraDeliveryError } from '../errors';
 import { AwsEcsDeploymentProvider } from './AwsEcsDeploymentProvider';

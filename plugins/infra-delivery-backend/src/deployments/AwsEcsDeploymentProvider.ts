@@ -14,7 +14,7 @@ import {
 import {
   errorCode,
   TaskDefinitionSnapshot,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { toCloudError } from '../cloud/awsErrors';
 import { InfraDeliveryError } from '../errors';
 import { CloudAccountAccess } from '../cloud/CloudProvider';

@@ -5,7 +5,7 @@ import {
   ErrorBody,
   ServiceDeploymentState,
   TaskDefinitionSnapshot,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { CloudAccountAccess } from '../cloud/CloudProvider';
 
 /** The ECS service a deployment rolls, in a connected account. */

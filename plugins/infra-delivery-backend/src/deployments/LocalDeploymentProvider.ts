@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import {
   errorCode,
   TaskDefinitionSnapshot,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import {
   DeploymentObservation,
   DeploymentProvider,

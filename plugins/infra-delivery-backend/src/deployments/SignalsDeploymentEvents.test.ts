@@ -4,7 +4,7 @@ import { signalsServiceRef } from '@backstage/plugin-signals-node';
 import {
   Deployment,
   DEPLOYMENT_SIGNAL_CHANNEL,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import {
   createTestDatabases,
   startInfraDeliveryBackend,

@@ -4,7 +4,7 @@ import {
   Deployment,
   DEPLOYMENT_SIGNAL_CHANNEL,
   DeploymentChangeSignal,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { DeploymentStore, ecsName } from '../database/DeploymentStore';
 
 /**

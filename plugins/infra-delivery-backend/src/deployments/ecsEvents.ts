@@ -1,7 +1,7 @@
 import {
   EventBridgeEvent,
   InfrastructureEventKind,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { z } from 'zod';
 import { InfraDeliveryError, validationError } from '../errors';
 

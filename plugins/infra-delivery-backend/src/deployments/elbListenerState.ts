@@ -1,5 +1,5 @@
 import { LoadBalancer } from '@aws-sdk/client-ecs';
-import { ElbListenerState } from '@internal/plugin-infra-delivery-common';
+import { ElbListenerState } from '@infra-delivery/plugin-infra-delivery-common';
 
 type ListenerRule = ElbListenerState['rules'][number];
 

@@ -3,7 +3,7 @@ import {
   ErrorBody,
   errorCode,
   ServiceDeploymentState,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { DeploymentObservation } from './DeploymentProvider';
 
 /**

@@ -1,4 +1,4 @@
-import { ContainerImageRelease } from '@internal/plugin-infra-delivery-common';
+import { ContainerImageRelease } from '@infra-delivery/plugin-infra-delivery-common';
 import { InfraDeliveryError } from '../errors';
 
 /**

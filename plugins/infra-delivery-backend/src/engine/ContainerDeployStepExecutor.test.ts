@@ -4,7 +4,7 @@ import {
   deploymentSchema,
   PipelineStep,
   StepExecution,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
 import {
   act,

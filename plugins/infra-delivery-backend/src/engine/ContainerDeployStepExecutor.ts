@@ -5,7 +5,7 @@ import {
   ErrorBody,
   errorCode,
   IN_FLIGHT_DEPLOYMENT_STATUSES,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { StepRecord } from '../database/PipelineRunStore';
 import { Stores } from '../database/stores';
 import { InfraDeliveryError } from '../errors';

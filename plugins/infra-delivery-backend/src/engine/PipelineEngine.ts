@@ -26,7 +26,7 @@ import {
   FINAL_STATUSES,
   RunStatus,
   StepType,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { RunRecord, StepRecord } from '../database/PipelineRunStore';
 import { Stores } from '../database/stores';
 import { nowTimestamp } from '../database/timestamps';

@@ -1,4 +1,4 @@
-import { RunStatus } from '@internal/plugin-infra-delivery-common';
+import { RunStatus } from '@infra-delivery/plugin-infra-delivery-common';
 
 /** A change of a run's status, for live views. */
 export interface RunStatusChange {

@@ -3,7 +3,7 @@ import {
   RUN_SIGNAL_CHANNEL,
   STEP_LOG_SIGNAL_CHANNEL,
   StepLogSignal,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { RunEvents, RunStatusChange, StepLogsAppended } from './RunEvents';
 
 /**

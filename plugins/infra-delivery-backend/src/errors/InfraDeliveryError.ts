@@ -1,4 +1,7 @@
-import { ErrorBody, errorCode } from '@internal/plugin-infra-delivery-common';
+import {
+  ErrorBody,
+  errorCode,
+} from '@infra-delivery/plugin-infra-delivery-common';
 
 /** HTTP statuses the service answers errors with. */
 export type ErrorStatus =

@@ -4,7 +4,7 @@ import {
   IDEMPOTENCY_KEY_HEADER,
   OperationDefinition,
   ParsedOperationRequest,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import { actorIdOf, Caller } from '../auth/Caller';

@@ -1,6 +1,6 @@
 import { LoggerService } from '@backstage/backend-plugin-api';
 import { isError } from '@backstage/errors';
-import { ErrorBody } from '@internal/plugin-infra-delivery-common';
+import { ErrorBody } from '@infra-delivery/plugin-infra-delivery-common';
 import { ErrorRequestHandler } from 'express';
 import { InfraDeliveryError } from '../errors';
 import { fromBodyParser } from './bodyErrors';

@@ -1,4 +1,4 @@
-import { ErrorBody } from '@internal/plugin-infra-delivery-common';
+import { ErrorBody } from '@infra-delivery/plugin-infra-delivery-common';
 import { Response } from 'express';
 
 /** Below the 60 s after which nginx and load balancers close an idle connection. */

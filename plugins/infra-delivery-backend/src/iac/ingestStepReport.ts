@@ -1,4 +1,7 @@
-import { IacRunType, StepType } from '@internal/plugin-infra-delivery-common';
+import {
+  IacRunType,
+  StepType,
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { RunRecord, StepRecord } from '../database/PipelineRunStore';
 import { Stores } from '../database/stores';
 import { parsePlanJsonInChunks } from './planJson';

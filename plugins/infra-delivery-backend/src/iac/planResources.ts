@@ -1,4 +1,4 @@
-import { ErrorBody } from '@internal/plugin-infra-delivery-common';
+import { ErrorBody } from '@infra-delivery/plugin-infra-delivery-common';
 import { PlanJson, redactSensitive, ResourceChange } from './planJson';
 import { CHANGE_KIND_PRIORITY, ChangeKind, changeKindOf } from './planSummary';
 

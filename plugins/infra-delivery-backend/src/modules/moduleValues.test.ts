@@ -1,7 +1,7 @@
 import {
   ModuleInput,
   ValueSchema,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { carryModuleValues, resolveModuleValues } from './moduleValues';
 
 const CIDR: ModuleInput = {

@@ -2,7 +2,7 @@ import {
   ModuleInput,
   ModuleValues,
   ValueSchema,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 
 /** How many allowed values a problem names before it stops listing them. */
 const LISTED_OPTIONS = 10;

@@ -1,7 +1,7 @@
 import {
   ModuleInput,
   moduleInputSchema,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import { valueProblems } from './moduleValues';

@@ -7,7 +7,7 @@ import {
 import {
   ListResponse,
   PageQuery,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { KeysetPage, KeysetRequest } from '../database/keyset';
 import { InfraDeliveryError } from '../errors';
 

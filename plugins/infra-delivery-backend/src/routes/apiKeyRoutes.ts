@@ -1,4 +1,4 @@
-import { operations } from '@internal/plugin-infra-delivery-common';
+import { operations } from '@infra-delivery/plugin-infra-delivery-common';
 import { pageScope } from '../pagination/PageCursors';
 import { RouteContext } from './RouteContext';
 

@@ -1,4 +1,4 @@
-import { operations } from '@internal/plugin-infra-delivery-common';
+import { operations } from '@infra-delivery/plugin-infra-delivery-common';
 import { clientAddressBucket as clientAddress } from '../auth/clientAddress';
 import { InfraDeliveryError } from '../errors';
 import { RouteContext } from './RouteContext';

@@ -4,7 +4,7 @@ import {
   OperationId,
   operations,
   Role,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
 import request from 'supertest';
 import { FakeGithub } from '../__testUtils__/fakeGithub';

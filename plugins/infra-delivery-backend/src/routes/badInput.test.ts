@@ -3,7 +3,7 @@ import {
   OperationDefinition,
   OperationId,
   operations,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import fc from 'fast-check';
 import { Knex } from 'knex';
 import request from 'supertest';

@@ -15,7 +15,7 @@ import {
   cloudAccountTemplateUrlSchema,
   cloudMetricSchema,
   errorBodySchema,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { mockClient } from 'aws-sdk-client-mock';
 import { Knex } from 'knex';
 import request from 'supertest';

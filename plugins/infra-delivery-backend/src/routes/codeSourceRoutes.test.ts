@@ -1,7 +1,7 @@
 import {
   codeSourceSchema,
   errorBodySchema,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import request from 'supertest';
 import { commitSha, FakeGithub } from '../__testUtils__/fakeGithub';
 import { expectStatus } from '../__testUtils__/pipelineFixtures';

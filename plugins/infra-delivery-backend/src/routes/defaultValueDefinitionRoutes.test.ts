@@ -2,7 +2,7 @@ import {
   defaultValueDefinitionSchema,
   errorBodySchema,
   ValueSchema,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import request from 'supertest';
 import {
   createTestDatabases,

@@ -17,7 +17,7 @@ import {
   errorBodySchema,
   INGEST_TOKEN_HEADER,
   infrastructureEventSchema,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
 import request from 'supertest';
 import {

@@ -1,7 +1,7 @@
 import {
   INGEST_TOKEN_HEADER,
   operations,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { RequestHandler } from 'express';
 import { expressPath } from '../http/bindOperation';
 import { pageScope } from '../pagination/PageCursors';

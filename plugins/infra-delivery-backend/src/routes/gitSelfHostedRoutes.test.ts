@@ -8,7 +8,7 @@ import {
   gitForgeRepositoryBatchSchema,
   gitForgeRepositoryPageSchema,
   gitSelfHostedServerSchema,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { decodeJwt } from 'jose';
 import { Knex } from 'knex';
 import request from 'supertest';

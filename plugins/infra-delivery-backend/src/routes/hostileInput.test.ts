@@ -1,5 +1,5 @@
 import zlib from 'node:zlib';
-import { errorBodySchema } from '@internal/plugin-infra-delivery-common';
+import { errorBodySchema } from '@infra-delivery/plugin-infra-delivery-common';
 import request from 'supertest';
 import {
   createRunner,

@@ -1,5 +1,5 @@
 import { mockServices } from '@backstage/backend-test-utils';
-import { errorBodySchema } from '@internal/plugin-infra-delivery-common';
+import { errorBodySchema } from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
 import request from 'supertest';
 import {

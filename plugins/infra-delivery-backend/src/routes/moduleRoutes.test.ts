@@ -3,7 +3,7 @@ import {
   moduleDefinitionSchema,
   moduleInstanceSchema,
   moduleVersionSchema,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import request from 'supertest';
 import { commitSha, FakeGithub } from '../__testUtils__/fakeGithub';
 import {

@@ -4,7 +4,7 @@ import {
   pipelineRunSchema,
   pipelineSchema,
   stepExecutionSchema,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import request from 'supertest';
 import {
   act,

@@ -4,7 +4,7 @@ import {
   PipelineRun,
   Runner,
   runnerSchema,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import {
   claim,
   complete,

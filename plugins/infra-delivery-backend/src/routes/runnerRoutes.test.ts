@@ -3,7 +3,7 @@ import {
   errorBodySchema,
   RunnerClaim,
   stepExecutionSchema,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import request from 'supertest';
 import {
   act,

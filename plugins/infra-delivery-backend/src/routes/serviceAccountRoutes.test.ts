@@ -1,4 +1,4 @@
-import { errorBodySchema } from '@internal/plugin-infra-delivery-common';
+import { errorBodySchema } from '@infra-delivery/plugin-infra-delivery-common';
 import {
   createTestDatabases,
   InfraDeliveryTestClient,

@@ -1,7 +1,7 @@
 import {
   OpenApiDocument,
   operations,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { BindOperation } from '../http/bindOperation';
 
 export function registerServiceRoutes(

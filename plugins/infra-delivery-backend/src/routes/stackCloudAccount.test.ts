@@ -1,7 +1,7 @@
 import {
   errorBodySchema,
   stackSchema,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import {
   createEnvironment,
   createStack,

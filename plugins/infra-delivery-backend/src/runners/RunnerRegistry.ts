@@ -3,7 +3,7 @@ import {
   QueueState,
   Runner,
   RunnerStatus,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { KeysetPage, KeysetRequest } from '../database/keyset';
 import { publicRun, RunRecord } from '../database/PipelineRunStore';
 import { RunnerSighting, RunnerWindow } from '../database/RunnerStore';

@@ -1,5 +1,5 @@
 import { AuditorService } from '@backstage/backend-plugin-api';
-import { ApiKey } from '@internal/plugin-infra-delivery-common';
+import { ApiKey } from '@infra-delivery/plugin-infra-delivery-common';
 import { generateApiKey } from '../auth/apiKeyFormat';
 import { Authorizer } from '../auth/Authorizer';
 import { ADMINISTER, READ } from '../auth/requirements';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { AuditorService } from '@backstage/backend-plugin-api';
-import { CloudAccount } from '@internal/plugin-infra-delivery-common';
+import { CloudAccount } from '@infra-delivery/plugin-infra-delivery-common';
 import { Authorizer } from '../auth/Authorizer';
 import { Caller } from '../auth/Caller';
 import { ADMINISTER, READ } from '../auth/requirements';

@@ -1,7 +1,7 @@
 import {
   CloudMetric,
   CloudMetricQuery,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { Authorizer } from '../auth/Authorizer';
 import { Caller } from '../auth/Caller';
 import { READ } from '../auth/requirements';

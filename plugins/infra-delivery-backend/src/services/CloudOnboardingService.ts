@@ -2,7 +2,7 @@ import { AuditorService } from '@backstage/backend-plugin-api';
 import {
   CloudAccount,
   CloudAccountTemplateUrl,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { Authorizer } from '../auth/Authorizer';
 import { Caller } from '../auth/Caller';
 import { ADMINISTER } from '../auth/requirements';

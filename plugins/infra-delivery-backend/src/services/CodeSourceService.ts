@@ -3,7 +3,7 @@ import {
   CodeSource,
   infraDeliveryReadPermission,
   infraDeliveryResourceWritePermission,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { Authorizer, Requirement } from '../auth/Authorizer';
 import { Caller } from '../auth/Caller';
 import { isForeignKeyViolation, isUniqueViolation } from '../database/dbErrors';

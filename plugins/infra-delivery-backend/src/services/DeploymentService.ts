@@ -10,7 +10,7 @@ import {
   IN_FLIGHT_DEPLOYMENT_STATUSES,
   ListDeploymentsQuery,
   TaskDefinitionSnapshot,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { Authorizer } from '../auth/Authorizer';
 import { actorIdOf, Caller } from '../auth/Caller';
 import { EXECUTE, READ, ROLLBACK } from '../auth/requirements';

@@ -9,7 +9,7 @@ import {
   infraDeliveryReadPermission,
   portalPages,
   portalPageUrl,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { Authorizer } from '../auth/Authorizer';
 import { actorIdOf, Caller } from '../auth/Caller';
 import { OAuthStateTokens, oauthStateExpiry } from '../auth/oauthStates';

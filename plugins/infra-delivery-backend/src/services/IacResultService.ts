@@ -2,7 +2,7 @@ import {
   IacExecutionSummary,
   IacResource,
   IacRunType,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { READ } from '../auth/requirements';
 import { Authorizer } from '../auth/Authorizer';
 import { Caller } from '../auth/Caller';

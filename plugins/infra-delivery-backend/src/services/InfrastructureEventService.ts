@@ -6,7 +6,7 @@ import {
   EventBridgeEvent,
   InfrastructureEvent,
   InfrastructureEventKind,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { Authorizer } from '../auth/Authorizer';
 import { Caller } from '../auth/Caller';
 import { READ } from '../auth/requirements';

@@ -3,7 +3,7 @@ import {
   Membership,
   Organization,
   Role,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { ADMINISTER, READ } from '../auth/requirements';
 import { Authorizer } from '../auth/Authorizer';
 import { Caller } from '../auth/Caller';

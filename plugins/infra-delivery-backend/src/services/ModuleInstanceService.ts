@@ -4,7 +4,7 @@ import {
   ModuleInstance,
   ModuleValues,
   ModuleVersion,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { Authorizer, Requirement } from '../auth/Authorizer';
 import { Caller } from '../auth/Caller';
 import { isUniqueViolation } from '../database/dbErrors';

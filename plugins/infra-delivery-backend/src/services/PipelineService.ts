@@ -6,7 +6,7 @@ import {
   PipelineVersion,
   StepExecution,
   StepLogLine,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { EXECUTE, READ, WRITE } from '../auth/requirements';
 import { Authorizer } from '../auth/Authorizer';
 import { actorIdOf, Caller } from '../auth/Caller';

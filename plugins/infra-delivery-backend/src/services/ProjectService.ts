@@ -1,4 +1,7 @@
-import { Environment, Project } from '@internal/plugin-infra-delivery-common';
+import {
+  Environment,
+  Project,
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { READ, WRITE } from '../auth/requirements';
 import { Authorizer } from '../auth/Authorizer';
 import { Caller } from '../auth/Caller';

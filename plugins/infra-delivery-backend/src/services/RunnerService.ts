@@ -3,7 +3,7 @@ import {
   RunnerClaim,
   RunnerStatus,
   StepExecution,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { EXECUTE, READ } from '../auth/requirements';
 import { KeysetPage, KeysetRequest } from '../database/keyset';
 import { Authorizer } from '../auth/Authorizer';

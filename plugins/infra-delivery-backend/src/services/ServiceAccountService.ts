@@ -1,5 +1,8 @@
 import { AuditorService } from '@backstage/backend-plugin-api';
-import { Role, ServiceAccount } from '@internal/plugin-infra-delivery-common';
+import {
+  Role,
+  ServiceAccount,
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { ADMINISTER, READ } from '../auth/requirements';
 import { Authorizer } from '../auth/Authorizer';
 import { actorIdOf, Caller } from '../auth/Caller';

@@ -1,4 +1,7 @@
-import { PipelineStep, Stack } from '@internal/plugin-infra-delivery-common';
+import {
+  PipelineStep,
+  Stack,
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { READ, WRITE } from '../auth/requirements';
 import { Authorizer } from '../auth/Authorizer';
 import { Caller } from '../auth/Caller';

@@ -1,4 +1,4 @@
-import { Deployment } from '@internal/plugin-infra-delivery-common';
+import { Deployment } from '@infra-delivery/plugin-infra-delivery-common';
 import { now } from './infraDeliveryTestKit';
 
 /** The demo component, optionally with the plugin's annotations. */

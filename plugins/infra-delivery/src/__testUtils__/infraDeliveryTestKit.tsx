@@ -20,7 +20,7 @@ import {
   Runner,
   Stack,
   StepExecution,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { infraDeliveryApiRef } from '../api';

@@ -1,6 +1,6 @@
 import { mockCredentials } from '@backstage/backend-test-utils';
 import { createMockActionContext } from '@backstage/plugin-scaffolder-node-test-utils';
-import { InfraDeliveryApiError } from '@internal/plugin-infra-delivery-common';
+import { InfraDeliveryApiError } from '@infra-delivery/plugin-infra-delivery-common';
 import { createCloudAccountAction } from './createCloudAccountAction';
 import { createStackAction } from './createStackAction';
 import { triggerRunAction } from './triggerRunAction';

@@ -3,7 +3,7 @@ import {
   BackstageCredentials,
   DiscoveryService,
 } from '@backstage/backend-plugin-api';
-import { InfraDeliveryClient } from '@internal/plugin-infra-delivery-common';
+import { InfraDeliveryClient } from '@infra-delivery/plugin-infra-delivery-common';
 
 /** The infra-delivery API client of one caller. */
 export type InfraDeliveryClientFactory = (

@@ -3,7 +3,7 @@ import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
 import {
   FINAL_STATUSES,
   PipelineRun,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { InfraDeliveryClientFactory } from './clients';
 
 /** Why a run is not moving, for the task log: held in the queue, or waiting for a runner. */

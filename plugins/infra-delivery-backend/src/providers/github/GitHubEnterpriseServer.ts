@@ -2,7 +2,7 @@ import {
   GitForgeNamespaceType,
   GitForgePageInfo,
   GitForgeRepository,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { z } from 'zod';
 import { InfraDeliveryError } from '../../errors';
 import { requestUpstream, UpstreamResponse } from './upstreamHttp';

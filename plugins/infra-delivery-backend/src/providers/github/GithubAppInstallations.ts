@@ -7,7 +7,7 @@ import {
   GithubIntegration,
   ScmIntegrations,
 } from '@backstage/integration';
-import { CodeSourceVisibility } from '@internal/plugin-infra-delivery-common';
+import { CodeSourceVisibility } from '@infra-delivery/plugin-infra-delivery-common';
 import { SignJWT } from 'jose';
 import { InfraDeliveryError } from '../../errors';
 

@@ -1,6 +1,6 @@
 import { Progress } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
-import { CloudAccount } from '@internal/plugin-infra-delivery-common';
+import { CloudAccount } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Dialog from '@material-ui/core/Dialog';

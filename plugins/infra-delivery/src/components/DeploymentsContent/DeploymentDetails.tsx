@@ -1,5 +1,5 @@
 import { WarningPanel } from '@backstage/core-components';
-import { Deployment } from '@internal/plugin-infra-delivery-common';
+import { Deployment } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { DeploymentEvents } from './DeploymentEvents';

@@ -3,7 +3,7 @@ import { useApi } from '@backstage/frontend-plugin-api';
 import {
   Deployment,
   InfrastructureEvent,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import useAsync from 'react-use/esm/useAsync';

@@ -6,7 +6,7 @@ import {
   StatusRunning,
   StatusWarning,
 } from '@backstage/core-components';
-import { Deployment } from '@internal/plugin-infra-delivery-common';
+import { Deployment } from '@infra-delivery/plugin-infra-delivery-common';
 
 export const DeploymentStatus = ({
   deployment,

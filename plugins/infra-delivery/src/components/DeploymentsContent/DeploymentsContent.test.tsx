@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { Deployment } from '@internal/plugin-infra-delivery-common';
+import { Deployment } from '@infra-delivery/plugin-infra-delivery-common';
 import {
   baseUrl,
   errorResponse,

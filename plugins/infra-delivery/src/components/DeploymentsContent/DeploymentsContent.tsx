@@ -2,7 +2,7 @@ import {
   MissingAnnotationEmptyState,
   useEntity,
 } from '@backstage/plugin-catalog-react';
-import { ANNOTATION_ECS_SERVICE } from '@internal/plugin-infra-delivery-common';
+import { ANNOTATION_ECS_SERVICE } from '@infra-delivery/plugin-infra-delivery-common';
 import { DeploymentsView } from './DeploymentsView';
 
 /** Deployments of the entity's ECS service (`infra-delivery.io/ecs-service`). */

@@ -1,6 +1,6 @@
 import { Progress, Table, TableColumn } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
-import { Deployment } from '@internal/plugin-infra-delivery-common';
+import { Deployment } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { useEffect, useReducer } from 'react';

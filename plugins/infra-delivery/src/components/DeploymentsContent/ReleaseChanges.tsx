@@ -1,4 +1,4 @@
-import { Deployment } from '@internal/plugin-infra-delivery-common';
+import { Deployment } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { TaskDefinitionDiff } from './TaskDefinitionDiff';

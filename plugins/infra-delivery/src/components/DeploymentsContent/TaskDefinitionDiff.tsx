@@ -1,4 +1,4 @@
-import { TaskDefinitionSnapshot } from '@internal/plugin-infra-delivery-common';
+import { TaskDefinitionSnapshot } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 

@@ -7,7 +7,7 @@ import {
 import {
   Deployment,
   PipelineRun,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { infraDeliveryApiRef } from '../../api';

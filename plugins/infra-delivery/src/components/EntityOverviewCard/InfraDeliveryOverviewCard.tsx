@@ -7,7 +7,7 @@ import {
   ANNOTATION_ECS_SERVICE,
   ANNOTATION_STACKS,
   idsFromAnnotation,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { LatestDeploymentSummary } from './LatestDeploymentSummary';
 import { StacksSummary } from './StacksSummary';
 

@@ -1,5 +1,5 @@
 import { Content } from '@backstage/core-components';
-import { portalPages } from '@internal/plugin-infra-delivery-common';
+import { portalPages } from '@infra-delivery/plugin-infra-delivery-common';
 import { Route, Routes, useLocation, useParams } from 'react-router-dom';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { useInfrastructurePath } from '../common/useInfrastructurePath';

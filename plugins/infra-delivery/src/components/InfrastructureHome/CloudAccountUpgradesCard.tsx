@@ -1,6 +1,6 @@
 import { InfoCard, Link, Table } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
-import { CloudAccount } from '@internal/plugin-infra-delivery-common';
+import { CloudAccount } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { infraDeliveryApiRef } from '../../api';

@@ -6,7 +6,7 @@ import {
   PipelineRun,
   RUN_SIGNAL_CHANNEL,
   Stack,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { infraDeliveryApiRef } from '../../api';

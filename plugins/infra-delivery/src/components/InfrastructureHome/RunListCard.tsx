@@ -1,5 +1,5 @@
 import { InfoCard, Table } from '@backstage/core-components';
-import { PipelineRun } from '@internal/plugin-infra-delivery-common';
+import { PipelineRun } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { CARD_TABLE_OPTIONS } from '../common/cardTableOptions';

@@ -1,4 +1,7 @@
-import { PipelineRun, Stack } from '@internal/plugin-infra-delivery-common';
+import {
+  PipelineRun,
+  Stack,
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { runStartedAt } from '../common/runStartedAt';
 
 /** A stack beside its newest run, if it was ever run. */

@@ -3,7 +3,7 @@ import {
   Pipeline,
   PipelineRun,
   Stack,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { infraDeliveryApiRef } from '../../api';
 import { pipelineKindOf } from '../common/runTitle';
 import { useReloadableAsync } from '../common/useReloadableAsync';

@@ -6,7 +6,7 @@ import {
 import {
   ANNOTATION_CLOUD_ACCOUNT,
   ANNOTATION_ECS_SERVICE,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Grid from '@material-ui/core/Grid';

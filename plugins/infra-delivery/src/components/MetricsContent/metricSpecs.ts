@@ -4,7 +4,7 @@ import {
   ANNOTATION_ECS_SERVICE,
   ANNOTATION_METRICS,
   ANNOTATION_REGION,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 
 /** One chart: a CloudWatch metric with its statistic and dimensions. */
 export interface MetricSpec {

@@ -1,4 +1,4 @@
-import { Role, ROLES } from '@internal/plugin-infra-delivery-common';
+import { Role, ROLES } from '@infra-delivery/plugin-infra-delivery-common';
 import MenuItem from '@material-ui/core/MenuItem';
 import TextField from '@material-ui/core/TextField';
 

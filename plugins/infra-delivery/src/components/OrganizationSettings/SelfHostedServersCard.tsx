@@ -1,6 +1,6 @@
 import { InfoCard, Link, LinkButton, Table } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
-import { portalPages } from '@internal/plugin-infra-delivery-common';
+import { portalPages } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import TextField from '@material-ui/core/TextField';

@@ -1,4 +1,4 @@
-import { StepExecution } from '@internal/plugin-infra-delivery-common';
+import { StepExecution } from '@infra-delivery/plugin-infra-delivery-common';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';

@@ -1,7 +1,7 @@
 import {
   IacResource,
   StepExecution,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';

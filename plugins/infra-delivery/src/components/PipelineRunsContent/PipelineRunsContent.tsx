@@ -5,7 +5,7 @@ import {
 import {
   ANNOTATION_STACKS,
   idsFromAnnotation,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { PipelineRunsRoutes } from './PipelineRunsRoutes';
 
 /** Runs of the entity's stacks, and a page per run with its steps, plans and actions. */

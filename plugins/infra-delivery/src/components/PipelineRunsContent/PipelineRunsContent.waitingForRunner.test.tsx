@@ -1,4 +1,4 @@
-import { PipelineRun } from '@internal/plugin-infra-delivery-common';
+import { PipelineRun } from '@infra-delivery/plugin-infra-delivery-common';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
@@ -75,7 +75,7 @@ describe('PipelineRunsContent when a run waits for a runner', () => {
     expect(
       within(notice).getByLabelText('Command that starts a runner'),
     ).toHaveValue(
-      `INFRA_DELIVERY_RUNNER_TOKEN=<api key of a runner service account> npx @internal/infra-delivery-runner --url ${baseUrl} --iac-binary tofu --source-root <path to your infrastructure code>`,
+      `INFRA_DELIVERY_RUNNER_TOKEN=<api key of a runner service account> npx @infra-delivery/runner --url ${baseUrl} --iac-binary tofu --source-root <path to your infrastructure code>`,
     );
     expect(
       await within(notice).findByRole('button', { name: 'Connect a runner' }),

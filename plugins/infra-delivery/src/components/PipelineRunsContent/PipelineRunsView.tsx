@@ -4,7 +4,7 @@ import {
   PipelineRun,
   RUN_STATUSES,
   RunStatus as RunStatusValue,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Chip from '@material-ui/core/Chip';

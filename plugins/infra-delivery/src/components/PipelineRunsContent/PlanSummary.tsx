@@ -1,4 +1,4 @@
-import { IacExecutionSummary } from '@internal/plugin-infra-delivery-common';
+import { IacExecutionSummary } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { RUN_TYPE_LABELS } from '../common/labels';

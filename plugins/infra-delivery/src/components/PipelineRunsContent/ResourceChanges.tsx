@@ -1,6 +1,6 @@
 import { Table } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
-import { IacResource } from '@internal/plugin-infra-delivery-common';
+import { IacResource } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import useAsync from 'react-use/esm/useAsync';

@@ -2,7 +2,7 @@ import { useApi } from '@backstage/frontend-plugin-api';
 import {
   IacExecutionSummary,
   PipelineRun,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { infraDeliveryApiRef } from '../../api';

@@ -1,4 +1,4 @@
-import { PipelineRun } from '@internal/plugin-infra-delivery-common';
+import { PipelineRun } from '@infra-delivery/plugin-infra-delivery-common';
 import Typography from '@material-ui/core/Typography';
 import { Duration } from '../common/Duration';
 import { Timestamp } from '../common/Timestamp';

@@ -1,5 +1,5 @@
 import { LogViewer } from '@backstage/core-components';
-import { StepExecution } from '@internal/plugin-infra-delivery-common';
+import { StepExecution } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { useMemo } from 'react';

@@ -1,4 +1,4 @@
-import { StepExecution } from '@internal/plugin-infra-delivery-common';
+import { StepExecution } from '@infra-delivery/plugin-infra-delivery-common';
 import Accordion from '@material-ui/core/Accordion';
 import AccordionDetails from '@material-ui/core/AccordionDetails';
 import AccordionSummary from '@material-ui/core/AccordionSummary';

@@ -1,4 +1,4 @@
-import { PipelineRun } from '@internal/plugin-infra-delivery-common';
+import { PipelineRun } from '@infra-delivery/plugin-infra-delivery-common';
 import { RunNames } from '../common/useRunNames';
 import { Link } from '@backstage/core-components';
 import Typography from '@material-ui/core/Typography';

@@ -6,7 +6,7 @@ import {
   StepLogLine,
   StepLogSignal,
   StepStatus,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import useInterval from 'react-use/esm/useInterval';
 import { infraDeliveryApiRef } from '../../api';

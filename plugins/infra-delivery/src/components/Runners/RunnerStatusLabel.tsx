@@ -1,4 +1,4 @@
-import { RunnerStatus } from '@internal/plugin-infra-delivery-common';
+import { RunnerStatus } from '@infra-delivery/plugin-infra-delivery-common';
 import { StatusLabel } from '../common/StatusLabel';
 
 /** A runner's status as a word, beside the status colour (read out as the word alone). */

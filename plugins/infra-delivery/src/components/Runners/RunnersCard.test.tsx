@@ -253,7 +253,7 @@ describe('RunnersCard', () => {
     expect(
       await within(dialog).findByLabelText('Command that starts a runner'),
     ).toHaveValue(
-      `INFRA_DELIVERY_RUNNER_TOKEN=idk_other npx @internal/infra-delivery-runner --url ${baseUrl} --iac-binary tofu --source-root <path to your infrastructure code>`,
+      `INFRA_DELIVERY_RUNNER_TOKEN=idk_other npx @infra-delivery/runner --url ${baseUrl} --iac-binary tofu --source-root <path to your infrastructure code>`,
     );
   });
 });

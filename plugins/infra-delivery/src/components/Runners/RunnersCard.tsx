@@ -1,5 +1,5 @@
 import { InfoCard, Table, TableColumn } from '@backstage/core-components';
-import { Runner } from '@internal/plugin-infra-delivery-common';
+import { Runner } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Chip from '@material-ui/core/Chip';

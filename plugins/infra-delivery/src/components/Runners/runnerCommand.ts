@@ -6,7 +6,7 @@ import {
 import useAsync from 'react-use/esm/useAsync';
 
 /** How a runner is started when `infraDelivery.runners.command` is not configured. */
-export const DEFAULT_RUNNER_COMMAND = 'npx @internal/infra-delivery-runner';
+export const DEFAULT_RUNNER_COMMAND = 'npx @infra-delivery/runner';
 
 /** Stands in for the secret where the key is not known (it is shown only once). */
 export const RUNNER_TOKEN_PLACEHOLDER = '<api key of a runner service account>';

@@ -6,7 +6,7 @@ import {
   renderInTestApp,
   TestApiProvider,
 } from '@backstage/frontend-test-utils';
-import { InfraDeliveryClient } from '@internal/plugin-infra-delivery-common';
+import { InfraDeliveryClient } from '@infra-delivery/plugin-infra-delivery-common';
 import { infraDeliveryApiRef } from '../../api';
 import { ServiceStatusPage } from './ServiceStatusPage';
 

@@ -6,7 +6,7 @@ import {
   WarningPanel,
 } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
-import { InfraDeliveryApiError } from '@internal/plugin-infra-delivery-common';
+import { InfraDeliveryApiError } from '@infra-delivery/plugin-infra-delivery-common';
 import Typography from '@material-ui/core/Typography';
 import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';

@@ -1,6 +1,6 @@
 import { Progress, Table } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
-import { Stack } from '@internal/plugin-infra-delivery-common';
+import { Stack } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Drawer from '@material-ui/core/Drawer';
 import IconButton from '@material-ui/core/IconButton';

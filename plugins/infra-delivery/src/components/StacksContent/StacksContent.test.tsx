@@ -1,4 +1,4 @@
-import { Stack } from '@internal/plugin-infra-delivery-common';
+import { Stack } from '@infra-delivery/plugin-infra-delivery-common';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse, HttpResponseResolver } from 'msw';
@@ -273,7 +273,7 @@ describe('StacksContent', () => {
       'Command that starts a runner',
     ) as HTMLTextAreaElement;
     expect(command.value).toContain(
-      'INFRA_DELIVERY_RUNNER_TOKEN=<api key of a runner service account> npx @internal/infra-delivery-runner --url ',
+      'INFRA_DELIVERY_RUNNER_TOKEN=<api key of a runner service account> npx @infra-delivery/runner --url ',
     );
     expect(
       await within(notice).findByRole('button', { name: 'Connect a runner' }),

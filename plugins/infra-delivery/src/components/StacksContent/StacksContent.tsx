@@ -5,7 +5,7 @@ import {
 import {
   ANNOTATION_STACKS,
   idsFromAnnotation,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { StacksTable } from './StacksTable';
 
 /** The entity's stacks, as its `infra-delivery.io/stacks` annotation names them. */

@@ -2,7 +2,7 @@ import { Link, WarningPanel } from '@backstage/core-components';
 import {
   ErrorBody,
   InfraDeliveryApiError,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import Typography from '@material-ui/core/Typography';
 
 /** A detail line `body.data.role: Invalid option…` as a person reads it: `role: Invalid option…`. */

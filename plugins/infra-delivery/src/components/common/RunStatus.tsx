@@ -1,4 +1,4 @@
-import { StepStatus } from '@internal/plugin-infra-delivery-common';
+import { StepStatus } from '@infra-delivery/plugin-infra-delivery-common';
 import { StatusKind, StatusLabel } from './StatusLabel';
 
 /** What people read for each status. */

@@ -2,7 +2,7 @@ import {
   IacResource,
   IacRunType,
   StepType,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 
 /** The words people read for the service's enum values (the values stay in the API). */
 export const RUN_TYPE_LABELS: Record<IacRunType, string> = {

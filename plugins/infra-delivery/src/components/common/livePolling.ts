@@ -1,4 +1,4 @@
-import { RunStatus } from '@internal/plugin-infra-delivery-common';
+import { RunStatus } from '@infra-delivery/plugin-infra-delivery-common';
 
 /**
  * How often views of work in progress read again. Signals make them current at once, but a

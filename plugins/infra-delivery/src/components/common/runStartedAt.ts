@@ -1,4 +1,4 @@
-import { PipelineRun } from '@internal/plugin-infra-delivery-common';
+import { PipelineRun } from '@infra-delivery/plugin-infra-delivery-common';
 
 /** When a run started, or when it was created if it has not started yet. */
 export const runStartedAt = (run: PipelineRun): string =>

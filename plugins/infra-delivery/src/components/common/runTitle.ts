@@ -1,4 +1,7 @@
-import { PipelineRun, Stack } from '@internal/plugin-infra-delivery-common';
+import {
+  PipelineRun,
+  Stack,
+} from '@infra-delivery/plugin-infra-delivery-common';
 
 /** "Plan & apply" or "Destroy" for a stack's change or destroy pipeline. */
 export function pipelineKindOf(

@@ -2,7 +2,7 @@ import { usePermission } from '@backstage/plugin-permission-react';
 import {
   infraDeliveryDeploymentRollbackPermission,
   infraDeliveryRunExecutePermission,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { useCallerRole } from './useCallerRole';
 
 const ACTING_ROLES = ['OWNER', 'ADMIN', 'MEMBER'];

@@ -1,5 +1,5 @@
 import { useApi } from '@backstage/frontend-plugin-api';
-import { PipelineRun } from '@internal/plugin-infra-delivery-common';
+import { PipelineRun } from '@infra-delivery/plugin-infra-delivery-common';
 import { infraDeliveryApiRef } from '../../api';
 import { useLiveRuns } from './useLiveRuns';
 import { useReloadableAsync } from './useReloadableAsync';

@@ -1,7 +1,7 @@
 import {
   DEPLOYMENT_SIGNAL_CHANNEL,
   DeploymentChangeSignal,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { useSignal } from '@backstage/plugin-signals-react';
 import { useEffect, useRef } from 'react';
 

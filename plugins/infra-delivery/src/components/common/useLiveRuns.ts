@@ -1,4 +1,4 @@
-import { RUN_SIGNAL_CHANNEL } from '@internal/plugin-infra-delivery-common';
+import { RUN_SIGNAL_CHANNEL } from '@infra-delivery/plugin-infra-delivery-common';
 import { useSignal } from '@backstage/plugin-signals-react';
 import { useEffect, useRef } from 'react';
 

@@ -1,5 +1,8 @@
 import { useApi } from '@backstage/frontend-plugin-api';
-import { PipelineRun, Stack } from '@internal/plugin-infra-delivery-common';
+import {
+  PipelineRun,
+  Stack,
+} from '@infra-delivery/plugin-infra-delivery-common';
 import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { pipelineKindOf, runTitle } from './runTitle';

@@ -2,7 +2,7 @@ import {
   InfraDeliveryApiError,
   InfraDeliveryClient,
   Stack,
-} from '@internal/plugin-infra-delivery-common';
+} from '@infra-delivery/plugin-infra-delivery-common';
 
 /**
  * The stacks of `stackIds`, in order; undefined for one that does not exist (any more) or is not

@@ -1,8 +1,4 @@
-import {
-  coreServices,
-  createBackendModule,
-  UserInfoService,
-} from '@backstage/backend-plugin-api';
+import { UserInfoService } from '@backstage/backend-plugin-api';
 import {
   AuthorizeResult,
   PolicyDecision,
@@ -12,12 +8,13 @@ import {
   PolicyQuery,
   PolicyQueryUser,
 } from '@backstage/plugin-permission-node';
-import { policyExtensionPoint } from '@backstage/plugin-permission-node/alpha';
 
 /**
- * The portal's policy: members of the configured admin users and groups may do everything;
+ * A portal-wide permission policy: members of the configured admin users and groups may do everything;
  * everybody else may read. Plugins narrow further on their own (the infra-delivery plugin
  * also applies its organization roles).
+ *
+ * @public
  */
 export class AdminGroupsPermissionPolicy implements PermissionPolicy {
   constructor(
@@ -47,25 +44,3 @@ export class AdminGroupsPermissionPolicy implements PermissionPolicy {
     );
   }
 }
-
-export default createBackendModule({
-  pluginId: 'permission',
-  moduleId: 'admin-groups-policy',
-  register(reg) {
-    reg.registerInit({
-      deps: {
-        config: coreServices.rootConfig,
-        policy: policyExtensionPoint,
-        userInfo: coreServices.userInfo,
-      },
-      async init({ config, policy, userInfo }) {
-        const admins = new Set(
-          (config.getOptionalStringArray('permission.policy.admins') ?? []).map(
-            ref => ref.toLocaleLowerCase('en-US'),
-          ),
-        );
-        policy.setPolicy(new AdminGroupsPermissionPolicy(admins, userInfo));
-      },
-    });
-  },
-});

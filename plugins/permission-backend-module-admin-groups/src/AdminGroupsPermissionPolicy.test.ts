@@ -3,7 +3,7 @@ import {
   AuthorizeResult,
   createPermission,
 } from '@backstage/plugin-permission-common';
-import { AdminGroupsPermissionPolicy } from './adminGroupsPermissionPolicy';
+import { AdminGroupsPermissionPolicy } from './AdminGroupsPermissionPolicy';
 
 const readPermission = createPermission({
   name: 'test.read',
