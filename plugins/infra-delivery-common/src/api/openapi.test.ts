@@ -18,3 +18,15 @@ describe('the committed OpenAPI document', () => {
     expect(fs.readFileSync(committedPath, 'utf8')).toBe(generated);
   });
 });
+
+describe('the document version', () => {
+  it("is the package's version, with the specification's interface version beside it", () => {
+    const packageJson = JSON.parse(
+      fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8'),
+    );
+    const committed = JSON.parse(fs.readFileSync(committedPath, 'utf8'));
+    expect(committed.info.version).toBe(packageJson.version);
+    expect(committed.info.version).not.toBe('0.0.0');
+    expect(committed.info['x-interface-version']).toBe('0.0.0');
+  });
+});

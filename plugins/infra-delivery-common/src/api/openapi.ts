@@ -6,8 +6,16 @@ import {
   OperationDefinition,
 } from './defineOperation';
 
+import packageJson from '../../package.json';
+
 /** The interface version of the specification (part 9). */
-export const API_VERSION = '0.0.0';
+export const INTERFACE_VERSION = '0.0.0';
+
+/**
+ * The document's version: the version of the package that carries it, so that a client can
+ * tell which release of the plugin it describes.
+ */
+export const API_VERSION: string = packageJson.version;
 
 type JsonSchema = Record<string, unknown>;
 
@@ -263,6 +271,7 @@ export function buildOpenApiDocument(
     info: {
       title: 'Infrastructure Delivery Service',
       version: API_VERSION,
+      'x-interface-version': INTERFACE_VERSION,
       description:
         'Projects, environments, pipelines and their runs, stacks, deployments, cloud accounts and forge integrations of one organization.',
     },
