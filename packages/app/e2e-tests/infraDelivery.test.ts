@@ -184,7 +184,7 @@ test('a deployment is rolled back and the rollback runs to completion', async ({
   // A release opens on what it changed against the one before.
   await page
     .getByRole('row', { name: /Release 1\.1\.0/ })
-    .getByRole('button', { name: 'Detail panel visiblity toggle' })
+    .getByRole('button', { name: /^Details of / })
     .click();
   await expect(
     page.getByText(/Task definition · revision \d+ → \d+/),
@@ -202,6 +202,7 @@ test('a deployment is rolled back and the rollback runs to completion', async ({
     path: `${SCREENSHOTS}/deployments-release-diff.png`,
     fullPage: true,
   });
+  await page.getByRole('button', { name: 'Close' }).click();
 
   await earliest.getByRole('button', { name: 'Rollback' }).click();
   const dialog = page.getByRole('dialog');

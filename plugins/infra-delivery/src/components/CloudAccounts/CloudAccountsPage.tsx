@@ -7,6 +7,7 @@ import {
   Table,
 } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
+import { TABLE_OPTIONS } from '../common/tableOptions';
 import { CloudAccount } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
@@ -97,14 +98,15 @@ export const CloudAccountsPage = () => {
         <Table
           title="Cloud accounts"
           isLoading={accounts.loading}
-          options={{ paging: false, search: false, padding: 'dense' }}
+          options={TABLE_OPTIONS}
           columns={[
             { title: 'Name', field: 'name' },
             { title: 'AWS account', field: 'cloudId' },
             { title: 'Status', render: a => <AccountStatus account={a} /> },
             { title: 'Role', render: a => a.cloudRef ?? '—' },
             {
-              title: '',
+              title: 'Actions',
+              sorting: false,
               render: a =>
                 a.status !== 'CONNECTED' ||
                 a.roleVersion !== a.latestRoleVersion ? (

@@ -251,7 +251,7 @@ describe('DeploymentsContent', () => {
 
     await userEvent.click(
       screen.getAllByRole('button', {
-        name: 'Detail panel visiblity toggle',
+        name: /^Details of /,
       })[0],
     );
 
@@ -312,7 +312,7 @@ describe('DeploymentsContent', () => {
     await userEvent.click(
       (
         await screen.findAllByRole('button', {
-          name: 'Detail panel visiblity toggle',
+          name: /^Details of /,
         })
       )[0],
     );
@@ -341,7 +341,7 @@ describe('DeploymentsContent', () => {
     await userEvent.click(
       (
         await screen.findAllByRole('button', {
-          name: 'Detail panel visiblity toggle',
+          name: /^Details of /,
         })
       )[0],
     );
@@ -368,7 +368,7 @@ describe('DeploymentsContent', () => {
     await userEvent.click(
       (
         await screen.findAllByRole('button', {
-          name: 'Detail panel visiblity toggle',
+          name: /^Details of /,
         })
       )[0],
     );

@@ -1,9 +1,11 @@
 import { Progress, Table, TableColumn } from '@backstage/core-components';
+import { TABLE_OPTIONS } from '../common/tableOptions';
 import { useApi } from '@backstage/frontend-plugin-api';
 import { Deployment } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
+import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
-import { useEffect, useReducer } from 'react';
+import { useEffect, useReducer, useState } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { Duration } from '../common/Duration';
@@ -12,7 +14,7 @@ import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { useCanExecuteRuns, useCanRollBack } from '../common/useCanExecuteRuns';
 import { useLiveDeployments } from '../common/useLiveDeployments';
-import { DeploymentDetails } from './DeploymentDetails';
+import { DeploymentDrawer } from './DeploymentDrawer';
 import { DeploymentStatus, progressOf } from './DeploymentStatus';
 import { TaskDefinitionDiff } from './TaskDefinitionDiff';
 
@@ -52,6 +54,8 @@ export const DeploymentsView = ({
   );
   const live = useLiveDeployments({ clusterRef, serviceRef }, refresh);
   const deployments = value?.data ?? [];
+  const [openedId, setOpenedId] = useState<string>();
+  const opened = deployments.find(d => d.id === openedId);
   const inFlight = deployments.some(d => IN_FLIGHT.includes(d.status));
 
   // Deployments progress on their own. The backend announces each change; only an app
@@ -98,9 +102,18 @@ export const DeploymentsView = ({
       ),
     },
     {
-      title: '',
+      title: 'Actions',
+      sorting: false,
       render: d => (
         <Box display="flex" style={{ gap: 8, whiteSpace: 'nowrap' }}>
+          <Button
+            size="small"
+            variant="outlined"
+            aria-label={`Details of ${d.description}`}
+            onClick={() => setOpenedId(d.id)}
+          >
+            Details
+          </Button>
           {canRollBack &&
             d.status === 'SUCCEEDED' &&
             current &&
@@ -143,24 +156,27 @@ export const DeploymentsView = ({
   ];
 
   return (
-    <Table
-      title={`Deployments of ${clusterRef}/${serviceRef}`}
-      options={{ paging: false, search: false, padding: 'dense' }}
-      columns={columns}
-      data={deployments}
-      detailPanel={({ rowData }) => (
-        <DeploymentDetails
-          deployment={rowData}
+    <>
+      <Table
+        title={`Deployments of ${clusterRef}/${serviceRef}`}
+        options={TABLE_OPTIONS}
+        columns={columns}
+        data={deployments}
+        emptyContent={
+          <Box padding={2}>
+            <Typography>No deployments of this service yet.</Typography>
+          </Box>
+        }
+      />
+      {opened && (
+        <DeploymentDrawer
+          deployment={opened}
           previousSuccessful={deployments
-            .slice(deployments.findIndex(d => d.id === rowData.id) + 1)
+            .slice(deployments.indexOf(opened) + 1)
             .find(d => d.status === 'SUCCEEDED')}
+          onClose={() => setOpenedId(undefined)}
         />
       )}
-      emptyContent={
-        <Box padding={2}>
-          <Typography>No deployments of this service yet.</Typography>
-        </Box>
-      }
-    />
+    </>
   );
 };

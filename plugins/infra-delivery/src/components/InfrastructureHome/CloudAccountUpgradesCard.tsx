@@ -4,7 +4,7 @@ import { CloudAccount } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { infraDeliveryApiRef } from '../../api';
-import { CARD_TABLE_OPTIONS } from '../common/cardTableOptions';
+import { CARD_TABLE_OPTIONS } from '../common/tableOptions';
 import { useInfrastructurePath } from '../common/useInfrastructurePath';
 import { useReloadableAsync } from '../common/useReloadableAsync';
 import { Loaded } from '../common/Loaded';
@@ -66,7 +66,8 @@ export const CloudAccountUpgradesCard = () => {
                 ),
               },
               {
-                title: '',
+                title: 'Actions',
+                sorting: false,
                 render: account => (
                   <Link
                     to={cloudAccountsPath}

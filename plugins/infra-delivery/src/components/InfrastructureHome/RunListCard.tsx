@@ -2,7 +2,7 @@ import { InfoCard, Table } from '@backstage/core-components';
 import { PipelineRun } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
-import { CARD_TABLE_OPTIONS } from '../common/cardTableOptions';
+import { CARD_TABLE_OPTIONS } from '../common/tableOptions';
 import { MaybeLink } from '../common/MaybeLink';
 import { Timestamp } from '../common/Timestamp';
 import { useInfrastructurePath } from '../common/useInfrastructurePath';

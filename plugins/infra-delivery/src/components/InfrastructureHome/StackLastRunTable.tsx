@@ -2,7 +2,7 @@ import { Table } from '@backstage/core-components';
 import { Stack } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
-import { CARD_TABLE_OPTIONS } from '../common/cardTableOptions';
+import { CARD_TABLE_OPTIONS } from '../common/tableOptions';
 import { Loaded } from '../common/Loaded';
 import { MaybeLink } from '../common/MaybeLink';
 import { RunStatus } from '../common/RunStatus';

@@ -8,6 +8,7 @@ import {
   ANNOTATION_ECS_SERVICE,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
+import Paper from '@material-ui/core/Paper';
 import Button from '@material-ui/core/Button';
 import Grid from '@material-ui/core/Grid';
 import MenuItem from '@material-ui/core/MenuItem';
@@ -54,7 +55,15 @@ export const MetricsContent = () => {
 
   return (
     <Content noPadding>
-      <Box display="flex" alignItems="flex-end" style={{ gap: 16 }} mb={2}>
+      {/* On the card colour, where the fields' grey labels keep their contrast. */}
+      <Box
+        component={Paper}
+        display="flex"
+        alignItems="flex-end"
+        style={{ gap: 16 }}
+        mb={2}
+        p={2}
+      >
         <TextField
           id="metrics-range"
           select

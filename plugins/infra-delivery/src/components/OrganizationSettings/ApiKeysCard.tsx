@@ -8,8 +8,9 @@ import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
-import { CARD_TABLE_OPTIONS } from '../common/cardTableOptions';
+import { CARD_TABLE_OPTIONS } from '../common/tableOptions';
 import { ErrorPanel } from '../common/ErrorPanel';
+import { Timestamp } from '../common/Timestamp';
 import { SecretOnceDialog } from './SecretOnceDialog';
 import { useList } from './useList';
 
@@ -106,9 +107,14 @@ export const ApiKeysCard = ({ version }: { version: number }) => {
                 : 'Member',
           },
           { title: 'Ends with', render: k => `…${k.keySuffix}` },
-          { title: 'Last used', render: k => k.lastUsedAt ?? 'never' },
           {
-            title: '',
+            title: 'Last used',
+            render: k =>
+              k.lastUsedAt ? <Timestamp value={k.lastUsedAt} /> : 'never',
+          },
+          {
+            title: 'Actions',
+            sorting: false,
             render: k => (
               <ConfirmActionButton
                 label="Revoke"

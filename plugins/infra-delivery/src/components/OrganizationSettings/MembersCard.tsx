@@ -12,8 +12,9 @@ import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
-import { CARD_TABLE_OPTIONS } from '../common/cardTableOptions';
+import { CARD_TABLE_OPTIONS } from '../common/tableOptions';
 import { ErrorPanel } from '../common/ErrorPanel';
+import { ROLE_LABELS } from '../common/labels';
 import { useCallerRole } from '../common/useCallerRole';
 import { RoleSelect } from './RoleSelect';
 import { SecretOnceDialog } from './SecretOnceDialog';
@@ -108,7 +109,7 @@ export const MembersCard = () => {
                   onChange={newRole => changeRole(m, newRole)}
                 />
               ) : (
-                m.role
+                ROLE_LABELS[m.role]
               ),
           },
           {
@@ -116,7 +117,8 @@ export const MembersCard = () => {
             render: m => (m.userId ? 'Member' : 'Invited'),
           },
           {
-            title: '',
+            title: 'Actions',
+            sorting: false,
             render: m => (
               <ConfirmActionButton
                 label={m.userId ? 'Remove' : 'Withdraw'}

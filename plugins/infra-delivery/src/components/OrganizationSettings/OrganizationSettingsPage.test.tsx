@@ -348,9 +348,9 @@ describe('OrganizationSettingsPage', () => {
     );
     await renderPage();
     await userEvent.click(
-      await screen.findByRole('button', { name: 'Role of owner@example.com' }),
+      await screen.findByRole('button', { name: 'Role of owner@example.com: Owner' }),
     );
-    await userEvent.click(await screen.findByRole('option', { name: 'ADMIN' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Admin' }));
     await waitFor(() =>
       expect(requestsTo('PATCH', '/memberships/m1')).toHaveLength(1),
     );

@@ -1,6 +1,7 @@
 import { Role, ROLES } from '@infra-delivery/plugin-infra-delivery-common';
 import MenuItem from '@material-ui/core/MenuItem';
 import TextField from '@material-ui/core/TextField';
+import { ROLE_LABELS } from '../common/labels';
 
 export const RoleSelect = ({
   id,
@@ -28,11 +29,18 @@ export const RoleSelect = ({
     disabled={disabled}
     onChange={event => onChange(event.target.value as Role)}
     style={{ minWidth: 140 }}
-    SelectProps={{ SelectDisplayProps: { 'aria-label': label } as object }}
+    SelectProps={{
+      // The name says what the field is and what it holds ("Role of a@b.c: Member"), so that
+      // it contains the text people see, whether or not the label is shown.
+      SelectDisplayProps: {
+        'aria-label': `${label}: ${ROLE_LABELS[value]}`,
+        'aria-labelledby': undefined,
+      } as object,
+    }}
   >
     {roles.map(role => (
       <MenuItem key={role} value={role}>
-        {role}
+        {ROLE_LABELS[role]}
       </MenuItem>
     ))}
   </TextField>

@@ -8,7 +8,7 @@ import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
-import { CARD_TABLE_OPTIONS } from '../common/cardTableOptions';
+import { CARD_TABLE_OPTIONS } from '../common/tableOptions';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { StatusLabel } from '../common/StatusLabel';
 import { useInfrastructurePath } from '../common/useInfrastructurePath';

@@ -8,8 +8,9 @@ import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
-import { CARD_TABLE_OPTIONS } from '../common/cardTableOptions';
+import { CARD_TABLE_OPTIONS } from '../common/tableOptions';
 import { ErrorPanel } from '../common/ErrorPanel';
+import { ROLE_LABELS } from '../common/labels';
 import { RoleSelect } from './RoleSelect';
 import { useList } from './useList';
 
@@ -75,10 +76,11 @@ export const ServiceAccountsCard = ({
         isLoading={accounts.loading}
         columns={[
           { title: 'Name', field: 'name' },
-          { title: 'Role', field: 'role' },
+          { title: 'Role', render: account => ROLE_LABELS[account.role] },
           { title: 'Id', field: 'id' },
           {
-            title: '',
+            title: 'Actions',
+            sorting: false,
             render: account => (
               <ConfirmActionButton
                 label="Delete"

@@ -1,4 +1,5 @@
 import { Link, Progress, Table, TableColumn } from '@backstage/core-components';
+import { TABLE_OPTIONS } from '../common/tableOptions';
 import { useApi } from '@backstage/frontend-plugin-api';
 import {
   PipelineRun,
@@ -139,7 +140,7 @@ export const PipelineRunsView = ({
           )}
           <Table
             title={`Pipeline runs (${value.meta.totalCount})`}
-            options={{ paging: false, search: false, padding: 'dense' }}
+            options={TABLE_OPTIONS}
             columns={columns}
             data={value.data}
             emptyContent={

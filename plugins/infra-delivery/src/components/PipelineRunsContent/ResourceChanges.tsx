@@ -1,4 +1,5 @@
 import { Table } from '@backstage/core-components';
+import { TABLE_OPTIONS } from '../common/tableOptions';
 import { useApi } from '@backstage/frontend-plugin-api';
 import { IacResource } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
@@ -39,7 +40,7 @@ export const ResourceChanges = ({ runId }: { runId: string }) => {
   return (
     <Table
       title={`Resource changes (${value.meta.totalCount})`}
-      options={{ paging: false, search: true, padding: 'dense' }}
+      options={{ ...TABLE_OPTIONS, search: true }}
       columns={[
         {
           title: 'Change',

@@ -25,7 +25,10 @@ export const WhyItWaits = ({
     return (
       <Typography variant="body2">
         Held: {names.stackName(queue.blockingEntityId) ?? 'the stack'} is busy
-        with <Link to={runPath(blockingRunId)}>another run</Link>
+        with{' '}
+        <Link to={runPath(blockingRunId)} underline="always">
+          another run
+        </Link>
       </Typography>
     );
   }

@@ -1,4 +1,5 @@
 import { Progress, Table } from '@backstage/core-components';
+import { TABLE_OPTIONS } from '../common/tableOptions';
 import { useApi } from '@backstage/frontend-plugin-api';
 import { Stack } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
@@ -54,7 +55,7 @@ export const StackDrawer = ({
           <>
             <Table
               title={`Current resources (${value.total})`}
-              options={{ paging: false, search: true, padding: 'dense' }}
+              options={{ ...TABLE_OPTIONS, search: true }}
               columns={[
                 { title: 'Address', field: 'address' },
                 { title: 'Type', field: 'resourceType' },
@@ -65,7 +66,7 @@ export const StackDrawer = ({
             <Box marginTop={2}>
               <Table
                 title="Run history"
-                options={{ paging: false, search: false, padding: 'dense' }}
+                options={TABLE_OPTIONS}
                 columns={[
                   {
                     title: 'Status',

@@ -1,4 +1,5 @@
 import { Link, Progress, Table, TableColumn } from '@backstage/core-components';
+import { TABLE_OPTIONS } from '../common/tableOptions';
 import { useEntity } from '@backstage/plugin-catalog-react';
 import Alert from '@material-ui/lab/Alert';
 import { useApi } from '@backstage/frontend-plugin-api';
@@ -188,7 +189,7 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
       )}
       <Table
         title="Stacks"
-        options={{ paging: false, search: false, padding: 'dense' }}
+        options={TABLE_OPTIONS}
         columns={columns}
         data={value ?? []}
       />

@@ -1,6 +1,7 @@
 import {
   IacResource,
   IacRunType,
+  Role,
   StepType,
 } from '@infra-delivery/plugin-infra-delivery-common';
 
@@ -28,4 +29,11 @@ export const CHANGE_KIND_LABELS: Record<IacResource['changeKind'], string> = {
   FORGET: 'Forget',
   READ: 'Read',
   NO_OP: 'No change',
+};
+
+export const ROLE_LABELS: Record<Role, string> = {
+  OWNER: 'Owner',
+  ADMIN: 'Admin',
+  MEMBER: 'Member',
+  VIEWER: 'Viewer',
 };
