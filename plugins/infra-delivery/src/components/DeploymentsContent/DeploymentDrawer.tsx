@@ -9,10 +9,13 @@ import { DeploymentDetails } from './DeploymentDetails';
 /** A deployment opened from the history, beside it: what it changed and how it went. */
 export const DeploymentDrawer = ({
   deployment,
+  title,
   previousSuccessful,
   onClose,
 }: {
   deployment: Deployment;
+  /** What the deployment is called (see deploymentTitle). */
+  title: string;
   previousSuccessful?: Deployment;
   onClose: () => void;
 }) => (
@@ -25,7 +28,7 @@ export const DeploymentDrawer = ({
     <Box width={720} maxWidth="100vw" padding={3}>
       <Box display="flex" alignItems="center" justifyContent="space-between">
         <Typography variant="h5" component="h2" id="deployment-drawer-title">
-          {deployment.description}
+          {title}
         </Typography>
         <IconButton aria-label="Close" onClick={onClose}>
           <CloseIcon />

@@ -35,7 +35,9 @@ export const DeploymentEvents = ({
   );
   return (
     <Box>
-      <Typography variant="subtitle2">Progress</Typography>
+      <Typography variant="subtitle2" component="h3">
+        Progress
+      </Typography>
       {deployment.data.events.length === 0 && (
         <Typography variant="body2">No progress reported yet.</Typography>
       )}
@@ -49,7 +51,9 @@ export const DeploymentEvents = ({
           </li>
         ))}
       </Box>
-      <Typography variant="subtitle2">Infrastructure events</Typography>
+      <Typography variant="subtitle2" component="h3">
+        Infrastructure events
+      </Typography>
       {loading && <Progress />}
       {error && <ErrorPanel error={error} />}
       {value && value.data.data.length === 0 && (

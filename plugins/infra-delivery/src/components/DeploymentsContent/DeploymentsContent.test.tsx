@@ -31,22 +31,25 @@ describe('DeploymentsContent', () => {
   });
 
   it('rolls back to an earlier successful deployment after showing what changes', async () => {
+    const history = [
+      deployment('d3', 'SUCCEEDED', 'app:3'),
+      deployment('d2', 'FAILED', 'app:2'),
+      deployment('d1', 'SUCCEEDED', 'app:1'),
+    ];
+    const rollback: Deployment = {
+      ...deployment('d4', 'PENDING', 'app:1'),
+      description: 'Rollback of payments-api to deployment d1',
+      triggerSource: 'ROLLBACK',
+      rollbackToDeploymentId: 'd1',
+    };
     server.use(
       http.get(`${baseUrl}/deployments`, () =>
-        HttpResponse.json(
-          list([
-            deployment('d3', 'SUCCEEDED', 'app:3'),
-            deployment('d2', 'FAILED', 'app:2'),
-            deployment('d1', 'SUCCEEDED', 'app:1'),
-          ]),
-        ),
+        HttpResponse.json(list(history)),
       ),
-      http.post(`${baseUrl}/deployments/d1/rollback`, () =>
-        HttpResponse.json(
-          { data: deployment('d4', 'PENDING', 'app:1') },
-          { status: 201 },
-        ),
-      ),
+      http.post(`${baseUrl}/deployments/d1/rollback`, () => {
+        history.unshift(rollback);
+        return HttpResponse.json({ data: rollback }, { status: 201 });
+      }),
     );
     await renderEntityContent(<DeploymentsContent />, annotated);
 
@@ -73,6 +76,20 @@ describe('DeploymentsContent', () => {
     await waitFor(() =>
       expect(requestsTo('POST', '/deployments/d1/rollback')).toHaveLength(1),
     );
+    // It says what started, names the rollback after its release, and opens it on request.
+    const message = await screen.findByRole('status');
+    expect(message).toHaveTextContent('A rollback to “Deploy app:1” started.');
+    expect(
+      await screen.findByText('Rollback to “Deploy app:1”'),
+    ).toBeInTheDocument();
+    await userEvent.click(
+      within(message).getByRole('button', { name: 'Show it' }),
+    );
+    expect(
+      await screen.findByRole('heading', {
+        name: 'Rollback to “Deploy app:1”',
+      }),
+    ).toBeInTheDocument();
   });
 
   it('offers to continue a deployment paused at a hook', async () => {

@@ -10,11 +10,13 @@ import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { Duration } from '../common/Duration';
 import { Timestamp } from '../common/Timestamp';
+import { useActionMessage } from '../common/ActionMessage';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { useCanExecuteRuns, useCanRollBack } from '../common/useCanExecuteRuns';
 import { useLiveDeployments } from '../common/useLiveDeployments';
 import { DeploymentDrawer } from './DeploymentDrawer';
+import { deploymentTitle } from './deploymentTitle';
 import { DeploymentStatus, progressOf } from './DeploymentStatus';
 import { TaskDefinitionDiff } from './TaskDefinitionDiff';
 
@@ -55,6 +57,7 @@ export const DeploymentsView = ({
   const live = useLiveDeployments({ clusterRef, serviceRef }, refresh);
   const deployments = value?.data ?? [];
   const [openedId, setOpenedId] = useState<string>();
+  const { message, say } = useActionMessage();
   const opened = deployments.find(d => d.id === openedId);
   const inFlight = deployments.some(d => IN_FLIGHT.includes(d.status));
 
@@ -70,13 +73,14 @@ export const DeploymentsView = ({
   if (error) return <ErrorPanel error={error} />;
 
   const current = deployments.find(d => d.status === 'SUCCEEDED');
+  const title = (d: Deployment) => deploymentTitle(d, deployments);
 
   const columns: TableColumn<Deployment>[] = [
     {
       title: 'Deployment',
       render: d => (
         <Box>
-          <Typography variant="body2">{d.description}</Typography>
+          <Typography variant="body2">{title(d)}</Typography>
           <Typography variant="caption" color="textSecondary">
             {d.data.deployedTaskDefinition
               ? `revision ${d.data.deployedTaskDefinition.revision}`
@@ -109,7 +113,7 @@ export const DeploymentsView = ({
           <Button
             size="small"
             variant="outlined"
-            aria-label={`Details of ${d.description}`}
+            aria-label={`Details of ${title(d)}`}
             onClick={() => setOpenedId(d.id)}
           >
             Details
@@ -126,11 +130,20 @@ export const DeploymentsView = ({
                 onConfirm={() =>
                   client.call('rollbackDeployment', { params: { id: d.id } })
                 }
-                onDone={refresh}
+                onDone={({ data: rollback }) => {
+                  say({
+                    text: `A rollback to “${title(d)}” started.`,
+                    open: {
+                      label: 'Show it',
+                      onClick: () => setOpenedId(rollback.id),
+                    },
+                  });
+                  refresh();
+                }}
               >
                 <Typography paragraph>
-                  A new deployment replays the exact release of “{d.description}
-                  ”. What changes against the running release:
+                  A new deployment replays the exact release of “{title(d)}”.
+                  What changes against the running release:
                 </Typography>
                 <TaskDefinitionDiff
                   from={current.data.deployedTaskDefinition}
@@ -145,7 +158,10 @@ export const DeploymentsView = ({
               onConfirm={() =>
                 client.call('continueDeployment', { params: { id: d.id } })
               }
-              onDone={refresh}
+              onDone={() => {
+                say({ text: `“${title(d)}” continues.` });
+                refresh();
+              }}
             >
               <Typography>The deployment goes on to its next stage.</Typography>
             </ConfirmActionButton>
@@ -157,6 +173,7 @@ export const DeploymentsView = ({
 
   return (
     <>
+      {message}
       <Table
         title={`Deployments of ${clusterRef}/${serviceRef}`}
         options={TABLE_OPTIONS}
@@ -171,6 +188,7 @@ export const DeploymentsView = ({
       {opened && (
         <DeploymentDrawer
           deployment={opened}
+          title={title(opened)}
           previousSuccessful={deployments
             .slice(deployments.indexOf(opened) + 1)
             .find(d => d.status === 'SUCCEEDED')}

@@ -348,7 +348,9 @@ describe('OrganizationSettingsPage', () => {
     );
     await renderPage();
     await userEvent.click(
-      await screen.findByRole('button', { name: 'Role of owner@example.com: Owner' }),
+      await screen.findByRole('button', {
+        name: 'Role of owner@example.com: Owner',
+      }),
     );
     await userEvent.click(await screen.findByRole('option', { name: 'Admin' }));
     await waitFor(() =>

@@ -328,7 +328,15 @@ describe('PipelineRunsContent', () => {
     const queuedRow = await rowOf('Destroy · Database');
     expect(within(queuedRow).getByText('Queued')).toBeInTheDocument();
     expect(within(queuedRow).getByText('ada@example.com')).toBeInTheDocument();
-    expect(within(queuedRow).getByText('Database')).toBeInTheDocument();
+    // The stack is named, and links to its catalog entity's Stacks tab.
+    expect(
+      within(queuedRow).getByRole('link', { name: 'Database' }),
+    ).toHaveAttribute(
+      'href',
+      expect.stringMatching(
+        /\/catalog\/default\/resource\/stack-[^/]+\/infra-stacks$/,
+      ),
+    );
     expect(
       within(queuedRow).getByText('Waiting for a runner'),
     ).toBeInTheDocument();
@@ -569,6 +577,10 @@ describe('PipelineRunsContent', () => {
     expect(posts()).toHaveLength(1);
     expect(posts()[0].path).toBe(`/pipeline-runs/${waiting.id}/approve`);
     expect(posts()[0].body).toEqual({ data: {} });
+    // It says what the approval did, and the state the service answered with.
+    expect(await within(card).findByRole('status')).toHaveTextContent(
+      'Approved: the apply runs next. The run is now Waiting for approval.',
+    );
     await waitFor(() => {
       expect(
         requestsTo('GET', `/pipeline-runs/${waiting.id}`).length,
@@ -603,6 +615,9 @@ describe('PipelineRunsContent', () => {
     expect(posts()[0].body).toEqual({ data: {} });
     await waitFor(() =>
       expect(screen.queryByRole('dialog')).not.toBeInTheDocument(),
+    );
+    expect(await within(card).findByRole('status')).toHaveTextContent(
+      /^Rejected: nothing is applied\./,
     );
   });
 

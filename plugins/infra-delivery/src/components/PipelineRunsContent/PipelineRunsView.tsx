@@ -16,6 +16,7 @@ import useInterval from 'react-use/esm/useInterval';
 import { infraDeliveryApiRef } from '../../api';
 import { Duration } from '../common/Duration';
 import { ErrorPanel } from '../common/ErrorPanel';
+import { StackLink } from '../common/StackLink';
 import { Timestamp } from '../common/Timestamp';
 import { useRunNames } from '../common/useRunNames';
 import { RunStatus, STATUS_LABELS } from '../common/RunStatus';
@@ -87,7 +88,14 @@ export const PipelineRunsView = ({
     },
     {
       title: 'Stack',
-      render: run => names.stackName(run.attachedEntityId) ?? '—',
+      render: run => {
+        const name = names.stackName(run.attachedEntityId);
+        return name && run.attachedEntityId ? (
+          <StackLink stackId={run.attachedEntityId} name={name} />
+        ) : (
+          '—'
+        );
+      },
     },
     {
       title: 'Why it waits',

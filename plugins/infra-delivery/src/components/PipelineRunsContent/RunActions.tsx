@@ -7,6 +7,7 @@ import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { infraDeliveryApiRef } from '../../api';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
+import { STATUS_LABELS } from '../common/RunStatus';
 import { useCanExecuteRuns } from '../common/useCanExecuteRuns';
 
 /** "The plan adds 5, changes 2, replaces 0 and destroys 1 resources." */
@@ -23,7 +24,8 @@ export const RunActions = ({
   run: PipelineRun;
   /** The run's plan summaries: the approve dialog repeats what will be applied. */
   plans?: IacExecutionSummary[];
-  onDone: () => void;
+  /** Called after an action, with what it did, as a person reads it. */
+  onDone: (outcome: string) => void;
 }) => {
   const client = useApi(infraDeliveryApiRef);
   const canExecute = useCanExecuteRuns();
@@ -37,6 +39,11 @@ export const RunActions = ({
       | 'cancelPipelineRun'
       | 'retryPipelineRun',
   ) => client.call(operation, { params: { id: run.id }, body: { data: {} } });
+  /** "Approved. The run is now Running." */
+  const saying =
+    (what: string) =>
+    ({ data }: { data: PipelineRun }) =>
+      onDone(`${what}. The run is now ${STATUS_LABELS[data.status]}.`);
 
   return (
     <Box display="flex" style={{ gap: 8 }}>
@@ -46,7 +53,7 @@ export const RunActions = ({
             label="Approve"
             title="Approve the plan?"
             onConfirm={() => act('approvePipelineRun')}
-            onDone={onDone}
+            onDone={saying('Approved: the apply runs next')}
           >
             {plans
               .filter(plan => plan.runType === 'PLAN')
@@ -64,7 +71,7 @@ export const RunActions = ({
             color="secondary"
             title="Reject the plan?"
             onConfirm={() => act('rejectPipelineRun')}
-            onDone={onDone}
+            onDone={saying('Rejected: nothing is applied')}
           >
             <Typography>The run fails and nothing is applied.</Typography>
           </ConfirmActionButton>
@@ -76,7 +83,7 @@ export const RunActions = ({
           color="secondary"
           title="Cancel this run?"
           onConfirm={() => act('cancelPipelineRun')}
-          onDone={onDone}
+          onDone={saying('Cancelled')}
         >
           <Typography>
             A running step is stopped by its runner; nothing after it runs.
@@ -88,7 +95,7 @@ export const RunActions = ({
           label="Retry"
           title="Retry this run?"
           onConfirm={() => act('retryPipelineRun')}
-          onDone={onDone}
+          onDone={saying(`Retried as attempt ${run.attemptEpoch + 1}`)}
         >
           <Typography>
             The run starts again from its first unfinished step, as attempt{' '}

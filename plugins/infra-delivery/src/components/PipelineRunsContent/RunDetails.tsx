@@ -6,6 +6,7 @@ import Typography from '@material-ui/core/Typography';
 import { useCallback } from 'react';
 import useInterval from 'react-use/esm/useInterval';
 import { useReloadableAsync } from '../common/useReloadableAsync';
+import { useActionMessage } from '../common/ActionMessage';
 import { infraDeliveryApiRef } from '../../api';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { RunStatus } from '../common/RunStatus';
@@ -45,6 +46,7 @@ export const RunDetails = ({
     return { run: run.data, steps: steps.data, summaries: summaries.data };
   }, [client, runId]);
   const refresh = useCallback(() => retry(), [retry]);
+  const { message, say } = useActionMessage();
   useLiveRuns(refresh);
   useInterval(refresh, isActiveRun(value?.run.status) ? LIVE_POLL_MS : null);
 
@@ -62,12 +64,14 @@ export const RunDetails = ({
         {error && <ErrorPanel error={error} />}
         {value && (
           <>
+            {message}
             <Box display="flex" alignItems="center" style={{ gap: 16 }}>
               <RunStatus status={value.run.status} />
               <RunActions
                 run={value.run}
                 plans={value.summaries}
-                onDone={() => {
+                onDone={outcome => {
+                  say({ text: outcome });
                   refresh();
                   onChanged?.();
                 }}

@@ -1,6 +1,7 @@
 import { PipelineRun } from '@infra-delivery/plugin-infra-delivery-common';
 import Typography from '@material-ui/core/Typography';
 import { Duration } from '../common/Duration';
+import { StackLink } from '../common/StackLink';
 import { Timestamp } from '../common/Timestamp';
 import { RunNames } from '../common/useRunNames';
 
@@ -16,7 +17,11 @@ export const RunFacts = ({
   const person = names.personName(run.createdById) ?? run.createdById;
   return (
     <Typography variant="body2" color="textSecondary">
-      {stack && <>{stack} · </>}
+      {stack && run.attachedEntityId && (
+        <>
+          <StackLink stackId={run.attachedEntityId} name={stack} /> ·{' '}
+        </>
+      )}
       {person && <>started by {person} · </>}
       <Timestamp value={run.startedAt ?? run.createdAt} /> ·{' '}
       <Duration startedAt={run.startedAt} completedAt={run.completedAt} />

@@ -2,6 +2,7 @@ import { PipelineRun } from '@infra-delivery/plugin-infra-delivery-common';
 import { RunNames } from '../common/useRunNames';
 import { Link } from '@backstage/core-components';
 import Typography from '@material-ui/core/Typography';
+import { StackLink } from '../common/StackLink';
 
 /**
  * Why a run waits, most specific first: for a runner, for the run that holds its stack, or
@@ -22,10 +23,16 @@ export const WhyItWaits = ({
   }
   if (queue?.preflightBlockedByAdmissionCondition && queue.blockingRunId) {
     const blockingRunId = queue.blockingRunId;
+    const stackName = names.stackName(queue.blockingEntityId);
     return (
       <Typography variant="body2">
-        Held: {names.stackName(queue.blockingEntityId) ?? 'the stack'} is busy
-        with{' '}
+        Held:{' '}
+        {stackName && queue.blockingEntityId ? (
+          <StackLink stackId={queue.blockingEntityId} name={stackName} />
+        ) : (
+          'the stack'
+        )}{' '}
+        is busy with{' '}
         <Link to={runPath(blockingRunId)} underline="always">
           another run
         </Link>

@@ -10,6 +10,7 @@ import CloseIcon from '@material-ui/icons/Close';
 import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { ErrorPanel } from '../common/ErrorPanel';
+import { MaybeLink } from '../common/MaybeLink';
 import { Duration } from '../common/Duration';
 import { RunStatus } from '../common/RunStatus';
 import { Timestamp } from '../common/Timestamp';
@@ -18,9 +19,12 @@ import { runTitle } from '../common/runTitle';
 /** A stack's current resources (#14 by stack) and its run history (#13 by entity). */
 export const StackDrawer = ({
   stack,
+  runPath,
   onClose,
 }: {
   stack: Stack;
+  /** The page of a run, where the app has one: the run history links to it. */
+  runPath?: (runId: string) => string | undefined;
   onClose: () => void;
 }) => {
   const client = useApi(infraDeliveryApiRef);
@@ -41,10 +45,17 @@ export const StackDrawer = ({
   }, [client, stack.id]);
 
   return (
-    <Drawer anchor="right" open onClose={onClose}>
-      <Box width={720} padding={3}>
+    <Drawer
+      anchor="right"
+      open
+      onClose={onClose}
+      PaperProps={{ 'aria-labelledby': 'stack-drawer-title' } as object}
+    >
+      <Box width={720} maxWidth="100vw" padding={3}>
         <Box display="flex" alignItems="center" justifyContent="space-between">
-          <Typography variant="h5">{stack.name}</Typography>
+          <Typography variant="h5" component="h2" id="stack-drawer-title">
+            {stack.name}
+          </Typography>
           <IconButton aria-label="Close" onClick={onClose}>
             <CloseIcon />
           </IconButton>
@@ -74,7 +85,11 @@ export const StackDrawer = ({
                   },
                   {
                     title: 'Run',
-                    render: run => runTitle(run, [stack]),
+                    render: run => (
+                      <MaybeLink to={runPath?.(run.id)}>
+                        {runTitle(run, [stack])}
+                      </MaybeLink>
+                    ),
                   },
                   {
                     title: 'Started',

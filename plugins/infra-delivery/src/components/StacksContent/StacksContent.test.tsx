@@ -408,8 +408,8 @@ describe('StacksContent', () => {
     const message = await screen.findByRole('status');
     expect(message).toHaveTextContent('A plan of Network is queued.');
     expect(
-      within(message).getByRole('link', { name: 'Follow it in Pipeline runs' }),
-    ).toHaveAttribute('href', expect.stringMatching(/\/infra-runs$/));
+      within(message).getByRole('link', { name: 'Follow the run' }),
+    ).toHaveAttribute('href', expect.stringMatching(/\/infra-runs\/run-new$/));
   });
 
   it('says that an auto-approved stack applies without approval', async () => {

@@ -1,7 +1,7 @@
-import { Link, Progress, Table, TableColumn } from '@backstage/core-components';
+import { Progress, Table, TableColumn } from '@backstage/core-components';
 import { TABLE_OPTIONS } from '../common/tableOptions';
 import { useEntity } from '@backstage/plugin-catalog-react';
-import Alert from '@material-ui/lab/Alert';
+import { PipelineRun } from '@infra-delivery/plugin-infra-delivery-common';
 import { useApi } from '@backstage/frontend-plugin-api';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
@@ -9,12 +9,13 @@ import Typography from '@material-ui/core/Typography';
 import { useCallback, useState } from 'react';
 import useInterval from 'react-use/esm/useInterval';
 import { infraDeliveryApiRef } from '../../api';
+import { useActionMessage } from '../common/ActionMessage';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { RunStatus } from '../common/RunStatus';
 import { useCanExecuteRuns } from '../common/useCanExecuteRuns';
 import { isActiveRun, LIVE_POLL_MS } from '../common/livePolling';
-import { useEntityTabLink } from '../common/useEntityTabLink';
+import { useEntityRunLink } from '../common/useEntityTabLink';
 import { useLiveRuns } from '../common/useLiveRuns';
 import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
 import { StackDrawer } from './StackDrawer';
@@ -45,13 +46,19 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
   );
   const [opened, setOpened] = useState<StackOverview>();
   const { entity } = useEntity();
-  const entityTabLink = useEntityTabLink();
-  // What the last action started, said until the next one.
-  const [started, setStarted] = useState<string>();
-  const startedBy = (what: string) => () => {
-    setStarted(what);
-    refresh();
-  };
+  const runLink = useEntityRunLink();
+  const { message, say } = useActionMessage();
+  /** Says what an action started, with a link to the run's page. */
+  const startedBy =
+    (what: string) =>
+    ({ data: run }: { data: PipelineRun }) => {
+      const to = runLink(entity, run.id);
+      say({
+        text: `${what}.`,
+        link: to ? { to, label: 'Follow the run' } : undefined,
+      });
+      refresh();
+    };
 
   if (loading && !value) {
     return <Progress />;
@@ -165,22 +172,7 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
 
   return (
     <>
-      {started && (
-        <Box marginBottom={2}>
-          <Alert
-            severity="success"
-            role="status"
-            onClose={() => setStarted(undefined)}
-          >
-            {started}.{' '}
-            {entityTabLink(entity, 'runs') && (
-              <Link to={entityTabLink(entity, 'runs')!}>
-                Follow it in Pipeline runs
-              </Link>
-            )}
-          </Alert>
-        </Box>
-      )}
+      {message}
       {waitingForRunner && (
         <WaitingForRunnerNotice
           reason={waitingForRunner.queueState?.reason}
@@ -196,6 +188,7 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
       {opened?.stack && (
         <StackDrawer
           stack={opened.stack}
+          runPath={runId => runLink(entity, runId)}
           onClose={() => setOpened(undefined)}
         />
       )}

@@ -15,7 +15,9 @@ const Details = ({ body }: { body: ErrorBody }) => (
     {body.description && <Typography paragraph>{body.description}</Typography>}
     {body.details?.map(section => (
       <div key={section.title}>
-        <Typography variant="subtitle2">{section.title}</Typography>
+        <Typography variant="subtitle2" component="p">
+          {section.title}
+        </Typography>
         {section.render === 'list' ? (
           <ul>
             {section.items?.map(item => (

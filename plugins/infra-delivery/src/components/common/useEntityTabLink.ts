@@ -36,3 +36,21 @@ export function useEntityTabLink(): (
     [entityRoute],
   );
 }
+
+/**
+ * The link to one run's page under an entity's Pipeline runs tab, or undefined in an app
+ * without entity pages.
+ */
+export function useEntityRunLink(): (
+  entity: Entity | CompoundEntityRef,
+  runId: string,
+) => string | undefined {
+  const tabLink = useEntityTabLink();
+  return useCallback(
+    (entity, runId) => {
+      const runs = tabLink(entity, 'runs');
+      return runs && `${runs}/${encodeURIComponent(runId)}`;
+    },
+    [tabLink],
+  );
+}

@@ -1,0 +1,108 @@
+import { expect, Page, test } from '@playwright/test';
+import { expectNoAxeViolations } from './axe';
+
+/**
+ * Every page state of the plugin — pages, tabs, drawers and dialogs — checked with axe-core.
+ * Dialogs are opened and cancelled: nothing here changes the demo data other tests read.
+ */
+const ENTITY = '/catalog/default/component/payments-api';
+const SCREENSHOTS = 'docs/screenshots/every-state';
+
+// The width of a laptop: what the plugin must fit without clipping.
+test.use({ viewport: { width: 1280, height: 800 } });
+
+/** Checks a page state with axe-core and keeps a screenshot of it as `docs/screenshots/every-state/<name>.png`. */
+async function check(page: Page, state: string, name: string) {
+  await expectNoAxeViolations(page, state);
+  await page.screenshot({ path: `${SCREENSHOTS}/${name}.png` });
+}
+
+async function signIn(page: Page, path: string) {
+  await page.goto(path);
+  await page.getByRole('button', { name: 'Enter' }).click();
+}
+
+async function cancelDialog(page: Page) {
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+}
+
+test('the Infrastructure page has no axe-core violations', async ({ page }) => {
+  test.setTimeout(180_000);
+  await signIn(page, '/infra-delivery');
+  await expect(page.getByText('Waiting for approval').first()).toBeVisible();
+  await check(page, 'the Overview tab', 'infrastructure-overview');
+
+  await page.goto('/infra-delivery/runs');
+  const run = page.getByRole('link', { name: /Raise the alert thresholds/ });
+  await expect(run.first()).toBeVisible();
+  await check(page, 'the Runs tab', 'infrastructure-runs');
+  await run.first().click();
+  await expect(page.getByRole('region', { name: 'Run details' })).toBeVisible();
+  await expect(page.getByText('Resource changes (15)')).toBeVisible();
+  await check(page, 'a run page', 'run-page');
+  await page.getByRole('button', { name: 'Approve', exact: true }).click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await check(page, 'the approve dialog', 'approve-dialog');
+  await cancelDialog(page);
+
+  await page.goto('/infra-delivery/cloud-accounts');
+  await expect(page.getByText('Production (demo)').first()).toBeVisible();
+  await check(page, 'the Cloud accounts tab', 'cloud-accounts');
+
+  await page.goto('/infra-delivery/organization');
+  await expect(page.getByText('API keys').first()).toBeVisible();
+  await check(page, 'the Organization tab', 'organization-settings');
+  await page.getByRole('button', { name: 'Connect a runner' }).click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await check(page, 'the connect-a-runner dialog', 'connect-a-runner');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toBeHidden();
+
+  await page.goto('/infra-delivery/service');
+  await expect(page.getByText('ok').first()).toBeVisible();
+  await check(page, 'the Service tab', 'service-status-page');
+});
+
+test('the entity tabs have no axe-core violations', async ({ page }) => {
+  test.setTimeout(180_000);
+  await signIn(page, `${ENTITY}/infra-stacks`);
+  const monitoring = page.getByRole('row', { name: /Monitoring/ });
+  await expect(monitoring).toBeVisible();
+  await check(page, 'the Stacks tab', 'stacks-tab');
+  await monitoring.getByRole('button', { name: 'Details' }).click();
+  await expect(page.getByText('Current resources (13)')).toBeVisible();
+  await check(page, 'the stack drawer', 'stack-drawer');
+  await page.getByRole('button', { name: 'Close' }).click();
+  await monitoring.getByRole('button', { name: 'Destroy' }).click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await check(page, 'the destroy dialog', 'destroy-dialog');
+  await cancelDialog(page);
+
+  await page.goto(`${ENTITY}/infra-runs`);
+  await expect(
+    page.getByText(/Held: Monitoring is busy with/).first(),
+  ).toBeVisible();
+  await check(page, 'the Pipeline runs tab', 'pipeline-runs-tab');
+
+  await page.goto(`${ENTITY}/infra-deployments`);
+  const release = page.getByRole('row', { name: /Release 1\.1\.0/ });
+  await expect(release).toBeVisible();
+  await check(page, 'the Deployments tab', 'deployments-tab');
+  await release.getByRole('button', { name: /^Details of / }).click();
+  await expect(page.getByText(/Task definition · revision/)).toBeVisible();
+  await check(page, 'the deployment drawer', 'deployment-drawer');
+  await page.getByRole('button', { name: 'Close' }).click();
+  await page
+    .getByRole('row', { name: /Release 1\.0\.0/ })
+    .getByRole('button', { name: 'Rollback' })
+    .click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await check(page, 'the rollback dialog', 'deployments-rollback');
+  await cancelDialog(page);
+
+  await page.goto(`${ENTITY}/infra-metrics`);
+  await expect(page.getByLabel('Time range').first()).toBeVisible();
+  await check(page, 'the Metrics tab', 'metrics-tab');
+});
