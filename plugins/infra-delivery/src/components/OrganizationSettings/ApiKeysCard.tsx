@@ -7,6 +7,7 @@ import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
+import { useActionMessage } from '../common/ActionMessage';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { CARD_TABLE_OPTIONS } from '../common/tableOptions';
 import { ErrorPanel } from '../common/ErrorPanel';
@@ -34,6 +35,7 @@ export const ApiKeysCard = ({ version }: { version: number }) => {
   const [owner, setOwner] = useState(MINE);
   const [error, setError] = useState<Error>();
   const [key, setKey] = useState<string>();
+  const { message, say } = useActionMessage();
 
   const create = async () => {
     setError(undefined);
@@ -61,6 +63,7 @@ export const ApiKeysCard = ({ version }: { version: number }) => {
 
   return (
     <InfoCard title="API keys">
+      {message}
       <Box display="flex" alignItems="flex-end" style={{ gap: 16 }} mb={2}>
         <TextField
           id="api-key-name"
@@ -123,7 +126,10 @@ export const ApiKeysCard = ({ version }: { version: number }) => {
                 onConfirm={() =>
                   client.call('revokeApiKey', { params: { id: k.id } })
                 }
-                onDone={keys.retry}
+                onDone={() => {
+                  say({ text: `${k.name} is revoked.` });
+                  keys.retry();
+                }}
               >
                 <Typography>
                   Requests with this key fail from now on.

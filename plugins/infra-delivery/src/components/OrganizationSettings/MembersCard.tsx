@@ -11,6 +11,7 @@ import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
+import { useActionMessage } from '../common/ActionMessage';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { CARD_TABLE_OPTIONS } from '../common/tableOptions';
 import { ErrorPanel } from '../common/ErrorPanel';
@@ -33,6 +34,7 @@ export const MembersCard = () => {
   const [error, setError] = useState<Error>();
   const [token, setToken] = useState<string>();
   const [roleError, setRoleError] = useState<Error>();
+  const { message, say } = useActionMessage();
   const { role: callerRole } = useCallerRole();
   const isAdmin = callerRole === 'OWNER' || callerRole === 'ADMIN';
   // Only an OWNER grants or takes away OWNER (the service enforces it too).
@@ -46,6 +48,7 @@ export const MembersCard = () => {
         params: { id: membership.id },
         body: { data: { role: newRole } },
       });
+      say({ text: `${membership.email} is now ${ROLE_LABELS[newRole]}.` });
       members.retry();
     } catch (e) {
       setRoleError(e as Error);
@@ -68,6 +71,7 @@ export const MembersCard = () => {
 
   return (
     <InfoCard title="Members and invitations">
+      {message}
       <Box display="flex" alignItems="flex-end" style={{ gap: 16 }} mb={2}>
         <TextField
           id="invite-email"
@@ -127,7 +131,14 @@ export const MembersCard = () => {
                 onConfirm={() =>
                   client.call('deleteMembership', { params: { id: m.id } })
                 }
-                onDone={members.retry}
+                onDone={() => {
+                  say({
+                    text: m.userId
+                      ? `${m.email} is no longer a member.`
+                      : `The invitation of ${m.email} is withdrawn.`,
+                  });
+                  members.retry();
+                }}
               >
                 <Typography>
                   Their access tokens and API keys stop working at once.

@@ -333,6 +333,9 @@ describe('OrganizationSettingsPage', () => {
     await waitFor(() =>
       expect(requestsTo('DELETE', '/service-accounts/sa1')).toHaveLength(1),
     );
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      /is deleted\.$/,
+    );
   });
 
   it('changes a member’s role from the Role column, and shows why when the service refuses', async () => {
@@ -389,6 +392,27 @@ describe('OrganizationSettingsPage', () => {
     );
     await waitFor(() =>
       expect(requestsTo('DELETE', '/memberships/m1')).toHaveLength(1),
+    );
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'owner@example.com is no longer a member.',
+    );
+  });
+
+  it('says what a role change did', async () => {
+    server.use(
+      http.patch(`${baseUrl}/memberships/m1`, () =>
+        HttpResponse.json({ data: {} }),
+      ),
+    );
+    await renderPage();
+    await userEvent.click(
+      await screen.findByRole('button', {
+        name: 'Role of owner@example.com: Owner',
+      }),
+    );
+    await userEvent.click(await screen.findByRole('option', { name: 'Admin' }));
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'owner@example.com is now Admin.',
     );
   });
 });

@@ -7,6 +7,7 @@ import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
+import { useActionMessage } from '../common/ActionMessage';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { CARD_TABLE_OPTIONS } from '../common/tableOptions';
 import { ErrorPanel } from '../common/ErrorPanel';
@@ -24,6 +25,7 @@ const EMPTY_FORM = { name: '', baseUrl: '', clientId: '', clientSecret: '' };
  */
 export const SelfHostedServersCard = () => {
   const client = useApi(infraDeliveryApiRef);
+  const { message, say } = useActionMessage();
   const infrastructurePath = useInfrastructurePath();
   const isAdmin = useIsOrganizationAdmin();
   const servers = useList(
@@ -61,6 +63,7 @@ export const SelfHostedServersCard = () => {
 
   return (
     <InfoCard title="Self-hosted git servers">
+      {message}
       {isAdmin && (
         <>
           <Typography variant="body2" paragraph>
@@ -135,7 +138,10 @@ export const SelfHostedServersCard = () => {
                         params: { id: server.id },
                       })
                     }
-                    onDone={servers.retry}
+                    onDone={() => {
+                      say({ text: `${server.name} is removed.` });
+                      servers.retry();
+                    }}
                   >
                     <Typography>
                       Every member's login to it is deleted.

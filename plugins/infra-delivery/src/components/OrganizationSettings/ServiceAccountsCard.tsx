@@ -7,6 +7,7 @@ import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
+import { useActionMessage } from '../common/ActionMessage';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { CARD_TABLE_OPTIONS } from '../common/tableOptions';
 import { ErrorPanel } from '../common/ErrorPanel';
@@ -21,6 +22,7 @@ export const ServiceAccountsCard = ({
   onChanged: () => void;
 }) => {
   const client = useApi(infraDeliveryApiRef);
+  const { message, say } = useActionMessage();
   const accounts = useList(
     async () =>
       (await client.call('listServiceAccounts', { query: { limit: 500 } }))
@@ -47,6 +49,7 @@ export const ServiceAccountsCard = ({
 
   return (
     <InfoCard title="Service accounts">
+      {message}
       <Box display="flex" alignItems="flex-end" style={{ gap: 16 }} mb={2}>
         <TextField
           id="service-account-name"
@@ -92,6 +95,7 @@ export const ServiceAccountsCard = ({
                   })
                 }
                 onDone={() => {
+                  say({ text: `${account.name} is deleted.` });
                   accounts.retry();
                   onChanged();
                 }}
