@@ -46,7 +46,8 @@ describe.each(databases.eachSupportedId())(
         conditionKey: `stack:${seed.stacks[0].stackId}`,
       });
       expect(held?.queueReason).toBe(
-        `Held: stack ${seed.stacks[0].stackId} is busy with run ${first.id}`,
+        // Named where it has names: the stack by its name, an undescribed run by its id.
+        `Held: stack Stack 0 is busy with run ${first.id}`,
       );
       const steps = await stores.pipelineRuns.listSteps(first.id);
       expect(steps.map(s => [s.type, s.status])).toEqual([

@@ -118,11 +118,20 @@ export class PipelineEngine {
         );
         const blocker = holder ?? (first?.id !== run.id ? first : undefined);
         if (blocker) {
+          // Read by people: the stack and the run by name where they have one.
+          const stack = await tx.stacks.get(
+            run.organizationId,
+            run.attachedEntityId,
+          );
+          const stackName = stack?.name ?? run.attachedEntityId;
+          const blockerName = blocker.description
+            ? `“${blocker.description}”`
+            : blocker.id;
           await tx.pipelineRuns.updateRun(run.id, {
             queueReason:
               blocker.status === 'QUEUED'
-                ? `Held: stack ${run.attachedEntityId} has an older queued run ${blocker.id}`
-                : `Held: stack ${run.attachedEntityId} is busy with run ${blocker.id}`,
+                ? `Held: stack ${stackName} has an older queued run ${blockerName}`
+                : `Held: stack ${stackName} is busy with run ${blockerName}`,
             queueConditionKey: `stack:${run.attachedEntityId}`,
             queueState: {
               preflightBlockedByAdmissionCondition: true,

@@ -536,7 +536,7 @@ describe.each(databases.eachSupportedId())(
           queueConditionKey: `stack:${stack.id}`,
         });
         expect(second.queueReason).toBe(
-          `Held: stack ${stack.id} is busy with run ${first.id}`,
+          `Held: stack ${stack.name} is busy with run “First change”`,
         );
         expect(second).not.toHaveProperty('startedAt');
         expect(second).not.toHaveProperty('engineRunId');
