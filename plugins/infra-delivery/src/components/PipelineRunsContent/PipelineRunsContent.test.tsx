@@ -475,34 +475,41 @@ describe('PipelineRunsContent', () => {
     ).toHaveLength(1);
   });
 
-  it("shows a resource change's before and after in its detail panel", async () => {
+  it("shows a resource change's before and after in a dialog named after it", async () => {
     serveRuns();
     renderEntityContent(<PipelineRunsContent />, entity);
     const card = await openRun('Apply network changes');
 
-    const subnetRow = (
-      await within(card).findByText('aws_subnet.private')
-    ).closest('tr')!;
-    expect(within(card).queryByText('before')).not.toBeInTheDocument();
+    await within(card).findByText('aws_subnet.private');
+    expect(screen.queryByText('before')).not.toBeInTheDocument();
 
     await userEvent.click(
-      within(subnetRow).getByRole('button', {
-        name: 'Detail panel visiblity toggle',
+      within(card).getByRole('button', {
+        name: 'Before and after of aws_subnet.private',
       }),
     );
 
-    expect(await within(card).findByText('before')).toBeInTheDocument();
-    expect(within(card).getByText('after')).toBeInTheDocument();
+    const dialog = await screen.findByRole('dialog', {
+      name: /aws_subnet\.private$/,
+    });
+    expect(within(dialog).getByText('before')).toBeInTheDocument();
+    expect(within(dialog).getByText('after')).toBeInTheDocument();
     expect(
-      within(card).getByText(
+      within(dialog).getByText(
         byTextContent(JSON.stringify(subnetBefore, null, 2)),
       ),
     ).toBeInTheDocument();
     expect(
-      within(card).getByText(
+      within(dialog).getByText(
         byTextContent(JSON.stringify(subnetAfter, null, 2)),
       ),
     ).toBeInTheDocument();
+    await userEvent.click(
+      within(dialog).getByRole('button', { name: 'Close' }),
+    );
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument(),
+    );
   });
 
   it("shows a step's log lines in a log viewer when it is opened", async () => {

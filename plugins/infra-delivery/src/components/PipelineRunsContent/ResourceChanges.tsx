@@ -3,7 +3,13 @@ import { TABLE_OPTIONS } from '../common/tableOptions';
 import { useApi } from '@backstage/frontend-plugin-api';
 import { IacResource } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
+import Button from '@material-ui/core/Button';
+import Dialog from '@material-ui/core/Dialog';
+import DialogActions from '@material-ui/core/DialogActions';
+import DialogContent from '@material-ui/core/DialogContent';
+import DialogTitle from '@material-ui/core/DialogTitle';
 import Typography from '@material-ui/core/Typography';
+import { useState } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { CHANGE_KIND_LABELS, RUN_TYPE_LABELS } from '../common/labels';
@@ -25,9 +31,37 @@ export const ResourceDiff = ({ resource }: { resource: IacResource }) => (
   </Box>
 );
 
+/** One resource's before and after, over the run page. */
+const ResourceDiffDialog = ({
+  resource,
+  onClose,
+}: {
+  resource: IacResource;
+  onClose: () => void;
+}) => (
+  <Dialog
+    open
+    onClose={onClose}
+    maxWidth="lg"
+    fullWidth
+    aria-labelledby="resource-diff-title"
+  >
+    <DialogTitle id="resource-diff-title">
+      {CHANGE_KIND_LABELS[resource.changeKind]}: {resource.address}
+    </DialogTitle>
+    <DialogContent>
+      <ResourceDiff resource={resource} />
+    </DialogContent>
+    <DialogActions>
+      <Button onClick={onClose}>Close</Button>
+    </DialogActions>
+  </Dialog>
+);
+
 /** The run's resource changes, most consequential first (#14 by run). */
 export const ResourceChanges = ({ runId }: { runId: string }) => {
   const client = useApi(infraDeliveryApiRef);
+  const [opened, setOpened] = useState<IacResource>();
   const { value, error } = useAsync(
     () =>
       client.call('listIacResources', {
@@ -38,28 +72,49 @@ export const ResourceChanges = ({ runId }: { runId: string }) => {
   if (error) return <ErrorPanel error={error} />;
   if (!value || value.data.length === 0) return null;
   return (
-    <Table
-      title={`Resource changes (${value.meta.totalCount})`}
-      options={{ ...TABLE_OPTIONS, search: true }}
-      columns={[
-        {
-          title: 'Change',
-          field: 'changeKind',
-          render: resource => CHANGE_KIND_LABELS[resource.changeKind],
-        },
-        { title: 'Address', field: 'address' },
-        {
-          title: 'Step',
-          field: 'runType',
-          render: resource => RUN_TYPE_LABELS[resource.runType],
-        },
-        {
-          title: 'Tainted',
-          render: resource => (resource.tainted ? 'tainted' : ''),
-        },
-      ]}
-      data={value.data}
-      detailPanel={({ rowData }) => <ResourceDiff resource={rowData} />}
-    />
+    <>
+      <Table
+        title={`Resource changes (${value.meta.totalCount})`}
+        options={{ ...TABLE_OPTIONS, search: true }}
+        columns={[
+          {
+            title: 'Change',
+            field: 'changeKind',
+            render: resource => CHANGE_KIND_LABELS[resource.changeKind],
+          },
+          { title: 'Address', field: 'address' },
+          {
+            title: 'Step',
+            field: 'runType',
+            render: resource => RUN_TYPE_LABELS[resource.runType],
+          },
+          {
+            title: 'Tainted',
+            render: resource => (resource.tainted ? 'tainted' : ''),
+          },
+          {
+            title: 'Before and after',
+            sorting: false,
+            render: resource => (
+              <Button
+                size="small"
+                variant="outlined"
+                aria-label={`Before and after of ${resource.address}`}
+                onClick={() => setOpened(resource)}
+              >
+                Show
+              </Button>
+            ),
+          },
+        ]}
+        data={value.data}
+      />
+      {opened && (
+        <ResourceDiffDialog
+          resource={opened}
+          onClose={() => setOpened(undefined)}
+        />
+      )}
+    </>
   );
 };

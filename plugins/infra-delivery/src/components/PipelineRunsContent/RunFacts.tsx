@@ -19,7 +19,7 @@ export const RunFacts = ({
     <Typography variant="body2" color="textSecondary">
       {stack && run.attachedEntityId && (
         <>
-          <StackLink stackId={run.attachedEntityId} name={stack} /> ·{' '}
+          <StackLink stackId={run.attachedEntityId} name={stack} inText /> ·{' '}
         </>
       )}
       {person && <>started by {person} · </>}

@@ -28,7 +28,7 @@ export const WhyItWaits = ({
       <Typography variant="body2">
         Held:{' '}
         {stackName && queue.blockingEntityId ? (
-          <StackLink stackId={queue.blockingEntityId} name={stackName} />
+          <StackLink stackId={queue.blockingEntityId} name={stackName} inText />
         ) : (
           'the stack'
         )}{' '}

@@ -679,4 +679,40 @@ describe('StacksContent', () => {
     expect(reloaded.closest('tr')).toHaveTextContent('Network');
     expect(screen.queryByText('Succeeded')).not.toBeInTheDocument();
   });
+
+  it('keeps an open dialog, and what was typed in it, while the table reloads', async () => {
+    serveStacks();
+    const signals = fakeSignals();
+    renderEntityContent(<StacksContent />, entityNaming(network.id), {
+      signals: signals.api,
+    });
+    await userEvent.click(
+      within(await rowOf('Network')).getByRole('button', { name: 'Destroy' }),
+    );
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.type(within(dialog).getByRole('textbox'), 'Netw');
+
+    server.use(
+      http.get(`${baseUrl}/pipeline-runs`, () =>
+        HttpResponse.json(
+          list([
+            pipelineRun({
+              id: 'run-network-3',
+              attachedEntityId: network.id,
+              status: 'RUNNING',
+            }),
+          ]),
+        ),
+      ),
+    );
+    act(() =>
+      signals.announce('infra-delivery:pipeline-runs', {
+        runId: 'run-network-3',
+      }),
+    );
+    expect(await screen.findByText('Running')).toBeInTheDocument();
+
+    expect(screen.getByRole('dialog')).toBe(dialog);
+    expect(within(dialog).getByRole('textbox')).toHaveValue('Netw');
+  });
 });

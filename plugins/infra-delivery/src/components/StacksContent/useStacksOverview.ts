@@ -8,6 +8,11 @@ import { loadVisibleStacks } from '../common/visibleStacks';
 import { infraDeliveryApiRef } from '../../api';
 
 export interface StackOverview {
+  /**
+   * The stack's id again, under the name material-table keys its rows by: with it a row, and
+   * a dialog opened from it, outlives a reload of the table.
+   */
+  id: string;
   stackId: string;
   /** Undefined when the stack does not exist (any more) or is not visible. */
   stack?: Stack;
@@ -28,6 +33,7 @@ export function useStacksOverview(stackIds: string[]) {
       client.call('countStackResources', { query: { stackId: stackIds } }),
     ]);
     return stackIds.map((stackId, i) => ({
+      id: stackId,
       stackId,
       stack: stacks[i],
       latestRun: runs.data.find(run => run.attachedEntityId === stackId),

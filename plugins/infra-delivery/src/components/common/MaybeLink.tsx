@@ -5,7 +5,17 @@ import { ReactNode } from 'react';
 export const MaybeLink = ({
   to,
   children,
+  inText,
 }: {
   to?: string;
   children: ReactNode;
-}) => (to ? <Link to={to}>{children}</Link> : <>{children}</>);
+  /** Inside running text a link is underlined: colour alone does not tell it apart. */
+  inText?: boolean;
+}) =>
+  to ? (
+    <Link to={to} underline={inText ? 'always' : 'hover'}>
+      {children}
+    </Link>
+  ) : (
+    <>{children}</>
+  );

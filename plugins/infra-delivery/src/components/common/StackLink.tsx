@@ -9,13 +9,16 @@ import { useEntityTabLink } from './useEntityTabLink';
 export const StackLink = ({
   stackId,
   name,
+  inText,
 }: {
   stackId: string;
   name: string;
+  /** Inside running text: underlined. */
+  inText?: boolean;
 }) => {
   const tabLink = useEntityTabLink();
   return (
-    <MaybeLink to={tabLink(stackEntityRef(stackId), 'stacks')}>
+    <MaybeLink to={tabLink(stackEntityRef(stackId), 'stacks')} inText={inText}>
       {name}
     </MaybeLink>
   );
