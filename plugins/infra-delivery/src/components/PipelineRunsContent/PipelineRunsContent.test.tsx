@@ -485,7 +485,7 @@ describe('PipelineRunsContent', () => {
 
     await userEvent.click(
       within(card).getByRole('button', {
-        name: 'Before and after of aws_subnet.private',
+        name: 'Show before and after of aws_subnet.private',
       }),
     );
 

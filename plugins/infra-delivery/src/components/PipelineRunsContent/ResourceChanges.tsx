@@ -99,7 +99,7 @@ export const ResourceChanges = ({ runId }: { runId: string }) => {
               <Button
                 size="small"
                 variant="outlined"
-                aria-label={`Before and after of ${resource.address}`}
+                aria-label={`Show before and after of ${resource.address}`}
                 onClick={() => setOpened(resource)}
               >
                 Show
