@@ -60,8 +60,8 @@ test('the Infrastructure page has no axe-core violations', async ({ page }) => {
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog')).toBeHidden();
 
-  await page.goto('/infra-delivery/service');
-  await expect(page.getByText('ok').first()).toBeVisible();
+  await page.goto('/infra-delivery/status');
+  await expect(page.getByText('Operational').first()).toBeVisible();
   await check(page, 'the Service tab', 'service-status-page');
 });
 

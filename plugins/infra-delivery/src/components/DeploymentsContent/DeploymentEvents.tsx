@@ -9,6 +9,8 @@ import Typography from '@material-ui/core/Typography';
 import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { ErrorPanel } from '../common/ErrorPanel';
+import { constantLabel } from '../common/labels';
+import { eventStage } from './DeploymentStatus';
 
 /** The event's name (service and deployment events) or the task's last status. */
 function whatHappened(event: InfrastructureEvent): string {
@@ -44,9 +46,7 @@ export const DeploymentEvents = ({
       <Box component="ol" marginTop={0}>
         {deployment.data.events.map((event, i) => (
           <li key={i}>
-            {event.stepCode} · {event.currentStep}/{event.totalSteps}
-            {event.lifecycleStage ? ` · ${event.lifecycleStage}` : ''}
-            {event.trafficPhase ? ` · ${event.trafficPhase}` : ''}
+            {constantLabel(event.stepCode)} · {eventStage(event)}
             {event.message ? ` — ${event.message}` : ''}
           </li>
         ))}

@@ -118,7 +118,7 @@ describe('DeploymentsContent', () => {
     );
     await renderEntityContent(<DeploymentsContent />, annotated);
     expect(
-      await screen.findByText(/2\/4 · POST_TEST_TRAFFIC_SHIFT/),
+      await screen.findByText(/2\/4 · Post test traffic shift/),
     ).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
     const dialog = await screen.findByRole('dialog');
@@ -298,7 +298,7 @@ describe('DeploymentsContent', () => {
       ),
     ).toBeInTheDocument();
     expect(
-      screen.getByText(/INIT · 1\/4 · RECONCILE_SERVICE · standby/),
+      screen.getByText(/Init · 1\/4 · Reconcile service · standby traffic/),
     ).toBeInTheDocument();
     expect(
       await screen.findByText(

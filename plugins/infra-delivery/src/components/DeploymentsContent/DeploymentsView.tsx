@@ -17,7 +17,7 @@ import { useCanExecuteRuns, useCanRollBack } from '../common/useCanExecuteRuns';
 import { useLiveDeployments } from '../common/useLiveDeployments';
 import { DeploymentDrawer } from './DeploymentDrawer';
 import { deploymentTitle } from './deploymentTitle';
-import { DeploymentStatus, progressOf } from './DeploymentStatus';
+import { DeploymentProgress, DeploymentStatus } from './DeploymentStatus';
 import { TaskDefinitionDiff } from './TaskDefinitionDiff';
 
 const IN_FLIGHT = ['PENDING', 'IN_PROGRESS'];
@@ -94,8 +94,11 @@ export const DeploymentsView = ({
     },
     { title: 'Status', render: d => <DeploymentStatus deployment={d} /> },
     { title: 'Strategy', render: d => d.data.strategy ?? 'rolling' },
-    { title: 'Progress', render: d => progressOf(d) },
-    { title: 'Started', render: d => <Timestamp value={d.createdAt} /> },
+    { title: 'Progress', render: d => <DeploymentProgress deployment={d} /> },
+    {
+      title: 'Started',
+      render: d => <Timestamp value={d.startedAt ?? d.createdAt} />,
+    },
     {
       title: 'Duration',
       render: d => (

@@ -37,3 +37,12 @@ export const ROLE_LABELS: Record<Role, string> = {
   MEMBER: 'Member',
   VIEWER: 'Viewer',
 };
+
+/**
+ * An open-ended constant of a cloud API in words: `SCALE_UP` → `Scale up`,
+ * `POST_PRODUCTION_TRAFFIC_SHIFT` → `Post production traffic shift`.
+ */
+export function constantLabel(constant: string): string {
+  const words = constant.toLowerCase().replace(/_+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
