@@ -23,10 +23,10 @@ export const InfrastructureHomePage = () => {
         <Grid item xs={12} lg={6}>
           <FailedLatelyCard directory={directory} />
         </Grid>
-        <Grid item xs={12} lg={8}>
+        <Grid item xs={12} xl={8}>
           <StacksCard directory={directory} />
         </Grid>
-        <Grid item xs={12} lg={4}>
+        <Grid item xs={12} xl={4}>
           <CloudAccountUpgradesCard />
         </Grid>
       </Grid>

@@ -4,6 +4,7 @@ import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { CARD_TABLE_OPTIONS } from '../common/tableOptions';
 import { MaybeLink } from '../common/MaybeLink';
+import { StackLink } from '../common/StackLink';
 import { Timestamp } from '../common/Timestamp';
 import { useInfrastructurePath } from '../common/useInfrastructurePath';
 import { bothLoaded, LoadState } from '../common/loadState';
@@ -73,7 +74,14 @@ export const RunListCard = ({
               },
               {
                 title: 'Stack',
-                render: run => names.stackOf(run)?.name ?? '—',
+                render: run => {
+                  const stack = names.stackOf(run);
+                  return stack ? (
+                    <StackLink stackId={stack.id} name={stack.name} />
+                  ) : (
+                    '—'
+                  );
+                },
               },
               {
                 title: timeTitle,

@@ -20,12 +20,12 @@ export const OrganizationSettingsPage = () => {
         <Grid item xs={12}>
           <MembersCard />
         </Grid>
-        <Grid item xs={12} md={6}>
+        <Grid item xs={12} xl={6}>
           <ServiceAccountsCard
             onChanged={() => setAccountsVersion(v => v + 1)}
           />
         </Grid>
-        <Grid item xs={12} md={6}>
+        <Grid item xs={12} xl={6}>
           <ApiKeysCard version={accountsVersion} />
         </Grid>
         <Grid item xs={12} id="runners">

@@ -78,9 +78,25 @@ export const ServiceAccountsCard = ({
         options={CARD_TABLE_OPTIONS}
         isLoading={accounts.loading}
         columns={[
-          { title: 'Name', field: 'name' },
+          {
+            title: 'Name',
+            field: 'name',
+            // The id is what the API takes as an API key's ownerId: shown, but not as a column
+            // of its own that a 36-character value would squeeze.
+            render: account => (
+              <Box>
+                <Typography variant="body2">{account.name}</Typography>
+                <Typography
+                  variant="caption"
+                  color="textSecondary"
+                  style={{ fontFamily: 'monospace' }}
+                >
+                  {account.id}
+                </Typography>
+              </Box>
+            ),
+          },
           { title: 'Role', render: account => ROLE_LABELS[account.role] },
-          { title: 'Id', field: 'id' },
           {
             title: 'Actions',
             sorting: false,

@@ -16,6 +16,14 @@ import { RunStatus } from '../common/RunStatus';
 import { Timestamp } from '../common/Timestamp';
 import { runTitle } from '../common/runTitle';
 
+/**
+ * A provider as people name it: `hashicorp/aws` for `registry.terraform.io/hashicorp/aws`
+ * (the registry host is the same for nearly every provider, and only widens the column).
+ */
+export function providerName(provider: string): string {
+  return provider.replace(/^registry\.(terraform|opentofu)\.(io|org)\//, '');
+}
+
 /** A stack's current resources (#14 by stack) and its run history (#13 by entity). */
 export const StackDrawer = ({
   stack,
@@ -68,9 +76,24 @@ export const StackDrawer = ({
               title={`Current resources (${value.total})`}
               options={{ ...TABLE_OPTIONS, search: true }}
               columns={[
-                { title: 'Address', field: 'address' },
+                {
+                  title: 'Address',
+                  field: 'address',
+                  render: resource => (
+                    <Typography
+                      variant="body2"
+                      style={{ overflowWrap: 'anywhere' }}
+                    >
+                      {resource.address}
+                    </Typography>
+                  ),
+                },
                 { title: 'Type', field: 'resourceType' },
-                { title: 'Provider', field: 'provider' },
+                {
+                  title: 'Provider',
+                  field: 'provider',
+                  render: resource => providerName(resource.provider),
+                },
               ]}
               data={value.resources}
             />

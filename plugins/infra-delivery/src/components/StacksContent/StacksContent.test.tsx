@@ -580,7 +580,7 @@ describe('StacksContent', () => {
     const vpcRow = within(drawer).getByText('aws_vpc.main').closest('tr')!;
     expect(within(vpcRow).getByText('aws_vpc')).toBeInTheDocument();
     expect(
-      within(vpcRow).getByText('registry.terraform.io/hashicorp/aws'),
+      within(vpcRow).getByText('hashicorp/aws'),
     ).toBeInTheDocument();
     expect(
       within(drawer).getByText('aws_subnet.private["a"]'),
