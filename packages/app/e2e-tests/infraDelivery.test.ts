@@ -213,8 +213,14 @@ test('a deployment is rolled back and the rollback runs to completion', async ({
   });
   await dialog.getByRole('button', { name: 'Roll back' }).click();
   await expect(dialog).toBeHidden();
+  await expect(page.getByRole('status')).toContainText(
+    'A rollback to “Release 1.0.0” started.',
+  );
 
-  const rollback = page.getByRole('row', { name: /Rollback of/ }).first();
+  // The rollback is named after the release it returns to.
+  const rollback = page
+    .getByRole('row', { name: /Rollback to “Release 1\.0\.0”/ })
+    .first();
   await expect(rollback).toBeVisible();
   // The local driver walks the deployment through its stages; the tab follows it.
   await expect(rollback.getByText('Succeeded', { exact: true })).toBeVisible({

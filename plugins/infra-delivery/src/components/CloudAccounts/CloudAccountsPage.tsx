@@ -1,11 +1,4 @@
-import {
-  Content,
-  InfoCard,
-  StatusOK,
-  StatusPending,
-  StatusWarning,
-  Table,
-} from '@backstage/core-components';
+import { Content, InfoCard, Table } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
 import { TABLE_OPTIONS } from '../common/tableOptions';
 import { CloudAccount } from '@infra-delivery/plugin-infra-delivery-common';
@@ -17,20 +10,22 @@ import { useState } from 'react';
 import { useReloadableAsync } from '../common/useReloadableAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { ErrorPanel } from '../common/ErrorPanel';
+import { StatusLabel } from '../common/StatusLabel';
 import { ConnectDialog } from './ConnectDialog';
 
 const AccountStatus = ({ account }: { account: CloudAccount }) => {
   if (account.status !== 'CONNECTED') {
-    return <StatusPending>Awaiting connection</StatusPending>;
+    return <StatusLabel kind="pending" label="Awaiting connection" />;
   }
   if (account.roleVersion !== account.latestRoleVersion) {
     return (
-      <StatusWarning>
-        Upgrade to {account.latestRoleVersion} available
-      </StatusWarning>
+      <StatusLabel
+        kind="warning"
+        label={`Upgrade to ${account.latestRoleVersion} available`}
+      />
     );
   }
-  return <StatusOK>Connected</StatusOK>;
+  return <StatusLabel kind="ok" label="Connected" />;
 };
 
 /** The organization's AWS accounts: create, connect through CloudFormation, upgrade. */
