@@ -46,6 +46,14 @@ test('the Infrastructure page has no axe-core violations', async ({ page }) => {
   await expect(page.getByRole('dialog')).toBeVisible();
   await check(page, 'the approve dialog', 'approve-dialog');
   await cancelDialog(page);
+  await page
+    .getByRole('button', { name: /^Show before and after of / })
+    .first()
+    .click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await check(page, 'a resource change', 'resource-change-dialog');
+  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+  await expect(page.getByRole('dialog')).toBeHidden();
 
   await page.goto('/infra-delivery/cloud-accounts');
   await expect(page.getByText('Production (demo)').first()).toBeVisible();
@@ -67,7 +75,14 @@ test('the Infrastructure page has no axe-core violations', async ({ page }) => {
 
 test('the entity tabs have no axe-core violations', async ({ page }) => {
   test.setTimeout(180_000);
-  await signIn(page, `${ENTITY}/infra-stacks`);
+  await signIn(page, ENTITY);
+  await expect(
+    page.getByRole('heading', { name: 'Infrastructure' }),
+  ).toBeVisible();
+  await expect(page.getByText('Monitoring').first()).toBeVisible();
+  await check(page, 'the entity Overview card', 'entity-overview-card');
+
+  await page.goto(`${ENTITY}/infra-stacks`);
   const monitoring = page.getByRole('row', { name: /Monitoring/ });
   await expect(monitoring).toBeVisible();
   await check(page, 'the Stacks tab', 'stacks-tab');
@@ -79,12 +94,19 @@ test('the entity tabs have no axe-core violations', async ({ page }) => {
   await expect(page.getByRole('dialog')).toBeVisible();
   await check(page, 'the destroy dialog', 'destroy-dialog');
   await cancelDialog(page);
+  await monitoring.getByRole('button', { name: 'Plan & apply' }).click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await check(page, 'the plan-and-apply dialog', 'plan-and-apply-dialog');
+  await cancelDialog(page);
 
   await page.goto(`${ENTITY}/infra-runs`);
   await expect(
     page.getByText(/Held: Monitoring is busy with/).first(),
   ).toBeVisible();
   await check(page, 'the Pipeline runs tab', 'pipeline-runs-tab');
+  await page.getByRole('link', { name: 'Add the on-call route' }).click();
+  await expect(page.getByRole('region', { name: 'Run details' })).toBeVisible();
+  await check(page, 'a run page under the entity', 'entity-run-page');
 
   await page.goto(`${ENTITY}/infra-deployments`);
   const release = page.getByRole('row', { name: /Release 1\.1\.0/ });

@@ -86,7 +86,7 @@ export const ConnectRunnerDialog = ({
             <Typography gutterBottom>
               A runner executes the plan, apply and destroy steps of pipeline
               runs. It signs in with the API key of a service account of its
-              own, created now with the MEMBER role.
+              own, created now with the Member role.
             </Typography>
             <TextField
               id="runner-name"
