@@ -14,7 +14,7 @@ test.use({ viewport: { width: 1280, height: 800 } });
 /** Checks a page state with axe-core and keeps a screenshot of it as `docs/screenshots/every-state/<name>.png`. */
 async function check(page: Page, state: string, name: string) {
   await expectNoAxeViolations(page, state);
-  await page.screenshot({ path: `${SCREENSHOTS}/${name}.png` });
+  await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
 }
 
 async function signIn(page: Page, path: string) {
