@@ -3,14 +3,12 @@ import { TABLE_OPTIONS } from '../common/tableOptions';
 import { useApi } from '@backstage/frontend-plugin-api';
 import { Stack } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
-import Drawer from '@material-ui/core/Drawer';
-import IconButton from '@material-ui/core/IconButton';
 import Typography from '@material-ui/core/Typography';
-import CloseIcon from '@material-ui/icons/Close';
 import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { MaybeLink } from '../common/MaybeLink';
+import { SideDrawer } from '../common/SideDrawer';
 import { Duration } from '../common/Duration';
 import { RunStatus } from '../common/RunStatus';
 import { Timestamp } from '../common/Timestamp';
@@ -53,89 +51,74 @@ export const StackDrawer = ({
   }, [client, stack.id]);
 
   return (
-    <Drawer
-      anchor="right"
-      open
-      onClose={onClose}
-      PaperProps={{ 'aria-labelledby': 'stack-drawer-title' } as object}
-    >
-      <Box width={720} maxWidth="100vw" padding={3}>
-        <Box display="flex" alignItems="center" justifyContent="space-between">
-          <Typography variant="h5" component="h2" id="stack-drawer-title">
-            {stack.name}
-          </Typography>
-          <IconButton aria-label="Close" onClick={onClose}>
-            <CloseIcon />
-          </IconButton>
-        </Box>
-        {loading && <Progress />}
-        {error && <ErrorPanel error={error} />}
-        {value && (
-          <>
+    <SideDrawer title={stack.name} onClose={onClose}>
+      {loading && <Progress />}
+      {error && <ErrorPanel error={error} />}
+      {value && (
+        <>
+          <Table
+            title={`Current resources (${value.total})`}
+            options={{ ...TABLE_OPTIONS, search: true }}
+            columns={[
+              {
+                title: 'Address',
+                field: 'address',
+                render: resource => (
+                  <Typography
+                    variant="body2"
+                    style={{ overflowWrap: 'anywhere' }}
+                  >
+                    {resource.address}
+                  </Typography>
+                ),
+              },
+              { title: 'Type', field: 'resourceType' },
+              {
+                title: 'Provider',
+                field: 'provider',
+                render: resource => providerName(resource.provider),
+              },
+            ]}
+            data={value.resources}
+          />
+          <Box marginTop={2}>
             <Table
-              title={`Current resources (${value.total})`}
-              options={{ ...TABLE_OPTIONS, search: true }}
+              title="Run history"
+              options={TABLE_OPTIONS}
               columns={[
                 {
-                  title: 'Address',
-                  field: 'address',
-                  render: resource => (
-                    <Typography
-                      variant="body2"
-                      style={{ overflowWrap: 'anywhere' }}
-                    >
-                      {resource.address}
-                    </Typography>
+                  title: 'Status',
+                  render: run => <RunStatus status={run.status} />,
+                },
+                {
+                  title: 'Run',
+                  render: run => (
+                    <MaybeLink to={runPath?.(run.id)}>
+                      {runTitle(run, [stack])}
+                    </MaybeLink>
                   ),
                 },
-                { title: 'Type', field: 'resourceType' },
                 {
-                  title: 'Provider',
-                  field: 'provider',
-                  render: resource => providerName(resource.provider),
+                  title: 'Started',
+                  render: run => (
+                    <Timestamp value={run.startedAt ?? run.createdAt} />
+                  ),
+                },
+                {
+                  title: 'Duration',
+                  render: run => (
+                    <Duration
+                      startedAt={run.startedAt}
+                      completedAt={run.completedAt}
+                    />
+                  ),
                 },
               ]}
-              data={value.resources}
+              data={value.runs}
             />
-            <Box marginTop={2}>
-              <Table
-                title="Run history"
-                options={TABLE_OPTIONS}
-                columns={[
-                  {
-                    title: 'Status',
-                    render: run => <RunStatus status={run.status} />,
-                  },
-                  {
-                    title: 'Run',
-                    render: run => (
-                      <MaybeLink to={runPath?.(run.id)}>
-                        {runTitle(run, [stack])}
-                      </MaybeLink>
-                    ),
-                  },
-                  {
-                    title: 'Started',
-                    render: run => (
-                      <Timestamp value={run.startedAt ?? run.createdAt} />
-                    ),
-                  },
-                  {
-                    title: 'Duration',
-                    render: run => (
-                      <Duration
-                        startedAt={run.startedAt}
-                        completedAt={run.completedAt}
-                      />
-                    ),
-                  },
-                ]}
-                data={value.runs}
-              />
-            </Box>
-          </>
-        )}
-      </Box>
-    </Drawer>
+          </Box>
+        </>
+      )}
+    </SideDrawer>
   );
 };

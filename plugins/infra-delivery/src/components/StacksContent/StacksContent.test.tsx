@@ -1,4 +1,7 @@
-import { Stack } from '@infra-delivery/plugin-infra-delivery-common';
+import {
+  PipelineRun,
+  Stack,
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse, HttpResponseResolver } from 'msw';
@@ -59,6 +62,34 @@ const latestRuns = [
 
 describe('StacksContent', () => {
   const { server, requests, requestsTo } = setupInfraDeliveryServer();
+
+  /** Network's latest run is a new, running one (with `extra` on it). */
+  function serveRunningNetworkRun(extra: Partial<PipelineRun> = {}) {
+    server.use(
+      http.get(`${baseUrl}/pipeline-runs`, () =>
+        HttpResponse.json(
+          list([
+            pipelineRun({
+              id: 'run-network-3',
+              attachedEntityId: network.id,
+              status: 'RUNNING',
+              ...extra,
+            }),
+          ]),
+        ),
+      ),
+    );
+  }
+
+  /** A new run of Network starts, and the backend says so. */
+  function announceRunningNetworkRun(signals: ReturnType<typeof fakeSignals>) {
+    serveRunningNetworkRun();
+    act(() =>
+      signals.announce('infra-delivery:pipeline-runs', {
+        runId: 'run-network-3',
+      }),
+    );
+  }
 
   /** `GET /stacks/{id}`, without shadowing `GET /stacks/resource-count`. */
   const getStack = (resolver: HttpResponseResolver<{ id: string }>) =>
@@ -240,25 +271,14 @@ describe('StacksContent', () => {
 
   it("says so when a stack's latest run waits for a runner", async () => {
     serveStacks();
-    server.use(
-      http.get(`${baseUrl}/pipeline-runs`, () =>
-        HttpResponse.json(
-          list([
-            pipelineRun({
-              id: 'run-network-3',
-              attachedEntityId: network.id,
-              status: 'RUNNING',
-              queueState: {
-                preflightBlockedByAdmissionCondition: false,
-                stackRunPreflightPending: false,
-                waitingForRunner: true,
-                reason: 'No runner is connected to this organization',
-              },
-            }),
-          ]),
-        ),
-      ),
-    );
+    serveRunningNetworkRun({
+      queueState: {
+        preflightBlockedByAdmissionCondition: false,
+        stackRunPreflightPending: false,
+        waitingForRunner: true,
+        reason: 'No runner is connected to this organization',
+      },
+    });
 
     renderEntityContent(
       <StacksContent />,
@@ -579,9 +599,7 @@ describe('StacksContent', () => {
     ).toBeInTheDocument();
     const vpcRow = within(drawer).getByText('aws_vpc.main').closest('tr')!;
     expect(within(vpcRow).getByText('aws_vpc')).toBeInTheDocument();
-    expect(
-      within(vpcRow).getByText('hashicorp/aws'),
-    ).toBeInTheDocument();
+    expect(within(vpcRow).getByText('hashicorp/aws')).toBeInTheDocument();
     expect(
       within(drawer).getByText('aws_subnet.private["a"]'),
     ).toBeInTheDocument();
@@ -656,24 +674,7 @@ describe('StacksContent', () => {
     expect(within(row).getByText('Succeeded')).toBeInTheDocument();
     expect(signals.subscriberCount('infra-delivery:pipeline-runs')).toBe(1);
 
-    server.use(
-      http.get(`${baseUrl}/pipeline-runs`, () =>
-        HttpResponse.json(
-          list([
-            pipelineRun({
-              id: 'run-network-3',
-              attachedEntityId: network.id,
-              status: 'RUNNING',
-            }),
-          ]),
-        ),
-      ),
-    );
-    act(() =>
-      signals.announce('infra-delivery:pipeline-runs', {
-        runId: 'run-network-3',
-      }),
-    );
+    announceRunningNetworkRun(signals);
 
     const reloaded = await screen.findByText('Running');
     expect(reloaded.closest('tr')).toHaveTextContent('Network');
@@ -692,24 +693,7 @@ describe('StacksContent', () => {
     const dialog = await screen.findByRole('dialog');
     await userEvent.type(within(dialog).getByRole('textbox'), 'Netw');
 
-    server.use(
-      http.get(`${baseUrl}/pipeline-runs`, () =>
-        HttpResponse.json(
-          list([
-            pipelineRun({
-              id: 'run-network-3',
-              attachedEntityId: network.id,
-              status: 'RUNNING',
-            }),
-          ]),
-        ),
-      ),
-    );
-    act(() =>
-      signals.announce('infra-delivery:pipeline-runs', {
-        runId: 'run-network-3',
-      }),
-    );
+    announceRunningNetworkRun(signals);
     expect(await screen.findByText('Running')).toBeInTheDocument();
 
     expect(screen.getByRole('dialog')).toBe(dialog);

@@ -1,0 +1,44 @@
+import Box from '@material-ui/core/Box';
+import Drawer from '@material-ui/core/Drawer';
+import IconButton from '@material-ui/core/IconButton';
+import Typography from '@material-ui/core/Typography';
+import CloseIcon from '@material-ui/icons/Close';
+import { ReactNode, useState } from 'react';
+
+let drawerCount = 0;
+
+/**
+ * Something opened from a table, beside it: a drawer on the right named by its title (a level-2
+ * heading), with a Close button.
+ */
+export const SideDrawer = ({
+  title,
+  onClose,
+  children,
+}: {
+  title: ReactNode;
+  onClose: () => void;
+  children: ReactNode;
+}) => {
+  const [titleId] = useState(() => `side-drawer-title-${++drawerCount}`);
+  return (
+    <Drawer
+      anchor="right"
+      open
+      onClose={onClose}
+      PaperProps={{ 'aria-labelledby': titleId } as object}
+    >
+      <Box width={720} maxWidth="100vw" padding={3}>
+        <Box display="flex" alignItems="center" justifyContent="space-between">
+          <Typography variant="h5" component="h2" id={titleId}>
+            {title}
+          </Typography>
+          <IconButton aria-label="Close" onClick={onClose}>
+            <CloseIcon />
+          </IconButton>
+        </Box>
+        {children}
+      </Box>
+    </Drawer>
+  );
+};
