@@ -23,14 +23,14 @@ import { EntityOptions, entitiesOf } from './stackEntities';
 async function allPages<T>(
   fetchPage: (
     cursor?: string,
-  ) => Promise<{ data: T[]; meta: { nextCursor: string | null } }>,
+  ) => Promise<{ data: T[]; meta: { nextCursor?: string } }>,
 ): Promise<T[]> {
   const items: T[] = [];
   let cursor: string | undefined;
   do {
     const page = await fetchPage(cursor);
     items.push(...page.data);
-    cursor = page.meta.nextCursor ?? undefined;
+    cursor = page.meta.nextCursor;
   } while (cursor);
   return items;
 }

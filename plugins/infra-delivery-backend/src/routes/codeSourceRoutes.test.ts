@@ -153,7 +153,7 @@ describe.each(databases.eachSupportedId())(
         const listed = await api.get('/code-sources', owner.token);
         expect(listed.body).toEqual({
           data: [source],
-          meta: { limit: 50, nextCursor: null, totalCount: 1 },
+          meta: { limit: 50, totalCount: 1 },
         });
 
         const exchanges = github.requestsTo(

@@ -306,7 +306,6 @@ describe.each(databases.eachSupportedId())('IaC routes on %s', databaseId => {
       expect(byRun.data).toEqual([expected]);
       expect(byRun.meta).toEqual({
         limit: 50,
-        nextCursor: null,
         totalCount: 1,
       });
       const summary = byRun.data[0];
@@ -456,7 +455,6 @@ describe.each(databases.eachSupportedId())('IaC routes on %s', databaseId => {
       ]);
       expect(all.meta).toEqual({
         limit: 500,
-        nextCursor: null,
         totalCount: 15,
       });
       expect(sorted(addresses(all.data))).toEqual(sorted(ISSUE_522_ADDRESSES));

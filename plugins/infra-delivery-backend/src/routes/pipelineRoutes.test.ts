@@ -139,7 +139,7 @@ describe.each(databases.eachSupportedId())(
               createdAt: expect.any(String),
             },
           ],
-          meta: { limit: 50, nextCursor: null, totalCount: 1 },
+          meta: { limit: 50, totalCount: 1 },
         });
 
         const other = await createPipeline(api, owner);
@@ -153,7 +153,7 @@ describe.each(databases.eachSupportedId())(
         );
         expect(inProject.body).toEqual({
           data: [pipeline],
-          meta: { limit: 50, nextCursor: null, totalCount: 1 },
+          meta: { limit: 50, totalCount: 1 },
         });
 
         const renamed = await api.patch(
@@ -1105,7 +1105,6 @@ describe.each(databases.eachSupportedId())(
         expect(ids(listed.body.data)).toEqual(newestFirst(all));
         expect(listed.body.meta).toEqual({
           limit: 50,
-          nextCursor: null,
           totalCount: 9,
         });
         for (const run of listed.body.data) {
@@ -1296,7 +1295,7 @@ describe.each(databases.eachSupportedId())(
         );
         expect(onlyForeign.body).toEqual({
           data: [],
-          meta: { limit: 50, nextCursor: null, totalCount: 0 },
+          meta: { limit: 50, totalCount: 0 },
         });
       });
 
@@ -1473,7 +1472,7 @@ describe.each(databases.eachSupportedId())(
           owner.token,
         );
         expect(ids(biggerPage.body.data)).toEqual(expected.slice(2));
-        expect(biggerPage.body.meta.nextCursor).toBeNull();
+        expect(biggerPage.body.meta).not.toHaveProperty('nextCursor');
 
         for (const walkLimit of [1, 2, 4]) {
           const walked = await api.walk(
