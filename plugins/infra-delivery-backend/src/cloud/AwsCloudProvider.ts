@@ -146,7 +146,7 @@ export class AwsCloudProvider implements CloudProvider {
         new GetMetricDataCommand({
           MetricDataQueries: queries,
           StartTime: query.startTime,
-          EndTime: query.endTime,
+          EndTime: exclusiveEnd(query.endTime),
           ScanBy: 'TimestampAscending',
           NextToken: nextToken,
         }),
@@ -187,6 +187,15 @@ export class AwsCloudProvider implements CloudProvider {
     );
     return answer.Datapoints?.find(d => d.Unit)?.Unit ?? 'None';
   }
+}
+
+/**
+ * The query's `endTime` is inclusive (a datapoint stamped at it belongs to the answer, as the
+ * local driver gives it); CloudWatch's `EndTime` is exclusive and resolves whole seconds, so one
+ * second later asks for exactly the inclusive range.
+ */
+export function exclusiveEnd(endTime: Date): Date {
+  return new Date(endTime.getTime() + 1000);
 }
 
 /** Pages of the three series, merged per timestamp, oldest first. */
