@@ -75,7 +75,13 @@ function toDeployment(row: DeploymentRow): Deployment {
     redeployOfDeploymentId: optional(row.redeploy_of_deployment_id),
     pipelineRunId: optional(row.pipeline_run_id),
     stepExecutionId: optional(row.step_execution_id),
-    data: JSON.parse(row.data) as ContainerDeploymentData,
+    data: {
+      ...(JSON.parse(row.data) as ContainerDeploymentData),
+      // The module deployment that infrastructure events name as `moduleDeploymentId`.
+      ...(row.module_instance_id
+        ? { containerModuleDeploymentId: row.id }
+        : {}),
+    },
     error: fromJsonColumn<ErrorBody>(row.error),
     createdAt: toTimestamp(row.created_at),
     updatedAt: toTimestamp(row.updated_at),

@@ -27,7 +27,10 @@ import {
   StartedDeployment,
 } from './DeploymentProvider';
 import { elbListenerStateOf } from './elbListenerState';
-import { observationOfServiceDeployment } from './serviceDeploymentProgress';
+import {
+  deployHooksOf,
+  observationOfServiceDeployment,
+} from './serviceDeploymentProgress';
 
 export interface AwsCredentials {
   accessKeyId: string;
@@ -162,6 +165,9 @@ export class AwsEcsDeploymentProvider implements DeploymentProvider {
       );
       const serviceDeploymentRef = updated.service?.currentServiceDeployment;
       const strategy = strategyOf(updated.service ?? current);
+      const hooks = deployHooksOf(
+        (updated.service ?? current)?.deploymentConfiguration?.lifecycleHooks,
+      );
       const elbListenerState =
         strategy === 'rolling'
           ? undefined
@@ -176,6 +182,7 @@ export class AwsEcsDeploymentProvider implements DeploymentProvider {
         resourceRef: updated.service?.serviceArn,
         ...(serviceDeploymentRef ? { serviceDeploymentRef } : {}),
         strategy,
+        ...hooks,
         ...(elbListenerState ? { elbListenerState } : {}),
       };
     });

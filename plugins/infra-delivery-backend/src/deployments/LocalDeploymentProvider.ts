@@ -12,7 +12,7 @@ import {
   StartedDeployment,
 } from './DeploymentProvider';
 import { elbListenerStateOf } from './elbListenerState';
-import { LIFECYCLE_STAGES } from './serviceDeploymentProgress';
+import { deployHooksOf, LIFECYCLE_STAGES } from './serviceDeploymentProgress';
 
 interface LocalStage {
   stepCode: string;
@@ -194,6 +194,12 @@ export class LocalDeploymentProvider implements DeploymentProvider {
         .slice(0, 19)}`,
       resourceRef: `arn:aws:ecs:${region}:${account.cloudId}:service/${cluster}/${service}`,
       strategy: blueGreen ? 'blue_green' : 'rolling',
+      // A `-pause` family waits at a hook before production traffic (see `pausedStage`).
+      ...deployHooksOf(
+        family.endsWith('-pause')
+          ? [{ lifecycleStages: [simulationOf(family).pausedStage] }]
+          : [],
+      ),
       ...(elbListenerState ? { elbListenerState } : {}),
     };
   }

@@ -23,6 +23,26 @@ export const LIFECYCLE_STAGES = [
   'CLEAN_UP',
 ] as const;
 
+/** Hook stages at which production traffic already reaches the new revision. */
+const POST_DEPLOY_HOOK_STAGES = new Set([
+  'PRODUCTION_TRAFFIC_SHIFT',
+  'POST_PRODUCTION_TRAFFIC_SHIFT',
+]);
+
+/**
+ * Whether the service checks a release with lifecycle hooks before production traffic reaches
+ * it (pre-deploy) or after (post-deploy).
+ */
+export function deployHooksOf(
+  hooks: ReadonlyArray<{ lifecycleStages?: string[] }> | undefined,
+): { preDeployEnabled: boolean; postDeployEnabled: boolean } {
+  const stages = (hooks ?? []).flatMap(hook => hook.lifecycleStages ?? []);
+  return {
+    preDeployEnabled: stages.some(stage => !POST_DEPLOY_HOOK_STAGES.has(stage)),
+    postDeployEnabled: stages.some(stage => POST_DEPLOY_HOOK_STAGES.has(stage)),
+  };
+}
+
 /** Steps of a rolling deployment: started, rolling, (rolling back,) ended. */
 const ROLLING_STEPS = 4;
 

@@ -240,6 +240,14 @@ describe.each(databases.eachSupportedId())(
         });
         expect(deployment.data.events.map(e => e.stepCode)).toEqual(['INIT']);
         expect(deployment.externalDeploymentId).toMatch(/^ecs-svc\//);
+        // #17: a service without lifecycle hooks, and no module instance behind the release.
+        expect(deployment.data).toMatchObject({
+          preDeployEnabled: false,
+          postDeployEnabled: false,
+        });
+        expect(deployment.data).not.toHaveProperty(
+          'containerModuleDeploymentId',
+        );
 
         await tick(1.5);
         const halfway = await get(w, deployment.id);
@@ -306,6 +314,11 @@ describe.each(databases.eachSupportedId())(
         await tick(5);
         const paused = await get(w, id);
         expect(paused.status).toBe('IN_PROGRESS');
+        // #17: the hook waits before the production traffic shift.
+        expect(paused.data).toMatchObject({
+          preDeployEnabled: true,
+          postDeployEnabled: false,
+        });
         const hook = paused.data.events[paused.data.events.length - 1];
         expect(hook.hookId).toBeDefined();
 
@@ -1406,6 +1419,12 @@ describe.each(databases.eachSupportedId())(
           deploymentResourceId: 'instance-1',
           eventId: event.id,
         });
+        // #17: the deployment names itself as the module deployment its events carry.
+        const deployment = await get(w, '00000000-0000-7000-8000-00000000abcd');
+        expect(deployment.data.containerModuleDeploymentId).toBe(
+          events[0].moduleDeploymentId,
+        );
+        expect(deployment.data.containerModuleDeploymentId).toBe(deployment.id);
       });
     });
   },

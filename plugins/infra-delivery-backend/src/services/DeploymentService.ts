@@ -752,6 +752,8 @@ export class DeploymentService {
         deployedTaskDefinition: started.deployedTaskDefinition,
         ...(previousTaskDefinition ? { previousTaskDefinition } : {}),
         strategy: started.strategy,
+        preDeployEnabled: started.preDeployEnabled,
+        postDeployEnabled: started.postDeployEnabled,
         serviceDeploymentRef:
           started.serviceDeploymentRef ?? started.externalDeploymentId,
         ...(started.elbListenerState

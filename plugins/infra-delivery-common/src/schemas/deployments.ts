@@ -147,9 +147,26 @@ export const containerDeploymentDataSchema = z
     deployedTaskDefinition: taskDefinitionSnapshotSchema.optional(),
     previousTaskDefinition: taskDefinitionSnapshotSchema.optional(),
     detectedVia: z.literal('EVENT_BUS').optional(),
+    containerModuleDeploymentId: idSchema
+      .optional()
+      .describe(
+        'Set when the deployment rolls a module instance: the module deployment infrastructure events name as moduleDeploymentId',
+      ),
     elbListenerState: z.array(elbListenerStateSchema).optional(),
     events: z.array(deploymentEventSchema),
     initiationType: z.string().optional(),
+    postDeployEnabled: z
+      .boolean()
+      .optional()
+      .describe(
+        'The service has a lifecycle hook at or after the production traffic shift; known once the deployment started',
+      ),
+    preDeployEnabled: z
+      .boolean()
+      .optional()
+      .describe(
+        'The service has a lifecycle hook before the production traffic shift; known once the deployment started',
+      ),
     revertExternalDeploymentId: z.string().optional(),
     revertRequestedAt: timestampSchema
       .optional()
