@@ -439,9 +439,12 @@ export async function registerActions(
         // The role first, as triggering through the REST API checks it.
         await authorizer.require(caller, EXECUTE);
         const stack = await stacks.get(caller, input.stackId);
-        const run = await pipelines.trigger(caller, stack.changePipelineId, {
-          description: input.description,
-        });
+        const run = await pipelines.trigger(
+          caller,
+          stack.changePipelineId,
+          { description: input.description },
+          'trigger-plan',
+        );
         return { output: { run: runSummary(run) } };
       }),
   });

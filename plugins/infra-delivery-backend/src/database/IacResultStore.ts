@@ -143,7 +143,11 @@ export class IacResultStore {
   async insertSummary(
     context: ReportContext,
     counts: PlanCounts,
-    extra: { applyable: boolean; output?: Record<string, unknown> },
+    extra: {
+      applyable: boolean;
+      output?: Record<string, unknown>;
+      planFilename?: string;
+    },
   ): Promise<IacExecutionSummary> {
     const now = nowTimestamp();
     const row: SummaryRow = {
@@ -163,7 +167,7 @@ export class IacResultStore {
       unchanged_count: counts.unchangedCount,
       applyable: extra.applyable,
       output: toJsonColumn(extra.output),
-      plan_filename: null,
+      plan_filename: extra.planFilename ?? null,
       created_at: now,
       updated_at: now,
     };

@@ -181,6 +181,7 @@ describe.each(databases.eachSupportedId())('IaC routes on %s', databaseId => {
     const planStep = await complete(api, w.runnerKey, claimed, {
       status: 'SUCCEEDED',
       planJson,
+      planFilename: 'infra-delivery.tfplan',
     });
     expect(planStep.status).toBe('SUCCEEDED');
     return { run, planStep };
@@ -299,6 +300,8 @@ describe.each(databases.eachSupportedId())('IaC routes on %s', databaseId => {
         replaceCount: 0,
         unchangedCount: 7,
         applyable: true,
+        // The plan file the runner named when it completed the step.
+        planFilename: 'infra-delivery.tfplan',
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
       };

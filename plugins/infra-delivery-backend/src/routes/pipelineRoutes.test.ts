@@ -465,7 +465,8 @@ describe.each(databases.eachSupportedId())(
           attemptEpoch: 1,
           description: 'First change',
           createdById: await ownMembershipId(owner),
-          data: { kind: 'stack' },
+          data: { kind: 'stack', module_input: {} },
+          triggerMetadata: { trigger_given_id: 'triggerPipelineRun' },
           // Admitted, its plan waits for a runner, and this organization has none.
           queueState: {
             preflightBlockedByAdmissionCondition: false,
@@ -578,6 +579,65 @@ describe.each(databases.eachSupportedId())(
           (await stepsOf(owner.token, second.id)).map(s => s.status),
         ).toEqual(['QUEUED', 'PENDING', 'PENDING']);
         expect((await getRun(api, owner, destroy.id)).status).toBe('QUEUED');
+      });
+
+      it('records what triggered a run, its variant and, for a stack, its module input beside the one before', async () => {
+        const owner = await api.signup();
+        const stack = await createStack(api, owner);
+        const first = await api.post(
+          `/pipelines/${stack.changePipelineId}/runs`,
+          {
+            data: {
+              input: { replicas: 2 },
+              variantId: 'blue',
+              variantName: 'Blue fleet',
+            },
+          },
+          owner.token,
+        );
+        expect(first.status).toBe(201);
+        expect(first.body.data).toMatchObject({
+          variantId: 'blue',
+          variantName: 'Blue fleet',
+          triggerMetadata: { trigger_given_id: 'triggerPipelineRun' },
+          data: { kind: 'stack', module_input: { replicas: 2 } },
+        });
+        expect(first.body.data.data).not.toHaveProperty(
+          'previous_module_input',
+        );
+
+        const destroy = await api.post(
+          `/stacks/${stack.id}/destroy`,
+          { data: {} },
+          owner.token,
+        );
+        expect(destroy.status).toBe(201);
+        const destroyRun: PipelineRun = destroy.body.data;
+        expect(destroyRun.triggerMetadata).toEqual({
+          trigger_given_id: 'destroyStack',
+        });
+        expect(destroyRun.data).toEqual({
+          kind: 'stack',
+          module_input: {},
+          previous_module_input: { replicas: 2 },
+        });
+        // A variant id alone has no name of its own.
+        expect(destroyRun).not.toHaveProperty('variantName');
+        const unnamed = await api.post(
+          `/pipelines/${stack.changePipelineId}/runs`,
+          { data: { variantId: 'green' } },
+          owner.token,
+        );
+        expect(unnamed.status).toBe(201);
+        expect(unnamed.body.data.variantId).toBe('green');
+        expect(unnamed.body.data).not.toHaveProperty('variantName');
+
+        const nameWithoutId = await api.post(
+          `/pipelines/${stack.changePipelineId}/runs`,
+          { data: { variantName: 'Orphan' } },
+          owner.token,
+        );
+        expect(nameWithoutId.status).toBe(400);
       });
 
       it('attaches runs of a plain pipeline to a given stack', async () => {
