@@ -171,8 +171,8 @@ export class CodeSourceService {
 
   /**
    * #26: whether `module.yaml` exists in `basePath` on `branch` (the default branch when
-   * omitted). The branch is checked through the API first, so a missing branch or an
-   * unreachable repository is an error and only a missing file is `exists: false`.
+   * omitted). No such branch means no such file: `exists: false`, which a caller can act on.
+   * An unreachable repository or installation is still an error, since nothing was looked at.
    */
   async moduleYamlExists(
     caller: Caller,
@@ -188,13 +188,7 @@ export class CodeSourceService {
     const branch = query.branch ?? repository.repository.defaultBranch;
     const commitSha = await repository.branchCommit(branch);
     if (!commitSha) {
-      throw new InfraDeliveryError({
-        status: 422,
-        entity: 'CodeSource',
-        reason: 'BRANCH_NOT_FOUND',
-        message: `${source.repoName} has no branch ${branch}`,
-        metadata: { branch },
-      });
+      return { exists: false };
     }
     const content = await repository.readFile(
       commitSha,
