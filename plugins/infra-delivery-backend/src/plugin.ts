@@ -143,7 +143,7 @@ export const infraDeliveryPlugin = createBackendPlugin({
         const containerDeploySteps = new ContainerDeployStepExecutor({
           stores,
           engine,
-          deployments: context.services.deployments,
+          deployments: context.services.stepDeployments,
           logger: deps.logger,
         });
         await deps.scheduler.scheduleTask({
@@ -152,7 +152,7 @@ export const infraDeliveryPlugin = createBackendPlugin({
           timeout: { seconds: 60 },
           initialDelay: { seconds: 5 },
           fn: async () => {
-            await context.services.deployments.followDeployments();
+            await context.services.deploymentFollower.followDeployments();
             await containerDeploySteps.tick();
           },
         });

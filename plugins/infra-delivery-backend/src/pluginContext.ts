@@ -23,7 +23,7 @@ import { createServices, Services } from './services';
 import { CloudOptions, createCloudContext } from './cloud/cloudContext';
 import { createGitSelfHostedSetup } from './services/GitSelfHostedService';
 import { GithubAppInstallations } from './providers/github/GithubAppInstallations';
-import { DeploymentOptions } from './services/DeploymentService';
+import { DeploymentOptions } from './services/DeploymentRollout';
 import { IdempotentRequests } from './http/IdempotentRequests';
 import { RunnerRegistry, RunnerSettings } from './runners/RunnerRegistry';
 import {

@@ -35,6 +35,7 @@ import { Caller } from '../auth/Caller';
 import { createStores } from '../database/stores';
 import { AwsEcsDeploymentProvider } from '../deployments/AwsEcsDeploymentProvider';
 import { LocalDeploymentProvider } from '../deployments/LocalDeploymentProvider';
+import { DeploymentFollower } from '../services/DeploymentFollower';
 import { DeploymentService } from '../services/DeploymentService';
 
 jest.setTimeout(60_000);
@@ -110,10 +111,8 @@ describe.each(databases.eachSupportedId())(
 
     /** One pass of the scheduled follower, `hoursLater` on the clock. */
     async function tick(hoursLater: number) {
-      const follower = new DeploymentService({
+      const follower = new DeploymentFollower({
         stores: createStores(knex),
-        authorizer: new Authorizer(mockServices.permissions()),
-        auditor,
         deployments: {
           provider: new LocalDeploymentProvider({ stageMillis: STAGE_MILLIS }),
         },
@@ -544,7 +543,7 @@ describe.each(databases.eachSupportedId())(
         afterAll(() => ecs.restore());
 
         function awsDeployments() {
-          return new DeploymentService({
+          const deps = {
             stores: createStores(knex),
             authorizer: new Authorizer(mockServices.permissions()),
             auditor,
@@ -558,6 +557,9 @@ describe.each(databases.eachSupportedId())(
                 baseDelayMillis: 1,
               }),
             },
+          };
+          return Object.assign(new DeploymentService(deps), {
+            follower: new DeploymentFollower(deps),
           });
         }
 
@@ -655,7 +657,7 @@ describe.each(databases.eachSupportedId())(
           ecs
             .on(DescribeServiceDeploymentsCommand)
             .resolves(paused('AWAITING_ACTION', 'POST_TEST_TRAFFIC_SHIFT'));
-          await service.followDeployments();
+          await service.follower.followDeployments();
           const waiting = await get(w, created.id);
           const hook = waiting.data.events[waiting.data.events.length - 1];
           expect(hook).toMatchObject({
@@ -718,7 +720,7 @@ describe.each(databases.eachSupportedId())(
               },
             ],
           });
-          await service.followDeployments();
+          await service.follower.followDeployments();
           const done = await get(w, created.id);
           expect(done.status).toBe('SUCCEEDED');
           expect(done.data.acceptedPauseControl?.hookId).toBe(HOOK);
