@@ -5,8 +5,7 @@ import {
   IacRunType,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
-import { PlannedResource } from '../iac/planResources';
-import { PlanCounts } from '../iac/planSummary';
+import { PlanCounts, PlannedResource } from '../domain/iacChanges';
 import { newId } from './ids';
 import { fromJsonColumn, toJsonColumn } from './json';
 import { KeysetPage, keysetPage, KeysetRequest } from './keyset';
