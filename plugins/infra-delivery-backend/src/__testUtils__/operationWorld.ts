@@ -2,7 +2,7 @@ import { Role } from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
 import { AccessTokenIssuer } from '../auth/accessTokens';
 import { createStores } from '../database/stores';
-import { LocalDeploymentProvider } from '../deployments/LocalDeploymentProvider';
+import { LocalDeploymentProvider } from '../providers/local/LocalDeploymentProvider';
 import { DeploymentFollower } from '../services/DeploymentFollower';
 import { commitSha, FakeGithub } from './fakeGithub';
 import { FakeGitHubEnterprise } from './fakeGitHubEnterprise';

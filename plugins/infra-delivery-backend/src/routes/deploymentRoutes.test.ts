@@ -33,8 +33,8 @@ import {
 import { Authorizer } from '../auth/Authorizer';
 import { Caller } from '../auth/Caller';
 import { createStores } from '../database/stores';
-import { AwsEcsDeploymentProvider } from '../deployments/AwsEcsDeploymentProvider';
-import { LocalDeploymentProvider } from '../deployments/LocalDeploymentProvider';
+import { AwsEcsDeploymentProvider } from '../providers/aws/AwsEcsDeploymentProvider';
+import { LocalDeploymentProvider } from '../providers/local/LocalDeploymentProvider';
 import { DeploymentFollower } from '../services/DeploymentFollower';
 import { DeploymentService } from '../services/DeploymentService';
 

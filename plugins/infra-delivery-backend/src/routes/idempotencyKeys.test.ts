@@ -14,7 +14,7 @@ import {
   TestOrganization,
 } from '../__testUtils__/testBackend';
 import { createStores } from '../database/stores';
-import { LocalDeploymentProvider } from '../deployments/LocalDeploymentProvider';
+import { LocalDeploymentProvider } from '../providers/local/LocalDeploymentProvider';
 import { DeploymentFollower } from '../services/DeploymentFollower';
 
 jest.setTimeout(60_000);

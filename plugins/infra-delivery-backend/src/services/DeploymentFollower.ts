@@ -6,7 +6,7 @@ import {
 import {
   DeploymentObservation,
   Release,
-} from '../deployments/DeploymentProvider';
+} from '../providers/DeploymentProvider';
 import { DeploymentRollout, DeploymentRolloutDeps } from './DeploymentRollout';
 
 /** How long a PENDING deployment is left to the request that created it before a tick retries. */

@@ -7,7 +7,7 @@ import {
   errorCode,
   TaskDefinitionSnapshot,
 } from '@infra-delivery/plugin-infra-delivery-common';
-import { CloudAccountAccess } from '../cloud/CloudProvider';
+import { CloudAccountAccess } from '../providers/CloudProvider';
 import { isUniqueViolation } from '../database/dbErrors';
 import { ecsName, NewDeployment } from '../database/DeploymentStore';
 import { Stores } from '../database/stores';
@@ -15,8 +15,8 @@ import {
   DeploymentProvider,
   EcsServiceTarget,
   Release,
-} from '../deployments/DeploymentProvider';
-import { LIFECYCLE_STAGES } from '../deployments/serviceDeploymentProgress';
+} from '../providers/DeploymentProvider';
+import { LIFECYCLE_STAGES } from '../providers/aws/serviceDeploymentProgress';
 import { InfraDeliveryError, notFound } from '../errors';
 import { requireCloudAccount } from './CloudAccountService';
 

@@ -8,8 +8,11 @@ import {
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { CloudMetric } from '@infra-delivery/plugin-infra-delivery-common';
 import { toCloudError } from './awsErrors';
-import { CloudAccountAccess, CloudProvider } from './CloudProvider';
-import { MetricQuery } from './metricQuery';
+import {
+  CloudAccountAccess,
+  CloudProvider,
+  MetricQuery,
+} from '../CloudProvider';
 
 /** Session length asked of STS, and how long before its end a session is renewed. */
 const SESSION_SECONDS = 3600;

@@ -11,11 +11,11 @@ import {
 } from '@aws-sdk/client-sts';
 import { errorBodySchema } from '@infra-delivery/plugin-infra-delivery-common';
 import { mockClient } from 'aws-sdk-client-mock';
-import { InfraDeliveryError } from '../errors';
+import { InfraDeliveryError } from '../../errors';
 import { AwsCloudProvider } from './AwsCloudProvider';
-import { CloudAccountAccess } from './CloudProvider';
-import { LocalCloudProvider } from './LocalCloudProvider';
-import { MetricQuery } from './metricQuery';
+import { CloudAccountAccess } from '../CloudProvider';
+import { LocalCloudProvider } from '../local/LocalCloudProvider';
+import { MetricQuery } from '../CloudProvider';
 
 const sts = mockClient(STSClient);
 const cloudWatch = mockClient(CloudWatchClient);

@@ -4,7 +4,7 @@ import {
   errorCode,
   ServiceDeploymentState,
 } from '@infra-delivery/plugin-infra-delivery-common';
-import { DeploymentObservation } from './DeploymentProvider';
+import { DeploymentObservation } from '../DeploymentProvider';
 
 /**
  * The lifecycle stages of an ECS-native blue/green, linear or canary deployment, in the order

@@ -11,9 +11,9 @@ import {
 } from '@aws-sdk/client-ecs';
 import { ContainerDeploymentData } from '@infra-delivery/plugin-infra-delivery-common';
 import { mockClient } from 'aws-sdk-client-mock';
-import { InfraDeliveryError } from '../errors';
+import { InfraDeliveryError } from '../../errors';
 import { AwsEcsDeploymentProvider } from './AwsEcsDeploymentProvider';
-import { EcsServiceTarget } from './DeploymentProvider';
+import { EcsServiceTarget } from '../DeploymentProvider';
 
 const ecs = mockClient(ECSClient);
 

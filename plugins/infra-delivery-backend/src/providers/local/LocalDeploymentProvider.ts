@@ -10,9 +10,12 @@ import {
   ProviderDeployment,
   Release,
   StartedDeployment,
-} from './DeploymentProvider';
-import { elbListenerStateOf } from './elbListenerState';
-import { deployHooksOf, LIFECYCLE_STAGES } from './serviceDeploymentProgress';
+} from '../DeploymentProvider';
+import { elbListenerStateOf } from '../aws/elbListenerState';
+import {
+  deployHooksOf,
+  LIFECYCLE_STAGES,
+} from '../aws/serviceDeploymentProgress';
 
 interface LocalStage {
   stepCode: string;

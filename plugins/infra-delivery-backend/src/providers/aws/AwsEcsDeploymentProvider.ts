@@ -15,9 +15,9 @@ import {
   errorCode,
   TaskDefinitionSnapshot,
 } from '@infra-delivery/plugin-infra-delivery-common';
-import { toCloudError } from '../cloud/awsErrors';
-import { InfraDeliveryError } from '../errors';
-import { CloudAccountAccess } from '../cloud/CloudProvider';
+import { toCloudError } from './awsErrors';
+import { InfraDeliveryError } from '../../errors';
+import { CloudAccountAccess } from '../CloudProvider';
 import {
   DeploymentObservation,
   DeploymentProvider,
@@ -25,7 +25,7 @@ import {
   ProviderDeployment,
   Release,
   StartedDeployment,
-} from './DeploymentProvider';
+} from '../DeploymentProvider';
 import { elbListenerStateOf } from './elbListenerState';
 import {
   deployHooksOf,

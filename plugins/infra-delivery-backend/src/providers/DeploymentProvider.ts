@@ -6,7 +6,7 @@ import {
   ServiceDeploymentState,
   TaskDefinitionSnapshot,
 } from '@infra-delivery/plugin-infra-delivery-common';
-import { CloudAccountAccess } from '../cloud/CloudProvider';
+import { CloudAccountAccess } from './CloudProvider';
 
 /** The ECS service a deployment rolls, in a connected account. */
 export interface EcsServiceTarget {
