@@ -3,15 +3,17 @@ import { errorBodySchema } from './errors';
 import { pageQuerySchema } from './pagination';
 import { descriptionSchema, idSchema, timestampSchema } from './primitives';
 
+export const DEPLOYMENT_STATUSES = [
+  'PENDING',
+  'IN_PROGRESS',
+  'SUCCEEDED',
+  'FAILED',
+  'ROLLED_BACK',
+  'CANCELLED',
+] as const;
+
 export const deploymentStatusSchema = z
-  .enum([
-    'PENDING',
-    'IN_PROGRESS',
-    'SUCCEEDED',
-    'FAILED',
-    'ROLLED_BACK',
-    'CANCELLED',
-  ])
+  .enum(DEPLOYMENT_STATUSES)
   .meta({ id: 'DeploymentStatus' });
 export type DeploymentStatus = z.infer<typeof deploymentStatusSchema>;
 
