@@ -1,11 +1,8 @@
 import { AuditorService } from '@backstage/backend-plugin-api';
-import {
-  CodeSource,
-  infraDeliveryReadPermission,
-  infraDeliveryResourceWritePermission,
-} from '@infra-delivery/plugin-infra-delivery-common';
-import { Authorizer, Requirement } from '../auth/Authorizer';
+import { CodeSource } from '@infra-delivery/plugin-infra-delivery-common';
+import { Authorizer } from '../auth/Authorizer';
 import { Caller } from '../auth/Caller';
+import { READ, WRITE } from '../auth/requirements';
 import { isForeignKeyViolation, isUniqueViolation } from '../database/dbErrors';
 import { KeysetPage, KeysetRequest } from '../database/keyset';
 import { Stores } from '../database/stores';
@@ -16,15 +13,6 @@ import {
   GithubAppInstallations,
 } from '../providers/github/GithubAppInstallations';
 import { audit } from './audit';
-
-const READ: Requirement = {
-  role: 'VIEWER',
-  permission: infraDeliveryReadPermission,
-};
-const WRITE: Requirement = {
-  role: 'MEMBER',
-  permission: infraDeliveryResourceWritePermission,
-};
 
 function inUse(): InfraDeliveryError {
   return new InfraDeliveryError({

@@ -1,26 +1,16 @@
 import {
-  infraDeliveryReadPermission,
-  infraDeliveryResourceWritePermission,
   ModuleDefinition,
   ModuleVersion,
 } from '@infra-delivery/plugin-infra-delivery-common';
-import { Authorizer, Requirement } from '../auth/Authorizer';
+import { Authorizer } from '../auth/Authorizer';
 import { Caller } from '../auth/Caller';
+import { READ, WRITE } from '../auth/requirements';
 import { isForeignKeyViolation, isUniqueViolation } from '../database/dbErrors';
 import { KeysetPage, KeysetRequest } from '../database/keyset';
 import { Stores } from '../database/stores';
 import { InfraDeliveryError, notFound } from '../errors';
 import { moduleYamlPath, parseModuleYaml } from '../modules/moduleYaml';
 import { GithubAppInstallations } from '../providers/github/GithubAppInstallations';
-
-const READ: Requirement = {
-  role: 'VIEWER',
-  permission: infraDeliveryReadPermission,
-};
-const WRITE: Requirement = {
-  role: 'MEMBER',
-  permission: infraDeliveryResourceWritePermission,
-};
 
 function inUse(): InfraDeliveryError {
   return new InfraDeliveryError({
