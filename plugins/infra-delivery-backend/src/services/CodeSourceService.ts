@@ -3,7 +3,7 @@ import { CodeSource } from '@infra-delivery/plugin-infra-delivery-common';
 import { Authorizer } from '../auth/Authorizer';
 import { Caller } from '../auth/Caller';
 import { READ, WRITE } from '../auth/requirements';
-import { isForeignKeyViolation, isUniqueViolation } from '../database/dbErrors';
+import { isUniqueViolation } from '../database/dbErrors';
 import { KeysetPage, KeysetRequest } from '../database/keyset';
 import { Stores } from '../database/stores';
 import { InfraDeliveryError, notFound } from '../errors';
@@ -13,16 +13,7 @@ import {
   GithubAppInstallations,
 } from '../providers/github/GithubAppInstallations';
 import { audit } from './audit';
-
-function inUse(): InfraDeliveryError {
-  return new InfraDeliveryError({
-    status: 409,
-    entity: 'CodeSource',
-    reason: 'IN_USE',
-    message:
-      'Module definitions or stacks still use this code source; delete them first',
-  });
-}
+import { deleteUnlessInUse } from './deleteUnlessInUse';
 
 /** Repositories connected through GitHub App installations (#6, #26). */
 export class CodeSourceService {
@@ -134,25 +125,17 @@ export class CodeSourceService {
       caller,
       { codeSourceId: id },
       async () => {
-        try {
-          await this.deps.stores.transaction(async tx => {
-            if (!(await tx.codeSources.get(caller.organizationId, id))) {
-              throw notFound('CodeSource', id);
-            }
-            if (
-              (await tx.codeSources.countUsers(caller.organizationId, id)) > 0
-            ) {
-              throw inUse();
-            }
-            await tx.codeSources.delete(caller.organizationId, id);
-          });
-        } catch (error) {
-          // A module definition created since the count.
-          if (isForeignKeyViolation(error)) {
-            throw inUse();
-          }
-          throw error;
-        }
+        await deleteUnlessInUse(this.deps.stores, {
+          entity: 'CodeSource',
+          id,
+          inUseMessage:
+            'Module definitions or stacks still use this code source; delete them first',
+          exists: async tx =>
+            Boolean(await tx.codeSources.get(caller.organizationId, id)),
+          countUsers: tx =>
+            tx.codeSources.countUsers(caller.organizationId, id),
+          remove: tx => tx.codeSources.delete(caller.organizationId, id),
+        });
       },
     );
   }
