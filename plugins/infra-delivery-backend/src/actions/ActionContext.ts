@@ -1,15 +1,7 @@
 import { BackstageCredentials } from '@backstage/backend-plugin-api';
-import {
-  AuthenticationError,
-  ConflictError,
-  InputError,
-  NotAllowedError,
-  NotFoundError,
-  ServiceUnavailableError,
-} from '@backstage/errors';
 import { Authorizer } from '../auth/Authorizer';
 import { Caller } from '../auth/Caller';
-import { InfraDeliveryError } from '../errors';
+import { toBackstageError } from '../errors';
 import { Services } from '../services';
 
 /** What every tool acts through: the services, and the caller of the registry's credentials. */
@@ -21,32 +13,6 @@ export interface ActionContext {
     credentials: BackstageCredentials,
     fn: (caller: Caller) => Promise<T>,
   ): Promise<T>;
-}
-
-/** The service's own errors as the ones the actions registry answers with a status. */
-function toBackstageError(error: unknown): unknown {
-  if (!(error instanceof InfraDeliveryError)) {
-    return error;
-  }
-  const message = `${error.message} (${error.code})`;
-  switch (error.status) {
-    case 400:
-    case 422:
-      return new InputError(message);
-    case 401:
-      return new AuthenticationError(message);
-    case 403:
-      return new NotAllowedError(message);
-    case 404:
-      return new NotFoundError(message);
-    case 409:
-      return new ConflictError(message);
-    case 429:
-    case 503:
-      return new ServiceUnavailableError(message);
-    default:
-      return error;
-  }
 }
 
 export function createActionContext(options: {
