@@ -9,7 +9,6 @@ import {
   UrlReaderService,
   UserInfoService,
 } from '@backstage/backend-plugin-api';
-import { SignalsService } from '@backstage/plugin-signals-node';
 import { AccessTokenIssuer } from './auth/accessTokens';
 import { Authorizer } from './auth/Authorizer';
 import { CallerResolver, PortalAccessOptions } from './auth/CallerResolver';
@@ -26,10 +25,6 @@ import { GithubAppInstallations } from './providers/github/GithubAppInstallation
 import { DeploymentOptions } from './services/DeploymentRollout';
 import { IdempotentRequests } from './http/IdempotentRequests';
 import { RunnerRegistry, RunnerSettings } from './runners/RunnerRegistry';
-import {
-  announcingDeploymentChanges,
-  SignalsDeploymentEvents,
-} from './deployments/SignalsDeploymentEvents';
 
 export interface PluginContextOptions {
   logger: LoggerService;
@@ -52,7 +47,6 @@ export interface PluginContextOptions {
   urlReader: UrlReaderService;
   deployments: DeploymentOptions;
   rateLimits: AuthRateLimits;
-  signals: SignalsService;
   runners: RunnerSettings;
 }
 
@@ -70,17 +64,7 @@ export interface PluginContext {
 export async function createPluginContext(
   options: PluginContextOptions,
 ): Promise<PluginContext> {
-  const stores = {
-    ...options.stores,
-    deployments: announcingDeploymentChanges(
-      options.stores.deployments,
-      new SignalsDeploymentEvents(
-        options.signals,
-        options.portalOrganizationId,
-        options.logger,
-      ),
-    ),
-  };
+  const { stores } = options;
   const accessTokens = new AccessTokenIssuer(
     await stores.serviceSecrets.getOrCreate('access-token-signing-key'),
   );
