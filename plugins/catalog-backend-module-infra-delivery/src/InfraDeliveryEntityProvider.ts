@@ -1,6 +1,4 @@
 import {
-  AuthService,
-  DiscoveryService,
   LoggerService,
   SchedulerServiceTaskRunner,
 } from '@backstage/backend-plugin-api';
@@ -52,23 +50,6 @@ export class InfraDeliveryEntityProvider implements EntityProvider {
       options: EntityOptions;
     },
   ) {}
-
-  /** A client that calls the plugin with a service token of the calling plugin. */
-  static clientFor(discovery: DiscoveryService, auth: AuthService) {
-    return new InfraDeliveryClient({
-      baseUrl: () => discovery.getBaseUrl('infra-delivery'),
-      fetch: async (input, init) => {
-        const { token } = await auth.getPluginRequestToken({
-          onBehalfOf: await auth.getOwnServiceCredentials(),
-          targetPluginId: 'infra-delivery',
-        });
-        return fetch(input, {
-          ...init,
-          headers: { ...init?.headers, authorization: `Bearer ${token}` },
-        });
-      },
-    });
-  }
 
   getProviderName(): string {
     return 'infra-delivery';
