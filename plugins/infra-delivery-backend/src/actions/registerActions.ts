@@ -1,5 +1,4 @@
 import { ActionsRegistryService } from '@backstage/backend-plugin-api/alpha';
-import { PluginContext } from '../pluginContext';
 import { createActionContext } from './ActionContext';
 import { registerListStacksAction } from './listStacksAction';
 import { registerListRunsAction } from './listRunsAction';
@@ -13,7 +12,7 @@ import { registerRollbackDeploymentAction } from './rollbackDeploymentAction';
 /** What the tools need: the registry, and the plugin's services and caller resolution. */
 export interface RegisterActionsOptions {
   actionsRegistry: ActionsRegistryService;
-  context: PluginContext;
+  context: Parameters<typeof createActionContext>[0];
 }
 
 /**
