@@ -1,7 +1,13 @@
 import { ActionsRegistryService } from '@backstage/backend-plugin-api/alpha';
 import { DEPLOYMENT_STATUSES } from '@infra-delivery/plugin-infra-delivery-common';
 import { ActionContext } from './ActionContext';
-import { deploymentOutput, deploymentSummary } from './summaries';
+import {
+  deploymentOutput,
+  deploymentSummary,
+  pageInput,
+  pageOf,
+  pageOutput,
+} from './summaries';
 
 /** The `list-deployments` tool. */
 export function registerListDeploymentsAction(
@@ -22,14 +28,12 @@ export function registerListDeploymentsAction(
           serviceRef: z.string().min(1).max(255).optional(),
           environmentId: z.string().min(1).max(64).optional(),
           status: z.enum(DEPLOYMENT_STATUSES).optional(),
-          limit: z.number().int().min(1).max(100).default(25),
-          cursor: z.string().min(1).max(64).optional(),
+          ...pageInput(z),
         }),
       output: z =>
         z.object({
           deployments: z.array(deploymentOutput(z)),
-          totalCount: z.number(),
-          nextCursor: z.string().optional(),
+          ...pageOutput(z),
         }),
     },
     examples: [
@@ -48,8 +52,7 @@ export function registerListDeploymentsAction(
         return {
           output: {
             deployments: page.items.map(deploymentSummary),
-            totalCount: page.totalCount,
-            ...(page.nextAfterId ? { nextCursor: page.nextAfterId } : {}),
+            ...pageOf(page),
           },
         };
       }),

@@ -1,7 +1,13 @@
 import { ActionsRegistryService } from '@backstage/backend-plugin-api/alpha';
 import { RUN_STATUSES } from '@infra-delivery/plugin-infra-delivery-common';
 import { ActionContext } from './ActionContext';
-import { runSummary, runOutput } from './summaries';
+import {
+  runSummary,
+  runOutput,
+  pageInput,
+  pageOf,
+  pageOutput,
+} from './summaries';
 
 /** The `list-runs` tool. */
 export function registerListRunsAction(
@@ -21,14 +27,12 @@ export function registerListRunsAction(
           stackId: z.string().min(1).max(64).optional(),
           pipelineId: z.string().min(1).max(64).optional(),
           status: z.array(z.enum(RUN_STATUSES)).max(6).optional(),
-          limit: z.number().int().min(1).max(100).default(25),
-          cursor: z.string().min(1).max(64).optional(),
+          ...pageInput(z),
         }),
       output: z =>
         z.object({
           runs: z.array(runOutput(z)),
-          totalCount: z.number(),
-          nextCursor: z.string().optional(),
+          ...pageOutput(z),
         }),
     },
     examples: [
@@ -56,8 +60,7 @@ export function registerListRunsAction(
         return {
           output: {
             runs: page.items.map(runSummary),
-            totalCount: page.totalCount,
-            ...(page.nextAfterId ? { nextCursor: page.nextAfterId } : {}),
+            ...pageOf(page),
           },
         };
       }),

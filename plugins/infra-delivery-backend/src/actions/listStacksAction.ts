@@ -1,6 +1,6 @@
 import { ActionsRegistryService } from '@backstage/backend-plugin-api/alpha';
 import { ActionContext } from './ActionContext';
-import { stackSummary } from './summaries';
+import { stackSummary, pageInput, pageOf, pageOutput } from './summaries';
 
 /** The `list-stacks` tool. */
 export function registerListStacksAction(
@@ -19,13 +19,7 @@ export function registerListStacksAction(
         z.object({
           projectId: z.string().min(1).max(64).optional(),
           environmentId: z.string().min(1).max(64).optional(),
-          limit: z.number().int().min(1).max(100).default(25),
-          cursor: z
-            .string()
-            .min(1)
-            .max(64)
-            .optional()
-            .describe('nextCursor of the previous page'),
+          ...pageInput(z),
         }),
       output: z =>
         z.object({
@@ -42,8 +36,7 @@ export function registerListStacksAction(
               latestRunId: z.string().optional(),
             }),
           ),
-          totalCount: z.number(),
-          nextCursor: z.string().optional(),
+          ...pageOutput(z),
         }),
     },
     examples: [
@@ -62,8 +55,7 @@ export function registerListStacksAction(
         return {
           output: {
             stacks: page.items.map(stackSummary),
-            totalCount: page.totalCount,
-            ...(page.nextAfterId ? { nextCursor: page.nextAfterId } : {}),
+            ...pageOf(page),
           },
         };
       }),

@@ -7,6 +7,7 @@ import {
   Stack,
   StepExecution,
 } from '@infra-delivery/plugin-infra-delivery-common';
+import { KeysetPage } from '../database/keyset';
 
 /*
  * What the tools answer: short summaries of the service's resources, and the output schemas
@@ -126,3 +127,28 @@ export const deploymentSummary = (deployment: Deployment) => ({
   ...(deployment.completedAt ? { completedAt: deployment.completedAt } : {}),
   ...(deployment.error ? { error: deployment.error.message } : {}),
 });
+
+/** The paging fields every list tool takes. */
+export const pageInput = (z: typeof import('zod/v3').z) => ({
+  limit: z.number().int().min(1).max(100).default(25),
+  cursor: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .describe('nextCursor of the previous page'),
+});
+
+/** The paging fields every list tool answers with; no `nextCursor` on the last page. */
+export const pageOutput = (z: typeof import('zod/v3').z) => ({
+  totalCount: z.number(),
+  nextCursor: z.string().optional(),
+});
+
+/** The paging fields of a page of the services. */
+export function pageOf(page: KeysetPage<unknown>) {
+  return {
+    totalCount: page.totalCount,
+    ...(page.nextAfterId ? { nextCursor: page.nextAfterId } : {}),
+  };
+}

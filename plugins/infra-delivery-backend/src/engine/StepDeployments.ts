@@ -10,6 +10,15 @@ export const STEP_ATTEMPT_DEPLOYED = errorCode(
   'STEP_ATTEMPT_DEPLOYED',
 );
 
+/** The step execution a deployment is started for. */
+export interface DeployingStep {
+  organizationId: string;
+  pipelineRunId: string;
+  id: string;
+  attemptEpoch: number;
+  name: string;
+}
+
 /**
  * What the engine's container.deploy steps need of deployments. The engine owns this
  * interface and the services implement it, so the engine imports no service.
@@ -21,13 +30,7 @@ export interface StepDeployments {
    * InfraDeliveryError of code STEP_ATTEMPT_DEPLOYED before anything is rolled.
    */
   deployForStep(
-    step: {
-      organizationId: string;
-      pipelineRunId: string;
-      id: string;
-      attemptEpoch: number;
-      name: string;
-    },
+    step: DeployingStep,
     config: ContainerDeployStepConfig,
     triggeredBy: string | undefined,
   ): Promise<Deployment>;

@@ -5,7 +5,7 @@ import {
 import { ecsName } from '../database/DeploymentStore';
 import { taskDefinitionWithImage } from '../deployments/taskDefinitionWithImage';
 import { InfraDeliveryError } from '../errors';
-import { StepDeployments } from '../engine/StepDeployments';
+import { DeployingStep, StepDeployments } from '../engine/StepDeployments';
 import { DeploymentRollout, DeploymentRolloutDeps } from './DeploymentRollout';
 
 /** Deployments one pass cancels at most. */
@@ -30,13 +30,7 @@ export class StepDeploymentService implements StepDeployments {
    * is refused at the insert with STEP_ATTEMPT_DEPLOYED, before anything is rolled.
    */
   async deployForStep(
-    step: {
-      organizationId: string;
-      pipelineRunId: string;
-      id: string;
-      attemptEpoch: number;
-      name: string;
-    },
+    step: DeployingStep,
     config: ContainerDeployStepConfig,
     triggeredBy: string | undefined,
   ): Promise<Deployment> {
