@@ -16,7 +16,10 @@ import {
   EcsServiceTarget,
   Release,
 } from '../providers/DeploymentProvider';
-import { LIFECYCLE_STAGES } from '../providers/aws/serviceDeploymentProgress';
+import {
+  LIFECYCLE_STAGES,
+  ROLLING_STEPS,
+} from '../providers/ecs/lifecycleStages';
 import { InfraDeliveryError, notFound } from '../errors';
 import { requireCloudAccount } from './CloudAccountService';
 
@@ -243,7 +246,9 @@ export class DeploymentRollout {
             stepCode: 'INIT',
             currentStep: 1,
             totalSteps:
-              started.strategy === 'rolling' ? 4 : LIFECYCLE_STAGES.length,
+              started.strategy === 'rolling'
+                ? ROLLING_STEPS
+                : LIFECYCLE_STAGES.length,
             startedAt,
             lifecycleStage: 'RECONCILE_SERVICE',
             trafficPhase: 'standby',

@@ -26,11 +26,9 @@ import {
   Release,
   StartedDeployment,
 } from '../DeploymentProvider';
-import { elbListenerStateOf } from './elbListenerState';
-import {
-  deployHooksOf,
-  observationOfServiceDeployment,
-} from './serviceDeploymentProgress';
+import { deployHooksOf } from '../ecs/lifecycleStages';
+import { elbListenerStateOf } from '../ecs/elbListenerState';
+import { observationOfServiceDeployment } from './serviceDeploymentProgress';
 
 export interface AwsCredentials {
   accessKeyId: string;

@@ -11,11 +11,8 @@ import {
   Release,
   StartedDeployment,
 } from '../DeploymentProvider';
-import { elbListenerStateOf } from '../aws/elbListenerState';
-import {
-  deployHooksOf,
-  LIFECYCLE_STAGES,
-} from '../aws/serviceDeploymentProgress';
+import { elbListenerStateOf } from '../ecs/elbListenerState';
+import { deployHooksOf, LIFECYCLE_STAGES } from '../ecs/lifecycleStages';
 
 interface LocalStage {
   stepCode: string;
