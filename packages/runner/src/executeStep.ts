@@ -12,6 +12,7 @@ const VARIABLES_FILE = 'infra-delivery.auto.tfvars.json';
 export interface StepOutcome {
   status: 'SUCCEEDED' | 'FAILED';
   planJson?: Record<string, unknown>;
+  planFilename?: string;
   outputs?: Record<string, unknown>;
   error?: ErrorBody;
 }
@@ -102,7 +103,7 @@ export async function executeStep(
       step.type === 'iac.apply'
         ? outputsOf(await run(['output', '-json'], true))
         : undefined;
-    return { status: 'SUCCEEDED', planJson, outputs };
+    return { status: 'SUCCEEDED', planJson, planFilename: PLAN_FILE, outputs };
   } catch (error) {
     const message =
       error instanceof Error ? error.message : 'The step could not be run';

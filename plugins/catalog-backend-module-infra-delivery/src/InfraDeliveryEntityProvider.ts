@@ -1,6 +1,4 @@
 import {
-  AuthService,
-  DiscoveryService,
   LoggerService,
   SchedulerServiceTaskRunner,
 } from '@backstage/backend-plugin-api';
@@ -23,14 +21,14 @@ import { EntityOptions, entitiesOf } from './stackEntities';
 async function allPages<T>(
   fetchPage: (
     cursor?: string,
-  ) => Promise<{ data: T[]; meta: { nextCursor: string | null } }>,
+  ) => Promise<{ data: T[]; meta: { nextCursor?: string } }>,
 ): Promise<T[]> {
   const items: T[] = [];
   let cursor: string | undefined;
   do {
     const page = await fetchPage(cursor);
     items.push(...page.data);
-    cursor = page.meta.nextCursor ?? undefined;
+    cursor = page.meta.nextCursor;
   } while (cursor);
   return items;
 }
@@ -52,23 +50,6 @@ export class InfraDeliveryEntityProvider implements EntityProvider {
       options: EntityOptions;
     },
   ) {}
-
-  /** A client that calls the plugin with a service token of the calling plugin. */
-  static clientFor(discovery: DiscoveryService, auth: AuthService) {
-    return new InfraDeliveryClient({
-      baseUrl: () => discovery.getBaseUrl('infra-delivery'),
-      fetch: async (input, init) => {
-        const { token } = await auth.getPluginRequestToken({
-          onBehalfOf: await auth.getOwnServiceCredentials(),
-          targetPluginId: 'infra-delivery',
-        });
-        return fetch(input, {
-          ...init,
-          headers: { ...init?.headers, authorization: `Bearer ${token}` },
-        });
-      },
-    });
-  }
 
   getProviderName(): string {
     return 'infra-delivery';

@@ -2,6 +2,7 @@ import {
   coreServices,
   createBackendModule,
 } from '@backstage/backend-plugin-api';
+import { createInfraDeliveryClient } from '@infra-delivery/plugin-infra-delivery-node';
 import { catalogProcessingExtensionPoint } from '@backstage/plugin-catalog-node';
 import { InfraDeliveryEntityProvider } from './InfraDeliveryEntityProvider';
 import { readProviderConfig } from './providerConfig';
@@ -30,7 +31,7 @@ export const catalogModuleInfraDelivery = createBackendModule({
         const { schedule, options } = readProviderConfig(config);
         processing.addEntityProvider(
           new InfraDeliveryEntityProvider({
-            client: InfraDeliveryEntityProvider.clientFor(discovery, auth),
+            client: createInfraDeliveryClient({ discovery, auth }),
             logger,
             taskRunner: scheduler.createScheduledTaskRunner(schedule),
             options,

@@ -6,25 +6,12 @@ import {
   DEFAULT_RUNNER_SETTINGS,
   RunnerSettings,
 } from './runners/RunnerRegistry';
-import { RateLimit } from './auth/RateLimiter';
+import { AuthRateLimits, RateLimit } from './auth/RateLimiter';
 import { CloudSettings, readCloudSettings } from './cloud/cloudSettings';
 import {
   DeploymentSettings,
   readDeploymentSettings,
 } from './deployments/deploymentSettings';
-
-/** Limits on the unauthenticated ways in, per client address and per email. */
-export interface AuthRateLimits {
-  signupsPerAddress: RateLimit;
-  tokenAttemptsPerAddress: RateLimit;
-  /**
-   * Wrong passwords per client address and account: from the `limit`-th on, each makes the
-   * next attempt wait twice as long as the one before, up to `windowSeconds` (GuessBackoff).
-   */
-  tokenAttemptsPerEmail: RateLimit;
-  /** Requests with an API key that fails verification, per client address. */
-  apiKeyFailuresPerAddress: RateLimit;
-}
 
 /** Self-hosted git-forge servers. */
 export interface GitSelfHostedConfig {

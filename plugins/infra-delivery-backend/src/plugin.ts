@@ -10,6 +10,7 @@ import { startSqliteCheckpointer } from './database/sqliteCheckpointer';
 import { ensurePortalOrganization } from './database/portalOrganization';
 import { takeStartupLock } from './database/startupLock';
 import { createStores } from './database/stores';
+import { SignalsDeploymentEvents } from './deployments/SignalsDeploymentEvents';
 import { ContainerDeployStepExecutor } from './engine/ContainerDeployStepExecutor';
 import { PipelineEngine } from './engine/PipelineEngine';
 import { SignalsRunEvents } from './engine/SignalsRunEvents';
@@ -62,11 +63,18 @@ export const infraDeliveryPlugin = createBackendPlugin({
         // Until the scheduler's tables and the shared rows exist, one instance at a time.
         const startupLock = await takeStartupLock(knex);
         await applyDatabaseMigrations(database, knex);
-        const stores = createStores(knex);
         const portalOrganization = await ensurePortalOrganization(
-          stores,
+          createStores(knex),
           pluginConfig.portalOrganizationName,
         );
+        // Every committed deployment write is announced to portal users.
+        const stores = createStores(knex, {
+          deploymentChanges: new SignalsDeploymentEvents(
+            deps.signals,
+            portalOrganization.id,
+            deps.logger,
+          ),
+        });
 
         permissionsRegistry.addPermissions(infraDeliveryPermissions);
 
@@ -143,7 +151,7 @@ export const infraDeliveryPlugin = createBackendPlugin({
         const containerDeploySteps = new ContainerDeployStepExecutor({
           stores,
           engine,
-          deployments: context.services.deployments,
+          deployments: context.services.stepDeployments,
           logger: deps.logger,
         });
         await deps.scheduler.scheduleTask({
@@ -152,7 +160,7 @@ export const infraDeliveryPlugin = createBackendPlugin({
           timeout: { seconds: 60 },
           initialDelay: { seconds: 5 },
           fn: async () => {
-            await context.services.deployments.followDeployments();
+            await context.services.deploymentFollower.followDeployments();
             await containerDeploySteps.tick();
           },
         });

@@ -9,13 +9,12 @@ import {
   UrlReaderService,
   UserInfoService,
 } from '@backstage/backend-plugin-api';
-import { SignalsService } from '@backstage/plugin-signals-node';
 import { AccessTokenIssuer } from './auth/accessTokens';
 import { Authorizer } from './auth/Authorizer';
 import { CallerResolver, PortalAccessOptions } from './auth/CallerResolver';
 import { createSecretCipher } from './auth/SecretCipher';
-import { RateLimiter } from './auth/RateLimiter';
-import { AuthRateLimits, GitSelfHostedConfig } from './config';
+import { AuthRateLimits, RateLimiter } from './auth/RateLimiter';
+import { GitSelfHostedConfig } from './config';
 import { Stores } from './database/stores';
 import { PipelineEngine } from './engine/PipelineEngine';
 import { PageCursors } from './pagination/PageCursors';
@@ -23,13 +22,9 @@ import { createServices, Services } from './services';
 import { CloudOptions, createCloudContext } from './cloud/cloudContext';
 import { createGitSelfHostedSetup } from './services/GitSelfHostedService';
 import { GithubAppInstallations } from './providers/github/GithubAppInstallations';
-import { DeploymentOptions } from './services/DeploymentService';
+import { DeploymentOptions } from './services/DeploymentRollout';
 import { IdempotentRequests } from './http/IdempotentRequests';
 import { RunnerRegistry, RunnerSettings } from './runners/RunnerRegistry';
-import {
-  announcingDeploymentChanges,
-  SignalsDeploymentEvents,
-} from './deployments/SignalsDeploymentEvents';
 
 export interface PluginContextOptions {
   logger: LoggerService;
@@ -52,7 +47,6 @@ export interface PluginContextOptions {
   urlReader: UrlReaderService;
   deployments: DeploymentOptions;
   rateLimits: AuthRateLimits;
-  signals: SignalsService;
   runners: RunnerSettings;
 }
 
@@ -70,17 +64,7 @@ export interface PluginContext {
 export async function createPluginContext(
   options: PluginContextOptions,
 ): Promise<PluginContext> {
-  const stores = {
-    ...options.stores,
-    deployments: announcingDeploymentChanges(
-      options.stores.deployments,
-      new SignalsDeploymentEvents(
-        options.signals,
-        options.portalOrganizationId,
-        options.logger,
-      ),
-    ),
-  };
+  const { stores } = options;
   const accessTokens = new AccessTokenIssuer(
     await stores.serviceSecrets.getOrCreate('access-token-signing-key'),
   );

@@ -7,7 +7,7 @@ import express from 'express';
 import Router from 'express-promise-router';
 import { GuessBackoff } from './auth/GuessBackoff';
 import { RateLimiter } from './auth/RateLimiter';
-import { AuthRateLimits } from './config';
+import { AuthRateLimits } from './auth/RateLimiter';
 import { InfraDeliveryError } from './errors';
 import { createOperationBinder } from './http/bindOperation';
 import { createErrorHandler } from './http/errorHandler';

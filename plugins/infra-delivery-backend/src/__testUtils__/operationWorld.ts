@@ -1,11 +1,9 @@
-import { mockServices } from '@backstage/backend-test-utils';
 import { Role } from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
-import { Authorizer } from '../auth/Authorizer';
 import { AccessTokenIssuer } from '../auth/accessTokens';
 import { createStores } from '../database/stores';
-import { LocalDeploymentProvider } from '../deployments/LocalDeploymentProvider';
-import { DeploymentService } from '../services/DeploymentService';
+import { LocalDeploymentProvider } from '../providers/local/LocalDeploymentProvider';
+import { DeploymentFollower } from '../services/DeploymentFollower';
 import { commitSha, FakeGithub } from './fakeGithub';
 import { FakeGitHubEnterprise } from './fakeGitHubEnterprise';
 import { createStack, expectStatus } from './pipelineFixtures';
@@ -157,10 +155,8 @@ export async function createOperationWorld(options: {
   };
 
   const tick = async (hoursLater: number) => {
-    await new DeploymentService({
+    await new DeploymentFollower({
       stores: createStores(knex),
-      authorizer: new Authorizer(mockServices.permissions()),
-      auditor: mockServices.auditor.mock(),
       deployments: {
         provider: new LocalDeploymentProvider({
           stageMillis: WORLD_STAGE_MILLIS,

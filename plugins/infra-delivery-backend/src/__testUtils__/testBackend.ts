@@ -174,7 +174,7 @@ export class InfraDeliveryTestClient {
   /** Walks every page of a list and returns all items in order. */
   async walk(path: string, token: string, limit: number): Promise<any[]> {
     const items: any[] = [];
-    let cursor: string | null = null;
+    let cursor: string | undefined;
     const separator = path.includes('?') ? '&' : '?';
     do {
       const response: request.Response = await this.get(

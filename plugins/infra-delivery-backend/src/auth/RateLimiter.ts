@@ -7,6 +7,19 @@ export interface RateLimit {
   windowSeconds: number;
 }
 
+/** Limits on the unauthenticated ways in, per client address and per email. */
+export interface AuthRateLimits {
+  signupsPerAddress: RateLimit;
+  tokenAttemptsPerAddress: RateLimit;
+  /**
+   * Wrong passwords per client address and account: from the `limit`-th on, each makes the
+   * next attempt wait twice as long as the one before, up to `windowSeconds` (GuessBackoff).
+   */
+  tokenAttemptsPerEmail: RateLimit;
+  /** Requests with an API key that fails verification, per client address. */
+  apiKeyFailuresPerAddress: RateLimit;
+}
+
 /**
  * Fixed-window counters in the Backstage cache, so that every instance sharing a Redis or
  * Valkey cache shares the limits. Counting is approximate under races, which is enough to stop

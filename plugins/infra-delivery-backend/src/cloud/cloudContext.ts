@@ -1,10 +1,10 @@
 import { CacheService, DiscoveryService } from '@backstage/backend-plugin-api';
 import { Stores } from '../database/stores';
-import { CloudProvider } from './CloudProvider';
+import { CloudProvider } from '../providers/CloudProvider';
 import { CloudSettings, createTemplatePublisher } from './cloudSettings';
 import { MetricCache } from './metricCache';
 import { OnboardingTokens } from './onboardingTokens';
-import { TemplatePublisher } from './S3TemplatePublisher';
+import { TemplatePublisher } from '../providers/aws/S3TemplatePublisher';
 import { TemplateUrlSigner } from './templateUrls';
 
 /** What the plugin hands the router for cloud accounts. */

@@ -1,7 +1,7 @@
 import { ConfigReader } from '@backstage/config';
 import { JsonObject } from '@backstage/types';
 import { createTemplatePublisher, readCloudSettings } from './cloudSettings';
-import { S3TemplatePublisher } from './S3TemplatePublisher';
+import { S3TemplatePublisher } from '../providers/aws/S3TemplatePublisher';
 
 const aws = {
   driver: 'aws',

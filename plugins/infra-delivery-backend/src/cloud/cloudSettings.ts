@@ -1,12 +1,12 @@
 import { Config } from '@backstage/config';
-import { AwsCloudProvider } from './AwsCloudProvider';
-import { CloudProvider } from './CloudProvider';
-import { LocalCloudProvider } from './LocalCloudProvider';
+import { AwsCloudProvider } from '../providers/aws/AwsCloudProvider';
+import { CloudProvider } from '../providers/CloudProvider';
+import { LocalCloudProvider } from '../providers/local/LocalCloudProvider';
 import {
   S3TemplatePublisher,
   TemplateBucketSettings,
   TemplatePublisher,
-} from './S3TemplatePublisher';
+} from '../providers/aws/S3TemplatePublisher';
 import { MAX_TEMPLATE_URL_TTL_SECONDS } from './templateUrls';
 
 /** `infraDelivery.cloud`; config.d.ts documents each key. */

@@ -7,7 +7,7 @@ import {
   metricCacheKey,
   metricCacheTtl,
 } from './metricCache';
-import { MetricQuery } from './metricQuery';
+import { MetricQuery } from '../providers/CloudProvider';
 
 const now = new Date();
 const query: MetricQuery = {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { CacheService } from '@backstage/backend-plugin-api';
 import { CloudMetric } from '@infra-delivery/plugin-infra-delivery-common';
 import { BoundedMap } from '../lib/BoundedMap';
-import { MetricQuery } from './metricQuery';
+import { MetricQuery } from '../providers/CloudProvider';
 
 /** §4.5: answers for ranges ending now live 60 s, answers for fixed ranges 5 minutes. */
 export const LIVE_RANGE_TTL_MS = 60_000;

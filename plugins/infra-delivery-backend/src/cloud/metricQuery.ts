@@ -1,5 +1,6 @@
 import { CloudMetricQuery } from '@infra-delivery/plugin-infra-delivery-common';
 import { InfraDeliveryError } from '../errors';
+import { MetricDimension, MetricQuery } from '../providers/CloudProvider';
 
 /**
  * The metric rules of the specification (§4.5), checked before any provider is called, and
@@ -24,25 +25,6 @@ const GRANULARITY_FLOORS = [
 
 const STATISTICS = ['Average', 'Sum', 'Minimum', 'Maximum', 'SampleCount'];
 const PERCENTILE = /^p(\d{1,2}(\.\d{1,2})?|100)$/i;
-
-export interface MetricDimension {
-  name: string;
-  value: string;
-}
-
-export interface MetricQuery {
-  cloudAccountId: string;
-  region: string;
-  namespace: string;
-  metricName: string;
-  /** CloudWatch's spelling: `Average`, `p99`, … */
-  statistic: string;
-  period: number;
-  startTime: Date;
-  endTime: Date;
-  /** Sorted by name. */
-  dimensions: MetricDimension[];
-}
 
 function ruleViolation(
   reason: string,

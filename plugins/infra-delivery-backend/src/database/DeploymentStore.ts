@@ -75,7 +75,13 @@ function toDeployment(row: DeploymentRow): Deployment {
     redeployOfDeploymentId: optional(row.redeploy_of_deployment_id),
     pipelineRunId: optional(row.pipeline_run_id),
     stepExecutionId: optional(row.step_execution_id),
-    data: JSON.parse(row.data) as ContainerDeploymentData,
+    data: {
+      ...(JSON.parse(row.data) as ContainerDeploymentData),
+      // The module deployment that infrastructure events name as `moduleDeploymentId`.
+      ...(row.module_instance_id
+        ? { containerModuleDeploymentId: row.id }
+        : {}),
+    },
     error: fromJsonColumn<ErrorBody>(row.error),
     createdAt: toTimestamp(row.created_at),
     updatedAt: toTimestamp(row.updated_at),
@@ -123,8 +129,16 @@ export interface DeploymentProgress {
   completedAt?: string;
 }
 
+/** Told of every deployment write that happened: a new deployment, a recorded progress. */
+export interface DeploymentChangeListener {
+  deploymentChanged(deployment: Deployment): Promise<void>;
+}
+
 export class DeploymentStore {
-  constructor(private readonly db: Knex) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly changes?: DeploymentChangeListener,
+  ) {}
 
   /**
    * Fails with a unique violation while another deployment of the service is in flight, and
@@ -160,7 +174,9 @@ export class DeploymentStore {
       completed_at: input.completedAt ?? null,
     };
     await this.db('deployments').insert(row);
-    return toDeployment(row);
+    const created = toDeployment(row);
+    await this.changes?.deploymentChanged(created);
+    return created;
   }
 
   async get(
@@ -317,9 +333,14 @@ export class DeploymentStore {
         completed_at: progress.completedAt ?? null,
         updated_at: laterThan(expected.updatedAt),
       });
-    return updated === 1
-      ? this.get(expected.organizationId, expected.id)
-      : undefined;
+    if (updated !== 1) {
+      return undefined;
+    }
+    const recorded = await this.get(expected.organizationId, expected.id);
+    if (recorded) {
+      await this.changes?.deploymentChanged(recorded);
+    }
+    return recorded;
   }
 
   private serviceQuery(organizationId: string, service: ServiceKey) {

@@ -5,8 +5,7 @@ import {
   IacRunType,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
-import { PlannedResource } from '../iac/planResources';
-import { PlanCounts } from '../iac/planSummary';
+import { PlanCounts, PlannedResource } from '../domain/iacChanges';
 import { newId } from './ids';
 import { fromJsonColumn, toJsonColumn } from './json';
 import { KeysetPage, keysetPage, KeysetRequest } from './keyset';
@@ -143,7 +142,11 @@ export class IacResultStore {
   async insertSummary(
     context: ReportContext,
     counts: PlanCounts,
-    extra: { applyable: boolean; output?: Record<string, unknown> },
+    extra: {
+      applyable: boolean;
+      output?: Record<string, unknown>;
+      planFilename?: string;
+    },
   ): Promise<IacExecutionSummary> {
     const now = nowTimestamp();
     const row: SummaryRow = {
@@ -163,7 +166,7 @@ export class IacResultStore {
       unchanged_count: counts.unchangedCount,
       applyable: extra.applyable,
       output: toJsonColumn(extra.output),
-      plan_filename: null,
+      plan_filename: extra.planFilename ?? null,
       created_at: now,
       updated_at: now,
     };

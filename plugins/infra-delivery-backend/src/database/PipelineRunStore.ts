@@ -255,7 +255,9 @@ export class PipelineRunStore {
     description?: string;
     input?: Record<string, unknown>;
     variantId?: string;
+    variantName?: string;
     createdById?: string;
+    triggerMetadata?: PipelineRun['triggerMetadata'];
     data?: Record<string, unknown>;
     steps: { type: StepType; name: string; config?: Record<string, unknown> }[];
   }): Promise<RunRecord> {
@@ -273,10 +275,10 @@ export class PipelineRunStore {
       description: input.description ?? null,
       input: toJsonColumn(input.input),
       variant_id: input.variantId ?? null,
-      variant_name: input.variantId ?? null,
+      variant_name: input.variantName ?? null,
       attempt_epoch: 1,
       created_by_id: input.createdById ?? null,
-      trigger_metadata: null,
+      trigger_metadata: toJsonColumn(input.triggerMetadata),
       data: toJsonColumn(input.data),
       error: null,
       queue_reason: 'Waiting for admission',

@@ -5,7 +5,7 @@ import {
   queueStackRun,
   seedStacks,
 } from '../__testUtils__/engineFixtures';
-import { PlannedResource } from '../iac/planResources';
+import { PlannedResource } from '../domain/iacChanges';
 import { Stores } from './stores';
 
 jest.setTimeout(60_000);

@@ -16,7 +16,8 @@ import { CloudAccountStore } from './CloudAccountStore';
 import { CodeSourceStore } from './CodeSourceStore';
 import { ModuleDefinitionStore } from './ModuleDefinitionStore';
 import { ModuleInstanceStore } from './ModuleInstanceStore';
-import { DeploymentStore } from './DeploymentStore';
+import { DeploymentChangeListener, DeploymentStore } from './DeploymentStore';
+import { Deployment } from '@infra-delivery/plugin-infra-delivery-common';
 import { InfrastructureEventStore } from './InfrastructureEventStore';
 import { IdempotencyKeyStore } from './IdempotencyKeyStore';
 import { RunnerStore } from './RunnerStore';
@@ -48,7 +49,16 @@ export interface Stores {
   transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
 }
 
-export function createStores(db: Knex): Stores {
+export interface StoreOptions {
+  /**
+   * Told of deployment writes once they are committed: at once outside a transaction, when
+   * the transaction commits inside one (and never for a transaction that rolled back).
+   */
+  deploymentChanges?: DeploymentChangeListener;
+}
+
+export function createStores(db: Knex, options: StoreOptions = {}): Stores {
+  const { deploymentChanges } = options;
   return {
     organizations: new OrganizationStore(db),
     users: new UserStore(db),
@@ -67,13 +77,30 @@ export function createStores(db: Knex): Stores {
     codeSources: new CodeSourceStore(db),
     moduleDefinitions: new ModuleDefinitionStore(db),
     moduleInstances: new ModuleInstanceStore(db),
-    deployments: new DeploymentStore(db),
+    deployments: new DeploymentStore(db, deploymentChanges),
     infrastructureEvents: new InfrastructureEventStore(db),
     idempotencyKeys: new IdempotencyKeyStore(db),
     runners: new RunnerStore(db),
-    transaction: work =>
-      db.isTransaction
-        ? work(createStores(db))
-        : db.transaction(trx => work(createStores(trx))),
+    transaction: async work => {
+      if (db.isTransaction) {
+        return work(createStores(db, options));
+      }
+      const committed: Deployment[] = [];
+      const result = await db.transaction(trx =>
+        work(
+          createStores(trx, {
+            deploymentChanges: deploymentChanges && {
+              deploymentChanged: async deployment => {
+                committed.push(deployment);
+              },
+            },
+          }),
+        ),
+      );
+      for (const deployment of committed) {
+        await deploymentChanges?.deploymentChanged(deployment);
+      }
+      return result;
+    },
   };
 }

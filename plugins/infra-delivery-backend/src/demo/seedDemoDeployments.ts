@@ -76,7 +76,7 @@ export async function seedDemoDeployments(options: {
     });
     for (let step = 0; step < 20; step++) {
       clock += 60_000;
-      await services.deployments.followDeployments(new Date(clock));
+      await services.deploymentFollower.followDeployments(new Date(clock));
     }
   };
   await release('1.0.0', 'Release 1.0.0');

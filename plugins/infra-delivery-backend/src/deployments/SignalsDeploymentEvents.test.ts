@@ -9,11 +9,10 @@ import {
   createTestDatabases,
   startInfraDeliveryBackend,
 } from '../__testUtils__/testBackend';
-import { DeploymentStore } from '../database/DeploymentStore';
-import {
-  announcingDeploymentChanges,
-  SignalsDeploymentEvents,
-} from './SignalsDeploymentEvents';
+import { migratedStores } from '../__testUtils__/engineFixtures';
+import { NewDeployment } from '../database/DeploymentStore';
+import { createStores, Stores } from '../database/stores';
+import { SignalsDeploymentEvents } from './SignalsDeploymentEvents';
 
 jest.setTimeout(60_000);
 
@@ -43,30 +42,17 @@ function deployment(
   };
 }
 
-describe('announcingDeploymentChanges', () => {
-  function setUp(written: Deployment | undefined) {
+describe('SignalsDeploymentEvents', () => {
+  function setUp() {
     const signals = { publish: jest.fn(async () => {}) };
     const logger = mockServices.logger.mock();
-    const store = {
-      create: jest.fn(async () => written),
-      recordProgress: jest.fn(async () => written),
-      get: jest.fn(async () => written),
-    } as unknown as DeploymentStore;
-    const announcing = announcingDeploymentChanges(
-      store,
-      new SignalsDeploymentEvents(signals, PORTAL, logger),
-    );
-    return { signals, logger, store, announcing };
+    const events = new SignalsDeploymentEvents(signals, PORTAL, logger);
+    return { signals, logger, events };
   }
 
-  it('announces a recorded status change with the cluster and service names', async () => {
-    const changed = deployment('IN_PROGRESS');
-    const { signals, announcing } = setUp(changed);
-    const result = await announcing.recordProgress(deployment('PENDING'), {
-      status: 'IN_PROGRESS',
-      data: changed.data,
-    });
-    expect(result).toBe(changed);
+  it('announces a change with the cluster and service names', async () => {
+    const { signals, events } = setUp();
+    await events.deploymentChanged(deployment('IN_PROGRESS'));
     expect(signals.publish).toHaveBeenCalledTimes(1);
     expect(signals.publish).toHaveBeenCalledWith({
       recipients: { type: 'broadcast' },
@@ -80,59 +66,114 @@ describe('announcingDeploymentChanges', () => {
     });
   });
 
-  it('announces a new deployment', async () => {
-    const { signals, announcing } = setUp(deployment('PENDING'));
-    await announcing.create({} as any);
-    expect(signals.publish).toHaveBeenCalledWith(
-      expect.objectContaining({
-        message: expect.objectContaining({ status: 'PENDING' }),
-      }),
-    );
-  });
-
-  it('announces nothing when the compare-and-set write did not happen', async () => {
-    const { signals, announcing } = setUp(undefined);
-    const current = deployment('PENDING');
-    await announcing.recordProgress(current, {
-      status: 'FAILED',
-      data: current.data,
-    });
-    expect(signals.publish).not.toHaveBeenCalled();
-  });
-
   it('keeps deployments of signed-up organizations to themselves', async () => {
-    const { signals, announcing } = setUp(deployment('SUCCEEDED', 'other-org'));
-    const current = deployment('IN_PROGRESS', 'other-org');
-    await announcing.recordProgress(current, {
-      status: 'SUCCEEDED',
-      data: current.data,
-    });
+    const { signals, events } = setUp();
+    await events.deploymentChanged(deployment('SUCCEEDED', 'other-org'));
     expect(signals.publish).not.toHaveBeenCalled();
   });
 
   it('keeps the recorded change when the announcement fails', async () => {
-    const changed = deployment('SUCCEEDED');
-    const { signals, logger, announcing } = setUp(changed);
+    const { signals, logger, events } = setUp();
     signals.publish.mockRejectedValueOnce(new Error('events bus down'));
     await expect(
-      announcing.recordProgress(deployment('IN_PROGRESS'), {
-        status: 'SUCCEEDED',
-        data: changed.data,
-      }),
-    ).resolves.toBe(changed);
+      events.deploymentChanged(deployment('SUCCEEDED')),
+    ).resolves.toBeUndefined();
     expect(logger.warn).toHaveBeenCalledWith(
       expect.stringContaining('events bus down'),
     );
   });
-
-  it('leaves reads to the store', async () => {
-    const { store, announcing } = setUp(deployment('PENDING'));
-    await announcing.get(PORTAL, 'dep-1');
-    expect(store.get).toHaveBeenCalledWith(PORTAL, 'dep-1');
-  });
 });
 
 const databases = createTestDatabases();
+
+describe.each(databases.eachSupportedId())(
+  'deployment changes told by the stores on %s',
+  databaseId => {
+    let stores: Stores;
+    const told: Deployment[] = [];
+    let organizationId: string;
+    let cloudAccountId: string;
+
+    beforeAll(async () => {
+      const knex = await databases.init(databaseId);
+      await migratedStores(knex);
+      stores = createStores(knex, {
+        deploymentChanges: {
+          deploymentChanged: async changed => void told.push(changed),
+        },
+      });
+      organizationId = (await stores.organizations.create({ name: 'Acme' })).id;
+      cloudAccountId = (
+        await stores.cloudAccounts.create({
+          organizationId,
+          givenId: 'aws',
+          name: 'AWS',
+          cloudId: '123456789012',
+          externalId: 'external',
+        })
+      ).id;
+    });
+
+    beforeEach(() => {
+      told.length = 0;
+    });
+
+    function newDeployment(serviceRef: string): NewDeployment {
+      return {
+        organizationId,
+        status: 'PENDING',
+        triggerSource: 'API',
+        description: 'Release',
+        data: {
+          type: 'cloud:container',
+          cloudAccountId,
+          region: 'eu-west-1',
+          clusterRef: 'payments',
+          serviceRef,
+          events: [],
+        },
+      };
+    }
+
+    it('tells a write outside a transaction, and a recorded progress, but no lost compare-and-set', async () => {
+      const created = await stores.deployments.create(newDeployment('web'));
+      const progressed = await stores.deployments.recordProgress(created, {
+        status: 'IN_PROGRESS',
+        data: created.data,
+      });
+      expect(
+        await stores.deployments.recordProgress(created, {
+          status: 'FAILED',
+          data: created.data,
+        }),
+      ).toBeUndefined();
+      expect(told.map(d => [d.id, d.status])).toEqual([
+        [created.id, 'PENDING'],
+        [progressed!.id, 'IN_PROGRESS'],
+      ]);
+    });
+
+    it('tells the writes of stores bound to a transaction once it commits, and none of one rolled back', async () => {
+      let toldInside = -1;
+      const created = await stores.transaction(async tx => {
+        const inTx = await tx.deployments.create(newDeployment('api'));
+        toldInside = told.length;
+        return inTx;
+      });
+      expect(toldInside).toBe(0);
+      expect(told.map(d => d.id)).toEqual([created.id]);
+
+      told.length = 0;
+      await expect(
+        stores.transaction(async tx => {
+          await tx.deployments.create(newDeployment('worker'));
+          throw new Error('rolled back');
+        }),
+      ).rejects.toThrow('rolled back');
+      expect(told).toEqual([]);
+    });
+  },
+);
 
 describe.each(databases.eachSupportedId())(
   'deployment signals of the plugin on %s',

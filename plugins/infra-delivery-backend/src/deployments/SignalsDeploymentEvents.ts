@@ -5,15 +5,16 @@ import {
   DEPLOYMENT_SIGNAL_CHANNEL,
   DeploymentChangeSignal,
 } from '@infra-delivery/plugin-infra-delivery-common';
-import { DeploymentStore, ecsName } from '../database/DeploymentStore';
+import { DeploymentChangeListener, ecsName } from '../database/DeploymentStore';
 
 /**
  * Announces deployment changes to portal users through Backstage signals, so that the
- * Deployments tab follows a rollout without polling. Only the portal organization's
+ * Deployments tab follows a rollout without polling. The stores tell it of every committed
+ * write (`createStores(db, { deploymentChanges })`), in a transaction or not. Only the portal organization's
  * deployments are announced: signals reach every signed-in portal user, and deployments of
  * signed-up organizations are none of theirs.
  */
-export class SignalsDeploymentEvents {
+export class SignalsDeploymentEvents implements DeploymentChangeListener {
   constructor(
     private readonly signals: SignalsService,
     private readonly portalOrganizationId: string,
@@ -44,30 +45,4 @@ export class SignalsDeploymentEvents {
       );
     }
   }
-}
-
-/**
- * The deployment store with every successful write (a new deployment, a recorded status or
- * progress step) announced. Whoever records a change — the deployment service, the follower
- * tick, event ingestion — goes through these two writes.
- */
-export function announcingDeploymentChanges(
-  store: DeploymentStore,
-  events: SignalsDeploymentEvents,
-): DeploymentStore {
-  // Reads and every other method stay the store's own.
-  const announcing: DeploymentStore = Object.create(store);
-  announcing.create = async input => {
-    const created = await store.create(input);
-    await events.deploymentChanged(created);
-    return created;
-  };
-  announcing.recordProgress = async (expected, progress) => {
-    const updated = await store.recordProgress(expected, progress);
-    if (updated) {
-      await events.deploymentChanged(updated);
-    }
-    return updated;
-  };
-  return announcing;
 }

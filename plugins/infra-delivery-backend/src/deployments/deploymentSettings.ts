@@ -1,9 +1,9 @@
 import { Config } from '@backstage/config';
-import { AwsCloudProvider } from '../cloud/AwsCloudProvider';
-import { CloudProvider } from '../cloud/CloudProvider';
-import { AwsEcsDeploymentProvider } from './AwsEcsDeploymentProvider';
-import { DeploymentProvider } from './DeploymentProvider';
-import { LocalDeploymentProvider } from './LocalDeploymentProvider';
+import { AwsCloudProvider } from '../providers/aws/AwsCloudProvider';
+import { CloudProvider } from '../providers/CloudProvider';
+import { AwsEcsDeploymentProvider } from '../providers/aws/AwsEcsDeploymentProvider';
+import { DeploymentProvider } from '../providers/DeploymentProvider';
+import { LocalDeploymentProvider } from '../providers/local/LocalDeploymentProvider';
 
 /** `infraDelivery.deployments` and `infraDelivery.events`; config.d.ts documents each key. */
 export interface DeploymentSettings {

@@ -20,10 +20,10 @@ import {
   startInfraDeliveryBackend,
   TestOrganization,
 } from '../__testUtils__/testBackend';
-import { Authorizer } from '../auth/Authorizer';
 import { createStores } from '../database/stores';
-import { LocalDeploymentProvider } from '../deployments/LocalDeploymentProvider';
-import { DeploymentService } from '../services/DeploymentService';
+import { LocalDeploymentProvider } from '../providers/local/LocalDeploymentProvider';
+import { DeploymentFollower } from '../services/DeploymentFollower';
+import { StepDeploymentService } from '../services/StepDeploymentService';
 import { ContainerDeployStepExecutor } from './ContainerDeployStepExecutor';
 import { PipelineEngine } from './PipelineEngine';
 
@@ -57,14 +57,13 @@ describe.each(databases.eachSupportedId())(
     /** One backend instance's scheduled pass, `hoursLater` on the clock. */
     function instance() {
       const stores = createStores(knex);
-      const deployments = new DeploymentService({
+      const deps = {
         stores,
-        authorizer: new Authorizer(mockServices.permissions()),
-        auditor: mockServices.auditor.mock(),
         deployments: {
           provider: new LocalDeploymentProvider({ stageMillis: STAGE_MILLIS }),
         },
-      });
+      };
+      const follower = new DeploymentFollower(deps);
       const engine = new PipelineEngine({
         stores,
         logger: mockServices.logger.mock(),
@@ -73,13 +72,13 @@ describe.each(databases.eachSupportedId())(
       const steps = new ContainerDeployStepExecutor({
         stores,
         engine,
-        deployments,
+        deployments: new StepDeploymentService(deps),
         logger: mockServices.logger.mock(),
       });
       return {
         async tick(hoursLater: number) {
           const now = new Date(Date.now() + hoursLater * STAGE_MILLIS);
-          await deployments.followDeployments(now);
+          await follower.followDeployments(now);
           await steps.tick(now);
         },
         steps,

@@ -10,11 +10,8 @@ import { StepRecord } from '../database/PipelineRunStore';
 import { Stores } from '../database/stores';
 import { InfraDeliveryError } from '../errors';
 import { BoundedMap } from '../lib/BoundedMap';
-import {
-  DeploymentService,
-  STEP_ATTEMPT_DEPLOYED,
-} from '../services/DeploymentService';
 import { PipelineEngine } from './PipelineEngine';
+import { STEP_ATTEMPT_DEPLOYED, StepDeployments } from './StepDeployments';
 
 /** Steps one pass looks at, per status. */
 const BATCH = 50;
@@ -27,7 +24,7 @@ export const STEP_START_GRACE_MILLIS = 30_000;
 /**
  * Executes `container.deploy` steps in the backend, without a runner. The engine queues the
  * step like any other; a scheduler tick (on whichever instance runs it) starts it, starts the
- * deployment of its configured service through DeploymentService, and completes the step when
+ * deployment of its configured service through StepDeployments, and completes the step when
  * the deployment reaches a final status: SUCCEEDED succeeds the step, anything else fails it
  * and the run with the deployment's error.
  *
@@ -47,7 +44,7 @@ export class ContainerDeployStepExecutor {
     private readonly deps: {
       stores: Stores;
       engine: PipelineEngine;
-      deployments: DeploymentService;
+      deployments: StepDeployments;
       logger: LoggerService;
     },
   ) {}

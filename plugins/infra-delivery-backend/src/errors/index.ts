@@ -1,2 +1,3 @@
 export * from './InfraDeliveryError';
 export * from './validationError';
+export * from './backstageErrors';

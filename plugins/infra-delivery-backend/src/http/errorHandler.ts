@@ -2,30 +2,9 @@ import { LoggerService } from '@backstage/backend-plugin-api';
 import { isError } from '@backstage/errors';
 import { ErrorBody } from '@infra-delivery/plugin-infra-delivery-common';
 import { ErrorRequestHandler } from 'express';
-import { InfraDeliveryError } from '../errors';
+import { fromBackstageError, InfraDeliveryError } from '../errors';
 import { fromBodyParser } from './bodyErrors';
 import { requestIdOf } from './requestId';
-
-/** `@backstage/errors` names → the status and reason this service answers them with. */
-const BACKSTAGE_ERRORS: Record<
-  string,
-  { status: InfraDeliveryError['status']; entity: string; reason: string }
-> = {
-  InputError: { status: 400, entity: 'Request', reason: 'INVALID_INPUT' },
-  AuthenticationError: {
-    status: 401,
-    entity: 'Auth',
-    reason: 'UNAUTHENTICATED',
-  },
-  NotAllowedError: { status: 403, entity: 'Auth', reason: 'FORBIDDEN' },
-  NotFoundError: { status: 404, entity: 'Resource', reason: 'NOT_FOUND' },
-  ConflictError: { status: 409, entity: 'Resource', reason: 'CONFLICT' },
-  ServiceUnavailableError: {
-    status: 503,
-    entity: 'Service',
-    reason: 'UNAVAILABLE',
-  },
-};
 
 function toInfraDeliveryError(error: unknown): InfraDeliveryError | undefined {
   if (error instanceof InfraDeliveryError) {
@@ -35,13 +14,7 @@ function toInfraDeliveryError(error: unknown): InfraDeliveryError | undefined {
   if (parserError) {
     return parserError;
   }
-  if (isError(error) && BACKSTAGE_ERRORS[error.name]) {
-    return new InfraDeliveryError({
-      ...BACKSTAGE_ERRORS[error.name],
-      message: error.message,
-    });
-  }
-  return undefined;
+  return fromBackstageError(error);
 }
 
 /** How an error is answered: status, ErrorBody (with the request id) and extra headers. */

@@ -16,6 +16,8 @@ const RUN_TYPES: Partial<Record<StepType, IacRunType>> = {
 
 export interface StepReport {
   planJson?: Record<string, unknown>;
+  /** The plan file the runner showed `planJson` from. */
+  planFilename?: string;
   outputs?: Record<string, unknown>;
 }
 
@@ -61,6 +63,7 @@ export async function ingestStepReport(
           counts.importCount >
           0,
       output: runType === 'PLAN' ? undefined : output,
+      planFilename: report.planFilename,
     });
     const ids = await tx.iacResults.insertResources(context, resources);
     if (runType !== 'PLAN') {

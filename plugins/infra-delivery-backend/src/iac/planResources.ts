@@ -1,24 +1,6 @@
-import { ErrorBody } from '@infra-delivery/plugin-infra-delivery-common';
 import { PlanJson, redactSensitive, ResourceChange } from './planJson';
-import { CHANGE_KIND_PRIORITY, ChangeKind, changeKindOf } from './planSummary';
-
-/** One resource change of a plan, as the service stores it. */
-export interface PlannedResource {
-  address: string;
-  moduleAddress?: string;
-  mode: 'managed' | 'data';
-  resourceType: string;
-  resourceName: string;
-  indexKey?: string;
-  provider?: string;
-  changeKind: ChangeKind;
-  /** Lower sorts first: the change-type priority of the specification's #14. */
-  changePriority: number;
-  tainted: boolean;
-  previousAddress?: string;
-  vendorData: { before: unknown; after: unknown };
-  error?: ErrorBody;
-}
+import { CHANGE_KIND_PRIORITY, PlannedResource } from '../domain/iacChanges';
+import { changeKindOf } from './planSummary';
 
 function indexKeyOf(change: ResourceChange): string | undefined {
   return change.index === undefined ? undefined : String(change.index);

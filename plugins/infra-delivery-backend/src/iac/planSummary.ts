@@ -1,37 +1,5 @@
+import { ChangeKind, PlanCounts } from '../domain/iacChanges';
 import { PlanJson, ResourceChange } from './planJson';
-
-export interface PlanCounts {
-  addCount: number;
-  changeCount: number;
-  destroyCount: number;
-  importCount: number;
-  readCount: number;
-  replaceCount: number;
-  unchangedCount: number;
-}
-
-/** What a resource change does, in the words of the service (and its ordering). */
-export type ChangeKind =
-  | 'REPLACE'
-  | 'DELETE'
-  | 'CREATE'
-  | 'UPDATE'
-  | 'IMPORT'
-  | 'READ'
-  | 'NO_OP'
-  | 'FORGET';
-
-/** Most consequential first: how a run's resources are ordered ("change-type priority"). */
-export const CHANGE_KIND_PRIORITY: ChangeKind[] = [
-  'REPLACE',
-  'DELETE',
-  'CREATE',
-  'UPDATE',
-  'IMPORT',
-  'FORGET',
-  'READ',
-  'NO_OP',
-];
 
 function actionsKey(change: ResourceChange): string {
   return change.change.actions.join(',');

@@ -97,9 +97,9 @@ export class PageCursors {
       data: page.items,
       meta: {
         limit: query.limit,
-        nextCursor: page.nextAfterId
-          ? this.encode(page.nextAfterId, scope)
-          : null,
+        ...(page.nextAfterId
+          ? { nextCursor: this.encode(page.nextAfterId, scope) }
+          : {}),
         totalCount: page.totalCount,
       },
     };

@@ -17,7 +17,10 @@ import {
 } from '../__testUtils__/processApi';
 import { parseCloudFormation } from '../__testUtils__/cloudFormationYaml';
 import { reportFigures } from '../__testUtils__/figures';
-import { checkDataInvariants, storageIntegrity } from './dataInvariants';
+import {
+  checkDataInvariants,
+  storageIntegrity,
+} from '../__testUtils__/dataInvariants';
 
 jest.setTimeout(240_000);
 

@@ -1,6 +1,5 @@
 import { GuessBackoff } from '../auth/GuessBackoff';
-import { RateLimiter } from '../auth/RateLimiter';
-import { AuthRateLimits } from '../config';
+import { AuthRateLimits, RateLimiter } from '../auth/RateLimiter';
 import { BindOperation } from '../http/bindOperation';
 import { PageCursors } from '../pagination/PageCursors';
 import { Services } from '../services';

@@ -126,7 +126,6 @@ describe.each(databases.eachSupportedId())(
         ]);
         expect(all.body.meta).toEqual({
           limit: 50,
-          nextCursor: null,
           totalCount: 4,
         });
 

@@ -128,7 +128,7 @@ describe.each(databases.eachSupportedId())(
 
       expect(await listAll(owner)).toEqual({
         data: [definition],
-        meta: { limit: 50, nextCursor: null, totalCount: 1 },
+        meta: { limit: 50, totalCount: 1 },
       });
 
       const renamed = await api.patch(

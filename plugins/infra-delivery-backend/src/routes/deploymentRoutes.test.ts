@@ -33,8 +33,9 @@ import {
 import { Authorizer } from '../auth/Authorizer';
 import { Caller } from '../auth/Caller';
 import { createStores } from '../database/stores';
-import { AwsEcsDeploymentProvider } from '../deployments/AwsEcsDeploymentProvider';
-import { LocalDeploymentProvider } from '../deployments/LocalDeploymentProvider';
+import { AwsEcsDeploymentProvider } from '../providers/aws/AwsEcsDeploymentProvider';
+import { LocalDeploymentProvider } from '../providers/local/LocalDeploymentProvider';
+import { DeploymentFollower } from '../services/DeploymentFollower';
 import { DeploymentService } from '../services/DeploymentService';
 
 jest.setTimeout(60_000);
@@ -110,10 +111,8 @@ describe.each(databases.eachSupportedId())(
 
     /** One pass of the scheduled follower, `hoursLater` on the clock. */
     async function tick(hoursLater: number) {
-      const follower = new DeploymentService({
+      const follower = new DeploymentFollower({
         stores: createStores(knex),
-        authorizer: new Authorizer(mockServices.permissions()),
-        auditor,
         deployments: {
           provider: new LocalDeploymentProvider({ stageMillis: STAGE_MILLIS }),
         },
@@ -240,6 +239,14 @@ describe.each(databases.eachSupportedId())(
         });
         expect(deployment.data.events.map(e => e.stepCode)).toEqual(['INIT']);
         expect(deployment.externalDeploymentId).toMatch(/^ecs-svc\//);
+        // #17: a service without lifecycle hooks, and no module instance behind the release.
+        expect(deployment.data).toMatchObject({
+          preDeployEnabled: false,
+          postDeployEnabled: false,
+        });
+        expect(deployment.data).not.toHaveProperty(
+          'containerModuleDeploymentId',
+        );
 
         await tick(1.5);
         const halfway = await get(w, deployment.id);
@@ -306,6 +313,11 @@ describe.each(databases.eachSupportedId())(
         await tick(5);
         const paused = await get(w, id);
         expect(paused.status).toBe('IN_PROGRESS');
+        // #17: the hook waits before the production traffic shift.
+        expect(paused.data).toMatchObject({
+          preDeployEnabled: true,
+          postDeployEnabled: false,
+        });
         const hook = paused.data.events[paused.data.events.length - 1];
         expect(hook.hookId).toBeDefined();
 
@@ -531,7 +543,7 @@ describe.each(databases.eachSupportedId())(
         afterAll(() => ecs.restore());
 
         function awsDeployments() {
-          return new DeploymentService({
+          const deps = {
             stores: createStores(knex),
             authorizer: new Authorizer(mockServices.permissions()),
             auditor,
@@ -545,6 +557,9 @@ describe.each(databases.eachSupportedId())(
                 baseDelayMillis: 1,
               }),
             },
+          };
+          return Object.assign(new DeploymentService(deps), {
+            follower: new DeploymentFollower(deps),
           });
         }
 
@@ -642,7 +657,7 @@ describe.each(databases.eachSupportedId())(
           ecs
             .on(DescribeServiceDeploymentsCommand)
             .resolves(paused('AWAITING_ACTION', 'POST_TEST_TRAFFIC_SHIFT'));
-          await service.followDeployments();
+          await service.follower.followDeployments();
           const waiting = await get(w, created.id);
           const hook = waiting.data.events[waiting.data.events.length - 1];
           expect(hook).toMatchObject({
@@ -705,7 +720,7 @@ describe.each(databases.eachSupportedId())(
               },
             ],
           });
-          await service.followDeployments();
+          await service.follower.followDeployments();
           const done = await get(w, created.id);
           expect(done.status).toBe('SUCCEEDED');
           expect(done.data.acceptedPauseControl?.hookId).toBe(HOOK);
@@ -1406,6 +1421,12 @@ describe.each(databases.eachSupportedId())(
           deploymentResourceId: 'instance-1',
           eventId: event.id,
         });
+        // #17: the deployment names itself as the module deployment its events carry.
+        const deployment = await get(w, '00000000-0000-7000-8000-00000000abcd');
+        expect(deployment.data.containerModuleDeploymentId).toBe(
+          events[0].moduleDeploymentId,
+        );
+        expect(deployment.data.containerModuleDeploymentId).toBe(deployment.id);
       });
     });
   },

@@ -181,6 +181,7 @@ describe.each(databases.eachSupportedId())('IaC routes on %s', databaseId => {
     const planStep = await complete(api, w.runnerKey, claimed, {
       status: 'SUCCEEDED',
       planJson,
+      planFilename: 'infra-delivery.tfplan',
     });
     expect(planStep.status).toBe('SUCCEEDED');
     return { run, planStep };
@@ -299,6 +300,8 @@ describe.each(databases.eachSupportedId())('IaC routes on %s', databaseId => {
         replaceCount: 0,
         unchangedCount: 7,
         applyable: true,
+        // The plan file the runner named when it completed the step.
+        planFilename: 'infra-delivery.tfplan',
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
       };
@@ -306,7 +309,6 @@ describe.each(databases.eachSupportedId())('IaC routes on %s', databaseId => {
       expect(byRun.data).toEqual([expected]);
       expect(byRun.meta).toEqual({
         limit: 50,
-        nextCursor: null,
         totalCount: 1,
       });
       const summary = byRun.data[0];
@@ -456,7 +458,6 @@ describe.each(databases.eachSupportedId())('IaC routes on %s', databaseId => {
       ]);
       expect(all.meta).toEqual({
         limit: 500,
-        nextCursor: null,
         totalCount: 15,
       });
       expect(sorted(addresses(all.data))).toEqual(sorted(ISSUE_522_ADDRESSES));

@@ -1,4 +1,3 @@
-import { mockServices } from '@backstage/backend-test-utils';
 import { errorBodySchema } from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
 import request from 'supertest';
@@ -14,10 +13,9 @@ import {
   startInfraDeliveryBackend,
   TestOrganization,
 } from '../__testUtils__/testBackend';
-import { Authorizer } from '../auth/Authorizer';
 import { createStores } from '../database/stores';
-import { LocalDeploymentProvider } from '../deployments/LocalDeploymentProvider';
-import { DeploymentService } from '../services/DeploymentService';
+import { LocalDeploymentProvider } from '../providers/local/LocalDeploymentProvider';
+import { DeploymentFollower } from '../services/DeploymentFollower';
 
 jest.setTimeout(60_000);
 
@@ -87,10 +85,8 @@ describe.each(databases.eachSupportedId())(
     }
 
     async function tick(hoursLater: number) {
-      await new DeploymentService({
+      await new DeploymentFollower({
         stores: createStores(knex),
-        authorizer: new Authorizer(mockServices.permissions()),
-        auditor: mockServices.auditor.mock(),
         deployments: {
           provider: new LocalDeploymentProvider({ stageMillis: STAGE_MILLIS }),
         },

@@ -184,7 +184,6 @@ describe.each(databases.eachSupportedId())(
         ]);
         expect(listed.body.meta).toEqual({
           limit: 50,
-          nextCursor: null,
           totalCount: 2,
         });
       });

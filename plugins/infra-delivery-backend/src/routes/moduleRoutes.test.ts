@@ -288,7 +288,7 @@ describe.each(databases.eachSupportedId())(
         );
         expect(listed.body).toEqual({
           data: [root, definition],
-          meta: { limit: 50, nextCursor: null, totalCount: 2 },
+          meta: { limit: 50, totalCount: 2 },
         });
         expect(
           (
@@ -449,7 +449,7 @@ describe.each(databases.eachSupportedId())(
         );
         expect(listed.body).toEqual({
           data: [fromBranch, version],
-          meta: { limit: 50, nextCursor: null, totalCount: 2 },
+          meta: { limit: 50, totalCount: 2 },
         });
 
         const again = await api.post(

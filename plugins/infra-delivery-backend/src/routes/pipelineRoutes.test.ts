@@ -139,7 +139,7 @@ describe.each(databases.eachSupportedId())(
               createdAt: expect.any(String),
             },
           ],
-          meta: { limit: 50, nextCursor: null, totalCount: 1 },
+          meta: { limit: 50, totalCount: 1 },
         });
 
         const other = await createPipeline(api, owner);
@@ -153,7 +153,7 @@ describe.each(databases.eachSupportedId())(
         );
         expect(inProject.body).toEqual({
           data: [pipeline],
-          meta: { limit: 50, nextCursor: null, totalCount: 1 },
+          meta: { limit: 50, totalCount: 1 },
         });
 
         const renamed = await api.patch(
@@ -465,7 +465,8 @@ describe.each(databases.eachSupportedId())(
           attemptEpoch: 1,
           description: 'First change',
           createdById: await ownMembershipId(owner),
-          data: { kind: 'stack' },
+          data: { kind: 'stack', module_input: {} },
+          triggerMetadata: { trigger_given_id: 'triggerPipelineRun' },
           // Admitted, its plan waits for a runner, and this organization has none.
           queueState: {
             preflightBlockedByAdmissionCondition: false,
@@ -578,6 +579,65 @@ describe.each(databases.eachSupportedId())(
           (await stepsOf(owner.token, second.id)).map(s => s.status),
         ).toEqual(['QUEUED', 'PENDING', 'PENDING']);
         expect((await getRun(api, owner, destroy.id)).status).toBe('QUEUED');
+      });
+
+      it('records what triggered a run, its variant and, for a stack, its module input beside the one before', async () => {
+        const owner = await api.signup();
+        const stack = await createStack(api, owner);
+        const first = await api.post(
+          `/pipelines/${stack.changePipelineId}/runs`,
+          {
+            data: {
+              input: { replicas: 2 },
+              variantId: 'blue',
+              variantName: 'Blue fleet',
+            },
+          },
+          owner.token,
+        );
+        expect(first.status).toBe(201);
+        expect(first.body.data).toMatchObject({
+          variantId: 'blue',
+          variantName: 'Blue fleet',
+          triggerMetadata: { trigger_given_id: 'triggerPipelineRun' },
+          data: { kind: 'stack', module_input: { replicas: 2 } },
+        });
+        expect(first.body.data.data).not.toHaveProperty(
+          'previous_module_input',
+        );
+
+        const destroy = await api.post(
+          `/stacks/${stack.id}/destroy`,
+          { data: {} },
+          owner.token,
+        );
+        expect(destroy.status).toBe(201);
+        const destroyRun: PipelineRun = destroy.body.data;
+        expect(destroyRun.triggerMetadata).toEqual({
+          trigger_given_id: 'destroyStack',
+        });
+        expect(destroyRun.data).toEqual({
+          kind: 'stack',
+          module_input: {},
+          previous_module_input: { replicas: 2 },
+        });
+        // A variant id alone has no name of its own.
+        expect(destroyRun).not.toHaveProperty('variantName');
+        const unnamed = await api.post(
+          `/pipelines/${stack.changePipelineId}/runs`,
+          { data: { variantId: 'green' } },
+          owner.token,
+        );
+        expect(unnamed.status).toBe(201);
+        expect(unnamed.body.data.variantId).toBe('green');
+        expect(unnamed.body.data).not.toHaveProperty('variantName');
+
+        const nameWithoutId = await api.post(
+          `/pipelines/${stack.changePipelineId}/runs`,
+          { data: { variantName: 'Orphan' } },
+          owner.token,
+        );
+        expect(nameWithoutId.status).toBe(400);
       });
 
       it('attaches runs of a plain pipeline to a given stack', async () => {
@@ -1105,7 +1165,6 @@ describe.each(databases.eachSupportedId())(
         expect(ids(listed.body.data)).toEqual(newestFirst(all));
         expect(listed.body.meta).toEqual({
           limit: 50,
-          nextCursor: null,
           totalCount: 9,
         });
         for (const run of listed.body.data) {
@@ -1296,7 +1355,7 @@ describe.each(databases.eachSupportedId())(
         );
         expect(onlyForeign.body).toEqual({
           data: [],
-          meta: { limit: 50, nextCursor: null, totalCount: 0 },
+          meta: { limit: 50, totalCount: 0 },
         });
       });
 
@@ -1473,7 +1532,7 @@ describe.each(databases.eachSupportedId())(
           owner.token,
         );
         expect(ids(biggerPage.body.data)).toEqual(expected.slice(2));
-        expect(biggerPage.body.meta.nextCursor).toBeNull();
+        expect(biggerPage.body.meta).not.toHaveProperty('nextCursor');
 
         for (const walkLimit of [1, 2, 4]) {
           const walked = await api.walk(

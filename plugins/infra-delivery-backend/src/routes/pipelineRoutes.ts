@@ -48,7 +48,12 @@ export function registerPipelineRoutes({
   });
 
   bind(operations.triggerPipelineRun, async ({ caller, params, body }) => ({
-    data: await pipelines.trigger(caller, params.id, body.data),
+    data: await pipelines.trigger(
+      caller,
+      params.id,
+      body.data,
+      operations.triggerPipelineRun.operationId,
+    ),
   }));
 
   bind(operations.listPipelineRuns, async ({ caller, query }) => {

@@ -53,7 +53,7 @@ describe.each(databases.eachSupportedId())(
     async function listRunners(
       caller: { token: string },
       query = '',
-    ): Promise<{ data: Runner[]; meta: { nextCursor: string | null } }> {
+    ): Promise<{ data: Runner[]; meta: { nextCursor?: string } }> {
       const response = await api.get(`/runners${query}`, caller.token);
       expectStatus(response, 200);
       return listResponseSchema(runnerSchema).parse(response.body);

@@ -220,7 +220,6 @@ describe.each(databases.eachSupportedId())(
       ]);
       expect(logs.body.meta).toEqual({
         limit: 50,
-        nextCursor: null,
         totalCount: 5,
       });
       const firstPage = await api.get(`${logsPath}?limit=2`, owner.token);

@@ -98,7 +98,7 @@ describe.each(databases.eachSupportedId())(
       expect(listed.status).toBe(200);
       expect(listed.body).toEqual({
         data: [account],
-        meta: { limit: 50, nextCursor: null, totalCount: 1 },
+        meta: { limit: 50, totalCount: 1 },
       });
 
       const deleted = await api.delete(
@@ -125,7 +125,7 @@ describe.each(databases.eachSupportedId())(
       const empty = await api.get('/service-accounts', owner.token);
       expect(empty.body).toEqual({
         data: [],
-        meta: { limit: 50, nextCursor: null, totalCount: 0 },
+        meta: { limit: 50, totalCount: 0 },
       });
     });
 

@@ -128,7 +128,7 @@ describe.each(databases.eachSupportedId())('stack routes on %s', databaseId => {
             createdAt: expect.any(String),
           },
         ],
-        meta: { limit: 50, nextCursor: null, totalCount: 1 },
+        meta: { limit: 50, totalCount: 1 },
       });
       expect(pipelineVersionSchema.parse(changeVersions.body.data[0])).toEqual(
         changeVersions.body.data[0],
@@ -366,7 +366,7 @@ describe.each(databases.eachSupportedId())('stack routes on %s', databaseId => {
       expect(listed.status).toBe(200);
       expect(listed.body).toEqual({
         data: [second, first],
-        meta: { limit: 50, nextCursor: null, totalCount: 2 },
+        meta: { limit: 50, totalCount: 2 },
       });
 
       const fetched = await api.get(`/stacks/${first.id}`, viewer.token);
@@ -457,7 +457,7 @@ describe.each(databases.eachSupportedId())('stack routes on %s', databaseId => {
       );
       expect(mismatch.body).toEqual({
         data: [],
-        meta: { limit: 50, nextCursor: null, totalCount: 0 },
+        meta: { limit: 50, totalCount: 0 },
       });
 
       const walked = await api.walk(

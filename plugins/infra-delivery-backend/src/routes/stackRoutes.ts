@@ -33,9 +33,12 @@ export function registerStackRoutes({ bind, services, cursors }: RouteContext) {
   bind(operations.destroyStack, async ({ caller, params, body }) => {
     const stack = await services.stacks.get(caller, params.id);
     return {
-      data: await services.pipelines.trigger(caller, stack.destroyPipelineId, {
-        description: body.data.description ?? 'Destroy the stack',
-      }),
+      data: await services.pipelines.trigger(
+        caller,
+        stack.destroyPipelineId,
+        { description: body.data.description ?? 'Destroy the stack' },
+        operations.destroyStack.operationId,
+      ),
     };
   });
 }

@@ -1,12 +1,9 @@
 import { AuditorService } from '@backstage/backend-plugin-api';
-import {
-  CodeSource,
-  infraDeliveryReadPermission,
-  infraDeliveryResourceWritePermission,
-} from '@infra-delivery/plugin-infra-delivery-common';
-import { Authorizer, Requirement } from '../auth/Authorizer';
+import { CodeSource } from '@infra-delivery/plugin-infra-delivery-common';
+import { Authorizer } from '../auth/Authorizer';
 import { Caller } from '../auth/Caller';
-import { isForeignKeyViolation, isUniqueViolation } from '../database/dbErrors';
+import { READ, WRITE } from '../auth/requirements';
+import { isUniqueViolation } from '../database/dbErrors';
 import { KeysetPage, KeysetRequest } from '../database/keyset';
 import { Stores } from '../database/stores';
 import { InfraDeliveryError, notFound } from '../errors';
@@ -16,25 +13,7 @@ import {
   GithubAppInstallations,
 } from '../providers/github/GithubAppInstallations';
 import { audit } from './audit';
-
-const READ: Requirement = {
-  role: 'VIEWER',
-  permission: infraDeliveryReadPermission,
-};
-const WRITE: Requirement = {
-  role: 'MEMBER',
-  permission: infraDeliveryResourceWritePermission,
-};
-
-function inUse(): InfraDeliveryError {
-  return new InfraDeliveryError({
-    status: 409,
-    entity: 'CodeSource',
-    reason: 'IN_USE',
-    message:
-      'Module definitions or stacks still use this code source; delete them first',
-  });
-}
+import { deleteUnlessInUse } from './deleteUnlessInUse';
 
 /** Repositories connected through GitHub App installations (#6, #26). */
 export class CodeSourceService {
@@ -146,33 +125,25 @@ export class CodeSourceService {
       caller,
       { codeSourceId: id },
       async () => {
-        try {
-          await this.deps.stores.transaction(async tx => {
-            if (!(await tx.codeSources.get(caller.organizationId, id))) {
-              throw notFound('CodeSource', id);
-            }
-            if (
-              (await tx.codeSources.countUsers(caller.organizationId, id)) > 0
-            ) {
-              throw inUse();
-            }
-            await tx.codeSources.delete(caller.organizationId, id);
-          });
-        } catch (error) {
-          // A module definition created since the count.
-          if (isForeignKeyViolation(error)) {
-            throw inUse();
-          }
-          throw error;
-        }
+        await deleteUnlessInUse(this.deps.stores, {
+          entity: 'CodeSource',
+          id,
+          inUseMessage:
+            'Module definitions or stacks still use this code source; delete them first',
+          exists: async tx =>
+            Boolean(await tx.codeSources.get(caller.organizationId, id)),
+          countUsers: tx =>
+            tx.codeSources.countUsers(caller.organizationId, id),
+          remove: tx => tx.codeSources.delete(caller.organizationId, id),
+        });
       },
     );
   }
 
   /**
    * #26: whether `module.yaml` exists in `basePath` on `branch` (the default branch when
-   * omitted). The branch is checked through the API first, so a missing branch or an
-   * unreachable repository is an error and only a missing file is `exists: false`.
+   * omitted). No such branch means no such file: `exists: false`, which a caller can act on.
+   * An unreachable repository or installation is still an error, since nothing was looked at.
    */
   async moduleYamlExists(
     caller: Caller,
@@ -188,13 +159,7 @@ export class CodeSourceService {
     const branch = query.branch ?? repository.repository.defaultBranch;
     const commitSha = await repository.branchCommit(branch);
     if (!commitSha) {
-      throw new InfraDeliveryError({
-        status: 422,
-        entity: 'CodeSource',
-        reason: 'BRANCH_NOT_FOUND',
-        message: `${source.repoName} has no branch ${branch}`,
-        metadata: { branch },
-      });
+      return { exists: false };
     }
     const content = await repository.readFile(
       commitSha,

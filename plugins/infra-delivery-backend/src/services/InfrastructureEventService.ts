@@ -15,7 +15,7 @@ import { ServiceKey } from '../database/DeploymentStore';
 import { Stores } from '../database/stores';
 import { ParsedEcsEvent, parseEcsEvent } from '../deployments/ecsEvents';
 import { InfraDeliveryError } from '../errors';
-import { DeploymentOptions } from './DeploymentService';
+import { DeploymentOptions } from './DeploymentRollout';
 
 export type IngestOutcome =
   | 'STORED'

@@ -1,35 +1,17 @@
 import {
-  infraDeliveryReadPermission,
-  infraDeliveryResourceWritePermission,
   ModuleDefinition,
   ModuleVersion,
 } from '@infra-delivery/plugin-infra-delivery-common';
-import { Authorizer, Requirement } from '../auth/Authorizer';
+import { Authorizer } from '../auth/Authorizer';
 import { Caller } from '../auth/Caller';
-import { isForeignKeyViolation, isUniqueViolation } from '../database/dbErrors';
+import { READ, WRITE } from '../auth/requirements';
+import { isUniqueViolation } from '../database/dbErrors';
 import { KeysetPage, KeysetRequest } from '../database/keyset';
 import { Stores } from '../database/stores';
 import { InfraDeliveryError, notFound } from '../errors';
 import { moduleYamlPath, parseModuleYaml } from '../modules/moduleYaml';
 import { GithubAppInstallations } from '../providers/github/GithubAppInstallations';
-
-const READ: Requirement = {
-  role: 'VIEWER',
-  permission: infraDeliveryReadPermission,
-};
-const WRITE: Requirement = {
-  role: 'MEMBER',
-  permission: infraDeliveryResourceWritePermission,
-};
-
-function inUse(): InfraDeliveryError {
-  return new InfraDeliveryError({
-    status: 409,
-    entity: 'ModuleDefinition',
-    reason: 'IN_USE',
-    message: 'Module instances still use this module; delete them first',
-  });
-}
+import { deleteUnlessInUse } from './deleteUnlessInUse';
 
 function invalidModuleYaml(
   path: string,
@@ -135,28 +117,16 @@ export class ModuleDefinitionService {
 
   async delete(caller: Caller, id: string): Promise<void> {
     await this.deps.authorizer.require(caller, WRITE);
-    try {
-      await this.deps.stores.transaction(async tx => {
-        if (!(await tx.moduleDefinitions.get(caller.organizationId, id))) {
-          throw notFound('ModuleDefinition', id);
-        }
-        if (
-          (await tx.moduleInstances.countByDefinition(
-            caller.organizationId,
-            id,
-          )) > 0
-        ) {
-          throw inUse();
-        }
-        await tx.moduleDefinitions.delete(caller.organizationId, id);
-      });
-    } catch (error) {
-      // An instance created since the count.
-      if (isForeignKeyViolation(error)) {
-        throw inUse();
-      }
-      throw error;
-    }
+    await deleteUnlessInUse(this.deps.stores, {
+      entity: 'ModuleDefinition',
+      id,
+      inUseMessage: 'Module instances still use this module; delete them first',
+      exists: async tx =>
+        Boolean(await tx.moduleDefinitions.get(caller.organizationId, id)),
+      countUsers: tx =>
+        tx.moduleInstances.countByDefinition(caller.organizationId, id),
+      remove: tx => tx.moduleDefinitions.delete(caller.organizationId, id),
+    });
   }
 
   /**

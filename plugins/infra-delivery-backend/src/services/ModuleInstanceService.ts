@@ -1,12 +1,11 @@
 import {
-  infraDeliveryReadPermission,
-  infraDeliveryResourceWritePermission,
   ModuleInstance,
   ModuleValues,
   ModuleVersion,
 } from '@infra-delivery/plugin-infra-delivery-common';
-import { Authorizer, Requirement } from '../auth/Authorizer';
+import { Authorizer } from '../auth/Authorizer';
 import { Caller } from '../auth/Caller';
+import { READ, WRITE } from '../auth/requirements';
 import { isUniqueViolation } from '../database/dbErrors';
 import { KeysetPage, KeysetRequest } from '../database/keyset';
 import { ModuleInstanceFilter } from '../database/ModuleInstanceStore';
@@ -16,15 +15,6 @@ import {
   carryModuleValues,
   resolveModuleValues,
 } from '../modules/moduleValues';
-
-const READ: Requirement = {
-  role: 'VIEWER',
-  permission: infraDeliveryReadPermission,
-};
-const WRITE: Requirement = {
-  role: 'MEMBER',
-  permission: infraDeliveryResourceWritePermission,
-};
 
 function nameTaken(name: string): InfraDeliveryError {
   return new InfraDeliveryError({

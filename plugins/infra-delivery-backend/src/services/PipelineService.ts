@@ -135,6 +135,10 @@ export class PipelineService {
     );
   }
 
+  /**
+   * Queues a run of the pipeline's latest version. `triggeredBy` names what started it (the
+   * API operation or MCP action), kept as the run's `triggerMetadata.trigger_given_id`.
+   */
   async trigger(
     caller: Caller,
     pipelineId: string,
@@ -143,7 +147,9 @@ export class PipelineService {
       input?: Record<string, unknown>;
       description?: string;
       variantId?: string;
+      variantName?: string;
     },
+    triggeredBy: string,
   ): Promise<PipelineRun> {
     await this.deps.authorizer.require(caller, EXECUTE);
     const { stores } = this.deps;
@@ -171,6 +177,13 @@ export class PipelineService {
       caller.organizationId,
       pipeline.latestVersionId!,
     );
+    const previousRun =
+      stack && stack.latestRunId
+        ? await stores.pipelineRuns.getRun(
+            caller.organizationId,
+            stack.latestRunId,
+          )
+        : undefined;
     const run = await stores.transaction(tx =>
       tx.pipelineRuns.createRun({
         organizationId: caller.organizationId,
@@ -182,8 +195,20 @@ export class PipelineService {
         description: input.description,
         input: input.input,
         variantId: input.variantId,
+        variantName: input.variantName,
         createdById: actorIdOf(caller),
-        data: stack ? { kind: 'stack' } : undefined,
+        triggerMetadata: { trigger_given_id: triggeredBy },
+        // The stack's module runs with the run's input; the input of the stack's run before
+        // lets a person see what changed.
+        data: stack
+          ? {
+              kind: 'stack',
+              module_input: input.input ?? {},
+              ...(previousRun
+                ? { previous_module_input: previousRun.input ?? {} }
+                : {}),
+            }
+          : undefined,
         steps: version!.steps,
       }),
     );

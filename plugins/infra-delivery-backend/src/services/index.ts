@@ -26,7 +26,10 @@ import { GithubAppInstallations } from '../providers/github/GithubAppInstallatio
 import { CodeSourceService } from './CodeSourceService';
 import { ModuleDefinitionService } from './ModuleDefinitionService';
 import { ModuleInstanceService } from './ModuleInstanceService';
-import { DeploymentOptions, DeploymentService } from './DeploymentService';
+import { DeploymentFollower } from './DeploymentFollower';
+import { DeploymentOptions } from './DeploymentRollout';
+import { DeploymentService } from './DeploymentService';
+import { StepDeploymentService } from './StepDeploymentService';
 import { InfrastructureEventService } from './InfrastructureEventService';
 import { RunnerRegistry } from '../runners/RunnerRegistry';
 
@@ -50,6 +53,10 @@ export interface Services {
   moduleDefinitions: ModuleDefinitionService;
   moduleInstances: ModuleInstanceService;
   deployments: DeploymentService;
+  /** The scheduler's tick over deployments in flight. */
+  deploymentFollower: DeploymentFollower;
+  /** Deployments as the engine's container.deploy steps ask for them. */
+  stepDeployments: StepDeploymentService;
   infrastructureEvents: InfrastructureEventService;
 }
 
@@ -86,6 +93,8 @@ export function createServices(deps: {
     moduleDefinitions: new ModuleDefinitionService(deps),
     moduleInstances: new ModuleInstanceService(deps),
     deployments: new DeploymentService(deps),
+    deploymentFollower: new DeploymentFollower(deps),
+    stepDeployments: new StepDeploymentService(deps),
     infrastructureEvents: new InfrastructureEventService(deps),
   };
 }

@@ -80,7 +80,7 @@ export const getModuleYamlExists = defineOperation({
   path: '/code-source/{id}/module-yaml-exists',
   summary: 'Whether `module.yaml` exists at a base path on a branch (#26)',
   description:
-    'A branch or repository the installation does not reach is a 422 ErrorBody; a missing file is `exists: false`.',
+    'A missing branch, like a missing file, is `exists: false`; a repository or installation out of reach is a 422 ErrorBody.',
   tag: 'Code sources',
   access: 'authenticated',
   params: idParamsSchema,

@@ -3,15 +3,17 @@ import { errorBodySchema } from './errors';
 import { pageQuerySchema } from './pagination';
 import { descriptionSchema, idSchema, timestampSchema } from './primitives';
 
+export const DEPLOYMENT_STATUSES = [
+  'PENDING',
+  'IN_PROGRESS',
+  'SUCCEEDED',
+  'FAILED',
+  'ROLLED_BACK',
+  'CANCELLED',
+] as const;
+
 export const deploymentStatusSchema = z
-  .enum([
-    'PENDING',
-    'IN_PROGRESS',
-    'SUCCEEDED',
-    'FAILED',
-    'ROLLED_BACK',
-    'CANCELLED',
-  ])
+  .enum(DEPLOYMENT_STATUSES)
   .meta({ id: 'DeploymentStatus' });
 export type DeploymentStatus = z.infer<typeof deploymentStatusSchema>;
 
@@ -147,9 +149,26 @@ export const containerDeploymentDataSchema = z
     deployedTaskDefinition: taskDefinitionSnapshotSchema.optional(),
     previousTaskDefinition: taskDefinitionSnapshotSchema.optional(),
     detectedVia: z.literal('EVENT_BUS').optional(),
+    containerModuleDeploymentId: idSchema
+      .optional()
+      .describe(
+        'Set when the deployment rolls a module instance: the module deployment infrastructure events name as moduleDeploymentId',
+      ),
     elbListenerState: z.array(elbListenerStateSchema).optional(),
     events: z.array(deploymentEventSchema),
     initiationType: z.string().optional(),
+    postDeployEnabled: z
+      .boolean()
+      .optional()
+      .describe(
+        'The service has a lifecycle hook at or after the production traffic shift; known once the deployment started',
+      ),
+    preDeployEnabled: z
+      .boolean()
+      .optional()
+      .describe(
+        'The service has a lifecycle hook before the production traffic shift; known once the deployment started',
+      ),
     revertExternalDeploymentId: z.string().optional(),
     revertRequestedAt: timestampSchema
       .optional()

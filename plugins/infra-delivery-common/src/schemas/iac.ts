@@ -20,6 +20,8 @@ export const iacChangeKindSchema = z
     'NO_OP',
   ])
   .meta({ id: 'IacChangeKind' });
+/** What a resource change does; the enumeration's order is the change-type priority of #14. */
+export type IacChangeKind = z.infer<typeof iacChangeKindSchema>;
 
 export const iacResourceSchema = z
   .object({

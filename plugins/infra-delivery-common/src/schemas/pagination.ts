@@ -26,7 +26,11 @@ export type PageQuery = z.infer<typeof pageQuerySchema>;
 export const pageMetaSchema = z
   .object({
     limit: z.number().int(),
-    nextCursor: z.string().nullable(),
+    // Left out on the last page: the specification types it `string`, so no `null` there.
+    nextCursor: z
+      .string()
+      .optional()
+      .describe('Cursor of the next page; absent on the last page'),
     totalCount: z.number().int(),
   })
   .meta({ id: 'PageMeta' });

@@ -184,7 +184,12 @@ export const pipelineRunSchema = z
     error: errorBodySchema.optional(),
     triggerMetadata: z
       .object({
-        trigger_given_id: z.string().optional(),
+        trigger_given_id: z
+          .string()
+          .optional()
+          .describe(
+            'What started the run: the API operation (triggerPipelineRun, destroyStack) or the MCP action (trigger-plan)',
+          ),
         webhook_event: z.string().optional(),
       })
       .optional(),
@@ -193,12 +198,23 @@ export const pipelineRunSchema = z
 export type PipelineRun = z.infer<typeof pipelineRunSchema>;
 
 export const triggerRunRequestSchema = requestBody(
-  z.object({
-    attachedEntityId: idSchema.optional(),
-    input: z.record(z.string(), z.unknown()).optional(),
-    description: descriptionSchema.optional(),
-    variantId: z.string().max(64).optional(),
-  }),
+  z
+    .object({
+      attachedEntityId: idSchema.optional(),
+      input: z.record(z.string(), z.unknown()).optional(),
+      description: descriptionSchema.optional(),
+      variantId: z.string().max(64).optional(),
+      variantName: z
+        .string()
+        .min(1)
+        .max(200)
+        .optional()
+        .describe("The variant's name for people; only with variantId"),
+    })
+    .refine(v => v.variantName === undefined || v.variantId !== undefined, {
+      message: 'variantName needs variantId',
+      path: ['variantName'],
+    }),
 );
 
 export const runActionRequestSchema = z.object({

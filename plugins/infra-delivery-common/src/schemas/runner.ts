@@ -90,6 +90,8 @@ export const completeStepRequestSchema = requestBody(
     status: z.enum(['SUCCEEDED', 'FAILED']),
     /** `terraform show -json` / `tofu show -json` of the plan (plan) or of the applied plan. */
     planJson: z.record(z.string(), z.unknown()).optional(),
+    /** The plan file `planJson` was shown from (`-out=…`), kept on the execution summary. */
+    planFilename: z.string().min(1).max(255).optional(),
     /** Root module outputs after an apply. */
     outputs: z.record(z.string(), z.unknown()).optional(),
     error: errorBodySchema.optional(),

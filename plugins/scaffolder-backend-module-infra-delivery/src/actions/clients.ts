@@ -4,6 +4,7 @@ import {
   DiscoveryService,
 } from '@backstage/backend-plugin-api';
 import { InfraDeliveryClient } from '@infra-delivery/plugin-infra-delivery-common';
+import { createInfraDeliveryClient } from '@infra-delivery/plugin-infra-delivery-node';
 
 /** The infra-delivery API client of one caller. */
 export type InfraDeliveryClientFactory = (
@@ -19,17 +20,5 @@ export function userClientFactory(
   auth: AuthService,
 ): InfraDeliveryClientFactory {
   return credentials =>
-    new InfraDeliveryClient({
-      baseUrl: () => discovery.getBaseUrl('infra-delivery'),
-      fetch: async (input, init) => {
-        const { token } = await auth.getPluginRequestToken({
-          onBehalfOf: credentials,
-          targetPluginId: 'infra-delivery',
-        });
-        return fetch(input, {
-          ...init,
-          headers: { ...init?.headers, authorization: `Bearer ${token}` },
-        });
-      },
-    });
+    createInfraDeliveryClient({ discovery, auth, onBehalfOf: credentials });
 }

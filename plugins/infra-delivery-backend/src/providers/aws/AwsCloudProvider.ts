@@ -8,8 +8,11 @@ import {
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { CloudMetric } from '@infra-delivery/plugin-infra-delivery-common';
 import { toCloudError } from './awsErrors';
-import { CloudAccountAccess, CloudProvider } from './CloudProvider';
-import { MetricQuery } from './metricQuery';
+import {
+  CloudAccountAccess,
+  CloudProvider,
+  MetricQuery,
+} from '../CloudProvider';
 
 /** Session length asked of STS, and how long before its end a session is renewed. */
 const SESSION_SECONDS = 3600;
@@ -146,7 +149,7 @@ export class AwsCloudProvider implements CloudProvider {
         new GetMetricDataCommand({
           MetricDataQueries: queries,
           StartTime: query.startTime,
-          EndTime: query.endTime,
+          EndTime: exclusiveEnd(query.endTime),
           ScanBy: 'TimestampAscending',
           NextToken: nextToken,
         }),
@@ -187,6 +190,15 @@ export class AwsCloudProvider implements CloudProvider {
     );
     return answer.Datapoints?.find(d => d.Unit)?.Unit ?? 'None';
   }
+}
+
+/**
+ * The query's `endTime` is inclusive (a datapoint stamped at it belongs to the answer, as the
+ * local driver gives it); CloudWatch's `EndTime` is exclusive and resolves whole seconds, so one
+ * second later asks for exactly the inclusive range.
+ */
+export function exclusiveEnd(endTime: Date): Date {
+  return new Date(endTime.getTime() + 1000);
 }
 
 /** Pages of the three series, merged per timestamp, oldest first. */

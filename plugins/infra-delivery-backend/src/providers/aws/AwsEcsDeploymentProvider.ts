@@ -15,9 +15,9 @@ import {
   errorCode,
   TaskDefinitionSnapshot,
 } from '@infra-delivery/plugin-infra-delivery-common';
-import { toCloudError } from '../cloud/awsErrors';
-import { InfraDeliveryError } from '../errors';
-import { CloudAccountAccess } from '../cloud/CloudProvider';
+import { toCloudError } from './awsErrors';
+import { InfraDeliveryError } from '../../errors';
+import { CloudAccountAccess } from '../CloudProvider';
 import {
   DeploymentObservation,
   DeploymentProvider,
@@ -25,8 +25,9 @@ import {
   ProviderDeployment,
   Release,
   StartedDeployment,
-} from './DeploymentProvider';
-import { elbListenerStateOf } from './elbListenerState';
+} from '../DeploymentProvider';
+import { deployHooksOf } from '../ecs/lifecycleStages';
+import { elbListenerStateOf } from '../ecs/elbListenerState';
 import { observationOfServiceDeployment } from './serviceDeploymentProgress';
 
 export interface AwsCredentials {
@@ -162,6 +163,9 @@ export class AwsEcsDeploymentProvider implements DeploymentProvider {
       );
       const serviceDeploymentRef = updated.service?.currentServiceDeployment;
       const strategy = strategyOf(updated.service ?? current);
+      const hooks = deployHooksOf(
+        (updated.service ?? current)?.deploymentConfiguration?.lifecycleHooks,
+      );
       const elbListenerState =
         strategy === 'rolling'
           ? undefined
@@ -176,6 +180,7 @@ export class AwsEcsDeploymentProvider implements DeploymentProvider {
         resourceRef: updated.service?.serviceArn,
         ...(serviceDeploymentRef ? { serviceDeploymentRef } : {}),
         strategy,
+        ...hooks,
         ...(elbListenerState ? { elbListenerState } : {}),
       };
     });

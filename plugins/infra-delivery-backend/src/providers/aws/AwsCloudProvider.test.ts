@@ -11,10 +11,11 @@ import {
 } from '@aws-sdk/client-sts';
 import { errorBodySchema } from '@infra-delivery/plugin-infra-delivery-common';
 import { mockClient } from 'aws-sdk-client-mock';
-import { InfraDeliveryError } from '../errors';
+import { InfraDeliveryError } from '../../errors';
 import { AwsCloudProvider } from './AwsCloudProvider';
-import { CloudAccountAccess } from './CloudProvider';
-import { MetricQuery } from './metricQuery';
+import { CloudAccountAccess } from '../CloudProvider';
+import { LocalCloudProvider } from '../local/LocalCloudProvider';
+import { MetricQuery } from '../CloudProvider';
 
 const sts = mockClient(STSClient);
 const cloudWatch = mockClient(CloudWatchClient);
@@ -213,7 +214,7 @@ describe('AwsCloudProvider', () => {
     const request = calls[0].args[0].input;
     expect(request).toMatchObject({
       StartTime: query.startTime,
-      EndTime: query.endTime,
+      EndTime: new Date('2026-06-01T01:00:01Z'),
       ScanBy: 'TimestampAscending',
     });
     expect(
@@ -242,6 +243,41 @@ describe('AwsCloudProvider', () => {
       EndTime: t(20),
       Period: 300,
     });
+  });
+
+  it('answers the inclusive range with the same datapoints as the local driver', async () => {
+    sts.on(AssumeRoleCommand).resolves(session(3600_000));
+    // CloudWatch as it behaves: one datapoint per period boundary in [StartTime, EndTime).
+    cloudWatch.on(GetMetricDataCommand).callsFake(input => {
+      const periodMs = query.period * 1000;
+      const timestamps: Date[] = [];
+      const first = Math.ceil(input.StartTime.getTime() / periodMs) * periodMs;
+      for (let at = first; at < input.EndTime.getTime(); at += periodMs) {
+        timestamps.push(new Date(at));
+      }
+      return {
+        MetricDataResults: [
+          {
+            Id: 'value',
+            Timestamps: timestamps,
+            Values: timestamps.map(() => 1),
+          },
+        ],
+      };
+    });
+    cloudWatch
+      .on(GetMetricStatisticsCommand)
+      .resolves({ Datapoints: [{ Unit: 'Percent' }] });
+    const aws = await new AwsCloudProvider({
+      region: 'us-east-1',
+    }).getMetricData(account, query);
+    const local = await new LocalCloudProvider().getMetricData(account, query);
+
+    const timestamps = aws.datapoints.map(p => p.timestamp);
+    expect(timestamps).toEqual(local.datapoints.map(p => p.timestamp));
+    // 00:00 to 01:00 in 5-minute periods, both ends included.
+    expect(timestamps).toHaveLength(13);
+    expect(timestamps[12]).toBe(query.endTime.toISOString());
   });
 
   it('answers an empty series with unit None and no unit lookup', async () => {

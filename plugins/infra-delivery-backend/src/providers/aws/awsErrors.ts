@@ -1,5 +1,5 @@
-import { InfraDeliveryError } from '../errors';
-import { CloudAccountAccess } from './CloudProvider';
+import { InfraDeliveryError } from '../../errors';
+import { CloudAccountAccess } from '../CloudProvider';
 
 /** How long a throttled caller is asked to wait when AWS gives no hint of its own. */
 export const DEFAULT_RETRY_AFTER_SECONDS = 5;

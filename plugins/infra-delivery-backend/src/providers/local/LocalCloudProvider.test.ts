@@ -1,5 +1,5 @@
 import { LocalCloudProvider } from './LocalCloudProvider';
-import { MetricQuery } from './metricQuery';
+import { MetricQuery } from '../CloudProvider';
 
 const account = {
   cloudAccountId: 'acct-1',

@@ -4,41 +4,12 @@ import {
   errorCode,
   ServiceDeploymentState,
 } from '@infra-delivery/plugin-infra-delivery-common';
-import { DeploymentObservation } from './DeploymentProvider';
-
-/**
- * The lifecycle stages of an ECS-native blue/green, linear or canary deployment, in the order
- * ECS moves through them. A rolling deployment has none.
- */
-export const LIFECYCLE_STAGES = [
-  'RECONCILE_SERVICE',
-  'PRE_SCALE_UP',
-  'SCALE_UP',
-  'POST_SCALE_UP',
-  'TEST_TRAFFIC_SHIFT',
-  'POST_TEST_TRAFFIC_SHIFT',
-  'PRODUCTION_TRAFFIC_SHIFT',
-  'POST_PRODUCTION_TRAFFIC_SHIFT',
-  'BAKE_TIME',
-  'CLEAN_UP',
-] as const;
-
-/** Steps of a rolling deployment: started, rolling, (rolling back,) ended. */
-const ROLLING_STEPS = 4;
-
-/** Which listener traffic the new revision receives at a stage. */
-export function trafficPhaseOf(stage: string | undefined): string {
-  const index = LIFECYCLE_STAGES.indexOf(
-    stage as (typeof LIFECYCLE_STAGES)[number],
-  );
-  if (index < LIFECYCLE_STAGES.indexOf('TEST_TRAFFIC_SHIFT')) {
-    return 'standby';
-  }
-  if (index < LIFECYCLE_STAGES.indexOf('PRODUCTION_TRAFFIC_SHIFT')) {
-    return 'test';
-  }
-  return 'production';
-}
+import { DeploymentObservation } from '../DeploymentProvider';
+import {
+  LIFECYCLE_STAGES,
+  ROLLING_STEPS,
+  trafficPhaseOf,
+} from '../ecs/lifecycleStages';
 
 function revisionOf(
   revision: ServiceRevisionSummary,

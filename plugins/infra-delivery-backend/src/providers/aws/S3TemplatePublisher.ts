@@ -4,7 +4,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { InfraDeliveryError } from '../errors';
+import { InfraDeliveryError } from '../../errors';
 
 /** `infraDelivery.cloud.templateBucket`: where the AWS driver publishes onboarding templates. */
 export interface TemplateBucketSettings {

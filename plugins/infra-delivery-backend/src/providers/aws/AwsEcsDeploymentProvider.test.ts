@@ -11,9 +11,9 @@ import {
 } from '@aws-sdk/client-ecs';
 import { ContainerDeploymentData } from '@infra-delivery/plugin-infra-delivery-common';
 import { mockClient } from 'aws-sdk-client-mock';
-import { InfraDeliveryError } from '../errors';
+import { InfraDeliveryError } from '../../errors';
 import { AwsEcsDeploymentProvider } from './AwsEcsDeploymentProvider';
-import { EcsServiceTarget } from './DeploymentProvider';
+import { EcsServiceTarget } from '../DeploymentProvider';
 
 const ecs = mockClient(ECSClient);
 
@@ -135,6 +135,8 @@ describe('AwsEcsDeploymentProvider', () => {
       externalDeploymentId: 'ecs-svc/new',
       resourceRef: SERVICE_ARN,
       strategy: 'rolling',
+      preDeployEnabled: false,
+      postDeployEnabled: false,
     });
     expect(
       ecs.commandCalls(RegisterTaskDefinitionCommand)[0].args[0].input,
@@ -209,6 +211,43 @@ describe('AwsEcsDeploymentProvider', () => {
       currentStep: 4,
       totalSteps: 4,
     });
+  });
+
+  it('tells whether the service checks a release with hooks before or after production traffic', async () => {
+    const hooked = async (...stages: string[][]) => {
+      mockStart();
+      ecs.on(UpdateServiceCommand).resolves({
+        service: {
+          serviceArn: SERVICE_ARN,
+          deploymentConfiguration: {
+            strategy: 'BLUE_GREEN',
+            lifecycleHooks: stages.map(lifecycleStages => ({
+              hookTargetArn:
+                'arn:aws:lambda:eu-west-1:111122223333:function:check',
+              lifecycleStages: lifecycleStages as any,
+            })),
+          },
+          deployments: [
+            { id: 'ecs-svc/new', status: 'PRIMARY', taskDefinition: NEW_ARN },
+          ],
+        },
+      });
+      const started = await provider().start(target, {
+        kind: 'register',
+        taskDefinition,
+      });
+      return [started.preDeployEnabled, started.postDeployEnabled];
+    };
+
+    expect(await hooked()).toEqual([false, false]);
+    expect(await hooked(['POST_TEST_TRAFFIC_SHIFT'])).toEqual([true, false]);
+    expect(await hooked(['POST_PRODUCTION_TRAFFIC_SHIFT'])).toEqual([
+      false,
+      true,
+    ]);
+    expect(
+      await hooked(['PRE_SCALE_UP'], ['PRODUCTION_TRAFFIC_SHIFT']),
+    ).toEqual([true, true]);
   });
 
   it('reports a deployment the circuit breaker rolled back', async () => {

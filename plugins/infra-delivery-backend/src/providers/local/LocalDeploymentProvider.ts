@@ -10,9 +10,9 @@ import {
   ProviderDeployment,
   Release,
   StartedDeployment,
-} from './DeploymentProvider';
-import { elbListenerStateOf } from './elbListenerState';
-import { LIFECYCLE_STAGES } from './serviceDeploymentProgress';
+} from '../DeploymentProvider';
+import { elbListenerStateOf } from '../ecs/elbListenerState';
+import { deployHooksOf, LIFECYCLE_STAGES } from '../ecs/lifecycleStages';
 
 interface LocalStage {
   stepCode: string;
@@ -194,6 +194,12 @@ export class LocalDeploymentProvider implements DeploymentProvider {
         .slice(0, 19)}`,
       resourceRef: `arn:aws:ecs:${region}:${account.cloudId}:service/${cluster}/${service}`,
       strategy: blueGreen ? 'blue_green' : 'rolling',
+      // A `-pause` family waits at a hook before production traffic (see `pausedStage`).
+      ...deployHooksOf(
+        family.endsWith('-pause')
+          ? [{ lifecycleStages: [simulationOf(family).pausedStage] }]
+          : [],
+      ),
       ...(elbListenerState ? { elbListenerState } : {}),
     };
   }

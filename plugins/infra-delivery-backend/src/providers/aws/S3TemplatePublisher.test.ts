@@ -6,7 +6,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { errorBodySchema } from '@infra-delivery/plugin-infra-delivery-common';
 import { mockClient } from 'aws-sdk-client-mock';
-import { InfraDeliveryError } from '../errors';
+import { InfraDeliveryError } from '../../errors';
 import { S3TemplatePublisher, templateObjectKey } from './S3TemplatePublisher';
 
 const s3Mock = mockClient(S3Client);

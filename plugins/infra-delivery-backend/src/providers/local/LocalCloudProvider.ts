@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import { CloudMetric } from '@infra-delivery/plugin-infra-delivery-common';
-import { CloudAccountAccess, CloudProvider } from './CloudProvider';
-import { MetricQuery } from './metricQuery';
+import {
+  CloudAccountAccess,
+  CloudProvider,
+  MetricQuery,
+} from '../CloudProvider';
 
 const DAY_SECONDS = 24 * 3600;
 

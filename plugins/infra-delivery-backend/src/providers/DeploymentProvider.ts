@@ -6,7 +6,7 @@ import {
   ServiceDeploymentState,
   TaskDefinitionSnapshot,
 } from '@infra-delivery/plugin-infra-delivery-common';
-import { CloudAccountAccess } from '../cloud/CloudProvider';
+import { CloudAccountAccess } from './CloudProvider';
 
 /** The ECS service a deployment rolls, in a connected account. */
 export interface EcsServiceTarget {
@@ -36,6 +36,10 @@ export interface StartedDeployment {
   /** ARN of the ECS service deployment (`…:service-deployment/…`), where ECS names one. */
   serviceDeploymentRef?: string;
   strategy: string;
+  /** The service has lifecycle hooks before the production traffic shift. */
+  preDeployEnabled: boolean;
+  /** The service has lifecycle hooks at or after the production traffic shift. */
+  postDeployEnabled: boolean;
   /** The listener rules a blue/green deployment moves traffic through. */
   elbListenerState?: ElbListenerState[];
 }

@@ -1,5 +1,24 @@
 import { CloudMetric } from '@infra-delivery/plugin-infra-delivery-common';
-import { MetricQuery } from './metricQuery';
+
+export interface MetricDimension {
+  name: string;
+  value: string;
+}
+
+/** A metric query (#15) that passed the rules of `cloud/metricQuery` already. */
+export interface MetricQuery {
+  cloudAccountId: string;
+  region: string;
+  namespace: string;
+  metricName: string;
+  /** CloudWatch's spelling: `Average`, `p99`, … */
+  statistic: string;
+  period: number;
+  startTime: Date;
+  endTime: Date;
+  /** Sorted by name. */
+  dimensions: MetricDimension[];
+}
 
 /** What a provider needs to act in a connected account. */
 export interface CloudAccountAccess {

@@ -1,0 +1,7 @@
+/**
+ * Node.js library of the infra-delivery plugin, for other backend plugins that call it.
+ *
+ * @packageDocumentation
+ */
+
+export { createInfraDeliveryClient } from './createInfraDeliveryClient';
