@@ -494,7 +494,8 @@ describe.each(databases.eachSupportedId())(
           environmentId: source.environmentId,
           data: { triggerChannel: 'REDEPLOY' },
         });
-        expect(again.description).toContain(source.id);
+        // Named after the release it deploys again; the id is in redeployOfDeploymentId.
+        expect(again.description).toContain(`“${source.description}”`);
         expect(JSON.stringify(again.data.deployedTaskDefinition)).toBe(
           JSON.stringify(source.data.deployedTaskDefinition),
         );
@@ -863,7 +864,8 @@ describe.each(databases.eachSupportedId())(
           environmentId: w.environmentId,
         });
         expect(rollback.id).not.toBe(first.id);
-        expect(rollback.description).toContain(first.id);
+        // Named after the release it returns to; the id is in rollbackToDeploymentId.
+        expect(rollback.description).toContain(`“${first.description}”`);
         expect(rollback.data.previousTaskDefinition).toEqual(
           second.data.deployedTaskDefinition,
         );

@@ -141,11 +141,12 @@ export class DeploymentService {
           status: 'PENDING',
           triggerSource: 'ROLLBACK',
           rollbackToDeploymentId: target.id,
-          description: `Rollback of ${service.serviceName} to deployment ${
-            target.id
-          } (${String(release.definition.family ?? 'task')}:${
+          // Read by people: the release by its description; rollbackToDeploymentId has the id.
+          description: `Rollback of ${service.serviceName} to “${
+            target.description
+          }” (${String(release.definition.family ?? 'task')}:${
             release.revision
-          }, deployed ${target.completedAt ?? target.createdAt})`,
+          })`,
           data: {
             type: 'cloud:container',
             cloudAccountId: target.data.cloudAccountId,
@@ -284,7 +285,7 @@ export class DeploymentService {
           redeployOfDeploymentId: source.id,
           description: `Redeploy of ${
             service.serviceName
-          } with the release of deployment ${source.id} (${String(
+          } with the release of “${source.description}” (${String(
             release.definition.family ?? 'task',
           )}:${release.revision})`,
           data: {
