@@ -758,14 +758,16 @@ async function main() {
 
 async function finish() {
   await stopServers();
+  progress(`took ${seconds(started)}`);
+  console.log(`${results.passed} passed, ${results.failed} failed`);
+  process.exitCode = results.failed === 0 && results.passed > 0 ? 0 : 1;
+  // After the verdict: removing the portal's 2 GB of node_modules takes a minute or two.
   if (workDir && !keep && results.failed === 0) {
+    progress(`removing ${workDir}`);
     fs.rmSync(workDir, { recursive: true, force: true });
   } else if (workDir) {
     progress(`the portal and its logs are kept in ${workDir}`);
   }
-  progress(`took ${seconds(started)}`);
-  console.log(`${results.passed} passed, ${results.failed} failed`);
-  process.exitCode = results.failed === 0 && results.passed > 0 ? 0 : 1;
 }
 
 for (const [signal, code] of [
