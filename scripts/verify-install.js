@@ -445,7 +445,7 @@ async function catalogEntity(backendUrl, token, ref) {
   return response.status === 200 ? response.json : undefined;
 }
 
-async function backendChecks(backendUrl) {
+async function backendChecks(backendUrl, tarballs) {
   const api = `${backendUrl}/api/infra-delivery`;
   await check('health: GET /api/infra-delivery/health', async () => {
     const response = await http('GET', `${api}/health`);
@@ -487,6 +487,62 @@ async function backendChecks(backendUrl) {
         listed.json?.data?.some(p => p.givenId === 'verify-signup'),
         'the new project is not listed',
       );
+    },
+  );
+
+  await check(
+    'runner: npx @infra-delivery/runner --once with a service account\u2019s API key shows ONLINE',
+    async () => {
+      assert(accessToken, 'no access token');
+      const account = await http('POST', `${api}/service-accounts`, {
+        token: accessToken,
+        body: { data: { name: 'verify-install runner', role: 'MEMBER' } },
+      });
+      expectStatus(account, 201, 'create service account');
+      const key = await http('POST', `${api}/api-keys`, {
+        token: accessToken,
+        body: {
+          data: {
+            name: 'verify-install runner',
+            ownerType: 'SERVICE_ACCOUNT',
+            ownerId: account.json.data.id,
+          },
+        },
+      });
+      expectStatus(key, 201, 'create API key');
+      // `npx @infra-delivery/runner`, from the tarballs instead of the registry; the common
+      // package beside it satisfies the runner's dependency on it.
+      run(
+        'runner',
+        'npm',
+        [
+          'exec',
+          '--yes',
+          `--package=${tarballs.common.file}`,
+          `--package=${tarballs.runner.file}`,
+          '--',
+          'infra-delivery-runner',
+          '--url',
+          api,
+          '--runner-id',
+          'verify-install',
+          '--once',
+        ],
+        {
+          cwd: workDir,
+          env: { INFRA_DELIVERY_RUNNER_TOKEN: key.json.data.key },
+          timeoutMs: 5 * 60_000,
+        },
+      );
+      const runners = await http('GET', `${api}/runners`, {
+        token: accessToken,
+      });
+      expectStatus(runners, 200, 'list runners');
+      const runner = runners.json?.data?.find(
+        r => r.runnerId === 'verify-install',
+      );
+      assert(runner, 'the runner is not listed');
+      assert(runner.status === 'ONLINE', `the runner is ${runner.status}`);
     },
   );
 
@@ -751,7 +807,7 @@ async function main() {
     );
     return;
   }
-  await backendChecks(backendUrl);
+  await backendChecks(backendUrl, tarballs);
   progress('starting the frontend');
   await frontendChecks(portal, `http://localhost:${ports.frontend}`);
 }
