@@ -5,6 +5,7 @@ import {
   createRouteRef,
 } from '@backstage/core-plugin-api';
 import { infraDeliveryApiFactory } from './api';
+import { legacyInfrastructureRouteRef } from './routes';
 
 /**
  * The same components for apps on the legacy frontend system: add the plugin to the app and
@@ -20,7 +21,7 @@ export const legacyInfraDeliveryPlugin = createPlugin({
   apis: [infraDeliveryApiFactory],
   routes: {
     root: createRouteRef({ id: 'infra-delivery' }),
-    home: createRouteRef({ id: 'infra-delivery-home' }),
+    home: legacyInfrastructureRouteRef,
     stacks: createRouteRef({ id: 'infra-delivery-entity-stacks' }),
     runs: createRouteRef({ id: 'infra-delivery-entity-runs' }),
     metrics: createRouteRef({ id: 'infra-delivery-entity-metrics' }),
@@ -39,17 +40,19 @@ export const InfraDeliveryStatusPage = legacyInfraDeliveryPlugin.provide(
 );
 
 /**
- * The Infrastructure home: runs waiting for approval, runs that failed lately, the stacks with
- * their last run and the cloud accounts to upgrade. Its links assume the new frontend
- * system's paths: mount it at `/infra-delivery/overview` and the cloud accounts page at
- * `/infra-delivery/cloud-accounts`.
+ * The Infrastructure page, as the new frontend system's page with its tabs: Overview (runs
+ * waiting for approval, runs that failed lately, the stacks with their last run, the cloud
+ * accounts to upgrade), Runs with a page per run (`runs/<runId>`), Cloud accounts,
+ * Organization and Service, and the self-hosted forge login pages (`gitforge/…`). Mount it at
+ * one path, e.g. `<Route path="/infra-delivery" element={<InfraDeliveryHomePage />} />`; its
+ * links lead to its own tabs under that path.
  */
 export const InfraDeliveryHomePage = legacyInfraDeliveryPlugin.provide(
   createRoutableExtension({
     name: 'InfraDeliveryHomePage',
     component: () =>
-      import('./components/InfrastructureHome').then(
-        m => m.InfrastructureHomePage,
+      import('./components/LegacyInfrastructurePage').then(
+        m => m.LegacyInfrastructurePage,
       ),
     mountPoint: legacyInfraDeliveryPlugin.routes.home,
   }),

@@ -1,11 +1,10 @@
 import { Link } from '@backstage/core-components';
-import { useRouteRef } from '@backstage/frontend-plugin-api';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import Alert from '@material-ui/lab/Alert';
 import AlertTitle from '@material-ui/lab/AlertTitle';
-import { rootRouteRef } from '../../routes';
 import { useIsOrganizationAdmin } from '../common/useIsOrganizationAdmin';
+import { useMountedInfrastructurePath } from '../common/useInfrastructurePath';
 import { ConnectRunnerButton } from './ConnectRunnerButton';
 import { RunnerCommand } from './RunnerCommand';
 import {
@@ -22,8 +21,8 @@ function asSentence(text: string): string {
 
 /** Where the Organization page lists the runners, when the app has the plugin's page. */
 function useRunnersCardLink(): string | undefined {
-  const root = useRouteRef(rootRouteRef);
-  return root ? `${root()}/organization#runners` : undefined;
+  const page = useMountedInfrastructurePath();
+  return page ? `${page}/organization#runners` : undefined;
 }
 
 /** What others than admins can do: see the runners, and ask an admin. */

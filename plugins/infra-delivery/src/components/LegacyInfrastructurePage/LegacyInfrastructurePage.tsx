@@ -1,0 +1,99 @@
+import { Header, HeaderTabs, Link, Page } from '@backstage/core-components';
+import { ReactElement } from 'react';
+import {
+  matchPath,
+  Navigate,
+  Route,
+  Routes,
+  useLocation,
+  useResolvedPath,
+} from 'react-router-dom';
+import { CloudAccountsPage } from '../CloudAccounts';
+import { GitForgeLoginPage } from '../GitForgeLogin';
+import { InfrastructureHomePage } from '../InfrastructureHome';
+import { OrganizationSettingsPage } from '../OrganizationSettings';
+import { PipelineRunsRoutes } from '../PipelineRunsContent';
+import { ServiceStatusPage } from '../ServiceStatusPage';
+
+interface Tab {
+  path: string;
+  title: string;
+  element: ReactElement;
+}
+
+/**
+ * The tabs of the new frontend system's Infrastructure page (its sub-pages in plugin.tsx),
+ * with the same paths, so the views' links (`runs/<runId>`, `cloud-accounts`,
+ * `organization#…`) lead to the same places in both systems.
+ */
+const TABS: Tab[] = [
+  { path: 'overview', title: 'Overview', element: <InfrastructureHomePage /> },
+  {
+    path: 'runs',
+    title: 'Runs',
+    element: <PipelineRunsRoutes stackIds={[]} />,
+  },
+  {
+    path: 'cloud-accounts',
+    title: 'Cloud accounts',
+    element: <CloudAccountsPage />,
+  },
+  {
+    path: 'organization',
+    title: 'Organization',
+    element: <OrganizationSettingsPage />,
+  },
+  { path: 'status', title: 'Service', element: <ServiceStatusPage /> },
+];
+
+/** The header tabs, the one of the current path selected. */
+const InfrastructureTabs = () => {
+  const base = useResolvedPath('').pathname.replace(/\/+$/, '');
+  const { pathname } = useLocation();
+  const selected = TABS.findIndex(tab =>
+    matchPath({ path: `${base}/${tab.path}`, end: false }, pathname),
+  );
+  return (
+    <HeaderTabs
+      selectedIndex={Math.max(selected, 0)}
+      tabs={TABS.map(tab => ({
+        id: tab.path,
+        label: tab.title,
+        tabProps: { component: Link, to: `${base}/${tab.path}` },
+      }))}
+    />
+  );
+};
+
+/**
+ * The Infrastructure page for legacy apps, mounted by the app at one path (e.g.
+ * `/infra-delivery`): the Overview, Runs (with a page per run), Cloud accounts, Organization
+ * and Service tabs under it, and the self-hosted forge login pages at `gitforge/…`, as the
+ * new frontend system's page and its sub-pages lay them out.
+ */
+export const LegacyInfrastructurePage = () => (
+  <Page themeId="tool">
+    <Header title="Infrastructure" />
+    <Routes>
+      <Route path="gitforge/*" element={<GitForgeLoginPage />} />
+      <Route
+        path="*"
+        element={
+          <>
+            <InfrastructureTabs />
+            <Routes>
+              <Route index element={<Navigate to="overview" replace />} />
+              {TABS.map(tab => (
+                <Route
+                  key={tab.path}
+                  path={`${tab.path}/*`}
+                  element={tab.element}
+                />
+              ))}
+            </Routes>
+          </>
+        }
+      />
+    </Routes>
+  </Page>
+);

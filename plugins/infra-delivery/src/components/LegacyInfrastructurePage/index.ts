@@ -1,0 +1,1 @@
+export { LegacyInfrastructurePage } from './LegacyInfrastructurePage';

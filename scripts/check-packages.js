@@ -1,0 +1,293 @@
+#!/usr/bin/env node
+/*
+ * Asserts what each packed tarball holds, as npm would publish it: run by scripts/check-packages
+ * on the tarballs of scripts/pack-packages.
+ *
+ *   node scripts/check-packages.js --results FILE TARBALL...
+ *
+ * For every tarball: a package.json that is publishable (public, Apache-2.0, no `workspace:`
+ * range left, `backstage` metadata with the plugin id and its packages), `main`/`types`/
+ * `module`/`bin` naming files that are in the tarball, a non-empty dist/, README and LICENSE,
+ * no sources, tests or test utilities, and the files the package reads at run time from its
+ * own folder (the backend's migrations and demo plans, the common package's openapi.json, the
+ * configuration schema of packages that declare one). Prints one line per failed assertion
+ * and a summary; writes {"passed", "failed", "failures"} to FILE for scripts/test-summary.js.
+ * Exit status 0 when every assertion held.
+ */
+'use strict';
+
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const REPO = path.resolve(__dirname, '..');
+const RUNTIME_DEPENDENCY_FIELDS = [
+  'dependencies',
+  'peerDependencies',
+  'optionalDependencies',
+];
+/** Roles of packages that belong to a plugin and must say which. */
+const PLUGIN_ROLES = new Set([
+  'frontend-plugin',
+  'backend-plugin',
+  'common-library',
+  'web-library',
+  'node-library',
+  'backend-plugin-module',
+  'frontend-plugin-module',
+]);
+
+let passed = 0;
+const failures = [];
+
+function expect(condition, pkg, what) {
+  if (condition) {
+    passed += 1;
+  } else {
+    failures.push(`${pkg}: ${what}`);
+    console.log(`FAIL ${pkg}: ${what}`);
+  }
+}
+
+/** The repository's workspaces by package name. */
+function workspaces() {
+  const byName = new Map();
+  for (const parent of ['plugins', 'packages']) {
+    for (const dir of fs.readdirSync(path.join(REPO, parent))) {
+      const file = path.join(REPO, parent, dir, 'package.json');
+      if (fs.existsSync(file)) {
+        const pkg = JSON.parse(fs.readFileSync(file, 'utf8'));
+        byName.set(pkg.name, path.join(REPO, parent, dir));
+      }
+    }
+  }
+  return byName;
+}
+
+/** Every file path under dir, relative to it, with forward slashes. */
+function filesUnder(dir, prefix = '') {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap(entry => {
+    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+    return entry.isDirectory()
+      ? filesUnder(path.join(dir, entry.name), rel)
+      : [rel];
+  });
+}
+
+function normal(file) {
+  return path.posix.normalize(file).replace(/^\.\//, '');
+}
+
+function checkTarball(tarball, sources) {
+  const unpacked = fs.mkdtempSync(path.join(os.tmpdir(), 'check-packages-'));
+  try {
+    execFileSync('tar', ['-xzf', tarball, '-C', unpacked]);
+    const root = path.join(unpacked, 'package');
+    const files = new Set(filesUnder(root));
+    const has = file => files.has(normal(file));
+    const nonEmpty = file =>
+      has(file) && fs.statSync(path.join(root, file)).size > 0;
+    const manifest = JSON.parse(
+      fs.readFileSync(path.join(root, 'package.json'), 'utf8'),
+    );
+    const name = manifest.name ?? path.basename(tarball);
+    const source = sources.get(name);
+    expect(source, name, 'is a package of this repository');
+    if (!source) return;
+    const sourceManifest = JSON.parse(
+      fs.readFileSync(path.join(source, 'package.json'), 'utf8'),
+    );
+
+    // Publishable as it is.
+    expect(manifest.private !== true, name, 'is not private');
+    expect(manifest.license === 'Apache-2.0', name, 'license is Apache-2.0');
+    expect(
+      manifest.version === sourceManifest.version,
+      name,
+      `version is the workspace's ${sourceManifest.version}`,
+    );
+    for (const field of [...RUNTIME_DEPENDENCY_FIELDS, 'devDependencies']) {
+      const left = Object.entries(manifest[field] ?? {}).filter(([, range]) =>
+        String(range).startsWith('workspace:'),
+      );
+      expect(
+        left.length === 0,
+        name,
+        `no workspace: range in ${field}${
+          left.length ? ` (${left.map(([dep]) => dep).join(', ')})` : ''
+        }`,
+      );
+    }
+
+    // Entry points name files that are shipped.
+    expect(
+      typeof manifest.main === 'string' && manifest.main.startsWith('dist/'),
+      name,
+      `main points into dist/ (${manifest.main})`,
+    );
+    for (const field of ['main', 'types', 'module']) {
+      if (manifest[field] !== undefined) {
+        expect(
+          nonEmpty(manifest[field]),
+          name,
+          `${field} ${manifest[field]} is in the tarball and not empty`,
+        );
+      }
+    }
+    expect(manifest.types !== undefined, name, 'declares its types');
+    for (const [command, file] of Object.entries(manifest.bin ?? {})) {
+      expect(
+        nonEmpty(file),
+        name,
+        `bin ${command} (${file}) is in the tarball`,
+      );
+    }
+    const dist = [...files].filter(file => file.startsWith('dist/'));
+    expect(
+      dist.some(file => /\.(c|m)?js$/.test(file)),
+      name,
+      'dist/ holds built JavaScript',
+    );
+
+    // What every published package carries, and what it must not.
+    expect(nonEmpty('README.md'), name, 'README.md is shipped');
+    expect(
+      [...files].some(file => /^LICEN[CS]E(\.md|\.txt)?$/i.test(file)),
+      name,
+      'LICENSE is shipped',
+    );
+    const forbidden = [...files].filter(
+      file =>
+        file.startsWith('src/') ||
+        /(^|\/)__testUtils__\//.test(file) ||
+        /(^|\/)__fixtures__\//.test(file) ||
+        /\.test\.(c|m)?[jt]sx?$/.test(file) ||
+        /(^|\/)setupTests\.[jt]s$/.test(file),
+    );
+    expect(
+      forbidden.length === 0,
+      name,
+      `no sources, tests or test utilities shipped${
+        forbidden.length ? ` (${forbidden.slice(0, 3).join(', ')}…)` : ''
+      }`,
+    );
+
+    // Backstage's package metadata.
+    const backstage = manifest.backstage ?? {};
+    expect(backstage.role, name, 'backstage.role is set');
+    if (PLUGIN_ROLES.has(backstage.role) && backstage.role !== 'node-library') {
+      expect(backstage.pluginId, name, 'backstage.pluginId is set');
+      if (backstage.role.endsWith('-module')) {
+        expect(
+          backstage.pluginPackage,
+          name,
+          'backstage.pluginPackage names the plugin it extends',
+        );
+      } else {
+        expect(
+          backstage.pluginPackages?.includes(name),
+          name,
+          'backstage.pluginPackages lists the package itself',
+        );
+        for (const sibling of backstage.pluginPackages ?? []) {
+          expect(
+            sources.has(sibling),
+            name,
+            `backstage.pluginPackages entry ${sibling} is a package of this repository`,
+          );
+        }
+      }
+    }
+
+    // Files the package reads from its own folder at run time.
+    if (sourceManifest.configSchema) {
+      expect(
+        nonEmpty('config.schema.json') &&
+          manifest.configSchema === 'config.schema.json',
+        name,
+        'config.schema.json is shipped and named by configSchema',
+      );
+      if (has('config.schema.json')) {
+        const schema = JSON.parse(
+          fs.readFileSync(path.join(root, 'config.schema.json'), 'utf8'),
+        );
+        expect(
+          Object.keys(schema.properties ?? {}).length > 0,
+          name,
+          'config.schema.json describes configuration keys',
+        );
+      }
+    }
+    for (const folder of ['migrations', 'demo']) {
+      const sourceFolder = path.join(source, folder);
+      if (!fs.existsSync(sourceFolder)) continue;
+      expect(
+        (sourceManifest.files ?? []).includes(folder),
+        name,
+        `files lists ${folder}/`,
+      );
+      for (const file of filesUnder(sourceFolder)) {
+        expect(has(`${folder}/${file}`), name, `${folder}/${file} is shipped`);
+      }
+    }
+    if (fs.existsSync(path.join(source, 'openapi.json'))) {
+      expect(
+        has('openapi.json') &&
+          fs
+            .readFileSync(path.join(root, 'openapi.json'))
+            .equals(fs.readFileSync(path.join(source, 'openapi.json'))),
+        name,
+        'openapi.json is shipped as in the repository',
+      );
+    }
+  } finally {
+    fs.rmSync(unpacked, { recursive: true, force: true });
+  }
+}
+
+function main() {
+  const args = process.argv.slice(2);
+  const resultsAt = args.indexOf('--results');
+  const resultsFile = resultsAt >= 0 ? args[resultsAt + 1] : undefined;
+  const tarballs = args.filter(
+    (arg, i) => arg !== '--results' && i !== resultsAt + 1,
+  );
+  const sources = workspaces();
+  const publishable = [...sources.entries()].filter(([, dir]) => {
+    const pkg = JSON.parse(
+      fs.readFileSync(path.join(dir, 'package.json'), 'utf8'),
+    );
+    return pkg.private !== true;
+  });
+  const packedNames = tarballs.map(tarball => {
+    const manifest = JSON.parse(
+      execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], {
+        encoding: 'utf8',
+      }),
+    );
+    return manifest.name;
+  });
+  for (const [name] of publishable) {
+    expect(packedNames.includes(name), name, 'was packed');
+  }
+  for (const tarball of tarballs) {
+    checkTarball(tarball, sources);
+  }
+  console.log(
+    `package contents: ${passed} passed, ${failures.length} failed (${tarballs.length} tarballs)`,
+  );
+  if (resultsFile) {
+    fs.writeFileSync(
+      resultsFile,
+      `${JSON.stringify(
+        { tool: 'package-contents', passed, failed: failures.length, failures },
+        null,
+        2,
+      )}\n`,
+    );
+  }
+  process.exitCode = failures.length === 0 && tarballs.length > 0 ? 0 : 1;
+}
+
+main();

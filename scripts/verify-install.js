@@ -1,0 +1,842 @@
+#!/usr/bin/env node
+/*
+ * Installs this checkout's packages into a brand-new Backstage portal, the way an adopter
+ * would, and checks that the portal works. Run through scripts/verify-install (which puts
+ * Node 24 and yarn on PATH); see that file for the options.
+ *
+ * What is done exactly as the package READMEs say: the dependencies their `yarn --cwd … add`
+ * lines add, the frontend README's `yarn set resolution` line for apps on Backstage 1.55 and
+ * the `backend.add(…)` lines (both read from the READMEs themselves, so a README whose snippet
+ * does not work fails here), the frontend plugin discovered through `app.packages: all` of the
+ * create-app template, the configuration keys (`infraDelivery.roleMappings`,
+ * `infraDelivery.demo.enabled`, `catalog.providers.infraDelivery`), and the annotated component
+ * of the frontend README's example.
+ *
+ * What an adopter of published packages would not do, and why:
+ * - The portal's root package.json gets `resolutions` pointing every `@infra-delivery/*`
+ *   package at its tarball. They stand in for the npm registry (the packages are not published
+ *   from this checkout); the dependency ranges themselves are the `^<version>` that `yarn add`
+ *   writes, so the packages still find each other through their ordinary ranges.
+ * - The registry pins of the toolchain notes (`@swc/core`, `unrs-resolver`, `rollup`,
+ *   `@yarnpkg/core`, better-sqlite3 13 for Node 24) and one of the signals backend (below):
+ *   the create-app template itself needs them on this registry and Node, with or without our
+ *   packages.
+ * - Ports: the backend and the frontend dev server listen on free ports, not 7007/3000.
+ * - `infraDelivery.demo.enabled` (documented for local development) gives the portal
+ *   organization stacks with the ids of the README's annotated component.
+ */
+'use strict';
+
+const { spawn, spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+
+const REPO = path.resolve(__dirname, '..');
+// The create-app release of Backstage 1.55, the line this repository builds against (backstage.json).
+const CREATE_APP_VERSION = process.env.VERIFY_CREATE_APP_VERSION || '0.9.2';
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+const REGISTRY_PINS = {
+  '@swc/core': '1.16.18',
+  'unrs-resolver': '1.12.2',
+  rollup: '4.67.4',
+  '@yarnpkg/core': '4.9.1',
+  'better-sqlite3': '^13.2.0',
+  // Without create-app's seed yarn.lock (fetched from GitHub, unreachable here) the template's
+  // `^0.3.19` takes 0.3.21 of the Backstage 1.56 line, whose router needs the
+  // `addWebSocketHandler` of backend-defaults 0.19; the template's backend-defaults is ^0.18.
+  '@backstage/plugin-signals-backend': '0.3.19',
+};
+const PACKAGE_DIRS = {
+  common: 'plugins/infra-delivery-common',
+  backend: 'plugins/infra-delivery-backend',
+  frontend: 'plugins/infra-delivery',
+  catalog: 'plugins/catalog-backend-module-infra-delivery',
+  scaffolder: 'plugins/scaffolder-backend-module-infra-delivery',
+  adminGroups: 'plugins/permission-backend-module-admin-groups',
+  runner: 'packages/runner',
+};
+// The READMEs whose `backend.add(…)` lines the portal's backend gets, in the root README's order.
+const BACKEND_READMES = [
+  PACKAGE_DIRS.backend,
+  PACKAGE_DIRS.catalog,
+  PACKAGE_DIRS.scaffolder,
+];
+const ACTION_IDS = [
+  'infra-delivery:stack:create',
+  'infra-delivery:run:trigger',
+  'infra-delivery:cloud-account:create',
+];
+
+const keep = process.argv.includes('--keep');
+const started = Date.now();
+const results = { passed: 0, failed: 0 };
+const servers = [];
+let workDir;
+
+const seconds = since => `${Math.round((Date.now() - since) / 1000)} s`;
+const sleep = ms => new Promise(resolve => setTimeout(resolve, ms));
+const progress = message =>
+  process.stderr.write(`verify-install: ${message}\n`);
+
+function report(ok, name, detail) {
+  results[ok ? 'passed' : 'failed'] += 1;
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}${detail ? ` (${detail})` : ''}`);
+}
+
+/** Runs one check; a thrown error fails it with its message. Returns whether it passed. */
+async function check(name, body) {
+  const t0 = Date.now();
+  try {
+    const detail = await body();
+    report(true, name, detail ?? seconds(t0));
+    return true;
+  } catch (error) {
+    report(false, name, String(error?.message ?? error).split('\n')[0]);
+    return false;
+  }
+}
+
+function assert(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+/** Runs a command to completion with its output in a log file; throws with the log's end. */
+function run(name, command, args, options = {}) {
+  const log = path.join(workDir, 'logs', `${name}.log`);
+  const fd = fs.openSync(log, 'a');
+  const result = spawnSync(command, args, {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', fd, fd],
+    timeout: options.timeoutMs,
+  });
+  fs.closeSync(fd);
+  if (result.status !== 0) {
+    const tail = fs.readFileSync(log, 'utf8').trimEnd().split('\n').slice(-15);
+    process.stderr.write(`${tail.join('\n')}\n`);
+    throw new Error(
+      `${command} ${args.join(' ')} exited with ${
+        result.status ?? result.signal ?? result.error
+      }; log: ${log}`,
+    );
+  }
+  return fs.readFileSync(log, 'utf8');
+}
+
+/** Starts a long-running server in its own process group, stopped at exit. */
+function startServer(name, command, args, cwd) {
+  const log = path.join(workDir, 'logs', `${name}.log`);
+  const fd = fs.openSync(log, 'a');
+  const child = spawn(command, args, {
+    cwd,
+    env: { ...process.env, FORCE_COLOR: '0' },
+    stdio: ['ignore', fd, fd],
+    detached: true,
+  });
+  fs.closeSync(fd);
+  servers.push(child);
+  return { child, log };
+}
+
+/** Stops every server's process group, waiting up to 15 s before killing what is left. */
+async function stopServers() {
+  const alive = pid => {
+    try {
+      process.kill(-pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const groups = servers.splice(0).map(child => child.pid);
+  for (const pid of groups.filter(alive)) process.kill(-pid, 'SIGTERM');
+  const deadline = Date.now() + 15_000;
+  while (groups.some(alive) && Date.now() < deadline) await sleep(250);
+  for (const pid of groups.filter(alive)) process.kill(-pid, 'SIGKILL');
+}
+
+async function freePort() {
+  for (;;) {
+    const port = await new Promise((resolve, reject) => {
+      const server = net.createServer();
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => {
+        const { port: p } = server.address();
+        server.close(() => resolve(p));
+      });
+    });
+    if (port !== 3000 && port !== 7007) return port;
+  }
+}
+
+async function waitFor(what, timeoutMs, probe, child) {
+  const deadline = Date.now() + timeoutMs;
+  let last;
+  while (Date.now() < deadline) {
+    if (child && child.exitCode !== null) {
+      throw new Error(`${what}: the process exited with ${child.exitCode}`);
+    }
+    try {
+      const value = await probe();
+      if (value) return value;
+    } catch (error) {
+      last = error;
+    }
+    await sleep(2000);
+  }
+  throw new Error(
+    `${what}: not within ${timeoutMs / 1000} s${
+      last ? ` (${last.message})` : ''
+    }`,
+  );
+}
+
+async function http(method, url, { token, body } = {}) {
+  const response = await fetch(url, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
+    body: body ? JSON.stringify(body) : undefined,
+    signal: AbortSignal.timeout(30_000),
+  });
+  const text = await response.text();
+  let json;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, json, text };
+}
+
+function expectStatus(response, status, what) {
+  assert(
+    response.status === status,
+    `${what}: HTTP ${
+      response.status
+    }, expected ${status}: ${response.text.slice(0, 200)}`,
+  );
+}
+
+/** The fenced code blocks of a README, with their language. */
+function codeBlocks(readme) {
+  const text = fs.readFileSync(path.join(REPO, readme, 'README.md'), 'utf8');
+  return [...text.matchAll(/^```(\w*)\n([\s\S]*?)^```/gm)].map(m => ({
+    lang: m[1],
+    code: m[2],
+  }));
+}
+
+/** The `backend.add(import('@infra-delivery/…'))` statements of a package's README. */
+function backendAddLines(dir) {
+  const name = packageJson(dir).name;
+  const statements = codeBlocks(dir)
+    .filter(block => block.lang === 'ts')
+    .flatMap(block =>
+      [
+        ...block.code.matchAll(
+          /backend\.add\(\s*import\((['"])(.+?)\1\),?\s*\);/g,
+        ),
+      ]
+        .filter(m => m[2] === name)
+        .map(m => m[0]),
+    );
+  assert(
+    statements.length > 0,
+    `${dir}/README.md has no backend.add(import('${name}')) line`,
+  );
+  return statements[0];
+}
+
+/** The arguments of the frontend README's `yarn set resolution …` line. */
+function frontendResolutionArgs() {
+  const line = codeBlocks(PACKAGE_DIRS.frontend)
+    .filter(block => block.lang === 'bash')
+    .flatMap(block => block.code.split('\n'))
+    .find(l => l.startsWith('yarn set resolution '));
+  assert(
+    line,
+    `${PACKAGE_DIRS.frontend}/README.md has no yarn set resolution line`,
+  );
+  return [...line.matchAll(/'([^']*)'|(\S+)/g)].map(m => m[1] ?? m[2]).slice(1);
+}
+
+/** The example Component of the frontend README's "Entity annotations" section. */
+function annotatedComponentYaml() {
+  const block = codeBlocks(PACKAGE_DIRS.frontend).find(
+    b => b.lang === 'yaml' && /^kind: Component$/m.test(b.code),
+  );
+  assert(block, `${PACKAGE_DIRS.frontend}/README.md has no example Component`);
+  return block.code;
+}
+
+function packageJson(dir) {
+  return JSON.parse(
+    fs.readFileSync(path.join(REPO, dir, 'package.json'), 'utf8'),
+  );
+}
+
+function readJson(file) {
+  return JSON.parse(fs.readFileSync(file, 'utf8'));
+}
+
+function writeJson(file, value) {
+  fs.writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** scripts/pack-packages, or the tarballs already in dist-packages/ with VERIFY_REUSE_PACKAGES=1. */
+function packTarballs() {
+  const out = path.join(REPO, 'dist-packages');
+  const tarballs = {};
+  if (process.env.VERIFY_REUSE_PACKAGES !== '1') {
+    run('pack-packages', path.join(REPO, 'scripts/pack-packages'), [out], {
+      cwd: REPO,
+      timeoutMs: 15 * 60_000,
+    });
+  }
+  for (const [key, dir] of Object.entries(PACKAGE_DIRS)) {
+    const { name, version } = packageJson(dir);
+    const file = path.join(out, `${name.replace('/', '-')}-${version}.tgz`);
+    assert(fs.existsSync(file), `no tarball ${file}`);
+    tarballs[key] = { name, version, file };
+  }
+  return tarballs;
+}
+
+function createPortal(portal) {
+  fs.mkdirSync(portal);
+  run(
+    'create-app',
+    'npm',
+    [
+      'exec',
+      '--yes',
+      `--package=@backstage/create-app@${CREATE_APP_VERSION}`,
+      '--',
+      'backstage-create-app',
+      '--path',
+      portal,
+      '--skip-install',
+    ],
+    {
+      cwd: workDir,
+      env: { BACKSTAGE_APP_NAME: 'portal' },
+      timeoutMs: 5 * 60_000,
+    },
+  );
+  assert(
+    fs.existsSync(path.join(portal, 'packages/backend/src/index.ts')),
+    'create-app wrote no packages/backend',
+  );
+}
+
+/** The portal's package.json files after the READMEs' `yarn add` lines and the pins. */
+function addPackages(portal, tarballs) {
+  const rootFile = path.join(portal, 'package.json');
+  const root = readJson(rootFile);
+  root.resolutions = { ...root.resolutions, ...REGISTRY_PINS };
+  for (const { name, file } of Object.values(tarballs)) {
+    root.resolutions[name] = `file:${file}`;
+  }
+  writeJson(rootFile, root);
+
+  const add = (workspace, deps) => {
+    const file = path.join(portal, 'packages', workspace, 'package.json');
+    const pkg = readJson(file);
+    for (const [name, range] of deps) pkg.dependencies[name] = range;
+    writeJson(file, pkg);
+  };
+  const range = key => [tarballs[key].name, `^${tarballs[key].version}`];
+  // `yarn --cwd packages/backend add …` of the backend, catalog and scaffolder READMEs.
+  add('backend', [
+    range('backend'),
+    range('catalog'),
+    range('scaffolder'),
+    ['better-sqlite3', REGISTRY_PINS['better-sqlite3']],
+  ]);
+  // `yarn --cwd packages/app add …` of the frontend README.
+  add('app', [range('frontend')]);
+}
+
+function wireBackend(portal) {
+  const file = path.join(portal, 'packages/backend/src/index.ts');
+  const source = fs.readFileSync(file, 'utf8');
+  const lines = BACKEND_READMES.map(backendAddLines).join('\n');
+  assert(
+    source.includes('backend.start();'),
+    'index.ts has no backend.start()',
+  );
+  fs.writeFileSync(
+    file,
+    source.replace('backend.start();', `${lines}\n\nbackend.start();`),
+  );
+}
+
+/**
+ * app-config.local.yaml: the READMEs' configuration and the verification's own ports. The
+ * guest user is the portal user here; the roleMappings entry names it the way the READMEs name
+ * groups, and the REST checks below prove it was applied (a VIEWER could not create a project).
+ */
+function writeConfig(portal, ports) {
+  const appUrl = `http://localhost:${ports.frontend}`;
+  const backendUrl = `http://localhost:${ports.backend}`;
+  fs.writeFileSync(
+    path.join(portal, 'app-config.local.yaml'),
+    `# Written by infra-delivery's scripts/verify-install.
+app:
+  baseUrl: ${appUrl}
+backend:
+  baseUrl: ${backendUrl}
+  listen:
+    port: ${ports.backend}
+  cors:
+    origin: ${appUrl}
+infraDelivery:
+  roleMappings:
+    - entityRef: user:development/guest
+      role: ADMIN
+  defaultRole: VIEWER
+  demo:
+    enabled: true
+catalog:
+  providers:
+    infraDelivery:
+      schedule:
+        frequency: { seconds: 10 }
+        timeout: { minutes: 1 }
+`,
+  );
+  // The frontend README's annotated component, as an adopter adds it to a catalog-info.yaml.
+  fs.appendFileSync(
+    path.join(portal, 'examples/entities.yaml'),
+    `---\n${annotatedComponentYaml()}`,
+  );
+}
+
+async function guestToken(backendUrl) {
+  const response = await http('POST', `${backendUrl}/api/auth/guest/refresh`);
+  expectStatus(response, 200, 'guest sign-in');
+  const token = response.json?.backstageIdentity?.token;
+  assert(token, 'guest sign-in returned no token');
+  return token;
+}
+
+async function catalogEntity(backendUrl, token, ref) {
+  const [kind, rest] = ref.split(':');
+  const [namespace, name] = rest.split('/');
+  const response = await http(
+    'GET',
+    `${backendUrl}/api/catalog/entities/by-name/${kind}/${namespace}/${name}`,
+    { token },
+  );
+  return response.status === 200 ? response.json : undefined;
+}
+
+async function backendChecks(backendUrl, tarballs) {
+  const api = `${backendUrl}/api/infra-delivery`;
+  await check('health: GET /api/infra-delivery/health', async () => {
+    const response = await http('GET', `${api}/health`);
+    expectStatus(response, 200, 'health');
+    assert(response.json?.status === 'ok', `health said ${response.text}`);
+  });
+
+  const email = `verify-${Date.now()}@example.com`;
+  const password = 'verify-install-password';
+  let accessToken;
+  await check('sign-up: POST /auth/signup', async () => {
+    const response = await http('POST', `${api}/auth/signup`, {
+      body: { data: { email, password } },
+    });
+    expectStatus(response, 201, 'signup');
+  });
+  await check('token: POST /auth/token', async () => {
+    const response = await http('POST', `${api}/auth/token`, {
+      body: { data: { email, password } },
+    });
+    expectStatus(response, 200, 'token');
+    accessToken = response.json?.data?.accessToken;
+    assert(accessToken, 'no data.accessToken');
+  });
+  await check(
+    'project: POST then GET /projects with the access token',
+    async () => {
+      assert(accessToken, 'no access token');
+      const created = await http('POST', `${api}/projects`, {
+        token: accessToken,
+        body: { data: { givenId: 'verify-signup', name: 'Verify sign-up' } },
+      });
+      expectStatus(created, 201, 'create project');
+      const listed = await http('GET', `${api}/projects`, {
+        token: accessToken,
+      });
+      expectStatus(listed, 200, 'list projects');
+      assert(
+        listed.json?.data?.some(p => p.givenId === 'verify-signup'),
+        'the new project is not listed',
+      );
+    },
+  );
+
+  await check(
+    'runner: npx @infra-delivery/runner --once with a service account\u2019s API key shows ONLINE',
+    async () => {
+      assert(accessToken, 'no access token');
+      const account = await http('POST', `${api}/service-accounts`, {
+        token: accessToken,
+        body: { data: { name: 'verify-install runner', role: 'MEMBER' } },
+      });
+      expectStatus(account, 201, 'create service account');
+      const key = await http('POST', `${api}/api-keys`, {
+        token: accessToken,
+        body: {
+          data: {
+            name: 'verify-install runner',
+            ownerType: 'SERVICE_ACCOUNT',
+            ownerId: account.json.data.id,
+          },
+        },
+      });
+      expectStatus(key, 201, 'create API key');
+      // `npx @infra-delivery/runner`, from the tarballs instead of the registry; the common
+      // package beside it satisfies the runner's dependency on it.
+      run(
+        'runner',
+        'npm',
+        [
+          'exec',
+          '--yes',
+          `--package=${tarballs.common.file}`,
+          `--package=${tarballs.runner.file}`,
+          '--',
+          'infra-delivery-runner',
+          '--url',
+          api,
+          '--runner-id',
+          'verify-install',
+          '--once',
+        ],
+        {
+          cwd: workDir,
+          env: { INFRA_DELIVERY_RUNNER_TOKEN: key.json.data.key },
+          timeoutMs: 5 * 60_000,
+        },
+      );
+      const runners = await http('GET', `${api}/runners`, {
+        token: accessToken,
+      });
+      expectStatus(runners, 200, 'list runners');
+      const runner = runners.json?.data?.find(
+        r => r.runnerId === 'verify-install',
+      );
+      assert(runner, 'the runner is not listed');
+      assert(runner.status === 'ONLINE', `the runner is ${runner.status}`);
+    },
+  );
+
+  const guest = await guestToken(backendUrl).catch(error => {
+    report(false, 'guest sign-in: POST /api/auth/guest/refresh', error.message);
+    return undefined;
+  });
+  if (!guest) return;
+  await check(
+    'portal user: the guest (ADMIN by roleMappings) creates a project in the portal organization',
+    async () => {
+      const created = await http('POST', `${api}/projects`, {
+        token: guest,
+        body: { data: { givenId: 'verify-install', name: 'Verify install' } },
+      });
+      expectStatus(created, 201, 'create project as the guest');
+    },
+  );
+  await check(
+    'catalog: the module emits the project as system:default/infra-project-verify-install',
+    () =>
+      waitFor('the project in the catalog', 120_000, () =>
+        catalogEntity(
+          backendUrl,
+          guest,
+          'system:default/infra-project-verify-install',
+        ),
+      ).then(() => undefined),
+  );
+  const stackRef =
+    'resource:default/stack-0193a8c0-0000-7000-8000-00000000d001';
+  await check(`catalog: the demo stack is ${stackRef}`, () =>
+    waitFor('the demo stack in the catalog', 60_000, async () => {
+      const entity = await catalogEntity(backendUrl, guest, stackRef);
+      return entity?.spec?.type === 'iac-stack';
+    }).then(() => undefined),
+  );
+  await check(
+    `catalog: the annotated component payments-api dependsOn ${stackRef}`,
+    () =>
+      waitFor('the dependsOn relation', 90_000, async () => {
+        const entity = await catalogEntity(
+          backendUrl,
+          guest,
+          'component:default/payments-api',
+        );
+        return entity?.relations?.some(
+          r => r.type === 'dependsOn' && r.targetRef === stackRef,
+        );
+      }).then(() => undefined),
+  );
+  await check(
+    'scaffolder: GET /api/scaffolder/v2/actions lists the actions',
+    async () => {
+      const response = await http(
+        'GET',
+        `${backendUrl}/api/scaffolder/v2/actions`,
+        {
+          token: guest,
+        },
+      );
+      expectStatus(response, 200, 'actions');
+      const ids = new Set((response.json ?? []).map(a => a.id));
+      const missing = ACTION_IDS.filter(id => !ids.has(id));
+      assert(missing.length === 0, `missing ${missing.join(', ')}`);
+      return ACTION_IDS.join(', ');
+    },
+  );
+}
+
+async function frontendChecks(portal, frontendUrl) {
+  if (!fs.existsSync(CHROMIUM)) {
+    console.log(`skip frontend checks: no Chromium at ${CHROMIUM}`);
+    return;
+  }
+  const server = startServer(
+    'frontend',
+    'yarn',
+    ['workspace', 'app', 'start'],
+    portal,
+  );
+  const ready = await check(
+    `frontend: the dev server answers on ${frontendUrl}`,
+    () =>
+      waitFor(
+        'the frontend dev server',
+        5 * 60_000,
+        async () => (await fetch(frontendUrl)).ok,
+        server.child,
+      ).then(() => undefined),
+  );
+  if (!ready) return;
+
+  const { chromium } = require(require.resolve('playwright-core', {
+    paths: [REPO],
+  }));
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: CHROMIUM_ARGS,
+  });
+  const page = await browser.newPage();
+  page.setDefaultTimeout(60_000);
+  /** A check in the browser; a failure leaves a screenshot beside the logs. */
+  const browserCheck = (name, body) =>
+    check(name, async () => {
+      try {
+        return await body();
+      } catch (error) {
+        const shot = path.join(
+          workDir,
+          'logs',
+          `${name.replace(/\W+/g, '-')}.png`,
+        );
+        await page.screenshot({ path: shot }).catch(() => undefined);
+        throw error;
+      }
+    });
+  try {
+    const entityUrl = `${frontendUrl}/catalog/default/component/payments-api`;
+    const signedIn = await browserCheck(
+      'frontend: the guest signs in and the annotated component opens',
+      async () => {
+        await page.goto(entityUrl);
+        // The template's sign-in page comes first, with the guest provider.
+        await page.getByRole('button', { name: 'Enter' }).click();
+        await page.getByText('payments-api').first().waitFor();
+      },
+    );
+    if (!signedIn) return;
+    // The entity page's tabs are links of its navigation.
+    const tabs = ['Stacks', 'Pipeline runs', 'Deployments', 'Metrics'];
+    await browserCheck(
+      `frontend: payments-api has the tabs ${tabs.join(', ')}`,
+      async () => {
+        for (const tab of tabs) {
+          await page.getByRole('link', { name: tab, exact: true }).waitFor();
+        }
+      },
+    );
+    await browserCheck(
+      'frontend: the Stacks tab lists the demo stacks Monitoring and Network',
+      async () => {
+        await page.getByRole('link', { name: 'Stacks', exact: true }).click();
+        await page.waitForURL(/\/infra-stacks$/);
+        await page.getByText('Monitoring', { exact: true }).waitFor();
+        await page.getByText('Network', { exact: true }).waitFor();
+      },
+    );
+    await browserCheck(
+      'frontend: the Infrastructure page opens on its Overview',
+      async () => {
+        await page.goto(`${frontendUrl}/infra-delivery`);
+        await page.getByText('Failed lately').first().waitFor();
+      },
+    );
+  } finally {
+    await browser.close();
+  }
+}
+
+async function main() {
+  workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'infra-delivery-verify-'));
+  fs.mkdirSync(path.join(workDir, 'logs'));
+  const portal = path.join(workDir, 'portal');
+  progress(`working in ${workDir}`);
+
+  const ports = { backend: await freePort(), frontend: await freePort() };
+  const backendUrl = `http://localhost:${ports.backend}`;
+  let tarballs;
+  const setup = [
+    [
+      'pack: scripts/pack-packages',
+      () => {
+        tarballs = packTarballs();
+      },
+    ],
+    [
+      `portal: @backstage/create-app@${CREATE_APP_VERSION} --skip-install`,
+      () => createPortal(portal),
+    ],
+    [
+      'install: the READMEs\u2019 yarn add lines, tarballs through resolutions',
+      () => {
+        addPackages(portal, tarballs);
+        run('yarn-install', 'yarn', ['install'], {
+          cwd: portal,
+          timeoutMs: 20 * 60_000,
+        });
+        // The frontend README's step for apps on Backstage 1.55, which this portal is.
+        run('yarn-set-resolution', 'yarn', frontendResolutionArgs(), {
+          cwd: portal,
+          timeoutMs: 20 * 60_000,
+        });
+      },
+    ],
+    [
+      'install: the packages share the portal\u2019s copies of the Backstage packages',
+      () => {
+        const nested = Object.values(tarballs).flatMap(({ name }) => {
+          const dir = path.join(
+            portal,
+            'node_modules',
+            name,
+            'node_modules',
+            '@backstage',
+          );
+          return fs.existsSync(dir)
+            ? fs
+                .readdirSync(dir)
+                .map(dep => `${name} has its own @backstage/${dep}`)
+            : [];
+        });
+        assert(nested.length === 0, nested.join('; '));
+      },
+    ],
+    [
+      'wire: backend.add lines from the READMEs, config, the annotated component',
+      () => {
+        wireBackend(portal);
+        writeConfig(portal, ports);
+      },
+    ],
+    [
+      'type check: yarn tsc in the portal',
+      () => {
+        run('tsc', 'yarn', ['tsc'], { cwd: portal });
+      },
+    ],
+  ];
+  for (const [name, step] of setup) {
+    progress(name);
+    if (!(await check(name, step))) return;
+  }
+
+  progress(`starting the backend on ${backendUrl}`);
+  const backend = startServer(
+    'backend',
+    'yarn',
+    ['workspace', 'backend', 'start'],
+    portal,
+  );
+  const up = await check(
+    `backend: starts and is ready on port ${ports.backend}`,
+    () =>
+      waitFor(
+        'the backend',
+        5 * 60_000,
+        async () =>
+          (
+            await fetch(`${backendUrl}/.backstage/health/v1/readiness`)
+          ).ok,
+        backend.child,
+      ).then(() => undefined),
+  );
+  if (!up) {
+    process.stderr.write(
+      `${fs
+        .readFileSync(backend.log, 'utf8')
+        .split('\n')
+        .slice(-30)
+        .join('\n')}\n`,
+    );
+    return;
+  }
+  await backendChecks(backendUrl, tarballs);
+  progress('starting the frontend');
+  await frontendChecks(portal, `http://localhost:${ports.frontend}`);
+}
+
+async function finish() {
+  await stopServers();
+  progress(`took ${seconds(started)}`);
+  console.log(`${results.passed} passed, ${results.failed} failed`);
+  process.exitCode = results.failed === 0 && results.passed > 0 ? 0 : 1;
+  // After the verdict: removing the portal's 2 GB of node_modules takes a minute or two.
+  if (workDir && !keep && results.failed === 0) {
+    progress(`removing ${workDir}`);
+    fs.rmSync(workDir, { recursive: true, force: true });
+  } else if (workDir) {
+    progress(`the portal and its logs are kept in ${workDir}`);
+  }
+}
+
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+]) {
+  process.on(signal, () => {
+    stopServers().finally(() => process.exit(code));
+  });
+}
+
+main()
+  .catch(error =>
+    report(false, 'verify-install', error?.stack ?? String(error)),
+  )
+  .finally(finish);
