@@ -59,6 +59,7 @@ const REGISTRY_PINS = {
 };
 const PACKAGE_DIRS = {
   common: 'plugins/infra-delivery-common',
+  node: 'plugins/infra-delivery-node',
   backend: 'plugins/infra-delivery-backend',
   frontend: 'plugins/infra-delivery',
   catalog: 'plugins/catalog-backend-module-infra-delivery',
