@@ -47,8 +47,9 @@ const apiKey = {
 
 const gitServer = gitSelfHostedServer();
 
-// Three cards with their tables render for every test, then a dialog opens.
-jest.setTimeout(20_000);
+// Five cards with their tables render for every test, then a dialog opens: about 9 s on a
+// quiet 2-core machine, and twice that beside other test files on a loaded one.
+jest.setTimeout(60_000);
 
 describe('OrganizationSettingsPage', () => {
   const { server, requestsTo } = setupInfraDeliveryServer();
