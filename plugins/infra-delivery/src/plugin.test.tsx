@@ -12,7 +12,7 @@ import { entityOverviewCard, infraDeliveryPlugin } from './plugin';
 
 const list = (data: unknown[]) => ({
   data,
-  meta: { limit: 50, nextCursor: null, totalCount: data.length },
+  meta: { limit: 50, totalCount: data.length },
 });
 
 function entityWith(annotations: Record<string, string>): Entity {

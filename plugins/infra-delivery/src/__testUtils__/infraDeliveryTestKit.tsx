@@ -220,7 +220,7 @@ export function renderEntityContent(
 
 /** `{ data, meta }` of a list endpoint holding all of `data`. */
 export function list<T>(data: T[], totalCount = data.length) {
-  return { data, meta: { limit: 50, nextCursor: null, totalCount } };
+  return { data, meta: { limit: 50, totalCount } };
 }
 
 /** An ErrorBody answer. */

@@ -82,7 +82,6 @@ describe('PipelineRunsContent live step logs', () => {
                   data: lastPage,
                   meta: {
                     limit: 500,
-                    nextCursor: null,
                     totalCount: 2 + lastPage.length,
                   },
                 }

@@ -56,7 +56,7 @@ describe('PipelineRunsContent paging', () => {
         await answered;
         return HttpResponse.json({
           data: [],
-          meta: { limit: 50, nextCursor: null, totalCount: 0 },
+          meta: { limit: 50, totalCount: 0 },
         });
       }),
     );
