@@ -2,7 +2,6 @@ import { InfoCard, Table } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
 import MenuItem from '@material-ui/core/MenuItem';
 import Box from '@material-ui/core/Box';
-import Button from '@material-ui/core/Button';
 import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
@@ -13,6 +12,7 @@ import { CARD_TABLE_OPTIONS } from '../common/tableOptions';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { Timestamp } from '../common/Timestamp';
 import { SecretOnceDialog } from './SecretOnceDialog';
+import { CreateForm } from './CreateForm';
 import { useList } from './useList';
 
 const MINE = 'mine';
@@ -33,29 +33,23 @@ export const ApiKeysCard = ({ version }: { version: number }) => {
   );
   const [name, setName] = useState('');
   const [owner, setOwner] = useState(MINE);
-  const [error, setError] = useState<Error>();
   const [key, setKey] = useState<string>();
   const { message, say } = useActionMessage();
 
   const create = async () => {
-    setError(undefined);
-    try {
-      const created = await client.call('createApiKey', {
-        body: {
-          data: {
-            name,
-            ...(owner === MINE
-              ? {}
-              : { ownerType: 'SERVICE_ACCOUNT' as const, ownerId: owner }),
-          },
+    const created = await client.call('createApiKey', {
+      body: {
+        data: {
+          name,
+          ...(owner === MINE
+            ? {}
+            : { ownerType: 'SERVICE_ACCOUNT' as const, ownerId: owner }),
         },
-      });
-      setKey(created.data.key);
-      setName('');
-      keys.retry();
-    } catch (e) {
-      setError(e as Error);
-    }
+      },
+    });
+    setKey(created.data.key);
+    setName('');
+    keys.retry();
   };
 
   const ownerName = (ownerId: string) =>
@@ -64,7 +58,12 @@ export const ApiKeysCard = ({ version }: { version: number }) => {
   return (
     <InfoCard title="API keys">
       {message}
-      <Box display="flex" alignItems="flex-end" style={{ gap: 16 }} mb={2}>
+      <CreateForm
+        submitLabel="Create key"
+        disabled={!name}
+        onSubmit={create}
+        errorTitle="Could not create the key"
+      >
         <TextField
           id="api-key-name"
           label="Name"
@@ -86,16 +85,7 @@ export const ApiKeysCard = ({ version }: { version: number }) => {
             </MenuItem>
           ))}
         </TextField>
-        <Button
-          variant="contained"
-          color="primary"
-          onClick={create}
-          disabled={!name}
-        >
-          Create key
-        </Button>
-      </Box>
-      {error && <ErrorPanel error={error} title="Could not create the key" />}
+      </CreateForm>
       {keys.error && <ErrorPanel error={keys.error} />}
       <Table
         options={CARD_TABLE_OPTIONS}

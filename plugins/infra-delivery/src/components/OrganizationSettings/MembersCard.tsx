@@ -5,8 +5,6 @@ import {
   Role,
   ROLES,
 } from '@infra-delivery/plugin-infra-delivery-common';
-import Box from '@material-ui/core/Box';
-import Button from '@material-ui/core/Button';
 import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
@@ -19,6 +17,7 @@ import { ROLE_LABELS } from '../common/labels';
 import { useCallerRole } from '../common/useCallerRole';
 import { RoleSelect } from './RoleSelect';
 import { SecretOnceDialog } from './SecretOnceDialog';
+import { CreateForm } from './CreateForm';
 import { useList } from './useList';
 
 /** Members and pending invitations; inviting shows the invitation token once. */
@@ -31,7 +30,6 @@ export const MembersCard = () => {
   );
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('MEMBER');
-  const [error, setError] = useState<Error>();
   const [token, setToken] = useState<string>();
   const [roleError, setRoleError] = useState<Error>();
   const { message, say } = useActionMessage();
@@ -56,23 +54,23 @@ export const MembersCard = () => {
   };
 
   const invite = async () => {
-    setError(undefined);
-    try {
-      const invitation = await client.call('createMembership', {
-        body: { data: { email, role } },
-      });
-      setToken(invitation.data.invitationToken);
-      setEmail('');
-      members.retry();
-    } catch (e) {
-      setError(e as Error);
-    }
+    const invitation = await client.call('createMembership', {
+      body: { data: { email, role } },
+    });
+    setToken(invitation.data.invitationToken);
+    setEmail('');
+    members.retry();
   };
 
   return (
     <InfoCard title="Members and invitations">
       {message}
-      <Box display="flex" alignItems="flex-end" style={{ gap: 16 }} mb={2}>
+      <CreateForm
+        submitLabel="Invite"
+        disabled={!email}
+        onSubmit={invite}
+        errorTitle="The invitation failed"
+      >
         <TextField
           id="invite-email"
           label="Email"
@@ -80,16 +78,7 @@ export const MembersCard = () => {
           onChange={event => setEmail(event.target.value)}
         />
         <RoleSelect id="invite-role" value={role} onChange={setRole} />
-        <Button
-          variant="contained"
-          color="primary"
-          onClick={invite}
-          disabled={!email}
-        >
-          Invite
-        </Button>
-      </Box>
-      {error && <ErrorPanel error={error} title="The invitation failed" />}
+      </CreateForm>
       {roleError && (
         <ErrorPanel error={roleError} title="The role was not changed" />
       )}

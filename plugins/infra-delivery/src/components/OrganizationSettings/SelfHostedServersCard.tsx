@@ -2,7 +2,6 @@ import { InfoCard, Link, LinkButton, Table } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
 import { portalPages } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
-import Button from '@material-ui/core/Button';
 import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
@@ -15,6 +14,7 @@ import { StatusLabel } from '../common/StatusLabel';
 import { useInfrastructurePath } from '../common/useInfrastructurePath';
 import { useIsOrganizationAdmin } from '../common/useIsOrganizationAdmin';
 import { useList } from './useList';
+import { CreateForm } from './CreateForm';
 
 const EMPTY_FORM = { name: '', baseUrl: '', clientId: '', clientSecret: '' };
 
@@ -38,18 +38,12 @@ export const SelfHostedServersCard = () => {
     [client],
   );
   const [form, setForm] = useState(EMPTY_FORM);
-  const [error, setError] = useState<Error>();
   const callbackUrl = `${window.location.origin}${infrastructurePath}${portalPages.gitForgeLoginCallback}`;
 
   const register = async () => {
-    setError(undefined);
-    try {
-      await client.call('createGitSelfHostedServer', { body: { data: form } });
-      setForm(EMPTY_FORM);
-      servers.retry();
-    } catch (e) {
-      setError(e as Error);
-    }
+    await client.call('createGitSelfHostedServer', { body: { data: form } });
+    setForm(EMPTY_FORM);
+    servers.retry();
   };
   const field = (name: keyof typeof EMPTY_FORM, label: string) => (
     <TextField
@@ -70,29 +64,19 @@ export const SelfHostedServersCard = () => {
             Register a GitHub Enterprise Server with an OAuth app whose callback
             URL is <code>{callbackUrl}</code>.
           </Typography>
-          <Box
-            display="flex"
-            flexWrap="wrap"
-            alignItems="flex-end"
-            style={{ gap: 16 }}
-            mb={2}
+          <CreateForm
+            submitLabel="Register"
+            disabled={Object.values(form).some(value => !value)}
+            onSubmit={register}
+            errorTitle="Could not register it"
           >
             {field('name', 'Name')}
             {field('baseUrl', 'Server address')}
             {field('clientId', 'OAuth client id')}
             {field('clientSecret', 'OAuth client secret')}
-            <Button
-              variant="contained"
-              color="primary"
-              onClick={register}
-              disabled={Object.values(form).some(value => !value)}
-            >
-              Register
-            </Button>
-          </Box>
+          </CreateForm>
         </>
       )}
-      {error && <ErrorPanel error={error} title="Could not register it" />}
       {servers.error && <ErrorPanel error={servers.error} />}
       <Table
         options={CARD_TABLE_OPTIONS}

@@ -2,7 +2,6 @@ import { InfoCard, Table } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
 import { Role } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
-import Button from '@material-ui/core/Button';
 import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
@@ -13,6 +12,7 @@ import { CARD_TABLE_OPTIONS } from '../common/tableOptions';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { ROLE_LABELS } from '../common/labels';
 import { RoleSelect } from './RoleSelect';
+import { CreateForm } from './CreateForm';
 import { useList } from './useList';
 
 /** Service accounts for runners and automation. */
@@ -31,26 +31,25 @@ export const ServiceAccountsCard = ({
   );
   const [name, setName] = useState('');
   const [role, setRole] = useState<Role>('MEMBER');
-  const [error, setError] = useState<Error>();
 
   const create = async () => {
-    setError(undefined);
-    try {
-      await client.call('createServiceAccount', {
-        body: { data: { name, role: role as Exclude<Role, 'OWNER'> } },
-      });
-      setName('');
-      accounts.retry();
-      onChanged();
-    } catch (e) {
-      setError(e as Error);
-    }
+    await client.call('createServiceAccount', {
+      body: { data: { name, role: role as Exclude<Role, 'OWNER'> } },
+    });
+    setName('');
+    accounts.retry();
+    onChanged();
   };
 
   return (
     <InfoCard title="Service accounts">
       {message}
-      <Box display="flex" alignItems="flex-end" style={{ gap: 16 }} mb={2}>
+      <CreateForm
+        submitLabel="Create"
+        disabled={!name}
+        onSubmit={create}
+        errorTitle="Could not create it"
+      >
         <TextField
           id="service-account-name"
           label="Name"
@@ -63,16 +62,7 @@ export const ServiceAccountsCard = ({
           onChange={setRole}
           roles={['ADMIN', 'MEMBER', 'VIEWER']}
         />
-        <Button
-          variant="contained"
-          color="primary"
-          onClick={create}
-          disabled={!name}
-        >
-          Create
-        </Button>
-      </Box>
-      {error && <ErrorPanel error={error} title="Could not create it" />}
+      </CreateForm>
       {accounts.error && <ErrorPanel error={accounts.error} />}
       <Table
         options={CARD_TABLE_OPTIONS}
