@@ -180,6 +180,17 @@ export const infraDeliveryPlugin = createBackendPlugin({
           },
         });
 
+        // Drift checks of stacks with a drift schedule; each due check starts once.
+        await deps.scheduler.scheduleTask({
+          id: 'infra-delivery-drift-checks',
+          frequency: { minutes: 1 },
+          timeout: { minutes: 5 },
+          initialDelay: { seconds: 30 },
+          fn: async () => {
+            await context.services.drift.startDueChecks();
+          },
+        });
+
         // Tools for the actions registry (MCP clients), run as the invoking caller.
         await registerActions({
           actionsRegistry: deps.actionsRegistry,

@@ -466,6 +466,8 @@ describe.each(databases.eachSupportedId())(
           description: 'First change',
           createdById: await ownMembershipId(owner),
           data: { kind: 'stack' },
+          kind: 'STANDARD',
+          triggerSource: 'API',
           // Admitted, its plan waits for a runner, and this organization has none.
           queueState: {
             preflightBlockedByAdmissionCondition: false,

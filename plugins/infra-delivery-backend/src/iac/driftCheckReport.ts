@@ -1,0 +1,55 @@
+import { RunRecord } from '../database/PipelineRunStore';
+import { Stores } from '../database/stores';
+import { PlanJson } from './planJson';
+import { PlannedResource } from './planResources';
+import { ChangeKind } from './planSummary';
+
+/** Change kinds that mean the infrastructure is not what the stack's code says. */
+const DRIFTED_KINDS: ChangeKind[] = [
+  'REPLACE',
+  'DELETE',
+  'CREATE',
+  'UPDATE',
+  'IMPORT',
+  'FORGET',
+];
+
+/** The resources of a plan that a reconciling apply would change. */
+export function driftedResourcesOf(
+  resources: PlannedResource[],
+): PlannedResource[] {
+  return resources.filter(
+    resource =>
+      resource.mode === 'managed' &&
+      DRIFTED_KINDS.includes(resource.changeKind),
+  );
+}
+
+/**
+ * Records what a drift check's plan found on its stack, in the transaction that completes the
+ * plan step. A plan that errored, or a step that reported no plan, decides nothing: the drift
+ * is then unknown.
+ */
+export async function recordDriftCheckReport(
+  tx: Stores,
+  run: RunRecord,
+  plan: PlanJson | undefined,
+  resources: PlannedResource[],
+): Promise<void> {
+  if (run.kind !== 'DRIFT_CHECK' || !run.attachedEntityId) {
+    return;
+  }
+  if (!plan || plan.errored) {
+    await tx.stackDrift.recordOutcome(run.attachedEntityId, {
+      runId: run.id,
+      driftStatus: 'UNKNOWN',
+    });
+    return;
+  }
+  const drifted = driftedResourcesOf(resources).length;
+  await tx.stackDrift.recordOutcome(run.attachedEntityId, {
+    runId: run.id,
+    driftStatus: drifted > 0 ? 'DRIFTED' : 'IN_SYNC',
+    driftedResourceCount: drifted,
+  });
+}
