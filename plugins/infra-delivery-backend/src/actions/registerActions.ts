@@ -20,6 +20,7 @@ import { EXECUTE } from '../auth/requirements';
 import { Caller } from '../auth/Caller';
 import { InfraDeliveryError } from '../errors';
 import { PluginContext } from '../pluginContext';
+import { registerGetStackDriftTool } from './tools/getStackDrift';
 
 /** What the tools need: the registry, and the plugin's services and caller resolution. */
 export interface RegisterActionsOptions {
@@ -599,4 +600,6 @@ export async function registerActions(
         return { output: { deployment: deploymentSummary(deployment) } };
       }),
   });
+
+  registerGetStackDriftTool({ ...options, asCaller });
 }
