@@ -1,7 +1,10 @@
 import { Progress, Table } from '@backstage/core-components';
 import { TABLE_OPTIONS } from '../common/tableOptions';
 import { useApi } from '@backstage/frontend-plugin-api';
-import { Stack } from '@infra-delivery/plugin-infra-delivery-common';
+import {
+  PipelineRun,
+  Stack,
+} from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Drawer from '@material-ui/core/Drawer';
 import IconButton from '@material-ui/core/IconButton';
@@ -15,17 +18,21 @@ import { Duration } from '../common/Duration';
 import { RunStatus } from '../common/RunStatus';
 import { Timestamp } from '../common/Timestamp';
 import { runTitle } from '../common/runTitle';
+import { StackDriftSection } from '../Drift/StackDriftSection';
 
 /** A stack's current resources (#14 by stack) and its run history (#13 by entity). */
 export const StackDrawer = ({
   stack,
   runPath,
   onClose,
+  onStarted,
 }: {
   stack: Stack;
   /** The page of a run, where the app has one: the run history links to it. */
   runPath?: (runId: string) => string | undefined;
   onClose: () => void;
+  /** Called with a run the drawer's actions started. */
+  onStarted?: (what: string, run: PipelineRun) => void;
 }) => {
   const client = useApi(infraDeliveryApiRef);
   const { value, loading, error } = useAsync(async () => {
@@ -60,6 +67,11 @@ export const StackDrawer = ({
             <CloseIcon />
           </IconButton>
         </Box>
+        <StackDriftSection
+          stack={stack}
+          runPath={runPath}
+          onStarted={onStarted}
+        />
         {loading && <Progress />}
         {error && <ErrorPanel error={error} />}
         {value && (
