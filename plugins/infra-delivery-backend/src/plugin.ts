@@ -22,6 +22,14 @@ import { createDeploymentProvider } from './deployments/deploymentSettings';
 import { actionsRegistryServiceRef } from '@backstage/backend-plugin-api/alpha';
 import { registerActions } from './actions/registerActions';
 import { provisionLocalRunner } from './runners/provisionLocalRunner';
+import { notificationService } from '@backstage/plugin-notifications-node';
+import { catalogServiceRef } from '@backstage/plugin-catalog-node';
+import {
+  allRunEvents,
+  InfraDeliveryNotifications,
+  notifyingDeploymentChanges,
+} from './notifications/InfraDeliveryNotifications';
+import { readNotificationSettings } from './notifications/notificationSettings';
 
 /**
  * The infrastructure delivery service.
@@ -35,7 +43,9 @@ export const infraDeliveryPlugin = createBackendPlugin({
       deps: {
         actionsRegistry: actionsRegistryServiceRef,
         auditor: coreServices.auditor,
+        auth: coreServices.auth,
         cache: coreServices.cache,
+        catalog: catalogServiceRef,
         config: coreServices.rootConfig,
         database: coreServices.database,
         discovery: coreServices.discovery,
@@ -43,6 +53,7 @@ export const infraDeliveryPlugin = createBackendPlugin({
         httpRouter: coreServices.httpRouter,
         lifecycle: coreServices.lifecycle,
         logger: coreServices.logger,
+        notifications: notificationService,
         permissions: coreServices.permissions,
         permissionsRegistry: coreServices.permissionsRegistry,
         scheduler: coreServices.scheduler,
@@ -70,10 +81,25 @@ export const infraDeliveryPlugin = createBackendPlugin({
 
         permissionsRegistry.addPermissions(infraDeliveryPermissions);
 
+        // What needs a person is also a Backstage notification to the owners concerned.
+        const notifications = new InfraDeliveryNotifications({
+          notifications: deps.notifications,
+          stores,
+          catalog: deps.catalog,
+          auth: deps.auth,
+          portalOrganizationId: portalOrganization.id,
+          settings: readNotificationSettings(
+            deps.config.getOptionalConfig('infraDelivery'),
+          ),
+          logger: deps.logger,
+        });
         const engine = new PipelineEngine({
           stores,
           logger: deps.logger,
-          events: new SignalsRunEvents(deps.signals, portalOrganization.id),
+          events: allRunEvents(
+            new SignalsRunEvents(deps.signals, portalOrganization.id),
+            notifications,
+          ),
           leaseSeconds: pluginConfig.leaseSeconds,
         });
         if (pluginConfig.demoEnabled) {
@@ -111,7 +137,13 @@ export const infraDeliveryPlugin = createBackendPlugin({
         const cloudProvider = createCloudProvider(pluginConfig.cloud);
         const context = await createPluginContext({
           ...deps,
-          stores,
+          stores: {
+            ...stores,
+            deployments: notifyingDeploymentChanges(
+              stores.deployments,
+              notifications,
+            ),
+          },
           engine,
           portalOrganizationId: portalOrganization.id,
           portal: pluginConfig.portal,
