@@ -35,6 +35,23 @@ export interface Config {
      * @visibility secret
      */
     secretsKey?: string;
+    /**
+     * Backstage notifications (`@backstage/plugin-notifications-backend` must be installed) to
+     * the owners of the catalog entity concerned, for the portal organization's stacks. Every
+     * kind is sent unless turned off here.
+     */
+    notifications?: {
+      /** `false` turns every kind off. Default true. */
+      enabled?: boolean;
+      /** A run waits for an approval. Default true. */
+      approvalWaiting?: boolean;
+      /** A run (a drift check too) failed. Default true. */
+      runFailed?: boolean;
+      /** A deployment failed or was rolled back. Default true. */
+      deploymentFailed?: boolean;
+      /** A drift check found a stack drifted from its code. Default true. */
+      driftFound?: boolean;
+    };
     demo?: {
       /**
        * Seed the portal organization once with a demo project, stacks and runs in every

@@ -31,6 +31,8 @@ backend.add(
   import('@infra-delivery/plugin-scaffolder-backend-module-infra-delivery'),
 );
 backend.add(import('@backstage/plugin-signals-backend'));
+// Approvals waiting, failed runs and deployments, and drift, to the owners concerned.
+backend.add(import('@backstage/plugin-notifications-backend'));
 backend.add(import('@backstage/plugin-mcp-actions-backend'));
 
 backend.add(import('@infra-delivery/plugin-infra-delivery-backend'));

@@ -75,6 +75,7 @@ function stack(
     givenId: id,
     name: `Stack ${id}`,
     autoApprove: false,
+    driftStatus: 'UNKNOWN',
     changePipelineId: `${id}-change`,
     destroyPipelineId: `${id}-destroy`,
     createdAt: at,

@@ -10,6 +10,7 @@ import {
   Stack,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { cloudAccountEntity } from './cloudAccountEntities';
+import { stackDriftMetadata } from './stackDrift';
 import {
   cloudAccountEntityName,
   environmentEntityName,
@@ -131,6 +132,7 @@ export function entitiesOf(
       ...(environmentEntity ? [`resource:default/${environmentEntity}`] : []),
       ...(accountEntity ? [`resource:default/${accountEntity}`] : []),
     ];
+    const drift = stackDriftMetadata(stack);
     entities.push({
       apiVersion: 'backstage.io/v1alpha1',
       kind: 'Resource',
@@ -138,9 +140,13 @@ export function entitiesOf(
         name,
         title: stack.name,
         description: stack.description,
+        ...(Object.keys(drift.labels).length > 0
+          ? { labels: drift.labels }
+          : {}),
         annotations: managedAnnotations({
           [ANNOTATION_PROJECT]: project.givenId,
           [ANNOTATION_STACKS]: stack.id,
+          ...drift.annotations,
           ...(codeSource
             ? {
                 [ANNOTATION_SOURCE_LOCATION]: stackSourceLocation(

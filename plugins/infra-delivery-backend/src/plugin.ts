@@ -23,6 +23,14 @@ import { createDeploymentProvider } from './deployments/deploymentSettings';
 import { actionsRegistryServiceRef } from '@backstage/backend-plugin-api/alpha';
 import { registerActions } from './actions/registerActions';
 import { provisionLocalRunner } from './runners/provisionLocalRunner';
+import { notificationService } from '@backstage/plugin-notifications-node';
+import { catalogServiceRef } from '@backstage/plugin-catalog-node';
+import {
+  allRunEvents,
+  InfraDeliveryNotifications,
+  allDeploymentChanges,
+} from './notifications/InfraDeliveryNotifications';
+import { readNotificationSettings } from './notifications/notificationSettings';
 
 /**
  * The infrastructure delivery service.
@@ -36,7 +44,9 @@ export const infraDeliveryPlugin = createBackendPlugin({
       deps: {
         actionsRegistry: actionsRegistryServiceRef,
         auditor: coreServices.auditor,
+        auth: coreServices.auth,
         cache: coreServices.cache,
+        catalog: catalogServiceRef,
         config: coreServices.rootConfig,
         database: coreServices.database,
         discovery: coreServices.discovery,
@@ -44,6 +54,7 @@ export const infraDeliveryPlugin = createBackendPlugin({
         httpRouter: coreServices.httpRouter,
         lifecycle: coreServices.lifecycle,
         logger: coreServices.logger,
+        notifications: notificationService,
         permissions: coreServices.permissions,
         permissionsRegistry: coreServices.permissionsRegistry,
         scheduler: coreServices.scheduler,
@@ -67,21 +78,45 @@ export const infraDeliveryPlugin = createBackendPlugin({
           createStores(knex),
           pluginConfig.portalOrganizationName,
         );
-        // Every committed deployment write is announced to portal users.
+        // Every committed deployment write is announced to portal users, and a failed or
+        // rolled-back deployment is notified to its owners (once the notifier below exists).
+        const notifier: { current?: InfraDeliveryNotifications } = {};
         const stores = createStores(knex, {
-          deploymentChanges: new SignalsDeploymentEvents(
-            deps.signals,
-            portalOrganization.id,
-            deps.logger,
+          deploymentChanges: allDeploymentChanges(
+            new SignalsDeploymentEvents(
+              deps.signals,
+              portalOrganization.id,
+              deps.logger,
+            ),
+            {
+              deploymentChanged: async deployment =>
+                notifier.current?.deploymentChanged(deployment),
+            },
           ),
         });
 
         permissionsRegistry.addPermissions(infraDeliveryPermissions);
 
+        // What needs a person is also a Backstage notification to the owners concerned.
+        const notifications = new InfraDeliveryNotifications({
+          notifications: deps.notifications,
+          stores,
+          catalog: deps.catalog,
+          auth: deps.auth,
+          portalOrganizationId: portalOrganization.id,
+          settings: readNotificationSettings(
+            deps.config.getOptionalConfig('infraDelivery'),
+          ),
+          logger: deps.logger,
+        });
+        notifier.current = notifications;
         const engine = new PipelineEngine({
           stores,
           logger: deps.logger,
-          events: new SignalsRunEvents(deps.signals, portalOrganization.id),
+          events: allRunEvents(
+            new SignalsRunEvents(deps.signals, portalOrganization.id),
+            notifications,
+          ),
           leaseSeconds: pluginConfig.leaseSeconds,
         });
         if (pluginConfig.demoEnabled) {
@@ -185,6 +220,17 @@ export const infraDeliveryPlugin = createBackendPlugin({
           initialDelay: { minutes: 2 },
           fn: async () => {
             await context.runnerRegistry.forgetOfflineRunners();
+          },
+        });
+
+        // Drift checks of stacks with a drift schedule; each due check starts once.
+        await deps.scheduler.scheduleTask({
+          id: 'infra-delivery-drift-checks',
+          frequency: { minutes: 1 },
+          timeout: { minutes: 5 },
+          initialDelay: { seconds: 30 },
+          fn: async () => {
+            await context.services.drift.startDueChecks();
           },
         });
 

@@ -30,6 +30,7 @@ import { registerServiceAccountRoutes } from './routes/serviceAccountRoutes';
 import { registerRunnerRoutes } from './routes/runnerRoutes';
 import { registerServiceRoutes } from './routes/serviceRoutes';
 import { registerStackRoutes } from './routes/stackRoutes';
+import { registerDriftRoutes } from './routes/driftRoutes';
 import { registerCloudRoutes } from './routes/cloudRoutes';
 import { registerCodeSourceRoutes } from './routes/codeSourceRoutes';
 import { registerModuleRoutes } from './routes/moduleRoutes';
@@ -114,6 +115,7 @@ export async function createRouter(
   registerPipelineRoutes(context);
   registerIacRoutes(context);
   registerStackRoutes(context);
+  registerDriftRoutes(context);
   registerRunnerRoutes(context);
   registerGitSelfHostedRoutes(context);
   registerCloudRoutes(context);

@@ -48,3 +48,17 @@ export const ANNOTATION_ECS_SERVICE = 'infra-delivery.io/ecs-service';
  * e.g. `AWS/ApplicationELB|RequestCount|Sum|LoadBalancer=app/web/123`.
  */
 export const ANNOTATION_METRICS = 'infra-delivery.io/metrics';
+
+/**
+ * Drift of a stack's catalog entity, as its latest drift check found it: the status
+ * (`IN_SYNC`, `DRIFTED` or `UNKNOWN`), also a label so catalog filters can select drifted
+ * stacks.
+ */
+export const ANNOTATION_DRIFT_STATUS = 'infra-delivery.io/drift-status';
+/** How many resources the latest drift check found drifted. */
+export const ANNOTATION_DRIFTED_RESOURCES =
+  'infra-delivery.io/drifted-resources';
+/** When the latest drift check ended (ISO 8601). */
+export const ANNOTATION_DRIFT_CHECKED_AT = 'infra-delivery.io/drift-checked-at';
+/** The label with the drift status, for catalog filters. */
+export const LABEL_DRIFT_STATUS = 'infra-delivery.io/drift';

@@ -24,6 +24,7 @@ const INFRA_DELIVERY_TOOLS = [
   'infra-delivery.approve-run',
   'infra-delivery.get-metric',
   'infra-delivery.get-run',
+  'infra-delivery.get-stack-drift',
   'infra-delivery.list-deployments',
   'infra-delivery.list-runs',
   'infra-delivery.list-stacks',

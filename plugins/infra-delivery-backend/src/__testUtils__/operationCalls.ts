@@ -331,6 +331,24 @@ export const OPERATION_CALLS: Record<OperationId, OperationCallSpec> = {
       body: { data: {} },
     }),
   },
+  startStackDriftCheck: {
+    access: 'MEMBER',
+    call: async w => ({
+      params: id((await w.fresh.stack()).id),
+      body: { data: {} },
+      allowed: 409,
+      allowedCode: 'InfraDelivery:Stack:NOTHING_DEPLOYED',
+    }),
+  },
+  reconcileStackDrift: {
+    access: 'MEMBER',
+    call: async w => ({
+      params: id((await w.fresh.stack()).id),
+      body: { data: {} },
+      allowed: 409,
+      allowedCode: 'InfraDelivery:Stack:NOT_DRIFTED',
+    }),
+  },
 
   listRunners: { access: 'VIEWER', call: () => ({}) },
   claimStepExecution: {

@@ -167,6 +167,7 @@ describe.each(databases.eachSupportedId())(
         'infra-delivery:approve-run': destructive,
         'infra-delivery:list-deployments': readOnly,
         'infra-delivery:rollback-deployment': destructive,
+        'infra-delivery:get-stack-drift': readOnly,
       });
       const getRunTool = response.body.actions.find(
         (a: any) => a.id === 'infra-delivery:get-run',

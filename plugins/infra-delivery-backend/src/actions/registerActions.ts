@@ -8,6 +8,7 @@ import { registerTriggerPlanAction } from './triggerPlanAction';
 import { registerApproveRunAction } from './approveRunAction';
 import { registerListDeploymentsAction } from './listDeploymentsAction';
 import { registerRollbackDeploymentAction } from './rollbackDeploymentAction';
+import { registerGetStackDriftAction } from './getStackDriftAction';
 
 /** What the tools need: the registry, and the plugin's services and caller resolution. */
 export interface RegisterActionsOptions {
@@ -34,4 +35,5 @@ export async function registerActions(
   registerApproveRunAction(actionsRegistry, tools);
   registerListDeploymentsAction(actionsRegistry, tools);
   registerRollbackDeploymentAction(actionsRegistry, tools);
+  registerGetStackDriftAction(actionsRegistry, tools);
 }

@@ -2,7 +2,9 @@ import {
   ErrorBody,
   PipelineRun,
   QueueState,
+  RunKind,
   RunStatus,
+  RunTriggerSource,
   StepExecution,
   StepLogLine,
   StepStatus,
@@ -49,6 +51,9 @@ export interface PipelineRunRow {
   completed_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  kind: RunKind;
+  trigger_source: RunTriggerSource;
+  reconciled_drift_check_run_id: string | null;
 }
 
 export interface StepExecutionRow {
@@ -119,6 +124,9 @@ export function toRun(row: PipelineRunRow): RunRecord {
     completedAt: toOptionalTimestamp(row.completed_at),
     createdAt: toTimestamp(row.created_at),
     updatedAt: toTimestamp(row.updated_at),
+    kind: row.kind,
+    triggerSource: row.trigger_source,
+    reconciledDriftCheckRunId: optional(row.reconciled_drift_check_run_id),
   };
 }
 
@@ -235,6 +243,7 @@ export interface RunListFilter {
   ids?: string[];
   latestPerPipeline?: number;
   latestPerEntity?: number;
+  kinds?: RunKind[];
 }
 
 /** Runs, their step executions and the steps' logs. */
@@ -260,6 +269,9 @@ export class PipelineRunStore {
     triggerMetadata?: PipelineRun['triggerMetadata'];
     data?: Record<string, unknown>;
     steps: { type: StepType; name: string; config?: Record<string, unknown> }[];
+    kind?: RunKind;
+    triggerSource?: RunTriggerSource;
+    reconciledDriftCheckRunId?: string;
   }): Promise<RunRecord> {
     const now = nowTimestamp();
     const id = newId();
@@ -291,6 +303,9 @@ export class PipelineRunStore {
       completed_at: null,
       created_at: now,
       updated_at: now,
+      kind: input.kind ?? 'STANDARD',
+      trigger_source: input.triggerSource ?? 'API',
+      reconciled_drift_check_run_id: input.reconciledDriftCheckRunId ?? null,
     };
     await this.db('pipeline_runs').insert(row);
     await this.db('pipelines')
@@ -437,6 +452,7 @@ export class PipelineRunStore {
     });
     if (filter.statuses?.length) query.whereIn('status', filter.statuses);
     if (filter.ids?.length) query.whereIn('id', filter.ids);
+    if (filter.kinds?.length) query.whereIn('kind', filter.kinds);
     const groups: [
       'pipeline_id' | 'attached_entity_id',
       string[] | undefined,
@@ -446,7 +462,12 @@ export class PipelineRunStore {
       ['attached_entity_id', filter.attachedEntityIds, filter.latestPerEntity],
     ];
     const given = groups.filter(([, values]) => values?.length);
-    if (given.length === 1 && given[0][2] && !filter.ids?.length) {
+    if (
+      given.length === 1 &&
+      given[0][2] &&
+      !filter.ids?.length &&
+      !filter.kinds?.length
+    ) {
       // Only the newest-per-group filter: its ids are the whole answer, so the page and the
       // total come from them, and only the page's rows are read.
       const [column, values, perGroup] = given[0];
@@ -470,6 +491,7 @@ export class PipelineRunStore {
             values,
             perGroup,
             filter.statuses,
+            filter.kinds,
           ),
         );
       } else {
@@ -478,6 +500,7 @@ export class PipelineRunStore {
     }
     const countedByPipelines =
       !filter.statuses?.length &&
+      !filter.kinds?.length &&
       !filter.ids?.length &&
       !filter.attachedEntityIds?.length &&
       !filter.latestPerPipeline;
@@ -546,11 +569,15 @@ export class PipelineRunStore {
     groups: string[],
     perGroup: number,
     statuses: RunStatus[] | undefined,
+    kinds: RunKind[] = [],
   ): Promise<string[]> {
     const unique = [...new Set(groups)];
-    const statusFilter = statuses?.length
-      ? `AND status IN (${statuses.map(() => '?').join(', ')})`
-      : '';
+    const statusFilter = [
+      statuses?.length
+        ? `AND status IN (${statuses.map(() => '?').join(', ')})`
+        : '',
+      kinds.length ? `AND kind IN (${kinds.map(() => '?').join(', ')})` : '',
+    ].join(' ');
     if (this.isPostgres) {
       const result = await this.db.raw(
         `SELECT r.id FROM unnest(?::text[]) AS g(value)
@@ -559,7 +586,7 @@ export class PipelineRunStore {
            WHERE organization_id = ? AND ${column} = g.value ${statusFilter}
            ORDER BY id DESC LIMIT ?
          ) r`,
-        [unique, organizationId, ...(statuses ?? []), perGroup],
+        [unique, organizationId, ...(statuses ?? []), ...kinds, perGroup],
       );
       return result.rows.map((r: { id: string }) => r.id);
     }
@@ -573,7 +600,7 @@ export class PipelineRunStore {
          WHERE organization_id = ? AND ${column} = g.value ${statusFilter}
          ORDER BY id DESC LIMIT ?
        )`,
-      [...unique, organizationId, ...(statuses ?? []), perGroup],
+      [...unique, organizationId, ...(statuses ?? []), ...kinds, perGroup],
     );
     return rows.map(r => r.id);
   }

@@ -1,4 +1,7 @@
-import { Stack } from '@infra-delivery/plugin-infra-delivery-common';
+import {
+  DriftStatus,
+  Stack,
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
 import { newId } from './ids';
 import { fromJsonColumn } from './json';
@@ -29,6 +32,12 @@ interface StackRow {
   output: string | null;
   state_workspace: string | null;
   cloud_account_id: string | null;
+  drift_check_interval_hours: number | null;
+  next_drift_check_at: string | Date | null;
+  drift_status: DriftStatus;
+  drifted_resource_count: number | null;
+  last_drift_check_at: string | Date | null;
+  last_drift_check_run_id: string | null;
   created_at: string | Date;
   updated_at: string | Date;
 }
@@ -53,6 +62,12 @@ function toStack(row: StackRow): Stack {
     output: fromJsonColumn(row.output),
     serviceStateBackendWorkspace: optional(row.state_workspace),
     cloudAccountId: optional(row.cloud_account_id),
+    driftCheckIntervalHours: optional(row.drift_check_interval_hours),
+    nextDriftCheckAt: toOptionalTimestamp(row.next_drift_check_at),
+    driftStatus: row.drift_status,
+    driftedResourceCount: optional(row.drifted_resource_count),
+    lastDriftCheckAt: toOptionalTimestamp(row.last_drift_check_at),
+    lastDriftCheckRunId: optional(row.last_drift_check_run_id),
     createdAt: toTimestamp(row.created_at),
     updatedAt: toTimestamp(row.updated_at),
   };
@@ -75,6 +90,7 @@ export class StackStore {
     path?: string;
     autoApprove: boolean;
     cloudAccountId?: string;
+    driftCheckIntervalHours?: number;
   }): Promise<string> {
     const now = nowTimestamp();
     const id = input.id ?? newId();
@@ -97,6 +113,13 @@ export class StackStore {
       output: null,
       state_workspace: `${input.organizationId}/${id}`,
       cloud_account_id: input.cloudAccountId ?? null,
+      drift_check_interval_hours: input.driftCheckIntervalHours ?? null,
+      // The first check comes with the scheduler's next round.
+      next_drift_check_at: input.driftCheckIntervalHours ? now : null,
+      drift_status: 'UNKNOWN',
+      drifted_resource_count: null,
+      last_drift_check_at: null,
+      last_drift_check_run_id: null,
       created_at: now,
       updated_at: now,
     };
@@ -124,7 +147,11 @@ export class StackStore {
 
   async list(
     organizationId: string,
-    filter: { projectId?: string; environmentId?: string },
+    filter: {
+      projectId?: string;
+      environmentId?: string;
+      driftStatuses?: DriftStatus[];
+    },
     page: KeysetRequest,
   ): Promise<KeysetPage<Stack>> {
     const query = this.db<StackRow>('stacks').where({
@@ -133,6 +160,8 @@ export class StackStore {
     if (filter.projectId) query.where({ project_id: filter.projectId });
     if (filter.environmentId)
       query.where({ environment_id: filter.environmentId });
+    if (filter.driftStatuses?.length)
+      query.whereIn('drift_status', filter.driftStatuses);
     return keysetPage(query, 'id', page, toStack);
   }
 
@@ -147,6 +176,8 @@ export class StackStore {
       autoApprove?: boolean;
       /** `null` detaches the stack from its cloud account. */
       cloudAccountId?: string | null;
+      /** `null` turns scheduled drift checks off. */
+      driftCheckIntervalHours?: number | null;
     },
   ): Promise<void> {
     const columns: Partial<StackRow> = { updated_at: nowTimestamp() };
@@ -160,6 +191,13 @@ export class StackStore {
       columns.auto_approve = patch.autoApprove;
     if (patch.cloudAccountId !== undefined)
       columns.cloud_account_id = patch.cloudAccountId;
+    if (patch.driftCheckIntervalHours !== undefined) {
+      columns.drift_check_interval_hours = patch.driftCheckIntervalHours;
+      // A new interval counts from now; the first check comes with the next round.
+      columns.next_drift_check_at = patch.driftCheckIntervalHours
+        ? columns.updated_at
+        : null;
+    }
     await this.db('stacks')
       .where({ organization_id: organizationId, id })
       .update(columns);

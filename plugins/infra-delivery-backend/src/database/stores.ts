@@ -11,6 +11,7 @@ import { ProjectStore } from './ProjectStore';
 import { ServiceAccountStore } from './ServiceAccountStore';
 import { ServiceSecretStore } from './ServiceSecretStore';
 import { StackStore } from './StackStore';
+import { StackDriftStore } from './StackDriftStore';
 import { UserStore } from './UserStore';
 import { CloudAccountStore } from './CloudAccountStore';
 import { CodeSourceStore } from './CodeSourceStore';
@@ -35,6 +36,7 @@ export interface Stores {
   pipelines: PipelineStore;
   pipelineRuns: PipelineRunStore;
   stacks: StackStore;
+  stackDrift: StackDriftStore;
   iacResults: IacResultStore;
   cloudAccounts: CloudAccountStore;
   gitSelfHostedServers: GitSelfHostedServerStore;
@@ -71,6 +73,7 @@ export function createStores(db: Knex, options: StoreOptions = {}): Stores {
     pipelines: new PipelineStore(db),
     pipelineRuns: new PipelineRunStore(db),
     stacks: new StackStore(db),
+    stackDrift: new StackDriftStore(db),
     iacResults: new IacResultStore(db),
     cloudAccounts: new CloudAccountStore(db),
     gitSelfHostedServers: new GitSelfHostedServerStore(db),

@@ -42,7 +42,7 @@ describe.each(databases.eachSupportedId())(
       const byDescription = Object.fromEntries(
         runs.items.map(run => [run.description, run]),
       );
-      expect(runs.totalCount).toBe(4);
+      expect(runs.totalCount).toBe(5);
       expect(byDescription['Initial rollout'].status).toBe('SUCCEEDED');
       expect(byDescription['Raise the alert thresholds'].status).toBe(
         'WAITING_FOR_APPROVAL',
@@ -68,6 +68,18 @@ describe.each(databases.eachSupportedId())(
         DEMO_STACK_IDS.monitoring,
       );
       expect(stack?.output).toEqual({ region: 'eu-west-1' });
+      // Drift detection is on for this stack, and its check found drift.
+      expect(stack).toMatchObject({
+        driftCheckIntervalHours: 1,
+        driftStatus: 'DRIFTED',
+        driftedResourceCount: 8,
+        lastDriftCheckRunId: byDescription['Scheduled drift check'].id,
+      });
+      expect(byDescription['Scheduled drift check']).toMatchObject({
+        kind: 'DRIFT_CHECK',
+        triggerSource: 'DRIFT_SCHEDULE',
+        status: 'SUCCEEDED',
+      });
 
       const accounts = await stores.cloudAccounts.list(organization.id, {
         limit: 10,

@@ -91,6 +91,8 @@ export async function seedDemoOrganization(options: {
         name: key === 'monitoring' ? 'Monitoring' : 'Network',
         path: key,
         autoApprove: false,
+        // Drift detection is on for one stack, hourly.
+        driftCheckIntervalHours: key === 'monitoring' ? 1 : undefined,
       });
       const change = await tx.pipelines.create({
         organizationId,
@@ -144,6 +146,28 @@ export async function seedDemoOrganization(options: {
     return run.id;
   };
 
+  /** A drift check as the scheduler starts it: the change pipeline's plan step alone. */
+  const checkDrift = async (key: keyof typeof DEMO_STACK_IDS) => {
+    const pipeline = (await stores.pipelines.get(
+      organizationId,
+      pipelines[key],
+    ))!;
+    const run = await stores.pipelineRuns.createRun({
+      organizationId,
+      pipelineId: pipeline.id,
+      pipelineVersionId: pipeline.latestVersionId!,
+      projectId: project.id,
+      attachedEntityId: DEMO_STACK_IDS[key],
+      attachedEntityType: 'STACK',
+      description: 'Scheduled drift check',
+      data: { kind: 'stack' },
+      steps: [{ type: 'iac.plan', name: 'Plan (drift check)' }],
+      kind: 'DRIFT_CHECK',
+      triggerSource: 'DRIFT_SCHEDULE',
+    });
+    await engine.admit(run.id);
+  };
+
   /** Does what a runner would: claim the queued step and report the plan. */
   const runStep = async (
     planJson: Record<string, unknown>,
@@ -184,6 +208,8 @@ export async function seedDemoOrganization(options: {
     (await stores.pipelineRuns.getRunForEngine(applied))!,
     true,
   );
+  await runStep(monitoringPlan);
+  await checkDrift('monitoring');
   await runStep(monitoringPlan);
   await trigger('monitoring', 'Raise the alert thresholds');
   await runStep(monitoringPlan);

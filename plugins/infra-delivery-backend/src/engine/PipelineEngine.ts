@@ -32,6 +32,11 @@ import { Stores } from '../database/stores';
 import { nowTimestamp } from '../database/timestamps';
 import { InfraDeliveryError } from '../errors';
 import { RunEvents } from './RunEvents';
+import {
+  driftCheckGivingWay,
+  driftCheckSkipped,
+  recordDriftCheckEnd,
+} from './driftChecks';
 
 /** Steps that runners execute over the runner protocol. */
 export const RUNNER_STEP_TYPES: StepType[] = [
@@ -101,6 +106,7 @@ export class PipelineEngine {
 
   /** Tries to admit a queued run; returns the run as it then is. */
   async admit(runId: string): Promise<void> {
+    const skippedDriftChecks: string[] = [];
     const admitted = await this.deps.stores.transaction(async tx => {
       const run = await tx.pipelineRuns.getRunForEngine(runId);
       if (!run || run.status !== 'QUEUED') {
@@ -108,15 +114,34 @@ export class PipelineEngine {
       }
       if (run.attachedEntityId) {
         await tx.pipelineRuns.lockEntityForAdmission(run.attachedEntityId);
-        const holder = await tx.pipelineRuns.activeRunOnEntity(
-          run.organizationId,
-          run.attachedEntityId,
-        );
-        const first = await tx.pipelineRuns.oldestQueuedOnEntity(
-          run.organizationId,
-          run.attachedEntityId,
-        );
-        const blocker = holder ?? (first?.id !== run.id ? first : undefined);
+        const blockerOf = async () => {
+          const holder = await tx.pipelineRuns.activeRunOnEntity(
+            run.organizationId,
+            run.attachedEntityId!,
+          );
+          const first = await tx.pipelineRuns.oldestQueuedOnEntity(
+            run.organizationId,
+            run.attachedEntityId!,
+          );
+          return holder ?? (first?.id !== run.id ? first : undefined);
+        };
+        let blocker = await blockerOf();
+        const givingWay =
+          blocker && (await driftCheckGivingWay(tx, run, blocker));
+        if (givingWay) {
+          await this.finishRun(
+            tx,
+            givingWay.id,
+            'CANCELLED',
+            driftCheckSkipped(givingWay, run),
+            ['QUEUED', 'RUNNING'],
+          );
+          skippedDriftChecks.push(givingWay.id);
+          if (givingWay.id === run.id) {
+            return false;
+          }
+          blocker = await blockerOf();
+        }
         if (blocker) {
           // Read by people: the stack and the run by name where they have one.
           const stack = await tx.stacks.get(
@@ -163,6 +188,9 @@ export class PipelineEngine {
         engineRunId: `${run.id}/attempt-${run.attemptEpoch}`,
       });
     });
+    for (const skipped of skippedDriftChecks) {
+      await this.announce(skipped);
+    }
     if (admitted) {
       await this.announce(runId);
       await this.advance(runId);
@@ -373,6 +401,9 @@ export class PipelineEngine {
     });
     if (!moved) {
       return false;
+    }
+    if (status === 'FAILED') {
+      await recordDriftCheckEnd(tx, runId);
     }
     for (const step of await tx.pipelineRuns.listSteps(runId)) {
       if (step.status === 'PENDING') {

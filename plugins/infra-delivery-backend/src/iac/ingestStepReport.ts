@@ -7,6 +7,7 @@ import { Stores } from '../database/stores';
 import { parsePlanJsonInChunks } from './planJson';
 import { plannedResourcesInChunks, rootOutputsOf } from './planResources';
 import { planSummaryFromPlanJson } from './planSummary';
+import { recordDriftCheckReport } from './driftCheckReport';
 
 const RUN_TYPES: Partial<Record<StepType, IacRunType>> = {
   'iac.plan': 'PLAN',
@@ -69,9 +70,13 @@ export async function ingestStepReport(
     if (runType !== 'PLAN') {
       await tx.iacResults.applyToStackState(context, resources, ids);
     }
+    await recordDriftCheckReport(tx, run, plan, resources);
+  } else {
+    await recordDriftCheckReport(tx, run, undefined, []);
   }
   if (runType === 'APPLY') {
     await tx.stacks.recordApply(stackId, output ?? {});
+    await tx.stackDrift.recordReconciled(stackId);
   } else if (runType === 'DESTROY') {
     await tx.stacks.recordApply(stackId, {});
   }

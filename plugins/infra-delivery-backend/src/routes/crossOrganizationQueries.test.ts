@@ -134,10 +134,15 @@ describe.each(databases.eachSupportedId())(
       world = await createOperationWorld({ api, knex, github, enterprise });
       outsider = await createOperationWorld({ api, knex, github, enterprise });
       for (const operationId of creations) {
+        const call = await OPERATION_CALLS[operationId].call(world);
+        if (call.allowed !== undefined && call.allowed !== 201) {
+          // Its matrix call is refused by a domain rule: it creates nothing to list.
+          continue;
+        }
         const response = await sendOperation(
           world.api,
           operations[operationId],
-          await OPERATION_CALLS[operationId].call(world),
+          call,
           world.owner.token,
         );
         if (response.status !== 201) {

@@ -467,6 +467,8 @@ describe.each(databases.eachSupportedId())(
           createdById: await ownMembershipId(owner),
           data: { kind: 'stack', module_input: {} },
           triggerMetadata: { trigger_given_id: 'triggerPipelineRun' },
+          kind: 'STANDARD',
+          triggerSource: 'API',
           // Admitted, its plan waits for a runner, and this organization has none.
           queueState: {
             preflightBlockedByAdmissionCondition: false,

@@ -71,6 +71,7 @@ describe.each(databases.eachSupportedId())('stack routes on %s', databaseId => {
         changePipelineId: expect.any(String),
         destroyPipelineId: expect.any(String),
         serviceStateBackendWorkspace: `${owner.organizationId}/${stack.id}`,
+        driftStatus: 'UNKNOWN',
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
       });

@@ -11,6 +11,7 @@ export function registerStackRoutes({ bind, services, cursors }: RouteContext) {
     const filter = {
       projectId: query.projectId,
       environmentId: query.environmentId,
+      driftStatuses: query.driftStatus,
     };
     const scope = pageScope('stacks', caller.organizationId, filter);
     return cursors.list(query, scope, page =>

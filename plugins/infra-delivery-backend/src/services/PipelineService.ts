@@ -231,6 +231,7 @@ export class PipelineService {
         ids: query.id,
         latestPerPipeline: query.latestPerPipeline,
         latestPerEntity: query.latestPerEntity,
+        kinds: query.kind,
       },
       page,
     );

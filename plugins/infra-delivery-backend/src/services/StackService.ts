@@ -1,4 +1,5 @@
 import {
+  DriftStatus,
   PipelineStep,
   Stack,
 } from '@infra-delivery/plugin-infra-delivery-common';
@@ -65,6 +66,7 @@ export class StackService {
       path?: string;
       autoApprove?: boolean;
       cloudAccountId?: string;
+      driftCheckIntervalHours?: number;
     },
   ): Promise<Stack> {
     await this.deps.authorizer.require(caller, WRITE);
@@ -100,6 +102,7 @@ export class StackService {
           path: input.path,
           autoApprove,
           cloudAccountId: input.cloudAccountId,
+          driftCheckIntervalHours: input.driftCheckIntervalHours,
         });
         const change = await tx.pipelines.create({
           organizationId,
@@ -149,6 +152,8 @@ export class StackService {
       autoApprove?: boolean;
       /** `null` detaches the stack from its cloud account. */
       cloudAccountId?: string | null;
+      /** `null` turns scheduled drift checks off. */
+      driftCheckIntervalHours?: number | null;
     },
   ): Promise<Stack> {
     await this.deps.authorizer.require(caller, WRITE);
@@ -230,7 +235,11 @@ export class StackService {
 
   async list(
     caller: Caller,
-    filter: { projectId?: string; environmentId?: string },
+    filter: {
+      projectId?: string;
+      environmentId?: string;
+      driftStatuses?: DriftStatus[];
+    },
     page: KeysetRequest,
   ): Promise<KeysetPage<Stack>> {
     await this.deps.authorizer.require(caller, READ);

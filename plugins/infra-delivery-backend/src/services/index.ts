@@ -18,6 +18,7 @@ import { ProjectService } from './ProjectService';
 import { RunnerService } from './RunnerService';
 import { ServiceAccountService } from './ServiceAccountService';
 import { StackService } from './StackService';
+import { DriftService } from './DriftService';
 import { CloudContext } from '../cloud/cloudContext';
 import { CloudAccountService } from './CloudAccountService';
 import { CloudMetricService } from './CloudMetricService';
@@ -43,6 +44,7 @@ export interface Services {
   defaultValueDefinitions: DefaultValueDefinitionService;
   pipelines: PipelineService;
   stacks: StackService;
+  drift: DriftService;
   runners: RunnerService;
   iacResults: IacResultService;
   gitSelfHosted: GitSelfHostedService;
@@ -83,6 +85,7 @@ export function createServices(deps: {
     defaultValueDefinitions: new DefaultValueDefinitionService(deps),
     pipelines: new PipelineService(deps),
     stacks: new StackService(deps),
+    drift: new DriftService(deps),
     runners: new RunnerService(deps),
     iacResults: new IacResultService(deps),
     gitSelfHosted: new GitSelfHostedService(deps),

@@ -12,6 +12,7 @@ import * as cloudOperations from './cloudOperations';
 import * as codeSourceOperations from './codeSourceOperations';
 import * as moduleOperations from './moduleOperations';
 import * as deploymentOperations from './deploymentOperations';
+import * as driftOperations from './driftOperations';
 
 /**
  * Every operation of the REST surface, keyed by operationId. Adding an operation here is what
@@ -31,6 +32,7 @@ export const operations = {
   ...moduleOperations,
   ...gitForgeOperations,
   ...deploymentOperations,
+  ...driftOperations,
 } satisfies Record<string, OperationDefinition>;
 
 export type Operations = typeof operations;

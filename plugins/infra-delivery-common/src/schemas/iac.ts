@@ -23,6 +23,19 @@ export const iacChangeKindSchema = z
 /** What a resource change does; the enumeration's order is the change-type priority of #14. */
 export type IacChangeKind = z.infer<typeof iacChangeKindSchema>;
 
+/**
+ * The change kinds that, in a drift check's plan, mean the infrastructure is no longer what the
+ * stack's code says (READ and NO_OP do not).
+ */
+export const DRIFTED_CHANGE_KINDS: readonly IacChangeKind[] = [
+  'REPLACE',
+  'DELETE',
+  'CREATE',
+  'UPDATE',
+  'IMPORT',
+  'FORGET',
+];
+
 export const iacResourceSchema = z
   .object({
     address: z.string(),

@@ -6,6 +6,7 @@ export * from './identity';
 export * from './projects';
 export * from './defaultValues';
 export * from './pipelines';
+export * from './drift';
 export * from './stacks';
 export * from './runner';
 export * from './iac';

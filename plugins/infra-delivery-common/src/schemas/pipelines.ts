@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { containerDeployStepConfigSchema } from './deployments';
+import { runKindSchema, runTriggerSourceSchema } from './drift';
 import { errorBodySchema } from './errors';
 import { pageQuerySchema } from './pagination';
 import {
@@ -193,6 +194,15 @@ export const pipelineRunSchema = z
         webhook_event: z.string().optional(),
       })
       .optional(),
+    kind: runKindSchema
+      .optional()
+      .describe('What the run is for; the service always sends it'),
+    triggerSource: runTriggerSourceSchema
+      .optional()
+      .describe('Who or what started the run; the service always sends it'),
+    reconciledDriftCheckRunId: idSchema
+      .optional()
+      .describe('The drift check whose drift this run reconciles'),
   })
   .meta({ id: 'PipelineRun' });
 export type PipelineRun = z.infer<typeof pipelineRunSchema>;
@@ -261,6 +271,7 @@ export const listPipelineRunsQuerySchema = pageQuerySchema
     id: repeatableQuery(idSchema, 200).optional(),
     latestPerPipeline: z.coerce.number().int().min(1).max(50).optional(),
     latestPerEntity: z.coerce.number().int().min(1).max(50).optional(),
+    kind: repeatableQuery(runKindSchema, 2).optional(),
   })
   .refine(q => q.latestPerPipeline === undefined || q.pipelineId, {
     message: 'latestPerPipeline needs pipelineId',

@@ -4,10 +4,12 @@ import {
   givenIdSchema,
   idSchema,
   nameSchema,
+  repeatableQuery,
   requestBody,
   timestampSchema,
 } from './primitives';
 import { pageQuerySchema } from './pagination';
+import { driftCheckIntervalHoursSchema, driftStatusSchema } from './drift';
 
 export const stackSchema = z
   .object({
@@ -35,6 +37,24 @@ export const stackSchema = z
       .describe(
         'The cloud account the stack deploys into (an addition to the specification); the catalog shows it as a dependency of the stack',
       ),
+    driftCheckIntervalHours: driftCheckIntervalHoursSchema.optional(),
+    nextDriftCheckAt: timestampSchema
+      .optional()
+      .describe('When the next scheduled drift check is due'),
+    driftStatus: driftStatusSchema,
+    driftedResourceCount: z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        'Resources the latest drift check would change; absent until a check has planned',
+      ),
+    lastDriftCheckAt: timestampSchema.optional(),
+    lastDriftCheckRunId: idSchema
+      .optional()
+      .describe(
+        'The latest drift check run; its resources (#14) are what drifted, with before and after',
+      ),
   })
   .meta({ id: 'Stack' });
 export type Stack = z.infer<typeof stackSchema>;
@@ -52,6 +72,7 @@ export const createStackRequestSchema = requestBody(
     cloudAccountId: idSchema
       .optional()
       .describe('A cloud account of the same organization'),
+    driftCheckIntervalHours: driftCheckIntervalHoursSchema.optional(),
   }),
 );
 
@@ -69,6 +90,10 @@ export const updateStackRequestSchema = requestBody(
         .describe(
           'A cloud account of the same organization; null detaches the stack from its account',
         ),
+      driftCheckIntervalHours: driftCheckIntervalHoursSchema
+        .nullable()
+        .optional()
+        .describe('Hours between scheduled drift checks; null turns them off'),
     })
     .refine(v => Object.values(v).some(value => value !== undefined), {
       message: 'give at least one field to change',
@@ -85,4 +110,5 @@ export const destroyStackRequestSchema = z.object({
 export const listStacksQuerySchema = pageQuerySchema.extend({
   projectId: idSchema.optional(),
   environmentId: idSchema.optional(),
+  driftStatus: repeatableQuery(driftStatusSchema, 3).optional(),
 });

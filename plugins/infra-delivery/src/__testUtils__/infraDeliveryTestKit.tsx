@@ -244,6 +244,7 @@ export function stack(overrides: Partial<Stack> & Pick<Stack, 'id'>): Stack {
     givenId: overrides.id,
     name: overrides.id,
     autoApprove: false,
+    driftStatus: 'UNKNOWN',
     ...overrides,
   };
 }

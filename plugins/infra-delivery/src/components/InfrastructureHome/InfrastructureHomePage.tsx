@@ -1,6 +1,7 @@
 import { Content } from '@backstage/core-components';
 import Grid from '@material-ui/core/Grid';
 import { CloudAccountUpgradesCard } from './CloudAccountUpgradesCard';
+import { DriftedStacksCard } from '../Drift/DriftedStacksCard';
 import { FailedLatelyCard } from './FailedLatelyCard';
 import { StacksCard } from './StacksCard';
 import { useStackDirectory } from './useStackDirectory';
@@ -8,8 +9,8 @@ import { WaitingForApprovalCard } from './WaitingForApprovalCard';
 
 /**
  * The Infrastructure page's first tab: what needs someone now (runs waiting for approval,
- * runs that failed lately), where every stack stands after its last run, and the cloud
- * accounts to upgrade.
+ * runs that failed lately), where every stack stands after its last run, the cloud
+ * accounts to upgrade, and the stacks that drifted from their code.
  */
 export const InfrastructureHomePage = () => {
   // Loaded once for the three cards that name runs and stacks.
@@ -28,6 +29,9 @@ export const InfrastructureHomePage = () => {
         </Grid>
         <Grid item xs={12} xl={4}>
           <CloudAccountUpgradesCard />
+        </Grid>
+        <Grid item xs={12} lg={6}>
+          <DriftedStacksCard />
         </Grid>
       </Grid>
     </Content>

@@ -1,7 +1,10 @@
 import { Progress, Table } from '@backstage/core-components';
 import { TABLE_OPTIONS } from '../common/tableOptions';
 import { useApi } from '@backstage/frontend-plugin-api';
-import { Stack } from '@infra-delivery/plugin-infra-delivery-common';
+import {
+  PipelineRun,
+  Stack,
+} from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import useAsync from 'react-use/esm/useAsync';
@@ -13,6 +16,7 @@ import { Duration } from '../common/Duration';
 import { RunStatus } from '../common/RunStatus';
 import { Timestamp } from '../common/Timestamp';
 import { runTitle } from '../common/runTitle';
+import { StackDriftSection } from '../Drift/StackDriftSection';
 
 /**
  * A provider as people name it: `hashicorp/aws` for `registry.terraform.io/hashicorp/aws`
@@ -27,11 +31,14 @@ export const StackDrawer = ({
   stack,
   runPath,
   onClose,
+  onStarted,
 }: {
   stack: Stack;
   /** The page of a run, where the app has one: the run history links to it. */
   runPath?: (runId: string) => string | undefined;
   onClose: () => void;
+  /** Called with a run the drawer's actions started. */
+  onStarted?: (what: string, run: PipelineRun) => void;
 }) => {
   const client = useApi(infraDeliveryApiRef);
   const { value, loading, error } = useAsync(async () => {
@@ -52,6 +59,11 @@ export const StackDrawer = ({
 
   return (
     <SideDrawer title={stack.name} onClose={onClose}>
+      <StackDriftSection
+        stack={stack}
+        runPath={runPath}
+        onStarted={onStarted}
+      />
       {loading && <Progress />}
       {error && <ErrorPanel error={error} />}
       {value && (

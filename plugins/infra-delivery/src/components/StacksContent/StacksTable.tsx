@@ -19,6 +19,12 @@ import { useEntityRunLink } from '../common/useEntityTabLink';
 import { useLiveRuns } from '../common/useLiveRuns';
 import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
 import { StackDrawer } from './StackDrawer';
+import { DriftStatus } from '../Drift/DriftStatus';
+import {
+  DriftFilter,
+  DriftFilterValue,
+  matchesDriftFilter,
+} from '../Drift/DriftFilter';
 import { StackOverview, useStacksOverview } from './useStacksOverview';
 
 function outputsText(output: Record<string, unknown> | undefined): string {
@@ -45,6 +51,7 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
       : null,
   );
   const [opened, setOpened] = useState<StackOverview>();
+  const [driftFilter, setDriftFilter] = useState<DriftFilterValue>('ALL');
   const { entity } = useEntity();
   const runLink = useEntityRunLink();
   const { message, say } = useActionMessage();
@@ -93,6 +100,10 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
     {
       title: 'Latest run',
       render: row => <RunStatus status={row.latestRun?.status} />,
+    },
+    {
+      title: 'Drift',
+      render: row => row.stack && <DriftStatus stack={row.stack} />,
     },
     { title: 'Resources', field: 'resourceCount', type: 'numeric' },
     {
@@ -179,17 +190,21 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
           onRunnerConnected={refresh}
         />
       )}
+      <DriftFilter value={driftFilter} onChange={setDriftFilter} />
       <Table
         title="Stacks"
         options={TABLE_OPTIONS}
         columns={columns}
-        data={value ?? []}
+        data={(value ?? []).filter(row =>
+          matchesDriftFilter(driftFilter, row.stack),
+        )}
       />
       {opened?.stack && (
         <StackDrawer
           stack={opened.stack}
           runPath={runId => runLink(entity, runId)}
           onClose={() => setOpened(undefined)}
+          onStarted={(what, run) => startedBy(what)({ data: run })}
         />
       )}
     </>

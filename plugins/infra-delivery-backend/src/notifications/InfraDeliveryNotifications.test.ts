@@ -1,0 +1,257 @@
+import {
+  coreServices,
+  createServiceFactory,
+} from '@backstage/backend-plugin-api';
+import {
+  mockCredentials,
+  mockServices,
+  startTestBackend,
+} from '@backstage/backend-test-utils';
+import { ConfigReader } from '@backstage/config';
+import { Entity, stringifyEntityRef } from '@backstage/catalog-model';
+import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
+import notificationsPlugin from '@backstage/plugin-notifications-backend';
+import request from 'supertest';
+import { Server } from 'node:http';
+import {
+  act,
+  claim,
+  complete,
+  createRunner,
+  createStack,
+  expectStatus,
+  trigger,
+} from '../__testUtils__/pipelineFixtures';
+import { createTestDatabases } from '../__testUtils__/testDatabases';
+import { InfraDeliveryTestClient } from '../__testUtils__/testBackend';
+import { infraDeliveryPlugin } from '../plugin';
+import { readNotificationSettings } from './notificationSettings';
+
+jest.setTimeout(120_000);
+
+const databases = createTestDatabases();
+
+const OWNER = 'user:default/owner';
+const ALICE = 'user:default/alice';
+const BOB = 'user:default/bob';
+
+/** A plan changing `count` buckets in place. */
+function planJson(count: number) {
+  return {
+    format_version: '1.2',
+    terraform_version: '1.9.0',
+    resource_changes: Array.from({ length: count }, (_, i) => ({
+      address: `aws_s3_bucket.bucket[${i}]`,
+      mode: 'managed',
+      type: 'aws_s3_bucket',
+      name: 'bucket',
+      index: i,
+      provider_name: 'registry.terraform.io/hashicorp/aws',
+      change: {
+        actions: ['update'],
+        before: { bucket: `bucket-${i}`, versioning: true },
+        after: { bucket: `bucket-${i}`, versioning: false },
+        after_sensitive: {},
+      },
+    })),
+  };
+}
+
+const user = (name: string): Entity => ({
+  apiVersion: 'backstage.io/v1alpha1',
+  kind: 'User',
+  metadata: { name, namespace: 'default' },
+  spec: {},
+});
+const group = (name: string, members: string[]): Entity => ({
+  apiVersion: 'backstage.io/v1alpha1',
+  kind: 'Group',
+  metadata: { name, namespace: 'default' },
+  spec: { type: 'team', children: [] },
+  relations: members.map(targetRef => ({ type: 'hasMember', targetRef })),
+});
+
+describe.each(databases.eachSupportedId())(
+  'notifications through the real notifications backend on %s',
+  databaseId => {
+    let server: Server;
+    let api: InfraDeliveryTestClient;
+    /** The catalog as the notifications backend reads it; tests add the stacks. */
+    const entities: Entity[] = [
+      user('alice'),
+      user('bob'),
+      group('payments', [ALICE]),
+      group('web', [BOB]),
+    ];
+
+    beforeAll(async () => {
+      const infraDeliveryKnex = await databases.init(databaseId);
+      const notificationsKnex = await databases.init(databaseId);
+      const catalog = catalogServiceMock.mock({
+        getEntitiesByRefs: async ({ entityRefs }) => ({
+          items: entityRefs.map(ref =>
+            entities.find(entity => stringifyEntityRef(entity) === ref),
+          ),
+        }),
+        getEntities: async () => ({ items: [] }),
+      });
+      ({ server } = await startTestBackend({
+        features: [
+          infraDeliveryPlugin,
+          notificationsPlugin,
+          catalog.factory,
+          // Each plugin its own database, as in a real deployment.
+          createServiceFactory({
+            service: coreServices.database,
+            deps: { plugin: coreServices.pluginMetadata },
+            factory: ({ plugin }) =>
+              mockServices.database({
+                knex:
+                  plugin.getId() === 'infra-delivery'
+                    ? infraDeliveryKnex
+                    : notificationsKnex,
+              }),
+          }),
+          mockServices.rootConfig.factory({
+            data: {
+              app: { baseUrl: 'http://portal.test' },
+              infraDelivery: {
+                roleMappings: [{ entityRef: OWNER, role: 'OWNER' }],
+                defaultRole: 'VIEWER',
+              },
+            },
+          }),
+        ],
+      }));
+      api = new InfraDeliveryTestClient(server);
+    });
+
+    /** The user's notifications, newest first, as the bell reads them. */
+    async function notificationsOf(userRef: string) {
+      const response = await request(server)
+        .get('/api/notifications/notifications')
+        .set('authorization', mockCredentials.user.header(userRef));
+      expectStatus(response, 200);
+      return response.body.notifications as {
+        payload: {
+          title: string;
+          link?: string;
+          topic?: string;
+          scope?: string;
+          severity?: string;
+        };
+      }[];
+    }
+
+    /** A stack of the portal organization, in the catalog owned by the payments team. */
+    async function ownedStack() {
+      const owner = { token: api.backstageUserToken(OWNER) };
+      const stack = await createStack(api, owner, { name: 'Payments network' });
+      entities.push({
+        apiVersion: 'backstage.io/v1alpha1',
+        kind: 'Resource',
+        metadata: { name: `stack-${stack.id}`, namespace: 'default' },
+        spec: { type: 'iac-stack', owner: 'group:default/payments' },
+        relations: [{ type: 'ownedBy', targetRef: 'group:default/payments' }],
+      });
+      const runner = await createRunner(api, owner);
+      return { owner, stack, runner };
+    }
+
+    it('tells the stack’s owners that a plan waits for them, then that the run failed', async () => {
+      const { owner, stack, runner } = await ownedStack();
+      const run = await trigger(api, owner, stack.changePipelineId);
+      await complete(api, runner.key, await claim(api, runner.key), {
+        status: 'SUCCEEDED',
+        planJson: planJson(2),
+      });
+
+      const link = `/catalog/default/resource/stack-${stack.id}/infra-runs/${run.id}`;
+      await expect(notificationsOf(ALICE)).resolves.toEqual([
+        expect.objectContaining({
+          payload: expect.objectContaining({
+            title: 'Payments network: a plan waits for your approval',
+            link,
+            severity: 'high',
+            topic: 'Infrastructure: approvals',
+          }),
+        }),
+      ]);
+      // Bob's team does not own the stack.
+      await expect(notificationsOf(BOB)).resolves.toEqual([]);
+
+      await act(api, owner, run.id, 'reject');
+      const alice = await notificationsOf(ALICE);
+      expect(alice.map(n => n.payload.title)).toEqual([
+        'Payments network: a run failed',
+        'Payments network: a plan waits for your approval',
+      ]);
+      expect(alice[0].payload).toMatchObject({
+        link,
+        topic: 'Infrastructure: failed runs',
+      });
+    });
+
+    it('tells them drift was found, once per stack however often a check finds it', async () => {
+      const { owner, stack, runner } = await ownedStack();
+      const applied = await trigger(api, owner, stack.changePipelineId);
+      await complete(api, runner.key, await claim(api, runner.key), {
+        status: 'SUCCEEDED',
+        planJson: planJson(3),
+      });
+      await act(api, owner, applied.id, 'approve');
+      await complete(api, runner.key, await claim(api, runner.key), {
+        status: 'SUCCEEDED',
+        planJson: planJson(3),
+      });
+
+      for (const drifted of [2, 1]) {
+        const check = await api.post(
+          `/stacks/${stack.id}/drift-checks`,
+          { data: {} },
+          owner.token,
+        );
+        expectStatus(check, 201);
+        await complete(api, runner.key, await claim(api, runner.key), {
+          status: 'SUCCEEDED',
+          planJson: planJson(drifted),
+        });
+      }
+
+      const drift = (await notificationsOf(ALICE)).filter(
+        n => n.payload.topic === 'Infrastructure: drift',
+      );
+      expect(drift).toEqual([
+        expect.objectContaining({
+          payload: expect.objectContaining({
+            title: 'Payments network drifted from its code',
+            scope: `infra-delivery:stack:${stack.id}:drift`,
+          }),
+        }),
+      ]);
+    });
+  },
+);
+
+describe('readNotificationSettings', () => {
+  it('sends every kind unless configured off, one by one or all at once', () => {
+    expect(readNotificationSettings(undefined).kinds).toEqual({
+      approvalWaiting: true,
+      runFailed: true,
+      deploymentFailed: true,
+      driftFound: true,
+    });
+    expect(
+      readNotificationSettings(
+        new ConfigReader({ notifications: { driftFound: false } }),
+      ).kinds,
+    ).toMatchObject({ driftFound: false, runFailed: true });
+    expect(
+      Object.values(
+        readNotificationSettings(
+          new ConfigReader({ notifications: { enabled: false } }),
+        ).kinds,
+      ),
+    ).toEqual([false, false, false, false]);
+  });
+});

@@ -1,0 +1,252 @@
+import { AuthService, LoggerService } from '@backstage/backend-plugin-api';
+import {
+  NotificationSendOptions,
+  NotificationService,
+} from '@backstage/plugin-notifications-node';
+import { CatalogService } from '@backstage/plugin-catalog-node';
+import {
+  ANNOTATION_ECS_SERVICE,
+  Deployment,
+} from '@infra-delivery/plugin-infra-delivery-common';
+import { DeploymentChangeListener, ecsName } from '../database/DeploymentStore';
+import { RunRecord } from '../database/PipelineRunStore';
+import { Stores } from '../database/stores';
+import { RunEvents, RunStatusChange } from '../engine/RunEvents';
+import { NotificationKind, NotificationSettings } from './notificationSettings';
+
+type NotificationPayload = NotificationSendOptions['payload'];
+
+/** The catalog entity of a stack, as the catalog module emits it. */
+export const stackEntityRef = (stackId: string) =>
+  `resource:default/stack-${stackId}`;
+
+/** A run's page: under its stack's Pipeline runs tab in the catalog. */
+const runLink = (stackId: string, runId: string) =>
+  `/catalog/default/resource/stack-${encodeURIComponent(
+    stackId,
+  )}/infra-runs/${encodeURIComponent(runId)}`;
+
+const TOPICS: Record<NotificationKind, string> = {
+  approvalWaiting: 'Infrastructure: approvals',
+  runFailed: 'Infrastructure: failed runs',
+  deploymentFailed: 'Infrastructure: deployments',
+  driftFound: 'Infrastructure: drift',
+};
+
+/**
+ * Tells people, through Backstage notifications, what needs one of them: a run waiting for an
+ * approval, a run that failed, a deployment that failed or was rolled back, drift found on a
+ * stack. Recipients are the owners of the catalog entity concerned (the notifications backend
+ * resolves an entity to its owner's members), so only the portal organization's work is
+ * notified: other organizations' stacks are in no catalog. Each notification has a scope, so
+ * a repeat (the same run announced twice, drift found again on a stack) updates the one a
+ * person already has instead of adding another.
+ */
+export class InfraDeliveryNotifications implements RunEvents {
+  constructor(
+    private readonly deps: {
+      notifications: NotificationService;
+      stores: Stores;
+      catalog: CatalogService;
+      auth: AuthService;
+      portalOrganizationId: string;
+      settings: NotificationSettings;
+      logger: LoggerService;
+    },
+  ) {}
+
+  async runChanged(change: RunStatusChange): Promise<void> {
+    if (
+      change.organizationId !== this.deps.portalOrganizationId ||
+      !change.attachedEntityId
+    ) {
+      return;
+    }
+    if (
+      change.status !== 'WAITING_FOR_APPROVAL' &&
+      change.status !== 'FAILED' &&
+      change.status !== 'SUCCEEDED'
+    ) {
+      return;
+    }
+    const run = await this.deps.stores.pipelineRuns.getRunForEngine(
+      change.runId,
+    );
+    if (!run || run.attachedEntityType !== 'STACK' || !run.attachedEntityId) {
+      return;
+    }
+    const stack = await this.deps.stores.stacks.get(
+      run.organizationId,
+      run.attachedEntityId,
+    );
+    const stackName = stack?.name ?? run.attachedEntityId;
+    const what = run.description ? `“${run.description}”` : 'A run';
+    if (change.status === 'WAITING_FOR_APPROVAL') {
+      await this.send(
+        'approvalWaiting',
+        [stackEntityRef(run.attachedEntityId)],
+        {
+          title: `${stackName}: a plan waits for your approval`,
+          description: `${what} planned changes to ${stackName}; approve or reject them.`,
+          link: runLink(run.attachedEntityId, run.id),
+          severity: 'high',
+          scope: `infra-delivery:run:${run.id}:approval`,
+        },
+      );
+    } else if (change.status === 'FAILED') {
+      await this.send('runFailed', [stackEntityRef(run.attachedEntityId)], {
+        title: `${stackName}: ${
+          run.kind === 'DRIFT_CHECK' ? 'a drift check' : 'a run'
+        } failed`,
+        description: `${what} failed${
+          run.error?.message ? `: ${run.error.message}` : ''
+        }`,
+        link: runLink(run.attachedEntityId, run.id),
+        severity: 'high',
+        scope: `infra-delivery:run:${run.id}:failed`,
+      });
+    } else if (
+      run.kind === 'DRIFT_CHECK' &&
+      stack?.driftStatus === 'DRIFTED' &&
+      stack.lastDriftCheckRunId === run.id
+    ) {
+      await this.driftFound(run, stackName, stack.driftedResourceCount);
+    }
+  }
+
+  private async driftFound(
+    run: RunRecord,
+    stackName: string,
+    count: number | undefined,
+  ) {
+    const stackId = run.attachedEntityId!;
+    await this.send('driftFound', [stackEntityRef(stackId)], {
+      title: `${stackName} drifted from its code`,
+      description: `A drift check found ${
+        count === undefined
+          ? 'resources'
+          : `${count} resource${count === 1 ? '' : 's'}`
+      } changed outside the pipeline. Reconcile the stack from its Stacks tab.`,
+      link: runLink(stackId, run.id),
+      severity: 'normal',
+      // One drift notification per stack: a later check that finds drift again updates it.
+      scope: `infra-delivery:stack:${stackId}:drift`,
+    });
+  }
+
+  /**
+   * A deployment that failed or was rolled back: the owners of the catalog entities showing
+   * its ECS service, and of the stack whose run started it.
+   */
+  async deploymentChanged(deployment: Deployment): Promise<void> {
+    if (
+      deployment.organizationId !== this.deps.portalOrganizationId ||
+      (deployment.status !== 'FAILED' && deployment.status !== 'ROLLED_BACK')
+    ) {
+      return;
+    }
+    try {
+      await this.notifyDeployment(deployment);
+    } catch (error) {
+      // Heard after the write committed: a catalog that does not answer must not fail it.
+      this.deps.logger.warn(
+        `Could not notify deployment ${deployment.id} ${deployment.status}: ${error}`,
+      );
+    }
+  }
+
+  private async notifyDeployment(deployment: Deployment): Promise<void> {
+    const service = `${ecsName(deployment.data.clusterRef)}/${ecsName(
+      deployment.data.serviceRef,
+    )}`;
+    const recipients = new Set<string>();
+    let link: string | undefined;
+    const { items } = await this.deps.catalog.getEntities(
+      {
+        filter: { [`metadata.annotations.${ANNOTATION_ECS_SERVICE}`]: service },
+        fields: ['kind', 'metadata.name', 'metadata.namespace'],
+      },
+      { credentials: await this.deps.auth.getOwnServiceCredentials() },
+    );
+    for (const entity of items) {
+      const ref = `${entity.kind.toLowerCase()}:${
+        entity.metadata.namespace ?? 'default'
+      }/${entity.metadata.name}`;
+      recipients.add(ref);
+      link ??= `/catalog/${
+        entity.metadata.namespace ?? 'default'
+      }/${entity.kind.toLowerCase()}/${entity.metadata.name}/infra-deployments`;
+    }
+    const run = deployment.pipelineRunId
+      ? await this.deps.stores.pipelineRuns.getRunForEngine(
+          deployment.pipelineRunId,
+        )
+      : undefined;
+    if (run?.attachedEntityType === 'STACK' && run.attachedEntityId) {
+      recipients.add(stackEntityRef(run.attachedEntityId));
+      link ??= runLink(run.attachedEntityId, run.id);
+    }
+    const rolledBack = deployment.status === 'ROLLED_BACK';
+    await this.send('deploymentFailed', [...recipients], {
+      title: `${service}: the deployment ${
+        rolledBack ? 'was rolled back' : 'failed'
+      }`,
+      description: `${deployment.description}${
+        deployment.error?.message ? `: ${deployment.error.message}` : ''
+      }`,
+      link,
+      severity: rolledBack ? 'normal' : 'high',
+      scope: `infra-delivery:deployment:${deployment.id}:${deployment.status}`,
+    });
+  }
+
+  private async send(
+    kind: NotificationKind,
+    entityRefs: string[],
+    payload: NotificationPayload,
+  ): Promise<void> {
+    if (!this.deps.settings.kinds[kind] || entityRefs.length === 0) {
+      return;
+    }
+    try {
+      await this.deps.notifications.send({
+        recipients: { type: 'entity', entityRef: entityRefs },
+        payload: { ...payload, topic: TOPICS[kind] },
+      });
+    } catch (error) {
+      // The change is stored already; a lost notification must not undo or fail it.
+      this.deps.logger.warn(
+        `Could not send the ${kind} notification ${payload.scope}: ${error}`,
+      );
+    }
+  }
+}
+
+/** Run events for live views and for notifications: each hears every change. */
+export function allRunEvents(...events: RunEvents[]): RunEvents {
+  return {
+    runChanged: async change => {
+      for (const each of events) {
+        await each.runChanged(change);
+      }
+    },
+    stepLogsAppended: async appended => {
+      for (const each of events) {
+        await each.stepLogsAppended?.(appended);
+      }
+    },
+  };
+}
+
+/** Deployment listeners for live views and for notifications: each hears every change. */
+export function allDeploymentChanges(
+  ...listeners: DeploymentChangeListener[]
+): DeploymentChangeListener {
+  return {
+    deploymentChanged: async deployment => {
+      for (const each of listeners) {
+        await each.deploymentChanged(deployment);
+      }
+    },
+  };
+}

@@ -1,0 +1,124 @@
+import {
+  PipelineRun,
+  Stack,
+} from '@infra-delivery/plugin-infra-delivery-common';
+import Accordion from '@material-ui/core/Accordion';
+import AccordionDetails from '@material-ui/core/AccordionDetails';
+import AccordionSummary from '@material-ui/core/AccordionSummary';
+import Box from '@material-ui/core/Box';
+import Typography from '@material-ui/core/Typography';
+import ExpandMoreIcon from '@material-ui/icons/ExpandMore';
+import { Progress } from '@backstage/core-components';
+import { ConfirmActionButton } from '../common/ConfirmActionButton';
+import { ErrorPanel } from '../common/ErrorPanel';
+import { CHANGE_KIND_LABELS } from '../common/labels';
+import { MaybeLink } from '../common/MaybeLink';
+import { Timestamp } from '../common/Timestamp';
+import { useCanExecuteRuns } from '../common/useCanExecuteRuns';
+import { ResourceDiff } from '../PipelineRunsContent/ResourceChanges';
+import { DriftStatus, isDriftWatched } from './DriftStatus';
+import { useDrift } from './useDrift';
+
+/**
+ * The drift part of a stack's drawer: the status and when it was checked, each drifted
+ * resource with its before and after, and the actions: check now, reconcile.
+ */
+export const StackDriftSection = ({
+  stack,
+  runPath,
+  onStarted,
+}: {
+  stack: Stack;
+  runPath?: (runId: string) => string | undefined;
+  /** Called with the run an action started. */
+  onStarted?: (what: string, run: PipelineRun) => void;
+}) => {
+  const { drifted, checkNow, reconcile } = useDrift(stack);
+  const canExecute = useCanExecuteRuns();
+  return (
+    <Box marginBottom={2} component="section" aria-labelledby="drift-heading">
+      <Typography variant="h6" component="h3" id="drift-heading">
+        Drift
+      </Typography>
+      <Box display="flex" alignItems="center" style={{ gap: 16 }}>
+        <DriftStatus stack={stack} />
+        {stack.lastDriftCheckAt && (
+          <Typography variant="body2" color="textSecondary">
+            <MaybeLink
+              to={
+                stack.lastDriftCheckRunId
+                  ? runPath?.(stack.lastDriftCheckRunId)
+                  : undefined
+              }
+            >
+              Checked <Timestamp value={stack.lastDriftCheckAt} />
+            </MaybeLink>
+          </Typography>
+        )}
+        <Typography variant="body2" color="textSecondary">
+          {stack.driftCheckIntervalHours
+            ? `Checked every ${
+                stack.driftCheckIntervalHours === 1
+                  ? 'hour'
+                  : `${stack.driftCheckIntervalHours} hours`
+              }`
+            : 'No scheduled drift checks'}
+        </Typography>
+      </Box>
+      {canExecute && (
+        <Box display="flex" style={{ gap: 8 }} marginTop={1}>
+          <ConfirmActionButton
+            label="Check for drift"
+            title={`Check ${stack.name} for drift?`}
+            onConfirm={checkNow}
+            onDone={({ data }) => onStarted?.('A drift check is queued', data)}
+          >
+            <Typography>
+              A runner plans the stack's change pipeline without applying it;
+              the plan shows whether the infrastructure still matches the code.
+            </Typography>
+          </ConfirmActionButton>
+          {stack.driftStatus === 'DRIFTED' && (
+            <ConfirmActionButton
+              label="Reconcile"
+              title={`Reconcile the drift of ${stack.name}?`}
+              onConfirm={reconcile}
+              onDone={({ data }) =>
+                onStarted?.('A reconciling plan is queued', data)
+              }
+            >
+              <Typography>
+                This queues the stack's change pipeline: a plan,
+                {stack.autoApprove
+                  ? ' then the apply without approval,'
+                  : ' an approval, then the apply,'}{' '}
+                bringing the drifted resources back to what the code says.
+              </Typography>
+            </ConfirmActionButton>
+          )}
+        </Box>
+      )}
+      {isDriftWatched(stack) && stack.driftStatus === 'DRIFTED' && (
+        <Box marginTop={1}>
+          {drifted.loading && <Progress />}
+          {drifted.error && <ErrorPanel error={drifted.error} />}
+          {drifted.value?.map(resource => (
+            <Accordion
+              key={resource.id}
+              TransitionProps={{ unmountOnExit: true }}
+            >
+              <AccordionSummary expandIcon={<ExpandMoreIcon />}>
+                <Typography variant="body2">
+                  {CHANGE_KIND_LABELS[resource.changeKind]}: {resource.address}
+                </Typography>
+              </AccordionSummary>
+              <AccordionDetails>
+                <ResourceDiff resource={resource} />
+              </AccordionDetails>
+            </Accordion>
+          ))}
+        </Box>
+      )}
+    </Box>
+  );
+};

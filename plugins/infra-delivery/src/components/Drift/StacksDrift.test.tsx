@@ -1,0 +1,168 @@
+import { Stack } from '@infra-delivery/plugin-infra-delivery-common';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import {
+  baseUrl,
+  entityNaming,
+  iacResource,
+  list,
+  pipelineRun,
+  renderEntityContent,
+  setupInfraDeliveryServer,
+  stack,
+} from '../../__testUtils__/infraDeliveryTestKit';
+import { StacksContent } from '../StacksContent';
+
+jest.setTimeout(20_000);
+
+const checkedAt = new Date(Date.now() - 10 * 60_000).toISOString();
+
+const drifted = stack({
+  id: 'stack-network',
+  name: 'Network',
+  driftCheckIntervalHours: 1,
+  driftStatus: 'DRIFTED',
+  driftedResourceCount: 1,
+  lastDriftCheckAt: checkedAt,
+  lastDriftCheckRunId: 'run-check',
+});
+const inSync = stack({
+  id: 'stack-database',
+  name: 'Database',
+  driftCheckIntervalHours: 24,
+  driftStatus: 'IN_SYNC',
+  driftedResourceCount: 0,
+  lastDriftCheckAt: checkedAt,
+});
+const unwatched = stack({ id: 'stack-cache', name: 'Cache' });
+const stacksById: Record<string, Stack> = Object.fromEntries(
+  [drifted, inSync, unwatched].map(s => [s.id, s]),
+);
+
+describe('drift on the Stacks tab', () => {
+  const { server, requestsTo } = setupInfraDeliveryServer();
+
+  beforeEach(() => {
+    server.use(
+      http.get(`${baseUrl}/stacks/resource-count`, () =>
+        HttpResponse.json({ data: { counts: [] } }),
+      ),
+      http.get<{ id: string }>(`${baseUrl}/stacks/:id`, ({ params }) =>
+        HttpResponse.json({ data: stacksById[params.id] }),
+      ),
+      http.get(`${baseUrl}/pipeline-runs`, () => HttpResponse.json(list([]))),
+      http.get(`${baseUrl}/iac-resources`, ({ request }) => {
+        const query = new URL(request.url).searchParams;
+        if (query.get('pipelineRunId') !== 'run-check') {
+          return HttpResponse.json(list([]));
+        }
+        return HttpResponse.json(
+          list([
+            iacResource({
+              id: 'res-drifted',
+              address: 'aws_security_group.web',
+              changeKind: 'UPDATE',
+              runType: 'PLAN',
+              vendorData: {
+                before: { ingress: ['0.0.0.0/0:22'] },
+                after: { ingress: [] },
+              },
+            }),
+            iacResource({
+              id: 'res-same',
+              address: 'aws_vpc.main',
+              changeKind: 'NO_OP',
+              runType: 'PLAN',
+            }),
+          ]),
+        );
+      }),
+      http.post<{ id: string }>(
+        `${baseUrl}/stacks/:id/reconcile`,
+        ({ params }) =>
+          HttpResponse.json(
+            {
+              data: pipelineRun({
+                id: 'run-reconcile',
+                pipelineId: stacksById[params.id].changePipelineId,
+                attachedEntityId: params.id,
+                status: 'QUEUED',
+                triggerSource: 'DRIFT_RECONCILE',
+                reconciledDriftCheckRunId: 'run-check',
+              }),
+            },
+            { status: 201 },
+          ),
+      ),
+    );
+  });
+
+  const rowOf = async (name: string) =>
+    (await screen.findByText(name)).closest('tr')!;
+
+  it('shows each stack’s drift and filters the table by it', async () => {
+    renderEntityContent(
+      <StacksContent />,
+      entityNaming([drifted.id, inSync.id, unwatched.id].join(',')),
+    );
+
+    expect(
+      within(await rowOf('Network')).getByText('Drifted (1 resource)'),
+    ).toBeInTheDocument();
+    expect(within(await rowOf('Database')).getByText('In sync')).toBeVisible();
+    expect(within(await rowOf('Cache')).getByText('Not checked')).toBeVisible();
+
+    await userEvent.click(
+      screen.getByRole('button', { name: 'Filter by drift' }),
+    );
+    await userEvent.click(
+      await screen.findByRole('option', { name: 'Drifted' }),
+    );
+
+    await waitFor(() =>
+      expect(screen.queryByText('Database')).not.toBeInTheDocument(),
+    );
+    expect(screen.getByText('Network')).toBeInTheDocument();
+    expect(screen.queryByText('Cache')).not.toBeInTheDocument();
+  });
+
+  it('shows what drifted in the drawer and reconciles it through the change pipeline', async () => {
+    renderEntityContent(<StacksContent />, entityNaming(drifted.id));
+
+    await userEvent.click(
+      within(await rowOf('Network')).getByRole('button', { name: 'Details' }),
+    );
+    const drawer = await screen.findByRole('presentation');
+    const section = within(drawer).getByRole('region', { name: 'Drift' });
+    expect(within(section).getByText('Checked every hour')).toBeInTheDocument();
+    const resource = await within(section).findByRole('button', {
+      name: /Update: aws_security_group\.web/,
+    });
+    // Only what drifted is listed, not the resources the check left unchanged.
+    expect(
+      within(section).queryByText(/aws_vpc\.main/),
+    ).not.toBeInTheDocument();
+    await userEvent.click(resource);
+    expect(await within(section).findByText(/0\.0\.0\.0\/0:22/)).toBeVisible();
+
+    await userEvent.click(
+      within(section).getByRole('button', { name: 'Reconcile' }),
+    );
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Reconcile the drift of Network?',
+    });
+    await userEvent.click(
+      within(dialog).getByRole('button', { name: 'Reconcile' }),
+    );
+
+    await waitFor(() =>
+      expect(
+        requestsTo('POST', `/stacks/${drifted.id}/reconcile`),
+      ).toHaveLength(1),
+    );
+    expect(
+      await screen.findByText(/A reconciling plan is queued/),
+    ).toBeInTheDocument();
+  });
+});
