@@ -359,6 +359,22 @@ describe('PipelineRunsContent', () => {
     expect(screen.getByText('Pipeline runs (0)')).toBeInTheDocument();
   });
 
+  it('shows only drift checks when asked, from the first page', async () => {
+    serveRuns();
+    renderEntityContent(<PipelineRunsContent />, entity);
+    await rowOf('Apply network changes');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Drift checks' }));
+
+    await waitFor(() => expect(listRequests()).toHaveLength(2));
+    expect(listRequests()[1].query.getAll('kind')).toEqual(['DRIFT_CHECK']);
+    expect(listRequests()[1].query.has('cursor')).toBe(false);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Drift checks' }));
+    await waitFor(() => expect(listRequests()).toHaveLength(3));
+    expect(listRequests()[2].query.has('kind')).toBe(false);
+  });
+
   it('filters by the status chips, asking the service each time', async () => {
     serveRuns();
     renderEntityContent(<PipelineRunsContent />, entity);

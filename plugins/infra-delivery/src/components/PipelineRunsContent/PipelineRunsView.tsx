@@ -43,6 +43,8 @@ export const PipelineRunsView = ({
   const client = useApi(infraDeliveryApiRef);
   const names = useRunNames(stackIds);
   const [statuses, setStatuses] = useState<RunStatusValue[]>([]);
+  // Drift checks only (plan-only runs that look for drift), or every run.
+  const [driftChecksOnly, setDriftChecksOnly] = useState(false);
   // The cursors of the pages walked so far: the last one is the page shown (undefined: newest).
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const cursor = cursors[cursors.length - 1];
@@ -55,13 +57,21 @@ export const PipelineRunsView = ({
       query: {
         ...(stackIds.length ? { attachedEntityId: stackIds } : {}),
         ...(statuses.length ? { status: statuses } : {}),
+        ...(driftChecksOnly ? { kind: ['DRIFT_CHECK' as const] } : {}),
         limit: RUNS_PAGE_SIZE,
         ...(cursor ? { cursor } : {}),
       },
     });
     markRunsLoaded();
     return page;
-  }, [client, stackIds.join(','), statuses.join(','), cursor, version]);
+  }, [
+    client,
+    stackIds.join(','),
+    statuses.join(','),
+    driftChecksOnly,
+    cursor,
+    version,
+  ]);
   useLiveRuns(refresh);
   useInterval(
     refresh,
@@ -135,6 +145,16 @@ export const PipelineRunsView = ({
             onClick={() => toggle(status)}
           />
         ))}
+        <Chip
+          label="Drift checks"
+          clickable
+          variant="outlined"
+          color={driftChecksOnly ? 'primary' : 'default'}
+          onClick={() => {
+            setCursors([undefined]);
+            setDriftChecksOnly(only => !only);
+          }}
+        />
       </Box>
       {error && <ErrorPanel error={error} />}
       {loading && !value && <Progress />}
