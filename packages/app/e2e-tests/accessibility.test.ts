@@ -76,10 +76,13 @@ test('the Infrastructure page has no axe-core violations', async ({ page }) => {
 test('the entity tabs have no axe-core violations', async ({ page }) => {
   test.setTimeout(180_000);
   await signIn(page, ENTITY);
+  // The Infrastructure card, loaded: its latest run and its stacks.
+  await expect(page.getByRole('region', { name: 'Latest run' })).toBeVisible();
   await expect(
-    page.getByRole('heading', { name: 'Infrastructure' }),
+    page
+      .getByRole('region', { name: 'Stacks' })
+      .getByText('Monitoring', { exact: true }),
   ).toBeVisible();
-  await expect(page.getByText('Monitoring').first()).toBeVisible();
   await check(page, 'the entity Overview card', 'entity-overview-card');
 
   await page.goto(`${ENTITY}/infra-stacks`);

@@ -25,7 +25,9 @@ test('the demo component shows its stacks with state and outputs', async ({
 
   await monitoring.getByRole('button', { name: 'Details' }).click();
   await expect(page.getByText('Current resources (13)')).toBeVisible();
-  await expect(page.getByText('aws_lambda_function.lambda')).toBeVisible();
+  await expect(
+    page.getByText('aws_lambda_function.lambda', { exact: true }),
+  ).toBeVisible();
 });
 
 test('a person approves the waiting run, which goes on to its apply', async ({

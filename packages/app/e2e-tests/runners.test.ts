@@ -15,7 +15,8 @@ test('a plan waits for a runner, then streams its logs live, waits for the appro
   await signIn(page, '/catalog/default/component/payments-api/infra-stacks');
   const network = page.getByRole('row', { name: /Network/ });
   await expect(network).toBeVisible();
-  const resourcesBefore = await network.getByRole('cell').nth(2).innerText();
+  // Columns: Stack, Latest run, Drift, Resources, …
+  const resourcesBefore = await network.getByRole('cell').nth(3).innerText();
 
   await network.getByRole('button', { name: 'Plan & apply' }).click();
   await page
@@ -77,7 +78,32 @@ test('a plan waits for a runner, then streams its logs live, waits for the appro
       page.getByText('Plan: 5 to add, 1 to change, 2 to destroy.').first(),
     ).toBeVisible({ timeout: 60_000 });
 
-    // The plan waits for a person; approving it starts the apply on the runner.
+    // The plan waits for a person, and the owners of the stack hear it in the portal's bell
+    // (the guest is in `guests`, the group that owns the demo stacks), linked to the run.
+    const runId = page.url().split('/').pop()!;
+    const bell = page.getByRole('link', { name: /Notifications/ });
+    await expect(bell).toContainText(/[1-9]/, { timeout: 30_000 });
+    await bell.click();
+    const notice = page
+      .getByRole('row', { name: /Network: a plan waits for your approval/ })
+      .first();
+    await expect(notice).toBeVisible();
+    await page.screenshot({
+      path: `${SCREENSHOTS}/notification-approval-waiting.png`,
+      fullPage: true,
+    });
+    await notice
+      .getByRole('link', { name: /Network: a plan waits for your approval/ })
+      .click();
+    // The stack's own entity page, on this run.
+    await expect(page).toHaveURL(
+      new RegExp(`/resource/stack-[^/]+/infra-runs/${runId}$`),
+    );
+    await expect(
+      page.getByRole('region', { name: 'Run details' }),
+    ).toBeVisible();
+
+    // Approving it starts the apply on the runner.
     await page.getByRole('button', { name: 'Approve', exact: true }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('button', { name: 'Approve' }).click();
@@ -99,7 +125,7 @@ test('a plan waits for a runner, then streams its logs live, waits for the appro
     // Back on the Stacks tab, with no reload: the stack's resources are the applied plan's.
     await page.getByRole('link', { name: 'Stacks', exact: true }).click();
     const applied = page.getByRole('row', { name: /Network/ });
-    await expect(applied.getByRole('cell').nth(2)).toHaveText('13');
+    await expect(applied.getByRole('cell').nth(3)).toHaveText('13');
     expect(resourcesBefore).not.toBe('13');
   } finally {
     runner.stop();
