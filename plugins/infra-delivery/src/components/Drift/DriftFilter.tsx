@@ -1,8 +1,8 @@
 import { Stack } from '@infra-delivery/plugin-infra-delivery-common';
-import FormControl from '@material-ui/core/FormControl';
-import InputLabel from '@material-ui/core/InputLabel';
+import Box from '@material-ui/core/Box';
 import MenuItem from '@material-ui/core/MenuItem';
-import Select from '@material-ui/core/Select';
+import Paper from '@material-ui/core/Paper';
+import TextField from '@material-ui/core/TextField';
 import { DRIFT_STATUS_LABELS } from './DriftStatus';
 
 export type DriftFilterValue = 'ALL' | Stack['driftStatus'];
@@ -15,29 +15,44 @@ export function matchesDriftFilter(
   return filter === 'ALL' || stack?.driftStatus === filter;
 }
 
-/** A select of the drift status to show stacks of. */
+/**
+ * A select of the drift status to show stacks of, on the card colour (where the field's grey
+ * label keeps its contrast), named with what it shows ("Filter by drift: All stacks").
+ */
 export const DriftFilter = ({
   value,
   onChange,
 }: {
   value: DriftFilterValue;
   onChange: (value: DriftFilterValue) => void;
-}) => (
-  <FormControl size="small" style={{ minWidth: 180 }}>
-    <InputLabel id="drift-filter-label">Filter by drift</InputLabel>
-    <Select
-      labelId="drift-filter-label"
-      value={value}
-      onChange={event => onChange(event.target.value as DriftFilterValue)}
-    >
-      <MenuItem value="ALL">All stacks</MenuItem>
-      {(Object.keys(DRIFT_STATUS_LABELS) as Stack['driftStatus'][]).map(
-        status => (
-          <MenuItem key={status} value={status}>
-            {DRIFT_STATUS_LABELS[status]}
+}) => {
+  const labelOf = (option: DriftFilterValue) =>
+    option === 'ALL' ? 'All stacks' : DRIFT_STATUS_LABELS[option];
+  return (
+    <Box component={Paper} display="flex" mb={2} p={2}>
+      <TextField
+        id="drift-filter"
+        select
+        size="small"
+        label="Filter by drift"
+        value={value}
+        onChange={event => onChange(event.target.value as DriftFilterValue)}
+        style={{ minWidth: 180 }}
+        SelectProps={{
+          SelectDisplayProps: {
+            'aria-label': `Filter by drift: ${labelOf(value)}`,
+            'aria-labelledby': undefined,
+          } as object,
+        }}
+      >
+        {(
+          ['ALL', ...Object.keys(DRIFT_STATUS_LABELS)] as DriftFilterValue[]
+        ).map(option => (
+          <MenuItem key={option} value={option}>
+            {labelOf(option)}
           </MenuItem>
-        ),
-      )}
-    </Select>
-  </FormControl>
-);
+        ))}
+      </TextField>
+    </Box>
+  );
+};

@@ -114,7 +114,7 @@ describe('drift on the Stacks tab', () => {
     expect(within(await rowOf('Cache')).getByText('Not checked')).toBeVisible();
 
     await userEvent.click(
-      screen.getByRole('button', { name: 'Filter by drift' }),
+      screen.getByRole('button', { name: 'Filter by drift: All stacks' }),
     );
     await userEvent.click(
       await screen.findByRole('option', { name: 'Drifted' }),
