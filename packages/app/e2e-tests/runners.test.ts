@@ -84,15 +84,15 @@ test('a plan waits for a runner, then streams its logs live, waits for the appro
     const bell = page.getByRole('link', { name: /Notifications/ });
     await expect(bell).toContainText(/[1-9]/, { timeout: 30_000 });
     await bell.click();
-    const notice = page
+    const notification = page
       .getByRole('row', { name: /Network: a plan waits for your approval/ })
       .first();
-    await expect(notice).toBeVisible();
+    await expect(notification).toBeVisible();
     await page.screenshot({
       path: `${SCREENSHOTS}/notification-approval-waiting.png`,
       fullPage: true,
     });
-    await notice
+    await notification
       .getByRole('link', { name: /Network: a plan waits for your approval/ })
       .click();
     // The stack's own entity page, on this run.
