@@ -1,10 +1,11 @@
 import { Stack } from '@infra-delivery/plugin-infra-delivery-common';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import {
   baseUrl,
   entityNaming,
+  fakeSignals,
   iacResource,
   list,
   pipelineRun,
@@ -164,5 +165,38 @@ describe('drift on the Stacks tab', () => {
     expect(
       await screen.findByText(/A reconciling plan is queued/),
     ).toBeInTheDocument();
+  });
+
+  it('shows in the open drawer what a reload of the table found', async () => {
+    const signals = fakeSignals();
+    renderEntityContent(<StacksContent />, entityNaming(inSync.id), {
+      signals: signals.api,
+    });
+    await userEvent.click(
+      within(await rowOf('Database')).getByRole('button', { name: 'Details' }),
+    );
+    const section = within(await screen.findByRole('presentation')).getByRole(
+      'region',
+      { name: 'Drift' },
+    );
+    expect(within(section).getByText('In sync')).toBeInTheDocument();
+
+    // A drift check finished meanwhile, and the backend says so.
+    stacksById[inSync.id] = {
+      ...inSync,
+      driftStatus: 'DRIFTED',
+      driftedResourceCount: 1,
+      lastDriftCheckRunId: 'run-check',
+    };
+    try {
+      act(() =>
+        signals.announce('infra-delivery:pipeline-runs', {
+          runId: 'run-check',
+        }),
+      );
+      expect(await within(section).findByText(/Drifted/)).toBeInTheDocument();
+    } finally {
+      stacksById[inSync.id] = inSync;
+    }
   });
 });

@@ -50,7 +50,9 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
       ? LIVE_POLL_MS
       : null,
   );
-  const [opened, setOpened] = useState<StackOverview>();
+  // The opened stack by id: the drawer shows it as the table last read it, so a drift check
+  // or run started from the drawer shows there when the table reloads.
+  const [openedId, setOpenedId] = useState<string>();
   const [driftFilter, setDriftFilter] = useState<DriftFilterValue>('ALL');
   const { entity } = useEntity();
   const runLink = useEntityRunLink();
@@ -66,6 +68,8 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
       });
       refresh();
     };
+
+  const opened = value?.find(row => row.stackId === openedId);
 
   if (loading && !value) {
     return <Progress />;
@@ -123,7 +127,7 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
       render: row =>
         row.stack && (
           <Box display="flex" style={{ gap: 8, whiteSpace: 'nowrap' }}>
-            <Button size="small" onClick={() => setOpened(row)}>
+            <Button size="small" onClick={() => setOpenedId(row.stackId)}>
               Details
             </Button>
             {canExecute && (
@@ -203,7 +207,7 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
         <StackDrawer
           stack={opened.stack}
           runPath={runId => runLink(entity, runId)}
-          onClose={() => setOpened(undefined)}
+          onClose={() => setOpenedId(undefined)}
           onStarted={(what, run) => startedBy(what)({ data: run })}
         />
       )}
