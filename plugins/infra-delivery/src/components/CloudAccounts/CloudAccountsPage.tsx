@@ -92,7 +92,7 @@ export const CloudAccountsPage = () => {
         {accounts.error && <ErrorPanel error={accounts.error} />}
         <Table
           title="Cloud accounts"
-          isLoading={accounts.loading}
+          isLoading={accounts.loading && !accounts.value}
           options={TABLE_OPTIONS}
           columns={[
             { title: 'Name', field: 'name' },

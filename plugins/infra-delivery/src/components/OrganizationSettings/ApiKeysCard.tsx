@@ -89,7 +89,7 @@ export const ApiKeysCard = ({ version }: { version: number }) => {
       {keys.error && <ErrorPanel error={keys.error} />}
       <Table
         options={CARD_TABLE_OPTIONS}
-        isLoading={keys.loading}
+        isLoading={keys.loading && !keys.value}
         columns={[
           { title: 'Name', field: 'name' },
           {

@@ -85,7 +85,7 @@ export const MembersCard = () => {
       {members.error && <ErrorPanel error={members.error} />}
       <Table
         options={CARD_TABLE_OPTIONS}
-        isLoading={members.loading}
+        isLoading={members.loading && !members.value}
         columns={[
           { title: 'Email', field: 'email' },
           {

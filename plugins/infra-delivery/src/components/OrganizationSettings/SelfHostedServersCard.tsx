@@ -80,7 +80,7 @@ export const SelfHostedServersCard = () => {
       {servers.error && <ErrorPanel error={servers.error} />}
       <Table
         options={CARD_TABLE_OPTIONS}
-        isLoading={servers.loading}
+        isLoading={servers.loading && !servers.value}
         columns={[
           { title: 'Name', field: 'name' },
           {

@@ -66,7 +66,7 @@ export const ServiceAccountsCard = ({
       {accounts.error && <ErrorPanel error={accounts.error} />}
       <Table
         options={CARD_TABLE_OPTIONS}
-        isLoading={accounts.loading}
+        isLoading={accounts.loading && !accounts.value}
         columns={[
           {
             title: 'Name',
