@@ -10,6 +10,9 @@ const SCREENSHOTS = 'docs/screenshots/every-state';
 
 // The width of a laptop: what the plugin must fit without clipping.
 test.use({ viewport: { width: 1280, height: 800 } });
+// One more try where a live reload landed mid-measurement (seen once in eight runs); a
+// violation that is really there fails both tries.
+test.describe.configure({ retries: 1 });
 
 /** Checks a page state with axe-core and keeps a screenshot of it as `docs/screenshots/every-state/<name>.png`. */
 async function check(page: Page, state: string, name: string) {
