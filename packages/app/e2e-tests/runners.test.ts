@@ -3,6 +3,10 @@ import { localRunnerToken, startReferenceRunner } from './referenceRunner';
 
 const SCREENSHOTS = 'docs/screenshots';
 
+// The tests build on each other, in order: the first applies Network with the reference runner
+// (the runner fleet then lists it, and a drift check then has applied resources to compare).
+test.describe.configure({ mode: 'serial' });
+
 async function signIn(page: Page, path: string) {
   await page.goto(path);
   await page.getByRole('button', { name: 'Enter' }).click();
@@ -146,4 +150,75 @@ test('the organization page lists the runner fleet, and an admin connects a runn
     path: `${SCREENSHOTS}/connect-a-runner.png`,
     fullPage: true,
   });
+});
+
+test('a drift check pressed in the stack drawer runs on a runner, shows what drifted, and Reconcile queues the change', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  await signIn(page, '/catalog/default/component/payments-api/infra-stacks');
+  const network = page.getByRole('row', { name: /Network/ });
+  await network.getByRole('button', { name: 'Details' }).click();
+  const drawer = page.getByRole('dialog', { name: 'Network' });
+  const drift = drawer.getByRole('region', { name: 'Drift' });
+  await expect(drift).toBeVisible();
+
+  await drift.getByRole('button', { name: 'Check for drift' }).click();
+  await page
+    .getByRole('dialog', { name: 'Check Network for drift?' })
+    .getByRole('button', { name: 'Check for drift' })
+    .click();
+  // The drawer says what started, and links to it.
+  await expect(
+    drawer.getByRole('status').filter({ hasText: 'A drift check is queued' }),
+  ).toBeVisible();
+
+  const runner = startReferenceRunner({
+    token: localRunnerToken(),
+    planSeconds: 2,
+  });
+  try {
+    // The runner's plan (5 to add, 1 to change, 2 to destroy) differs from the stack's state:
+    // the stack has drifted, and the drawer lists each drifted resource.
+    await expect(drift.getByText(/^Drifted \(\d+ resources?\)$/)).toBeVisible({
+      timeout: 90_000,
+    });
+    await expect(drift.getByText(/^Checked /)).toBeVisible();
+    const driftedResources = drift.getByRole('button', { name: /: / });
+    await expect(driftedResources.first()).toBeVisible();
+    await driftedResources.first().click();
+    await expect(drift.getByText('Before').first()).toBeVisible();
+    await page.screenshot({
+      path: `${SCREENSHOTS}/drift-check-drifted.png`,
+      fullPage: true,
+    });
+
+    await drift.getByRole('button', { name: 'Reconcile' }).click();
+    await page
+      .getByRole('dialog', { name: 'Reconcile the drift of Network?' })
+      .getByRole('button', { name: 'Reconcile' })
+      .click();
+    const started = drawer
+      .getByRole('status')
+      .filter({ hasText: 'A reconciling plan is queued' });
+    await expect(started).toBeVisible();
+
+    // The reconciling run is the stack's change pipeline: it plans, then waits for approval.
+    await started.getByRole('link', { name: 'Follow the run' }).click();
+    const details = page.getByRole('region', { name: 'Run details' });
+    await expect(details).toContainText(/Reconcile drift: \d+ resources?/);
+    await expect(details).toContainText('Waiting for approval', {
+      timeout: 90_000,
+    });
+    await expect(details).toContainText('Plan: +5 ~1 −2');
+    await expect(
+      page.getByRole('button', { name: 'Approve', exact: true }),
+    ).toBeVisible();
+    await page.screenshot({
+      path: `${SCREENSHOTS}/drift-reconcile-run.png`,
+      fullPage: true,
+    });
+  } finally {
+    runner.stop();
+  }
 });

@@ -27,14 +27,18 @@ export const StackDriftSection = ({
   stack,
   runPath,
   onStarted,
+  resourceCount,
 }: {
   stack: Stack;
+  /** The stack's applied resources, where known: with none, nothing can have drifted. */
+  resourceCount?: number;
   runPath?: (runId: string) => string | undefined;
   /** Called with the run an action started. */
   onStarted?: (what: string, run: PipelineRun) => void;
 }) => {
   const { drifted, checkNow, reconcile } = useDrift(stack);
   const canExecute = useCanExecuteRuns();
+  const nothingApplied = resourceCount === 0;
   return (
     <Box marginBottom={2} component="section" aria-labelledby="drift-heading">
       <Typography variant="h6" component="h3" id="drift-heading">
@@ -69,6 +73,7 @@ export const StackDriftSection = ({
         <Box display="flex" style={{ gap: 8 }} marginTop={1}>
           <ConfirmActionButton
             label="Check for drift"
+            disabled={nothingApplied}
             title={`Check ${stack.name} for drift?`}
             onConfirm={checkNow}
             onDone={({ data }) => onStarted?.('A drift check is queued', data)}
@@ -95,6 +100,12 @@ export const StackDriftSection = ({
                 bringing the drifted resources back to what the code says.
               </Typography>
             </ConfirmActionButton>
+          )}
+          {nothingApplied && (
+            <Typography variant="body2" color="textSecondary">
+              Nothing is applied yet: a drift check compares applied resources
+              with the code.
+            </Typography>
           )}
         </Box>
       )}

@@ -162,8 +162,11 @@ describe('drift on the Stacks tab', () => {
         requestsTo('POST', `/stacks/${drifted.id}/reconcile`),
       ).toHaveLength(1),
     );
+    // Said in the drawer, which covers the page's own message.
     expect(
-      await screen.findByText(/A reconciling plan is queued/),
+      await within(
+        await screen.findByRole('dialog', { name: 'Network' }),
+      ).findByText(/A reconciling plan is queued/),
     ).toBeInTheDocument();
   });
 

@@ -7,6 +7,7 @@ import {
 } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
+import { ReactNode } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { ErrorPanel } from '../common/ErrorPanel';
@@ -26,19 +27,31 @@ export function providerName(provider: string): string {
   return provider.replace(/^registry\.(terraform|opentofu)\.(io|org)\//, '');
 }
 
-/** A stack's current resources (#14 by stack) and its run history (#13 by entity). */
+/**
+ * A stack's drift, its current resources (#14 by stack) and its run history (#13 by entity),
+ * read again whenever the stack changes (a run or drift check started here, or ended).
+ */
 export const StackDrawer = ({
   stack,
   runPath,
   onClose,
   onStarted,
+  message,
+  latestRun,
+  resourceCount,
 }: {
   stack: Stack;
+  /** The stack's latest run as the table last read it: the history follows it. */
+  latestRun?: PipelineRun;
+  /** The stack's applied resources as the table counts them. */
+  resourceCount?: number;
   /** The page of a run, where the app has one: the run history links to it. */
   runPath?: (runId: string) => string | undefined;
   onClose: () => void;
   /** Called with a run the drawer's actions started. */
   onStarted?: (what: string, run: PipelineRun) => void;
+  /** What the last action started, said here too: the drawer covers the page's message. */
+  message?: ReactNode;
 }) => {
   const client = useApi(infraDeliveryApiRef);
   const { value, loading, error } = useAsync(async () => {
@@ -55,16 +68,25 @@ export const StackDrawer = ({
       runs: runs.data,
       total: resources.meta.totalCount,
     };
-  }, [client, stack.id]);
+  }, [
+    client,
+    stack.id,
+    stack.updatedAt,
+    stack.lastDriftCheckAt,
+    latestRun?.id,
+    latestRun?.status,
+  ]);
 
   return (
     <SideDrawer title={stack.name} onClose={onClose}>
+      {message}
       <StackDriftSection
         stack={stack}
         runPath={runPath}
         onStarted={onStarted}
+        resourceCount={resourceCount}
       />
-      {loading && <Progress />}
+      {loading && !value && <Progress />}
       {error && <ErrorPanel error={error} />}
       {value && (
         <>

@@ -209,6 +209,9 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
           runPath={runId => runLink(entity, runId)}
           onClose={() => setOpenedId(undefined)}
           onStarted={(what, run) => startedBy(what)({ data: run })}
+          message={message}
+          latestRun={opened.latestRun}
+          resourceCount={opened.resourceCount}
         />
       )}
     </>

@@ -8,8 +8,8 @@ import { ReactNode, useState } from 'react';
 let drawerCount = 0;
 
 /**
- * Something opened from a table, beside it: a drawer on the right named by its title (a level-2
- * heading), with a Close button.
+ * Something opened from a table, beside it: a modal drawer on the right, a dialog named by its
+ * title (a level-2 heading), with a Close button.
  */
 export const SideDrawer = ({
   title,
@@ -26,7 +26,14 @@ export const SideDrawer = ({
       anchor="right"
       open
       onClose={onClose}
-      PaperProps={{ 'aria-labelledby': titleId } as object}
+      // A modal drawer is a dialog to assistive technology, named by its title.
+      PaperProps={
+        {
+          role: 'dialog',
+          'aria-modal': true,
+          'aria-labelledby': titleId,
+        } as object
+      }
     >
       <Box width={720} maxWidth="100vw" padding={3}>
         <Box display="flex" alignItems="center" justifyContent="space-between">
