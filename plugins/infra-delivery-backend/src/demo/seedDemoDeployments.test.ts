@@ -39,6 +39,13 @@ describe.each(databases.eachSupportedId())(
         ['Release 1.0.0', 'SUCCEEDED'],
       ]);
 
+      // The history happened moments ago: nothing ended in the future.
+      for (const deployment of listed.body.data) {
+        expect(Date.parse(deployment.completedAt)).toBeLessThan(
+          Date.now() + 60_000,
+        );
+      }
+
       const first = listed.body.data[2];
       const rollback = await api.post(
         `/deployments/${first.id}/rollback`,

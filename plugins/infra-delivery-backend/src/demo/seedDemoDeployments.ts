@@ -5,6 +5,8 @@ import { DEMO_CLOUD_ACCOUNT_ID } from './seedDemoOrganization';
 
 const CLUSTER = 'payments';
 const SERVICE = 'payments-api';
+/** How long a demo release may take on the local driver's clock before the seed moves on. */
+const MAX_FOLLOW_SECONDS = 600;
 
 function taskDefinition(image: string, family = 'payments-api') {
   return {
@@ -25,7 +27,8 @@ function taskDefinition(image: string, family = 'payments-api') {
 /**
  * Gives the demo service a deployment history through the real deployment service and the
  * local cloud driver: two successful releases and a failed one, so the Deployments tab has
- * something to roll back to. The driver's clock is moved forward instead of waited for.
+ * something to roll back to. The driver's clock is moved forward instead of waited for, a
+ * second at a time until each release has ended.
  * Does nothing when the service has deployments already.
  */
 export async function seedDemoDeployments(options: {
@@ -74,9 +77,21 @@ export async function seedDemoDeployments(options: {
       taskDefinition: taskDefinition(image, family),
       description,
     });
-    for (let step = 0; step < 20; step++) {
-      clock += 60_000;
+    // A second of the driver's clock at a time, until the release has ended: the history's
+    // times stay within seconds of the real clock (a fixed stretch put them in the future).
+    for (let step = 0; step < MAX_FOLLOW_SECONDS; step++) {
+      clock = Math.max(clock, Date.now()) + 1_000;
       await services.deploymentFollower.followDeployments(new Date(clock));
+      const inFlight = await stores.deployments.listInFlight(50);
+      if (
+        !inFlight.some(
+          d =>
+            d.organizationId === organizationId &&
+            d.data.serviceRef === SERVICE,
+        )
+      ) {
+        break;
+      }
     }
   };
   await release('1.0.0', 'Release 1.0.0');
