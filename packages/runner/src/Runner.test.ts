@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { AddressInfo } from 'node:net';
 import { startTestBackend } from '@backstage/backend-test-utils';
@@ -7,29 +6,20 @@ import { InfraDeliveryClient } from '@infra-delivery/plugin-infra-delivery-commo
 import infraDeliveryPlugin from '@infra-delivery/plugin-infra-delivery-backend';
 import { Runner, RUNNER_VERSION } from './Runner';
 import { RunnerOptions } from './options';
+import {
+  clientFor,
+  FAKE_IAC,
+  organizationWithStack,
+  PLAN_FIXTURES,
+  runnerDirectories,
+} from './__testUtils__/serviceWorld';
 
 jest.setTimeout(60_000);
 
-const FAKE_IAC = path.resolve(__dirname, '__testUtils__/fake-iac');
-const FIXTURE = path.resolve(
-  __dirname,
-  '../../../plugins/infra-delivery-backend/src/iac/__fixtures__/tf-plans/terraform-compliance__test_issue_522.plan.json',
+const FIXTURE = path.join(
+  PLAN_FIXTURES,
+  'terraform-compliance__test_issue_522.plan.json',
 );
-
-/** A client for `baseUrl` sending `token`, as automation would use the service. */
-function clientFor(baseUrl: string, token?: string) {
-  return new InfraDeliveryClient({
-    baseUrl: async () => baseUrl,
-    fetch: (input, init) =>
-      fetch(input, {
-        ...init,
-        headers: {
-          ...init?.headers,
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-        },
-      }),
-  });
-}
 
 describe('the reference runner against the service', () => {
   let baseUrl: string;
@@ -46,56 +36,10 @@ describe('the reference runner against the service', () => {
   });
 
   beforeEach(() => {
-    workRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'runner-work-'));
-    sourceRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'runner-source-'));
-    fs.mkdirSync(path.join(sourceRoot, 'network'));
-    fs.writeFileSync(path.join(sourceRoot, 'network', 'main.tf'), '# module\n');
+    ({ workRoot, sourceRoot } = runnerDirectories('runner'));
     process.env.FAKE_IAC_PLAN = FIXTURE;
     delete process.env.FAKE_IAC_FAIL;
   });
-
-  async function organizationWithStack() {
-    const anonymous = clientFor(baseUrl);
-    const email = `runner-${Date.now()}-${Math.random()}@example.com`;
-    const password = 'correct horse battery staple';
-    await anonymous.call('signup', { body: { data: { email, password } } });
-    const token = (
-      await anonymous.call('createAccessToken', {
-        body: { data: { email, password } },
-      })
-    ).data.accessToken;
-    const owner = clientFor(baseUrl, token);
-    const project = await owner.call('createProject', {
-      body: { data: { givenId: 'core', name: 'Core' } },
-    });
-    const environment = await owner.call('createEnvironment', {
-      params: { projectId: project.data.id },
-      body: { data: { givenId: 'prod', name: 'Production' } },
-    });
-    const stack = await owner.call('createStack', {
-      body: {
-        data: {
-          projectId: project.data.id,
-          environmentId: environment.data.id,
-          name: 'Network',
-          path: 'network',
-        },
-      },
-    });
-    const account = await owner.call('createServiceAccount', {
-      body: { data: { name: 'runner', role: 'MEMBER' } },
-    });
-    const key = await owner.call('createApiKey', {
-      body: {
-        data: {
-          name: 'runner',
-          ownerType: 'SERVICE_ACCOUNT',
-          ownerId: account.data.id,
-        },
-      },
-    });
-    return { owner, stack: stack.data, runnerKey: key.data.key };
-  }
 
   function runnerWith(
     key: string,
@@ -118,7 +62,7 @@ describe('the reference runner against the service', () => {
   }
 
   it('plans, waits for the approval, applies, and the run succeeds with its summaries', async () => {
-    const { owner, stack, runnerKey } = await organizationWithStack();
+    const { owner, stack, runnerKey } = await organizationWithStack(baseUrl);
     const triggered = await owner.call('triggerPipelineRun', {
       params: { id: stack.changePipelineId },
       body: { data: { input: { region: 'eu-west-1' } } },
@@ -144,7 +88,7 @@ describe('the reference runner against the service', () => {
 
     const workDir = path.join(workRoot, stack.id);
     expect(fs.readFileSync(path.join(workDir, 'main.tf'), 'utf8')).toBe(
-      '# module\n',
+      '# network\n',
     );
     expect(
       JSON.parse(
@@ -199,7 +143,7 @@ describe('the reference runner against the service', () => {
   });
 
   it('reports a failing command as a failed step with an ErrorBody', async () => {
-    const { owner, stack, runnerKey } = await organizationWithStack();
+    const { owner, stack, runnerKey } = await organizationWithStack(baseUrl);
     const triggered = await owner.call('triggerPipelineRun', {
       params: { id: stack.changePipelineId },
       body: { data: {} },
@@ -217,7 +161,7 @@ describe('the reference runner against the service', () => {
   });
 
   it('does nothing when there is no work, and the portal lists it with what it says of itself', async () => {
-    const { owner, runnerKey } = await organizationWithStack();
+    const { owner, runnerKey } = await organizationWithStack(baseUrl);
     const logs: string[] = [];
     await runnerWith(runnerKey, logs).run();
     expect(logs).toEqual([]);
@@ -235,7 +179,7 @@ describe('the reference runner against the service', () => {
   });
 
   it('waits out a service that cannot be reached, and goes on once it answers', async () => {
-    const { runnerKey } = await organizationWithStack();
+    const { runnerKey } = await organizationWithStack(baseUrl);
     let refused = 2;
     const flaky = new InfraDeliveryClient({
       baseUrl: async () => baseUrl,

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { AddressInfo } from 'node:net';
 import {
@@ -7,17 +5,19 @@ import {
   startTestBackend,
   TestDatabases,
 } from '@backstage/backend-test-utils';
-import { InfraDeliveryClient } from '@infra-delivery/plugin-infra-delivery-common';
 import infraDeliveryPlugin from '@infra-delivery/plugin-infra-delivery-backend';
 import { Runner } from './Runner';
+import {
+  clientFor,
+  FAKE_IAC,
+  organizationWithStack,
+  PLAN_FIXTURES,
+  runnerDirectories,
+} from './__testUtils__/serviceWorld';
 
 jest.setTimeout(120_000);
 
-const FAKE_IAC = path.resolve(__dirname, '__testUtils__/fake-iac');
-const PLANS = path.resolve(
-  __dirname,
-  '../../../plugins/infra-delivery-backend/src/iac/__fixtures__/tf-plans',
-);
+const PLANS = PLAN_FIXTURES;
 /** 7 resources to create (and a data source read): the stack's first apply. */
 const FIRST_APPLY = path.join(PLANS, 'terraform-json__basic.plan.json');
 /** Nothing to change: a stack in sync with its code. */
@@ -39,20 +39,6 @@ if (
   throw new Error(
     'PostgreSQL is required (INFRA_DELIVERY_REQUIRE_POSTGRES=1) but BACKSTAGE_TEST_DATABASE_POSTGRES15_CONNECTION_STRING is not set',
   );
-}
-
-function clientFor(baseUrl: string, token?: string) {
-  return new InfraDeliveryClient({
-    baseUrl: async () => baseUrl,
-    fetch: (input, init) =>
-      fetch(input, {
-        ...init,
-        headers: {
-          ...init?.headers,
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-        },
-      }),
-  });
 }
 
 describe.each(databases.eachSupportedId())(
@@ -77,59 +63,21 @@ describe.each(databases.eachSupportedId())(
     });
 
     beforeEach(() => {
-      workRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'drift-work-'));
-      sourceRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'drift-source-'));
-      fs.mkdirSync(path.join(sourceRoot, 'network'));
-      fs.writeFileSync(path.join(sourceRoot, 'network', 'main.tf'), '# net\n');
+      ({ workRoot, sourceRoot } = runnerDirectories('drift'));
       delete process.env.FAKE_IAC_FAIL;
     });
 
     async function deployedStack() {
-      const anonymous = clientFor(baseUrl);
-      const email = `drift-${Date.now()}-${Math.random()}@example.com`;
-      const password = 'correct horse battery staple';
-      await anonymous.call('signup', { body: { data: { email, password } } });
-      const token = (
-        await anonymous.call('createAccessToken', {
-          body: { data: { email, password } },
-        })
-      ).data.accessToken;
-      const owner = clientFor(baseUrl, token);
-      const project = await owner.call('createProject', {
-        body: { data: { givenId: 'core', name: 'Core' } },
-      });
-      const environment = await owner.call('createEnvironment', {
-        params: { projectId: project.data.id },
-        body: { data: { givenId: 'prod', name: 'Production' } },
-      });
-      const created = await owner.call('createStack', {
-        body: {
-          data: {
-            projectId: project.data.id,
-            environmentId: environment.data.id,
-            name: 'Network',
-            path: 'network',
-            driftCheckIntervalHours: 6,
-          },
-        },
-      });
-      const account = await owner.call('createServiceAccount', {
-        body: { data: { name: 'runner', role: 'MEMBER' } },
-      });
-      const key = await owner.call('createApiKey', {
-        body: {
-          data: {
-            name: 'runner',
-            ownerType: 'SERVICE_ACCOUNT',
-            ownerId: account.data.id,
-          },
-        },
-      });
+      const {
+        owner,
+        stack,
+        runnerKey: key,
+      } = await organizationWithStack(baseUrl, { driftCheckIntervalHours: 6 });
       const runner = () =>
         new Runner(
           {
             url: baseUrl,
-            token: key.data.key,
+            token: key,
             runnerId: 'drift-runner',
             iacBinary: FAKE_IAC,
             workRoot,
@@ -139,10 +87,9 @@ describe.each(databases.eachSupportedId())(
             labels: [],
             hostname: 'drift-host.example.com',
           },
-          clientFor(baseUrl, key.data.key),
+          clientFor(baseUrl, key),
           () => {},
         ).run();
-      const stack = created.data;
 
       // The first apply puts resources into the stack's state.
       process.env.FAKE_IAC_PLAN = FIRST_APPLY;
