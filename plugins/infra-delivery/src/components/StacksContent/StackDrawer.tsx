@@ -17,6 +17,8 @@ import { RunStatus } from '../common/RunStatus';
 import { Timestamp } from '../common/Timestamp';
 import { runTitle } from '../common/runTitle';
 import { StackDriftSection } from '../Drift/StackDriftSection';
+import { RunTrigger } from '../common/RunTrigger';
+import { StackGitTriggerSection } from './StackGitTriggerSection';
 
 /**
  * A provider as people name it: `hashicorp/aws` for `registry.terraform.io/hashicorp/aws`
@@ -59,6 +61,7 @@ export const StackDrawer = ({
 
   return (
     <SideDrawer title={stack.name} onClose={onClose}>
+      <StackGitTriggerSection stack={stack} />
       <StackDriftSection
         stack={stack}
         runPath={runPath}
@@ -105,9 +108,16 @@ export const StackDrawer = ({
                 {
                   title: 'Run',
                   render: run => (
-                    <MaybeLink to={runPath?.(run.id)}>
-                      {runTitle(run, [stack])}
-                    </MaybeLink>
+                    <>
+                      <MaybeLink to={runPath?.(run.id)}>
+                        {runTitle(run, [stack])}
+                      </MaybeLink>
+                      {run.gitSource && (
+                        <Typography variant="body2" color="textSecondary">
+                          <RunTrigger run={run} />
+                        </Typography>
+                      )}
+                    </>
                   ),
                 },
                 {
