@@ -59,7 +59,7 @@ describe.each(databases.eachSupportedId())(
       ).toMatchObject({
         kind: 'STANDARD',
         triggerSource: 'GIT_PUSH',
-        status: 'WAITING_FOR_APPROVAL',
+        status: 'FAILED',
         triggerMetadata: { webhook_event: 'push' },
         gitSource: { branch: 'main' },
       });

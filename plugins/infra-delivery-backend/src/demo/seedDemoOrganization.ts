@@ -231,7 +231,8 @@ export async function seedDemoOrganization(options: {
   await runStep(networkPlan, 'FAILED');
 
   // Network follows its repository: a pull request got its plan, then the merge's push
-  // started the change pipeline, which waits for approval.
+  // started the change pipeline, whose plan failed like the first (the stack stays free for
+  // whoever plans it next).
   const repository = await stores.codeSources.create({
     organizationId,
     forgeInstallationId: 'demo',
@@ -318,7 +319,7 @@ export async function seedDemoOrganization(options: {
     },
     webhookDeliveryId: '5b0e6a80-0000-11f0-8000-00000000d013',
   });
-  await runStep(networkPlan);
+  await runStep(networkPlan, 'FAILED');
 
   // Cloud accounts: one connected the way the local driver connects, one awaiting.
   const productionAccount = await stores.cloudAccounts.create({
