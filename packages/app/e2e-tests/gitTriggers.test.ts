@@ -59,5 +59,7 @@ test('a pull request plan shows the pull request and its commit, and the stack i
   await expect(rules).toContainText(
     'Pushes to main start the change pipeline · Pull requests into main get a plan, a check run and a comment',
   );
-  await expect(rules).toContainText('Follows branch main · changes under network');
+  await expect(rules).toContainText(
+    'Follows branch main · changes under network',
+  );
 });

@@ -14,7 +14,9 @@ exports.up = async function up(knex) {
     table
       .text('git_trigger')
       .nullable()
-      .comment('JSON: branch, pathFilters, pushRuns, pullRequestPlans, pullRequestComments');
+      .comment(
+        'JSON: branch, pathFilters, pushRuns, pullRequestPlans, pullRequestComments',
+      );
     table.index(['code_source_id'], 'stacks_code_source_idx');
   });
   await knex.schema.alterTable('code_sources', table => {
@@ -31,16 +33,23 @@ exports.up = async function up(knex) {
     table
       .text('git_source')
       .nullable()
-      .comment('JSON: the commit, push or pull request a git-triggered run works on');
+      .comment(
+        'JSON: the commit, push or pull request a git-triggered run works on',
+      );
   });
   if (String(knex.client.config.client).startsWith('pg')) {
     // PULL_REQUEST_PLAN is longer than the column was made for (SQLite does not check lengths).
-    await knex.raw('ALTER TABLE pipeline_runs ALTER COLUMN kind TYPE varchar(32)');
+    await knex.raw(
+      'ALTER TABLE pipeline_runs ALTER COLUMN kind TYPE varchar(32)',
+    );
   }
 
   await knex.schema.createTable('webhook_deliveries', table => {
     table.string('id', 36).primary();
-    table.string('delivery_guid', 64).notNullable().comment('X-GitHub-Delivery');
+    table
+      .string('delivery_guid', 64)
+      .notNullable()
+      .comment('X-GitHub-Delivery');
     table.string('forge_host', 255).notNullable();
     table.string('app_id', 32).notNullable();
     table.string('event', 64).notNullable();
@@ -48,7 +57,10 @@ exports.up = async function up(knex) {
     table.string('installation_id', 32).nullable();
     table.string('repository_id', 32).nullable();
     table.string('repository_full_name', 255).nullable();
-    table.text('payload').nullable().comment('Kept until the delivery is processed');
+    table
+      .text('payload')
+      .nullable()
+      .comment('Kept until the delivery is processed');
     table
       .string('status', 16)
       .notNullable()
@@ -87,10 +99,7 @@ exports.up = async function up(knex) {
     table.unique(['webhook_delivery_id', 'organization_id'], {
       indexName: 'webhook_delivery_outcomes_delivery_org_uq',
     });
-    table.index(
-      ['organization_id', 'id'],
-      'webhook_delivery_outcomes_org_idx',
-    );
+    table.index(['organization_id', 'id'], 'webhook_delivery_outcomes_org_idx');
   });
 
   await knex.schema.createTable('git_trigger_heads', table => {
@@ -109,7 +118,9 @@ exports.up = async function up(knex) {
     table
       .timestamp('observed_at', { useTz: true })
       .notNullable()
-      .comment("GitHub's own time of the head: the commit's or the pull request's updated_at");
+      .comment(
+        "GitHub's own time of the head: the commit's or the pull request's updated_at",
+      );
     table.boolean('closed').notNullable().defaultTo(false);
     table.timestamp('updated_at', { useTz: true }).notNullable();
     table.primary(['stack_id', 'head_key']);
@@ -134,7 +145,9 @@ exports.up = async function up(knex) {
     table
       .string('reported_state', 32)
       .nullable()
-      .comment('What GitHub last accepted: queued, in_progress or completed:<conclusion>');
+      .comment(
+        'What GitHub last accepted: queued, in_progress or completed:<conclusion>',
+      );
     table.integer('failures').notNullable().defaultTo(0);
     table.text('last_error').nullable();
     table.timestamp('created_at', { useTz: true }).notNullable();

@@ -580,7 +580,10 @@ export class FakeGithub {
       const details = repository.commitDetails?.[sha];
       this.send(res, 200, {
         sha,
-        html_url: `${this.repoUrl(repository.owner, repository.name)}/commit/${sha}`,
+        html_url: `${this.repoUrl(
+          repository.owner,
+          repository.name,
+        )}/commit/${sha}`,
         commit: {
           message: details?.message ?? 'A commit',
           author: { name: details?.author ?? 'Someone' },

@@ -112,7 +112,11 @@ export function pushPayload(
       email: 'alice@example.com',
       username: options.author ?? 'alice',
     },
-    committer: { name: 'GitHub', email: 'noreply@github.com', username: 'web-flow' },
+    committer: {
+      name: 'GitHub',
+      email: 'noreply@github.com',
+      username: 'web-flow',
+    },
     added: [] as string[],
     removed: [] as string[],
     modified: options.files,
@@ -125,7 +129,10 @@ export function pushPayload(
     deleted: false,
     forced: false,
     base_ref: null,
-    compare: `${repository.repoUrl}/compare/${options.before.slice(0, 12)}...${options.after.slice(0, 12)}`,
+    compare: `${repository.repoUrl}/compare/${options.before.slice(
+      0,
+      12,
+    )}...${options.after.slice(0, 12)}`,
     commits: [commit],
     head_commit: commit,
     repository: {
@@ -175,7 +182,11 @@ export function pullRequestPayload(
         ref: 'feature/subnet',
         sha: options.headSha,
       },
-      base: { label: 'acme:main', ref: options.baseRef ?? 'main', sha: gitSha('base') },
+      base: {
+        label: 'acme:main',
+        ref: options.baseRef ?? 'main',
+        sha: gitSha('base'),
+      },
     },
     repository: {
       id: repository.id,

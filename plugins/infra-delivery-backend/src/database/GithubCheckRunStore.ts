@@ -101,7 +101,10 @@ export class GithubCheckRunStore {
    * Runs whose check run may lag behind them: not completed on GitHub yet and not given up on,
    * oldest first.
    */
-  async unfinishedRunIds(limit: number, maxFailures: number): Promise<string[]> {
+  async unfinishedRunIds(
+    limit: number,
+    maxFailures: number,
+  ): Promise<string[]> {
     const rows = await this.db<CheckRunRow>('github_check_runs')
       .where('failures', '<', maxFailures)
       .where(q =>

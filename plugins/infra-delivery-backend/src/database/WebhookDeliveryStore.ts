@@ -238,7 +238,10 @@ export class WebhookDeliveryStore {
     outcome: DeliveryOutcome,
   ): Promise<void> {
     await this.db('webhook_delivery_outcomes')
-      .where({ webhook_delivery_id: deliveryId, organization_id: organizationId })
+      .where({
+        webhook_delivery_id: deliveryId,
+        organization_id: organizationId,
+      })
       .update({
         outcome: outcome.outcome,
         reason: outcome.reason ?? null,

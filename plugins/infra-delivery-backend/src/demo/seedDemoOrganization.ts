@@ -275,7 +275,12 @@ export async function seedDemoOrganization(options: {
       description,
       data: { kind: 'stack' },
       steps: pullRequest
-        ? [{ type: 'iac.plan', name: `Plan (pull request #${pullRequest.number})` }]
+        ? [
+            {
+              type: 'iac.plan',
+              name: `Plan (pull request #${pullRequest.number})`,
+            },
+          ]
         : version.steps,
       kind: pullRequest ? 'PULL_REQUEST_PLAN' : 'STANDARD',
       triggerSource: pullRequest ? 'PULL_REQUEST' : 'GIT_PUSH',

@@ -76,7 +76,10 @@ export const installationRepositoriesEventSchema = z.object({
     .array(z.object({ id: z.number() }))
     .optional()
     .default([]),
-  repositories_added: z.array(z.object({ id: z.number() })).optional().default([]),
+  repositories_added: z
+    .array(z.object({ id: z.number() }))
+    .optional()
+    .default([]),
 });
 export type InstallationRepositoriesEvent = z.infer<
   typeof installationRepositoriesEventSchema
@@ -115,7 +118,9 @@ export function deliveryFactsOf(payload: Record<string, unknown>): {
 
 /** A branch pushed to, from a ref; tags and other refs are not branches. */
 export function branchOfRef(ref: string): string | undefined {
-  return ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : undefined;
+  return ref.startsWith('refs/heads/')
+    ? ref.slice('refs/heads/'.length)
+    : undefined;
 }
 
 /** GitHub's all-zero sha: the branch was created (before) or deleted (after). */

@@ -19,6 +19,9 @@ export function isValidWebhookSignature(
 }
 
 /** The `X-Hub-Signature-256` GitHub would send with `body`. */
-export function webhookSignature(secret: string, body: string | Buffer): string {
+export function webhookSignature(
+  secret: string,
+  body: string | Buffer,
+): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 }

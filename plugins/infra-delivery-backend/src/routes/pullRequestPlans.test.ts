@@ -34,7 +34,10 @@ jest.setTimeout(60_000);
 const databases = createTestDatabases();
 const BASIC_PLAN = JSON.parse(
   readFileSync(
-    join(__dirname, '../iac/__fixtures__/tf-plans/terraform-json__basic.plan.json'),
+    join(
+      __dirname,
+      '../iac/__fixtures__/tf-plans/terraform-json__basic.plan.json',
+    ),
     'utf8',
   ),
 );
@@ -112,7 +115,12 @@ describe.each(databases.eachSupportedId())(
 
       const delivery = await pullRequest(
         repository,
-        { action: 'opened', number: 7, headSha: head, updatedAt: '2026-11-27T10:00:00Z' },
+        {
+          action: 'opened',
+          number: 7,
+          headSha: head,
+          updatedAt: '2026-11-27T10:00:00Z',
+        },
         owner,
       );
       expect(delivery).toMatchObject({
@@ -141,10 +149,16 @@ describe.each(databases.eachSupportedId())(
           },
         },
       });
-      const steps = await api.get(`/pipeline-runs/${plan.id}/step-executions`, owner.token);
-      expect(steps.body.data.map((s: { type: string; name: string }) => [s.type, s.name])).toEqual([
-        ['iac.plan', 'Plan (pull request #7)'],
-      ]);
+      const steps = await api.get(
+        `/pipeline-runs/${plan.id}/step-executions`,
+        owner.token,
+      );
+      expect(
+        steps.body.data.map((s: { type: string; name: string }) => [
+          s.type,
+          s.name,
+        ]),
+      ).toEqual([['iac.plan', 'Plan (pull request #7)']]);
 
       const check = await eventually(() => {
         const [found] = github.checkRunsOf(head);
@@ -181,7 +195,9 @@ describe.each(databases.eachSupportedId())(
         'in_progress',
         'completed',
       ]);
-      expect(check.current.output.summary).toContain(`${PORTAL_URL}/runs/${plan.id}`);
+      expect(check.current.output.summary).toContain(
+        `${PORTAL_URL}/runs/${plan.id}`,
+      );
 
       // One comment, edited in place as the plan moved on.
       const comments = github.issueComments.filter(
@@ -190,7 +206,9 @@ describe.each(databases.eachSupportedId())(
       expect(comments).toHaveLength(1);
       expect(comments[0].issueNumber).toBe(7);
       expect(comments[0].bodies.length).toBe(3);
-      expect(comments[0].bodies[2]).toContain('Plan: 7 to add, 0 to change, 0 to destroy.');
+      expect(comments[0].bodies[2]).toContain(
+        'Plan: 7 to add, 0 to change, 0 to destroy.',
+      );
       // The plan applies nothing: the stack holds no resources.
       const state = await api.get(`/stacks/${stack.id}`, owner.token);
       expect(state.body.data.latestRunId).toBe(plan.id);
@@ -202,19 +220,30 @@ describe.each(databases.eachSupportedId())(
       const head = gitSha(`${repository.name}-broken`);
       await pullRequest(
         repository,
-        { action: 'opened', number: 7, headSha: head, updatedAt: '2026-11-27T10:00:00Z' },
+        {
+          action: 'opened',
+          number: 7,
+          headSha: head,
+          updatedAt: '2026-11-27T10:00:00Z',
+        },
         owner,
       );
       const claimed = await claim(api, runner.key);
       await complete(api, runner.key, claimed, {
         status: 'FAILED',
-        error: { code: 'InfraDelivery:Plan:FAILED', message: 'Error: Invalid reference' },
+        error: {
+          code: 'InfraDelivery:Plan:FAILED',
+          message: 'Error: Invalid reference',
+        },
       });
       await eventually(() =>
         expect(github.checkRunsOf(head)[0]?.current).toMatchObject({
           status: 'completed',
           conclusion: 'failure',
-          output: { title: 'Plan failed', summary: expect.stringContaining('Invalid reference') },
+          output: {
+            title: 'Plan failed',
+            summary: expect.stringContaining('Invalid reference'),
+          },
         }),
       );
       expect(
@@ -229,18 +258,27 @@ describe.each(databases.eachSupportedId())(
       const head = gitSha(`${repository.name}-outage`);
       const delivery = await pullRequest(
         repository,
-        { action: 'opened', number: 7, headSha: head, updatedAt: '2026-11-27T10:00:00Z' },
+        {
+          action: 'opened',
+          number: 7,
+          headSha: head,
+          updatedAt: '2026-11-27T10:00:00Z',
+        },
         owner,
       );
       await eventually(() =>
         expect(
-          github.requestsTo(new RegExp(`/repos/acme/${repository.name}/check-runs$`)).length,
+          github.requestsTo(
+            new RegExp(`/repos/acme/${repository.name}/check-runs$`),
+          ).length,
         ).toBeGreaterThan(0),
       );
       expect(github.checkRunsOf(head)).toEqual([]);
       github.writeOutage = undefined;
       await act(api, owner, holder.id, 'cancel');
-      expect((await getRun(api, owner, delivery.startedRunIds[0])).status).toBe('RUNNING');
+      expect((await getRun(api, owner, delivery.startedRunIds[0])).status).toBe(
+        'RUNNING',
+      );
       await eventually(() =>
         expect(github.checkRunsOf(head)[0]?.current.status).toBe('in_progress'),
       );
@@ -249,15 +287,27 @@ describe.each(databases.eachSupportedId())(
     it('supersedes the queued plan of an older head, ignores a late delivery of it, and cancels queued plans on close', async () => {
       const { owner, repository, stack } = await world();
       await trigger(api, owner, stack.changePipelineId);
-      const [first, second] = ['h1', 'h2'].map(l => gitSha(`${repository.name}-${l}`));
+      const [first, second] = ['h1', 'h2'].map(l =>
+        gitSha(`${repository.name}-${l}`),
+      );
       const opened = await pullRequest(
         repository,
-        { action: 'opened', number: 7, headSha: first, updatedAt: '2026-11-27T10:00:00Z' },
+        {
+          action: 'opened',
+          number: 7,
+          headSha: first,
+          updatedAt: '2026-11-27T10:00:00Z',
+        },
         owner,
       );
       const synchronized = await pullRequest(
         repository,
-        { action: 'synchronize', number: 7, headSha: second, updatedAt: '2026-11-27T10:05:00Z' },
+        {
+          action: 'synchronize',
+          number: 7,
+          headSha: second,
+          updatedAt: '2026-11-27T10:05:00Z',
+        },
         owner,
       );
       expect(synchronized.cancelledRunIds).toEqual(opened.startedRunIds);
@@ -266,7 +316,12 @@ describe.each(databases.eachSupportedId())(
       // A redelivery of the first, late: nothing for a stale head.
       const late = await pullRequest(
         repository,
-        { action: 'synchronize', number: 7, headSha: first, updatedAt: '2026-11-27T10:00:00Z' },
+        {
+          action: 'synchronize',
+          number: 7,
+          headSha: first,
+          updatedAt: '2026-11-27T10:00:00Z',
+        },
         owner,
       );
       expect(late).toMatchObject({
@@ -276,7 +331,12 @@ describe.each(databases.eachSupportedId())(
 
       const closed = await pullRequest(
         repository,
-        { action: 'closed', number: 7, headSha: second, updatedAt: '2026-11-27T10:10:00Z' },
+        {
+          action: 'closed',
+          number: 7,
+          headSha: second,
+          updatedAt: '2026-11-27T10:10:00Z',
+        },
         owner,
       );
       expect(closed).toMatchObject({
@@ -297,7 +357,12 @@ describe.each(databases.eachSupportedId())(
       // A synchronize that GitHub sent before the close, arriving after it, plans nothing.
       const afterClose = await pullRequest(
         repository,
-        { action: 'synchronize', number: 7, headSha: gitSha('x'), updatedAt: '2026-11-27T10:08:00Z' },
+        {
+          action: 'synchronize',
+          number: 7,
+          headSha: gitSha('x'),
+          updatedAt: '2026-11-27T10:08:00Z',
+        },
         owner,
       );
       expect(afterClose.outcome).toBe('IGNORED');
@@ -307,7 +372,12 @@ describe.each(databases.eachSupportedId())(
       const { owner, repository, stack } = await world();
       const untouched = await pullRequest(
         repository,
-        { action: 'opened', number: 8, headSha: gitSha('docs'), updatedAt: '2026-11-27T10:00:00Z' },
+        {
+          action: 'opened',
+          number: 8,
+          headSha: gitSha('docs'),
+          updatedAt: '2026-11-27T10:00:00Z',
+        },
         owner,
       );
       expect(untouched).toMatchObject({
@@ -342,7 +412,10 @@ describe.each(databases.eachSupportedId())(
         sender: { login: 'admin' },
       };
       const send = async (action: string) => {
-        const sent = github.delivery('installation', { action, ...installation });
+        const sent = github.delivery('installation', {
+          action,
+          ...installation,
+        });
         expectStatus(await sendDelivery(api, sent, github.webhookPath), 202);
         return processedDelivery(api, owner, sent.headers['x-github-delivery']);
       };
@@ -353,18 +426,26 @@ describe.each(databases.eachSupportedId())(
         outcome: 'UPDATED_CODE_SOURCES',
         reason: expect.stringContaining(`${repository.fullName} lost access`),
       });
-      const lost = await api.get(`/code-sources/${stack.codeSourceId}`, owner.token);
+      const lost = await api.get(
+        `/code-sources/${stack.codeSourceId}`,
+        owner.token,
+      );
       expect(lost.body.data.accessLost).toBe(true);
 
       github.install(repository.installationId, [repository.fullName]);
-      expect((await send('unsuspend')).reason).toContain(`${repository.fullName} reachable`);
-      const back = await api.get(`/code-sources/${stack.codeSourceId}`, owner.token);
+      expect((await send('unsuspend')).reason).toContain(
+        `${repository.fullName} reachable`,
+      );
+      const back = await api.get(
+        `/code-sources/${stack.codeSourceId}`,
+        owner.token,
+      );
       expect(back.body.data.accessLost).toBe(false);
 
       expect((await send('deleted')).outcome).toBe('UPDATED_CODE_SOURCES');
       expect(
-        (await api.get(`/code-sources/${stack.codeSourceId}`, owner.token)).body.data
-          .accessLost,
+        (await api.get(`/code-sources/${stack.codeSourceId}`, owner.token)).body
+          .data.accessLost,
       ).toBe(true);
     });
 
@@ -376,7 +457,12 @@ describe.each(databases.eachSupportedId())(
         for (const n of [1, 2, 3]) {
           const delivery = await pullRequest(
             repository,
-            { action: 'labeled', number: n, headSha: gitSha(`l${n}`), updatedAt: '2026-11-27T10:00:00Z' },
+            {
+              action: 'labeled',
+              number: n,
+              headSha: gitSha(`l${n}`),
+              updatedAt: '2026-11-27T10:00:00Z',
+            },
             owner,
           );
           ids.push(delivery.deliveryId);
@@ -392,7 +478,10 @@ describe.each(databases.eachSupportedId())(
         expect(page.body.meta.nextCursor).toEqual(expect.any(String));
 
         const outsider = await api.get('/webhook-deliveries', other.token);
-        expect(outsider.body).toMatchObject({ data: [], meta: { totalCount: 0 } });
+        expect(outsider.body).toMatchObject({
+          data: [],
+          meta: { totalCount: 0 },
+        });
         expect((await api.get('/webhook-deliveries')).status).toBe(401);
         const tampered = await api.get(
           `/webhook-deliveries?cursor=${page.body.meta.nextCursor}x`,
@@ -414,7 +503,12 @@ describe.each(databases.eachSupportedId())(
               projectId: stack.projectId,
               environmentId: stack.environmentId,
               name: 'No source',
-              gitTrigger: { branch: 'main', pushRuns: true, pullRequestPlans: false, pullRequestComments: false },
+              gitTrigger: {
+                branch: 'main',
+                pushRuns: true,
+                pullRequestPlans: false,
+                pullRequestComments: false,
+              },
             },
           },
           owner.token,
@@ -457,7 +551,15 @@ describe.each(databases.eachSupportedId())(
 
         const changed = await api.patch(
           `/stacks/${stack.id}`,
-          { data: { gitTrigger: { ...stack.gitTrigger, branch: 'trunk', pathFilters: ['infra/**'] } } },
+          {
+            data: {
+              gitTrigger: {
+                ...stack.gitTrigger,
+                branch: 'trunk',
+                pathFilters: ['infra/**'],
+              },
+            },
+          },
           owner.token,
         );
         expect(changed.status).toBe(200);
@@ -468,7 +570,11 @@ describe.each(databases.eachSupportedId())(
           pullRequestPlans: true,
           pullRequestComments: true,
         });
-        const off = await api.patch(`/stacks/${stack.id}`, { data: { gitTrigger: null } }, owner.token);
+        const off = await api.patch(
+          `/stacks/${stack.id}`,
+          { data: { gitTrigger: null } },
+          owner.token,
+        );
         expect(off.body.data.gitTrigger).toBeUndefined();
         expect(repository.fullName).toContain('acme/');
       });

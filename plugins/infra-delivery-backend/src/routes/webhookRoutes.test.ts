@@ -108,7 +108,11 @@ describe.each(databases.eachSupportedId())(
       it('refuses a delivery without a signature with a 401', async () => {
         const response = await sendDelivery(
           api,
-          github.delivery('ping', { zen: 'Design for failure.' }, { signature: null }),
+          github.delivery(
+            'ping',
+            { zen: 'Design for failure.' },
+            { signature: null },
+          ),
           github.webhookPath,
         );
         expect(response.status).toBe(401);
@@ -132,9 +136,13 @@ describe.each(databases.eachSupportedId())(
       it('refuses a signed body that is not JSON with a 400', async () => {
         const delivery = github.delivery('push', {});
         const body = 'not json';
-        const signed = github.delivery('push', {}, {
-          signature: webhookSignature(github.webhookSecret, body),
-        });
+        const signed = github.delivery(
+          'push',
+          {},
+          {
+            signature: webhookSignature(github.webhookSecret, body),
+          },
+        );
         const response = await sendDelivery(
           api,
           { body, headers: { ...delivery.headers, ...signed.headers } },
@@ -180,8 +188,12 @@ describe.each(databases.eachSupportedId())(
         expect(delivery.startedRunIds).toHaveLength(1);
 
         const run = pipelineRunSchema.parse(
-          (await api.get(`/pipeline-runs/${delivery.startedRunIds[0]}`, owner.token))
-            .body.data,
+          (
+            await api.get(
+              `/pipeline-runs/${delivery.startedRunIds[0]}`,
+              owner.token,
+            )
+          ).body.data,
         );
         expect(run).toMatchObject({
           pipelineId: stack.changePipelineId,
@@ -220,7 +232,10 @@ describe.each(databases.eachSupportedId())(
       });
 
       it('starts nothing twice for a redelivery', async () => {
-        const repository = followedRepository(github, `redeliver-${databaseId}`);
+        const repository = followedRepository(
+          github,
+          `redeliver-${databaseId}`,
+        );
         const { stack } = await followingStack(api, owner, repository);
         const options = {
           before: gitSha(`${repository.name}-main`),
@@ -243,7 +258,10 @@ describe.each(databases.eachSupportedId())(
       });
 
       it('ignores a push that touches nothing the stack follows, and pushes to other branches', async () => {
-        const repository = followedRepository(github, `untouched-${databaseId}`);
+        const repository = followedRepository(
+          github,
+          `untouched-${databaseId}`,
+        );
         const { stack } = await followingStack(api, owner, repository);
         const elsewhere = await push(repository, {
           before: gitSha(`${repository.name}-main`),
@@ -317,7 +335,9 @@ describe.each(databases.eachSupportedId())(
           files: ['infra/network/a.tf'],
           timestamp: '2026-11-27T10:00:00Z',
         });
-        expect(await processedDelivery(api, owner, late.deliveryId)).toMatchObject({
+        expect(
+          await processedDelivery(api, owner, late.deliveryId),
+        ).toMatchObject({
           outcome: 'IGNORED',
           reason: expect.stringContaining('is older than'),
         });
@@ -326,7 +346,10 @@ describe.each(databases.eachSupportedId())(
       });
 
       it('cancels a queued push run that a newer push supersedes', async () => {
-        const repository = followedRepository(github, `supersede-${databaseId}`);
+        const repository = followedRepository(
+          github,
+          `supersede-${databaseId}`,
+        );
         const { stack } = await followingStack(api, owner, repository);
         const shas = ['one', 'two', 'three'].map(label =>
           gitSha(`${repository.name}-${label}`),
@@ -344,7 +367,9 @@ describe.each(databases.eachSupportedId())(
         }
         // The first holds the stack (it plans, then waits for approval); the second waits and
         // is superseded by the third.
-        expect(deliveries[2].cancelledRunIds).toEqual(deliveries[1].startedRunIds);
+        expect(deliveries[2].cancelledRunIds).toEqual(
+          deliveries[1].startedRunIds,
+        );
         const runs = await runsOfStack(api, owner, stack.id);
         const byCommit = new Map(runs.map(r => [r.gitSource!.commit.sha, r]));
         expect(byCommit.get(shas[0])!.status).toBe('RUNNING');
@@ -374,8 +399,15 @@ describe.each(databases.eachSupportedId())(
         const sent = github.delivery('push', payload);
         expectStatus(await sendDelivery(api, sent, github.webhookPath), 202);
         expect(
-          await processedDelivery(api, owner, sent.headers['x-github-delivery']),
-        ).toMatchObject({ outcome: 'IGNORED', reason: expect.stringContaining('deleted') });
+          await processedDelivery(
+            api,
+            owner,
+            sent.headers['x-github-delivery'],
+          ),
+        ).toMatchObject({
+          outcome: 'IGNORED',
+          reason: expect.stringContaining('deleted'),
+        });
         expect(await runsOfStack(api, owner, stack.id)).toEqual([]);
       });
     });

@@ -28,11 +28,18 @@ export function githubWebhookGuard(services: Services): {
     path: expressPath(operations.receiveGithubWebhook.path),
     handlers: [
       (req, _res, next) => {
-        webhookDeliveries.requireEndpoint(req.params.forgeHost, req.params.appId);
+        webhookDeliveries.requireEndpoint(
+          req.params.forgeHost,
+          req.params.appId,
+        );
         webhookDeliveries.requireSignature(req.get(GITHUB_SIGNATURE_HEADER));
         next();
       },
-      express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT, inflate: false }),
+      express.raw({
+        type: () => true,
+        limit: WEBHOOK_BODY_LIMIT,
+        inflate: false,
+      }),
       (req, _res, next) => {
         req.body = webhookDeliveries.authenticate(
           req.params.forgeHost,
@@ -46,7 +53,11 @@ export function githubWebhookGuard(services: Services): {
   };
 }
 
-export function registerWebhookRoutes({ bind, services, cursors }: RouteContext) {
+export function registerWebhookRoutes({
+  bind,
+  services,
+  cursors,
+}: RouteContext) {
   // The signature was checked by githubWebhookGuard before the body was parsed.
   bind(operations.receiveGithubWebhook, async ({ params, body, req }) => ({
     data: await services.webhookDeliveries.receive({

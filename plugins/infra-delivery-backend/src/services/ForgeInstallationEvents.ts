@@ -39,12 +39,25 @@ export class ForgeInstallationEvents {
       String(event.installation.id),
     );
     if (ACCESS_ENDS.includes(event.action)) {
-      return this.apply(organizationIds, sources, 'lost', `installation.${event.action}`);
+      return this.apply(
+        organizationIds,
+        sources,
+        'lost',
+        `installation.${event.action}`,
+      );
     }
     if (ACCESS_MAY_RETURN.includes(event.action)) {
-      return this.apply(organizationIds, sources, 'verify', `installation.${event.action}`);
+      return this.apply(
+        organizationIds,
+        sources,
+        'verify',
+        `installation.${event.action}`,
+      );
     }
-    return this.ignored(organizationIds, `installation.${event.action} changes nothing`);
+    return this.ignored(
+      organizationIds,
+      `installation.${event.action} changes nothing`,
+    );
   }
 
   async onInstallationRepositories(
@@ -96,7 +109,10 @@ export class ForgeInstallationEvents {
         `${source.repoName} ${lost ? 'lost access' : 'reachable'}`,
       ]);
     }
-    const outcomes = this.ignored(organizationIds, `${why}: no code source concerned`);
+    const outcomes = this.ignored(
+      organizationIds,
+      `${why}: no code source concerned`,
+    );
     for (const [organizationId, lines] of updated) {
       outcomes.set(organizationId, {
         outcome: 'UPDATED_CODE_SOURCES',

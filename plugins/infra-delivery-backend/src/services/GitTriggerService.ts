@@ -76,8 +76,12 @@ export function outcomesByOrganization(
 ): Map<string, DeliveryOutcome> {
   const outcomes = new Map<string, DeliveryOutcome>();
   for (const organizationId of organizationIds) {
-    const own = decisions.filter(d => d.stack.organizationId === organizationId);
-    const startedRunIds = own.flatMap(d => (d.startedRunId ? [d.startedRunId] : []));
+    const own = decisions.filter(
+      d => d.stack.organizationId === organizationId,
+    );
+    const startedRunIds = own.flatMap(d =>
+      d.startedRunId ? [d.startedRunId] : [],
+    );
     const cancelledRunIds = own.flatMap(d => d.cancelledRunIds);
     const reasons = own
       .filter(d => d.reason)
@@ -160,14 +164,23 @@ export class GitTriggerService {
     const observedAt = headCommit?.timestamp ?? new Date().toISOString();
     if (seen) {
       if (seen.sha === event.after) {
-        return { ...decision, reason: `commit ${event.after.slice(0, 7)} was seen already` };
+        return {
+          ...decision,
+          reason: `commit ${event.after.slice(0, 7)} was seen already`,
+        };
       }
       const continuesSeen = event.before === seen.sha;
       const precedesSeen = event.after === seen.previousSha;
-      if (precedesSeen || (!continuesSeen && !later(observedAt, seen.observedAt))) {
+      if (
+        precedesSeen ||
+        (!continuesSeen && !later(observedAt, seen.observedAt))
+      ) {
         return {
           ...decision,
-          reason: `push of ${event.after.slice(0, 7)} is older than ${seen.sha.slice(0, 7)}, seen already`,
+          reason: `push of ${event.after.slice(
+            0,
+            7,
+          )} is older than ${seen.sha.slice(0, 7)}, seen already`,
         };
       }
     }
@@ -188,7 +201,10 @@ export class GitTriggerService {
       event.commits.length >= MAX_PUSH_COMMITS ||
       (event.commits.length === 0 && event.forced);
     if (!filesUnknown && !touchesStack(trigger, stack.path, changed)) {
-      return { ...decision, reason: 'the push changes nothing the stack follows' };
+      return {
+        ...decision,
+        reason: 'the push changes nothing the stack follows',
+      };
     }
     const cancelled = await this.cancelQueued(
       stack,
@@ -289,7 +305,10 @@ export class GitTriggerService {
     if (seen && isStale(seen, pr.updated_at)) {
       return {
         ...decision,
-        reason: `delivery about ${pr.head.sha.slice(0, 7)} is older than what was seen of pull request #${pr.number}`,
+        reason: `delivery about ${pr.head.sha.slice(
+          0,
+          7,
+        )} is older than what was seen of pull request #${pr.number}`,
       };
     }
     if (seen && !seen.closed && seen.sha === pr.head.sha) {
@@ -299,7 +318,9 @@ export class GitTriggerService {
       });
       return {
         ...decision,
-        reason: `head ${pr.head.sha.slice(0, 7)} of pull request #${pr.number} was planned already`,
+        reason: `head ${pr.head.sha.slice(0, 7)} of pull request #${
+          pr.number
+        } was planned already`,
       };
     }
     await stores.gitTriggerHeads.put(stack.id, headKey, {
@@ -318,7 +339,9 @@ export class GitTriggerService {
       run =>
         run.kind === 'PULL_REQUEST_PLAN' &&
         run.gitSource?.pullRequest?.number === pr.number,
-      `Superseded by head ${pr.head.sha.slice(0, 7)} of pull request #${pr.number}`,
+      `Superseded by head ${pr.head.sha.slice(0, 7)} of pull request #${
+        pr.number
+      }`,
     );
     const gitSource: RunGitSource = {
       codeSourceId: codeSource.id,
@@ -329,7 +352,8 @@ export class GitTriggerService {
         sha: pr.head.sha,
         message: change.commit?.message,
         author: change.commit?.author ?? pr.user?.login,
-        url: change.commit?.url ?? `${codeSource.repoUrl}/commit/${pr.head.sha}`,
+        url:
+          change.commit?.url ?? `${codeSource.repoUrl}/commit/${pr.head.sha}`,
       },
       pullRequest: {
         number: pr.number,
@@ -390,7 +414,9 @@ export class GitTriggerService {
   private async followers(
     delivery: DeliveryContext,
     event: { repository: { id: number }; installation: { id: number } },
-  ): Promise<{ stack: Stack; trigger: StackGitTrigger; codeSource: CodeSource }[]> {
+  ): Promise<
+    { stack: Stack; trigger: StackGitTrigger; codeSource: CodeSource }[]
+  > {
     const { stores } = this.deps;
     const codeSources = await stores.codeSources.findByRepository(
       delivery.forgeHost,
@@ -469,7 +495,9 @@ export class GitTriggerService {
               .slice(0, 1)
               .map(step => ({
                 ...step,
-                name: `Plan (pull request #${options.gitSource.pullRequest!.number})`,
+                name: `Plan (pull request #${
+                  options.gitSource.pullRequest!.number
+                })`,
               }))
           : version!.steps;
       const run = await tx.pipelineRuns.createRun({
@@ -518,5 +546,8 @@ interface PullRequestChange {
 
 /** A pull request delivery older than the newest seen, or before a close seen since. */
 function isStale(seen: GitHead, updatedAt: string): boolean {
-  return later(seen.observedAt, updatedAt) || (seen.closed && !later(updatedAt, seen.observedAt));
+  return (
+    later(seen.observedAt, updatedAt) ||
+    (seen.closed && !later(updatedAt, seen.observedAt))
+  );
 }

@@ -136,7 +136,10 @@ export class PullRequestChecks implements RunEvents {
       check.installationId,
     );
     const stack = run.attachedEntityId
-      ? await this.deps.stores.stacks.get(run.organizationId, run.attachedEntityId)
+      ? await this.deps.stores.stacks.get(
+          run.organizationId,
+          run.attachedEntityId,
+        )
       : undefined;
     const summary = await this.planSummary(run);
     const runUrl = portalPageUrl(this.deps.portalUrl, portalPages.run(run.id));
@@ -211,7 +214,10 @@ function describe(
         text: run.queueReason ?? 'Waiting for the stack',
       };
     case 'in_progress':
-      return { title: 'Planning', text: 'A runner is planning the head commit.' };
+      return {
+        title: 'Planning',
+        text: 'A runner is planning the head commit.',
+      };
     case 'completed:success':
       return summary
         ? { title: planLine(summary), text: planLine(summary) }

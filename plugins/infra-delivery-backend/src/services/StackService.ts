@@ -44,7 +44,8 @@ function gitTriggerNeedsCodeSource(): InfraDeliveryError {
     status: 422,
     entity: 'Stack',
     reason: 'NO_CODE_SOURCE',
-    message: 'A stack follows a repository through its code source: set codeSourceId first',
+    message:
+      'A stack follows a repository through its code source: set codeSourceId first',
   });
 }
 

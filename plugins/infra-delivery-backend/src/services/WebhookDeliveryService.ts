@@ -213,7 +213,9 @@ export class WebhookDeliveryService {
         try {
           await this.processPending();
         } catch (error) {
-          this.deps.logger?.warn(`Processing webhook deliveries failed: ${error}`);
+          this.deps.logger?.warn(
+            `Processing webhook deliveries failed: ${error}`,
+          );
         }
       } while (this.drainAgain);
       this.draining = undefined;
@@ -229,7 +231,9 @@ export class WebhookDeliveryService {
 
   private async process(delivery: ClaimedDelivery): Promise<void> {
     const { webhookDeliveries } = this.deps.stores;
-    const organizationIds = await webhookDeliveries.organizationsOf(delivery.id);
+    const organizationIds = await webhookDeliveries.organizationsOf(
+      delivery.id,
+    );
     let outcomes: Map<string, DeliveryOutcome>;
     try {
       outcomes = await this.dispatch(delivery, organizationIds);
@@ -257,7 +261,11 @@ export class WebhookDeliveryService {
       return;
     }
     for (const [organizationId, outcome] of outcomes) {
-      await webhookDeliveries.recordOutcome(delivery.id, organizationId, outcome);
+      await webhookDeliveries.recordOutcome(
+        delivery.id,
+        organizationId,
+        outcome,
+      );
     }
     await webhookDeliveries.finish(delivery.id, 'DONE');
   }
@@ -274,7 +282,9 @@ export class WebhookDeliveryService {
       const result = schema.safeParse(delivery.payload);
       if (!result.success) {
         throw badDelivery(
-          `The ${delivery.event} payload lacks what the service reads: ${result.error.issues
+          `The ${
+            delivery.event
+          } payload lacks what the service reads: ${result.error.issues
             .map(issue => issue.path.join('.'))
             .join(', ')}`,
         );
@@ -322,7 +332,11 @@ export class WebhookDeliveryService {
   /** The organizations with a code source the delivery is about. */
   private async concernedOrganizations(
     tx: Stores,
-    facts: { forgeHost: string; installationId?: string; repositoryId?: string },
+    facts: {
+      forgeHost: string;
+      installationId?: string;
+      repositoryId?: string;
+    },
   ): Promise<string[]> {
     if (!facts.installationId) {
       return [];

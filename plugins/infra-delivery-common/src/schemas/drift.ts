@@ -30,7 +30,11 @@ export const driftCheckIntervalHoursSchema = z
  * pipeline without applying it: a drift check's plan decides the stack's drift status, a pull
  * request plan's is reported to the pull request.
  */
-export const RUN_KINDS = ['STANDARD', 'DRIFT_CHECK', 'PULL_REQUEST_PLAN'] as const;
+export const RUN_KINDS = [
+  'STANDARD',
+  'DRIFT_CHECK',
+  'PULL_REQUEST_PLAN',
+] as const;
 
 /** Kinds of run that only plan. */
 export const PLAN_ONLY_RUN_KINDS: readonly RunKind[] = [

@@ -86,7 +86,9 @@ export const runGitSourceSchema = z
       .optional(),
     webhookDeliveryId: z
       .string()
-      .describe("GitHub's `X-GitHub-Delivery` of the delivery that started the run"),
+      .describe(
+        "GitHub's `X-GitHub-Delivery` of the delivery that started the run",
+      ),
   })
   .meta({ id: 'RunGitSource' });
 export type RunGitSource = z.infer<typeof runGitSourceSchema>;
@@ -112,7 +114,9 @@ export const webhookDeliverySchema = z
   .object({
     id: idSchema,
     deliveryId: z.string().describe("GitHub's `X-GitHub-Delivery`"),
-    event: z.string().describe("GitHub's `X-GitHub-Event` (push, pull_request, …)"),
+    event: z
+      .string()
+      .describe("GitHub's `X-GitHub-Event` (push, pull_request, …)"),
     action: z.string().optional(),
     forgeHost: z.string(),
     appId: z.string(),
@@ -135,20 +139,29 @@ export const githubWebhookParamsSchema = z.object({
     .string()
     .min(1)
     .max(255)
-    .describe('The host of the `integrations.github` entry (github.com, or the GitHub Enterprise Server host)'),
-  appId: z.string().regex(/^\d{1,20}$/).describe("The App's id in that entry"),
+    .describe(
+      'The host of the `integrations.github` entry (github.com, or the GitHub Enterprise Server host)',
+    ),
+  appId: z
+    .string()
+    .regex(/^\d{1,20}$/)
+    .describe("The App's id in that entry"),
 });
 
 /** A webhook body after its signature was checked: GitHub's event payload. */
 export const githubWebhookPayloadSchema = z
   .record(z.string(), z.unknown())
-  .describe("GitHub's webhook payload, signed with the App's webhook secret (`X-Hub-Signature-256`)");
+  .describe(
+    "GitHub's webhook payload, signed with the App's webhook secret (`X-Hub-Signature-256`)",
+  );
 
 export const webhookAcknowledgementSchema = z
   .object({
     deliveryId: z.string(),
     duplicate: z
       .boolean()
-      .describe('The delivery was received before (a redelivery): nothing is done again'),
+      .describe(
+        'The delivery was received before (a redelivery): nothing is done again',
+      ),
   })
   .meta({ id: 'WebhookAcknowledgement' });

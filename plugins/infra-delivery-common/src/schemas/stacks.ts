@@ -59,7 +59,7 @@ export const stackSchema = z
     gitTrigger: stackGitTriggerSchema
       .optional()
       .describe(
-        'How pushes and pull requests on the stack\'s code source start runs; absent: runs start by hand only',
+        "How pushes and pull requests on the stack's code source start runs; absent: runs start by hand only",
       ),
   })
   .meta({ id: 'Stack' });
@@ -79,9 +79,7 @@ export const createStackRequestSchema = requestBody(
       .optional()
       .describe('A cloud account of the same organization'),
     driftCheckIntervalHours: driftCheckIntervalHoursSchema.optional(),
-    gitTrigger: stackGitTriggerSchema
-      .optional()
-      .describe('Needs codeSourceId'),
+    gitTrigger: stackGitTriggerSchema.optional().describe('Needs codeSourceId'),
   }),
 );
 

@@ -303,9 +303,10 @@ export class InstallationRepository {
   }
 
   /** A commit's message, author and page; `undefined` when there is no such commit. */
-  async commit(sha: string): Promise<
-    | { sha: string; message?: string; author?: string; url?: string }
-    | undefined
+  async commit(
+    sha: string,
+  ): Promise<
+    { sha: string; message?: string; author?: string; url?: string } | undefined
   > {
     const response = await this.api.get(
       `${this.repoPath()}/commits/${encodeURIComponent(sha)}`,

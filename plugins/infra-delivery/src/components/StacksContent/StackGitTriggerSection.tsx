@@ -11,7 +11,9 @@ function whatStarts(trigger: NonNullable<Stack['gitTrigger']>): string {
   if (trigger.pullRequestPlans) {
     parts.push(
       `Pull requests into ${trigger.branch} get a plan${
-        trigger.pullRequestComments ? ', a check run and a comment' : ' and a check run'
+        trigger.pullRequestComments
+          ? ', a check run and a comment'
+          : ' and a check run'
       }`,
     );
   }

@@ -64,11 +64,12 @@ describe('RunTrigger', () => {
     expect(readText(screen.getByTestId('run-trigger'))).toBe(
       'Pull request #12 · plan · a1b2c3d by bob',
     );
-    expect(screen.getByRole('link', { name: /Pull request #12/ })).toHaveAttribute(
-      'href',
-      `${REPO}/pull/12`,
+    expect(
+      screen.getByRole('link', { name: /Pull request #12/ }),
+    ).toHaveAttribute('href', `${REPO}/pull/12`);
+    expect(runTriggerText(run)).toBe(
+      'Pull request #12 · plan · a1b2c3d by bob',
     );
-    expect(runTriggerText(run)).toBe('Pull request #12 · plan · a1b2c3d by bob');
   });
 
   it('shows nothing for a run started by hand', async () => {
@@ -121,7 +122,9 @@ describe('StackGitTriggerSection', () => {
     unmount();
     await renderInTestApp(<StackGitTriggerSection stack={stack} />);
     expect(
-      screen.getByText('Runs start by hand: the stack does not follow a repository.'),
+      screen.getByText(
+        'Runs start by hand: the stack does not follow a repository.',
+      ),
     ).toBeInTheDocument();
   });
 });

@@ -47,7 +47,9 @@ export const RunTrigger = ({
 };
 
 /** The same, as plain text (for titles and accessible names). */
-export function runTriggerText(run: Pick<PipelineRun, 'gitSource' | 'kind'>): string | undefined {
+export function runTriggerText(
+  run: Pick<PipelineRun, 'gitSource' | 'kind'>,
+): string | undefined {
   const source = run.gitSource;
   if (!source) {
     return undefined;
