@@ -68,7 +68,7 @@ describe.each(databases.eachSupportedId())(
     });
 
     /** A fresh organization following a fresh repository whose pull request #7 touches the stack. */
-    async function world(trigger: Parameters<typeof followingStack>[3] = {}) {
+    async function world(rules: Parameters<typeof followingStack>[3] = {}) {
       const owner = await api.signup();
       const repository = followedRepository(github, `pr-${databaseId}`);
       github.addRepository({
@@ -88,7 +88,7 @@ describe.each(databases.eachSupportedId())(
           8: ['docs/index.md'],
         },
       });
-      const { stack } = await followingStack(api, owner, repository, trigger);
+      const { stack } = await followingStack(api, owner, repository, rules);
       return { owner, repository, stack };
     }
 

@@ -86,19 +86,21 @@ export function outcomesByOrganization(
     const reasons = own
       .filter(d => d.reason)
       .map(d => `${d.stack.name}: ${d.reason}`);
+    let outcome: DeliveryOutcome['outcome'] = 'IGNORED';
+    if (startedRunIds.length > 0) {
+      outcome = 'STARTED_RUNS';
+    } else if (cancelledRunIds.length > 0) {
+      outcome = 'CANCELLED_RUNS';
+    }
+    let reason: string | undefined;
+    if (own.length === 0) {
+      reason = nothingFollows;
+    } else if (reasons.length > 0) {
+      reason = reasons.join('; ');
+    }
     outcomes.set(organizationId, {
-      outcome:
-        startedRunIds.length > 0
-          ? 'STARTED_RUNS'
-          : cancelledRunIds.length > 0
-          ? 'CANCELLED_RUNS'
-          : 'IGNORED',
-      reason:
-        own.length === 0
-          ? nothingFollows
-          : reasons.length > 0
-          ? reasons.join('; ')
-          : undefined,
+      outcome,
+      reason,
       startedRunIds,
       cancelledRunIds,
     });
@@ -125,16 +127,18 @@ export class GitTriggerService {
     const branch = branchOfRef(event.ref);
     const followers = await this.followers(delivery, event);
     const decisions: StackDecision[] = [];
-    for (const { stack, trigger, codeSource } of followers) {
-      if (!trigger.pushRuns) {
-        continue;
+    for (const follower of followers) {
+      if (follower.trigger.pushRuns && branch === follower.trigger.branch) {
+        decisions.push(
+          await this.decidePush(
+            delivery,
+            event,
+            follower.stack,
+            follower.trigger,
+            follower.codeSource,
+          ),
+        );
       }
-      if (branch !== trigger.branch) {
-        continue;
-      }
-      decisions.push(
-        await this.decidePush(delivery, event, stack, trigger, codeSource),
-      );
     }
     return outcomesByOrganization(
       organizationIds,
