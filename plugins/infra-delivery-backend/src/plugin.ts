@@ -31,6 +31,8 @@ import {
   allDeploymentChanges,
 } from './notifications/InfraDeliveryNotifications';
 import { readNotificationSettings } from './notifications/notificationSettings';
+import { PullRequestChecks } from './services/PullRequestChecks';
+import { GithubAppInstallations } from './providers/github/GithubAppInstallations';
 
 /**
  * The infrastructure delivery service.
@@ -110,12 +112,23 @@ export const infraDeliveryPlugin = createBackendPlugin({
           logger: deps.logger,
         });
         notifier.current = notifications;
+        // Pull request plans report to GitHub as their runs move.
+        const pullRequestChecks = new PullRequestChecks({
+          stores,
+          githubApps: GithubAppInstallations.fromConfig(
+            deps.config,
+            deps.urlReader,
+          ),
+          portalUrl: pluginConfig.portalUrl,
+          logger: deps.logger,
+        });
         const engine = new PipelineEngine({
           stores,
           logger: deps.logger,
           events: allRunEvents(
             new SignalsRunEvents(deps.signals, portalOrganization.id),
             notifications,
+            pullRequestChecks,
           ),
           leaseSeconds: pluginConfig.leaseSeconds,
         });
@@ -231,6 +244,19 @@ export const infraDeliveryPlugin = createBackendPlugin({
           initialDelay: { seconds: 30 },
           fn: async () => {
             await context.services.drift.startDueChecks();
+          },
+        });
+
+        // Webhook deliveries a stopped instance left, or that failed for a while; check runs
+        // GitHub did not take the first time.
+        await deps.scheduler.scheduleTask({
+          id: 'infra-delivery-git-triggers',
+          frequency: { seconds: 30 },
+          timeout: { minutes: 5 },
+          initialDelay: { seconds: 20 },
+          fn: async () => {
+            await context.services.webhookDeliveries.processPending();
+            await pullRequestChecks.reportPending();
           },
         });
 

@@ -35,6 +35,10 @@ import { registerCloudRoutes } from './routes/cloudRoutes';
 import { registerCodeSourceRoutes } from './routes/codeSourceRoutes';
 import { registerModuleRoutes } from './routes/moduleRoutes';
 import {
+  githubWebhookGuard,
+  registerWebhookRoutes,
+} from './routes/webhookRoutes';
+import {
   ingestTokenGuard,
   registerDeploymentRoutes,
 } from './routes/deploymentRoutes';
@@ -62,6 +66,8 @@ export async function createRouter(
   router.use(redactUrlCredentials);
   const ingestGuard = ingestTokenGuard(services);
   router.post(ingestGuard.path, ingestGuard.handler);
+  const webhookGuard = githubWebhookGuard(services);
+  router.post(webhookGuard.path, ...webhookGuard.handlers);
   const resolveCaller = (req: express.Request) => callers.resolve(req);
   // Runner bodies are read only for a caller with a valid credential; only a step's report
   // (the whole plan) may be large, and it is parsed a slice at a time. Only runners may
@@ -122,6 +128,7 @@ export async function createRouter(
   registerCodeSourceRoutes(context);
   registerModuleRoutes(context);
   registerDeploymentRoutes(context);
+  registerWebhookRoutes(context);
 
   router.use((req, _res, next) => {
     next(

@@ -12,6 +12,8 @@ export const portalPages = {
    * member's own credential. Register `{portalUrl}/gitforge/callback` with the OAuth app.
    */
   gitForgeLoginCallback: '/gitforge/callback',
+  /** One run, on the Infrastructure page's Runs tab. */
+  run: (runId: string) => `/runs/${encodeURIComponent(runId)}`,
 } as const;
 
 /** A portal page's absolute address, given where the Infrastructure page is mounted. */

@@ -1,4 +1,10 @@
-import { generateKeyPairSync, KeyObject, randomBytes } from 'node:crypto';
+import {
+  createHmac,
+  generateKeyPairSync,
+  KeyObject,
+  randomBytes,
+  randomUUID,
+} from 'node:crypto';
 import {
   createServer,
   IncomingMessage,
@@ -24,6 +30,28 @@ export interface FakeRepositorySpec {
   tags?: Record<string, string>;
   /** commit sha → path → content */
   commits?: Record<string, Record<string, string>>;
+  /** commit sha → what `GET /commits/{sha}` tells of it besides its files */
+  commitDetails?: Record<string, { message: string; author: string }>;
+  /** pull request number → the paths it changes */
+  pullRequestFiles?: Record<number, string[]>;
+}
+
+/** A check run as the service created and updated it. */
+export interface FakeCheckRun {
+  id: number;
+  repository: string;
+  /** Every body the service sent, in order (the create first). */
+  updates: Record<string, any>[];
+  /** The fields as they are now. */
+  current: Record<string, any>;
+}
+
+/** A pull request comment as the service wrote it. */
+export interface FakeIssueComment {
+  id: number;
+  repository: string;
+  issueNumber: number;
+  bodies: string[];
 }
 
 interface FakeInstallation {
@@ -54,6 +82,12 @@ export function commitSha(label: string): string {
  */
 export class FakeGithub {
   readonly appId = 4242;
+  /** The App's webhook secret: deliveries are signed with it. */
+  readonly webhookSecret = `whsec-${randomBytes(12).toString('hex')}`;
+  readonly checkRuns: FakeCheckRun[] = [];
+  readonly issueComments: FakeIssueComment[] = [];
+  /** Fail the writes (check runs, comments) with this status, when set: GitHub having an outage. */
+  writeOutage?: number;
   readonly privateKeyPem: string;
   readonly requests: RecordedRequest[] = [];
   readonly jwtClaims: JWTPayload[] = [];
@@ -124,6 +158,7 @@ export class FakeGithub {
                 clientId: 'Iv1.fake',
                 clientSecret: 'fake-client-secret',
                 privateKey: this.privateKeyPem,
+                webhookSecret: this.webhookSecret,
               },
             ],
           },
@@ -187,6 +222,43 @@ export class FakeGithub {
     }
   }
 
+  /**
+   * A webhook delivery as GitHub sends it: the JSON body, signed with the App's webhook secret
+   * (or `signature` when given), with the event and a delivery id of its own unless given.
+   */
+  delivery(
+    event: string,
+    payload: unknown,
+    options: { deliveryId?: string; signature?: string | null } = {},
+  ): { body: string; headers: Record<string, string> } {
+    const body = JSON.stringify(payload);
+    const signature =
+      options.signature === undefined
+        ? `sha256=${createHmac('sha256', this.webhookSecret)
+            .update(body)
+            .digest('hex')}`
+        : options.signature;
+    return {
+      body,
+      headers: {
+        'content-type': 'application/json',
+        'x-github-event': event,
+        'x-github-delivery': options.deliveryId ?? randomUUID(),
+        'user-agent': 'GitHub-Hookshot/fake',
+        ...(signature === null ? {} : { 'x-hub-signature-256': signature }),
+      },
+    };
+  }
+
+  /** Where the service's webhook endpoint for the fake's App is, under the plugin's base. */
+  get webhookPath(): string {
+    return `/webhooks/github/${FAKE_GITHUB_HOST}/${this.appId}`;
+  }
+
+  checkRunsOf(headSha: string): FakeCheckRun[] {
+    return this.checkRuns.filter(run => run.current.head_sha === headSha);
+  }
+
   requestsTo(pathPattern: RegExp): RecordedRequest[] {
     return this.requests.filter(r => pathPattern.test(r.path));
   }
@@ -195,6 +267,103 @@ export class FakeGithub {
     await new Promise<void>((resolve, reject) =>
       this.server?.close(error => (error ? reject(error) : resolve())),
     );
+  }
+
+  /** The repository of a path match, when the credential's installation reaches it. */
+  private reachableRepository(
+    credential: { kind: string; installationId?: string },
+    match: RegExpMatchArray,
+  ): FakeRepositorySpec | undefined {
+    const installation =
+      credential.kind === 'installation'
+        ? this.installations.get(credential.installationId!)
+        : undefined;
+    const fullName = `${decodeURIComponent(match[1])}/${decodeURIComponent(
+      match[2],
+    )}`.toLowerCase();
+    const repository = this.repositories.get(fullName);
+    if (
+      !repository ||
+      !installation ||
+      installation.state !== 'active' ||
+      (installation.repositories !== 'all' &&
+        !installation.repositories.has(fullName))
+    ) {
+      return undefined;
+    }
+    return repository;
+  }
+
+  private async readJson(req: IncomingMessage): Promise<Record<string, any>> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) {
+      chunks.push(chunk as Buffer);
+    }
+    const text = Buffer.concat(chunks).toString('utf8');
+    return text ? JSON.parse(text) : {};
+  }
+
+  /** Check runs and issue comments: created with POST, edited with PATCH. */
+  private async handleWrite(
+    req: IncomingMessage,
+    res: ServerResponse,
+    credential: { kind: string; installationId?: string },
+    match: RegExpMatchArray,
+  ): Promise<void> {
+    const body = await this.readJson(req);
+    if (this.writeOutage) {
+      this.send(res, this.writeOutage, { message: 'Server Error' });
+      return;
+    }
+    const repository = this.reachableRepository(credential, match);
+    if (!repository) {
+      this.send(res, 404, { message: 'Not Found' });
+      return;
+    }
+    const fullName = `${repository.owner}/${repository.name}`;
+    const [, , , kind, rest] = match;
+    if (kind === 'check-runs') {
+      if (req.method === 'POST' && !rest) {
+        const run: FakeCheckRun = {
+          id: 9000 + this.checkRuns.length,
+          repository: fullName,
+          updates: [body],
+          current: { ...body },
+        };
+        this.checkRuns.push(run);
+        this.send(res, 201, { id: run.id, ...run.current });
+        return;
+      }
+      const run = this.checkRuns.find(r => String(r.id) === rest);
+      if (req.method === 'PATCH' && run) {
+        run.updates.push(body);
+        Object.assign(run.current, body);
+        this.send(res, 200, { id: run.id, ...run.current });
+        return;
+      }
+    } else {
+      const create = rest?.match(/^(\d+)\/comments$/);
+      if (req.method === 'POST' && create) {
+        const comment: FakeIssueComment = {
+          id: 7000 + this.issueComments.length,
+          repository: fullName,
+          issueNumber: Number(create[1]),
+          bodies: [String(body.body)],
+        };
+        this.issueComments.push(comment);
+        this.send(res, 201, { id: comment.id, body: body.body });
+        return;
+      }
+      const edit = rest?.match(/^comments\/(\d+)$/);
+      const comment =
+        edit && this.issueComments.find(c => String(c.id) === edit[1]);
+      if (req.method === 'PATCH' && comment) {
+        comment.bodies.push(String(body.body));
+        this.send(res, 200, { id: comment.id, body: body.body });
+        return;
+      }
+    }
+    this.notFound(res);
   }
 
   private send(res: ServerResponse, status: number, body: unknown): void {
@@ -303,6 +472,35 @@ export class FakeGithub {
       return;
     }
 
+    const writeMatch = url.pathname.match(
+      /^\/api\/v3\/repos\/([^/]+)\/([^/]+)\/(check-runs|issues)(?:\/(.+))?$/,
+    );
+    if (writeMatch && (req.method === 'POST' || req.method === 'PATCH')) {
+      await this.handleWrite(req, res, credential, writeMatch);
+      return;
+    }
+    const pullFiles = url.pathname.match(
+      /^\/api\/v3\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)\/files$/,
+    );
+    if (pullFiles && req.method === 'GET') {
+      const repository = this.reachableRepository(credential, pullFiles);
+      if (!repository) {
+        this.send(res, 404, { message: 'Not Found' });
+        return;
+      }
+      const files = repository.pullRequestFiles?.[Number(pullFiles[3])] ?? [];
+      const perPage = Number(url.searchParams.get('per_page') ?? 30);
+      const page = Number(url.searchParams.get('page') ?? 1);
+      this.send(
+        res,
+        200,
+        files
+          .slice((page - 1) * perPage, page * perPage)
+          .map(filename => ({ filename, status: 'modified' })),
+      );
+      return;
+    }
+
     const repoMatch = url.pathname.match(
       /^\/api\/v3\/repos\/([^/]+)\/([^/]+)(?:\/(branches|commits|contents)\/(.+))?$/,
     );
@@ -379,7 +577,19 @@ export class FakeGithub {
         });
         return;
       }
-      this.send(res, 200, { sha, commit: { message: 'A commit' } });
+      const details = repository.commitDetails?.[sha];
+      this.send(res, 200, {
+        sha,
+        html_url: `${this.repoUrl(
+          repository.owner,
+          repository.name,
+        )}/commit/${sha}`,
+        commit: {
+          message: details?.message ?? 'A commit',
+          author: { name: details?.author ?? 'Someone' },
+        },
+        author: details ? { login: details.author } : null,
+      });
       return;
     }
     const ref =

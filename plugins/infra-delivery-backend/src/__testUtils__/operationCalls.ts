@@ -3,6 +3,7 @@ import {
   OperationId,
   Role,
 } from '@infra-delivery/plugin-infra-delivery-common';
+import { FAKE_GITHUB_HOST } from './fakeGithub';
 import { OperationWorld, WORLD_INGEST_TOKEN } from './operationWorld';
 
 /**
@@ -696,4 +697,19 @@ export const OPERATION_CALLS: Record<OperationId, OperationCallSpec> = {
     access: 'VIEWER',
     call: w => ({ query: { deploymentId: w.deploymentId }, outsider: 200 }),
   },
+  receiveGithubWebhook: {
+    access: 'public',
+    call: w => {
+      const delivery = w.github.delivery('ping', {
+        zen: 'Keep it logically awesome.',
+        hook_id: 1,
+      });
+      return {
+        params: { forgeHost: FAKE_GITHUB_HOST, appId: String(w.github.appId) },
+        body: delivery.body,
+        headers: delivery.headers,
+      };
+    },
+  },
+  listWebhookDeliveries: { access: 'VIEWER', call: () => ({}) },
 };

@@ -68,6 +68,8 @@ export const CREDENTIAL_CASES: readonly CredentialCase[] = [
  */
 export interface OperationWorld {
   api: InfraDeliveryTestClient;
+  /** The fake forge the world's code sources live on; it signs webhook deliveries. */
+  github: FakeGithub;
   owner: TestOrganization;
   tokens: Record<CredentialCase, string | undefined>;
   /** Tagged into names of the world's resources, so a leaked name is found. */
@@ -432,6 +434,7 @@ export async function createOperationWorld(options: {
 
   return {
     api,
+    github,
     owner,
     tokens: {
       'no token': undefined,

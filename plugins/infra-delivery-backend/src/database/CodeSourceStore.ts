@@ -134,6 +134,36 @@ export class CodeSourceStore {
       .update({ access_lost: true, updated_at: nowTimestamp() });
   }
 
+  /**
+   * Every organization's code sources of one repository reached through one installation: the
+   * ones a webhook delivery about that repository concerns.
+   */
+  async findByRepository(
+    forgeHost: string,
+    installationId: string,
+    gitRepositoryId: string,
+  ): Promise<CodeSource[]> {
+    const rows = await this.db<CodeSourceRow>('code_sources')
+      .where({
+        forge_host: forgeHost,
+        git_repository_id: gitRepositoryId,
+        forge_installation_id: installationId,
+      })
+      .orderBy('id', 'asc');
+    return rows.map(toCodeSource);
+  }
+
+  /** Every organization's code sources reached through one installation. */
+  async findByInstallation(
+    forgeHost: string,
+    installationId: string,
+  ): Promise<CodeSource[]> {
+    const rows = await this.db<CodeSourceRow>('code_sources')
+      .where({ forge_host: forgeHost, forge_installation_id: installationId })
+      .orderBy('id', 'asc');
+    return rows.map(toCodeSource);
+  }
+
   /** How many module definitions and stacks still use the code source. */
   async countUsers(organizationId: string, id: string): Promise<number> {
     const [[definitions], [stacks]] = await Promise.all([

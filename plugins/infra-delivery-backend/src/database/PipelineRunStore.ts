@@ -4,6 +4,7 @@ import {
   QueueState,
   RunKind,
   RunStatus,
+  RunGitSource,
   RunTriggerSource,
   StepExecution,
   StepLogLine,
@@ -54,6 +55,7 @@ export interface PipelineRunRow {
   kind: RunKind;
   trigger_source: RunTriggerSource;
   reconciled_drift_check_run_id: string | null;
+  git_source: string | null;
 }
 
 export interface StepExecutionRow {
@@ -127,6 +129,7 @@ export function toRun(row: PipelineRunRow): RunRecord {
     kind: row.kind,
     triggerSource: row.trigger_source,
     reconciledDriftCheckRunId: optional(row.reconciled_drift_check_run_id),
+    gitSource: fromJsonColumn<RunGitSource>(row.git_source),
   };
 }
 
@@ -272,6 +275,7 @@ export class PipelineRunStore {
     kind?: RunKind;
     triggerSource?: RunTriggerSource;
     reconciledDriftCheckRunId?: string;
+    gitSource?: RunGitSource;
   }): Promise<RunRecord> {
     const now = nowTimestamp();
     const id = newId();
@@ -306,6 +310,7 @@ export class PipelineRunStore {
       kind: input.kind ?? 'STANDARD',
       trigger_source: input.triggerSource ?? 'API',
       reconciled_drift_check_run_id: input.reconciledDriftCheckRunId ?? null,
+      git_source: toJsonColumn(input.gitSource),
     };
     await this.db('pipeline_runs').insert(row);
     await this.db('pipelines')
@@ -408,6 +413,21 @@ export class PipelineRunStore {
       .orderBy('id', 'asc')
       .first();
     return row && toRun(row);
+  }
+
+  /** Every queued run of an entity, oldest first. */
+  async queuedRunsOnEntity(
+    organizationId: string,
+    entityId: string,
+  ): Promise<RunRecord[]> {
+    const rows = await this.db<PipelineRunRow>('pipeline_runs')
+      .where({
+        organization_id: organizationId,
+        attached_entity_id: entityId,
+        status: 'QUEUED',
+      })
+      .orderBy('id', 'asc');
+    return rows.map(toRun);
   }
 
   /** The oldest queued run of an entity: the next to be admitted. */

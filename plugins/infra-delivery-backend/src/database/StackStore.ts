@@ -1,10 +1,11 @@
 import {
   DriftStatus,
   Stack,
+  StackGitTrigger,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
 import { newId } from './ids';
-import { fromJsonColumn } from './json';
+import { fromJsonColumn, toJsonColumn } from './json';
 import { KeysetPage, keysetPage, KeysetRequest } from './keyset';
 import {
   nowTimestamp,
@@ -38,6 +39,7 @@ interface StackRow {
   drifted_resource_count: number | null;
   last_drift_check_at: string | Date | null;
   last_drift_check_run_id: string | null;
+  git_trigger: string | null;
   created_at: string | Date;
   updated_at: string | Date;
 }
@@ -68,6 +70,7 @@ function toStack(row: StackRow): Stack {
     driftedResourceCount: optional(row.drifted_resource_count),
     lastDriftCheckAt: toOptionalTimestamp(row.last_drift_check_at),
     lastDriftCheckRunId: optional(row.last_drift_check_run_id),
+    gitTrigger: fromJsonColumn<StackGitTrigger>(row.git_trigger),
     createdAt: toTimestamp(row.created_at),
     updatedAt: toTimestamp(row.updated_at),
   };
@@ -91,6 +94,7 @@ export class StackStore {
     autoApprove: boolean;
     cloudAccountId?: string;
     driftCheckIntervalHours?: number;
+    gitTrigger?: StackGitTrigger;
   }): Promise<string> {
     const now = nowTimestamp();
     const id = input.id ?? newId();
@@ -120,6 +124,7 @@ export class StackStore {
       drifted_resource_count: null,
       last_drift_check_at: null,
       last_drift_check_run_id: null,
+      git_trigger: toJsonColumn(input.gitTrigger),
       created_at: now,
       updated_at: now,
     };
@@ -178,6 +183,8 @@ export class StackStore {
       cloudAccountId?: string | null;
       /** `null` turns scheduled drift checks off. */
       driftCheckIntervalHours?: number | null;
+      /** `null`: runs start by hand only. */
+      gitTrigger?: StackGitTrigger | null;
     },
   ): Promise<void> {
     const columns: Partial<StackRow> = { updated_at: nowTimestamp() };
@@ -191,6 +198,8 @@ export class StackStore {
       columns.auto_approve = patch.autoApprove;
     if (patch.cloudAccountId !== undefined)
       columns.cloud_account_id = patch.cloudAccountId;
+    if (patch.gitTrigger !== undefined)
+      columns.git_trigger = toJsonColumn(patch.gitTrigger);
     if (patch.driftCheckIntervalHours !== undefined) {
       columns.drift_check_interval_hours = patch.driftCheckIntervalHours;
       // A new interval counts from now; the first check comes with the next round.
@@ -201,6 +210,18 @@ export class StackStore {
     await this.db('stacks')
       .where({ organization_id: organizationId, id })
       .update(columns);
+  }
+
+  /** Stacks of these code sources that follow them (have a git trigger), across organizations. */
+  async followingCodeSources(codeSourceIds: string[]): Promise<Stack[]> {
+    if (codeSourceIds.length === 0) {
+      return [];
+    }
+    const rows = await this.db<StackRow>('stacks')
+      .whereIn('code_source_id', codeSourceIds)
+      .whereNotNull('git_trigger')
+      .orderBy('id', 'asc');
+    return rows.map(toStack);
   }
 
   /** After an apply: the root outputs it left, and when the stack was first applied. */

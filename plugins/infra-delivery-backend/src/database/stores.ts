@@ -22,6 +22,9 @@ import { Deployment } from '@infra-delivery/plugin-infra-delivery-common';
 import { InfrastructureEventStore } from './InfrastructureEventStore';
 import { IdempotencyKeyStore } from './IdempotencyKeyStore';
 import { RunnerStore } from './RunnerStore';
+import { WebhookDeliveryStore } from './WebhookDeliveryStore';
+import { GitTriggerHeadStore } from './GitTriggerHeadStore';
+import { GithubCheckRunStore } from './GithubCheckRunStore';
 
 /** Every store of the plugin over one Knex handle: the database, or a transaction. */
 export interface Stores {
@@ -47,6 +50,9 @@ export interface Stores {
   infrastructureEvents: InfrastructureEventStore;
   idempotencyKeys: IdempotencyKeyStore;
   runners: RunnerStore;
+  webhookDeliveries: WebhookDeliveryStore;
+  gitTriggerHeads: GitTriggerHeadStore;
+  githubCheckRuns: GithubCheckRunStore;
   /** Runs `work` with stores bound to one transaction; it commits when `work` resolves. */
   transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
 }
@@ -84,6 +90,9 @@ export function createStores(db: Knex, options: StoreOptions = {}): Stores {
     infrastructureEvents: new InfrastructureEventStore(db),
     idempotencyKeys: new IdempotencyKeyStore(db),
     runners: new RunnerStore(db),
+    webhookDeliveries: new WebhookDeliveryStore(db),
+    gitTriggerHeads: new GitTriggerHeadStore(db),
+    githubCheckRuns: new GithubCheckRunStore(db),
     transaction: async work => {
       if (db.isTransaction) {
         return work(createStores(db, options));

@@ -42,7 +42,31 @@ describe.each(databases.eachSupportedId())(
       const byDescription = Object.fromEntries(
         runs.items.map(run => [run.description, run]),
       );
-      expect(runs.totalCount).toBe(5);
+      expect(runs.totalCount).toBe(7);
+      expect(
+        byDescription['Plan of pull request #12: Widen the private subnets'],
+      ).toMatchObject({
+        kind: 'PULL_REQUEST_PLAN',
+        triggerSource: 'PULL_REQUEST',
+        status: 'SUCCEEDED',
+        gitSource: {
+          commit: { message: 'Widen the private subnets', author: 'alice' },
+          pullRequest: { number: 12 },
+        },
+      });
+      expect(
+        byDescription['Push to main: Widen the private subnets (#12)'],
+      ).toMatchObject({
+        kind: 'STANDARD',
+        triggerSource: 'GIT_PUSH',
+        status: 'FAILED',
+        triggerMetadata: { webhook_event: 'push' },
+        gitSource: { branch: 'main' },
+      });
+      expect(
+        (await stores.stacks.get(organization.id, DEMO_STACK_IDS.network))
+          ?.gitTrigger,
+      ).toMatchObject({ branch: 'main', pullRequestPlans: true });
       expect(byDescription['Initial rollout'].status).toBe('SUCCEEDED');
       expect(byDescription['Raise the alert thresholds'].status).toBe(
         'WAITING_FOR_APPROVAL',

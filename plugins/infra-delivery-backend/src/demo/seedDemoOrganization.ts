@@ -4,6 +4,7 @@ import {
   LoggerService,
   resolvePackagePath,
 } from '@backstage/backend-plugin-api';
+import { RunGitSource } from '@infra-delivery/plugin-infra-delivery-common';
 import { latestRolePolicy } from '../cloud/rolePolicy';
 import { Stores } from '../database/stores';
 import { PipelineEngine } from '../engine/PipelineEngine';
@@ -26,6 +27,16 @@ export const DEMO_STACK_IDS = {
 export const DEMO_CLOUD_ACCOUNT_ID = '0193a8c0-0000-7000-8000-00000000c001';
 
 const DEMO_RUNNER = 'demo-seed';
+
+/** The repository the demo's Network stack follows, and the commits its git-driven runs name. */
+export const DEMO_REPOSITORY = {
+  name: 'acme/network-infra',
+  url: 'https://github.com/acme/network-infra',
+} as const;
+const DEMO_COMMITS = {
+  pullRequestHead: 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678',
+  merge: '9f8e7d6c5b4a39281706f5e4d3c2b1a098765432',
+};
 
 async function demoPlan(name: string): Promise<Record<string, unknown>> {
   const file = resolvePackagePath(
@@ -217,6 +228,102 @@ export async function seedDemoOrganization(options: {
 
   // Network: a plan that failed.
   await trigger('network', 'First plan');
+  await runStep(networkPlan, 'FAILED');
+
+  // Network follows its repository: a pull request got its plan, then the merge's push
+  // started the change pipeline, whose plan failed like the first (the stack stays free for
+  // whoever plans it next).
+  const repository = await stores.codeSources.create({
+    organizationId,
+    forgeInstallationId: 'demo',
+    forgeHost: 'github.com',
+    gitRepositoryId: '1',
+    repoName: DEMO_REPOSITORY.name,
+    repoUrl: DEMO_REPOSITORY.url,
+    defaultBranch: 'main',
+    visibility: 'PRIVATE',
+  });
+  await stores.stacks.update(organizationId, DEMO_STACK_IDS.network, {
+    codeSourceId: repository.id,
+    gitTrigger: {
+      branch: 'main',
+      pushRuns: true,
+      pullRequestPlans: true,
+      pullRequestComments: true,
+    },
+  });
+  const gitRun = async (
+    description: string,
+    gitSource: Omit<RunGitSource, 'codeSourceId' | 'repository' | 'repoUrl'>,
+  ) => {
+    const pipeline = (await stores.pipelines.get(
+      organizationId,
+      pipelines.network,
+    ))!;
+    const version = (await stores.pipelines.getVersion(
+      organizationId,
+      pipeline.latestVersionId!,
+    ))!;
+    const pullRequest = gitSource.pullRequest;
+    const run = await stores.pipelineRuns.createRun({
+      organizationId,
+      pipelineId: pipeline.id,
+      pipelineVersionId: version.id,
+      projectId: project.id,
+      attachedEntityId: DEMO_STACK_IDS.network,
+      attachedEntityType: 'STACK',
+      description,
+      data: { kind: 'stack' },
+      steps: pullRequest
+        ? [
+            {
+              type: 'iac.plan',
+              name: `Plan (pull request #${pullRequest.number})`,
+            },
+          ]
+        : version.steps,
+      kind: pullRequest ? 'PULL_REQUEST_PLAN' : 'STANDARD',
+      triggerSource: pullRequest ? 'PULL_REQUEST' : 'GIT_PUSH',
+      triggerMetadata: {
+        trigger_given_id: 'receiveGithubWebhook',
+        webhook_event: pullRequest ? 'pull_request.opened' : 'push',
+      },
+      gitSource: {
+        ...gitSource,
+        codeSourceId: repository.id,
+        repository: DEMO_REPOSITORY.name,
+        repoUrl: DEMO_REPOSITORY.url,
+      },
+    });
+    await engine.admit(run.id);
+  };
+  await gitRun('Plan of pull request #12: Widen the private subnets', {
+    branch: 'widen-subnets',
+    commit: {
+      sha: DEMO_COMMITS.pullRequestHead,
+      message: 'Widen the private subnets',
+      author: 'alice',
+      url: `${DEMO_REPOSITORY.url}/commit/${DEMO_COMMITS.pullRequestHead}`,
+    },
+    pullRequest: {
+      number: 12,
+      url: `${DEMO_REPOSITORY.url}/pull/12`,
+      title: 'Widen the private subnets',
+      baseBranch: 'main',
+    },
+    webhookDeliveryId: '5b0e6a80-0000-11f0-8000-00000000d012',
+  });
+  await runStep(networkPlan);
+  await gitRun('Push to main: Widen the private subnets (#12)', {
+    branch: 'main',
+    commit: {
+      sha: DEMO_COMMITS.merge,
+      message: 'Widen the private subnets (#12)',
+      author: 'alice',
+      url: `${DEMO_REPOSITORY.url}/commit/${DEMO_COMMITS.merge}`,
+    },
+    webhookDeliveryId: '5b0e6a80-0000-11f0-8000-00000000d013',
+  });
   await runStep(networkPlan, 'FAILED');
 
   // Cloud accounts: one connected the way the local driver connects, one awaiting.

@@ -337,6 +337,27 @@ export class PipelineEngine {
     await this.releaseEntity(run.id);
   }
 
+  /**
+   * Cancels a run that is still queued, for a reason a person reads on it (a newer commit
+   * superseded it, its pull request was closed); false when it was admitted or ended meanwhile.
+   */
+  async cancelQueued(runId: string, why: string): Promise<boolean> {
+    const cancelled = await this.deps.stores.transaction(tx =>
+      this.finishRun(
+        tx,
+        runId,
+        'CANCELLED',
+        { code: errorCode('PipelineRun', 'SUPERSEDED'), message: why },
+        ['QUEUED'],
+      ),
+    );
+    if (cancelled) {
+      await this.announce(runId);
+      await this.releaseEntity(runId);
+    }
+    return cancelled;
+  }
+
   /** Runs a failed or cancelled run again from its first unfinished step, as a new attempt. */
   async retry(run: RunRecord): Promise<void> {
     const retried = await this.deps.stores.transaction(async tx => {

@@ -2,6 +2,7 @@ import {
   DriftStatus,
   PipelineStep,
   Stack,
+  StackGitTrigger,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { READ, WRITE } from '../auth/requirements';
 import { Authorizer } from '../auth/Authorizer';
@@ -38,6 +39,16 @@ export function destroyPipelineSteps(autoApprove: boolean): PipelineStep[] {
   ];
 }
 
+function gitTriggerNeedsCodeSource(): InfraDeliveryError {
+  return new InfraDeliveryError({
+    status: 422,
+    entity: 'Stack',
+    reason: 'NO_CODE_SOURCE',
+    message:
+      'A stack follows a repository through its code source: set codeSourceId first',
+  });
+}
+
 function slug(name: string): string {
   return (
     name
@@ -67,10 +78,14 @@ export class StackService {
       autoApprove?: boolean;
       cloudAccountId?: string;
       driftCheckIntervalHours?: number;
+      gitTrigger?: StackGitTrigger;
     },
   ): Promise<Stack> {
     await this.deps.authorizer.require(caller, WRITE);
     const { stores } = this.deps;
+    if (input.gitTrigger && !input.codeSourceId) {
+      throw gitTriggerNeedsCodeSource();
+    }
     const organizationId = caller.organizationId;
     if (
       !(await stores.projects.getEnvironment(
@@ -103,6 +118,7 @@ export class StackService {
           autoApprove,
           cloudAccountId: input.cloudAccountId,
           driftCheckIntervalHours: input.driftCheckIntervalHours,
+          gitTrigger: input.gitTrigger,
         });
         const change = await tx.pipelines.create({
           organizationId,
@@ -154,6 +170,8 @@ export class StackService {
       cloudAccountId?: string | null;
       /** `null` turns scheduled drift checks off. */
       driftCheckIntervalHours?: number | null;
+      /** `null`: runs start by hand only. */
+      gitTrigger?: StackGitTrigger | null;
     },
   ): Promise<Stack> {
     await this.deps.authorizer.require(caller, WRITE);
@@ -161,6 +179,9 @@ export class StackService {
     const stack = await this.get(caller, id);
     if (patch.codeSourceId) {
       await this.requireCodeSource(organizationId, patch.codeSourceId);
+    }
+    if (patch.gitTrigger && !(patch.codeSourceId ?? stack.codeSourceId)) {
+      throw gitTriggerNeedsCodeSource();
     }
     if (patch.cloudAccountId) {
       await requireCloudAccount(

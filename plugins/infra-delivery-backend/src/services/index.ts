@@ -33,6 +33,8 @@ import { DeploymentService } from './DeploymentService';
 import { StepDeploymentService } from './StepDeploymentService';
 import { InfrastructureEventService } from './InfrastructureEventService';
 import { RunnerRegistry } from '../runners/RunnerRegistry';
+import { GitTriggerService } from './GitTriggerService';
+import { WebhookDeliveryService } from './WebhookDeliveryService';
 
 /** The domain services, one per resource group. */
 export interface Services {
@@ -60,6 +62,8 @@ export interface Services {
   /** Deployments as the engine's container.deploy steps ask for them. */
   stepDeployments: StepDeploymentService;
   infrastructureEvents: InfrastructureEventService;
+  /** GitHub App webhook deliveries and the runs they start. */
+  webhookDeliveries: WebhookDeliveryService;
 }
 
 export function createServices(deps: {
@@ -76,6 +80,7 @@ export function createServices(deps: {
   deployments: DeploymentOptions;
   logger?: LoggerService;
 }): Services {
+  const gitTriggers = new GitTriggerService(deps);
   return {
     identity: new IdentityService(deps),
     memberships: new MembershipService(deps),
@@ -99,5 +104,6 @@ export function createServices(deps: {
     deploymentFollower: new DeploymentFollower(deps),
     stepDeployments: new StepDeploymentService(deps),
     infrastructureEvents: new InfrastructureEventService(deps),
+    webhookDeliveries: new WebhookDeliveryService({ ...deps, gitTriggers }),
   };
 }

@@ -13,6 +13,7 @@ import * as codeSourceOperations from './codeSourceOperations';
 import * as moduleOperations from './moduleOperations';
 import * as deploymentOperations from './deploymentOperations';
 import * as driftOperations from './driftOperations';
+import * as gitTriggerOperations from './gitTriggerOperations';
 
 /**
  * Every operation of the REST surface, keyed by operationId. Adding an operation here is what
@@ -33,6 +34,7 @@ export const operations = {
   ...gitForgeOperations,
   ...deploymentOperations,
   ...driftOperations,
+  ...gitTriggerOperations,
 } satisfies Record<string, OperationDefinition>;
 
 export type Operations = typeof operations;

@@ -21,7 +21,7 @@ export const createStack = defineOperation({
   access: 'authenticated',
   body: createStackRequestSchema,
   success: { status: 201, schema: dataResponseSchema(stackSchema) },
-  errors: [400, 403, 404, 409],
+  errors: [400, 403, 404, 409, 422],
 });
 
 export const listStacks = defineOperation({
@@ -72,7 +72,7 @@ export const updateStack = defineOperation({
   params: idParamsSchema,
   body: updateStackRequestSchema,
   success: { status: 200, schema: dataResponseSchema(stackSchema) },
-  errors: [400, 403, 404],
+  errors: [400, 403, 404, 422],
 });
 
 export const destroyStack = defineOperation({

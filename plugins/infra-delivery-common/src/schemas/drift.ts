@@ -26,10 +26,21 @@ export const driftCheckIntervalHoursSchema = z
   );
 
 /**
- * What a run is for. `DRIFT_CHECK` runs plan the stack's change pipeline without applying it;
- * their plan decides the stack's drift status.
+ * What a run is for. `DRIFT_CHECK` and `PULL_REQUEST_PLAN` runs plan the stack's change
+ * pipeline without applying it: a drift check's plan decides the stack's drift status, a pull
+ * request plan's is reported to the pull request.
  */
-export const RUN_KINDS = ['STANDARD', 'DRIFT_CHECK'] as const;
+export const RUN_KINDS = [
+  'STANDARD',
+  'DRIFT_CHECK',
+  'PULL_REQUEST_PLAN',
+] as const;
+
+/** Kinds of run that only plan. */
+export const PLAN_ONLY_RUN_KINDS: readonly RunKind[] = [
+  'DRIFT_CHECK',
+  'PULL_REQUEST_PLAN',
+];
 export const runKindSchema = z.enum(RUN_KINDS).meta({ id: 'RunKind' });
 export type RunKind = z.infer<typeof runKindSchema>;
 
@@ -38,6 +49,8 @@ export const RUN_TRIGGER_SOURCES = [
   'API',
   'DRIFT_SCHEDULE',
   'DRIFT_RECONCILE',
+  'GIT_PUSH',
+  'PULL_REQUEST',
 ] as const;
 export const runTriggerSourceSchema = z
   .enum(RUN_TRIGGER_SOURCES)

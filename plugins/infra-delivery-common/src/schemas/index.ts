@@ -15,3 +15,4 @@ export * from './codeSources';
 export * from './modules';
 export * from './gitForge';
 export * from './deployments';
+export * from './gitTriggers';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { containerDeployStepConfigSchema } from './deployments';
 import { runKindSchema, runTriggerSourceSchema } from './drift';
 import { errorBodySchema } from './errors';
+import { runGitSourceSchema } from './gitTriggers';
 import { pageQuerySchema } from './pagination';
 import {
   descriptionSchema,
@@ -191,7 +192,12 @@ export const pipelineRunSchema = z
           .describe(
             'What started the run: the API operation (triggerPipelineRun, destroyStack) or the MCP action (trigger-plan)',
           ),
-        webhook_event: z.string().optional(),
+        webhook_event: z
+          .string()
+          .optional()
+          .describe(
+            'For a run started by a GitHub webhook: the event and action (`push`, `pull_request.synchronize`)',
+          ),
       })
       .optional(),
     kind: runKindSchema
@@ -203,6 +209,11 @@ export const pipelineRunSchema = z
     reconciledDriftCheckRunId: idSchema
       .optional()
       .describe('The drift check whose drift this run reconciles'),
+    gitSource: runGitSourceSchema
+      .optional()
+      .describe(
+        'For a run started by a push or a pull request: the commit it works on, and the push or pull request',
+      ),
   })
   .meta({ id: 'PipelineRun' });
 export type PipelineRun = z.infer<typeof pipelineRunSchema>;
@@ -271,7 +282,7 @@ export const listPipelineRunsQuerySchema = pageQuerySchema
     id: repeatableQuery(idSchema, 200).optional(),
     latestPerPipeline: z.coerce.number().int().min(1).max(50).optional(),
     latestPerEntity: z.coerce.number().int().min(1).max(50).optional(),
-    kind: repeatableQuery(runKindSchema, 2).optional(),
+    kind: repeatableQuery(runKindSchema, 3).optional(),
   })
   .refine(q => q.latestPerPipeline === undefined || q.pipelineId, {
     message: 'latestPerPipeline needs pipelineId',

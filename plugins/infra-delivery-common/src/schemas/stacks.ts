@@ -10,6 +10,7 @@ import {
 } from './primitives';
 import { pageQuerySchema } from './pagination';
 import { driftCheckIntervalHoursSchema, driftStatusSchema } from './drift';
+import { stackGitTriggerSchema } from './gitTriggers';
 
 export const stackSchema = z
   .object({
@@ -55,6 +56,11 @@ export const stackSchema = z
       .describe(
         'The latest drift check run; its resources (#14) are what drifted, with before and after',
       ),
+    gitTrigger: stackGitTriggerSchema
+      .optional()
+      .describe(
+        "How pushes and pull requests on the stack's code source start runs; absent: runs start by hand only",
+      ),
   })
   .meta({ id: 'Stack' });
 export type Stack = z.infer<typeof stackSchema>;
@@ -73,6 +79,7 @@ export const createStackRequestSchema = requestBody(
       .optional()
       .describe('A cloud account of the same organization'),
     driftCheckIntervalHours: driftCheckIntervalHoursSchema.optional(),
+    gitTrigger: stackGitTriggerSchema.optional().describe('Needs codeSourceId'),
   }),
 );
 
@@ -94,6 +101,12 @@ export const updateStackRequestSchema = requestBody(
         .nullable()
         .optional()
         .describe('Hours between scheduled drift checks; null turns them off'),
+      gitTrigger: stackGitTriggerSchema
+        .nullable()
+        .optional()
+        .describe(
+          'How pushes and pull requests start runs (the stack needs a code source); null: runs start by hand only',
+        ),
     })
     .refine(v => Object.values(v).some(value => value !== undefined), {
       message: 'give at least one field to change',

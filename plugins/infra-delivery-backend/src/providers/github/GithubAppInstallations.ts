@@ -26,6 +26,8 @@ import { InfraDeliveryError } from '../../errors';
 const REQUEST_TIMEOUT_MS = 15_000;
 /** module.yaml is a short file; anything larger is refused rather than parsed. */
 const MAX_FILE_BYTES = 1024 * 1024;
+/** GitHub lists at most 3,000 files of a pull request, 100 a page. */
+const PULL_REQUEST_FILE_PAGES = 30;
 /** GitHub refuses App JWTs that live longer than 10 minutes or are issued in its future. */
 const JWT_BACKDATE_SECONDS = 60;
 const JWT_LIFETIME_SECONDS = 9 * 60;
@@ -186,13 +188,18 @@ class InstallationApi {
     return this.request('GET', path);
   }
 
-  post(path: string): Promise<ForgeResponse> {
-    return this.request('POST', path);
+  post(path: string, body?: unknown): Promise<ForgeResponse> {
+    return this.request('POST', path, body);
+  }
+
+  patch(path: string, body: unknown): Promise<ForgeResponse> {
+    return this.request('PATCH', path, body);
   }
 
   private async request(
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'PATCH',
     path: string,
+    body?: unknown,
   ): Promise<ForgeResponse> {
     let response: Response;
     try {
@@ -205,7 +212,9 @@ class InstallationApi {
           authorization: `Bearer ${this.credential}`,
           'x-github-api-version': '2022-11-28',
           'user-agent': 'backstage-infra-delivery',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
+        body: body === undefined ? undefined : JSON.stringify(body),
       });
     } catch (error) {
       throw forgeUnavailable(
@@ -291,6 +300,98 @@ export class InstallationRepository {
     }
     this.api.expectOk(response);
     return String(response.json.sha);
+  }
+
+  /** A commit's message, author and page; `undefined` when there is no such commit. */
+  async commit(
+    sha: string,
+  ): Promise<
+    { sha: string; message?: string; author?: string; url?: string } | undefined
+  > {
+    const response = await this.api.get(
+      `${this.repoPath()}/commits/${encodeURIComponent(sha)}`,
+    );
+    if (response.status === 404 || response.status === 422) {
+      return undefined;
+    }
+    this.api.expectOk(response);
+    const json = response.json ?? {};
+    return {
+      sha: String(json.sha ?? sha),
+      message:
+        typeof json.commit?.message === 'string'
+          ? json.commit.message
+          : undefined,
+      author:
+        json.author?.login ??
+        (typeof json.commit?.author?.name === 'string'
+          ? json.commit.author.name
+          : undefined),
+      url: typeof json.html_url === 'string' ? json.html_url : undefined,
+    };
+  }
+
+  /**
+   * The paths a pull request changes (both names of a renamed file). GitHub lists at most
+   * 3,000 files; a larger pull request is reported as `truncated` so a caller can decide.
+   */
+  async pullRequestFiles(
+    number: number,
+  ): Promise<{ paths: string[]; truncated: boolean }> {
+    const paths: string[] = [];
+    for (let page = 1; page <= PULL_REQUEST_FILE_PAGES; page++) {
+      const response = await this.api.get(
+        `${this.repoPath()}/pulls/${number}/files?per_page=100&page=${page}`,
+      );
+      this.api.expectOk(response);
+      const files = Array.isArray(response.json) ? response.json : [];
+      for (const file of files) {
+        paths.push(String(file.filename));
+        if (file.previous_filename) {
+          paths.push(String(file.previous_filename));
+        }
+      }
+      if (files.length < 100) {
+        return { paths, truncated: false };
+      }
+    }
+    return { paths, truncated: true };
+  }
+
+  /** Creates a check run on a commit; returns GitHub's id of it. */
+  async createCheckRun(body: Record<string, unknown>): Promise<string> {
+    const response = await this.api.post(`${this.repoPath()}/check-runs`, body);
+    this.api.expectOk(response);
+    return String(response.json.id);
+  }
+
+  async updateCheckRun(
+    checkRunId: string,
+    body: Record<string, unknown>,
+  ): Promise<void> {
+    const response = await this.api.patch(
+      `${this.repoPath()}/check-runs/${encodeURIComponent(checkRunId)}`,
+      body,
+    );
+    this.api.expectOk(response);
+  }
+
+  /** Comments on a pull request (an issue, to the API); returns GitHub's id of the comment. */
+  async createIssueComment(number: number, body: string): Promise<string> {
+    const response = await this.api.post(
+      `${this.repoPath()}/issues/${number}/comments`,
+      { body },
+    );
+    this.api.expectOk(response);
+    return String(response.json.id);
+  }
+
+  async updateIssueComment(commentId: string, body: string): Promise<void> {
+    const response = await this.api.patch(
+      `${this.repoPath()}/issues/comments/${encodeURIComponent(commentId)}`,
+      { body },
+    );
+    this.api.expectOk(response);
   }
 
   /**
@@ -413,6 +514,22 @@ export class GithubAppInstallations {
       token,
       this.urlReader,
     );
+  }
+
+  /**
+   * The webhook secret of an App configured under `integrations.github` for `host`, or
+   * `undefined` when there is no such App or it has no secret (then no delivery can be
+   * trusted).
+   */
+  webhookSecretOf(host: string, appId: string): string | undefined {
+    const integration = this.integrations.github.byHost(host);
+    if (integration?.config.host !== host) {
+      return undefined;
+    }
+    const app = integration.config.apps?.find(
+      candidate => String(candidate.appId) === appId,
+    );
+    return app?.webhookSecret || undefined;
   }
 
   private integrationFor(location: RepositoryLocation): GithubIntegration {

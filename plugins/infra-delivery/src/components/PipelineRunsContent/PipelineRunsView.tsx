@@ -10,6 +10,7 @@ import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Chip from '@material-ui/core/Chip';
 import Typography from '@material-ui/core/Typography';
+import { RunTrigger } from '../common/RunTrigger';
 import { useLayoutEffect, useReducer, useState } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import useInterval from 'react-use/esm/useInterval';
@@ -94,7 +95,16 @@ export const PipelineRunsView = ({
     { title: 'Status', render: run => <RunStatus status={run.status} /> },
     {
       title: 'Run',
-      render: run => <Link to={runPath(run.id)}>{names.runTitle(run)}</Link>,
+      render: run => (
+        <>
+          <Link to={runPath(run.id)}>{names.runTitle(run)}</Link>
+          {run.gitSource && (
+            <Typography variant="body2" color="textSecondary">
+              <RunTrigger run={run} />
+            </Typography>
+          )}
+        </>
+      ),
     },
     {
       title: 'Stack',

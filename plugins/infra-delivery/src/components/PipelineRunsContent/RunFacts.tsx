@@ -4,8 +4,12 @@ import { Duration } from '../common/Duration';
 import { StackLink } from '../common/StackLink';
 import { Timestamp } from '../common/Timestamp';
 import { RunNames } from '../common/useRunNames';
+import { RunTrigger } from '../common/RunTrigger';
 
-/** The line under a run's title: its stack, who started it, when, and how long it took. */
+/**
+ * The line under a run's title: its stack, who started it, when, and how long it took; for a
+ * run a push or pull request started, the commit and what pointed to it.
+ */
 export const RunFacts = ({
   run,
   names,
@@ -26,6 +30,12 @@ export const RunFacts = ({
       <Timestamp value={run.startedAt ?? run.createdAt} /> ·{' '}
       <Duration startedAt={run.startedAt} completedAt={run.completedAt} />
       {run.attemptEpoch > 1 && <> · attempt {run.attemptEpoch}</>}
+      {run.gitSource && (
+        <>
+          <br />
+          <RunTrigger run={run} inText />
+        </>
+      )}
     </Typography>
   );
 };

@@ -18,6 +18,8 @@ import { RunStatus } from '../common/RunStatus';
 import { Timestamp } from '../common/Timestamp';
 import { runTitle } from '../common/runTitle';
 import { StackDriftSection } from '../Drift/StackDriftSection';
+import { RunTrigger } from '../common/RunTrigger';
+import { StackGitTriggerSection } from './StackGitTriggerSection';
 
 /**
  * A provider as people name it: `hashicorp/aws` for `registry.terraform.io/hashicorp/aws`
@@ -80,6 +82,7 @@ export const StackDrawer = ({
   return (
     <SideDrawer title={stack.name} onClose={onClose}>
       {message}
+      <StackGitTriggerSection stack={stack} />
       <StackDriftSection
         stack={stack}
         runPath={runPath}
@@ -127,9 +130,16 @@ export const StackDrawer = ({
                 {
                   title: 'Run',
                   render: run => (
-                    <MaybeLink to={runPath?.(run.id)}>
-                      {runTitle(run, [stack])}
-                    </MaybeLink>
+                    <>
+                      <MaybeLink to={runPath?.(run.id)}>
+                        {runTitle(run, [stack])}
+                      </MaybeLink>
+                      {run.gitSource && (
+                        <Typography variant="body2" color="textSecondary">
+                          <RunTrigger run={run} />
+                        </Typography>
+                      )}
+                    </>
                   ),
                 },
                 {
