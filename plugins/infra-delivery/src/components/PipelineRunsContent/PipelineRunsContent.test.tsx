@@ -471,14 +471,15 @@ describe('PipelineRunsContent', () => {
     const subnetRow = within(card)
       .getByText('aws_subnet.private')
       .closest('tr')!;
-    expect(within(subnetRow).getByText('Replace')).toBeInTheDocument();
+    expect(
+      within(subnetRow).getByText('Replace (tainted)'),
+    ).toBeInTheDocument();
     expect(within(subnetRow).getByText('Plan')).toBeInTheDocument();
-    expect(within(subnetRow).getByText('tainted')).toBeInTheDocument();
     const routeRow = within(card)
       .getByText('aws_route_table.private')
       .closest('tr')!;
     expect(within(routeRow).getByText('Update')).toBeInTheDocument();
-    expect(within(routeRow).queryByText('tainted')).not.toBeInTheDocument();
+    expect(within(routeRow).queryByText(/tainted/)).not.toBeInTheDocument();
     expect(within(card).getByText('aws_eip.nat')).toBeInTheDocument();
 
     const summaryRequest = requestsTo('GET', '/iac-execution-summaries')[0];

@@ -80,17 +80,26 @@ export const ResourceChanges = ({ runId }: { runId: string }) => {
           {
             title: 'Change',
             field: 'changeKind',
-            render: resource => CHANGE_KIND_LABELS[resource.changeKind],
+            render: resource =>
+              `${CHANGE_KIND_LABELS[resource.changeKind]}${
+                resource.tainted ? ' (tainted)' : ''
+              }`,
           },
-          { title: 'Address', field: 'address' },
+          {
+            // The address is what people read; it takes the room and wraps anywhere.
+            title: 'Address',
+            field: 'address',
+            width: '55%',
+            render: resource => (
+              <Typography variant="body2" style={{ overflowWrap: 'anywhere' }}>
+                {resource.address}
+              </Typography>
+            ),
+          },
           {
             title: 'Step',
             field: 'runType',
             render: resource => RUN_TYPE_LABELS[resource.runType],
-          },
-          {
-            title: 'Tainted',
-            render: resource => (resource.tainted ? 'tainted' : ''),
           },
           {
             title: 'Before and after',
