@@ -229,9 +229,17 @@ export class FakeGithub {
   delivery(
     event: string,
     payload: unknown,
-    options: { deliveryId?: string; signature?: string | null } = {},
+    options: {
+      deliveryId?: string;
+      signature?: string | null;
+      /** The App's webhook set to `application/x-www-form-urlencoded` (`payload=<json>`). */
+      formEncoded?: boolean;
+    } = {},
   ): { body: string; headers: Record<string, string> } {
-    const body = JSON.stringify(payload);
+    const json = JSON.stringify(payload);
+    const body = options.formEncoded
+      ? new URLSearchParams({ payload: json }).toString()
+      : json;
     const signature =
       options.signature === undefined
         ? `sha256=${createHmac('sha256', this.webhookSecret)
@@ -241,7 +249,9 @@ export class FakeGithub {
     return {
       body,
       headers: {
-        'content-type': 'application/json',
+        'content-type': options.formEncoded
+          ? 'application/x-www-form-urlencoded'
+          : 'application/json',
         'x-github-event': event,
         'x-github-delivery': options.deliveryId ?? randomUUID(),
         'user-agent': 'GitHub-Hookshot/fake',

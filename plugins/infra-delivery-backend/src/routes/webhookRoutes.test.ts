@@ -133,6 +133,29 @@ describe.each(databases.eachSupportedId())(
         );
       });
 
+      it("takes a form-encoded delivery (the App's other content type) as the JSON one", async () => {
+        const repository = followedRepository(github, `form-${databaseId}`);
+        const { stack } = await followingStack(api, owner, repository);
+        const deliveryId = randomUUID();
+        const response = await sendDelivery(
+          api,
+          github.delivery(
+            'push',
+            pushPayload(repository, {
+              before: gitSha(`${repository.name}-main`),
+              after: gitSha(`${repository.name}-form`),
+              files: ['infra/network/main.tf'],
+            }),
+            { deliveryId, formEncoded: true },
+          ),
+          github.webhookPath,
+        );
+        expect(response.status).toBe(202);
+        const delivery = await processedDelivery(api, owner, deliveryId);
+        expect(delivery.outcome).toBe('STARTED_RUNS');
+        expect(await runsOfStack(api, owner, stack.id)).toHaveLength(1);
+      });
+
       it('refuses a signed body that is not JSON with a 400', async () => {
         const delivery = github.delivery('push', {});
         const body = 'not json';

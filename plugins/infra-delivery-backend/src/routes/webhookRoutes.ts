@@ -46,6 +46,7 @@ export function githubWebhookGuard(services: Services): {
           req.params.appId,
           req.get(GITHUB_SIGNATURE_HEADER),
           Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
+          req.get('content-type'),
         );
         next();
       },

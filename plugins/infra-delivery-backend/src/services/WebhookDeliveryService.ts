@@ -57,6 +57,18 @@ function badDelivery(message: string): InfraDeliveryError {
 }
 
 /**
+ * The JSON text of a delivery: the body itself, or its `payload` field when the App's webhook
+ * is set to GitHub's other content type, `application/x-www-form-urlencoded`.
+ */
+function payloadText(body: Buffer, contentType: string | undefined): string {
+  const text = body.toString('utf8');
+  if (contentType?.startsWith('application/x-www-form-urlencoded')) {
+    return new URLSearchParams(text).get('payload') ?? '';
+  }
+  return text;
+}
+
+/**
  * GitHub App webhook deliveries: checked against the App's webhook secret, recorded once by
  * their delivery id with one outcome per organization whose code sources they concern,
  * answered at once and processed afterwards (at once in this instance, and by the scheduled
@@ -115,6 +127,7 @@ export class WebhookDeliveryService {
     appId: string,
     signature: string | undefined,
     body: Buffer,
+    contentType?: string,
   ): Record<string, unknown> {
     this.requireEndpoint(forgeHost, appId);
     const given = this.requireSignature(signature);
@@ -126,7 +139,7 @@ export class WebhookDeliveryService {
     }
     let payload: unknown;
     try {
-      payload = JSON.parse(body.toString('utf8'));
+      payload = JSON.parse(payloadText(body, contentType));
     } catch {
       throw badDelivery('The body is not JSON');
     }
