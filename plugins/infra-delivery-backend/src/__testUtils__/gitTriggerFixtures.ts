@@ -161,6 +161,8 @@ export function pullRequestPayload(
     baseRef?: string;
     title?: string;
     state?: 'open' | 'closed';
+    /** The repository of the head branch: a fork's `owner/name`; the repository's own by default. */
+    headRepository?: string;
   },
 ) {
   return {
@@ -181,6 +183,7 @@ export function pullRequestPayload(
         label: 'acme:feature/subnet',
         ref: 'feature/subnet',
         sha: options.headSha,
+        repo: { full_name: options.headRepository ?? repository.fullName },
       },
       base: {
         label: 'acme:main',

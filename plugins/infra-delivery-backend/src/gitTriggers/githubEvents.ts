@@ -55,13 +55,30 @@ export const pullRequestEventSchema = z.object({
     state: z.string(),
     updated_at: z.string(),
     user: z.object({ login: z.string() }).optional(),
-    head: z.object({ ref: z.string(), sha: z.string() }),
+    head: z.object({
+      ref: z.string(),
+      sha: z.string(),
+      // The repository the head branch is in: another one for a fork, null once it is deleted.
+      repo: z.object({ full_name: z.string() }).nullable().optional(),
+    }),
     base: z.object({ ref: z.string() }),
   }),
   repository: repositorySchema,
   installation: installationRefSchema,
 });
 export type PullRequestEvent = z.infer<typeof pullRequestEventSchema>;
+
+/**
+ * The fork a pull request comes from (`owner/name`, or `a deleted fork`), when its head is not
+ * a branch of the repository itself.
+ */
+export function forkOf(event: PullRequestEvent): string | undefined {
+  const head = event.pull_request.head.repo;
+  if (head === undefined || head?.full_name === event.repository.full_name) {
+    return undefined;
+  }
+  return head?.full_name ?? 'a deleted fork';
+}
 
 export const installationEventSchema = z.object({
   action: z.string(),

@@ -402,6 +402,29 @@ describe.each(databases.eachSupportedId())(
       expect(await runsOfStack(api, owner, stack.id)).toEqual([]);
     });
 
+    it('plans nothing from a fork: its code would run where the stack’s credentials are', async () => {
+      const { owner, repository, stack } = await world();
+      const fromFork = await pullRequest(
+        repository,
+        {
+          action: 'opened',
+          number: 9,
+          headSha: gitSha('fork'),
+          updatedAt: '2026-11-27T10:00:00Z',
+          headRepository: 'mallory/network-infra',
+        },
+        owner,
+      );
+      expect(fromFork).toMatchObject({
+        outcome: 'IGNORED',
+        reason: expect.stringContaining(
+          '#9 comes from mallory/network-infra, a fork',
+        ),
+      });
+      expect(await runsOfStack(api, owner, stack.id)).toEqual([]);
+      expect(github.checkRunsOf(gitSha('fork'))).toEqual([]);
+    });
+
     it('keeps code sources’ access current from installation events', async () => {
       const { owner, repository, stack } = await world();
       const installation = {

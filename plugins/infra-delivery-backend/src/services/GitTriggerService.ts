@@ -32,6 +32,7 @@ import { DeliveryOutcome } from '../database/WebhookDeliveryStore';
 import { PipelineEngine } from '../engine/PipelineEngine';
 import {
   branchOfRef,
+  forkOf,
   NULL_SHA,
   PullRequestEvent,
   PushEvent,
@@ -268,6 +269,20 @@ export class GitTriggerService {
         organizationIds,
         [],
         `pull_request.${event.action} starts nothing`,
+      );
+    }
+    const fork = forkOf(event);
+    if (fork) {
+      // Planning runs the pull request's code on the runners, which hold the stacks' cloud
+      // credentials: code from outside the repository is not planned on its own say-so.
+      return outcomesByOrganization(
+        organizationIds,
+        followers.map(({ stack }) => ({
+          stack,
+          cancelledRunIds: [],
+          reason: `pull request #${pr.number} comes from ${fork}, a fork; its code is not planned on the runners`,
+        })),
+        nothingFollows,
       );
     }
     const decisions: StackDecision[] = [];
