@@ -63,4 +63,7 @@ test('a pull request plan shows the pull request and its commit, and the stack i
   await expect(rules).toContainText(
     'Follows branch main · changes under network',
   );
+  await page.screenshot({
+    path: `${SCREENSHOTS}/stack-trigger-rules.png`,
+  });
 });

@@ -41,12 +41,15 @@ export const StackDrawer = ({
   message,
   latestRun,
   resourceCount,
+  onChanged,
 }: {
   stack: Stack;
   /** The stack's latest run as the table last read it: the history follows it. */
   latestRun?: PipelineRun;
   /** The stack's applied resources as the table counts them. */
   resourceCount?: number;
+  /** Called with what an edit of the stack changed, in words. */
+  onChanged?: (what: string) => void;
   /** The page of a run, where the app has one: the run history links to it. */
   runPath?: (runId: string) => string | undefined;
   onClose: () => void;
@@ -82,7 +85,7 @@ export const StackDrawer = ({
   return (
     <SideDrawer title={stack.name} onClose={onClose}>
       {message}
-      <StackGitTriggerSection stack={stack} />
+      <StackGitTriggerSection stack={stack} onChanged={onChanged} />
       <StackDriftSection
         stack={stack}
         runPath={runPath}

@@ -1,6 +1,17 @@
+import { Link } from '@backstage/core-components';
+import { useApi } from '@backstage/frontend-plugin-api';
 import { Stack } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
+import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
+import { useState } from 'react';
+import useAsync from 'react-use/esm/useAsync';
+import { infraDeliveryApiRef } from '../../api';
+import { useCanWriteResources } from '../common/useCanExecuteRuns';
+import { GitTriggerDialog } from './GitTriggerDialog';
+
+/** Code sources read for the editor's choice; an organization rarely has more. */
+const CODE_SOURCE_PAGE = 100;
 
 /** "Pushes start the change pipeline · Pull requests get a plan (and a comment)". */
 function whatStarts(trigger: NonNullable<Stack['gitTrigger']>): string {
@@ -21,10 +32,33 @@ function whatStarts(trigger: NonNullable<Stack['gitTrigger']>): string {
 }
 
 /**
- * A stack's trigger rules, in its drawer: which branch it follows, which changes count, and
- * what pushes and pull requests start. A stack without rules says runs start by hand.
+ * A stack's trigger rules, in its drawer: which repository and branch it follows, which
+ * changes count, and what pushes and pull requests start, with an editor for those who may
+ * change stacks. A stack without rules says runs start by hand.
  */
-export const StackGitTriggerSection = ({ stack }: { stack: Stack }) => {
+export const StackGitTriggerSection = ({
+  stack,
+  onChanged,
+}: {
+  stack: Stack;
+  /** Called with what an edit changed, in words. */
+  onChanged?: (what: string) => void;
+}) => {
+  const client = useApi(infraDeliveryApiRef);
+  const canEdit = useCanWriteResources();
+  const [editing, setEditing] = useState(false);
+  const codeSources = useAsync(
+    async () =>
+      (
+        await client.call('listCodeSources', {
+          query: { limit: CODE_SOURCE_PAGE },
+        })
+      ).data,
+    [client],
+  );
+  const repository = codeSources.value?.find(
+    source => source.id === stack.codeSourceId,
+  );
   const trigger = stack.gitTrigger;
   return (
     <Box
@@ -40,6 +74,14 @@ export const StackGitTriggerSection = ({ stack }: { stack: Stack }) => {
           <Typography variant="body2">{whatStarts(trigger)}</Typography>
           <Typography variant="body2" color="textSecondary">
             Follows branch <code>{trigger.branch}</code>
+            {repository && (
+              <>
+                {' of '}
+                <Link to={repository.repoUrl} underline="always">
+                  {repository.repoName}
+                </Link>
+              </>
+            )}
             {trigger.pathFilters?.length ? (
               <>
                 {' · changes matching '}
@@ -62,6 +104,29 @@ export const StackGitTriggerSection = ({ stack }: { stack: Stack }) => {
         <Typography variant="body2" color="textSecondary">
           Runs start by hand: the stack does not follow a repository.
         </Typography>
+      )}
+      {canEdit && codeSources.value && (
+        <Box marginTop={1}>
+          <Button
+            size="small"
+            variant="outlined"
+            color="primary"
+            onClick={() => setEditing(true)}
+          >
+            {trigger ? 'Edit trigger rules' : 'Follow a repository'}
+          </Button>
+        </Box>
+      )}
+      {editing && codeSources.value && (
+        <GitTriggerDialog
+          stack={stack}
+          codeSources={codeSources.value}
+          onClose={() => setEditing(false)}
+          onSaved={(_saved, what) => {
+            setEditing(false);
+            onChanged?.(what);
+          }}
+        />
       )}
     </Box>
   );

@@ -212,6 +212,10 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
           message={message}
           latestRun={opened.latestRun}
           resourceCount={opened.resourceCount}
+          onChanged={what => {
+            say({ text: `${what}.` });
+            refresh();
+          }}
         />
       )}
     </>

@@ -1,8 +1,6 @@
 import { screen } from '@testing-library/react';
 import { renderInTestApp } from '@backstage/frontend-test-utils';
-import { Stack } from '@infra-delivery/plugin-infra-delivery-common';
 import { RunTrigger, runTriggerText } from './RunTrigger';
-import { StackGitTriggerSection } from '../StacksContent/StackGitTriggerSection';
 
 /** The text people read: Backstage's Link adds a hidden note to links that leave the portal. */
 function readText(element: HTMLElement): string {
@@ -75,56 +73,5 @@ describe('RunTrigger', () => {
   it('shows nothing for a run started by hand', async () => {
     await renderInTestApp(<RunTrigger run={{ kind: 'STANDARD' }} />);
     expect(screen.queryByTestId('run-trigger')).toBeNull();
-  });
-});
-
-describe('StackGitTriggerSection', () => {
-  const stack = { name: 'Network', path: 'infra/network' } as Stack;
-
-  it('shows the branch, the path and what starts runs', async () => {
-    await renderInTestApp(
-      <StackGitTriggerSection
-        stack={{
-          ...stack,
-          gitTrigger: {
-            branch: 'main',
-            pushRuns: true,
-            pullRequestPlans: true,
-            pullRequestComments: false,
-          },
-        }}
-      />,
-    );
-    expect(
-      screen.getByText(
-        'Pushes to main start the change pipeline · Pull requests into main get a plan and a check run',
-      ),
-    ).toBeInTheDocument();
-    expect(screen.getByText('infra/network')).toBeInTheDocument();
-  });
-
-  it('shows path filters instead of the path, and says when runs start by hand', async () => {
-    const { unmount } = await renderInTestApp(
-      <StackGitTriggerSection
-        stack={{
-          ...stack,
-          gitTrigger: {
-            branch: 'trunk',
-            pathFilters: ['modules/**'],
-            pushRuns: false,
-            pullRequestPlans: true,
-            pullRequestComments: true,
-          },
-        }}
-      />,
-    );
-    expect(screen.getByText('modules/**')).toBeInTheDocument();
-    unmount();
-    await renderInTestApp(<StackGitTriggerSection stack={stack} />);
-    expect(
-      screen.getByText(
-        'Runs start by hand: the stack does not follow a repository.',
-      ),
-    ).toBeInTheDocument();
   });
 });

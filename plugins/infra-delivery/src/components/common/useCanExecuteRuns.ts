@@ -1,6 +1,7 @@
 import { usePermission } from '@backstage/plugin-permission-react';
 import {
   infraDeliveryDeploymentRollbackPermission,
+  infraDeliveryResourceWritePermission,
   infraDeliveryRunExecutePermission,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { useCallerRole } from './useCallerRole';
@@ -29,4 +30,9 @@ export function useCanExecuteRuns(): boolean {
 /** Roll a service back to an earlier deployment. */
 export function useCanRollBack(): boolean {
   return useCanAct(infraDeliveryDeploymentRollbackPermission);
+}
+
+/** Change projects, environments and stacks (a stack's trigger rules, say). */
+export function useCanWriteResources(): boolean {
+  return useCanAct(infraDeliveryResourceWritePermission);
 }
