@@ -166,7 +166,7 @@ describe('a stack’s trigger rules in its drawer', () => {
 
 describe('StackGitTriggerSection', () => {
   const { server } = setupInfraDeliveryServer();
-  const stack = { name: 'Network', path: 'infra/network' } as Stack;
+  const network = { name: 'Network', path: 'infra/network' } as Stack;
   beforeEach(() => {
     server.use(
       http.get(`${baseUrl}/code-sources`, () => HttpResponse.json(list([]))),
@@ -177,7 +177,7 @@ describe('StackGitTriggerSection', () => {
     await renderWithService(
       <StackGitTriggerSection
         stack={{
-          ...stack,
+          ...network,
           gitTrigger: {
             branch: 'main',
             pushRuns: true,
@@ -199,7 +199,7 @@ describe('StackGitTriggerSection', () => {
     const { unmount } = await renderWithService(
       <StackGitTriggerSection
         stack={{
-          ...stack,
+          ...network,
           gitTrigger: {
             branch: 'trunk',
             pathFilters: ['modules/**'],
@@ -212,7 +212,7 @@ describe('StackGitTriggerSection', () => {
     );
     expect(screen.getByText('modules/**')).toBeInTheDocument();
     unmount();
-    await renderWithService(<StackGitTriggerSection stack={stack} />);
+    await renderWithService(<StackGitTriggerSection stack={network} />);
     expect(
       screen.getByText(
         'Runs start by hand: the stack does not follow a repository.',
