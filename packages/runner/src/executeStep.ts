@@ -91,15 +91,15 @@ async function prepareWorkDir(
 ): Promise<string> {
   const key = claim.stack?.id ?? claim.pipelineRun.id;
   const workDir = path.join(options.workRoot, key);
-  const source = await sourceOf(claim, options);
+  const tree = await sourceOf(claim, options);
   const stackPath = claim.stack?.path ?? '.';
-  const moduleDir = path.resolve(source.root, stackPath);
-  const inside = path.relative(source.root, moduleDir);
+  const moduleDir = path.resolve(tree.root, stackPath);
+  const inside = path.relative(tree.root, moduleDir);
   if (inside.startsWith('..') || path.isAbsolute(inside)) {
-    throw new Error(`The stack's path ${stackPath} leaves ${source.name}`);
+    throw new Error(`The stack's path ${stackPath} leaves ${tree.name}`);
   }
   if (!(await fs.stat(moduleDir).catch(() => undefined))?.isDirectory()) {
-    throw new Error(`${source.name} has no directory ${stackPath}`);
+    throw new Error(`${tree.name} has no directory ${stackPath}`);
   }
   await fs.mkdir(workDir, { recursive: true });
   for (const entry of await fs.readdir(workDir)) {
@@ -110,7 +110,10 @@ async function prepareWorkDir(
   await fs.cp(moduleDir, workDir, {
     recursive: true,
     force: true,
-    filter: source => !source.split(path.sep).includes('.terraform'),
+    filter: file => {
+      const parts = path.relative(moduleDir, file).split(path.sep);
+      return !parts.includes('.terraform') && !parts.includes('.git');
+    },
   });
   if (claim.pipelineRun.input) {
     await fs.writeFile(
