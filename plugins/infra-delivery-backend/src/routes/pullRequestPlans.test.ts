@@ -361,6 +361,16 @@ describe.each(databases.eachSupportedId())(
       // The token was never handed out, and the runner is not left holding the step.
       const runners = await api.get('/runners', owner.token);
       expect(runners.body.data[0].currentStepExecutionId).toBeUndefined();
+
+      // Once the App reaches the repository again, a retry hands out the commit.
+      github.install(repository.installationId, [repository.fullName]);
+      await act(api, owner, run.id, 'retry');
+      const retried = await claim(api, runner.key);
+      expect(retried.pipelineRun.id).toBe(run.id);
+      expect(retried.checkout).toMatchObject({
+        sha: head,
+        token: expect.stringMatching(/^ghs_/),
+      });
     });
 
     it('keeps the run going when GitHub does not take the check run, and reports on the next change', async () => {
