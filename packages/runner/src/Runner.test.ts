@@ -53,6 +53,7 @@ describe('the reference runner against the service', () => {
       iacBinary: FAKE_IAC,
       workRoot,
       sourceRoot,
+      checkout: true,
       pollIntervalMs: 10,
       once: true,
       labels: ['linux', 'test'],

@@ -4,6 +4,7 @@ import {
   RunnerClaim,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import path from 'node:path';
+import { CommitCheckouts } from './CommitCheckouts';
 import { executeStep } from './executeStep';
 import { IacTool } from './IacTool';
 import { RunnerOptions } from './options';
@@ -61,12 +62,19 @@ class LogShipper {
  */
 export class Runner {
   private stopped = false;
+  private readonly checkouts?: CommitCheckouts;
 
   constructor(
     private readonly options: RunnerOptions,
     private readonly client: InfraDeliveryClient,
     private readonly log: (message: string) => void,
-  ) {}
+  ) {
+    if (options.checkout) {
+      this.checkouts = new CommitCheckouts(
+        path.join(options.workRoot, 'checkouts'),
+      );
+    }
+  }
 
   stop() {
     this.stopped = true;
@@ -172,6 +180,8 @@ export class Runner {
         workRoot: this.options.workRoot,
         sourceRoot: this.options.sourceRoot,
         binaryName: path.basename(this.options.iacBinary),
+        checkouts: this.checkouts,
+        log: line => logs.add(line),
       });
       clearInterval(heartbeatTimer);
       clearInterval(flushTimer);

@@ -82,6 +82,7 @@ describe.each(databases.eachSupportedId())(
             iacBinary: FAKE_IAC,
             workRoot,
             sourceRoot,
+            checkout: true,
             pollIntervalMs: 10,
             once: true,
             labels: [],

@@ -4,10 +4,33 @@ import {
   ErrorBody,
   RunnerClaim,
 } from '@infra-delivery/plugin-infra-delivery-common';
+import { CheckoutFailed, CommitCheckouts } from './CommitCheckouts';
 import { IacTool } from './IacTool';
 
 export const PLAN_FILE = 'infra-delivery.tfplan';
 const VARIABLES_FILE = 'infra-delivery.auto.tfvars.json';
+/**
+ * What the IaC tool made in a working directory and keeps between steps: the provider cache
+ * and local state. Everything else is the module's, and is replaced by each step's copy, so a
+ * file another commit had is not planned with this one.
+ */
+const TOOL_FILES = new Set([
+  '.terraform',
+  'terraform.tfstate',
+  'terraform.tfstate.backup',
+  'terraform.tfstate.d',
+]);
+
+export interface ExecuteOptions {
+  workRoot: string;
+  /** Where stack paths are resolved when the claim names no commit to check out. */
+  sourceRoot: string;
+  binaryName: string;
+  /** Checkouts of claimed commits; absent when the operator turned them off. */
+  checkouts?: CommitCheckouts;
+  /** A line for the step's logs. */
+  log: (line: string) => void;
+}
 
 export interface StepOutcome {
   status: 'SUCCEEDED' | 'FAILED';
@@ -24,21 +47,73 @@ class CommandFailed extends Error {
 }
 
 /**
- * Prepares the stack's working directory: the module's files copied over (the directory keeps
- * the local state and provider cache between steps) and the run's input as variables.
+ * Where the stack's path is resolved: the claimed commit, checked out, or the source root for
+ * a run that names no commit (and when checkouts are off).
+ */
+async function sourceOf(
+  claim: RunnerClaim,
+  options: ExecuteOptions,
+): Promise<{ root: string; name: string }> {
+  const { checkout } = claim;
+  if (!checkout) {
+    return { root: options.sourceRoot, name: options.sourceRoot };
+  }
+  const commit = `${
+    claim.pipelineRun.gitSource?.repository ?? checkout.repoUrl
+  }@${checkout.sha.slice(0, 7)}`;
+  if (!options.checkouts) {
+    options.log(
+      `Checkouts are off (--no-checkout): planning ${options.sourceRoot}, not ${commit}`,
+    );
+    return { root: options.sourceRoot, name: options.sourceRoot };
+  }
+  let checkedOut;
+  try {
+    checkedOut = await options.checkouts.checkout(checkout);
+  } catch (error) {
+    throw new CheckoutFailed(
+      `Checking out ${commit} failed: ${(error as Error).message}`,
+    );
+  }
+  options.log(
+    `Checked out ${commit}${checkedOut.reused ? ' (already on disk)' : ''}`,
+  );
+  return { root: checkedOut.dir, name: commit };
+}
+
+/**
+ * Prepares the stack's working directory: the module's files copied over what the tool keeps
+ * there between steps (local state, provider cache) and the run's input as variables.
  */
 async function prepareWorkDir(
   claim: RunnerClaim,
-  options: { workRoot: string; sourceRoot: string },
+  options: ExecuteOptions,
 ): Promise<string> {
   const key = claim.stack?.id ?? claim.pipelineRun.id;
   const workDir = path.join(options.workRoot, key);
+  const tree = await sourceOf(claim, options);
+  const stackPath = claim.stack?.path ?? '.';
+  const moduleDir = path.resolve(tree.root, stackPath);
+  const inside = path.relative(tree.root, moduleDir);
+  if (inside.startsWith('..') || path.isAbsolute(inside)) {
+    throw new Error(`The stack's path ${stackPath} leaves ${tree.name}`);
+  }
+  if (!(await fs.stat(moduleDir).catch(() => undefined))?.isDirectory()) {
+    throw new Error(`${tree.name} has no directory ${stackPath}`);
+  }
   await fs.mkdir(workDir, { recursive: true });
-  const moduleDir = path.resolve(options.sourceRoot, claim.stack?.path ?? '.');
+  for (const entry of await fs.readdir(workDir)) {
+    if (!TOOL_FILES.has(entry)) {
+      await fs.rm(path.join(workDir, entry), { recursive: true, force: true });
+    }
+  }
   await fs.cp(moduleDir, workDir, {
     recursive: true,
     force: true,
-    filter: source => !source.split(path.sep).includes('.terraform'),
+    filter: file => {
+      const parts = path.relative(moduleDir, file).split(path.sep);
+      return !parts.includes('.terraform') && !parts.includes('.git');
+    },
   });
   if (claim.pipelineRun.input) {
     await fs.writeFile(
@@ -63,11 +138,21 @@ function outputsOf(json: string): Record<string, unknown> {
   );
 }
 
+function errorCodeOf(error: unknown): string {
+  if (error instanceof CommandFailed) {
+    return 'InfraDelivery:Runner:COMMAND_FAILED';
+  }
+  if (error instanceof CheckoutFailed) {
+    return 'InfraDelivery:Runner:CHECKOUT_FAILED';
+  }
+  return 'InfraDelivery:Runner:STEP_ERROR';
+}
+
 /** Runs one IaC step the way an operator would at a terminal, and reports what came of it. */
 export async function executeStep(
   claim: RunnerClaim,
   tool: IacTool,
-  options: { workRoot: string; sourceRoot: string; binaryName: string },
+  options: ExecuteOptions,
 ): Promise<StepOutcome> {
   const step = claim.stepExecution;
   const destroy = step.type === 'iac.destroy' || step.config?.destroy === true;
@@ -107,13 +192,13 @@ export async function executeStep(
   } catch (error) {
     const message =
       error instanceof Error ? error.message : 'The step could not be run';
+    if (error instanceof CheckoutFailed) {
+      options.log(message);
+    }
     return {
       status: 'FAILED',
       error: {
-        code:
-          error instanceof CommandFailed
-            ? 'InfraDelivery:Runner:COMMAND_FAILED'
-            : 'InfraDelivery:Runner:STEP_ERROR',
+        code: errorCodeOf(error),
         message,
         ...(error instanceof CommandFailed
           ? { metadata: { command: error.command, exitCode: error.exitCode } }

@@ -23,6 +23,14 @@ describe('parseOptions', () => {
     });
   });
 
+  it('checks out the commits of git-triggered runs unless --no-checkout', () => {
+    const base = ['--url', 'http://x', '--token', 'idk_x'];
+    expect(parseOptions(base)).toMatchObject({ checkout: true });
+    expect(parseOptions([...base, '--no-checkout'])).toMatchObject({
+      checkout: false,
+    });
+  });
+
   it('takes the token from the environment', () => {
     expect(
       parseOptions(['--url', 'http://x'], {

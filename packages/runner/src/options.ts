@@ -12,8 +12,13 @@ export interface RunnerOptions {
   iacBinary: string;
   /** Where each stack gets its working directory. */
   workRoot: string;
-  /** Where stack paths are resolved: a checkout of the stacks' code. */
+  /** Where stack paths are resolved for runs that name no commit: a checkout of the stacks' code. */
   sourceRoot: string;
+  /**
+   * Check out the commit a git-triggered run names (under `workRoot`/checkouts) and plan that;
+   * `false` (`--no-checkout`) pins every run to `sourceRoot`.
+   */
+  checkout: boolean;
   pollIntervalMs: number;
   /** Execute at most one step, then stop (for scripts and tests). */
   once: boolean;
@@ -32,7 +37,10 @@ Claims the IaC steps of the token's organization and runs them with OpenTofu or 
   --runner-id <id>       name shown in leases and logs (default: host name and pid)
   --iac-binary <bin>     tofu or terraform, or a path to either (default: tofu)
   --work-root <dir>      working directories, one per stack (default: a temp directory)
-  --source-root <dir>    where stack paths are resolved (default: the current directory)
+  --source-root <dir>    where stack paths are resolved for runs that name no commit
+                         (default: the current directory)
+  --no-checkout          do not check out the commit of a git-triggered run (push, pull
+                         request); plan --source-root for every run instead
   --poll-interval <ms>   wait between claims when there is no work (default: 2000)
   --labels <a,b>         labels shown in the portal's runner list, comma-separated
   --once                 execute at most one step, then exit
@@ -56,6 +64,7 @@ export function parseOptions(
       'poll-interval': { type: 'string' },
       labels: { type: 'string' },
       once: { type: 'boolean' },
+      'no-checkout': { type: 'boolean' },
       help: { type: 'boolean' },
     },
     strict: true,
@@ -79,6 +88,7 @@ export function parseOptions(
     workRoot:
       values['work-root'] ?? path.join(os.tmpdir(), 'infra-delivery-runner'),
     sourceRoot: path.resolve(values['source-root'] ?? process.cwd()),
+    checkout: !values['no-checkout'],
     pollIntervalMs,
     once: values.once ?? false,
     labels: (values.labels ?? '')

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,6 +40,53 @@ export function runnerDirectories(prefix: string): {
   fs.mkdirSync(path.join(sourceRoot, 'network'));
   fs.writeFileSync(path.join(sourceRoot, 'network', 'main.tf'), '# network\n');
   return { workRoot, sourceRoot };
+}
+
+/**
+ * A git repository in a temp directory, served over `file://`, with two commits of the
+ * `network` stack's code: the first has `main.tf` and `old.tf`, the second changes `main.tf`
+ * and removes `old.tf`.
+ */
+export function networkRepository(prefix: string): {
+  dir: string;
+  url: string;
+  first: string;
+  second: string;
+} {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-repo-`));
+  const git = (...args: string[]) =>
+    execFileSync('git', args, {
+      cwd: dir,
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 'Alice',
+        GIT_AUTHOR_EMAIL: 'alice@example.com',
+        GIT_COMMITTER_NAME: 'Alice',
+        GIT_COMMITTER_EMAIL: 'alice@example.com',
+      },
+    })
+      .toString()
+      .trim();
+  git('init', '--quiet', '--initial-branch=main');
+  fs.mkdirSync(path.join(dir, 'network'));
+  fs.writeFileSync(path.join(dir, 'network', 'main.tf'), '# first commit\n');
+  fs.writeFileSync(
+    path.join(dir, 'network', 'old.tf'),
+    '# only in the first\n',
+  );
+  git('add', '.');
+  git('commit', '--quiet', '-m', 'First');
+  const first = git('rev-parse', 'HEAD');
+  fs.writeFileSync(path.join(dir, 'network', 'main.tf'), '# second commit\n');
+  fs.rmSync(path.join(dir, 'network', 'old.tf'));
+  git('add', '--all', '.');
+  git('commit', '--quiet', '-m', 'Second');
+  return {
+    dir,
+    url: `file://${dir}`,
+    first,
+    second: git('rev-parse', 'HEAD'),
+  };
 }
 
 /**

@@ -60,6 +60,16 @@ interface FakeInstallation {
   state: 'active' | 'suspended' | 'removed';
 }
 
+/** An installation token the fake issued, with what the exchange narrowed it to. */
+export interface FakeInstallationToken {
+  token: string;
+  installationId: string;
+  /** Repository names (without the owner) the token is limited to, when the exchange asked. */
+  repositories?: string[];
+  /** The permissions the exchange asked for; absent: all the installation has. */
+  permissions?: Record<string, string>;
+}
+
 /** What the fake saw, for assertions about how the service talked to it. */
 export interface RecordedRequest {
   method: string;
@@ -68,6 +78,19 @@ export interface RecordedRequest {
   /** `jwt` for App JWTs, `installation:<id>` for installation tokens, `none` or `invalid`. */
   credential: string;
   accept?: string;
+}
+
+/** A token narrowed to some repositories reaches only those. */
+function grantReaches(
+  grant: FakeInstallationToken | undefined,
+  repository: FakeRepositorySpec,
+): boolean {
+  return (
+    !grant?.repositories ||
+    grant.repositories.some(
+      name => name.toLowerCase() === repository.name.toLowerCase(),
+    )
+  );
 }
 
 export function commitSha(label: string): string {
@@ -98,7 +121,9 @@ export class FakeGithub {
   private readonly repositories = new Map<string, FakeRepositorySpec>();
   private readonly moved = new Map<string, number>();
   private readonly installations = new Map<string, FakeInstallation>();
-  private readonly tokens = new Map<string, string>();
+  private readonly tokens = new Map<string, FakeInstallationToken>();
+  /** Every installation token issued, in order. */
+  readonly issuedTokens: FakeInstallationToken[] = [];
   private server?: Server;
   private port = 0;
 
@@ -281,7 +306,11 @@ export class FakeGithub {
 
   /** The repository of a path match, when the credential's installation reaches it. */
   private reachableRepository(
-    credential: { kind: string; installationId?: string },
+    credential: {
+      kind: string;
+      installationId?: string;
+      grant?: FakeInstallationToken;
+    },
     match: RegExpMatchArray,
   ): FakeRepositorySpec | undefined {
     const installation =
@@ -297,7 +326,8 @@ export class FakeGithub {
       !installation ||
       installation.state !== 'active' ||
       (installation.repositories !== 'all' &&
-        !installation.repositories.has(fullName))
+        !installation.repositories.has(fullName)) ||
+      !grantReaches(credential.grant, repository)
     ) {
       return undefined;
     }
@@ -317,12 +347,26 @@ export class FakeGithub {
   private async handleWrite(
     req: IncomingMessage,
     res: ServerResponse,
-    credential: { kind: string; installationId?: string },
+    credential: {
+      kind: string;
+      installationId?: string;
+      grant?: FakeInstallationToken;
+    },
     match: RegExpMatchArray,
   ): Promise<void> {
     const body = await this.readJson(req);
     if (this.writeOutage) {
       this.send(res, this.writeOutage, { message: 'Server Error' });
+      return;
+    }
+    const permission = match[3] === 'check-runs' ? 'checks' : 'issues';
+    if (
+      credential.grant?.permissions &&
+      credential.grant.permissions[permission] !== 'write'
+    ) {
+      this.send(res, 403, {
+        message: 'Resource not accessible by integration',
+      });
       return;
     }
     const repository = this.reachableRepository(credential, match);
@@ -390,11 +434,13 @@ export class FakeGithub {
     });
   }
 
-  private async credentialOf(
-    header: string | undefined,
-  ): Promise<
+  private async credentialOf(header: string | undefined): Promise<
     | { kind: 'jwt' }
-    | { kind: 'installation'; installationId: string }
+    | {
+        kind: 'installation';
+        installationId: string;
+        grant: FakeInstallationToken;
+      }
     | { kind: 'none' | 'invalid' }
   > {
     const match = header?.match(/^(?:Bearer|token) (.+)$/i);
@@ -402,9 +448,13 @@ export class FakeGithub {
       return { kind: 'none' };
     }
     const credential = match[1];
-    const installationId = this.tokens.get(credential);
-    if (installationId) {
-      return { kind: 'installation', installationId };
+    const grant = this.tokens.get(credential);
+    if (grant) {
+      return {
+        kind: 'installation',
+        installationId: grant.installationId,
+        grant,
+      };
     }
     try {
       const { payload } = await jwtVerify(credential, this.publicKey, {
@@ -470,14 +520,41 @@ export class FakeGithub {
         });
         return;
       }
-      const token = `ghs_${randomBytes(18).toString('base64url')}`;
-      this.tokens.set(token, installationId);
+      const scope = await this.readJson(req);
+      const repositories: string[] | undefined = scope.repositories;
+      const unreachable = repositories?.filter(
+        name =>
+          installation.repositories !== 'all' &&
+          ![...installation.repositories].some(
+            fullName => fullName.split('/')[1] === name.toLowerCase(),
+          ),
+      );
+      if (unreachable && unreachable.length > 0) {
+        this.send(res, 422, {
+          message:
+            'There is at least one repository that does not exist or is not accessible to the parent installation.',
+        });
+        return;
+      }
+      const grant: FakeInstallationToken = {
+        token: `ghs_${randomBytes(18).toString('base64url')}`,
+        installationId,
+        ...(repositories ? { repositories } : {}),
+        ...(scope.permissions ? { permissions: scope.permissions } : {}),
+      };
+      this.tokens.set(grant.token, grant);
+      this.issuedTokens.push(grant);
       this.send(res, 201, {
-        token,
+        token: grant.token,
         expires_at: new Date(Date.now() + 3600_000).toISOString(),
-        permissions: { contents: 'read', metadata: 'read' },
+        permissions: scope.permissions ?? {
+          contents: 'read',
+          metadata: 'read',
+        },
         repository_selection:
-          installation.repositories === 'all' ? 'all' : 'selected',
+          installation.repositories === 'all' && !repositories
+            ? 'all'
+            : 'selected',
       });
       return;
     }
@@ -540,7 +617,11 @@ export class FakeGithub {
     const reachable =
       repository &&
       (installation.repositories === 'all' ||
-        installation.repositories.has(fullName));
+        installation.repositories.has(fullName)) &&
+      grantReaches(
+        credential.kind === 'installation' ? credential.grant : undefined,
+        repository,
+      );
     if (!repository || !reachable) {
       this.notFound(res);
       return;

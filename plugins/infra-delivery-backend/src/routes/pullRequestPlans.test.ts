@@ -251,6 +251,128 @@ describe.each(databases.eachSupportedId())(
       ).toEqual([]);
     });
 
+    it('hands the runner the head commit to check out, with a token for that repository alone that reads contents only; a run without gitSource carries none', async () => {
+      const { owner, repository, stack } = await world();
+      const runner = await createRunner(api, owner);
+      const head = gitSha(`${repository.name}-head1`);
+      await pullRequest(
+        repository,
+        {
+          action: 'opened',
+          number: 7,
+          headSha: head,
+          updatedAt: '2026-11-27T10:00:00Z',
+        },
+        owner,
+      );
+      const claimed = await claim(api, runner.key);
+      expect(claimed.checkout).toEqual({
+        repoUrl: `${repository.repoUrl}.git`,
+        sha: head,
+        token: expect.stringMatching(/^ghs_/),
+        tokenExpiresAt: expect.any(String),
+      });
+      expect(
+        new Date(claimed.checkout!.tokenExpiresAt!).getTime(),
+      ).toBeGreaterThan(Date.now());
+      const grant = github.issuedTokens.find(
+        issued => issued.token === claimed.checkout!.token,
+      );
+      expect(grant).toEqual({
+        token: claimed.checkout!.token,
+        installationId: repository.installationId,
+        repositories: [repository.name],
+        permissions: { contents: 'read' },
+      });
+      // The token reads the repository and cannot write to it (no check runs, no comments).
+      const asRunner = (path: string, init: RequestInit = {}) =>
+        fetch(`${github.apiBaseUrl}/repos/${repository.fullName}${path}`, {
+          ...init,
+          headers: { authorization: `Bearer ${claimed.checkout!.token}` },
+        });
+      expect((await asRunner('')).status).toBe(200);
+      expect(
+        (await asRunner('/check-runs', { method: 'POST', body: '{}' })).status,
+      ).toBe(403);
+      await complete(api, runner.key, claimed, {
+        status: 'SUCCEEDED',
+        planJson: BASIC_PLAN,
+      });
+
+      await trigger(api, owner, stack.changePipelineId);
+      const manual = await claim(api, runner.key);
+      expect(manual.pipelineRun.gitSource).toBeUndefined();
+      expect(manual.checkout).toBeUndefined();
+    });
+
+    it('fails the plan with CHECKOUT_UNAVAILABLE, handing nothing to the runner, when GitHub gives no token for the commit', async () => {
+      const { owner, repository } = await world({ pullRequestComments: false });
+      const runner = await createRunner(api, owner);
+      const head = gitSha(`${repository.name}-suspended`);
+      const delivery = await pullRequest(
+        repository,
+        {
+          action: 'opened',
+          number: 7,
+          headSha: head,
+          updatedAt: '2026-11-27T10:00:00Z',
+        },
+        owner,
+      );
+      github.suspend(repository.installationId);
+
+      const claimed = await api.post(
+        '/runner/claims',
+        { data: { runnerId: 'runner-1' } },
+        runner.key,
+      );
+      expect(claimed.status).toBe(204);
+      const run = await getRun(api, owner, delivery.startedRunIds[0]);
+      expect(run.status).toBe('FAILED');
+      expect(run.error).toEqual({
+        code: 'InfraDelivery:Runner:CHECKOUT_UNAVAILABLE',
+        message: expect.stringMatching(
+          new RegExp(
+            `^${repository.fullName}@${head.slice(
+              0,
+              7,
+            )} cannot be checked out: GitHub App installation ${
+              repository.installationId
+            } .* is suspended\\. Nothing was planned`,
+          ),
+        ),
+        metadata: {
+          repository: repository.fullName,
+          sha: head,
+          cause: 'InfraDelivery:ForgeInstallation:SUSPENDED',
+        },
+      });
+      const steps = await api.get(
+        `/pipeline-runs/${run.id}/step-executions`,
+        owner.token,
+      );
+      const logs = await api.get(
+        `/pipeline-step-executions/${steps.body.data[0].id}/logs`,
+        owner.token,
+      );
+      expect(logs.body.data.map((line: { text: string }) => line.text)).toEqual(
+        [run.error!.message],
+      );
+      // The token was never handed out, and the runner is not left holding the step.
+      const runners = await api.get('/runners', owner.token);
+      expect(runners.body.data[0].currentStepExecutionId).toBeUndefined();
+
+      // Once the App reaches the repository again, a retry hands out the commit.
+      github.install(repository.installationId, [repository.fullName]);
+      await act(api, owner, run.id, 'retry');
+      const retried = await claim(api, runner.key);
+      expect(retried.pipelineRun.id).toBe(run.id);
+      expect(retried.checkout).toMatchObject({
+        sha: head,
+        token: expect.stringMatching(/^ghs_/),
+      });
+    });
+
     it('keeps the run going when GitHub does not take the check run, and reports on the next change', async () => {
       const { owner, repository, stack } = await world();
       const holder = await trigger(api, owner, stack.changePipelineId);

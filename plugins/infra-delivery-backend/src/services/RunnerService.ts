@@ -1,17 +1,23 @@
 import {
+  ErrorBody,
+  errorCode,
   Runner,
+  RunnerCheckout,
   RunnerClaim,
   RunnerStatus,
+  RunGitSource,
   StepExecution,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { EXECUTE, READ } from '../auth/requirements';
 import { KeysetPage, KeysetRequest } from '../database/keyset';
 import { Authorizer } from '../auth/Authorizer';
 import { actorIdOf, Caller } from '../auth/Caller';
-import { publicStep } from '../database/PipelineRunStore';
+import { publicStep, StepRecord } from '../database/PipelineRunStore';
 import { Stores } from '../database/stores';
 import { PipelineEngine, StepResult } from '../engine/PipelineEngine';
 import { InfraDeliveryError } from '../errors';
+import { GithubAppInstallations } from '../providers/github/GithubAppInstallations';
+import { RunCheckouts } from '../runners/RunCheckouts';
 import { ingestStepReport, StepReport } from '../iac/ingestStepReport';
 import { RunnerRegistry } from '../runners/RunnerRegistry';
 
@@ -20,14 +26,19 @@ import { RunnerRegistry } from '../runners/RunnerRegistry';
  * of their own organization, keep their lease alive, stream logs and report results.
  */
 export class RunnerService {
+  private readonly checkouts: RunCheckouts;
+
   constructor(
     private readonly deps: {
       stores: Stores;
       authorizer: Authorizer;
       engine: PipelineEngine;
       runnerRegistry: RunnerRegistry;
+      githubApps: GithubAppInstallations;
     },
-  ) {}
+  ) {
+    this.checkouts = new RunCheckouts(deps);
+  }
 
   private async requireRunner(caller: Caller) {
     if (caller.principal.type !== 'service-account') {
@@ -55,6 +66,7 @@ export class RunnerService {
       caller.organizationId,
       runner.runnerId,
     );
+    const claim = claimed && (await this.describeClaim(caller, claimed));
     await this.deps.runnerRegistry.recordClaim({
       organizationId: caller.organizationId,
       runnerId: runner.runnerId,
@@ -62,19 +74,57 @@ export class RunnerService {
       labels: runner.labels ?? [],
       version: runner.version,
       hostname: runner.hostname,
-      currentStepExecutionId: claimed?.step.id ?? null,
+      currentStepExecutionId: claim?.stepExecution.id ?? null,
     });
-    if (!claimed) {
-      return undefined;
-    }
-    const { stores } = this.deps;
+    return claim;
+  }
+
+  /**
+   * The claim as the runner gets it, with the commit to check out for a git-triggered run.
+   * Without a credential for that commit the step fails here, with the reason in its logs and
+   * error, rather than reaching a runner that would plan whatever code it has on disk; the
+   * runner then finds no work this time.
+   */
+  private async describeClaim(
+    caller: Caller,
+    claimed: { leaseToken: string; step: StepRecord },
+  ): Promise<RunnerClaim | undefined> {
+    const { stores, engine } = this.deps;
+    const organizationId = caller.organizationId;
     const run = (await stores.pipelineRuns.getRun(
-      caller.organizationId,
+      organizationId,
       claimed.step.pipelineRunId,
     ))!;
+    let checkout: RunnerCheckout | undefined;
+    if (run.gitSource) {
+      try {
+        checkout = await this.checkouts.checkoutOf(
+          organizationId,
+          run.gitSource,
+        );
+      } catch (error) {
+        if (!(error instanceof InfraDeliveryError)) {
+          throw error;
+        }
+        const body = checkoutUnavailable(run.gitSource, error);
+        await engine.appendLogs(
+          organizationId,
+          claimed.step.id,
+          claimed.leaseToken,
+          [{ text: body.message }],
+        );
+        await engine.complete(
+          organizationId,
+          claimed.step.id,
+          claimed.leaseToken,
+          { status: 'FAILED', error: body },
+        );
+        return undefined;
+      }
+    }
     const stack =
       run.attachedEntityType === 'STACK' && run.attachedEntityId
-        ? await stores.stacks.get(caller.organizationId, run.attachedEntityId)
+        ? await stores.stacks.get(organizationId, run.attachedEntityId)
         : undefined;
     return {
       leaseToken: claimed.leaseToken,
@@ -82,6 +132,7 @@ export class RunnerService {
       stepExecution: publicStep(claimed.step),
       pipelineRun: await this.deps.runnerRegistry.describeRun(run),
       stack: stack ?? null,
+      ...(checkout ? { checkout } : {}),
     };
   }
 
@@ -145,4 +196,21 @@ export class RunnerService {
     await this.deps.runnerRegistry.recordStepEnd(caller.organizationId, stepId);
     return publicStep(step);
   }
+}
+
+/** The step's error when the run's commit cannot be handed to a runner. */
+function checkoutUnavailable(
+  gitSource: RunGitSource,
+  cause: InfraDeliveryError,
+): ErrorBody {
+  const commit = `${gitSource.repository}@${gitSource.commit.sha.slice(0, 7)}`;
+  return {
+    code: errorCode('Runner', 'CHECKOUT_UNAVAILABLE'),
+    message: `${commit} cannot be checked out: ${cause.message}. Nothing was planned; run it again once the GitHub App reaches the repository.`,
+    metadata: {
+      repository: gitSource.repository,
+      sha: gitSource.commit.sha,
+      cause: cause.code,
+    },
+  };
 }

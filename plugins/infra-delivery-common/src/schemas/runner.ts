@@ -50,6 +50,30 @@ export const listRunnersQuerySchema = pageQuerySchema.extend({
 });
 export type ListRunnersQuery = z.infer<typeof listRunnersQuerySchema>;
 
+/**
+ * The commit a runner checks out for a git-triggered run (one with `gitSource`), and the
+ * credential to fetch it with: the stack's `path` is resolved inside that commit, not in the
+ * runner's own source directory.
+ */
+export const runCheckoutSchema = z
+  .object({
+    repoUrl: z
+      .string()
+      .describe(
+        'The HTTPS clone URL, e.g. `https://github.com/acme/network.git`',
+      ),
+    sha: z.string().describe('The commit to fetch and check out'),
+    token: z
+      .string()
+      .optional()
+      .describe(
+        'A GitHub App installation token limited to this repository with `contents: read`, sent by git as `Authorization: Basic base64(x-access-token:<token>)`',
+      ),
+    tokenExpiresAt: timestampSchema.optional(),
+  })
+  .meta({ id: 'RunnerCheckout' });
+export type RunnerCheckout = z.infer<typeof runCheckoutSchema>;
+
 export const claimSchema = z
   .object({
     leaseToken: z.string(),
@@ -57,6 +81,8 @@ export const claimSchema = z
     stepExecution: stepExecutionSchema,
     pipelineRun: pipelineRunSchema,
     stack: stackSchema.nullable(),
+    /** Present when the run has `gitSource`: what to plan instead of the runner's source root. */
+    checkout: runCheckoutSchema.optional(),
   })
   .meta({ id: 'RunnerClaim' });
 export type RunnerClaim = z.infer<typeof claimSchema>;

@@ -130,6 +130,30 @@ describe('GithubAppInstallations', () => {
     expect(claims.exp).toBeGreaterThan(now);
   });
 
+  it('mints a token for one repository that reads contents only, and refuses one the installation does not reach', async () => {
+    github.install('12', ['acme/network']);
+    const apps = appsFor(github.config());
+    const minted = await apps.repositoryReadToken(
+      github.repoUrl('acme', 'network'),
+      '12',
+    );
+    expect(new Date(minted.expiresAt!).getTime()).toBeGreaterThan(Date.now());
+    expect(github.issuedTokens.find(t => t.token === minted.token)).toEqual({
+      token: minted.token,
+      installationId: '12',
+      repositories: ['network'],
+      permissions: { contents: 'read' },
+    });
+    const refused = await rejection(
+      apps.repositoryReadToken(github.repoUrl('acme', 'elsewhere'), '12'),
+    );
+    expect(refused).toMatchObject({
+      status: 422,
+      code: 'InfraDelivery:CodeSource:REPOSITORY_NOT_FOUND',
+    });
+    expect(refused.message).not.toContain(minted.token);
+  });
+
   it('signs with a PKCS#8 key as well', async () => {
     const pkcs8 = await FakeGithub.start('pkcs8');
     try {

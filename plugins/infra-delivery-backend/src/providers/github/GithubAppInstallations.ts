@@ -154,6 +154,18 @@ interface InstallationApp {
   key: KeyObject;
 }
 
+/** An installation token and, when GitHub said, when it stops working (about an hour). */
+export interface InstallationToken {
+  token: string;
+  expiresAt?: string;
+}
+
+/** What an installation token may be narrowed to (repository names, without the owner). */
+interface TokenScope {
+  repositories: string[];
+  permissions: Record<string, 'read' | 'write'>;
+}
+
 /** What the token exchange answered for one App, worst last. */
 type ExchangeFailure = 'not-found' | 'unauthorized' | 'suspended';
 const FAILURE_RANK: Record<ExchangeFailure, number> = {
@@ -457,7 +469,7 @@ export class GithubAppInstallations {
   ): Promise<InstallationRepository> {
     const location = parseRepositoryUrl(repoUrl);
     const integration = this.integrationFor(location);
-    const token = await this.installationToken(
+    const { token } = await this.installationToken(
       integration,
       location,
       installationId,
@@ -517,6 +529,25 @@ export class GithubAppInstallations {
   }
 
   /**
+   * A token a runner fetches one commit with: an installation token narrowed by GitHub to this
+   * one repository with `contents: read` (GitHub refuses to narrow beyond what the
+   * installation has, so a token is never wider than asked). Nothing else is called, so a
+   * claim costs one request to GitHub.
+   */
+  async repositoryReadToken(
+    repoUrl: string,
+    installationId: string,
+  ): Promise<InstallationToken> {
+    const location = parseRepositoryUrl(repoUrl);
+    return this.installationToken(
+      this.integrationFor(location),
+      location,
+      installationId,
+      { repositories: [location.name], permissions: { contents: 'read' } },
+    );
+  }
+
+  /**
    * The webhook secret of an App configured under `integrations.github` for `host`, or
    * `undefined` when there is no such App or it has no secret (then no delivery can be
    * trusted).
@@ -554,13 +585,16 @@ export class GithubAppInstallations {
 
   /**
    * An installation token from the first App of the integration that owns the installation.
-   * Apps limited to other owners (`allowedInstallationOwners`) are not asked.
+   * Apps limited to other owners (`allowedInstallationOwners`) are not asked. `scope` narrows
+   * the token (GitHub's `repositories` and `permissions`); without it the token has all the
+   * installation has.
    */
   private async installationToken(
     integration: GithubIntegration,
     location: RepositoryLocation,
     installationId: string,
-  ): Promise<string> {
+    scope?: TokenScope,
+  ): Promise<InstallationToken> {
     const apps = (integration.config.apps ?? []).filter(
       app =>
         !app.allowedInstallationOwners ||
@@ -583,9 +617,10 @@ export class GithubAppInstallations {
         integration,
         { config: app, key: this.keyOf(app) },
         installationId,
+        scope,
       );
       if (typeof result === 'object') {
-        return result.token;
+        return result;
       }
       if (FAILURE_RANK[result] > FAILURE_RANK[worst]) {
         worst = result;
@@ -626,7 +661,8 @@ export class GithubAppInstallations {
     integration: GithubIntegration,
     app: InstallationApp,
     installationId: string,
-  ): Promise<{ token: string } | ExchangeFailure> {
+    scope?: TokenScope,
+  ): Promise<InstallationToken | ExchangeFailure> {
     const jwt = await appJwt(app);
     const api = new InstallationApi(
       integration.config.apiBaseUrl!,
@@ -635,12 +671,32 @@ export class GithubAppInstallations {
     );
     const response = await api.post(
       `/app/installations/${encodeURIComponent(installationId)}/access_tokens`,
+      scope,
     );
     if (response.status === 201 && typeof response.json?.token === 'string') {
-      return { token: response.json.token };
+      return {
+        token: response.json.token,
+        ...(typeof response.json.expires_at === 'string'
+          ? { expiresAt: new Date(response.json.expires_at).toISOString() }
+          : {}),
+      };
     }
     if (response.status === 404) {
       return 'not-found';
+    }
+    // A narrowed token for a repository the installation does not reach (any more).
+    if (response.status === 422 && scope) {
+      throw accessError(
+        'CodeSource',
+        'REPOSITORY_NOT_FOUND',
+        `Installation ${installationId} cannot reach ${scope.repositories.join(
+          ', ',
+        )} on ${integration.config.host}`,
+        {
+          host: integration.config.host,
+          forgeInstallationId: installationId,
+        },
+      );
     }
     if (response.status === 401) {
       return 'unauthorized';
