@@ -170,6 +170,25 @@ describe.each(databases.eachSupportedId())(
       expect(await statusesOf(accountKey.key)).toEqual([401, 401]);
     });
 
+    it('changes one member from two instances at once without a deadlock', async () => {
+      const owner = await first.signup();
+      for (let round = 0; round < 5; round++) {
+        const member = await first.member(owner, 'MEMBER');
+        await createKey(member.token, { name: 'member key' });
+        const [removed, changed] = await Promise.all([
+          first.delete(`/memberships/${member.membershipId}`, owner.token),
+          second.patch(
+            `/memberships/${member.membershipId}`,
+            { data: { role: 'VIEWER' } },
+            owner.token,
+          ),
+        ]);
+        expect(removed.status).toBe(204);
+        expect([200, 404]).toContain(changed.status);
+        expect(await statusesOf(member.token)).toEqual([401, 401]);
+      }
+    });
+
     it('refuses an expired API key that was remembered', async () => {
       const owner = await first.signup();
       const expiresAt = new Date(Date.now() + 1500).toISOString();

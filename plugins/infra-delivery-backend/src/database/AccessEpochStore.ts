@@ -23,21 +23,23 @@ export class AccessEpochStore {
 }
 
 /**
- * Runs `change` and moves the access epoch in one transaction (the caller's, when `db` is
- * one): the change and the end of every cached caller commit together.
+ * Moves the access epoch and runs `change` in one transaction (the caller's, when `db` is
+ * one): the change and the end of every cached caller commit together. The epoch's row is
+ * locked first, before any member, key or service account row the change locks, so that two
+ * transactions changing access on PostgreSQL always take their locks in the same order (a
+ * member's removal and a change of the same member's role would otherwise deadlock).
  */
 export async function changingAccess<T>(
   db: Knex,
   change: (db: Knex) => Promise<T>,
 ): Promise<T> {
-  const changeAndAdvance = async (trx: Knex) => {
-    const result = await change(trx);
+  const advanceAndChange = async (trx: Knex) => {
     await trx('access_epoch')
       .where({ id: 1 })
       .update({ epoch: trx.raw('epoch + 1') });
-    return result;
+    return change(trx);
   };
   return db.isTransaction
-    ? changeAndAdvance(db)
-    : db.transaction(changeAndAdvance);
+    ? advanceAndChange(db)
+    : db.transaction(advanceAndChange);
 }
