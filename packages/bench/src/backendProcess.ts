@@ -39,6 +39,8 @@ export interface BackendProcess {
   pid: number;
   /** Peak resident set size so far (VmHWM), in MB. */
   peakRssMb(): number;
+  /** CPU time the process used so far, user and system, all threads, in ms. */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -80,6 +82,17 @@ function readStatus(pid: number, field: string): number {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const match = status.match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'));
     return match ? Number(match[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** utime + stime of /proc/<pid>/stat (fields 14 and 15, in clock ticks of 10 ms). */
+function readCpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return 0;
   }
@@ -166,6 +179,7 @@ export async function startBackend(options: {
     baseUrl,
     pid,
     peakRssMb: () => readStatus(pid, 'VmHWM'),
+    cpuMs: () => readCpuMs(pid),
     stop: async () => {
       if (exited) return;
       const done = new Promise(r => child.once('exit', r));

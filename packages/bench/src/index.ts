@@ -11,7 +11,7 @@ export async function main(argv: string[]): Promise<number> {
   mkdirSync(BENCH_ROOT, { recursive: true });
   const log = (line: string) =>
     process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
-  if (!options.generateOnly && !options.fromSources) {
+  if (!options.generateOnly && !options.fromSources && !options.reuseBuild) {
     buildBenchBackend(log);
   }
   for (const kind of options.databases) {

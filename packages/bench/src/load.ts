@@ -7,6 +7,11 @@ export interface LoadResult {
   requests: number;
   errors: number;
   non2xx: number;
+  /**
+   * The backend process's CPU time (all its threads) per request answered during the load,
+   * in µs: unlike requests/s, it hardly moves with what else the machine runs.
+   */
+  backendCpuUsPerRequest?: number;
 }
 
 /** Loads one URL with autocannon for `duration` seconds over `connections` connections. */

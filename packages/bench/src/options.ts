@@ -15,13 +15,16 @@ export interface BenchOptions {
   only: string[];
   /** Run the backend from its TypeScript sources instead of a production build. */
   fromSources: boolean;
+  /** Run the production build made by an earlier run instead of building again. */
+  reuseBuild: boolean;
   /** How long the catalog may take to process its entities before the peer is measured. */
   catalogWaitMinutes: number;
 }
 
 const USAGE = `Usage: yarn bench [--db sqlite|postgres|both] [--scale 1] [--connections 1,16]
                   [--duration 10] [--port 7200] [--regenerate] [--generate-only]
-                  [--only name,name] [--from-sources] [--catalog-wait 10]`;
+                  [--only name,name] [--from-sources] [--reuse-build]
+                  [--catalog-wait 10]`;
 
 export function parseOptions(argv: string[]): BenchOptions {
   const options: BenchOptions = {
@@ -34,6 +37,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     generateOnly: false,
     only: [],
     fromSources: false,
+    reuseBuild: false,
     catalogWaitMinutes: 10,
   };
   for (let i = 0; i < argv.length; i++) {
@@ -80,6 +84,9 @@ export function parseOptions(argv: string[]): BenchOptions {
         break;
       case '--from-sources':
         options.fromSources = true;
+        break;
+      case '--reuse-build':
+        options.reuseBuild = true;
         break;
       case '--catalog-wait':
         options.catalogWaitMinutes = Number(value());

@@ -4,6 +4,7 @@ import { resolvePackagePath } from '@backstage/backend-plugin-api';
 /** The workspace packages the bench backend runs, built as a release builds them. */
 const BUILT_PACKAGES = [
   '@infra-delivery/plugin-infra-delivery-common',
+  '@infra-delivery/plugin-infra-delivery-node',
   '@infra-delivery/plugin-infra-delivery-backend',
   '@infra-delivery/plugin-catalog-backend-module-infra-delivery',
   '@internal/infra-delivery-bench',

@@ -191,6 +191,17 @@ export async function runBenchmark(options: {
     bare = await startBareFloor(responses, options.options.port + 1);
 
     const authorization = { authorization: api.authorization };
+    /** A load on the backend, with the backend's CPU time per answered request. */
+    const loadBackend = async (loadOptions: Parameters<typeof load>[0]) => {
+      const cpuBefore = backend.cpuMs();
+      const result = await load(loadOptions);
+      const cpuMs = backend.cpuMs() - cpuBefore;
+      return {
+        ...result,
+        backendCpuUsPerRequest:
+          result.requests > 0 ? (cpuMs * 1000) / result.requests : undefined,
+      };
+    };
     const figures: EndpointFigures[] = [];
     for (const endpoint of endpoints) {
       const entry: EndpointFigures = {
@@ -211,7 +222,7 @@ export async function runBenchmark(options: {
       });
       for (const c of connections) {
         await api.expect(204, 'POST', '/api/bench/event-loop/reset');
-        const measured = await load({
+        const measured = await loadBackend({
           url: `${backend.baseUrl}${endpoint.path}`,
           method: endpoint.method,
           headers: authorization,
@@ -220,7 +231,7 @@ export async function runBenchmark(options: {
           duration,
         });
         const loop = await api.expect(200, 'GET', '/api/bench/event-loop');
-        const middlewareFloor = await load({
+        const middlewareFloor = await loadBackend({
           url: `${backend.baseUrl}/api/bench/responses/${endpoint.key}`,
           method: 'GET',
           connections: c,
@@ -253,6 +264,11 @@ export async function runBenchmark(options: {
             ` (middleware floor ${middlewareFloor.requestsPerSecond.toFixed(
               0,
             )}, bare ${bareFloor.requestsPerSecond.toFixed(0)}` +
+            `, backend CPU ${measured.backendCpuUsPerRequest?.toFixed(
+              0,
+            )} µs/request, middleware floor's ${middlewareFloor.backendCpuUsPerRequest?.toFixed(
+              0,
+            )}` +
             `${
               sqlFloor
                 ? `, SQL ${sqlFloor.requestsPerSecond.toFixed(

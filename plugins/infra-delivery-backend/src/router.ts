@@ -11,6 +11,7 @@ import { AuthRateLimits } from './auth/RateLimiter';
 import { InfraDeliveryError } from './errors';
 import { createOperationBinder } from './http/bindOperation';
 import { createErrorHandler } from './http/errorHandler';
+import { OperationTable } from './http/OperationTable';
 import { incrementalJsonBody } from './http/incrementalJsonBody';
 import { authenticateFirst, callerResolver } from './http/authenticateFirst';
 import { limitJsonDepth } from './http/jsonDepth';
@@ -93,9 +94,12 @@ export async function createRouter(
     limitJsonDepth(),
   );
 
+  // Every operation is served through one table lookup (http/OperationTable.ts).
+  const operationTable = new OperationTable();
+  router.use(operationTable.middleware());
   const context: RouteContext = {
     bind: createOperationBinder(
-      router,
+      operationTable,
       callerResolver(resolveCaller),
       options.logger,
       options.context.idempotency,

@@ -13,6 +13,7 @@ import { InfraDeliveryError } from '../errors';
 import { AccessTokenIssuer, isAccessToken } from './accessTokens';
 import { apiKeyMatches, looksLikeApiKey, parseApiKey } from './apiKeyFormat';
 import { Caller } from './Caller';
+import { CallerCache, RememberedCaller } from './CallerCache';
 import { RateLimit, RateLimiter } from './RateLimiter';
 import { strongestRole } from './roles';
 
@@ -47,9 +48,13 @@ function bearerToken(req: Request): string | undefined {
 /**
  * Resolves the caller of a request from its bearer credential: an API key or access token of
  * the plugin's own, or a Backstage user or service token. Every failure is a 401 that does not
- * say which part of a credential was wrong.
+ * say which part of a credential was wrong. What a credential resolved to is remembered under
+ * the access epoch (auth/CallerCache.ts): a known credential costs one read of the epoch.
  */
 export class CallerResolver {
+  /** API keys and access tokens, by their hash; portal users, by their entity ref. */
+  private readonly remembered = new CallerCache();
+
   constructor(
     private readonly deps: {
       stores: Stores;
@@ -71,13 +76,47 @@ export class CallerResolver {
         'Send a credential as "Authorization: Bearer <token>"',
       );
     }
+    const key = this.remembered.keyOf(token);
+    const known = await this.rememberedCaller(key);
+    if (known) {
+      await this.recordApiKeyUse(known);
+      return known.caller;
+    }
     if (looksLikeApiKey(token)) {
-      return this.fromApiKeyLimited(token, req);
+      return this.fromApiKeyLimited(token, key, req);
     }
     if (isAccessToken(token)) {
-      return this.fromAccessToken(token);
+      return this.fromAccessToken(token, key);
     }
     return this.fromBackstageToken(req);
+  }
+
+  /** The caller remembered under `key`, if still valid under the current access epoch. */
+  private async rememberedCaller(
+    key: string,
+  ): Promise<RememberedCaller | undefined> {
+    if (!this.remembered.has(key)) {
+      return undefined;
+    }
+    const epoch = await this.deps.stores.accessEpoch.current();
+    return this.remembered.get(key, epoch, Date.now());
+  }
+
+  /** A remembered API key's use is still recorded, at most every few minutes. */
+  private async recordApiKeyUse(known: RememberedCaller): Promise<void> {
+    const now = new Date();
+    if (
+      !known.apiKey ||
+      now.getTime() - known.apiKey.lastUsedAtMs < LAST_USED_WRITE_INTERVAL_MS
+    ) {
+      return;
+    }
+    known.apiKey.lastUsedAtMs = now.getTime();
+    await this.deps.stores.apiKeys.touchLastUsed(
+      known.apiKey.id,
+      now,
+      LAST_USED_WRITE_INTERVAL_MS,
+    );
   }
 
   /**
@@ -85,9 +124,9 @@ export class CallerResolver {
    * answered 429 instead of 401 once its client address (IPv6 by /64) or its lookup id had too
    * many failures in the window, which slows a guesser without locking anybody out.
    */
-  private async fromApiKeyLimited(token: string, req: Request) {
+  private async fromApiKeyLimited(token: string, key: string, req: Request) {
     try {
-      return await this.fromApiKey(token);
+      return await this.fromApiKey(token, key);
     } catch (error) {
       if (!(error instanceof InfraDeliveryError) || error.status !== 401) {
         throw error;
@@ -108,7 +147,7 @@ export class CallerResolver {
     }
   }
 
-  private async fromApiKey(token: string): Promise<Caller> {
+  private async fromApiKey(token: string, key: string): Promise<Caller> {
     const invalid = unauthenticated(
       'INVALID_API_KEY',
       'The API key is not valid',
@@ -117,6 +156,7 @@ export class CallerResolver {
     if (!parsed) {
       throw invalid;
     }
+    const epoch = await this.deps.stores.accessEpoch.current();
     const record = await this.deps.stores.apiKeys.findByLookupId(
       parsed.lookupId,
     );
@@ -128,39 +168,58 @@ export class CallerResolver {
     if (apiKey.expiresAt && new Date(apiKey.expiresAt) <= now) {
       throw unauthenticated('API_KEY_EXPIRED', 'The API key has expired');
     }
-    if (
-      !apiKey.lastUsedAt ||
-      now.getTime() - new Date(apiKey.lastUsedAt).getTime() >=
-        LAST_USED_WRITE_INTERVAL_MS
-    ) {
+    let lastUsedAtMs = apiKey.lastUsedAt
+      ? new Date(apiKey.lastUsedAt).getTime()
+      : -Infinity;
+    if (now.getTime() - lastUsedAtMs >= LAST_USED_WRITE_INTERVAL_MS) {
       await this.deps.stores.apiKeys.touchLastUsed(
         apiKey.id,
         now,
         LAST_USED_WRITE_INTERVAL_MS,
       );
+      lastUsedAtMs = now.getTime();
     }
+    const caller = await this.apiKeyOwner(apiKey);
+    if (!caller) {
+      throw invalid;
+    }
+    this.remembered.remember(key, {
+      caller,
+      epoch,
+      expiresAtMs: apiKey.expiresAt
+        ? new Date(apiKey.expiresAt).getTime()
+        : Infinity,
+      apiKey: { id: apiKey.id, lastUsedAtMs },
+    });
+    return caller;
+  }
 
+  /** The caller an API key acts as: its service account, or its member who signed up. */
+  private async apiKeyOwner(apiKey: {
+    organizationId: string;
+    ownerType: string;
+    ownerId: string;
+  }): Promise<Caller | undefined> {
     if (apiKey.ownerType === 'SERVICE_ACCOUNT') {
       const account = await this.deps.stores.serviceAccounts.get(
         apiKey.organizationId,
         apiKey.ownerId,
       );
-      if (!account) {
-        throw invalid;
-      }
-      return {
-        organizationId: apiKey.organizationId,
-        role: account.role,
-        principal: { type: 'service-account', serviceAccountId: account.id },
-        credentialKind: 'api-key',
-      };
+      return (
+        account && {
+          organizationId: apiKey.organizationId,
+          role: account.role,
+          principal: { type: 'service-account', serviceAccountId: account.id },
+          credentialKind: 'api-key',
+        }
+      );
     }
     const membership = await this.deps.stores.memberships.get(
       apiKey.organizationId,
       apiKey.ownerId,
     );
     if (!membership?.userId) {
-      throw invalid;
+      return undefined;
     }
     return {
       organizationId: membership.organizationId,
@@ -174,8 +233,11 @@ export class CallerResolver {
     };
   }
 
-  private async fromAccessToken(token: string): Promise<Caller> {
-    const claims = await this.deps.accessTokens.verify(token);
+  private async fromAccessToken(token: string, key: string): Promise<Caller> {
+    const { claims, expiresAtMs } = await this.deps.accessTokens.verifyUntil(
+      token,
+    );
+    const epoch = await this.deps.stores.accessEpoch.current();
     const membership = await this.deps.stores.memberships.get(
       claims.organizationId,
       claims.membershipId,
@@ -183,7 +245,7 @@ export class CallerResolver {
     if (!membership?.userId) {
       throw unauthenticated('INVALID_TOKEN', 'The access token is not valid');
     }
-    return {
+    const caller: Caller = {
       organizationId: membership.organizationId,
       role: membership.role,
       principal: {
@@ -193,6 +255,8 @@ export class CallerResolver {
       },
       credentialKind: 'access-token',
     };
+    this.remembered.remember(key, { caller, epoch, expiresAtMs });
+    return caller;
   }
 
   private async fromBackstageToken(req: Request): Promise<Caller> {
@@ -234,10 +298,17 @@ export class CallerResolver {
         backstageCredentials: credentials,
       };
     }
-    const membership = await this.portalMembership(
-      credentials as BackstageCredentials<BackstageUserPrincipal>,
-    );
-    return {
+    const user = credentials as BackstageCredentials<BackstageUserPrincipal>;
+    // Backstage verified the token; what the user is in the portal organization is
+    // remembered under the access epoch like the plugin's own credentials.
+    const key = `backstage-user:${user.principal.userEntityRef}`;
+    const known = await this.rememberedCaller(key);
+    if (known) {
+      return { ...known.caller, backstageCredentials: credentials };
+    }
+    const epoch = await this.deps.stores.accessEpoch.current();
+    const membership = await this.portalMembership(user);
+    const caller: Caller = {
       organizationId,
       role: membership.role,
       principal: {
@@ -246,8 +317,9 @@ export class CallerResolver {
         userId: membership.userId!,
       },
       credentialKind: 'backstage-user',
-      backstageCredentials: credentials,
     };
+    this.remembered.remember(key, { caller, epoch, expiresAtMs: Infinity });
+    return { ...caller, backstageCredentials: credentials };
   }
 
   /**

@@ -62,9 +62,16 @@ export class AccessTokenIssuer {
   }
 
   async verify(token: string): Promise<AccessTokenClaims> {
+    return (await this.verifyUntil(token)).claims;
+  }
+
+  /** The token's claims and the moment it expires (ms since the epoch). */
+  async verifyUntil(
+    token: string,
+  ): Promise<{ claims: AccessTokenClaims; expiresAtMs: number }> {
     const remembered = this.verified.get(token);
     if (remembered && Date.now() < remembered.expiresAtMs) {
-      return remembered.claims;
+      return remembered;
     }
     this.verified.delete(token);
     try {
@@ -81,8 +88,9 @@ export class AccessTokenIssuer {
         throw new joseErrors.JWTClaimValidationFailed('claims', payload);
       }
       const claims = { membershipId: payload.sub, organizationId: payload.org };
-      this.verified.set(token, { claims, expiresAtMs: payload.exp * 1000 });
-      return claims;
+      const verified = { claims, expiresAtMs: payload.exp * 1000 };
+      this.verified.set(token, verified);
+      return verified;
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired) {
         throw new InfraDeliveryError({

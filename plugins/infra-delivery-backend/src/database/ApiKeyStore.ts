@@ -1,5 +1,6 @@
 import { ApiKey } from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
+import { changingAccess } from './AccessEpochStore';
 import { newId } from './ids';
 import { KeysetPage, keysetPage, KeysetRequest } from './keyset';
 import {
@@ -136,9 +137,9 @@ export class ApiKeyStore {
   }
 
   async delete(organizationId: string, id: string): Promise<boolean> {
-    const deleted = await this.db('api_keys')
-      .where({ organization_id: organizationId, id })
-      .delete();
+    const deleted = await changingAccess(this.db, db =>
+      db('api_keys').where({ organization_id: organizationId, id }).delete(),
+    );
     return deleted === 1;
   }
 
@@ -147,12 +148,14 @@ export class ApiKeyStore {
     ownerType: OwnerType,
     ownerId: string,
   ): Promise<void> {
-    await this.db('api_keys')
-      .where({
-        organization_id: organizationId,
-        owner_type: ownerType,
-        owner_id: ownerId,
-      })
-      .delete();
+    await changingAccess(this.db, db =>
+      db('api_keys')
+        .where({
+          organization_id: organizationId,
+          owner_type: ownerType,
+          owner_id: ownerId,
+        })
+        .delete(),
+    );
   }
 }

@@ -1,5 +1,6 @@
 import { Membership, Role } from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
+import { changingAccess } from './AccessEpochStore';
 import { newId } from './ids';
 import { KeysetPage, keysetPage, KeysetRequest } from './keyset';
 import { nowTimestamp, optional, toTimestamp } from './timestamps';
@@ -196,16 +197,18 @@ export class MembershipStore {
     id: string,
     role: Role,
   ): Promise<boolean> {
-    const updated = await this.db('memberships')
-      .where({ organization_id: organizationId, id })
-      .update({ role, updated_at: nowTimestamp() });
+    const updated = await changingAccess(this.db, db =>
+      db('memberships')
+        .where({ organization_id: organizationId, id })
+        .update({ role, updated_at: nowTimestamp() }),
+    );
     return updated === 1;
   }
 
   async delete(organizationId: string, id: string): Promise<boolean> {
-    const deleted = await this.db('memberships')
-      .where({ organization_id: organizationId, id })
-      .delete();
+    const deleted = await changingAccess(this.db, db =>
+      db('memberships').where({ organization_id: organizationId, id }).delete(),
+    );
     return deleted === 1;
   }
 }

@@ -3,6 +3,7 @@ import {
   ServiceAccount,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
+import { changingAccess } from './AccessEpochStore';
 import { newId } from './ids';
 import { KeysetPage, keysetPage, KeysetRequest } from './keyset';
 import { nowTimestamp, optional, toTimestamp } from './timestamps';
@@ -81,9 +82,11 @@ export class ServiceAccountStore {
   }
 
   async delete(organizationId: string, id: string): Promise<boolean> {
-    const deleted = await this.db('service_accounts')
-      .where({ organization_id: organizationId, id })
-      .delete();
+    const deleted = await changingAccess(this.db, db =>
+      db('service_accounts')
+        .where({ organization_id: organizationId, id })
+        .delete(),
+    );
     return deleted === 1;
   }
 }

@@ -1,4 +1,5 @@
 import { Knex } from 'knex';
+import { AccessEpochStore } from './AccessEpochStore';
 import { ApiKeyStore } from './ApiKeyStore';
 import { DefaultValueDefinitionStore } from './DefaultValueDefinitionStore';
 import { GitSelfHostedServerStore } from './GitSelfHostedServerStore';
@@ -33,6 +34,8 @@ export interface Stores {
   memberships: MembershipStore;
   serviceAccounts: ServiceAccountStore;
   apiKeys: ApiKeyStore;
+  /** Moved by every change to members, API keys and service accounts. */
+  accessEpoch: AccessEpochStore;
   projects: ProjectStore;
   defaultValueDefinitions: DefaultValueDefinitionStore;
   serviceSecrets: ServiceSecretStore;
@@ -73,6 +76,7 @@ export function createStores(db: Knex, options: StoreOptions = {}): Stores {
     memberships: new MembershipStore(db),
     serviceAccounts: new ServiceAccountStore(db),
     apiKeys: new ApiKeyStore(db),
+    accessEpoch: new AccessEpochStore(db),
     projects: new ProjectStore(db),
     defaultValueDefinitions: new DefaultValueDefinitionStore(db),
     serviceSecrets: new ServiceSecretStore(db),

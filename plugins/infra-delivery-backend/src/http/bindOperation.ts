@@ -5,7 +5,7 @@ import {
   OperationDefinition,
   ParsedOperationRequest,
 } from '@infra-delivery/plugin-infra-delivery-common';
-import { Request, Response, Router } from 'express';
+import { Request, Response } from 'express';
 import { z } from 'zod';
 import { actorIdOf, Caller } from '../auth/Caller';
 import { RequestPart, validationError } from '../errors';
@@ -17,6 +17,7 @@ import {
   IdempotentRequests,
   requestHashOf,
 } from './IdempotentRequests';
+import { OperationTable } from './OperationTable';
 import { requestIdOf } from './requestId';
 
 /**
@@ -79,21 +80,21 @@ function parsePart(
   return result.data;
 }
 
-/** Binds operations to handlers on one router. */
+/** Binds operations to handlers in one operation table. */
 export type BindOperation = <O extends OperationDefinition>(
   operation: O,
   handler: OperationHandler<O>,
 ) => void;
 
 /**
- * Serves operations on `router`: resolves the caller of an authenticated operation first (a
+ * Serves operations through `table`: resolves the caller of an authenticated operation first (a
  * 401 before anything is parsed), parses path, query and body with the operation's schemas (a
  * failure is a 400 ErrorBody listing every issue), calls the handler, and answers with the
  * operation's success status: JSON, a redirect, or Server-Sent Events. An `idempotent`
  * operation called with an `Idempotency-Key` answers through `idempotency`.
  */
 export function createOperationBinder(
-  router: Router,
+  table: OperationTable,
   resolveCaller: (req: Request) => Promise<Caller>,
   logger: LoggerService,
   idempotency: IdempotentRequests,
@@ -110,7 +111,7 @@ export function createOperationBinder(
         `${operation.operationId}: only authenticated JSON operations can be idempotent`,
       );
     }
-    router[operation.method](expressPath(operation.path), async (req, res) => {
+    table.add(operation.method, operation.path, async (req, res) => {
       const caller =
         operation.access === 'authenticated'
           ? await resolveCaller(req)

@@ -1,0 +1,45 @@
+import { Knex } from 'knex';
+
+const CURRENT_EPOCH_SQL = 'select epoch from access_epoch where id = 1';
+
+/**
+ * The access epoch (migration `20261126150000_access_epoch.js`): one counter in the database
+ * that moves, in the same transaction, with every change of who may call as whom — a member's
+ * role changed or the member removed, an API key deleted, a service account deleted. The
+ * caller cache (auth/CallerCache.ts) reads it on every request, so a change made through any
+ * backend instance sharing the database ends what every instance remembered.
+ */
+export class AccessEpochStore {
+  constructor(private readonly db: Knex) {}
+
+  /** The epoch now: a primary-key read of one row, sent as prepared SQL without a builder. */
+  async current(): Promise<number> {
+    const result = await this.db.raw(CURRENT_EPOCH_SQL);
+    const rows: { epoch: number | string }[] = Array.isArray(result)
+      ? result
+      : result.rows;
+    return Number(rows[0]?.epoch ?? 0);
+  }
+}
+
+/**
+ * Moves the access epoch and runs `change` in one transaction (the caller's, when `db` is
+ * one): the change and the end of every cached caller commit together. The epoch's row is
+ * locked first, before any member, key or service account row the change locks, so that two
+ * transactions changing access on PostgreSQL always take their locks in the same order (a
+ * member's removal and a change of the same member's role would otherwise deadlock).
+ */
+export async function changingAccess<T>(
+  db: Knex,
+  change: (db: Knex) => Promise<T>,
+): Promise<T> {
+  const advanceAndChange = async (trx: Knex) => {
+    await trx('access_epoch')
+      .where({ id: 1 })
+      .update({ epoch: trx.raw('epoch + 1') });
+    return change(trx);
+  };
+  return db.isTransaction
+    ? advanceAndChange(db)
+    : db.transaction(advanceAndChange);
+}
