@@ -266,3 +266,54 @@ export async function runsOfStack(
   expectStatus(runs, 200);
   return runs.body.data;
 }
+
+/**
+ * Pushes `count` commits to the repository of one of `owner`'s code sources (touching `files`),
+ * and waits until the organization lists the deliveries: a deliveries list with pages.
+ */
+export async function pushToCodeSource(
+  api: InfraDeliveryTestClient,
+  github: FakeGithub,
+  owner: TestOrganization,
+  codeSourceId: string,
+  count: number,
+): Promise<void> {
+  const source = (await api.get(`/code-sources/${codeSourceId}`, owner.token))
+    .body.data;
+  const [repositoryOwner, name] = source.repoName.split('/');
+  const repository: FollowedRepository = {
+    owner: repositoryOwner,
+    name,
+    fullName: source.repoName,
+    id: Number(source.gitRepositoryId),
+    installationId: source.auth.forgeInstallationId,
+    repoUrl: source.repoUrl,
+  };
+  const before = (await api.get('/webhook-deliveries?limit=1', owner.token))
+    .body.meta.totalCount;
+  for (let i = 0; i < count; i++) {
+    const response = await sendDelivery(
+      api,
+      github.delivery(
+        'push',
+        pushPayload(repository, {
+          before: gitSha(`${name}-${i}`),
+          after: gitSha(`${name}-${i + 1}`),
+          files: ['README.md'],
+        }),
+      ),
+      github.webhookPath,
+    );
+    expectStatus(response, 202);
+  }
+  await eventually(async () => {
+    const listed = await api.get('/webhook-deliveries?limit=1', owner.token);
+    if (listed.body.meta.totalCount < before + count) {
+      throw new Error(
+        `${listed.body.meta.totalCount} deliveries listed, ${
+          before + count
+        } expected`,
+      );
+    }
+  });
+}

@@ -8,6 +8,7 @@ import { Knex } from 'knex';
 import request from 'supertest';
 import { FakeGithub } from '../__testUtils__/fakeGithub';
 import { FakeGitHubEnterprise } from '../__testUtils__/fakeGitHubEnterprise';
+import { pushToCodeSource } from '../__testUtils__/gitTriggerFixtures';
 import {
   OPERATION_CALLS,
   OperationCall,
@@ -153,6 +154,9 @@ describe.each(databases.eachSupportedId())(
           );
         }
       }
+      // Webhook deliveries come from GitHub, not from a creation: two pushes to the world's
+      // repository give its deliveries list a second page.
+      await pushToCodeSource(api, github, world.owner, world.codeSourceId, 2);
       for (const operationId of pagedLists) {
         const operation: OperationDefinition = operations[operationId];
         const call = await OPERATION_CALLS[operationId].call(world);
