@@ -61,9 +61,33 @@ test('a pull request plan shows the pull request and its commit, and the stack i
     'Pushes to main start the change pipeline · Pull requests into main get a plan, a check run and a comment',
   );
   await expect(rules).toContainText(
-    'Follows branch main · changes under network',
+    /Follows branch main of acme\/network-infra.* · changes under network/,
   );
+  await expect(
+    rules.getByRole('link', { name: /acme\/network-infra/ }),
+  ).toHaveAttribute('href', 'https://github.com/acme/network-infra');
   await page.screenshot({
     path: `${SCREENSHOTS}/stack-trigger-rules.png`,
   });
+
+  // Whoever may change stacks edits the rules in place: no more comments on pull requests.
+  await rules.getByRole('button', { name: 'Edit trigger rules' }).click();
+  const editor = page.getByRole('dialog', { name: 'Trigger rules of Network' });
+  await expect(editor.getByRole('textbox', { name: 'Branch' })).toHaveValue(
+    'main',
+  );
+  await editor
+    .getByRole('checkbox', { name: /and a comment with the plan/ })
+    .uncheck();
+  await page.screenshot({
+    path: `${SCREENSHOTS}/stack-trigger-rules-editor.png`,
+  });
+  await editor.getByRole('button', { name: 'Save' }).click();
+  await expect(editor).toBeHidden();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Network follows main' }),
+  ).toBeVisible();
+  await expect(rules).toContainText(
+    'Pull requests into main get a plan and a check run',
+  );
 });

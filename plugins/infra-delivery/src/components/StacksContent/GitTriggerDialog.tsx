@@ -152,6 +152,7 @@ export const GitTriggerDialog = ({
               <FormControlLabel
                 control={
                   <Checkbox
+                    color="primary"
                     checked={pushRuns}
                     onChange={event => setPushRuns(event.target.checked)}
                   />
@@ -161,6 +162,7 @@ export const GitTriggerDialog = ({
               <FormControlLabel
                 control={
                   <Checkbox
+                    color="primary"
                     checked={pullRequestPlans}
                     onChange={event =>
                       setPullRequestPlans(event.target.checked)
@@ -172,6 +174,7 @@ export const GitTriggerDialog = ({
               <FormControlLabel
                 control={
                   <Checkbox
+                    color="primary"
                     checked={pullRequestComments}
                     disabled={!pullRequestPlans}
                     onChange={event =>
