@@ -317,4 +317,71 @@ eachPostgres?.('two engines on one %s', databaseId => {
     const stack = await first('stacks').where({ id: stackId }).first();
     expect(stack.latest_run_id).toBe(newest(runs.map(r => r.id)));
   });
+  it('lets a trigger wait for a drift check’s run held by an advancing transaction that then writes the pipeline’s row, instead of deadlocking with it', async () => {
+    const first = await databases.init(databaseId);
+    const otherPool = knexFactory(first.client.config);
+    pools.push(otherPool);
+    const stores = await migratedStores(first);
+    const seed = await seedStacks(stores, 1, { autoApprove: true });
+    const [{ stackId, pipelineId, versionId }] = seed.stacks;
+    const org = seed.organizationId;
+    const steps = (await stores.pipelines.getVersion(org, versionId))!.steps;
+    const input = (extra: Partial<CreateRunInput> = {}): CreateRunInput => ({
+      organizationId: org,
+      pipelineId,
+      pipelineVersionId: versionId,
+      projectId: seed.projectId,
+      attachedEntityId: stackId,
+      attachedEntityType: 'STACK',
+      steps,
+      ...extra,
+    });
+    const { engine } = recordingEngine(createStores(otherPool));
+    // A drift check holds the stack, its plan queued for a runner: a change run takes the
+    // stack from it.
+    const check = await engine.start(
+      input({
+        kind: 'DRIFT_CHECK',
+        steps: steps.filter(step => step.type === 'iac.plan'),
+      }),
+    );
+    // Another transaction moves the check, as the engine's advance does: the run's row
+    // first, the pipeline's row after.
+    const advancing = await first.transaction();
+    try {
+      await advancing('pipeline_runs')
+        .where({ id: check.id })
+        .update({ updated_at: new Date().toISOString() });
+      const trigger = engine.start(input());
+      // The trigger now waits for the check's row (giving way cancels it).
+      for (let waited = 0; ; waited += 20) {
+        const [{ count }] = await first('pg_stat_activity')
+          .whereRaw('datname = current_database()')
+          .where({ wait_event_type: 'Lock' })
+          .count({ count: '*' });
+        if (Number(count) > 0) break;
+        if (waited > 30_000) throw new Error('the trigger never waited');
+        await new Promise(resolve => setTimeout(resolve, 20));
+      }
+      // Were the trigger holding the pipeline's row (counting its run at creation), this would
+      // wait for it while it waits for us: PostgreSQL would abort one of the two.
+      await advancing('pipelines')
+        .where({ id: pipelineId })
+        .update({ latest_run_id: check.id, latest_run_status: 'RUNNING' });
+      await advancing.commit();
+      const run = await trigger;
+      expect(
+        (await stores.pipelineRuns.getRunForEngine(check.id))?.status,
+      ).toBe('CANCELLED');
+      expect((await stores.pipelineRuns.getRunForEngine(run.id))?.status).toBe(
+        'RUNNING',
+      );
+      const row = await first('pipelines').where({ id: pipelineId }).first();
+      expect([Number(row.run_count), row.latest_run_id]).toEqual([2, run.id]);
+    } finally {
+      if (!advancing.isCompleted()) {
+        await advancing.rollback();
+      }
+    }
+  });
 });
