@@ -249,6 +249,28 @@ export interface RunListFilter {
   kinds?: RunKind[];
 }
 
+/** A run to create: QUEUED, with one PENDING step execution per step. */
+export interface CreateRunInput {
+  organizationId: string;
+  pipelineId: string;
+  pipelineVersionId: string;
+  projectId: string;
+  attachedEntityId?: string;
+  attachedEntityType?: 'STACK';
+  description?: string;
+  input?: Record<string, unknown>;
+  variantId?: string;
+  variantName?: string;
+  createdById?: string;
+  triggerMetadata?: PipelineRun['triggerMetadata'];
+  data?: Record<string, unknown>;
+  steps: { type: StepType; name: string; config?: Record<string, unknown> }[];
+  kind?: RunKind;
+  triggerSource?: RunTriggerSource;
+  reconciledDriftCheckRunId?: string;
+  gitSource?: RunGitSource;
+}
+
 /** Runs, their step executions and the steps' logs. */
 export class PipelineRunStore {
   constructor(private readonly db: Knex) {}
@@ -257,26 +279,15 @@ export class PipelineRunStore {
     return String(this.db.client.config.client).startsWith('pg');
   }
 
-  async createRun(input: {
-    organizationId: string;
-    pipelineId: string;
-    pipelineVersionId: string;
-    projectId: string;
-    attachedEntityId?: string;
-    attachedEntityType?: 'STACK';
-    description?: string;
-    input?: Record<string, unknown>;
-    variantId?: string;
-    variantName?: string;
-    createdById?: string;
-    triggerMetadata?: PipelineRun['triggerMetadata'];
-    data?: Record<string, unknown>;
-    steps: { type: StepType; name: string; config?: Record<string, unknown> }[];
-    kind?: RunKind;
-    triggerSource?: RunTriggerSource;
-    reconciledDriftCheckRunId?: string;
-    gitSource?: RunGitSource;
-  }): Promise<RunRecord> {
+  /**
+   * Creates a QUEUED run and its steps, and counts it in its pipeline's `run_count` unless
+   * `countRun` is false: then the caller counts it in the same transaction (the engine does,
+   * with the pipeline's latest-run pointer).
+   */
+  async createRun(
+    input: CreateRunInput,
+    options: { countRun?: boolean } = {},
+  ): Promise<RunRecord> {
     const now = nowTimestamp();
     const id = newId();
     const row: PipelineRunRow = {
@@ -313,9 +324,11 @@ export class PipelineRunStore {
       git_source: toJsonColumn(input.gitSource),
     };
     await this.db('pipeline_runs').insert(row);
-    await this.db('pipelines')
-      .where({ id: input.pipelineId })
-      .increment('run_count', 1);
+    if (options.countRun !== false) {
+      await this.db('pipelines')
+        .where({ id: input.pipelineId })
+        .increment('run_count', 1);
+    }
     await this.db('step_executions').insert(
       input.steps.map((step, position) => ({
         id: newId(),

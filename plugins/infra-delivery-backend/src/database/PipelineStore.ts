@@ -178,16 +178,39 @@ export class PipelineStore {
     );
   }
 
+  /**
+   * Points the pipeline at `runId` as its latest run, unless a newer run is already its latest.
+   * With `countRun`, the run is also counted (a run created in the same transaction): one
+   * statement, and the pipeline's row is locked once, where the engine's lock order puts it.
+   */
   async recordLatestRun(
     pipelineId: string,
     runId: string,
     status: RunStatus,
+    options: { countRun?: boolean } = {},
   ): Promise<void> {
+    if (!options.countRun) {
+      await this.db('pipelines')
+        .where({ id: pipelineId })
+        .where(q =>
+          q.whereNull('latest_run_id').orWhere('latest_run_id', '<=', runId),
+        )
+        .update({ latest_run_id: runId, latest_run_status: status });
+      return;
+    }
+    const newer = 'latest_run_id IS NULL OR latest_run_id <= ?';
     await this.db('pipelines')
       .where({ id: pipelineId })
-      .where(q =>
-        q.whereNull('latest_run_id').orWhere('latest_run_id', '<=', runId),
-      )
-      .update({ latest_run_id: runId, latest_run_status: status });
+      .update({
+        run_count: this.db.raw('run_count + 1'),
+        latest_run_id: this.db.raw(
+          `CASE WHEN ${newer} THEN ? ELSE latest_run_id END`,
+          [runId, runId],
+        ),
+        latest_run_status: this.db.raw(
+          `CASE WHEN ${newer} THEN ? ELSE latest_run_status END`,
+          [runId, status],
+        ),
+      });
   }
 }

@@ -27,11 +27,16 @@ import {
   RunStatus,
   StepType,
 } from '@infra-delivery/plugin-infra-delivery-common';
-import { RunRecord, StepRecord } from '../database/PipelineRunStore';
+import {
+  CreateRunInput,
+  RunRecord,
+  StepRecord,
+} from '../database/PipelineRunStore';
 import { Stores } from '../database/stores';
 import { nowTimestamp } from '../database/timestamps';
 import { InfraDeliveryError } from '../errors';
-import { RunEvents } from './RunEvents';
+import { RunChanges } from './RunChanges';
+import { RunEvents, RunStatusChange } from './RunEvents';
 import {
   driftCheckGivingWay,
   driftCheckSkipped,
@@ -96,145 +101,241 @@ export class PipelineEngine {
   }
 
   /**
-   * A newly created run: announces it (a held run is its pipeline's and stack's latest run
-   * too), then tries to admit it.
+   * Creates a run and, in the same transaction, tries to admit it and start its first step:
+   * one commit for what a trigger changes, the run's pointers and its pipeline's count
+   * included. The run's changes are announced after the commit.
    */
-  async enqueue(runId: string): Promise<void> {
-    await this.announce(runId);
-    await this.admit(runId);
+  async start(input: CreateRunInput): Promise<RunRecord> {
+    const changes = new RunChanges();
+    const { run, finished } = await this.deps.stores.transaction(async tx => {
+      const created = await tx.pipelineRuns.createRun(input, {
+        countRun: false,
+      });
+      changes.recordCreated(created);
+      const done = await this.admitIn(tx, created, changes);
+      await changes.writePointers(tx);
+      return { run: created, finished: done };
+    });
+    await this.afterCommit(changes, finished ? run.id : undefined);
+    return run;
   }
 
-  /** Tries to admit a queued run; returns the run as it then is. */
+  /**
+   * A run created and committed by its caller: announces it (a held run is its pipeline's
+   * and stack's latest run too), then tries to admit it, all in one transaction.
+   */
+  async enqueue(runId: string): Promise<void> {
+    await this.admitRun(runId, true);
+  }
+
+  /** Tries to admit a queued run, and starts its first step when it is admitted. */
   async admit(runId: string): Promise<void> {
-    const skippedDriftChecks: string[] = [];
-    const admitted = await this.deps.stores.transaction(async tx => {
+    await this.admitRun(runId, false);
+  }
+
+  private async admitRun(runId: string, announceQueued: boolean) {
+    const changes = new RunChanges();
+    const finished = await this.deps.stores.transaction(async tx => {
       const run = await tx.pipelineRuns.getRunForEngine(runId);
-      if (!run || run.status !== 'QUEUED') {
+      if (!run) {
         return false;
       }
-      if (run.attachedEntityId) {
-        await tx.pipelineRuns.lockEntityForAdmission(run.attachedEntityId);
-        const blockerOf = async () => {
-          const holder = await tx.pipelineRuns.activeRunOnEntity(
-            run.organizationId,
-            run.attachedEntityId!,
-          );
-          const first = await tx.pipelineRuns.oldestQueuedOnEntity(
-            run.organizationId,
-            run.attachedEntityId!,
-          );
-          return holder ?? (first?.id !== run.id ? first : undefined);
-        };
-        let blocker = await blockerOf();
-        const givingWay =
-          blocker && (await driftCheckGivingWay(tx, run, blocker));
-        if (givingWay) {
-          await this.finishRun(
-            tx,
-            givingWay.id,
-            'CANCELLED',
-            driftCheckSkipped(givingWay, run),
-            ['QUEUED', 'RUNNING'],
-          );
-          skippedDriftChecks.push(givingWay.id);
-          if (givingWay.id === run.id) {
-            return false;
-          }
-          blocker = await blockerOf();
-        }
-        if (blocker) {
-          // Read by people: the stack and the run by name where they have one.
-          const stack = await tx.stacks.get(
-            run.organizationId,
-            run.attachedEntityId,
-          );
-          const stackName = stack?.name ?? run.attachedEntityId;
-          const blockerName = blocker.description
-            ? `“${blocker.description}”`
-            : blocker.id;
-          await tx.pipelineRuns.updateRun(run.id, {
-            queueReason:
-              blocker.status === 'QUEUED'
-                ? `Held: stack ${stackName} has an older queued run ${blockerName}`
-                : `Held: stack ${stackName} is busy with run ${blockerName}`,
-            queueConditionKey: `stack:${run.attachedEntityId}`,
-            queueState: {
-              preflightBlockedByAdmissionCondition: true,
-              stackRunPreflightPending: false,
-              reason: 'STACK_BUSY',
-              blockingEntityType: 'STACK',
-              blockingEntityId: run.attachedEntityId,
-              blockingRunId: blocker.id,
-              conditionKey: `stack:${run.attachedEntityId}`,
-              projectId: run.projectId,
-            },
-          });
-          return false;
+      if (announceQueued) {
+        // Its creator's transaction wrote no pointers: this one does, unless it was
+        // admitted elsewhere meanwhile (then that transaction did).
+        if (run.status === 'QUEUED') {
+          changes.record(run);
+        } else {
+          changes.announce(run);
         }
       }
-      const now = nowTimestamp();
-      return tx.pipelineRuns.transitionRun(run.id, ['QUEUED'], {
-        status: 'RUNNING',
-        startedAt: run.startedAt ?? now,
-        lastAttemptStartedAt: now,
-        queueReason: null,
-        queueConditionKey: null,
-        queueState: {
-          preflightBlockedByAdmissionCondition: false,
-          stackRunPreflightPending: false,
-          projectId: run.projectId,
-        },
-        engineWorkflowId: `pipeline-run/${run.id}`,
-        engineRunId: `${run.id}/attempt-${run.attemptEpoch}`,
-      });
+      const done =
+        run.status === 'QUEUED' && (await this.admitIn(tx, run, changes));
+      await changes.writePointers(tx);
+      return done;
     });
-    for (const skipped of skippedDriftChecks) {
-      await this.announce(skipped);
+    await this.afterCommit(changes, finished ? runId : undefined);
+  }
+
+  /**
+   * Admission of a queued run inside `tx`; an admitted run's first step is started in it too.
+   * True when the run finished there (a version without steps).
+   */
+  private async admitIn(
+    tx: Stores,
+    run: RunRecord,
+    changes: RunChanges,
+  ): Promise<boolean> {
+    if (run.attachedEntityId) {
+      await tx.pipelineRuns.lockEntityForAdmission(run.attachedEntityId);
+      const blockerOf = async () => {
+        const holder = await tx.pipelineRuns.activeRunOnEntity(
+          run.organizationId,
+          run.attachedEntityId!,
+        );
+        const first = await tx.pipelineRuns.oldestQueuedOnEntity(
+          run.organizationId,
+          run.attachedEntityId!,
+        );
+        return holder ?? (first?.id !== run.id ? first : undefined);
+      };
+      let blocker = await blockerOf();
+      const givingWay =
+        blocker && (await driftCheckGivingWay(tx, run, blocker));
+      if (givingWay) {
+        const skipped = await this.finishRun(
+          tx,
+          givingWay.id,
+          'CANCELLED',
+          driftCheckSkipped(givingWay, run),
+          ['QUEUED', 'RUNNING'],
+        );
+        if (skipped) {
+          changes.record(givingWay, 'CANCELLED');
+        }
+        if (givingWay.id === run.id) {
+          if (!skipped) {
+            changes.withdraw(run.id);
+          }
+          return false;
+        }
+        blocker = await blockerOf();
+      }
+      if (blocker) {
+        // Read by people: the stack and the run by name where they have one.
+        const stack = await tx.stacks.get(
+          run.organizationId,
+          run.attachedEntityId,
+        );
+        const stackName = stack?.name ?? run.attachedEntityId;
+        const blockerName = blocker.description
+          ? `“${blocker.description}”`
+          : blocker.id;
+        await tx.pipelineRuns.updateRun(run.id, {
+          queueReason:
+            blocker.status === 'QUEUED'
+              ? `Held: stack ${stackName} has an older queued run ${blockerName}`
+              : `Held: stack ${stackName} is busy with run ${blockerName}`,
+          queueConditionKey: `stack:${run.attachedEntityId}`,
+          queueState: {
+            preflightBlockedByAdmissionCondition: true,
+            stackRunPreflightPending: false,
+            reason: 'STACK_BUSY',
+            blockingEntityType: 'STACK',
+            blockingEntityId: run.attachedEntityId,
+            blockingRunId: blocker.id,
+            conditionKey: `stack:${run.attachedEntityId}`,
+            projectId: run.projectId,
+          },
+        });
+        return false;
+      }
     }
-    if (admitted) {
-      await this.announce(runId);
-      await this.advance(runId);
+    const now = nowTimestamp();
+    const admitted = await tx.pipelineRuns.transitionRun(run.id, ['QUEUED'], {
+      status: 'RUNNING',
+      startedAt: run.startedAt ?? now,
+      lastAttemptStartedAt: now,
+      queueReason: null,
+      queueConditionKey: null,
+      queueState: {
+        preflightBlockedByAdmissionCondition: false,
+        stackRunPreflightPending: false,
+        projectId: run.projectId,
+      },
+      engineWorkflowId: `pipeline-run/${run.id}`,
+      engineRunId: `${run.id}/attempt-${run.attemptEpoch}`,
+    });
+    if (!admitted) {
+      changes.withdraw(run.id);
+      return false;
     }
+    changes.record(run, 'RUNNING');
+    return this.advanceIn(tx, { ...run, status: 'RUNNING' }, changes);
   }
 
   /** Starts the run's next step, or finishes the run when every step is done. */
   async advance(runId: string): Promise<void> {
+    const changes = new RunChanges();
     const finished = await this.deps.stores.transaction(async tx => {
       const run = await tx.pipelineRuns.getRunForEngine(runId);
-      if (!run || run.status !== 'RUNNING') {
+      if (!run) {
         return false;
       }
-      const steps = await tx.pipelineRuns.listSteps(runId);
-      const next = steps.find(step => !FINAL_STATUSES.includes(step.status));
-      if (!next) {
-        return tx.pipelineRuns.transitionRun(runId, ['RUNNING'], {
-          status: 'SUCCEEDED',
-          completedAt: nowTimestamp(),
-        });
+      const done = await this.advanceIn(tx, run, changes);
+      await changes.writePointers(tx);
+      return done;
+    });
+    await this.afterCommit(changes, finished ? runId : undefined);
+  }
+
+  /**
+   * Inside `tx`: starts the next step of a RUNNING run, or finishes the run (true) when every
+   * step is done. The run is announced as it then is, whether or not anything moved.
+   */
+  private async advanceIn(
+    tx: Stores,
+    run: RunRecord,
+    changes: RunChanges,
+  ): Promise<boolean> {
+    if (run.status !== 'RUNNING') {
+      changes.announce(run);
+      return false;
+    }
+    const steps = await tx.pipelineRuns.listSteps(run.id);
+    const next = steps.find(step => !FINAL_STATUSES.includes(step.status));
+    if (!next) {
+      // Lost to another transition: that one announces the run.
+      const finished = await tx.pipelineRuns.transitionRun(
+        run.id,
+        ['RUNNING'],
+        { status: 'SUCCEEDED', completedAt: nowTimestamp() },
+      );
+      if (finished) {
+        changes.record(run, 'SUCCEEDED');
       }
-      if (next.status !== 'PENDING') {
-        return false;
-      }
+      return finished;
+    }
+    if (next.status === 'PENDING') {
       const now = nowTimestamp();
       if (next.type === 'approval') {
         await tx.pipelineRuns.transitionStep(next.id, ['PENDING'], {
           status: 'WAITING_FOR_APPROVAL',
           startedAt: now,
         });
-        await tx.pipelineRuns.transitionRun(runId, ['RUNNING'], {
-          status: 'WAITING_FOR_APPROVAL',
-        });
+        const waiting = await tx.pipelineRuns.transitionRun(
+          run.id,
+          ['RUNNING'],
+          { status: 'WAITING_FOR_APPROVAL' },
+        );
+        if (waiting) {
+          changes.record(run, 'WAITING_FOR_APPROVAL');
+        }
         return false;
       }
       await tx.pipelineRuns.transitionStep(next.id, ['PENDING'], {
         status: 'QUEUED',
         attemptEpoch: run.attemptEpoch,
       });
-      return false;
-    });
-    await this.announce(runId);
-    if (finished) {
-      await this.releaseEntity(runId);
+    }
+    // The run's status is unchanged; views learn of its step.
+    changes.announce(run);
+    return false;
+  }
+
+  /**
+   * After a transaction's commit: its announcements, in order, then the admission of the
+   * next queued run of the entity a run that finished in it held.
+   */
+  private async afterCommit(
+    changes: RunChanges,
+    finishedRunId: string | undefined,
+  ): Promise<void> {
+    for (const change of changes.announcements) {
+      await this.publish(change);
+    }
+    if (finishedRunId) {
+      await this.releaseEntity(finishedRunId);
     }
   }
 
@@ -806,16 +907,20 @@ export class PipelineEngine {
         run.id,
       );
     }
+    await this.publish({
+      organizationId: run.organizationId,
+      runId: run.id,
+      pipelineId: run.pipelineId,
+      attachedEntityId: run.attachedEntityId,
+      status: run.status,
+    });
+  }
+
+  private async publish(change: RunStatusChange): Promise<void> {
     try {
-      await this.deps.events.runChanged({
-        organizationId: run.organizationId,
-        runId: run.id,
-        pipelineId: run.pipelineId,
-        attachedEntityId: run.attachedEntityId,
-        status: run.status,
-      });
+      await this.deps.events.runChanged(change);
     } catch (error) {
-      this.deps.logger.warn(`Could not announce run ${run.id}: ${error}`);
+      this.deps.logger.warn(`Could not announce run ${change.runId}: ${error}`);
     }
   }
 }

@@ -6,7 +6,9 @@ import {
   seedStacks,
 } from '../__testUtils__/engineFixtures';
 import { createTestDatabases } from '../__testUtils__/testDatabases';
+import { CreateRunInput } from '../database/PipelineRunStore';
 import { createStores } from '../database/stores';
+import { changePipelineSteps } from '../services/StackService';
 import { reportFigures } from '../__testUtils__/figures';
 
 jest.setTimeout(600_000);
@@ -48,8 +50,10 @@ const eachPostgres = postgres.length > 0 ? describe.each(postgres) : undefined;
 
 eachPostgres?.('two engines on one %s', databaseId => {
   let second: Knex | undefined;
+  const pools: Knex[] = [];
   afterAll(async () => {
     await second?.destroy();
+    await Promise.all(pools.map(pool => pool.destroy()));
   });
 
   it('executes every step exactly once per attempt, never runs two runs of one stack at once, and retries a dead runner’s step', async () => {
@@ -181,5 +185,203 @@ eachPostgres?.('two engines on one %s', databaseId => {
         status: 'SUCCEEDED',
       }),
     ).rejects.toMatchObject({ status: 409 });
+  });
+  it('triggers one stack through two pipelines and one pipeline from both instances at once, without a deadlock, the stack held by one run at a time', async () => {
+    const first = await databases.init(databaseId);
+    const otherPool = knexFactory(first.client.config);
+    pools.push(otherPool);
+    const storesA = await migratedStores(first);
+    const storesB = createStores(otherPool);
+    const seed = await seedStacks(storesA, 1, { autoApprove: true });
+    const [{ stackId, pipelineId: changePipelineId, versionId }] = seed.stacks;
+    const org = seed.organizationId;
+    // A pipeline of no stack whose runs attach to the same stack.
+    const other = await storesA.pipelines.create({
+      organizationId: org,
+      projectId: seed.projectId,
+      givenId: 'free-pipeline',
+      name: 'Free pipeline',
+      steps: changePipelineSteps(true),
+    });
+    const changeSteps = (await storesA.pipelines.getVersion(org, versionId))!
+      .steps;
+    const engines = [
+      recordingEngine(storesA, LEASE_SECONDS).engine,
+      recordingEngine(storesB, LEASE_SECONDS).engine,
+    ];
+    const TRIGGERS = 24;
+    const input = (i: number): CreateRunInput => {
+      const base = {
+        organizationId: org,
+        projectId: seed.projectId,
+        attachedEntityId: stackId,
+        attachedEntityType: 'STACK' as const,
+      };
+      if (i % 4 === 3) {
+        // A drift check: skipped, or gives way to the change runs queued behind it.
+        return {
+          ...base,
+          pipelineId: changePipelineId,
+          pipelineVersionId: versionId,
+          kind: 'DRIFT_CHECK',
+          steps: changeSteps.filter(step => step.type === 'iac.plan'),
+        };
+      }
+      return i % 2 === 0
+        ? {
+            ...base,
+            pipelineId: changePipelineId,
+            pipelineVersionId: versionId,
+            steps: changeSteps,
+          }
+        : {
+            ...base,
+            pipelineId: other.id,
+            pipelineVersionId: other.latestVersionId!,
+            steps: changePipelineSteps(true),
+          };
+    };
+
+    const overlaps: unknown[] = [];
+    let triggering = true;
+    // A runner works the stack's runs meanwhile: its reports end runs and admit the next
+    // queued ones while the triggers admit theirs.
+    const runner = async (index: number) => {
+      const engine = engines[index];
+      while (triggering || (await unfinished()) > 0) {
+        const claim = await engine.claim(org, `runner-${index}`);
+        if (!claim) {
+          await engine.tick();
+          await new Promise(resolve => setTimeout(resolve, 10));
+          continue;
+        }
+        overlaps.push(
+          ...(await first
+            .from('pipeline_runs')
+            .where({ attached_entity_id: stackId })
+            .whereIn('status', ['RUNNING', 'WAITING_FOR_APPROVAL'])
+            .havingRaw('count(*) > 1')
+            .groupBy('attached_entity_id')
+            .select('attached_entity_id')),
+        );
+        await engine.complete(org, claim.step.id, claim.leaseToken, {
+          status: 'SUCCEEDED',
+        });
+      }
+    };
+    async function unfinished() {
+      const [{ count }] = await first
+        .from('pipeline_runs')
+        .whereNotIn('status', ['SUCCEEDED', 'FAILED', 'CANCELLED'])
+        .count({ count: '*' });
+      return Number(count);
+    }
+    const runners = [runner(0), runner(1)];
+    const triggers = await Promise.allSettled(
+      Array.from({ length: TRIGGERS }, (_, i) =>
+        engines[i % 2].start(input(i)),
+      ),
+    );
+    triggering = false;
+    await Promise.all(runners);
+
+    expect(triggers.filter(t => t.status === 'rejected')).toEqual([]);
+    expect(overlaps).toEqual([]);
+    const runs = await first
+      .from('pipeline_runs')
+      .where({ attached_entity_id: stackId })
+      .select('id', 'pipeline_id', 'status', 'kind');
+    expect(runs).toHaveLength(TRIGGERS);
+    // Every change run ran to its end; a drift check either ran or was skipped.
+    expect(
+      runs.filter(r => r.kind !== 'DRIFT_CHECK' && r.status !== 'SUCCEEDED'),
+    ).toEqual([]);
+    expect(
+      runs.filter(
+        r =>
+          r.kind === 'DRIFT_CHECK' &&
+          !['SUCCEEDED', 'CANCELLED'].includes(r.status),
+      ),
+    ).toEqual([]);
+    // Counters and pointers as the runs left them.
+    const newest = (ids: string[]) => [...ids].sort().at(-1);
+    for (const pipelineId of [changePipelineId, other.id]) {
+      const own = runs.filter(r => r.pipeline_id === pipelineId);
+      const row = await first('pipelines').where({ id: pipelineId }).first();
+      expect(Number(row.run_count)).toBe(own.length);
+      expect(row.latest_run_id).toBe(newest(own.map(r => r.id)));
+      expect(row.latest_run_status).toBe(
+        own.find(r => r.id === row.latest_run_id)!.status,
+      );
+    }
+    const stack = await first('stacks').where({ id: stackId }).first();
+    expect(stack.latest_run_id).toBe(newest(runs.map(r => r.id)));
+  });
+  it('lets a trigger wait for a drift check’s run held by an advancing transaction that then writes the pipeline’s row, instead of deadlocking with it', async () => {
+    const first = await databases.init(databaseId);
+    const otherPool = knexFactory(first.client.config);
+    pools.push(otherPool);
+    const stores = await migratedStores(first);
+    const seed = await seedStacks(stores, 1, { autoApprove: true });
+    const [{ stackId, pipelineId, versionId }] = seed.stacks;
+    const org = seed.organizationId;
+    const steps = (await stores.pipelines.getVersion(org, versionId))!.steps;
+    const input = (extra: Partial<CreateRunInput> = {}): CreateRunInput => ({
+      organizationId: org,
+      pipelineId,
+      pipelineVersionId: versionId,
+      projectId: seed.projectId,
+      attachedEntityId: stackId,
+      attachedEntityType: 'STACK',
+      steps,
+      ...extra,
+    });
+    const { engine } = recordingEngine(createStores(otherPool));
+    // A drift check holds the stack, its plan queued for a runner: a change run takes the
+    // stack from it.
+    const check = await engine.start(
+      input({
+        kind: 'DRIFT_CHECK',
+        steps: steps.filter(step => step.type === 'iac.plan'),
+      }),
+    );
+    // Another transaction moves the check, as the engine's advance does: the run's row
+    // first, the pipeline's row after.
+    const advancing = await first.transaction();
+    try {
+      await advancing('pipeline_runs')
+        .where({ id: check.id })
+        .update({ updated_at: new Date().toISOString() });
+      const trigger = engine.start(input());
+      // The trigger now waits for the check's row (giving way cancels it).
+      for (let waited = 0; ; waited += 20) {
+        const [{ count }] = await first('pg_stat_activity')
+          .whereRaw('datname = current_database()')
+          .where({ wait_event_type: 'Lock' })
+          .count({ count: '*' });
+        if (Number(count) > 0) break;
+        if (waited > 30_000) throw new Error('the trigger never waited');
+        await new Promise(resolve => setTimeout(resolve, 20));
+      }
+      // Were the trigger holding the pipeline's row (counting its run at creation), this would
+      // wait for it while it waits for us: PostgreSQL would abort one of the two.
+      await advancing('pipelines')
+        .where({ id: pipelineId })
+        .update({ latest_run_id: check.id, latest_run_status: 'RUNNING' });
+      await advancing.commit();
+      const run = await trigger;
+      expect(
+        (await stores.pipelineRuns.getRunForEngine(check.id))?.status,
+      ).toBe('CANCELLED');
+      expect((await stores.pipelineRuns.getRunForEngine(run.id))?.status).toBe(
+        'RUNNING',
+      );
+      const row = await first('pipelines').where({ id: pipelineId }).first();
+      expect([Number(row.run_count), row.latest_run_id]).toEqual([2, run.id]);
+    } finally {
+      if (!advancing.isCompleted()) {
+        await advancing.rollback();
+      }
+    }
   });
 });

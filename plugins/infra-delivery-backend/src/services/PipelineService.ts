@@ -184,35 +184,33 @@ export class PipelineService {
             stack.latestRunId,
           )
         : undefined;
-    const run = await stores.transaction(tx =>
-      tx.pipelineRuns.createRun({
-        organizationId: caller.organizationId,
-        pipelineId: pipeline.id,
-        pipelineVersionId: version!.id,
-        projectId: pipeline.projectId,
-        attachedEntityId: attachedEntityId || undefined,
-        attachedEntityType: stack ? 'STACK' : undefined,
-        description: input.description,
-        input: input.input,
-        variantId: input.variantId,
-        variantName: input.variantName,
-        createdById: actorIdOf(caller),
-        triggerMetadata: { trigger_given_id: triggeredBy },
-        // The stack's module runs with the run's input; the input of the stack's run before
-        // lets a person see what changed.
-        data: stack
-          ? {
-              kind: 'stack',
-              module_input: input.input ?? {},
-              ...(previousRun
-                ? { previous_module_input: previousRun.input ?? {} }
-                : {}),
-            }
-          : undefined,
-        steps: version!.steps,
-      }),
-    );
-    await this.deps.engine.enqueue(run.id);
+    // One transaction creates, admits and starts the run (PipelineEngine.start).
+    const run = await this.deps.engine.start({
+      organizationId: caller.organizationId,
+      pipelineId: pipeline.id,
+      pipelineVersionId: version!.id,
+      projectId: pipeline.projectId,
+      attachedEntityId: attachedEntityId || undefined,
+      attachedEntityType: stack ? 'STACK' : undefined,
+      description: input.description,
+      input: input.input,
+      variantId: input.variantId,
+      variantName: input.variantName,
+      createdById: actorIdOf(caller),
+      triggerMetadata: { trigger_given_id: triggeredBy },
+      // The stack's module runs with the run's input; the input of the stack's run before
+      // lets a person see what changed.
+      data: stack
+        ? {
+            kind: 'stack',
+            module_input: input.input ?? {},
+            ...(previousRun
+              ? { previous_module_input: previousRun.input ?? {} }
+              : {}),
+          }
+        : undefined,
+      steps: version!.steps,
+    });
     return this.getRun(caller, run.id);
   }
 
