@@ -98,6 +98,12 @@ test('the entity tabs have no axe-core violations', async ({ page }) => {
   await monitoring.getByRole('button', { name: 'Details' }).click();
   await expect(page.getByText('Current resources (13)')).toBeVisible();
   await check(page, 'the stack drawer', 'stack-drawer');
+  await page.getByRole('button', { name: 'Follow a repository' }).click();
+  await expect(
+    page.getByRole('dialog', { name: 'Trigger rules of Monitoring' }),
+  ).toBeVisible();
+  await check(page, 'the trigger rules editor', 'trigger-rules-editor');
+  await cancelDialog(page);
   await page.getByRole('button', { name: 'Close' }).click();
   await monitoring.getByRole('button', { name: 'Destroy' }).click();
   await expect(page.getByRole('dialog')).toBeVisible();
