@@ -1,13 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { AddressInfo } from 'node:net';
-import { startTestBackend } from '@backstage/backend-test-utils';
 import { InfraDeliveryClient } from '@infra-delivery/plugin-infra-delivery-common';
-import infraDeliveryPlugin from '@infra-delivery/plugin-infra-delivery-backend';
 import { Runner, RUNNER_VERSION } from './Runner';
 import { RunnerOptions } from './options';
 import {
   clientFor,
+  startService,
   FAKE_IAC,
   organizationWithStack,
   PLAN_FIXTURES,
@@ -27,12 +25,7 @@ describe('the reference runner against the service', () => {
   let sourceRoot: string;
 
   beforeAll(async () => {
-    const { server } = await startTestBackend({
-      features: [infraDeliveryPlugin],
-    });
-    baseUrl = `http://127.0.0.1:${
-      (server.address() as AddressInfo).port
-    }/api/infra-delivery`;
+    baseUrl = await startService();
   });
 
   beforeEach(() => {

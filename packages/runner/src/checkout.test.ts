@@ -4,12 +4,10 @@ import { createServer } from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { AddressInfo } from 'node:net';
-import { startTestBackend } from '@backstage/backend-test-utils';
 import {
   InfraDeliveryClient,
   RunnerCheckout,
 } from '@infra-delivery/plugin-infra-delivery-common';
-import infraDeliveryPlugin from '@infra-delivery/plugin-infra-delivery-backend';
 import { Runner } from './Runner';
 import {
   FAKE_IAC,
@@ -17,6 +15,7 @@ import {
   organizationWithStack,
   PLAN_FIXTURES,
   runnerDirectories,
+  startService,
 } from './__testUtils__/serviceWorld';
 
 jest.setTimeout(60_000);
@@ -68,12 +67,7 @@ describe('the reference runner checking out the commit of a git-triggered run', 
   let sourceRoot: string;
 
   beforeAll(async () => {
-    const { server } = await startTestBackend({
-      features: [infraDeliveryPlugin],
-    });
-    baseUrl = `http://127.0.0.1:${
-      (server.address() as AddressInfo).port
-    }/api/infra-delivery`;
+    baseUrl = await startService();
   });
 
   beforeEach(() => {

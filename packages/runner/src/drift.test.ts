@@ -1,14 +1,9 @@
 import path from 'node:path';
-import { AddressInfo } from 'node:net';
-import {
-  mockServices,
-  startTestBackend,
-  TestDatabases,
-} from '@backstage/backend-test-utils';
-import infraDeliveryPlugin from '@infra-delivery/plugin-infra-delivery-backend';
+import { mockServices, TestDatabases } from '@backstage/backend-test-utils';
 import { Runner } from './Runner';
 import {
   clientFor,
+  startService,
   FAKE_IAC,
   organizationWithStack,
   PLAN_FIXTURES,
@@ -49,17 +44,11 @@ describe.each(databases.eachSupportedId())(
     let sourceRoot: string;
 
     beforeAll(async () => {
-      const { server } = await startTestBackend({
-        features: [
-          infraDeliveryPlugin,
-          mockServices.database.factory({
-            knex: await databases.init(databaseId),
-          }),
-        ],
-      });
-      baseUrl = `http://127.0.0.1:${
-        (server.address() as AddressInfo).port
-      }/api/infra-delivery`;
+      baseUrl = await startService([
+        mockServices.database.factory({
+          knex: await databases.init(databaseId),
+        }),
+      ]);
     });
 
     beforeEach(() => {

@@ -1,8 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { startTestBackend } from '@backstage/backend-test-utils';
 import { InfraDeliveryClient } from '@infra-delivery/plugin-infra-delivery-common';
+import infraDeliveryPlugin from '@infra-delivery/plugin-infra-delivery-backend';
 
 /** The test IaC tool the runner's tests execute (it prints and reports `FAKE_IAC_PLAN`). */
 export const FAKE_IAC = path.resolve(__dirname, 'fake-iac');
@@ -12,6 +15,21 @@ export const PLAN_FIXTURES = path.resolve(
   __dirname,
   '../../../../plugins/infra-delivery-backend/src/iac/__fixtures__/tf-plans',
 );
+
+/**
+ * Starts the service on a test backend (with `features` beside the plugin, a database say)
+ * and answers its base URL, as a runner's `--url`.
+ */
+export async function startService(
+  features: Parameters<typeof startTestBackend>[0]['features'] = [],
+): Promise<string> {
+  const { server } = await startTestBackend({
+    features: [infraDeliveryPlugin, ...(features ?? [])],
+  });
+  return `http://127.0.0.1:${
+    (server.address() as AddressInfo).port
+  }/api/infra-delivery`;
+}
 
 /** A client for `baseUrl` sending `token`, as automation would use the service. */
 export function clientFor(baseUrl: string, token?: string) {
