@@ -22,6 +22,13 @@ export interface Caller {
   credentialKind: CredentialKind;
   /** Present for Backstage tokens: the permission framework is consulted with them. */
   backstageCredentials?: BackstageCredentials;
+  /**
+   * The access epoch (database/AccessEpochStore.ts) the caller was found valid under: read
+   * when the request arrived, before anything else. What an instance remembers under the
+   * same epoch still holds for this request. Absent for Backstage service callers, whose
+   * resolution reads nothing.
+   */
+  accessEpoch?: number;
 }
 
 /** The id recorded as `createdById` for what the caller creates. */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { BoundedMap } from '../lib/BoundedMap';
 import { Caller } from './Caller';
 
@@ -36,9 +36,9 @@ export class CallerCache {
     this.entries = new BoundedMap(size);
   }
 
-  /** The key of a bearer credential. */
+  /** The key of a bearer credential (one-shot hashing: no Hash object per request). */
   keyOf(credential: string): string {
-    return createHash('sha256').update(credential).digest('base64');
+    return hash('sha256', credential, 'base64');
   }
 
   /** Whether anything is remembered for `key`, valid or not: only then is the epoch read. */

@@ -179,10 +179,11 @@ export class CallerResolver {
       );
       lastUsedAtMs = now.getTime();
     }
-    const caller = await this.apiKeyOwner(apiKey);
-    if (!caller) {
+    const owner = await this.apiKeyOwner(apiKey);
+    if (!owner) {
       throw invalid;
     }
+    const caller: Caller = { ...owner, accessEpoch: epoch };
     this.remembered.remember(key, {
       caller,
       epoch,
@@ -254,6 +255,7 @@ export class CallerResolver {
         userId: membership.userId,
       },
       credentialKind: 'access-token',
+      accessEpoch: epoch,
     };
     this.remembered.remember(key, { caller, epoch, expiresAtMs });
     return caller;
@@ -317,6 +319,7 @@ export class CallerResolver {
         userId: membership.userId!,
       },
       credentialKind: 'backstage-user',
+      accessEpoch: epoch,
     };
     this.remembered.remember(key, { caller, epoch, expiresAtMs: Infinity });
     return { ...caller, backstageCredentials: credentials };

@@ -203,5 +203,59 @@ describe.each(databases.eachSupportedId())(
       expect(refusal.body.code).toBe('InfraDelivery:Auth:API_KEY_EXPIRED');
       expect((await first.get('/projects', key.key)).status).toBe(401);
     });
+    it('answers a deleted cloud account’s cached series on no instance', async () => {
+      const owner = await first.signup();
+      const created = await first.post(
+        '/cloud-accounts',
+        {
+          data: {
+            givenId: 'aws-metrics',
+            name: 'AWS',
+            cloudId: '123456789012',
+          },
+        },
+        owner.token,
+      );
+      expect(created.status).toBe(201);
+      const accountId = created.body.data.id;
+      const metric = `/cloud/metrics/metric?${new URLSearchParams({
+        cloudAccountId: accountId,
+        region: 'eu-west-1',
+        namespace: 'AWS/ECS',
+        metricName: 'CPUUtilization',
+        statistic: 'average',
+        period: '3600',
+        startTime: '2026-01-01T00:00:00.000Z',
+        endTime: '2026-01-01T06:00:00.000Z',
+      })}`;
+      const metricStatuses = async () => {
+        const statuses: number[] = [];
+        for (const instance of instances) {
+          statuses.push((await instance.get(metric, owner.token)).status);
+        }
+        return statuses;
+      };
+      expect(await metricStatuses()).toEqual([409, 409]);
+
+      const connected = await first.post(
+        `/cloud-accounts/${accountId}/connect-local`,
+        {},
+        owner.token,
+      );
+      expect(connected.status).toBe(200);
+      // Both instances now keep the series and remember the account as connected.
+      expect(await metricStatuses()).toEqual([200, 200]);
+      expect(await metricStatuses()).toEqual([200, 200]);
+
+      const deleted = await first.delete(
+        `/cloud-accounts/${accountId}`,
+        owner.token,
+      );
+      expect(deleted.status).toBe(204);
+      const refusal = await second.get(metric, owner.token);
+      expect(refusal.status).toBe(404);
+      expect(refusal.body.code).toBe('InfraDelivery:CloudAccount:NOT_FOUND');
+      expect((await first.get(metric, owner.token)).status).toBe(404);
+    });
   },
 );

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { CacheService } from '@backstage/backend-plugin-api';
 import { CloudMetric } from '@infra-delivery/plugin-infra-delivery-common';
 import { BoundedMap } from '../lib/BoundedMap';
+import { freezeAnswer } from '../lib/frozenAnswers';
 import { MetricQuery } from '../providers/CloudProvider';
 
 /** §4.5: answers for ranges ending now live 60 s, answers for fixed ranges 5 minutes. */
@@ -10,11 +11,9 @@ export const FIXED_RANGE_TTL_MS = 5 * 60_000;
 /** A range whose end is at most this far behind now still ends "now". */
 const LIVE_RANGE_MARGIN_MS = 60_000;
 
-export function metricCacheKey(
-  organizationId: string,
-  query: MetricQuery,
-): string {
-  const normal = JSON.stringify([
+/** The query in its normal form: the key of an answer an instance keeps itself. */
+function normalQuery(organizationId: string, query: MetricQuery): string {
+  return JSON.stringify([
     organizationId,
     query.cloudAccountId,
     query.region,
@@ -26,6 +25,17 @@ export function metricCacheKey(
     query.endTime.toISOString(),
     query.dimensions.map(d => [d.name, d.value]),
   ]);
+}
+
+/** The key of an answer in the shared cache: a hash of the query's normal form. */
+export function metricCacheKey(
+  organizationId: string,
+  query: MetricQuery,
+): string {
+  return sharedKeyOf(normalQuery(organizationId, query));
+}
+
+function sharedKeyOf(normal: string): string {
   // v2: entries carry their expiry (see MetricCache).
   return `cloud-metric:v2:${createHash('sha256').update(normal).digest('hex')}`;
 }
@@ -64,22 +74,29 @@ export class MetricCache {
     query: MetricQuery,
     fetch: () => Promise<CloudMetric>,
   ): Promise<CloudMetric> {
-    const key = metricCacheKey(organizationId, query);
-    const kept = this.local.get(key);
+    const normal = normalQuery(organizationId, query);
+    const kept = this.local.get(normal);
     if (kept && Date.now() < kept.expiresAtMs) {
       return kept.metric;
     }
-    this.local.delete(key);
+    this.local.delete(normal);
+    const key = sharedKeyOf(normal);
     const cached = await this.cache.get<CachedMetric>(key);
     if (cached && Date.now() < cached.expiresAtMs) {
-      this.local.set(key, cached);
+      this.keep(normal, cached);
       return cached.metric;
     }
     const metric = await fetch();
     const ttl = metricCacheTtl(query);
     const entry = { metric, expiresAtMs: Date.now() + ttl };
     await this.cache.set(key, entry, { ttl });
-    this.local.set(key, entry);
+    this.keep(normal, entry);
     return metric;
+  }
+
+  /** Kept answers are sent as they are, so each is frozen and serialized once. */
+  private keep(normal: string, entry: CachedMetric): void {
+    freezeAnswer(entry.metric);
+    this.local.set(normal, entry);
   }
 }

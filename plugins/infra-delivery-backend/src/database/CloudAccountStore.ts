@@ -1,5 +1,7 @@
 import { CloudAccountStatus } from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
+import { changingAccess } from './AccessEpochStore';
+import { readRows } from './directReads';
 import { newId } from './ids';
 import { KeysetPage, keysetPage, KeysetRequest } from './keyset';
 import { nowTimestamp, optional, toTimestamp } from './timestamps';
@@ -88,9 +90,12 @@ export class CloudAccountStore {
     organizationId: string,
     id: string,
   ): Promise<CloudAccountRecord | undefined> {
-    const row = await this.db<CloudAccountRow>('cloud_accounts')
-      .where({ organization_id: organizationId, id })
-      .first();
+    // Read on every metric request (#15), so sent to the driver directly.
+    const [row] = await readRows<CloudAccountRow>(
+      this.db<CloudAccountRow>('cloud_accounts')
+        .where({ organization_id: organizationId, id })
+        .limit(1),
+    );
     return row && toRecord(row);
   }
 
@@ -126,16 +131,20 @@ export class CloudAccountStore {
     return updated === 1 ? this.get(organizationId, id) : undefined;
   }
 
+  /** Moves the access epoch too: instances remember connected accounts under it. */
   async delete(organizationId: string, id: string): Promise<boolean> {
-    const deleted = await this.db('cloud_accounts')
-      .where({ organization_id: organizationId, id })
-      .delete();
+    const deleted = await changingAccess(this.db, db =>
+      db('cloud_accounts')
+        .where({ organization_id: organizationId, id })
+        .delete(),
+    );
     return deleted === 1;
   }
 
   /**
    * Marks the account connected, only if it is still in the state the caller checked (status
-   * and role version): two callbacks racing for one account cannot both win.
+   * and role version): two callbacks racing for one account cannot both win. Moves the access
+   * epoch too: instances remember connected accounts, and their roles, under it.
    */
   async recordConnection(
     organizationId: string,
@@ -147,21 +156,24 @@ export class CloudAccountStore {
       templateStackId: string;
     },
   ): Promise<boolean> {
-    const query = this.db('cloud_accounts')
-      .where({ organization_id: organizationId, id, status: expected.status })
-      .update({
-        status: 'CONNECTED',
-        cloud_ref: connection.cloudRef,
-        role_version: connection.roleVersion,
-        template_stack_id: connection.templateStackId,
-        updated_at: nowTimestamp(),
-      });
-    if (expected.roleVersion === undefined) {
-      query.whereNull('role_version');
-    } else {
-      query.where({ role_version: expected.roleVersion });
-    }
-    return (await query) === 1;
+    const updated = await changingAccess(this.db, db => {
+      const query = db('cloud_accounts')
+        .where({ organization_id: organizationId, id, status: expected.status })
+        .update({
+          status: 'CONNECTED',
+          cloud_ref: connection.cloudRef,
+          role_version: connection.roleVersion,
+          template_stack_id: connection.templateStackId,
+          updated_at: nowTimestamp(),
+        });
+      if (expected.roleVersion === undefined) {
+        query.whereNull('role_version');
+      } else {
+        query.where({ role_version: expected.roleVersion });
+      }
+      return query;
+    });
+    return updated === 1;
   }
 
   /**

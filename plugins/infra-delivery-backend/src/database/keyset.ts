@@ -1,4 +1,5 @@
 import { Knex } from 'knex';
+import { readRows } from './directReads';
 
 /** A page of rows in id order (newest first) and the total the filter matches. */
 export interface KeysetPage<T> {
@@ -21,7 +22,7 @@ export type KeysetOrder = 'desc' | 'asc';
  * Newest-first keyset pagination on the time-ordered primary key. The filter goes in `query`
  * (without order or limit); one more row than asked tells whether a next page exists, so a
  * page costs one index range scan however deep it is. The count runs on the same filter and
- * needs an index that covers it.
+ * needs an index that covers it. Both are sent to the driver directly (database/directReads.ts).
  */
 export async function keysetPage<Row, T>(
   query: Knex.QueryBuilder,
@@ -34,7 +35,9 @@ export async function keysetPage<Row, T>(
 ): Promise<KeysetPage<T>> {
   const countQuery = totalCount
     ? totalCount().then(count => [{ count }])
-    : query.clone().clearSelect().count({ count: '*' });
+    : readRows<{ count: number | string }>(
+        query.clone().clearSelect().count({ count: '*' }),
+      );
   const pageQuery = query
     .clone()
     .orderBy(idColumn, order)
@@ -42,7 +45,10 @@ export async function keysetPage<Row, T>(
   if (request.afterId) {
     pageQuery.where(idColumn, order === 'desc' ? '<' : '>', request.afterId);
   }
-  const [rows, [{ count }]] = await Promise.all([pageQuery, countQuery]);
+  const [rows, [{ count }]] = await Promise.all([
+    readRows(pageQuery),
+    countQuery,
+  ]);
   const hasMore = rows.length > request.limit;
   const pageRows = (hasMore ? rows.slice(0, request.limit) : rows) as Row[];
   return {

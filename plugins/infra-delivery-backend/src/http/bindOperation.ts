@@ -19,6 +19,7 @@ import {
 } from './IdempotentRequests';
 import { OperationTable } from './OperationTable';
 import { requestIdOf } from './requestId';
+import { sendJson } from './sendJson';
 
 /**
  * What a handler receives: the request parts already parsed by the operation's schemas, and
@@ -148,7 +149,7 @@ export function createOperationBinder(
         if (answer.replayed) {
           res.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
         }
-        res.status(answer.status).json(answer.body);
+        sendJson(res, answer.status, answer.body);
         return;
       }
       const result = await handler(input);
@@ -173,7 +174,7 @@ export function createOperationBinder(
           .type(operation.success.contentType)
           .send(result);
       } else {
-        res.status(operation.success.status).json(result);
+        sendJson(res, operation.success.status, result);
       }
     });
   };

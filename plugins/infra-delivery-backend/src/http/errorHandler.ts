@@ -5,6 +5,7 @@ import { ErrorRequestHandler } from 'express';
 import { fromBackstageError, InfraDeliveryError } from '../errors';
 import { fromBodyParser } from './bodyErrors';
 import { requestIdOf } from './requestId';
+import { sendJson } from './sendJson';
 
 function toInfraDeliveryError(error: unknown): InfraDeliveryError | undefined {
   if (error instanceof InfraDeliveryError) {
@@ -75,6 +76,6 @@ export function createErrorHandler(logger: LoggerService): ErrorRequestHandler {
     for (const [name, value] of Object.entries(headers)) {
       res.setHeader(name, value);
     }
-    res.status(status).json(body);
+    sendJson(res, status, body);
   };
 }
