@@ -1,7 +1,7 @@
 import { CloudAccountStatus } from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
 import { changingAccess } from './AccessEpochStore';
-import { readRows } from './directReads';
+import { readFirst } from './directReads';
 import { newId } from './ids';
 import { KeysetPage, keysetPage, KeysetRequest } from './keyset';
 import { nowTimestamp, optional, toTimestamp } from './timestamps';
@@ -91,10 +91,8 @@ export class CloudAccountStore {
     id: string,
   ): Promise<CloudAccountRecord | undefined> {
     // Read on every metric request (#15), so sent to the driver directly.
-    const [row] = await readRows<CloudAccountRow>(
-      this.db<CloudAccountRow>('cloud_accounts')
-        .where({ organization_id: organizationId, id })
-        .limit(1),
+    const row = await readFirst<CloudAccountRow>(
+      this.db('cloud_accounts').where({ organization_id: organizationId, id }),
     );
     return row && toRecord(row);
   }

@@ -5,6 +5,7 @@ import {
   IacRunType,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
+import { readRows } from './directReads';
 import { PlanCounts, PlannedResource } from '../domain/iacChanges';
 import { newId } from './ids';
 import { fromJsonColumn, toJsonColumn } from './json';
@@ -386,12 +387,26 @@ export class IacResultStore {
   }
 
   /** What is in a stack now: the latest apply of every address not destroyed since. */
+  /**
+   * #14: a stack's current resources by address, or undefined when the organization has no
+   * such stack. The total is the stack's kept counter (see applyToStackState), not a count of
+   * its state; both reads go to the driver directly (database/directReads.ts).
+   */
   async listStackState(
     organizationId: string,
     stackId: string,
     page: KeysetRequest,
-  ): Promise<KeysetPage<IacResource>> {
-    const query = this.db('stack_resource_state')
+  ): Promise<KeysetPage<IacResource> | undefined> {
+    const [stack] = await readRows<{ resource_count: number | string }>(
+      this.db('stacks')
+        .where({ organization_id: organizationId, id: stackId })
+        .select('resource_count')
+        .limit(1),
+    );
+    if (!stack) {
+      return undefined;
+    }
+    const pageQuery = this.db('stack_resource_state')
       .join(
         'iac_resources',
         'iac_resources.id',
@@ -403,27 +418,20 @@ export class IacResultStore {
         'iac_resources.*',
         'stack_resource_state.iac_resource_id as state_resource_id',
         'stack_resource_state.address as state_address',
-      );
-    // The total is the stack's kept counter (see applyToStackState), not a count of its state.
-    const stack = await this.db('stacks')
-      .where({ organization_id: organizationId, id: stackId })
-      .first('resource_count');
-    const count = stack?.resource_count ?? 0;
-    const pageQuery = query
-      .clone()
+      )
       .orderBy('stack_resource_state.address', 'asc')
       .limit(page.limit + 1);
     if (page.afterId) {
       pageQuery.where('stack_resource_state.address', '>', page.afterId);
     }
-    const rows = (await pageQuery) as (ResourceRowWithState & {
-      state_address: string;
-    })[];
+    const rows = await readRows<
+      ResourceRowWithState & { state_address: string }
+    >(pageQuery);
     const hasMore = rows.length > page.limit;
     const pageRows = hasMore ? rows.slice(0, page.limit) : rows;
     return {
       items: pageRows.map(toResource),
-      totalCount: Number(count),
+      totalCount: Number(stack.resource_count ?? 0),
       nextAfterId: hasMore
         ? pageRows[pageRows.length - 1].state_address
         : undefined,
@@ -435,13 +443,19 @@ export class IacResultStore {
     organizationId: string,
     stackIds: string[],
   ): Promise<{ stackId: string; count: number }[]> {
-    const rows = await this.db('stacks')
-      .where({ organization_id: organizationId })
-      .whereIn('id', [...new Set(stackIds)])
-      .where('resource_count', '>', 0)
-      .select('id', 'resource_count');
-    return (rows as { id: string; resource_count: string | number }[]).map(
-      row => ({ stackId: row.id, count: Number(row.resource_count) }),
+    const rows = await readRows<{
+      id: string;
+      resource_count: string | number;
+    }>(
+      this.db('stacks')
+        .where({ organization_id: organizationId })
+        .whereIn('id', [...new Set(stackIds)])
+        .where('resource_count', '>', 0)
+        .select('id', 'resource_count'),
     );
+    return rows.map(row => ({
+      stackId: row.id,
+      count: Number(row.resource_count),
+    }));
   }
 }

@@ -14,7 +14,7 @@ import {
 import { Knex } from 'knex';
 import { newId } from './ids';
 import { fromJsonColumn, toJsonColumn } from './json';
-import { readRows } from './directReads';
+import { readFirst, readRows } from './directReads';
 import { KeysetPage, keysetPage, KeysetRequest } from './keyset';
 import {
   nowTimestamp,
@@ -363,17 +363,17 @@ export class PipelineRunStore {
     organizationId: string,
     id: string,
   ): Promise<RunRecord | undefined> {
-    const row = await this.db<PipelineRunRow>('pipeline_runs')
-      .where({ organization_id: organizationId, id })
-      .first();
+    const row = await readFirst<PipelineRunRow>(
+      this.db('pipeline_runs').where({ organization_id: organizationId, id }),
+    );
     return row && toRun(row);
   }
 
   /** The engine's own read, across organizations (the run id came from its own state). */
   async getRunForEngine(id: string): Promise<RunRecord | undefined> {
-    const row = await this.db<PipelineRunRow>('pipeline_runs')
-      .where({ id })
-      .first();
+    const row = await readFirst<PipelineRunRow>(
+      this.db('pipeline_runs').where({ id }),
+    );
     return row && toRun(row);
   }
 
@@ -643,19 +643,24 @@ export class PipelineRunStore {
     }
     // SQLite has no LATERAL: one statement whose correlated subquery runs the same per-group
     // index range scan for each group. 200 separate statements took twice the database time,
-    // and through Knex each one was also compiled, prepared and awaited on its own.
-    const rows = await readRows<{ id: string }>(
+    // and through Knex each one was also compiled, prepared and awaited on its own. Each
+    // group's ids come back joined in one value: joining the subquery back to the runs looked
+    // every id up again and took twice as long (docs/benchmarks.md, optimization 26). Run ids
+    // are UUIDs, so a comma cannot occur in one.
+    const rows = await readRows<{ ids: string | null }>(
       this.db.raw(
         `WITH g(value) AS (VALUES ${unique.map(() => '(?)').join(', ')})
-       SELECT r.id FROM g JOIN pipeline_runs r ON r.id IN (
-         SELECT id FROM pipeline_runs
-         WHERE organization_id = ? AND ${column} = g.value ${statusFilter}
-         ORDER BY id DESC LIMIT ?
-       )`,
+       SELECT (
+         SELECT group_concat(id) FROM (
+           SELECT id FROM pipeline_runs
+           WHERE organization_id = ? AND ${column} = g.value ${statusFilter}
+           ORDER BY id DESC LIMIT ?
+         )
+       ) AS ids FROM g`,
         [...unique, organizationId, ...(statuses ?? []), ...kinds, perGroup],
       ),
     );
-    return rows.map(r => r.id);
+    return rows.flatMap(r => (r.ids ? r.ids.split(',') : []));
   }
 
   async listSteps(runId: string): Promise<StepRecord[]> {

@@ -5,6 +5,7 @@ import {
   RunStatus,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
+import { readFirst } from './directReads';
 import { newId } from './ids';
 import { namedPatchColumns } from './namedPatch';
 import { fromJsonColumn } from './json';
@@ -97,9 +98,9 @@ export class PipelineStore {
   }
 
   async get(organizationId: string, id: string): Promise<Pipeline | undefined> {
-    const row = await this.db<PipelineRow>('pipelines')
-      .where({ organization_id: organizationId, id })
-      .first();
+    const row = await readFirst<PipelineRow>(
+      this.db('pipelines').where({ organization_id: organizationId, id }),
+    );
     return row && toPipeline(row);
   }
 
@@ -156,9 +157,12 @@ export class PipelineStore {
     organizationId: string,
     id: string,
   ): Promise<PipelineVersion | undefined> {
-    const row = await this.db<PipelineVersionRow>('pipeline_versions')
-      .where({ organization_id: organizationId, id })
-      .first();
+    const row = await readFirst<PipelineVersionRow>(
+      this.db('pipeline_versions').where({
+        organization_id: organizationId,
+        id,
+      }),
+    );
     return row && toVersion(row);
   }
 

@@ -4,6 +4,7 @@ import {
   StackGitTrigger,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
+import { readFirst } from './directReads';
 import { newId } from './ids';
 import { fromJsonColumn, toJsonColumn } from './json';
 import { KeysetPage, keysetPage, KeysetRequest } from './keyset';
@@ -144,9 +145,9 @@ export class StackStore {
   }
 
   async get(organizationId: string, id: string): Promise<Stack | undefined> {
-    const row = await this.db<StackRow>('stacks')
-      .where({ organization_id: organizationId, id })
-      .first();
+    const row = await readFirst<StackRow>(
+      this.db('stacks').where({ organization_id: organizationId, id }),
+    );
     return row && toStack(row);
   }
 

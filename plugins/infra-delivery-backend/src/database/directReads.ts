@@ -88,3 +88,11 @@ export async function readRows<Row>(
     await client.releaseConnection(connection);
   }
 }
+
+/** The first row of a read (it is limited to one), sent as `readRows` sends it. */
+export async function readFirst<Row>(
+  query: Knex.QueryBuilder,
+): Promise<Row | undefined> {
+  const [row] = await readRows<Row>(query.limit(1));
+  return row;
+}

@@ -142,7 +142,7 @@ describe.each(databases.eachSupportedId())('kept counters on %s', id => {
       stackIds[0],
       { limit: 1 },
     );
-    expect(state.totalCount).toBe(2);
+    expect(state?.totalCount).toBe(2);
     expect(
       await stores.iacResults.countStackState('another-organization', stackIds),
     ).toEqual([]);

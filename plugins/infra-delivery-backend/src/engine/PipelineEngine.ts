@@ -913,6 +913,7 @@ export class PipelineEngine {
       pipelineId: run.pipelineId,
       attachedEntityId: run.attachedEntityId,
       status: run.status,
+      kind: run.kind,
     });
   }
 

@@ -54,6 +54,7 @@ export class RunChanges {
       pipelineId: run.pipelineId,
       attachedEntityId: run.attachedEntityId,
       status,
+      kind: run.kind,
     };
     this.changes.push(change);
     return change;

@@ -1,4 +1,7 @@
-import { RunStatus } from '@infra-delivery/plugin-infra-delivery-common';
+import {
+  RunKind,
+  RunStatus,
+} from '@infra-delivery/plugin-infra-delivery-common';
 
 /** A change of a run's status, for live views. */
 export interface RunStatusChange {
@@ -7,6 +10,8 @@ export interface RunStatusChange {
   pipelineId: string;
   attachedEntityId?: string;
   status: RunStatus;
+  /** What made the run: only pull request plans are reported to GitHub. */
+  kind?: RunKind;
 }
 
 /** New log lines of a step, for live log views. */

@@ -199,13 +199,14 @@ describe.each(databases.eachSupportedId())(
         `${PORTAL_URL}/runs/${plan.id}`,
       );
 
-      // One comment, edited in place as the plan moved on.
+      // One comment, edited in place as the plan moved on. Its last edit is sent after the
+      // check run's, so it may still be on its way.
       const comments = github.issueComments.filter(
         c => c.repository === repository.fullName,
       );
       expect(comments).toHaveLength(1);
       expect(comments[0].issueNumber).toBe(7);
-      expect(comments[0].bodies.length).toBe(3);
+      await eventually(() => expect(comments[0].bodies.length).toBe(3));
       expect(comments[0].bodies[2]).toContain(
         'Plan: 7 to add, 0 to change, 0 to destroy.',
       );

@@ -48,14 +48,15 @@ export class IacResultService {
     const { stores } = this.deps;
     const organizationId = caller.organizationId;
     if (filter.stackId) {
-      if (!(await stores.stacks.get(organizationId, filter.stackId))) {
-        throw notFound('Stack', filter.stackId);
-      }
-      return stores.iacResults.listStackState(
+      const state = await stores.iacResults.listStackState(
         organizationId,
         filter.stackId,
         page,
       );
+      if (!state) {
+        throw notFound('Stack', filter.stackId);
+      }
+      return state;
     }
     if (
       !(await stores.pipelineRuns.getRun(organizationId, filter.pipelineRunId!))

@@ -62,8 +62,14 @@ export class PullRequestChecks implements RunEvents {
     },
   ) {}
 
+  /**
+   * Only pull request plans have check runs: other runs are not looked up at all (the lookup
+   * was three reads per triggered run, docs/benchmarks.md, optimization 27).
+   */
   async runChanged(change: RunStatusChange): Promise<void> {
-    this.reportSoon(change.runId);
+    if (change.kind === 'PULL_REQUEST_PLAN') {
+      this.reportSoon(change.runId);
+    }
   }
 
   /** The scheduled round: reports what earlier attempts could not. */
