@@ -14,6 +14,7 @@ import {
 import { Knex } from 'knex';
 import { newId } from './ids';
 import { fromJsonColumn, toJsonColumn } from './json';
+import { largestFirst } from '../lib/largestFirst';
 import { readFirst, readRows } from './directReads';
 import { KeysetPage, keysetPage, KeysetRequest } from './keyset';
 import {
@@ -567,12 +568,9 @@ export class PipelineRunStore {
     ids: string[],
     page: KeysetRequest,
   ): Promise<KeysetPage<RunRecord>> {
-    const newestFirst = [...ids].sort().reverse();
     const afterId = page.afterId;
-    const remaining = afterId
-      ? newestFirst.filter(id => id < afterId)
-      : newestFirst;
-    const pageIds = remaining.slice(0, page.limit);
+    const remaining = afterId ? ids.filter(id => id < afterId) : ids;
+    const pageIds = largestFirst(remaining, page.limit);
     const rows = pageIds.length
       ? await readRows<PipelineRunRow>(
           this.db<PipelineRunRow>('pipeline_runs')
@@ -583,7 +581,7 @@ export class PipelineRunStore {
       : [];
     return {
       items: rows.map(toRun),
-      totalCount: newestFirst.length,
+      totalCount: ids.length,
       nextAfterId:
         remaining.length > page.limit ? pageIds[pageIds.length - 1] : undefined,
     };
@@ -725,11 +723,14 @@ export class PipelineRunStore {
     if (runIds.length === 0) {
       return new Set();
     }
-    const rows = await this.db<StepExecutionRow>('step_executions')
-      .distinct('pipeline_run_id')
-      .whereIn('pipeline_run_id', runIds)
-      .where({ status: 'QUEUED' })
-      .whereIn('type', types);
+    // Read for every page of runs with running ones on it, so sent to the driver directly.
+    const rows = await readRows<{ pipeline_run_id: string }>(
+      this.db<StepExecutionRow>('step_executions')
+        .distinct('pipeline_run_id')
+        .whereIn('pipeline_run_id', runIds)
+        .where({ status: 'QUEUED' })
+        .whereIn('type', types),
+    );
     return new Set(rows.map(row => row.pipeline_run_id));
   }
 

@@ -3,6 +3,7 @@ import {
   RunnerStatus,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
+import { readRows } from './directReads';
 import { newId } from './ids';
 import { fromJsonColumn } from './json';
 import { KeysetPage, keysetPage, KeysetRequest } from './keyset';
@@ -143,10 +144,12 @@ export class RunnerStore {
     organizationId: string,
     onlineSince: string,
   ): Promise<number> {
-    const [{ count }] = await this.db('runners')
-      .where({ organization_id: organizationId })
-      .where('last_seen_at', '>=', onlineSince)
-      .count({ count: '*' });
+    const [{ count }] = await readRows<{ count: number | string }>(
+      this.db('runners')
+        .where({ organization_id: organizationId })
+        .where('last_seen_at', '>=', onlineSince)
+        .count({ count: '*' }),
+    );
     return Number(count);
   }
 
