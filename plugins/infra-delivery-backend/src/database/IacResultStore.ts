@@ -5,7 +5,7 @@ import {
   IacRunType,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
-import { readRows } from './directReads';
+import { readFirst, readRows } from './directReads';
 import { PlanCounts, PlannedResource } from '../domain/iacChanges';
 import { newId } from './ids';
 import { fromJsonColumn, toJsonColumn } from './json';
@@ -386,10 +386,9 @@ export class IacResultStore {
     };
   }
 
-  /** What is in a stack now: the latest apply of every address not destroyed since. */
   /**
-   * #14: a stack's current resources by address, or undefined when the organization has no
-   * such stack. The total is the stack's kept counter (see applyToStackState), not a count of
+   * #14: what is in a stack now (the latest apply of every address not destroyed since), by
+   * address, or undefined when the organization has no such stack. The total is the stack's kept counter (see applyToStackState), not a count of
    * its state; both reads go to the driver directly (database/directReads.ts).
    */
   async listStackState(
@@ -397,11 +396,10 @@ export class IacResultStore {
     stackId: string,
     page: KeysetRequest,
   ): Promise<KeysetPage<IacResource> | undefined> {
-    const [stack] = await readRows<{ resource_count: number | string }>(
+    const stack = await readFirst<{ resource_count: number | string }>(
       this.db('stacks')
         .where({ organization_id: organizationId, id: stackId })
-        .select('resource_count')
-        .limit(1),
+        .select('resource_count'),
     );
     if (!stack) {
       return undefined;

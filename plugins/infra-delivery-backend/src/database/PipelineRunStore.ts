@@ -12,9 +12,9 @@ import {
   StepType,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
+import { largestFirst } from '../lib/largestFirst';
 import { newId } from './ids';
 import { fromJsonColumn, toJsonColumn } from './json';
-import { largestFirst } from '../lib/largestFirst';
 import { readFirst, readRows } from './directReads';
 import { KeysetPage, keysetPage, KeysetRequest } from './keyset';
 import {
