@@ -252,6 +252,77 @@ function stepColumns(patch: StepPatch): Partial<StepExecutionRow> {
   return columns;
 }
 
+/** The writes by which admission and advancing move a run and its steps. */
+export interface RunTransitions {
+  /** Moves a run from one of `from` to a new status; false when another transition won. */
+  transitionRun(
+    id: string,
+    from: RunStatus[],
+    patch: RunPatch,
+  ): Promise<boolean>;
+  /** Moves a step from one of `from`; false when another transition won. */
+  transitionStep(
+    id: string,
+    from: StepStatus[],
+    patch: StepPatch,
+  ): Promise<boolean>;
+  /** The run's steps, by position. */
+  listSteps(runId: string): Promise<StepRecord[]>;
+}
+
+/**
+ * A run and its steps made in memory by `PipelineRunStore.newRun` and not yet inserted. Its
+ * transitions change the rows the insert will write, with the store's compare-and-set
+ * semantics on the status; nothing else can see the run before its insert, so only its own
+ * moves change it. A trigger admits a run attached to nothing and starts its first step on
+ * these rows, then writes them in one insert each (PipelineEngine.start).
+ */
+export class UnwrittenRun implements RunTransitions {
+  constructor(
+    private row: PipelineRunRow,
+    private readonly stepRows: StepExecutionRow[],
+  ) {}
+
+  /** The run as it is now. */
+  get record(): RunRecord {
+    return toRun(this.row);
+  }
+
+  async transitionRun(
+    id: string,
+    from: RunStatus[],
+    patch: RunPatch,
+  ): Promise<boolean> {
+    if (id !== this.row.id || !from.includes(this.row.status)) {
+      return false;
+    }
+    this.row = { ...this.row, ...runColumns(patch) };
+    return true;
+  }
+
+  async transitionStep(
+    id: string,
+    from: StepStatus[],
+    patch: StepPatch,
+  ): Promise<boolean> {
+    const index = this.stepRows.findIndex(step => step.id === id);
+    if (index < 0 || !from.includes(this.stepRows[index].status)) {
+      return false;
+    }
+    this.stepRows[index] = { ...this.stepRows[index], ...stepColumns(patch) };
+    return true;
+  }
+
+  async listSteps(runId: string): Promise<StepRecord[]> {
+    return runId === this.row.id ? this.stepRows.map(toStep) : [];
+  }
+
+  /** The rows to insert. */
+  written(): { row: PipelineRunRow; stepRows: StepExecutionRow[] } {
+    return { row: this.row, stepRows: this.stepRows };
+  }
+}
+
 export interface RunListFilter {
   pipelineIds?: string[];
   statuses?: RunStatus[];
@@ -285,7 +356,7 @@ export interface CreateRunInput {
 }
 
 /** Runs, their step executions and the steps' logs. */
-export class PipelineRunStore {
+export class PipelineRunStore implements RunTransitions {
   constructor(private readonly db: Knex) {}
 
   private get isPostgres() {
@@ -293,56 +364,46 @@ export class PipelineRunStore {
   }
 
   /**
-   * Creates a QUEUED run and its steps, and counts it in its pipeline's `run_count` unless
-   * `countRun` is false: then the caller counts it in the same transaction (the engine does,
-   * with the pipeline's latest-run pointer).
+   * A QUEUED run and its PENDING steps, not yet written: the engine may move them (see
+   * `UnwrittenRun`) before `insertRun` writes them.
    */
-  async createRun(
-    input: CreateRunInput,
-    options: { countRun?: boolean } = {},
-  ): Promise<RunRecord> {
+  newRun(input: CreateRunInput): UnwrittenRun {
     const now = nowTimestamp();
     const id = newId();
-    const row: PipelineRunRow = {
-      id,
-      organization_id: input.organizationId,
-      pipeline_id: input.pipelineId,
-      pipeline_version_id: input.pipelineVersionId,
-      project_id: input.projectId,
-      attached_entity_id: input.attachedEntityId ?? null,
-      attached_entity_type: input.attachedEntityType ?? null,
-      status: 'QUEUED',
-      description: input.description ?? null,
-      input: toJsonColumn(input.input),
-      variant_id: input.variantId ?? null,
-      variant_name: input.variantName ?? null,
-      attempt_epoch: 1,
-      created_by_id: input.createdById ?? null,
-      trigger_metadata: toJsonColumn(input.triggerMetadata),
-      data: toJsonColumn(input.data),
-      error: null,
-      queue_reason: 'Waiting for admission',
-      queue_state: null,
-      queue_condition_key: null,
-      engine_workflow_id: null,
-      engine_run_id: null,
-      started_at: null,
-      last_attempt_started_at: null,
-      completed_at: null,
-      created_at: now,
-      updated_at: now,
-      kind: input.kind ?? 'STANDARD',
-      trigger_source: input.triggerSource ?? 'API',
-      reconciled_drift_check_run_id: input.reconciledDriftCheckRunId ?? null,
-      git_source: toJsonColumn(input.gitSource),
-    };
-    await this.db('pipeline_runs').insert(row);
-    if (options.countRun !== false) {
-      await this.db('pipelines')
-        .where({ id: input.pipelineId })
-        .increment('run_count', 1);
-    }
-    await this.db('step_executions').insert(
+    return new UnwrittenRun(
+      {
+        id,
+        organization_id: input.organizationId,
+        pipeline_id: input.pipelineId,
+        pipeline_version_id: input.pipelineVersionId,
+        project_id: input.projectId,
+        attached_entity_id: input.attachedEntityId ?? null,
+        attached_entity_type: input.attachedEntityType ?? null,
+        status: 'QUEUED',
+        description: input.description ?? null,
+        input: toJsonColumn(input.input),
+        variant_id: input.variantId ?? null,
+        variant_name: input.variantName ?? null,
+        attempt_epoch: 1,
+        created_by_id: input.createdById ?? null,
+        trigger_metadata: toJsonColumn(input.triggerMetadata),
+        data: toJsonColumn(input.data),
+        error: null,
+        queue_reason: 'Waiting for admission',
+        queue_state: null,
+        queue_condition_key: null,
+        engine_workflow_id: null,
+        engine_run_id: null,
+        started_at: null,
+        last_attempt_started_at: null,
+        completed_at: null,
+        created_at: now,
+        updated_at: now,
+        kind: input.kind ?? 'STANDARD',
+        trigger_source: input.triggerSource ?? 'API',
+        reconciled_drift_check_run_id: input.reconciledDriftCheckRunId ?? null,
+        git_source: toJsonColumn(input.gitSource),
+      },
       input.steps.map((step, position) => ({
         id: newId(),
         organization_id: input.organizationId,
@@ -353,11 +414,48 @@ export class PipelineRunStore {
         config: toJsonColumn(step.config),
         status: 'PENDING',
         attempt_epoch: 1,
+        lease_token_hash: null,
+        lease_runner_id: null,
+        lease_expires_at: null,
+        error: null,
+        outputs: null,
+        started_at: null,
+        completed_at: null,
         created_at: now,
         updated_at: now,
       })),
     );
-    return toRun(row);
+  }
+
+  /**
+   * Writes a run made by `newRun`, as it now is, and counts it in its pipeline's `run_count`
+   * unless `countRun` is false: then the caller counts it in the same transaction (the engine
+   * does, with the pipeline's latest-run pointer).
+   */
+  async insertRun(
+    run: UnwrittenRun,
+    options: { countRun?: boolean } = {},
+  ): Promise<void> {
+    const { row, stepRows } = run.written();
+    await this.db('pipeline_runs').insert(row);
+    if (options.countRun !== false) {
+      await this.db('pipelines')
+        .where({ id: row.pipeline_id })
+        .increment('run_count', 1);
+    }
+    if (stepRows.length) {
+      await this.db('step_executions').insert(stepRows);
+    }
+  }
+
+  /** Creates a QUEUED run and its steps (`newRun`, then `insertRun`). */
+  async createRun(
+    input: CreateRunInput,
+    options: { countRun?: boolean } = {},
+  ): Promise<RunRecord> {
+    const run = this.newRun(input);
+    await this.insertRun(run, options);
+    return run.record;
   }
 
   async getRun(

@@ -104,6 +104,32 @@ export class PipelineStore {
     return row && toPipeline(row);
   }
 
+  /** A pipeline and the steps of its latest version, in one read (a trigger's). */
+  async getWithLatestSteps(
+    organizationId: string,
+    id: string,
+  ): Promise<{ pipeline: Pipeline; latestSteps: PipelineStep[] } | undefined> {
+    const row = await readFirst<PipelineRow & { latest_steps: string | null }>(
+      this.db('pipelines')
+        .leftJoin(
+          'pipeline_versions',
+          'pipeline_versions.id',
+          'pipelines.latest_version_id',
+        )
+        .where({
+          'pipelines.organization_id': organizationId,
+          'pipelines.id': id,
+        })
+        .select('pipelines.*', 'pipeline_versions.steps as latest_steps'),
+    );
+    return (
+      row && {
+        pipeline: toPipeline(row),
+        latestSteps: fromJsonColumn<PipelineStep[]>(row.latest_steps) ?? [],
+      }
+    );
+  }
+
   async list(
     organizationId: string,
     filter: { projectId?: string },

@@ -107,6 +107,120 @@ describe.each(databases.eachSupportedId())(
       ]);
     });
 
+    describe('a run attached to nothing', () => {
+      /** A pipeline of `steps` in the seeded project, and the input of a run of it. */
+      async function freePipeline(
+        stores: Awaited<ReturnType<typeof setup>>['stores'],
+        seed: Awaited<ReturnType<typeof setup>>['seed'],
+        steps: CreateRunInput['steps'],
+      ) {
+        const pipeline = await stores.pipelines.create({
+          organizationId: seed.organizationId,
+          projectId: seed.projectId,
+          givenId: `free-${steps.length}-${steps[0]?.type ?? 'none'}`,
+          name: 'Free',
+          steps,
+        });
+        return {
+          pipeline,
+          input: {
+            organizationId: seed.organizationId,
+            pipelineId: pipeline.id,
+            pipelineVersionId: pipeline.latestVersionId!,
+            projectId: seed.projectId,
+            steps,
+          } satisfies CreateRunInput,
+        };
+      }
+
+      it('is written once, already admitted with its first step queued, and returned as committed', async () => {
+        const { knex, stores, seed, engine, changes } = await setup();
+        const { pipeline, input } = await freePipeline(stores, seed, [
+          { type: 'iac.plan', name: 'Plan' },
+          { type: 'iac.apply', name: 'Apply' },
+        ]);
+        let run: Awaited<ReturnType<typeof engine.start>> | undefined;
+        const statements = await statementsOf(knex, async () => {
+          run = await engine.start(input);
+        });
+
+        // One insert of the run, one of its steps, the pipeline's pointer and count: no
+        // update of a run or step row, and no read of them.
+        const writes = statements.filter(isWrite);
+        expect(writes).toHaveLength(3);
+        expect(writes[0]).toMatch(/^insert into ["`]pipeline_runs["`]/i);
+        expect(writes[1]).toMatch(/^insert into ["`]step_executions["`]/i);
+        expect(writes[2]).toMatch(/^update ["`]pipelines["`]/i);
+        expect(statements.filter(isCommit)).toHaveLength(1);
+        expect(statements.filter(sql => /^\s*select\b/i.test(sql))).toEqual([]);
+
+        expect(run).toEqual(await stores.pipelineRuns.getRunForEngine(run!.id));
+        expect(run).toMatchObject({
+          status: 'RUNNING',
+          queueState: { preflightBlockedByAdmissionCondition: false },
+          engineRunId: `${run!.id}/attempt-1`,
+        });
+        expect(run!.startedAt).toBeDefined();
+        const steps = await stores.pipelineRuns.listSteps(run!.id);
+        expect(steps.map(s => [s.name, s.status, s.attemptEpoch])).toEqual([
+          ['Plan', 'QUEUED', 1],
+          ['Apply', 'PENDING', 1],
+        ]);
+        expect(
+          await knex('pipelines').where({ id: pipeline.id }).first(),
+        ).toMatchObject({
+          latest_run_id: run!.id,
+          latest_run_status: 'RUNNING',
+        });
+        expect(changes.map(c => [c.runId, c.status])).toEqual([
+          [run!.id, 'QUEUED'],
+          [run!.id, 'RUNNING'],
+          [run!.id, 'RUNNING'],
+        ]);
+      });
+
+      it('waits for its first approval, and finishes at once without steps', async () => {
+        const { knex, stores, seed, engine, changes } = await setup();
+        const approval = await freePipeline(stores, seed, [
+          { type: 'approval', name: 'Approve' },
+          { type: 'iac.apply', name: 'Apply' },
+        ]);
+        const waiting = await engine.start(approval.input);
+        expect(waiting.status).toBe('WAITING_FOR_APPROVAL');
+        expect(waiting).toEqual(
+          await stores.pipelineRuns.getRunForEngine(waiting.id),
+        );
+        const [first] = await stores.pipelineRuns.listSteps(waiting.id);
+        expect(first.status).toBe('WAITING_FOR_APPROVAL');
+        expect(first.startedAt).toBeDefined();
+        expect(changes.map(c => c.status)).toEqual([
+          'QUEUED',
+          'RUNNING',
+          'WAITING_FOR_APPROVAL',
+        ]);
+
+        changes.length = 0;
+        const empty = await freePipeline(stores, seed, []);
+        const done = await engine.start(empty.input);
+        expect(done.status).toBe('SUCCEEDED');
+        expect(done.completedAt).toBeDefined();
+        expect(await stores.pipelineRuns.listSteps(done.id)).toEqual([]);
+        const counted = await knex('pipelines')
+          .where({ id: empty.pipeline.id })
+          .first();
+        expect([
+          Number(counted.run_count),
+          counted.latest_run_id,
+          counted.latest_run_status,
+        ]).toEqual([1, done.id, 'SUCCEEDED']);
+        expect(changes.map(c => c.status)).toEqual([
+          'QUEUED',
+          'RUNNING',
+          'SUCCEEDED',
+        ]);
+      });
+    });
+
     it('announces only after the commit: a listener reads the run as announced', async () => {
       const { knex, stores, input } = await setup();
       const seen: (string | undefined)[] = [];

@@ -153,7 +153,14 @@ export class PipelineService {
   ): Promise<PipelineRun> {
     await this.deps.authorizer.require(caller, EXECUTE);
     const { stores } = this.deps;
-    const pipeline = await this.requirePipeline(caller, pipelineId);
+    const found = await stores.pipelines.getWithLatestSteps(
+      caller.organizationId,
+      pipelineId,
+    );
+    if (!found) {
+      throw notFound('Pipeline', pipelineId);
+    }
+    const { pipeline, latestSteps } = found;
     const attachedEntityId = pipeline.stackId ?? input.attachedEntityId;
     if (
       pipeline.stackId &&
@@ -173,10 +180,6 @@ export class PipelineService {
     if (attachedEntityId && !stack) {
       throw notFound('Stack', attachedEntityId);
     }
-    const version = await stores.pipelines.getVersion(
-      caller.organizationId,
-      pipeline.latestVersionId!,
-    );
     const previousRun =
       stack && stack.latestRunId
         ? await stores.pipelineRuns.getRun(
@@ -188,7 +191,7 @@ export class PipelineService {
     const run = await this.deps.engine.start({
       organizationId: caller.organizationId,
       pipelineId: pipeline.id,
-      pipelineVersionId: version!.id,
+      pipelineVersionId: pipeline.latestVersionId!,
       projectId: pipeline.projectId,
       attachedEntityId: attachedEntityId || undefined,
       attachedEntityType: stack ? 'STACK' : undefined,
@@ -209,9 +212,9 @@ export class PipelineService {
               : {}),
           }
         : undefined,
-      steps: version!.steps,
+      steps: latestSteps,
     });
-    return this.getRun(caller, run.id);
+    return this.deps.runnerRegistry.describeRun(run);
   }
 
   async listRuns(
