@@ -14,6 +14,7 @@ import {
 import { Knex } from 'knex';
 import { largestFirst } from '../lib/largestFirst';
 import { newId } from './ids';
+import { latestRunUpdate } from './PipelineStore';
 import { fromJsonColumn, toJsonColumn } from './json';
 import { readFirst, readRows } from './directReads';
 import { KeysetPage, keysetPage, KeysetRequest } from './keyset';
@@ -365,7 +366,7 @@ export class PipelineRunStore implements RunTransitions {
 
   /**
    * A QUEUED run and its PENDING steps, not yet written: the engine may move them (see
-   * `UnwrittenRun`) before `insertRun` writes them.
+   * `UnwrittenRun`) before `insertCountedRun` writes them.
    */
   newRun(input: CreateRunInput): UnwrittenRun {
     const now = nowTimestamp();
@@ -428,14 +429,50 @@ export class PipelineRunStore implements RunTransitions {
   }
 
   /**
-   * Writes a run made by `newRun`, as it now is, and counts it in its pipeline's `run_count`
-   * unless `countRun` is false: then the caller counts it in the same transaction (the engine
-   * does, with the pipeline's latest-run pointer).
+   * Writes a run made by `newRun` as it now is, counts it in its pipeline and points the
+   * pipeline at it, as one atomic write. On PostgreSQL that is one statement, the three writes
+   * as data-modifying `WITH` queries, committed on its own: in a transaction, the pipeline's
+   * row would stay locked across the round trips to its commit, and every other trigger of the
+   * pipeline waits for that row (docs/benchmarks.md, optimization 30). On SQLite, whose
+   * statements have no round trips, it is one transaction.
    */
-  async insertRun(
-    run: UnwrittenRun,
+  async insertCountedRun(run: UnwrittenRun): Promise<void> {
+    const { row, stepRows } = run.written();
+    const writes = (db: Knex) => [
+      db('pipeline_runs').insert(row),
+      ...(stepRows.length ? [db('step_executions').insert(stepRows)] : []),
+      latestRunUpdate(db, row.pipeline_id, row.id, row.status, {
+        countRun: true,
+      }),
+    ];
+    if (this.isPostgres) {
+      const statements = writes(this.db);
+      await this.db.raw(
+        `WITH ${statements.map((_, i) => `w${i} AS (?)`).join(', ')} SELECT 1`,
+        statements,
+      );
+      return;
+    }
+    const writeAll = async (db: Knex) => {
+      for (const statement of writes(db)) {
+        await statement;
+      }
+    };
+    await (this.db.isTransaction
+      ? writeAll(this.db)
+      : this.db.transaction(writeAll));
+  }
+
+  /**
+   * Creates a QUEUED run and its steps, and counts it in its pipeline's `run_count` unless
+   * `countRun` is false: then the caller counts it in the same transaction (the engine does,
+   * with the pipeline's latest-run pointer).
+   */
+  async createRun(
+    input: CreateRunInput,
     options: { countRun?: boolean } = {},
-  ): Promise<void> {
+  ): Promise<RunRecord> {
+    const run = this.newRun(input);
     const { row, stepRows } = run.written();
     await this.db('pipeline_runs').insert(row);
     if (options.countRun !== false) {
@@ -446,15 +483,6 @@ export class PipelineRunStore implements RunTransitions {
     if (stepRows.length) {
       await this.db('step_executions').insert(stepRows);
     }
-  }
-
-  /** Creates a QUEUED run and its steps (`newRun`, then `insertRun`). */
-  async createRun(
-    input: CreateRunInput,
-    options: { countRun?: boolean } = {},
-  ): Promise<RunRecord> {
-    const run = this.newRun(input);
-    await this.insertRun(run, options);
     return run.record;
   }
 

@@ -219,28 +219,38 @@ export class PipelineStore {
     status: RunStatus,
     options: { countRun?: boolean } = {},
   ): Promise<void> {
-    if (!options.countRun) {
-      await this.db('pipelines')
-        .where({ id: pipelineId })
-        .where(q =>
-          q.whereNull('latest_run_id').orWhere('latest_run_id', '<=', runId),
-        )
-        .update({ latest_run_id: runId, latest_run_status: status });
-      return;
-    }
-    const newer = 'latest_run_id IS NULL OR latest_run_id <= ?';
-    await this.db('pipelines')
-      .where({ id: pipelineId })
-      .update({
-        run_count: this.db.raw('run_count + 1'),
-        latest_run_id: this.db.raw(
-          `CASE WHEN ${newer} THEN ? ELSE latest_run_id END`,
-          [runId, runId],
-        ),
-        latest_run_status: this.db.raw(
-          `CASE WHEN ${newer} THEN ? ELSE latest_run_status END`,
-          [runId, status],
-        ),
-      });
+    await latestRunUpdate(this.db, pipelineId, runId, status, options);
   }
+}
+
+/** The statement of `PipelineStore.recordLatestRun`, not yet run. */
+export function latestRunUpdate(
+  db: Knex,
+  pipelineId: string,
+  runId: string,
+  status: RunStatus,
+  options: { countRun?: boolean } = {},
+): Knex.QueryBuilder {
+  if (!options.countRun) {
+    return db('pipelines')
+      .where({ id: pipelineId })
+      .where(q =>
+        q.whereNull('latest_run_id').orWhere('latest_run_id', '<=', runId),
+      )
+      .update({ latest_run_id: runId, latest_run_status: status });
+  }
+  const newer = 'latest_run_id IS NULL OR latest_run_id <= ?';
+  return db('pipelines')
+    .where({ id: pipelineId })
+    .update({
+      run_count: db.raw('run_count + 1'),
+      latest_run_id: db.raw(
+        `CASE WHEN ${newer} THEN ? ELSE latest_run_id END`,
+        [runId, runId],
+      ),
+      latest_run_status: db.raw(
+        `CASE WHEN ${newer} THEN ? ELSE latest_run_status END`,
+        [runId, status],
+      ),
+    });
 }

@@ -108,24 +108,28 @@ export class PipelineEngine {
    */
   async start(input: CreateRunInput): Promise<RunRecord> {
     const changes = new RunChanges();
-    const { run, finished } = await this.deps.stores.transaction(async tx => {
-      const fresh = tx.pipelineRuns.newRun(input);
-      changes.recordCreated(fresh.record);
-      if (input.attachedEntityId) {
-        // Admission reads the entity's queued runs, this one among them: it is written first.
-        await tx.pipelineRuns.insertRun(fresh, { countRun: false });
-        const done = await this.admitIn(tx, fresh.record, changes);
-        await changes.writePointers(tx);
-        const written = await tx.pipelineRuns.getRunForEngine(fresh.record.id);
-        return { run: written!, finished: done };
-      }
+    const { stores } = this.deps;
+    if (!input.attachedEntityId) {
       // Nothing can hold a run attached to nothing: it is admitted and its first step started
-      // on its rows before they are written, one insert each instead of an insert and four
-      // updates and a read (docs/benchmarks.md, optimization 29).
-      const done = await this.admitIn(tx, fresh.record, changes, fresh);
-      await tx.pipelineRuns.insertRun(fresh, { countRun: false });
+      // on its rows before they are written, and the rows, its count and its pipeline's
+      // pointer are written at once (docs/benchmarks.md, optimizations 29 and 30).
+      const fresh = stores.pipelineRuns.newRun(input);
+      changes.recordCreated(fresh.record);
+      const finished = await this.enterRunning(fresh.record, changes, fresh);
+      await stores.pipelineRuns.insertCountedRun(fresh);
+      await this.afterCommit(changes, finished ? fresh.record.id : undefined);
+      return fresh.record;
+    }
+    const { run, finished } = await stores.transaction(async tx => {
+      // Admission reads the entity's queued runs, this one among them: it is written first.
+      const created = await tx.pipelineRuns.createRun(input, {
+        countRun: false,
+      });
+      changes.recordCreated(created);
+      const done = await this.admitIn(tx, created, changes);
       await changes.writePointers(tx);
-      return { run: fresh.record, finished: done };
+      const written = await tx.pipelineRuns.getRunForEngine(created.id);
+      return { run: written!, finished: done };
     });
     await this.afterCommit(changes, finished ? run.id : undefined);
     return run;
@@ -170,14 +174,12 @@ export class PipelineEngine {
 
   /**
    * Admission of a queued run inside `tx`; an admitted run's first step is started in it too.
-   * True when the run finished there (a version without steps). The run's own moves go
-   * through `rows`: the transaction's store, or the rows of a new run not yet written.
+   * True when the run finished there (a version without steps).
    */
   private async admitIn(
     tx: Stores,
     run: RunRecord,
     changes: RunChanges,
-    rows: RunTransitions = tx.pipelineRuns,
   ): Promise<boolean> {
     if (run.attachedEntityId) {
       await tx.pipelineRuns.lockEntityForAdmission(run.attachedEntityId);
@@ -244,6 +246,19 @@ export class PipelineEngine {
         return false;
       }
     }
+    return this.enterRunning(run, changes, tx.pipelineRuns);
+  }
+
+  /**
+   * The admission itself, once nothing holds the run: QUEUED → RUNNING, then its first step is
+   * started. Through `rows`: a transaction's store, or a new run's rows before their insert.
+   * True when the run finished there (a version without steps).
+   */
+  private async enterRunning(
+    run: RunRecord,
+    changes: RunChanges,
+    rows: RunTransitions,
+  ): Promise<boolean> {
     const now = nowTimestamp();
     const admitted = await rows.transitionRun(run.id, ['QUEUED'], {
       status: 'RUNNING',
