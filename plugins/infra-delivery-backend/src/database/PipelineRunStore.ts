@@ -276,7 +276,8 @@ export interface RunTransitions {
  * transitions change the rows the insert will write, with the store's compare-and-set
  * semantics on the status; nothing else can see the run before its insert, so only its own
  * moves change it. A trigger admits a run attached to nothing and starts its first step on
- * these rows, then writes them in one insert each (PipelineEngine.start).
+ * these rows, then `PipelineRunStore.insertCountedRun` writes them with its pipeline's count
+ * and pointer (PipelineEngine.start).
  */
 export class UnwrittenRun implements RunTransitions {
   constructor(

@@ -102,7 +102,7 @@ export class PipelineEngine {
   }
 
   /**
-   * Creates a run and, in the same transaction, tries to admit it and start its first step:
+   * Creates a run and, in the same atomic write, tries to admit it and start its first step:
    * one commit for what a trigger changes, the run's pointers and its pipeline's count
    * included. Returns the run as committed; its changes are announced after the commit.
    */
@@ -114,10 +114,11 @@ export class PipelineEngine {
       // on its rows before they are written, and the rows, its count and its pipeline's
       // pointer are written at once (docs/benchmarks.md, optimizations 29 and 30).
       const fresh = stores.pipelineRuns.newRun(input);
-      changes.recordCreated(fresh.record);
-      const finished = await this.enterRunning(fresh.record, changes, fresh);
+      const queued = fresh.record;
+      changes.recordCreated(queued);
+      const finished = await this.enterRunning(queued, changes, fresh);
       await stores.pipelineRuns.insertCountedRun(fresh);
-      await this.afterCommit(changes, finished ? fresh.record.id : undefined);
+      await this.afterCommit(changes, finished ? queued.id : undefined);
       return fresh.record;
     }
     const { run, finished } = await stores.transaction(async tx => {
