@@ -325,6 +325,15 @@ export class UnwrittenRun implements RunTransitions {
   }
 }
 
+/** The inserts of a run made by `PipelineRunStore.newRun` and of its steps, not yet run. */
+function insertsOf(db: Knex, run: UnwrittenRun): Knex.QueryBuilder[] {
+  const { row, stepRows } = run.written();
+  return [
+    db('pipeline_runs').insert(row),
+    ...(stepRows.length ? [db('step_executions').insert(stepRows)] : []),
+  ];
+}
+
 export interface RunListFilter {
   pipelineIds?: string[];
   statuses?: RunStatus[];
@@ -438,10 +447,9 @@ export class PipelineRunStore implements RunTransitions {
    * statements have no round trips, it is one transaction.
    */
   async insertCountedRun(run: UnwrittenRun): Promise<void> {
-    const { row, stepRows } = run.written();
+    const { row } = run.written();
     const writes = (db: Knex) => [
-      db('pipeline_runs').insert(row),
-      ...(stepRows.length ? [db('step_executions').insert(stepRows)] : []),
+      ...insertsOf(db, run),
       latestRunUpdate(db, row.pipeline_id, row.id, row.status, {
         countRun: true,
       }),
@@ -474,15 +482,13 @@ export class PipelineRunStore implements RunTransitions {
     options: { countRun?: boolean } = {},
   ): Promise<RunRecord> {
     const run = this.newRun(input);
-    const { row, stepRows } = run.written();
-    await this.db('pipeline_runs').insert(row);
+    for (const insert of insertsOf(this.db, run)) {
+      await insert;
+    }
     if (options.countRun !== false) {
       await this.db('pipelines')
-        .where({ id: row.pipeline_id })
+        .where({ id: input.pipelineId })
         .increment('run_count', 1);
-    }
-    if (stepRows.length) {
-      await this.db('step_executions').insert(stepRows);
     }
     return run.record;
   }
