@@ -1,4 +1,6 @@
+import { Knex } from 'knex';
 import { Stores } from './pluginInternals';
+import { stackTriggerEndpoint } from './stackTrigger';
 import { DatasetManifest } from './dataset/generate';
 
 /** Every list asks for the same page size, the catalog peer included. */
@@ -15,6 +17,10 @@ export interface Endpoint {
   list: boolean;
   /** The store call the route makes, for the SQL floor; absent where no query repeats. */
   store?: (stores: Stores) => Promise<unknown>;
+  /** Where each request sends another body: the body of the next request. */
+  nextBody?: () => string;
+  /** Run before each load of the endpoint (its warm-up included). */
+  beforeLoad?: (knex: Knex) => Promise<void>;
 }
 
 const PLUGIN = '/api/infra-delivery';
@@ -142,5 +148,6 @@ export function benchEndpoints(
       body: JSON.stringify({ data: { description: 'bench' } }),
       list: false,
     },
+    stackTriggerEndpoint(org, manifest.stackIds, extra.triggerPipelineId),
   ];
 }

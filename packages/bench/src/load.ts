@@ -20,9 +20,12 @@ export async function load(options: {
   method: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
+  /** A body for each request instead of `body`'s for all. */
+  nextBody?: () => string;
   connections: number;
   duration: number;
 }): Promise<LoadResult> {
+  const { nextBody } = options;
   const result = await autocannon({
     url: options.url,
     method: options.method,
@@ -31,6 +34,11 @@ export async function load(options: {
       ...(options.body ? { 'content-type': 'application/json' } : {}),
     },
     body: options.body,
+    ...(nextBody && {
+      requests: [
+        { setupRequest: request => ({ ...request, body: nextBody() }) },
+      ],
+    }),
     connections: options.connections,
     pipelining: 1,
     duration: options.duration,

@@ -212,21 +212,25 @@ export async function runBenchmark(options: {
         byConnections: {},
       };
       // A second of warm-up (JIT, caches), not recorded.
+      await endpoint.beforeLoad?.(knex);
       await load({
         url: `${backend.baseUrl}${endpoint.path}`,
         method: endpoint.method,
         headers: authorization,
         body: endpoint.body,
+        nextBody: endpoint.nextBody,
         connections: 4,
         duration: 1,
       });
       for (const c of connections) {
+        await endpoint.beforeLoad?.(knex);
         await api.expect(204, 'POST', '/api/bench/event-loop/reset');
         const measured = await loadBackend({
           url: `${backend.baseUrl}${endpoint.path}`,
           method: endpoint.method,
           headers: authorization,
           body: endpoint.body,
+          nextBody: endpoint.nextBody,
           connections: c,
           duration,
         });
