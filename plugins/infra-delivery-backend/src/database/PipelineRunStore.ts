@@ -15,6 +15,7 @@ import { Knex } from 'knex';
 import { largestFirst } from '../lib/largestFirst';
 import { newId } from './ids';
 import { latestRunUpdate } from './PipelineStore';
+import { stackLatestRunUpdate } from './StackStore';
 import { fromJsonColumn, toJsonColumn } from './json';
 import { readFirst, readRows } from './directReads';
 import { KeysetPage, keysetPage, KeysetRequest } from './keyset';
@@ -440,11 +441,12 @@ export class PipelineRunStore implements RunTransitions {
 
   /**
    * Writes a run made by `newRun` as it now is, counts it in its pipeline and points the
-   * pipeline at it, as one atomic write. On PostgreSQL that is one statement, the three writes
-   * as data-modifying `WITH` queries, committed on its own: in a transaction, the pipeline's
-   * row would stay locked across the round trips to its commit, and every other trigger of the
-   * pipeline waits for that row (docs/benchmarks.md, optimization 30). On SQLite, whose
-   * statements have no round trips, it is one transaction.
+   * pipeline (and the stack it is attached to) at it, as one atomic write. On PostgreSQL that
+   * is one statement, the writes as data-modifying `WITH` queries in the engine's lock order
+   * (runs and steps, pipelines, stacks); outside a transaction it commits on its own: in one,
+   * the pipeline's row would stay locked across the round trips to its commit, and every other
+   * trigger of the pipeline waits for that row (docs/benchmarks.md, optimizations 30 and 31).
+   * On SQLite, whose statements have no round trips, it is one transaction.
    */
   async insertCountedRun(run: UnwrittenRun): Promise<void> {
     const { row } = run.written();
@@ -453,6 +455,9 @@ export class PipelineRunStore implements RunTransitions {
       latestRunUpdate(db, row.pipeline_id, row.id, row.status, {
         countRun: true,
       }),
+      ...(row.attached_entity_type === 'STACK' && row.attached_entity_id
+        ? [stackLatestRunUpdate(db, row.attached_entity_id, row.id)]
+        : []),
     ];
     if (this.isPostgres) {
       const statements = writes(this.db);
@@ -559,6 +564,26 @@ export class PipelineRunStore implements RunTransitions {
       .limit(limit)
       .select('r.id');
     return rows.map(r => r.id);
+  }
+
+  /**
+   * Whether no run holds the entity or waits for it: then a new run of it, the newest, is
+   * admitted at once. Read under the entity's admission lock.
+   */
+  async entityIsFree(
+    organizationId: string,
+    entityId: string,
+  ): Promise<boolean> {
+    const row = await readFirst<{ id: string }>(
+      this.db('pipeline_runs')
+        .select('id')
+        .where({
+          organization_id: organizationId,
+          attached_entity_id: entityId,
+        })
+        .whereIn('status', [...ACTIVE_RUN_STATUSES, 'QUEUED']),
+    );
+    return !row;
   }
 
   /** The active run that holds an entity, if any. */

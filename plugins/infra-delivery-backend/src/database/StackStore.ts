@@ -252,11 +252,23 @@ export class StackStore {
   }
 
   async recordLatestRun(id: string, runId: string): Promise<void> {
-    await this.db('stacks')
-      .where({ id })
-      .where(q =>
-        q.whereNull('latest_run_id').orWhere('latest_run_id', '<=', runId),
-      )
-      .update({ latest_run_id: runId, updated_at: nowTimestamp() });
+    await stackLatestRunUpdate(this.db, id, runId);
   }
+}
+
+/**
+ * Points a stack at a run unless it already points at a newer one. A builder, so that a new
+ * run's insert can carry it in the same statement (PipelineRunStore.insertCountedRun).
+ */
+export function stackLatestRunUpdate(
+  db: Knex,
+  stackId: string,
+  runId: string,
+): Knex.QueryBuilder {
+  return db('stacks')
+    .where({ id: stackId })
+    .where(q =>
+      q.whereNull('latest_run_id').orWhere('latest_run_id', '<=', runId),
+    )
+    .update({ latest_run_id: runId, updated_at: nowTimestamp() });
 }

@@ -109,19 +109,25 @@ export class PipelineEngine {
   async start(input: CreateRunInput): Promise<RunRecord> {
     const changes = new RunChanges();
     const { stores } = this.deps;
-    if (!input.attachedEntityId) {
+    const entityId = input.attachedEntityId;
+    if (!entityId) {
       // Nothing can hold a run attached to nothing: it is admitted and its first step started
       // on its rows before they are written, and the rows, its count and its pipeline's
       // pointer are written at once (docs/benchmarks.md, optimizations 29 and 30).
-      const fresh = stores.pipelineRuns.newRun(input);
-      const queued = fresh.record;
-      changes.recordCreated(queued);
-      const finished = await this.enterRunning(queued, changes, fresh);
-      await stores.pipelineRuns.insertCountedRun(fresh);
-      await this.afterCommit(changes, finished ? queued.id : undefined);
-      return fresh.record;
+      const started = await this.startUnwritten(stores, input, changes);
+      await this.afterCommit(
+        changes,
+        started.finished ? started.run.id : undefined,
+      );
+      return started.run;
     }
     const { run, finished } = await stores.transaction(async tx => {
+      await tx.pipelineRuns.lockEntityForAdmission(entityId);
+      if (await tx.pipelineRuns.entityIsFree(input.organizationId, entityId)) {
+        // Nothing holds the entity and nothing waits for it, and the lock keeps it so until
+        // the commit: the new run is admitted as a run attached to nothing is (optimization 31).
+        return this.startUnwritten(tx, input, changes);
+      }
       // Admission reads the entity's queued runs, this one among them: it is written first.
       const created = await tx.pipelineRuns.createRun(input, {
         countRun: false,
@@ -134,6 +140,23 @@ export class PipelineEngine {
     });
     await this.afterCommit(changes, finished ? run.id : undefined);
     return run;
+  }
+
+  /**
+   * A new run that nothing can hold: admitted and its first step started on its rows before
+   * they are written, then the rows, its pipeline's count and its pointers written at once.
+   */
+  private async startUnwritten(
+    stores: Stores,
+    input: CreateRunInput,
+    changes: RunChanges,
+  ): Promise<{ run: RunRecord; finished: boolean }> {
+    const fresh = stores.pipelineRuns.newRun(input);
+    const queued = fresh.record;
+    changes.recordCreated(queued);
+    const finished = await this.enterRunning(queued, changes, fresh);
+    await stores.pipelineRuns.insertCountedRun(fresh);
+    return { run: fresh.record, finished };
   }
 
   /**

@@ -107,6 +107,75 @@ describe.each(databases.eachSupportedId())(
       ]);
     });
 
+    it('admits a run of a free stack inside its admission lock with one read and one write, and returns it as committed', async () => {
+      const { knex, stores, stack, engine, input } = await setup();
+      let run: Awaited<ReturnType<typeof engine.start>> | undefined;
+      const statements = await statementsOf(knex, async () => {
+        run = await engine.start(input());
+      });
+
+      // The lock, the read that finds no run holding the stack or waiting for it, then the
+      // run, its steps, the pipeline's count and pointer and the stack's pointer: one statement
+      // on PostgreSQL, inside the transaction that holds the lock until its commit.
+      const label = (sql: string) =>
+        [
+          ['BEGIN', /^\s*begin\b/i],
+          ['COMMIT', /^\s*commit\b/i],
+          ['lock', /pg_advisory_xact_lock/i],
+          ['free?', /^select ["`]id["`] from ["`]pipeline_runs["`]/i],
+          ['run', /insert into ["`]pipeline_runs["`]/i],
+          ['steps', /insert into ["`]step_executions["`]/i],
+          ['pipeline', /update ["`]pipelines["`] set ["`]run_count["`]/i],
+          ['stack', /update ["`]stacks["`] set ["`]latest_run_id["`]/i],
+        ]
+          .filter(([, pattern]) => (pattern as RegExp).test(sql))
+          .map(([name]) => name)
+          .join(' + ') || sql;
+      expect(statements.map(label)).toEqual(
+        databaseId.startsWith('POSTGRES')
+          ? [
+              'BEGIN',
+              'lock',
+              'free?',
+              'run + steps + pipeline + stack',
+              'COMMIT',
+            ]
+          : ['BEGIN', 'free?', 'run', 'steps', 'pipeline', 'stack', 'COMMIT'],
+      );
+      expect(run).toEqual(await stores.pipelineRuns.getRunForEngine(run!.id));
+      expect(run).toMatchObject({
+        status: 'RUNNING',
+        attachedEntityId: stack.stackId,
+        engineRunId: `${run!.id}/attempt-1`,
+      });
+      expect(await pointers(knex, stack)).toEqual({
+        runCount: 1,
+        pipelineLatest: [run!.id, 'RUNNING'],
+        stackLatest: run!.id,
+      });
+    });
+
+    it('holds a new run behind an older queued run of the stack even when no run holds it', async () => {
+      const { knex, stores, engine, input } = await setup();
+      const first = await engine.start(input());
+      const second = await engine.start(input());
+      // The holder gone without its release (a crash between its end and the admission of
+      // the next): the stack is held by nothing, but a run waits for it.
+      await knex('pipeline_runs')
+        .where({ id: first.id })
+        .update({ status: 'FAILED' });
+      const third = await engine.start(input());
+      const held = await stores.pipelineRuns.getRunForEngine(third.id);
+      expect(held).toMatchObject({
+        status: 'QUEUED',
+        queueState: { reason: 'STACK_BUSY', blockingRunId: second.id },
+      });
+      expect(held?.queueReason).toContain('has an older queued run');
+      expect(
+        (await stores.pipelineRuns.getRunForEngine(second.id))?.status,
+      ).toBe('QUEUED');
+    });
+
     describe('a run attached to nothing', () => {
       /** A pipeline of `steps` in the seeded project, and the input of a run of it. */
       async function freePipeline(
