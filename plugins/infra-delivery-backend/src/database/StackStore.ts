@@ -151,6 +151,52 @@ export class StackStore {
     return row && toStack(row);
   }
 
+  /**
+   * A stack with the input of its latest run, which a new run of it records as the input
+   * before: one read where a trigger made two. `latestRunInput` is absent when the stack has
+   * no latest run, null when that run was given no input.
+   */
+  async getWithLatestRunInput(
+    organizationId: string,
+    id: string,
+  ): Promise<
+    | { stack: Stack; latestRunInput?: Record<string, unknown> | null }
+    | undefined
+  > {
+    const row = await readFirst<
+      StackRow & {
+        latest_run_found: string | null;
+        latest_run_input: string | null;
+      }
+    >(
+      this.db('stacks')
+        .leftJoin('pipeline_runs as latest_run', join =>
+          join
+            .on('latest_run.id', 'stacks.latest_run_id')
+            .andOn('latest_run.organization_id', 'stacks.organization_id'),
+        )
+        .where({ 'stacks.organization_id': organizationId, 'stacks.id': id })
+        .select(
+          'stacks.*',
+          'latest_run.id as latest_run_found',
+          'latest_run.input as latest_run_input',
+        ),
+    );
+    if (!row) {
+      return undefined;
+    }
+    return {
+      stack: toStack(row),
+      ...(row.latest_run_found
+        ? {
+            latestRunInput:
+              fromJsonColumn<Record<string, unknown>>(row.latest_run_input) ??
+              null,
+          }
+        : {}),
+    };
+  }
+
   async list(
     organizationId: string,
     filter: {

@@ -72,6 +72,12 @@ export interface StepResult {
   error?: ErrorBody;
 }
 
+/** A run `PipelineEngine.startRun` started, with its steps where it wrote them itself. */
+export interface StartedRun {
+  run: RunRecord;
+  steps?: StepRecord[];
+}
+
 /**
  * The step, when it is still RUNNING in the given attempt: what a step the backend executes
  * itself may still write to. A late or duplicate actor gets nothing.
@@ -107,6 +113,11 @@ export class PipelineEngine {
    * included. Returns the run as committed; its changes are announced after the commit.
    */
   async start(input: CreateRunInput): Promise<RunRecord> {
+    return (await this.startRun(input)).run;
+  }
+
+  /** `start`, with the run's steps as committed where the start wrote them itself. */
+  async startRun(input: CreateRunInput): Promise<StartedRun> {
     const changes = new RunChanges();
     const { stores } = this.deps;
     const entityId = input.attachedEntityId;
@@ -119,9 +130,9 @@ export class PipelineEngine {
         changes,
         started.finished ? started.run.id : undefined,
       );
-      return started.run;
+      return started;
     }
-    const { run, finished } = await stores.transaction(async tx => {
+    const started = await stores.transaction(async tx => {
       await tx.pipelineRuns.lockEntityForAdmission(entityId);
       if (await tx.pipelineRuns.entityIsFree(input.organizationId, entityId)) {
         // Nothing holds the entity and nothing waits for it, and the lock keeps it so until
@@ -138,8 +149,11 @@ export class PipelineEngine {
       const written = await tx.pipelineRuns.getRunForEngine(created.id);
       return { run: written!, finished: done };
     });
-    await this.afterCommit(changes, finished ? run.id : undefined);
-    return run;
+    await this.afterCommit(
+      changes,
+      started.finished ? started.run.id : undefined,
+    );
+    return started;
   }
 
   /**
@@ -150,13 +164,14 @@ export class PipelineEngine {
     stores: Stores,
     input: CreateRunInput,
     changes: RunChanges,
-  ): Promise<{ run: RunRecord; finished: boolean }> {
+  ): Promise<StartedRun & { finished: boolean }> {
     const fresh = stores.pipelineRuns.newRun(input);
     const queued = fresh.record;
     changes.recordCreated(queued);
     const finished = await this.enterRunning(queued, changes, fresh);
     await stores.pipelineRuns.insertCountedRun(fresh);
-    return { run: fresh.record, finished };
+    const run = fresh.record;
+    return { run, steps: await fresh.listSteps(run.id), finished };
   }
 
   /**

@@ -633,6 +633,12 @@ describe.each(databases.eachSupportedId())(
         expect(unnamed.status).toBe(201);
         expect(unnamed.body.data.variantId).toBe('green');
         expect(unnamed.body.data).not.toHaveProperty('variantName');
+        // The run before it, the destroy run, was given no input: it had an empty one.
+        expect(unnamed.body.data.data).toEqual({
+          kind: 'stack',
+          module_input: {},
+          previous_module_input: {},
+        });
 
         const nameWithoutId = await api.post(
           `/pipelines/${stack.changePipelineId}/runs`,

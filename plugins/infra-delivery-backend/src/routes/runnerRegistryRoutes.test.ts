@@ -271,10 +271,13 @@ describe.each(databases.eachSupportedId())(
         await claim(api, runner.key, 'busy');
 
         const run = await trigger(api, owner, pipelineId);
-        expect((await getRun(api, owner, run.id)).queueState).toMatchObject({
-          waitingForRunner: false,
-          reason: 'Queued for a runner: 1 runner is connected',
-        });
+        // The trigger's answer (the run as its start wrote it) and a read of it say the same.
+        for (const seen of [run, await getRun(api, owner, run.id)]) {
+          expect(seen.queueState).toMatchObject({
+            waitingForRunner: false,
+            reason: 'Queued for a runner: 1 runner is connected',
+          });
+        }
 
         await sleep(ONLINE_SECONDS * 1000 + 200);
         expect((await listedRun(run.id)).queueState).toMatchObject({

@@ -5,7 +5,7 @@ import {
   RunnerStatus,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { KeysetPage, KeysetRequest } from '../database/keyset';
-import { publicRun, RunRecord } from '../database/PipelineRunStore';
+import { publicRun, RunRecord, StepRecord } from '../database/PipelineRunStore';
 import { RunnerSighting, RunnerWindow } from '../database/RunnerStore';
 import { Stores } from '../database/stores';
 import { RUNNER_STEP_TYPES } from '../engine/PipelineEngine';
@@ -151,6 +151,39 @@ export class RunnerRegistry {
       running.map(run => run.id),
       RUNNER_STEP_TYPES,
     );
+    return this.describeWaiting(runs, waiting);
+  }
+
+  /**
+   * One run as `describeRuns` describes it. Given its steps as they are (a run its caller has
+   * just written), it does not read them again.
+   */
+  async describeRun(
+    run: RunRecord,
+    steps?: StepRecord[],
+  ): Promise<PipelineRun> {
+    if (!steps) {
+      const [described] = await this.describeRuns([run]);
+      return described;
+    }
+    const waitsForRunner =
+      run.status === 'RUNNING' &&
+      steps.some(
+        step =>
+          step.status === 'QUEUED' && RUNNER_STEP_TYPES.includes(step.type),
+      );
+    const [described] = await this.describeWaiting(
+      [run],
+      new Set(waitsForRunner ? [run.id] : []),
+    );
+    return described;
+  }
+
+  /** Runs described, those in `waiting` with whether a runner is there to take their step. */
+  private async describeWaiting(
+    runs: RunRecord[],
+    waiting: Set<string>,
+  ): Promise<PipelineRun[]> {
     if (waiting.size === 0) {
       return runs.map(publicRun);
     }
@@ -187,11 +220,6 @@ export class RunnerRegistry {
         return publicRun({ ...run, queueState });
       }),
     );
-  }
-
-  async describeRun(run: RunRecord): Promise<PipelineRun> {
-    const [described] = await this.describeRuns([run]);
-    return described;
   }
 
   /** Forgets the runners not seen within the retention period; returns how many. */

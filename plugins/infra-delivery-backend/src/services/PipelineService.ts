@@ -174,21 +174,18 @@ export class PipelineService {
         message: `Runs of this pipeline attach to its stack ${pipeline.stackId}`,
       });
     }
-    const stack =
-      attachedEntityId &&
-      (await stores.stacks.get(caller.organizationId, attachedEntityId));
-    if (attachedEntityId && !stack) {
+    const attachedTo = attachedEntityId
+      ? await stores.stacks.getWithLatestRunInput(
+          caller.organizationId,
+          attachedEntityId,
+        )
+      : undefined;
+    if (attachedEntityId && !attachedTo) {
       throw notFound('Stack', attachedEntityId);
     }
-    const previousRun =
-      stack && stack.latestRunId
-        ? await stores.pipelineRuns.getRun(
-            caller.organizationId,
-            stack.latestRunId,
-          )
-        : undefined;
+    const stack = attachedTo?.stack;
     // One transaction creates, admits and starts the run (PipelineEngine.start).
-    const run = await this.deps.engine.start({
+    const { run, steps } = await this.deps.engine.startRun({
       organizationId: caller.organizationId,
       pipelineId: pipeline.id,
       pipelineVersionId: pipeline.latestVersionId!,
@@ -207,14 +204,14 @@ export class PipelineService {
         ? {
             kind: 'stack',
             module_input: input.input ?? {},
-            ...(previousRun
-              ? { previous_module_input: previousRun.input ?? {} }
+            ...(attachedTo && 'latestRunInput' in attachedTo
+              ? { previous_module_input: attachedTo.latestRunInput ?? {} }
               : {}),
           }
         : undefined,
       steps: latestSteps,
     });
-    return this.deps.runnerRegistry.describeRun(run);
+    return this.deps.runnerRegistry.describeRun(run, steps);
   }
 
   async listRuns(
