@@ -12,9 +12,13 @@
  */
 exports.up = async function up(knex) {
   await knex.schema.alterTable('pipeline_runs', table => {
+    // Runs attached to nothing are never read this way: they stay out of it, and their
+    // inserts do not write it. A read with `attached_entity_id = ?` implies the predicate on
+    // both databases.
     table.index(
       ['organization_id', 'attached_entity_id', 'status', 'id'],
       'pipeline_runs_org_entity_status_idx',
+      { predicate: knex.whereNotNull('attached_entity_id') },
     );
   });
 };
