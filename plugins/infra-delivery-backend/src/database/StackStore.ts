@@ -152,15 +152,14 @@ export class StackStore {
   }
 
   /**
-   * A stack with the input of its latest run, which a new run of it records as the input
-   * before: one read where a trigger made two. `latestRunInput` is absent when the stack has
-   * no latest run, null when that run was given no input.
+   * A stack with its latest run's input, which a new run of it records as the input before:
+   * one read where a trigger made two. `latestRun` is absent when the stack has no run.
    */
   async getWithLatestRunInput(
     organizationId: string,
     id: string,
   ): Promise<
-    | { stack: Stack; latestRunInput?: Record<string, unknown> | null }
+    | { stack: Stack; latestRun?: { input?: Record<string, unknown> } }
     | undefined
   > {
     const row = await readFirst<
@@ -187,12 +186,8 @@ export class StackStore {
     }
     return {
       stack: toStack(row),
-      ...(row.latest_run_found
-        ? {
-            latestRunInput:
-              fromJsonColumn<Record<string, unknown>>(row.latest_run_input) ??
-              null,
-          }
+      ...(row.latest_run_found !== null
+        ? { latestRun: { input: fromJsonColumn(row.latest_run_input) } }
         : {}),
     };
   }

@@ -184,7 +184,7 @@ export class PipelineService {
       throw notFound('Stack', attachedEntityId);
     }
     const stack = attachedTo?.stack;
-    // One transaction creates, admits and starts the run (PipelineEngine.start).
+    // One transaction creates, admits and starts the run (PipelineEngine.startRun).
     const { run, steps } = await this.deps.engine.startRun({
       organizationId: caller.organizationId,
       pipelineId: pipeline.id,
@@ -204,9 +204,9 @@ export class PipelineService {
         ? {
             kind: 'stack',
             module_input: input.input ?? {},
-            ...(attachedTo && 'latestRunInput' in attachedTo
-              ? { previous_module_input: attachedTo.latestRunInput ?? {} }
-              : {}),
+            ...(attachedTo?.latestRun && {
+              previous_module_input: attachedTo.latestRun.input ?? {},
+            }),
           }
         : undefined,
       steps: latestSteps,
