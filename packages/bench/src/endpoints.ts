@@ -1,6 +1,6 @@
 import { Knex } from 'knex';
 import { Stores } from './pluginInternals';
-import { stackTriggerEndpoint } from './stackTrigger';
+import { triggerEndpoints } from './triggers';
 import { DatasetManifest } from './dataset/generate';
 
 /** Every list asks for the same page size, the catalog peer included. */
@@ -140,14 +140,6 @@ export function benchEndpoints(
       list: false,
       store: s => s.cloudAccounts.get(org, manifest.cloudAccountId),
     },
-    {
-      key: 'trigger',
-      title: 'trigger a run (write)',
-      method: 'POST',
-      path: `${PLUGIN}/pipelines/${extra.triggerPipelineId}/runs`,
-      body: JSON.stringify({ data: { description: 'bench' } }),
-      list: false,
-    },
-    stackTriggerEndpoint(org, manifest.stackIds, extra.triggerPipelineId),
+    ...triggerEndpoints(org, manifest.stackIds, extra.triggerPipelineId),
   ];
 }

@@ -1,0 +1,71 @@
+import { Knex } from 'knex';
+import type { Endpoint } from './endpoints';
+
+const PLUGIN = '/api/infra-delivery';
+const OPEN = ['QUEUED', 'RUNNING', 'WAITING_FOR_APPROVAL'];
+
+/**
+ * The two write loads. Each run they make is described as its load, and before each load the
+ * runs an earlier load left open are finished (`finishOpenRuns`): otherwise every load would add
+ * thousands of open runs to the organization, and the next measurement would pay for them.
+ */
+export function triggerEndpoints(
+  organizationId: string,
+  stackIds: string[],
+  pipelineId: string,
+): Endpoint[] {
+  const path = `${PLUGIN}/pipelines/${pipelineId}/runs`;
+  const free = 'bench: a run attached to nothing';
+  const onStack = 'bench: a run on a free stack';
+  // Each request of the stack load takes the next stack: the dataset's own runs are all
+  // finished, and a load sends fewer requests than the dataset has stacks (10,000 at scale 1).
+  let next = 0;
+  const stackBody = () =>
+    JSON.stringify({
+      data: {
+        description: onStack,
+        attachedEntityId: stackIds[next++ % stackIds.length],
+      },
+    });
+  return [
+    {
+      key: 'trigger',
+      title: 'trigger a run (write)',
+      method: 'POST',
+      path,
+      body: JSON.stringify({ data: { description: free } }),
+      list: false,
+      beforeLoad: knex => finishOpenRuns(knex, organizationId, free),
+    },
+    {
+      key: 'trigger-stack',
+      title: 'trigger a run on a free stack (write)',
+      method: 'POST',
+      path,
+      body: stackBody(),
+      nextBody: stackBody,
+      list: false,
+      beforeLoad: knex => finishOpenRuns(knex, organizationId, onStack),
+    },
+  ];
+}
+
+/** Cancels the open runs of a load's description, and their steps that are not finished. */
+async function finishOpenRuns(
+  knex: Knex,
+  organizationId: string,
+  description: string,
+): Promise<void> {
+  const open = () =>
+    knex('pipeline_runs')
+      .select('id')
+      .where({ organization_id: organizationId, description })
+      .whereIn('status', OPEN);
+  await knex('step_executions')
+    .whereIn('pipeline_run_id', open())
+    .whereIn('status', [...OPEN, 'PENDING'])
+    .update({ status: 'CANCELLED' });
+  await knex('pipeline_runs')
+    .whereIn('id', open())
+    .update({ status: 'CANCELLED', queue_reason: null });
+}
