@@ -98,9 +98,8 @@ export interface StepRecord extends StepExecution {
 }
 
 const ACTIVE_RUN_STATUSES: RunStatus[] = ['RUNNING', 'WAITING_FOR_APPROVAL'];
-/** A run in one of these holds its entity or waits for it. */
+/** A run in one of these holds its entity or waits for it, and can be cancelled. */
 const OPEN_RUN_STATUSES: RunStatus[] = [...ACTIVE_RUN_STATUSES, 'QUEUED'];
-const CANCELLABLE: RunStatus[] = ['QUEUED', 'RUNNING', 'WAITING_FOR_APPROVAL'];
 
 export function toRun(row: PipelineRunRow): RunRecord {
   return {
@@ -112,7 +111,7 @@ export function toRun(row: PipelineRunRow): RunRecord {
     attachedEntityId: optional(row.attached_entity_id),
     attachedEntityType: optional(row.attached_entity_type),
     status: row.status,
-    isCancellable: CANCELLABLE.includes(row.status),
+    isCancellable: OPEN_RUN_STATUSES.includes(row.status),
     description: optional(row.description),
     input: fromJsonColumn(row.input),
     variantId: optional(row.variant_id),
