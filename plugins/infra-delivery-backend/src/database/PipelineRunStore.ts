@@ -581,45 +581,22 @@ export class PipelineRunStore implements RunTransitions {
     return !row;
   }
 
-  /** The active run that holds an entity, if any. */
-  async activeRunOnEntity(
+  /**
+   * An entity's open runs, oldest first, from one read: the active run that holds it, if any,
+   * and the queued runs that wait for it (the first is the next to be admitted).
+   */
+  async entityQueue(
     organizationId: string,
     entityId: string,
-  ): Promise<RunRecord | undefined> {
-    return (await this.openRunsOnEntity(organizationId, entityId)).find(run =>
-      ACTIVE_RUN_STATUSES.includes(run.status),
-    );
-  }
-
-  /** Every queued run of an entity, oldest first. */
-  async queuedRunsOnEntity(
-    organizationId: string,
-    entityId: string,
-  ): Promise<RunRecord[]> {
-    return (await this.openRunsOnEntity(organizationId, entityId)).filter(
-      run => run.status === 'QUEUED',
-    );
-  }
-
-  /** The oldest queued run of an entity: the next to be admitted. */
-  async oldestQueuedOnEntity(
-    organizationId: string,
-    entityId: string,
-  ): Promise<RunRecord | undefined> {
-    return (await this.openRunsOnEntity(organizationId, entityId)).find(
-      run => run.status === 'QUEUED',
-    );
-  }
-
-  /** The runs that hold an entity or wait for it, oldest first. */
-  private async openRunsOnEntity(
-    organizationId: string,
-    entityId: string,
-  ): Promise<RunRecord[]> {
+  ): Promise<{ holder?: RunRecord; queued: RunRecord[] }> {
     const rows = await readRows<PipelineRunRow>(
       this.openRunsOf(organizationId, entityId).orderBy('id', 'asc'),
     );
-    return rows.map(toRun);
+    const open = rows.map(toRun);
+    return {
+      holder: open.find(run => ACTIVE_RUN_STATUSES.includes(run.status)),
+      queued: open.filter(run => run.status === 'QUEUED'),
+    };
   }
 
   /**

@@ -223,14 +223,11 @@ export class PipelineEngine {
     if (run.attachedEntityId) {
       await tx.pipelineRuns.lockEntityForAdmission(run.attachedEntityId);
       const blockerOf = async () => {
-        const holder = await tx.pipelineRuns.activeRunOnEntity(
+        const { holder, queued } = await tx.pipelineRuns.entityQueue(
           run.organizationId,
           run.attachedEntityId!,
         );
-        const first = await tx.pipelineRuns.oldestQueuedOnEntity(
-          run.organizationId,
-          run.attachedEntityId!,
-        );
+        const [first] = queued;
         return holder ?? (first?.id !== run.id ? first : undefined);
       };
       let blocker = await blockerOf();
@@ -410,7 +407,9 @@ export class PipelineEngine {
     if (!run?.attachedEntityId) {
       return;
     }
-    const next = await this.deps.stores.pipelineRuns.oldestQueuedOnEntity(
+    const {
+      queued: [next],
+    } = await this.deps.stores.pipelineRuns.entityQueue(
       run.organizationId,
       run.attachedEntityId,
     );

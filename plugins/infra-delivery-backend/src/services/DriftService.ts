@@ -173,16 +173,9 @@ export class DriftService {
     const outcome = await stores.transaction(
       async (tx): Promise<CheckStart> => {
         await tx.pipelineRuns.lockEntityForAdmission(stack.id);
-        const busy =
-          (await tx.pipelineRuns.activeRunOnEntity(
-            stack.organizationId,
-            stack.id,
-          )) ??
-          (await tx.pipelineRuns.oldestQueuedOnEntity(
-            stack.organizationId,
-            stack.id,
-          ));
-        if (busy) {
+        if (
+          !(await tx.pipelineRuns.entityIsFree(stack.organizationId, stack.id))
+        ) {
           return { notStarted: 'STACK_BUSY' };
         }
         const [state] = await tx.iacResults.countStackState(

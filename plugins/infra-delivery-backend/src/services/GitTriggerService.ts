@@ -475,7 +475,7 @@ export class GitTriggerService {
     matches: (run: RunRecord) => boolean,
     why: string,
   ): Promise<string[]> {
-    const queued = await this.deps.stores.pipelineRuns.queuedRunsOnEntity(
+    const { queued } = await this.deps.stores.pipelineRuns.entityQueue(
       stack.organizationId,
       stack.id,
     );
