@@ -107,6 +107,73 @@ describe.each(databases.eachSupportedId())('kept counters on %s', id => {
     expect(walked).not.toContain(a1);
   });
 
+  it("totals a pipeline's execution summaries from its counter", async () => {
+    const seed = await seedStacks(stores, 2);
+    const other = await seedStacks(stores, 1);
+    const counts = {
+      addCount: 1,
+      changeCount: 0,
+      destroyCount: 0,
+      importCount: 0,
+      readCount: 0,
+      replaceCount: 0,
+      unchangedCount: 0,
+    };
+    const report = async (
+      of: typeof seed,
+      stackIndex: number,
+      runType: 'PLAN' | 'APPLY',
+    ) => {
+      const run = await queueStackRun(stores, of, stackIndex);
+      return stores.iacResults.insertSummary(
+        {
+          organizationId: of.organizationId,
+          pipelineId: of.stacks[stackIndex].pipelineId,
+          pipelineRunId: run.id,
+          stepExecutionId: run.id,
+          stackId: of.stacks[stackIndex].stackId,
+          runType,
+        },
+        counts,
+        { applyable: runType === 'PLAN' },
+      );
+    };
+    const [plan] = [
+      await report(seed, 0, 'PLAN'),
+      await report(seed, 0, 'APPLY'),
+      await report(seed, 0, 'PLAN'),
+      await report(seed, 1, 'PLAN'),
+      await report(other, 0, 'PLAN'),
+    ];
+    const [first, second] = seed.stacks.map(s => s.pipelineId);
+    const totalOf = async (filter: object) =>
+      (
+        await stores.iacResults.listSummaries(seed.organizationId, filter, {
+          limit: 1,
+        })
+      ).totalCount;
+
+    const statements: string[] = [];
+    const record = (query: { sql: string }) => statements.push(query.sql);
+    knex.on('query', record);
+    expect(await totalOf({ pipelineId: first })).toBe(3);
+    knex.off('query', record);
+    expect(statements.join('\n')).not.toMatch(/count\(/i);
+    expect(await totalOf({ pipelineId: second })).toBe(1);
+    expect(await totalOf({ pipelineId: other.stacks[0].pipelineId })).toBe(0);
+    expect(await totalOf({ pipelineId: 'no-such-pipeline' })).toBe(0);
+    // With another filter beside it, the total is counted.
+    expect(
+      await totalOf({ pipelineId: first, pipelineRunId: plan.pipelineRunId }),
+    ).toBe(1);
+    expect(
+      await knex('pipelines')
+        .whereIn('id', [first, second, other.stacks[0].pipelineId])
+        .orderBy('summary_count', 'desc')
+        .pluck('summary_count'),
+    ).toEqual([3, 1, 1]);
+  });
+
   it("keeps a stack's resource count through applies and destroys", async () => {
     const seed = await seedStacks(stores, 2);
     const run = await queueStackRun(stores, seed, 0);

@@ -1,6 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { InfraDeliveryError } from '../errors';
-import { PageCursors, pageScope } from './PageCursors';
+import { PageCursors, pageScope, CURSOR_MEMORY_SIZE } from './PageCursors';
+
+jest.mock('node:crypto', () => {
+  const actual = jest.requireActual('node:crypto');
+  return { ...actual, createHmac: jest.fn(actual.createHmac) };
+});
 
 const ORG_A = '0190f2c4-0000-7000-8000-00000000000a';
 const ORG_B = '0190f2c4-0000-7000-8000-00000000000b';
@@ -69,6 +74,62 @@ describe('PageCursors', () => {
       expect(new PageCursors(Buffer.from(key)).decode(cursor, scope)).toBe(
         AFTER_ID,
       );
+    });
+  });
+
+  describe('remembered cursors', () => {
+    it('makes and checks a cursor it made before without another HMAC', () => {
+      const own = new PageCursors(randomBytes(32));
+      const hmac = jest.mocked(createHmac);
+      hmac.mockClear();
+      const first = own.encode(AFTER_ID, scope);
+      expect(hmac).toHaveBeenCalledTimes(1);
+      expect(own.encode(AFTER_ID, scope)).toBe(first);
+      expect(own.decode(first, scope)).toBe(AFTER_ID);
+      expect(hmac).toHaveBeenCalledTimes(1);
+      own.encode(AFTER_ID, pageScope('projects', ORG_B));
+      expect(hmac).toHaveBeenCalledTimes(2);
+    });
+
+    it("checks another instance's cursor once, and refuses a bad one every time", () => {
+      const key = randomBytes(32);
+      const cursor = new PageCursors(key).encode(AFTER_ID, scope);
+      const own = new PageCursors(key);
+      const hmac = jest.mocked(createHmac);
+      hmac.mockClear();
+      expect(own.decode(cursor, scope)).toBe(AFTER_ID);
+      expect(own.decode(cursor, scope)).toBe(AFTER_ID);
+      expect(hmac).toHaveBeenCalledTimes(1);
+      const forged = changeCharacter(cursor, cursor.length - 1);
+      expect(refusal(() => own.decode(forged, scope))).toEqual(INVALID_CURSOR);
+      expect(refusal(() => own.decode(forged, scope))).toEqual(INVALID_CURSOR);
+      expect(hmac).toHaveBeenCalledTimes(3);
+    });
+
+    it('gives the cursor a new HMAC gives, before and after it is forgotten', () => {
+      const key = randomBytes(32);
+      const remembering = new PageCursors(key);
+      const first = remembering.encode(AFTER_ID, scope);
+      for (let i = 0; i < CURSOR_MEMORY_SIZE; i++) {
+        remembering.encode(`after-${i}`, scope);
+      }
+      expect(remembering.encode(AFTER_ID, scope)).toBe(first);
+      expect(new PageCursors(key).encode(AFTER_ID, scope)).toBe(first);
+    });
+
+    it('still refuses every changed character of a cursor it remembers', () => {
+      const own = new PageCursors(randomBytes(32));
+      const cursor = own.encode(AFTER_ID, scope);
+      expect(own.decode(cursor, scope)).toBe(AFTER_ID);
+      for (let index = 0; index < cursor.length; index++) {
+        if (cursor[index] === '.') continue;
+        expect(
+          refusal(() => own.decode(changeCharacter(cursor, index), scope)),
+        ).toEqual(INVALID_CURSOR);
+      }
+      expect(
+        refusal(() => own.decode(cursor, pageScope('projects', ORG_B))),
+      ).toEqual(INVALID_CURSOR);
     });
   });
 

@@ -10,6 +10,13 @@ import {
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { KeysetPage, KeysetRequest } from '../database/keyset';
 import { InfraDeliveryError } from '../errors';
+import { BoundedMap } from '../lib/BoundedMap';
+
+/**
+ * Cursors remembered per instance, made and accepted each (about 250 bytes an entry); the least
+ * recently used go first.
+ */
+export const CURSOR_MEMORY_SIZE = 2_048;
 
 /**
  * Cursors are `base64url(JSON{ a: afterId })` + `.` + an HMAC over the payload and the
@@ -20,6 +27,20 @@ import { InfraDeliveryError } from '../errors';
 export class PageCursors {
   /** Made once: a raw key would become a new KeyObject on every signature. */
   private readonly key: KeyObject;
+
+  /**
+   * The cursors this instance made and accepted, by scope: a cursor is a pure function of its
+   * id, its scope and the key, so a remembered one is what encoding or checking it again gives.
+   * Encoding and checking cost 55–80 µs in a busy backend, not the 5–10 µs of a loop (the
+   * HMAC's set-up in OpenSSL and the base64 conversions run from caches the rest of the request
+   * has evicted; docs/benchmarks.md, optimization 34); a remembered cursor costs one map
+   * lookup. The same cursor is made again whenever a list is read again unchanged (the portal
+   * refreshing a tab, a client polling the first page), and checked whenever its page is.
+   */
+  private readonly made = new BoundedMap<string, string>(CURSOR_MEMORY_SIZE);
+  private readonly accepted = new BoundedMap<string, string>(
+    CURSOR_MEMORY_SIZE,
+  );
 
   constructor(key: Buffer) {
     this.key = createSecretKey(key);
@@ -36,13 +57,29 @@ export class PageCursors {
   }
 
   encode(afterId: string, scope: string): string {
-    const payload = Buffer.from(JSON.stringify({ a: afterId })).toString(
-      'base64url',
-    );
-    return `${payload}.${this.sign(payload, scope)}`;
+    const madeKey = `${scope}\u0000${afterId}`;
+    let cursor = this.made.get(madeKey);
+    if (cursor === undefined) {
+      const payload = Buffer.from(JSON.stringify({ a: afterId })).toString(
+        'base64url',
+      );
+      cursor = `${payload}.${this.sign(payload, scope)}`;
+      this.accepted.set(`${scope}\u0000${cursor}`, afterId);
+    }
+    this.made.set(madeKey, cursor);
+    return cursor;
   }
 
   decode(cursor: string, scope: string): string {
+    const acceptedKey = `${scope}\u0000${cursor}`;
+    const remembered = this.accepted.get(acceptedKey);
+    const afterId = remembered ?? this.verify(cursor, scope);
+    this.accepted.set(acceptedKey, afterId);
+    return afterId;
+  }
+
+  /** The id a cursor this instance has not seen continues after, once its signature holds. */
+  private verify(cursor: string, scope: string): string {
     const [payload, signature, rest] = cursor.split('.');
     const invalid = new InfraDeliveryError({
       status: 400,
