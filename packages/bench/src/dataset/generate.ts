@@ -574,12 +574,6 @@ async function finishDataset(knex: Knex) {
          WHERE pipeline_runs.organization_id = pipelines.organization_id
            AND pipeline_runs.pipeline_id = pipelines.id)`,
   );
-  await knex.raw(
-    `UPDATE pipelines SET summary_count =
-       (SELECT count(*) FROM iac_execution_summaries
-         WHERE iac_execution_summaries.organization_id = pipelines.organization_id
-           AND iac_execution_summaries.pipeline_id = pipelines.id)`,
-  );
   if (String(knex.client.config.client).includes('sqlite')) {
     await knex.raw('ANALYZE');
     await knex.raw('PRAGMA wal_checkpoint(TRUNCATE)');

@@ -17,6 +17,7 @@ const IN_FLIGHT_DEPLOYMENT = ['PENDING', 'IN_PROGRESS'];
  * - a plan summary has all of its plan's resources (`resourceCount`: every plan of the test
  *   reports the same plan), and belongs to a succeeded step; a succeeded IaC step of a stack
  *   run has exactly one summary;
+ * - a pipeline's kept run counter (`run_count`) says what counting its runs says;
  * - no service has two deployments in flight; a rollback names a deployment that exists.
  */
 export async function checkDataInvariants(
@@ -116,6 +117,22 @@ export async function checkDataInvariants(
   for (const [stepId] of resourcesPerStep) {
     if (!summariesPerStep.has(stepId)) {
       violations.push(`step ${stepId} has resources but no summary`);
+    }
+  }
+
+  const runsPerPipeline = new Map<string, number>();
+  for (const row of (await knex('pipeline_runs')
+    .select('pipeline_id')
+    .count({ count: '*' })
+    .groupBy('pipeline_id')) as Counted[]) {
+    runsPerPipeline.set(row.pipeline_id as string, Number(row.count));
+  }
+  for (const pipeline of await knex('pipelines').select('id', 'run_count')) {
+    const runs = runsPerPipeline.get(pipeline.id) ?? 0;
+    if (Number(pipeline.run_count) !== runs) {
+      violations.push(
+        `pipeline ${pipeline.id} counts ${pipeline.run_count} runs and has ${runs}`,
+      );
     }
   }
 

@@ -172,12 +172,6 @@ export class IacResultStore {
       updated_at: now,
     };
     await this.db('iac_execution_summaries').insert(row);
-    await this.db('pipelines')
-      .where({
-        organization_id: context.organizationId,
-        id: context.pipelineId,
-      })
-      .increment('summary_count', 1);
     return toSummary(row);
   }
 
@@ -318,34 +312,7 @@ export class IacResultStore {
     if (filter.stackId) query.where({ stack_id: filter.stackId });
     if (filter.stepExecutionId)
       query.where({ step_execution_id: filter.stepExecutionId });
-    const byPipelineOnly =
-      filter.pipelineId !== undefined &&
-      !filter.pipelineRunId &&
-      !filter.stackId &&
-      !filter.stepExecutionId;
-    return keysetPage(
-      query,
-      'id',
-      page,
-      toSummary,
-      'desc',
-      byPipelineOnly
-        ? () => this.summaryCountOf(organizationId, filter.pipelineId!)
-        : undefined,
-    );
-  }
-
-  /** A pipeline's summaries, from the counter insertSummary keeps; 0 for no such pipeline. */
-  private async summaryCountOf(
-    organizationId: string,
-    pipelineId: string,
-  ): Promise<number> {
-    const pipeline = await readFirst<{ summary_count: number | string }>(
-      this.db('pipelines')
-        .where({ organization_id: organizationId, id: pipelineId })
-        .select('summary_count'),
-    );
-    return Number(pipeline?.summary_count ?? 0);
+    return keysetPage(query, 'id', page, toSummary);
   }
 
   private resourcesWithState() {

@@ -54,13 +54,6 @@ export async function ingestStepReport(
     if (runType !== 'PLAN') {
       output ??= rootOutputsOf(plan);
     }
-    const ids = await tx.iacResults.insertResources(context, resources);
-    if (runType !== 'PLAN') {
-      await tx.iacResults.applyToStackState(context, resources, ids);
-    }
-    // Last: counting the summary updates the pipeline's row, which a trigger of the pipeline
-    // also updates; taken after the (long) resource writes, that row's lock is held only
-    // until the step's commit.
     await tx.iacResults.insertSummary(context, counts, {
       applyable:
         runType === 'PLAN' &&
@@ -73,6 +66,10 @@ export async function ingestStepReport(
       output: runType === 'PLAN' ? undefined : output,
       planFilename: report.planFilename,
     });
+    const ids = await tx.iacResults.insertResources(context, resources);
+    if (runType !== 'PLAN') {
+      await tx.iacResults.applyToStackState(context, resources, ids);
+    }
     await recordDriftCheckReport(tx, run, plan, resources);
   } else {
     await recordDriftCheckReport(tx, run, undefined, []);
