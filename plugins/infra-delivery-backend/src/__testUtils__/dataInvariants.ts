@@ -7,6 +7,22 @@ type Counted = Record<string, string> & { count: string | number };
 const ACTIVE_RUN = ['RUNNING', 'WAITING_FOR_APPROVAL'];
 const IN_FLIGHT_DEPLOYMENT = ['PENDING', 'IN_PROGRESS'];
 
+/** The number of rows of `table` per value of `column`. */
+async function rowsPer(
+  knex: Knex,
+  table: string,
+  column: string,
+): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  for (const row of (await knex(table)
+    .select(column)
+    .count({ count: '*' })
+    .groupBy(column)) as Counted[]) {
+    counts.set(row[column] as string, Number(row.count));
+  }
+  return counts;
+}
+
 /**
  * What the data model promises whatever happened to the process that wrote it, checked
  * directly in the database. Returns the violations found (none is the expectation):
@@ -30,13 +46,7 @@ export async function checkDataInvariants(
   for (const row of await knex('pipeline_versions').select('id', 'steps')) {
     versions.set(row.id, fromJsonColumn<unknown[]>(row.steps)?.length ?? 0);
   }
-  const stepCounts = new Map<string, number>();
-  for (const row of (await knex('step_executions')
-    .select('pipeline_run_id')
-    .count({ count: '*' })
-    .groupBy('pipeline_run_id')) as Counted[]) {
-    stepCounts.set(row.pipeline_run_id as string, Number(row.count));
-  }
+  const stepCounts = await rowsPer(knex, 'step_executions', 'pipeline_run_id');
   for (const run of await knex('pipeline_runs').select(
     'id',
     'pipeline_version_id',
@@ -78,13 +88,11 @@ export async function checkDataInvariants(
     );
   }
 
-  const resourcesPerStep = new Map<string, number>();
-  for (const row of (await knex('iac_resources')
-    .select('step_execution_id')
-    .count({ count: '*' })
-    .groupBy('step_execution_id')) as Counted[]) {
-    resourcesPerStep.set(row.step_execution_id as string, Number(row.count));
-  }
+  const resourcesPerStep = await rowsPer(
+    knex,
+    'iac_resources',
+    'step_execution_id',
+  );
   const summariesPerStep = new Map<string, number>();
   for (const summary of await knex('iac_execution_summaries as x')
     .leftJoin('step_executions as s', 's.id', 'x.step_execution_id')
@@ -120,13 +128,7 @@ export async function checkDataInvariants(
     }
   }
 
-  const runsPerPipeline = new Map<string, number>();
-  for (const row of (await knex('pipeline_runs')
-    .select('pipeline_id')
-    .count({ count: '*' })
-    .groupBy('pipeline_id')) as Counted[]) {
-    runsPerPipeline.set(row.pipeline_id as string, Number(row.count));
-  }
+  const runsPerPipeline = await rowsPer(knex, 'pipeline_runs', 'pipeline_id');
   for (const pipeline of await knex('pipelines').select('id', 'run_count')) {
     const runs = runsPerPipeline.get(pipeline.id) ?? 0;
     if (Number(pipeline.run_count) !== runs) {
