@@ -6,6 +6,7 @@ import {
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
 import { readFirst, readRows } from './directReads';
+import { whereInList } from './idLists';
 import { PlanCounts, PlannedResource } from '../domain/iacChanges';
 import { newId } from './ids';
 import { fromJsonColumn, toJsonColumn } from './json';
@@ -445,9 +446,11 @@ export class IacResultStore {
       id: string;
       resource_count: string | number;
     }>(
-      this.db('stacks')
-        .where({ organization_id: organizationId })
-        .whereIn('id', [...new Set(stackIds)])
+      whereInList(
+        this.db('stacks').where({ organization_id: organizationId }),
+        'id',
+        [...new Set(stackIds)],
+      )
         .where('resource_count', '>', 0)
         .select('id', 'resource_count'),
     );

@@ -18,6 +18,7 @@ import { latestRunUpdate } from './PipelineStore';
 import { stackLatestRunUpdate } from './StackStore';
 import { fromJsonColumn, toJsonColumn } from './json';
 import { readFirst, readRows } from './directReads';
+import { whereInList } from './idLists';
 import { KeysetPage, keysetPage, KeysetRequest } from './keyset';
 import {
   nowTimestamp,
@@ -637,7 +638,7 @@ export class PipelineRunStore implements RunTransitions {
       organization_id: organizationId,
     });
     if (filter.statuses?.length) query.whereIn('status', filter.statuses);
-    if (filter.ids?.length) query.whereIn('id', filter.ids);
+    if (filter.ids?.length) whereInList(query, 'id', filter.ids);
     if (filter.kinds?.length) query.whereIn('kind', filter.kinds);
     const groups: [
       'pipeline_id' | 'attached_entity_id',
@@ -669,7 +670,8 @@ export class PipelineRunStore implements RunTransitions {
     for (const [column, values, perGroup] of groups) {
       if (!values?.length) continue;
       if (perGroup) {
-        query.whereIn(
+        whereInList(
+          query,
           'id',
           await this.latestPerGroup(
             organizationId,
@@ -681,7 +683,7 @@ export class PipelineRunStore implements RunTransitions {
           ),
         );
       } else {
-        query.whereIn(column, values);
+        whereInList(query, column, values);
       }
     }
     const countedByPipelines =
@@ -715,7 +717,7 @@ export class PipelineRunStore implements RunTransitions {
       ? await readRows<PipelineRunRow>(
           this.db<PipelineRunRow>('pipeline_runs')
             .where({ organization_id: organizationId })
-            .whereIn('id', pageIds)
+            .modify(q => whereInList(q, 'id', pageIds))
             .orderBy('id', 'desc'),
         )
       : [];
@@ -738,7 +740,7 @@ export class PipelineRunStore implements RunTransitions {
     const query = this.db('pipelines')
       .where({ organization_id: organizationId })
       .sum({ count: 'run_count' });
-    if (pipelineIds?.length) query.whereIn('id', pipelineIds);
+    if (pipelineIds?.length) whereInList(query, 'id', pipelineIds);
     const [{ count }] = await readRows<{ count: number | string | null }>(
       query,
     );
@@ -784,10 +786,11 @@ export class PipelineRunStore implements RunTransitions {
     // and through Knex each one was also compiled, prepared and awaited on its own. Each
     // group's ids come back joined in one value: joining the subquery back to the runs looked
     // every id up again and took twice as long (docs/benchmarks.md, optimization 26). Run ids
-    // are UUIDs, so a comma cannot occur in one.
+    // are UUIDs, so a comma cannot occur in one. The groups go as one JSON array, which took
+    // a third less time than binding 200 values one by one (optimization 36).
     const rows = await readRows<{ ids: string | null }>(
       this.db.raw(
-        `WITH g(value) AS (VALUES ${unique.map(() => '(?)').join(', ')})
+        `WITH g(value) AS (SELECT value FROM json_each(?))
        SELECT (
          SELECT group_concat(id) FROM (
            SELECT id FROM pipeline_runs
@@ -795,7 +798,13 @@ export class PipelineRunStore implements RunTransitions {
            ORDER BY id DESC LIMIT ?
          )
        ) AS ids FROM g`,
-        [...unique, organizationId, ...(statuses ?? []), ...kinds, perGroup],
+        [
+          JSON.stringify(unique),
+          organizationId,
+          ...(statuses ?? []),
+          ...kinds,
+          perGroup,
+        ],
       ),
     );
     return rows.flatMap(r => (r.ids ? r.ids.split(',') : []));

@@ -1,7 +1,7 @@
 import { Knex } from 'knex';
 import { BoundedMap } from '../lib/BoundedMap';
 
-/** Distinct statements kept per connection; lists filtered by N ids make one SQL text per N. */
+/** Distinct statements kept per connection; a list of up to 16 values makes one SQL text per length. */
 export const STATEMENT_CACHE_SIZE = 500;
 
 interface PreparingConnection {

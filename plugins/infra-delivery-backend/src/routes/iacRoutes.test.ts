@@ -999,6 +999,11 @@ describe.each(databases.eachSupportedId())('IaC routes on %s', databaseId => {
       const w = await world();
       const many = Array.from({ length: 200 }, () => randomUUID());
       expect(await resourceCounts(w.owner, many)).toEqual([]);
+      await change(w, ISSUE_522, { url: 'x' });
+      // A long list (one JSON array on SQLite) finds the stack among 199 unknown ids.
+      expect(
+        await resourceCounts(w.owner, [...many.slice(1), w.stack.id]),
+      ).toEqual([{ stackId: w.stack.id, count: 13 }]);
 
       const tooMany = await api.get(
         withQuery(

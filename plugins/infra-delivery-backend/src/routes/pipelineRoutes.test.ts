@@ -1232,6 +1232,34 @@ describe.each(databases.eachSupportedId())(
         );
         expect(byPipelines.body.meta.totalCount).toBe(6);
 
+        // A long list (one JSON array on SQLite) answers the same, with or without newest N.
+        const unknown = Array.from({ length: 20 }, (_, i): [string, string] => [
+          'pipelineId',
+          `00000000-0000-7000-8000-${String(i).padStart(12, '0')}`,
+        ]);
+        const byLongList = await api.get(
+          runsPath([
+            ...unknown,
+            ['pipelineId', stackA.changePipelineId],
+            ['pipelineId', plain.id],
+          ]),
+          owner.token,
+        );
+        expect(ids(byLongList.body.data)).toEqual(ids(byPipelines.body.data));
+        expect(byLongList.body.meta.totalCount).toBe(6);
+        const latestOfLongList = await api.get(
+          runsPath([
+            ...unknown,
+            ['pipelineId', stackA.changePipelineId],
+            ['pipelineId', plain.id],
+            ['latestPerPipeline', 50],
+          ]),
+          owner.token,
+        );
+        expect(ids(latestOfLongList.body.data)).toEqual(
+          ids(byPipelines.body.data),
+        );
+
         const latestTwo = await api.get(
           runsPath([
             ['pipelineId', stackA.changePipelineId],
