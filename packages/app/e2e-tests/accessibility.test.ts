@@ -21,6 +21,9 @@ async function check(page: Page, state: string, name: string) {
   // transition, so transitions are switched off while axe measures: colors are taken as they
   // settle, not mid-fade (a "Cancel run" button measured mid-fade failed color-contrast once).
   await page.mouse.move(0, 0);
+  // A state is measured once it has loaded: a card still loading shows Backstage's table
+  // spinner, which has no accessible name (the Organization tab was measured so once).
+  await expect(page.getByRole('progressbar')).toHaveCount(0);
   const settled = await page.addStyleTag({
     content:
       '*, *::before, *::after { transition: none !important; animation: none !important; }',

@@ -34,6 +34,9 @@ export const RUNS_PAGE_SIZE = 50;
  * The runs of some stacks (all of the organization's when `stackIds` is empty), newest first,
  * filtered by status and paged; each links to its own page at `runPath(run.id)`.
  */
+/** A stack's name and a time read as one unit: never broken over lines. */
+const ONE_LINE = { whiteSpace: 'nowrap' } as const;
+
 export const PipelineRunsView = ({
   stackIds,
   runPath,
@@ -91,52 +94,60 @@ export const PipelineRunsView = ({
     );
   };
 
-  const columns: TableColumn<PipelineRun>[] = [
-    { title: 'Status', render: run => <RunStatus status={run.status} /> },
-    {
-      title: 'Run',
-      render: run => (
-        <>
-          <Link to={runPath(run.id)}>{names.runTitle(run)}</Link>
-          {run.gitSource && (
-            <Typography variant="body2" color="textSecondary">
-              <RunTrigger run={run} />
-            </Typography>
-          )}
-        </>
-      ),
-    },
-    {
-      title: 'Stack',
-      render: run => {
-        const name = names.stackName(run.attachedEntityId);
-        return name && run.attachedEntityId ? (
-          <StackLink stackId={run.attachedEntityId} name={name} />
-        ) : (
-          '—'
-        );
+  // Every column as wide as its content asks ('auto'), not a seventh of the table each: the
+  // run's name gets the room the status and the times do not need.
+  const columns: TableColumn<PipelineRun>[] = (
+    [
+      { title: 'Status', render: run => <RunStatus status={run.status} /> },
+      {
+        title: 'Run',
+        // A run's name and its commit are what people read: at least this wide, so that a
+        // pull request's plan is not wrapped over six lines beside a wide status.
+        render: run => (
+          <Box minWidth="13em">
+            <Link to={runPath(run.id)}>{names.runTitle(run)}</Link>
+            {run.gitSource && (
+              <Typography variant="body2" color="textSecondary">
+                <RunTrigger run={run} />
+              </Typography>
+            )}
+          </Box>
+        ),
       },
-    },
-    {
-      title: 'Why it waits',
-      render: run => <WhyItWaits run={run} names={names} runPath={runPath} />,
-    },
-    {
-      title: 'Triggered by',
-      render: run =>
-        names.personName(run.createdById) ?? run.createdById ?? '—',
-    },
-    {
-      title: 'Started',
-      render: run => <Timestamp value={run.startedAt ?? run.createdAt} />,
-    },
-    {
-      title: 'Duration',
-      render: run => (
-        <Duration startedAt={run.startedAt} completedAt={run.completedAt} />
-      ),
-    },
-  ];
+      {
+        title: 'Stack',
+        cellStyle: ONE_LINE,
+        render: run => {
+          const name = names.stackName(run.attachedEntityId);
+          return name && run.attachedEntityId ? (
+            <StackLink stackId={run.attachedEntityId} name={name} />
+          ) : (
+            '—'
+          );
+        },
+      },
+      {
+        title: 'Why it waits',
+        render: run => <WhyItWaits run={run} names={names} runPath={runPath} />,
+      },
+      {
+        title: 'Triggered by',
+        render: run =>
+          names.personName(run.createdById) ?? run.createdById ?? '—',
+      },
+      {
+        title: 'Started',
+        cellStyle: ONE_LINE,
+        render: run => <Timestamp value={run.startedAt ?? run.createdAt} />,
+      },
+      {
+        title: 'Duration',
+        render: run => (
+          <Duration startedAt={run.startedAt} completedAt={run.completedAt} />
+        ),
+      },
+    ] as TableColumn<PipelineRun>[]
+  ).map(column => ({ ...column, width: 'auto' }));
 
   const first = (cursors.length - 1) * RUNS_PAGE_SIZE + 1;
   const waitingForRunner = value?.data.find(
