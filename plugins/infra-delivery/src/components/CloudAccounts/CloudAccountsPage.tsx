@@ -1,4 +1,4 @@
-import { Content, InfoCard, Table } from '@backstage/core-components';
+import { Content, InfoCard } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
 import { TABLE_OPTIONS } from '../common/tableOptions';
 import { CloudAccount } from '@infra-delivery/plugin-infra-delivery-common';
@@ -12,6 +12,7 @@ import { infraDeliveryApiRef } from '../../api';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { StatusLabel } from '../common/StatusLabel';
 import { ConnectDialog } from './ConnectDialog';
+import { LoadingTable } from '../common/LoadingTable';
 
 const AccountStatus = ({ account }: { account: CloudAccount }) => {
   if (account.status !== 'CONNECTED') {
@@ -90,9 +91,10 @@ export const CloudAccountsPage = () => {
       </InfoCard>
       <Box mt={3}>
         {accounts.error && <ErrorPanel error={accounts.error} />}
-        <Table
+        <LoadingTable
           title="Cloud accounts"
-          isLoading={accounts.loading && !accounts.value}
+          loading={accounts.loading && !accounts.value}
+          loadingLabel="Loading cloud accounts"
           options={TABLE_OPTIONS}
           columns={[
             { title: 'Name', field: 'name' },

@@ -1,4 +1,4 @@
-import { InfoCard, Table } from '@backstage/core-components';
+import { InfoCard } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
 import MenuItem from '@material-ui/core/MenuItem';
 import Box from '@material-ui/core/Box';
@@ -14,6 +14,7 @@ import { Timestamp } from '../common/Timestamp';
 import { SecretOnceDialog } from './SecretOnceDialog';
 import { CreateForm } from './CreateForm';
 import { useList } from './useList';
+import { LoadingTable } from '../common/LoadingTable';
 
 const MINE = 'mine';
 
@@ -87,9 +88,10 @@ export const ApiKeysCard = ({ version }: { version: number }) => {
         </TextField>
       </CreateForm>
       {keys.error && <ErrorPanel error={keys.error} />}
-      <Table
+      <LoadingTable
         options={CARD_TABLE_OPTIONS}
-        isLoading={keys.loading && !keys.value}
+        loading={keys.loading && !keys.value}
+        loadingLabel="Loading API keys"
         columns={[
           { title: 'Name', field: 'name' },
           {

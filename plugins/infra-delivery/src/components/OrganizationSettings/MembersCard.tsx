@@ -1,4 +1,4 @@
-import { InfoCard, Table } from '@backstage/core-components';
+import { InfoCard } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
 import {
   Membership,
@@ -19,6 +19,7 @@ import { RoleSelect } from './RoleSelect';
 import { SecretOnceDialog } from './SecretOnceDialog';
 import { CreateForm } from './CreateForm';
 import { useList } from './useList';
+import { LoadingTable } from '../common/LoadingTable';
 
 /** Members and pending invitations; inviting shows the invitation token once. */
 export const MembersCard = () => {
@@ -83,9 +84,10 @@ export const MembersCard = () => {
         <ErrorPanel error={roleError} title="The role was not changed" />
       )}
       {members.error && <ErrorPanel error={members.error} />}
-      <Table
+      <LoadingTable
         options={CARD_TABLE_OPTIONS}
-        isLoading={members.loading && !members.value}
+        loading={members.loading && !members.value}
+        loadingLabel="Loading members"
         columns={[
           { title: 'Email', field: 'email' },
           {

@@ -1,4 +1,4 @@
-import { InfoCard, Link, LinkButton, Table } from '@backstage/core-components';
+import { InfoCard, Link, LinkButton } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
 import { portalPages } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
@@ -15,6 +15,7 @@ import { useInfrastructurePath } from '../common/useInfrastructurePath';
 import { useIsOrganizationAdmin } from '../common/useIsOrganizationAdmin';
 import { useList } from './useList';
 import { CreateForm } from './CreateForm';
+import { LoadingTable } from '../common/LoadingTable';
 
 const EMPTY_FORM = { name: '', baseUrl: '', clientId: '', clientSecret: '' };
 
@@ -78,9 +79,10 @@ export const SelfHostedServersCard = () => {
         </>
       )}
       {servers.error && <ErrorPanel error={servers.error} />}
-      <Table
+      <LoadingTable
         options={CARD_TABLE_OPTIONS}
-        isLoading={servers.loading && !servers.value}
+        loading={servers.loading && !servers.value}
+        loadingLabel="Loading self-hosted servers"
         columns={[
           { title: 'Name', field: 'name' },
           {

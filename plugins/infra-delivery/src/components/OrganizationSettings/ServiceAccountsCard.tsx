@@ -1,4 +1,4 @@
-import { InfoCard, Table } from '@backstage/core-components';
+import { InfoCard } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
 import { Role } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
@@ -14,6 +14,7 @@ import { ROLE_LABELS } from '../common/labels';
 import { RoleSelect } from './RoleSelect';
 import { CreateForm } from './CreateForm';
 import { useList } from './useList';
+import { LoadingTable } from '../common/LoadingTable';
 
 /** Service accounts for runners and automation. */
 export const ServiceAccountsCard = ({
@@ -64,9 +65,10 @@ export const ServiceAccountsCard = ({
         />
       </CreateForm>
       {accounts.error && <ErrorPanel error={accounts.error} />}
-      <Table
+      <LoadingTable
         options={CARD_TABLE_OPTIONS}
-        isLoading={accounts.loading && !accounts.value}
+        loading={accounts.loading && !accounts.value}
+        loadingLabel="Loading service accounts"
         columns={[
           {
             title: 'Name',

@@ -89,6 +89,30 @@ describe('RunnersCard', () => {
     expect(within(offlineRow).queryByText('Online')).not.toBeInTheDocument();
   });
 
+  it('names its progress bar while the runners load, for a screen reader', async () => {
+    let answer!: () => void;
+    const answered = new Promise<void>(resolve => {
+      answer = resolve;
+    });
+    server.use(
+      http.get(`${baseUrl}/runners`, async () => {
+        await answered;
+        return HttpResponse.json(list([online]));
+      }),
+    );
+    renderWithService(<RunnersCard />);
+
+    expect(
+      await screen.findByRole('progressbar', { name: 'Loading runners' }),
+    ).toBeInTheDocument();
+    expect(
+      screen.queryByText(/No runner has connected yet/),
+    ).not.toBeInTheDocument();
+    answer();
+    expect(await screen.findByText('runner-ci-1')).toBeInTheDocument();
+    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
+  });
+
   it('pages through the runners with the cursor the service gives', async () => {
     serveRunners();
     renderWithService(<RunnersCard />);

@@ -1,4 +1,4 @@
-import { InfoCard, Table, TableColumn } from '@backstage/core-components';
+import { InfoCard, TableColumn } from '@backstage/core-components';
 import { Runner } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
@@ -13,6 +13,7 @@ import { ConnectRunnerButton } from './ConnectRunnerButton';
 import { Timestamp } from '../common/Timestamp';
 import { RunnerStatusLabel } from './RunnerStatusLabel';
 import { useRunnerPages } from './useRunnerPages';
+import { LoadingTable } from '../common/LoadingTable';
 
 /** How often the list is read again, so that runners going on- or offline show. */
 export const RUNNERS_REFRESH_MS = 15_000;
@@ -69,9 +70,10 @@ export const RunnersCard = () => {
       }
     >
       {runners.error && <ErrorPanel error={runners.error} />}
-      <Table
+      <LoadingTable
         options={CARD_TABLE_OPTIONS}
-        isLoading={runners.loading && !page}
+        loading={runners.loading && !page}
+        loadingLabel="Loading runners"
         columns={columns}
         data={page?.data ?? []}
         emptyContent={
