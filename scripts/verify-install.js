@@ -728,13 +728,18 @@ async function main() {
       'install: the READMEs\u2019 yarn add lines, tarballs through resolutions',
       () => {
         addPackages(portal, tarballs);
+        // The new portal has no lockfile yet: its first install writes one, which Yarn refuses
+        // by default where CI is set (as .ci/run and many pipelines set it).
+        const writesLockfile = { YARN_ENABLE_IMMUTABLE_INSTALLS: 'false' };
         run('yarn-install', 'yarn', ['install'], {
           cwd: portal,
+          env: writesLockfile,
           timeoutMs: 20 * 60_000,
         });
         // The frontend README's step for apps on Backstage 1.55, which this portal is.
         run('yarn-set-resolution', 'yarn', frontendResolutionArgs(), {
           cwd: portal,
+          env: writesLockfile,
           timeoutMs: 20 * 60_000,
         });
       },
