@@ -1,5 +1,5 @@
-import { Link, Progress, Table, TableColumn } from '@backstage/core-components';
-import { TABLE_OPTIONS } from '../common/tableOptions';
+import { Link, Progress, Table } from '@backstage/core-components';
+import { contentWidths, TABLE_OPTIONS } from '../common/tableOptions';
 import { useApi } from '@backstage/frontend-plugin-api';
 import {
   PipelineRun,
@@ -94,60 +94,56 @@ export const PipelineRunsView = ({
     );
   };
 
-  // Every column as wide as its content asks ('auto'), not a seventh of the table each: the
-  // run's name gets the room the status and the times do not need.
-  const columns: TableColumn<PipelineRun>[] = (
-    [
-      { title: 'Status', render: run => <RunStatus status={run.status} /> },
-      {
-        title: 'Run',
-        // A run's name and its commit are what people read: at least this wide, so that a
-        // pull request's plan is not wrapped over six lines beside a wide status.
-        render: run => (
-          <Box minWidth="13em">
-            <Link to={runPath(run.id)}>{names.runTitle(run)}</Link>
-            {run.gitSource && (
-              <Typography variant="body2" color="textSecondary">
-                <RunTrigger run={run} />
-              </Typography>
-            )}
-          </Box>
-        ),
+  const columns = contentWidths<PipelineRun>([
+    { title: 'Status', render: run => <RunStatus status={run.status} /> },
+    {
+      title: 'Run',
+      // A run's name and its commit are what people read: at least this wide, so that a
+      // pull request's plan is not wrapped over six lines beside a wide status.
+      render: run => (
+        <Box minWidth="13em">
+          <Link to={runPath(run.id)}>{names.runTitle(run)}</Link>
+          {run.gitSource && (
+            <Typography variant="body2" color="textSecondary">
+              <RunTrigger run={run} />
+            </Typography>
+          )}
+        </Box>
+      ),
+    },
+    {
+      title: 'Stack',
+      cellStyle: ONE_LINE,
+      render: run => {
+        const name = names.stackName(run.attachedEntityId);
+        return name && run.attachedEntityId ? (
+          <StackLink stackId={run.attachedEntityId} name={name} />
+        ) : (
+          '—'
+        );
       },
-      {
-        title: 'Stack',
-        cellStyle: ONE_LINE,
-        render: run => {
-          const name = names.stackName(run.attachedEntityId);
-          return name && run.attachedEntityId ? (
-            <StackLink stackId={run.attachedEntityId} name={name} />
-          ) : (
-            '—'
-          );
-        },
-      },
-      {
-        title: 'Why it waits',
-        render: run => <WhyItWaits run={run} names={names} runPath={runPath} />,
-      },
-      {
-        title: 'Triggered by',
-        render: run =>
-          names.personName(run.createdById) ?? run.createdById ?? '—',
-      },
-      {
-        title: 'Started',
-        cellStyle: ONE_LINE,
-        render: run => <Timestamp value={run.startedAt ?? run.createdAt} />,
-      },
-      {
-        title: 'Duration',
-        render: run => (
-          <Duration startedAt={run.startedAt} completedAt={run.completedAt} />
-        ),
-      },
-    ] as TableColumn<PipelineRun>[]
-  ).map(column => ({ ...column, width: 'auto' }));
+    },
+    {
+      title: 'Why it waits',
+      render: run => <WhyItWaits run={run} names={names} runPath={runPath} />,
+    },
+    {
+      title: 'Triggered by',
+      render: run =>
+        names.personName(run.createdById) ?? run.createdById ?? '—',
+    },
+    {
+      title: 'Started',
+      cellStyle: ONE_LINE,
+      render: run => <Timestamp value={run.startedAt ?? run.createdAt} />,
+    },
+    {
+      title: 'Duration',
+      render: run => (
+        <Duration startedAt={run.startedAt} completedAt={run.completedAt} />
+      ),
+    },
+  ]);
 
   const first = (cursors.length - 1) * RUNS_PAGE_SIZE + 1;
   const waitingForRunner = value?.data.find(

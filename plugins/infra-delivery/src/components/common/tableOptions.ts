@@ -1,4 +1,4 @@
-import { TableOptions } from '@backstage/core-components';
+import { TableColumn, TableOptions } from '@backstage/core-components';
 
 /**
  * Every table of the plugin: all rows, dense, and columns that cannot be dragged — a draggable
@@ -16,3 +16,14 @@ export const CARD_TABLE_OPTIONS: TableOptions = {
   ...TABLE_OPTIONS,
   toolbar: false,
 };
+
+/**
+ * Columns as wide as their content asks. material-table otherwise gives every column without a
+ * width an equal share of the table as its header's width, so a long run name wraps over many
+ * lines beside a column of short statuses.
+ */
+export function contentWidths<T extends object>(
+  columns: TableColumn<T>[],
+): TableColumn<T>[] {
+  return columns.map(column => ({ ...column, width: 'auto' }));
+}
