@@ -34,9 +34,6 @@ export const RUNS_PAGE_SIZE = 50;
  * The runs of some stacks (all of the organization's when `stackIds` is empty), newest first,
  * filtered by status and paged; each links to its own page at `runPath(run.id)`.
  */
-/** A stack's name and a time read as one unit: never broken over lines. */
-const ONE_LINE = { whiteSpace: 'nowrap' } as const;
-
 export const PipelineRunsView = ({
   stackIds,
   runPath,
@@ -101,7 +98,7 @@ export const PipelineRunsView = ({
       // A run's name and its commit are what people read: at least this wide, so that a
       // pull request's plan is not wrapped over six lines beside a wide status.
       render: run => (
-        <Box minWidth="13em">
+        <Box minWidth="12em">
           <Link to={runPath(run.id)}>{names.runTitle(run)}</Link>
           {run.gitSource && (
             <Typography variant="body2" color="textSecondary">
@@ -113,7 +110,8 @@ export const PipelineRunsView = ({
     },
     {
       title: 'Stack',
-      cellStyle: ONE_LINE,
+      // A stack's name reads as one unit: never broken inside a word.
+      cellStyle: { whiteSpace: 'nowrap' },
       render: run => {
         const name = names.stackName(run.attachedEntityId);
         return name && run.attachedEntityId ? (
@@ -134,7 +132,6 @@ export const PipelineRunsView = ({
     },
     {
       title: 'Started',
-      cellStyle: ONE_LINE,
       render: run => <Timestamp value={run.startedAt ?? run.createdAt} />,
     },
     {
