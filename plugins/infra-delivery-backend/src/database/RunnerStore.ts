@@ -18,6 +18,9 @@ interface RunnerRow {
   version: string | null;
   hostname: string | null;
   current_step_execution_id: string | null;
+  /** Of the step it works on, joined when listed. */
+  current_pipeline_run_id: string | null;
+  current_step_name: string | null;
   first_seen_at: string | Date;
   last_seen_at: string | Date;
 }
@@ -53,6 +56,8 @@ function toRunner(row: RunnerRow, onlineSince: string): Runner {
     lastSeenAt,
     status: lastSeenAt >= onlineSince ? 'ONLINE' : 'OFFLINE',
     currentStepExecutionId: optional(row.current_step_execution_id),
+    currentPipelineRunId: optional(row.current_pipeline_run_id),
+    currentStepName: optional(row.current_step_name),
   };
 }
 
@@ -126,15 +131,26 @@ export class RunnerStore {
     status: RunnerStatus | undefined,
     page: KeysetRequest,
   ): Promise<KeysetPage<Runner>> {
+    // The step it works on, for its run and name: what the portal links to.
     const query = this.db<RunnerRow>('runners')
-      .where({ organization_id: organizationId })
-      .where('last_seen_at', '>=', window.keptSince);
+      .leftJoin('step_executions', join =>
+        join
+          .on('step_executions.id', 'runners.current_step_execution_id')
+          .andOn('step_executions.organization_id', 'runners.organization_id'),
+      )
+      .select(
+        'runners.*',
+        'step_executions.pipeline_run_id as current_pipeline_run_id',
+        'step_executions.name as current_step_name',
+      )
+      .where('runners.organization_id', organizationId)
+      .where('runners.last_seen_at', '>=', window.keptSince);
     if (status === 'ONLINE') {
-      query.where('last_seen_at', '>=', window.onlineSince);
+      query.where('runners.last_seen_at', '>=', window.onlineSince);
     } else if (status === 'OFFLINE') {
-      query.where('last_seen_at', '<', window.onlineSince);
+      query.where('runners.last_seen_at', '<', window.onlineSince);
     }
-    return keysetPage(query, 'id', page, (row: RunnerRow) =>
+    return keysetPage(query, 'runners.id', page, (row: RunnerRow) =>
       toRunner(row, window.onlineSince),
     );
   }

@@ -107,6 +107,8 @@ describe.each(databases.eachSupportedId())(
         runnerId: 'worker',
         status: 'ONLINE',
         currentStepExecutionId: claimed.stepExecution.id,
+        currentPipelineRunId: claimed.stepExecution.pipelineRunId,
+        currentStepName: 'Plan',
       });
 
       // A heartbeat after the online window keeps the runner ONLINE.
@@ -128,6 +130,8 @@ describe.each(databases.eachSupportedId())(
       const idle = (await listRunners(owner)).data[0];
       expect(idle.status).toBe('ONLINE');
       expect(idle.currentStepExecutionId).toBeUndefined();
+      expect(idle.currentPipelineRunId).toBeUndefined();
+      expect(idle.currentStepName).toBeUndefined();
     });
 
     it('turns a silent runner OFFLINE, filters by status, and forgets it after the retention', async () => {

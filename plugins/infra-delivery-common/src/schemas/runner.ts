@@ -41,6 +41,10 @@ export const runnerSchema = z
     status: runnerStatusSchema,
     /** The step execution the runner holds a lease on, if any. */
     currentStepExecutionId: idSchema.optional(),
+    /** The pipeline run of that step, to link to: absent while idle. */
+    currentPipelineRunId: idSchema.optional(),
+    /** That step's name in its pipeline (e.g. "plan"): absent while idle. */
+    currentStepName: z.string().optional(),
   })
   .meta({ id: 'Runner' });
 export type Runner = z.infer<typeof runnerSchema>;

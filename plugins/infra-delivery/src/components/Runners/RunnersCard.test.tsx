@@ -22,6 +22,8 @@ const online = runner({
   labels: ['linux', 'tofu'],
   status: 'ONLINE',
   currentStepExecutionId: 'step-apply-42',
+  currentPipelineRunId: 'run-42',
+  currentStepName: 'Apply',
 });
 const offline = runner({
   runnerId: 'runner-old',
@@ -60,7 +62,7 @@ describe('RunnersCard', () => {
       }),
     );
 
-  it('lists the runners with their status in words, host, version, labels, last contact and step', async () => {
+  it('lists the runners with their status in words, host, version, labels, last contact and the step they work on', async () => {
     server.use(
       http.get(`${baseUrl}/runners`, () =>
         HttpResponse.json(
@@ -72,11 +74,15 @@ describe('RunnersCard', () => {
 
     const onlineRow = (await screen.findByText('runner-ci-1')).closest('tr')!;
     expect(within(onlineRow).getByText('Online')).toBeInTheDocument();
-    expect(within(onlineRow).getByText('build-host-1')).toBeInTheDocument();
-    expect(within(onlineRow).getByText('0.3.0')).toBeInTheDocument();
+    expect(
+      within(onlineRow).getByText('build-host-1 · version 0.3.0'),
+    ).toBeInTheDocument();
     expect(within(onlineRow).getByText('linux')).toBeInTheDocument();
     expect(within(onlineRow).getByText('tofu')).toBeInTheDocument();
-    expect(within(onlineRow).getByText('step-apply-42')).toBeInTheDocument();
+    // The step it works on links to its run, under the Infrastructure page.
+    expect(
+      within(onlineRow).getByRole('link', { name: 'Apply' }),
+    ).toHaveAttribute('href', '/infra-delivery/runs/run-42');
     // The clock runs on while a loaded machine renders, so "12" may have become
     // a later second; time.test.ts holds the wording to the exact second.
     const lastSeen = within(onlineRow).getByText(/^1\d seconds ago$/);
@@ -85,7 +91,8 @@ describe('RunnersCard', () => {
 
     const offlineRow = screen.getByText('runner-old').closest('tr')!;
     expect(within(offlineRow).getByText('Offline')).toBeInTheDocument();
-    expect(within(offlineRow).getByText('idle')).toBeInTheDocument();
+    expect(within(offlineRow).getByText('Idle')).toBeInTheDocument();
+    expect(within(offlineRow).queryByRole('link')).not.toBeInTheDocument();
     expect(within(offlineRow).queryByText('Online')).not.toBeInTheDocument();
   });
 

@@ -5,7 +5,9 @@ import Button from '@material-ui/core/Button';
 import Chip from '@material-ui/core/Chip';
 import Typography from '@material-ui/core/Typography';
 import useInterval from 'react-use/esm/useInterval';
-import { CARD_TABLE_OPTIONS } from '../common/tableOptions';
+import { CARD_TABLE_OPTIONS, contentWidths } from '../common/tableOptions';
+import { MaybeLink } from '../common/MaybeLink';
+import { useInfrastructurePath } from '../common/useInfrastructurePath';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { useIsOrganizationAdmin } from '../common/useIsOrganizationAdmin';
 import { useLiveRuns } from '../common/useLiveRuns';
@@ -18,14 +20,62 @@ import { LoadingTable } from '../common/LoadingTable';
 /** How often the list is read again, so that runners going on- or offline show. */
 export const RUNNERS_REFRESH_MS = 15_000;
 
-const columns: TableColumn<Runner>[] = [
+/** Where the runner runs and which release it is, as one line: "build-host-1 · 0.3.0". */
+function hostAndVersion(runner: Runner): string | undefined {
+  const parts = [
+    runner.hostname,
+    runner.version && `version ${runner.version}`,
+  ];
+  return parts.filter(Boolean).join(' · ') || undefined;
+}
+
+/** The step a runner works on, linked to its run; "Idle" without one. */
+const WorkingOn = ({ runner }: { runner: Runner }) => {
+  const infrastructurePath = useInfrastructurePath();
+  if (!runner.currentStepExecutionId) {
+    return (
+      <Typography variant="body2" color="textSecondary">
+        Idle
+      </Typography>
+    );
+  }
+  const runId = runner.currentPipelineRunId;
+  return (
+    <MaybeLink
+      to={
+        runId
+          ? `${infrastructurePath}/runs/${encodeURIComponent(runId)}`
+          : undefined
+      }
+    >
+      {runner.currentStepName ?? 'A step'}
+    </MaybeLink>
+  );
+};
+
+// Five columns: the host and version go under the runner's id, so that the table fits the
+// Organization tab on a 1,024 px screen.
+const columns: TableColumn<Runner>[] = contentWidths<Runner>([
   {
     title: 'Status',
     render: runner => <RunnerStatusLabel status={runner.status} />,
   },
-  { title: 'Runner', field: 'runnerId' },
-  { title: 'Host', render: runner => runner.hostname ?? '—' },
-  { title: 'Version', render: runner => runner.version ?? '—' },
+  {
+    title: 'Runner',
+    render: runner => {
+      const where = hostAndVersion(runner);
+      return (
+        <Box minWidth="10em">
+          <Typography variant="body2">{runner.runnerId}</Typography>
+          {where && (
+            <Typography variant="caption" color="textSecondary">
+              {where}
+            </Typography>
+          )}
+        </Box>
+      );
+    },
+  },
   {
     title: 'Labels',
     render: runner => (
@@ -40,11 +90,8 @@ const columns: TableColumn<Runner>[] = [
     title: 'Last seen',
     render: runner => <Timestamp value={runner.lastSeenAt} />,
   },
-  {
-    title: 'Running step',
-    render: runner => runner.currentStepExecutionId ?? 'idle',
-  },
-];
+  { title: 'Working on', render: runner => <WorkingOn runner={runner} /> },
+]);
 
 /** The runners that executed or wait for IaC steps of the organization, as last seen. */
 export const RunnersCard = () => {
