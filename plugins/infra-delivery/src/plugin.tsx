@@ -71,7 +71,7 @@ export const runsSubPage = SubPageBlueprint.make({
     title: 'Runs',
     loader: () =>
       import('./components/PipelineRunsContent').then(m => (
-        <m.PipelineRunsRoutes stackIds={[]} />
+        <m.OrganizationRunsPage />
       )),
   },
 });

@@ -1,4 +1,5 @@
-import { Progress, Table, TableColumn } from '@backstage/core-components';
+import { Progress, TableColumn } from '@backstage/core-components';
+import { PluginTable } from '../common/PluginTable';
 import { TABLE_OPTIONS } from '../common/tableOptions';
 import { useApi } from '@backstage/frontend-plugin-api';
 import { Deployment } from '@infra-delivery/plugin-infra-delivery-common';
@@ -177,7 +178,7 @@ export const DeploymentsView = ({
   return (
     <>
       {message}
-      <Table
+      <PluginTable
         title={`Deployments of ${clusterRef}/${serviceRef}`}
         options={TABLE_OPTIONS}
         columns={columns}

@@ -1,4 +1,5 @@
-import { InfoCard, Table } from '@backstage/core-components';
+import { InfoCard } from '@backstage/core-components';
+import { PluginTable } from '../common/PluginTable';
 import { PipelineRun } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
@@ -44,7 +45,7 @@ export const RunListCard = ({
     <InfoCard title={title} subheader={subheader} noPadding>
       <Loaded state={bothLoaded(runs, directory)}>
         {([list, names]) => (
-          <Table
+          <PluginTable
             options={CARD_TABLE_OPTIONS}
             data={list}
             columns={[

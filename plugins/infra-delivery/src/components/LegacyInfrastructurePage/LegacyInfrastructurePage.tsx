@@ -12,7 +12,7 @@ import { CloudAccountsPage } from '../CloudAccounts';
 import { GitForgeLoginPage } from '../GitForgeLogin';
 import { InfrastructureHomePage } from '../InfrastructureHome';
 import { OrganizationSettingsPage } from '../OrganizationSettings';
-import { PipelineRunsRoutes } from '../PipelineRunsContent';
+import { OrganizationRunsPage } from '../PipelineRunsContent';
 import { ServiceStatusPage } from '../ServiceStatusPage';
 
 interface Tab {
@@ -28,11 +28,7 @@ interface Tab {
  */
 const TABS: Tab[] = [
   { path: 'overview', title: 'Overview', element: <InfrastructureHomePage /> },
-  {
-    path: 'runs',
-    title: 'Runs',
-    element: <PipelineRunsRoutes stackIds={[]} />,
-  },
+  { path: 'runs', title: 'Runs', element: <OrganizationRunsPage /> },
   {
     path: 'cloud-accounts',
     title: 'Cloud accounts',

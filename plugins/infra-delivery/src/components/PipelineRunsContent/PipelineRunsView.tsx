@@ -1,4 +1,5 @@
-import { Link, Progress, Table } from '@backstage/core-components';
+import { Link, Progress } from '@backstage/core-components';
+import { PluginTable } from '../common/PluginTable';
 import { contentWidths, TABLE_OPTIONS } from '../common/tableOptions';
 import { useApi } from '@backstage/frontend-plugin-api';
 import {
@@ -91,14 +92,26 @@ export const PipelineRunsView = ({
     );
   };
 
+  // Five columns, so that the table fits an entity's tab on a 1,024 px screen: why a run waits
+  // goes under its status, and how long it took under when it started.
   const columns = contentWidths<PipelineRun>([
-    { title: 'Status', render: run => <RunStatus status={run.status} /> },
+    {
+      title: 'Status',
+      render: run => (
+        <Box maxWidth="12em">
+          <RunStatus status={run.status} />
+          <Typography variant="caption" color="textSecondary" component="div">
+            <WhyItWaits run={run} names={names} runPath={runPath} />
+          </Typography>
+        </Box>
+      ),
+    },
     {
       title: 'Run',
       // A run's name and its commit are what people read: at least this wide, so that a
       // pull request's plan is not wrapped over six lines beside a wide status.
       render: run => (
-        <Box minWidth="12em">
+        <Box minWidth="11em">
           <Link to={runPath(run.id)}>{names.runTitle(run)}</Link>
           {run.gitSource && (
             <Typography variant="body2" color="textSecondary">
@@ -122,22 +135,28 @@ export const PipelineRunsView = ({
       },
     },
     {
-      title: 'Why it waits',
-      render: run => <WhyItWaits run={run} names={names} runPath={runPath} />,
-    },
-    {
       title: 'Triggered by',
       render: run =>
         names.personName(run.createdById) ?? run.createdById ?? '—',
     },
     {
       title: 'Started',
-      render: run => <Timestamp value={run.startedAt ?? run.createdAt} />,
-    },
-    {
-      title: 'Duration',
+      // "4 minutes ago" reads as one phrase.
+      cellStyle: { whiteSpace: 'nowrap' },
       render: run => (
-        <Duration startedAt={run.startedAt} completedAt={run.completedAt} />
+        <>
+          <Timestamp value={run.startedAt ?? run.createdAt} />
+          {run.startedAt && (
+            <Typography variant="caption" color="textSecondary" component="div">
+              {run.completedAt && 'took '}
+              <Duration
+                startedAt={run.startedAt}
+                completedAt={run.completedAt}
+              />
+              {!run.completedAt && ' so far'}
+            </Typography>
+          )}
+        </>
       ),
     },
   ]);
@@ -180,7 +199,7 @@ export const PipelineRunsView = ({
               onRunnerConnected={refresh}
             />
           )}
-          <Table
+          <PluginTable
             title={`Pipeline runs (${value.meta.totalCount})`}
             options={TABLE_OPTIONS}
             columns={columns}

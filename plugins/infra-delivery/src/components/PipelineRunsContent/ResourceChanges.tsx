@@ -1,4 +1,4 @@
-import { Table } from '@backstage/core-components';
+import { PluginTable } from '../common/PluginTable';
 import { TABLE_OPTIONS } from '../common/tableOptions';
 import { useApi } from '@backstage/frontend-plugin-api';
 import { IacResource } from '@infra-delivery/plugin-infra-delivery-common';
@@ -73,7 +73,7 @@ export const ResourceChanges = ({ runId }: { runId: string }) => {
   if (!value || value.data.length === 0) return null;
   return (
     <>
-      <Table
+      <PluginTable
         title={`Resource changes (${value.meta.totalCount})`}
         options={{ ...TABLE_OPTIONS, search: true }}
         columns={[

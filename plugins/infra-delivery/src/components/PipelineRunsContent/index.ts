@@ -1,2 +1,3 @@
 export { PipelineRunsContent } from './PipelineRunsContent';
 export { PipelineRunsRoutes } from './PipelineRunsRoutes';
+export { OrganizationRunsPage } from './OrganizationRunsPage';

@@ -1,4 +1,5 @@
-import { Progress, Table } from '@backstage/core-components';
+import { Progress } from '@backstage/core-components';
+import { PluginTable } from '../common/PluginTable';
 import { TABLE_OPTIONS } from '../common/tableOptions';
 import { useApi } from '@backstage/frontend-plugin-api';
 import {
@@ -96,7 +97,7 @@ export const StackDrawer = ({
       {error && <ErrorPanel error={error} />}
       {value && (
         <>
-          <Table
+          <PluginTable
             title={`Current resources (${value.total})`}
             options={{ ...TABLE_OPTIONS, search: true }}
             columns={[
@@ -122,7 +123,7 @@ export const StackDrawer = ({
             data={value.resources}
           />
           <Box marginTop={2}>
-            <Table
+            <PluginTable
               title="Run history"
               options={TABLE_OPTIONS}
               columns={[

@@ -1,4 +1,5 @@
-import { Progress, Table, TableColumn } from '@backstage/core-components';
+import { Progress, TableColumn } from '@backstage/core-components';
+import { PluginTable } from '../common/PluginTable';
 import { TABLE_OPTIONS } from '../common/tableOptions';
 import { useEntity } from '@backstage/plugin-catalog-react';
 import { PipelineRun } from '@infra-delivery/plugin-infra-delivery-common';
@@ -195,7 +196,7 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
         />
       )}
       <DriftFilter value={driftFilter} onChange={setDriftFilter} />
-      <Table
+      <PluginTable
         title="Stacks"
         options={TABLE_OPTIONS}
         columns={columns}

@@ -1,7 +1,8 @@
-import { Progress, Table, TableProps } from '@backstage/core-components';
+import { Progress, TableProps } from '@backstage/core-components';
+import { PluginTable } from './PluginTable';
 
 /**
- * Backstage's `Table`, which while `loading` shows a progress bar named `loadingLabel` where its
+ * The plugin's table (`PluginTable`), which while `loading` shows a progress bar named `loadingLabel` where its
  * rows will be. The `isLoading` of Backstage's table shows a spinner with no accessible name,
  * so a screen reader announced an unnamed progress bar (axe-core's `aria-progressbar-name`,
  * seen on the Organization tab while its cards loaded).
@@ -18,7 +19,7 @@ export function LoadingTable<T extends object>({
   loadingLabel: string;
 }) {
   return (
-    <Table<T>
+    <PluginTable<T>
       {...props}
       data={loading ? [] : data}
       emptyContent={
