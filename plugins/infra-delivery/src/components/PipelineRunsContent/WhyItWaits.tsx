@@ -1,12 +1,11 @@
 import { PipelineRun } from '@infra-delivery/plugin-infra-delivery-common';
 import { RunNames } from '../common/useRunNames';
 import { Link } from '@backstage/core-components';
-import Typography from '@material-ui/core/Typography';
 import { StackLink } from '../common/StackLink';
 
 /**
  * Why a run waits, most specific first: for a runner, for the run that holds its stack, or
- * the service's plain queue reason.
+ * the service's plain queue reason. Text only: it takes the style of where it is shown.
  */
 export const WhyItWaits = ({
   run,
@@ -25,7 +24,7 @@ export const WhyItWaits = ({
     const blockingRunId = queue.blockingRunId;
     const stackName = names.stackName(queue.blockingEntityId);
     return (
-      <Typography variant="body2">
+      <>
         Held:{' '}
         {stackName && queue.blockingEntityId ? (
           <StackLink stackId={queue.blockingEntityId} name={stackName} inText />
@@ -36,7 +35,7 @@ export const WhyItWaits = ({
         <Link to={runPath(blockingRunId)} underline="always">
           another run
         </Link>
-      </Typography>
+      </>
     );
   }
   return <>{run.queueReason ?? ''}</>;
