@@ -32,4 +32,17 @@ export function inMemorySqlite(): Knex {
   });
 }
 
+/**
+ * A Knex over a better-sqlite3 database in `filename`: for what only a file has, a second
+ * connection to the same database or its write-ahead log.
+ */
+export function sqliteFile(filename: string, pool?: Knex.PoolConfig): Knex {
+  return knexFactory({
+    client: 'better-sqlite3',
+    connection: { filename },
+    useNullAsDefault: true,
+    ...(pool ? { pool } : {}),
+  });
+}
+
 export type { TestDatabaseId };

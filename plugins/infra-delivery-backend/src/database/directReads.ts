@@ -1,9 +1,6 @@
 import { Knex } from 'knex';
 import { cachePreparedStatements } from './sqliteStatementCache';
-
-interface SqliteConnection {
-  prepare(sql: string): { all(bindings: unknown[]): unknown[] };
-}
+import { ReadingConnection, readRemembered } from './sqliteReadCache';
 
 interface PgConnection {
   query(config: {
@@ -49,12 +46,13 @@ function directDriverOf(client: PoolingClient): Driver | undefined {
  * still built and compiled by Knex; only its execution is direct: the connection comes from
  * the same pool (so SQLite's turn before each acquisition and its prepared statements still
  * apply), Knex's `query` event is still emitted, and the rows are what Knex would return for
- * a select. Inside a transaction, or with a client this module does not know, the query runs
- * through Knex as usual.
+ * a select. On SQLite the rows are remembered until the database changes
+ * (database/sqliteReadCache.ts). Inside a transaction, or with a client this module does not
+ * know, the query runs through Knex as usual.
  */
 export async function readRows<Row>(
   query: Knex.QueryBuilder | Knex.Raw,
-): Promise<Row[]> {
+): Promise<readonly Readonly<Row>[]> {
   // A raw query keeps its client too, though Knex's types only declare the builder's.
   const client = (query as unknown as { client: PoolingClient }).client;
   const driver = directDriverOf(client);
@@ -72,12 +70,12 @@ export async function readRows<Row>(
       bindings,
     });
     if (driver === 'better-sqlite3') {
-      const sqlite = connection as SqliteConnection;
+      const sqlite = connection as ReadingConnection;
       cachePreparedStatements(sqlite);
       const values = client._formatBindings
         ? client._formatBindings(bindings)
         : [...bindings];
-      return sqlite.prepare(sql).all(values) as Row[];
+      return readRemembered(sqlite, sql, values) as Row[];
     }
     const result = await (connection as PgConnection).query({
       text: sql,

@@ -8,7 +8,7 @@ import {
   SqliteCheckpointer,
   startSqliteCheckpointer,
 } from './sqliteCheckpointer';
-import { inMemorySqlite } from '../__testUtils__/testDatabases';
+import { inMemorySqlite, sqliteFile } from '../__testUtils__/testDatabases';
 
 async function autocheckpointPages(knex: Knex): Promise<number> {
   const [row] = await knex.raw<{ wal_autocheckpoint: number }[]>(
@@ -39,11 +39,7 @@ describe('startSqliteCheckpointer', () => {
     beforeEach(async () => {
       directory = fs.mkdtempSync(path.join(os.tmpdir(), 'checkpointer-'));
       file = path.join(directory, 'infra.sqlite');
-      knex = knexFactory({
-        client: 'better-sqlite3',
-        connection: { filename: file },
-        useNullAsDefault: true,
-      });
+      knex = sqliteFile(file);
       await tuneSqlite(knex);
       await knex.schema.createTable('resources', table => {
         table.string('id').primary();
@@ -79,11 +75,7 @@ describe('startSqliteCheckpointer', () => {
       await waitFor(() => fs.statSync(file).size > before + 1_000_000);
 
       // What was copied is the data: a new connection reads every row.
-      const reader = knexFactory({
-        client: 'better-sqlite3',
-        connection: { filename: file },
-        useNullAsDefault: true,
-      });
+      const reader = sqliteFile(file);
       try {
         expect(await reader('resources').count({ n: '*' })).toEqual([
           { n: 1000 },
