@@ -39,6 +39,8 @@ const failed = pipelineRun({
   attachedEntityId: 'stack-database',
   status: 'FAILED',
   attemptEpoch: 1,
+  startedAt: '2026-01-01T10:00:00.000Z',
+  completedAt: '2026-01-01T10:02:05.000Z',
   error: {
     code: 'InfraDelivery:StepExecution:FAILED',
     message: 'terraform apply exited with status 1',
@@ -50,6 +52,7 @@ const running = pipelineRun({
   attachedEntityId: 'stack-database',
   status: 'RUNNING',
   isCancellable: true,
+  triggerSource: 'DRIFT_SCHEDULE',
 });
 const held = pipelineRun({
   id: 'run-held',
@@ -317,11 +320,19 @@ describe('PipelineRunsContent', () => {
         'Waiting for approval',
       ),
     ).toBeInTheDocument();
+    const failedRow = await rowOf('Upgrade database');
+    expect(within(failedRow).getByText('Failed')).toBeInTheDocument();
+    // How long it took, under when it started.
     expect(
-      within(await rowOf('Upgrade database')).getByText('Failed'),
+      within(failedRow).getByText(byTextContent('took 2m 05s')),
     ).toBeInTheDocument();
+    const runningRow = await rowOf('Rotate database credentials');
+    expect(within(runningRow).getByText('Running')).toBeInTheDocument();
+    // No person started it: what did is named, and a run started through the API says so
+    // by a dash.
+    expect(within(runningRow).getByText('Drift schedule')).toBeInTheDocument();
     expect(
-      within(await rowOf('Rotate database credentials')).getByText('Running'),
+      within(await rowOf('Apply network changes')).getByText('—'),
     ).toBeInTheDocument();
     // A run without a description is named by what it does to which stack, and shows who
     // started it; a plain queue reason is shown as is.

@@ -6,6 +6,7 @@ import {
   PipelineRun,
   RUN_STATUSES,
   RunStatus as RunStatusValue,
+  RunTriggerSource,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
@@ -27,6 +28,13 @@ import { useLiveRuns } from '../common/useLiveRuns';
 import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
 import { markRunsLoaded, measureRunsRender } from './renderTiming';
 import { WhyItWaits } from './WhyItWaits';
+
+/** What started a run that no person or service account started. */
+const STARTED_ON_ITS_OWN: Partial<Record<RunTriggerSource, string>> = {
+  DRIFT_SCHEDULE: 'Drift schedule',
+  GIT_PUSH: 'GitHub push',
+  PULL_REQUEST: 'GitHub pull request',
+};
 
 /** Runs per page: a page renders in a few milliseconds however many runs the stacks have. */
 export const RUNS_PAGE_SIZE = 50;
@@ -137,7 +145,10 @@ export const PipelineRunsView = ({
     {
       title: 'Triggered by',
       render: run =>
-        names.personName(run.createdById) ?? run.createdById ?? '—',
+        names.personName(run.createdById) ??
+        run.createdById ??
+        (run.triggerSource && STARTED_ON_ITS_OWN[run.triggerSource]) ??
+        '—',
     },
     {
       title: 'Started',
