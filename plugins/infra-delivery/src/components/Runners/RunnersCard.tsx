@@ -20,7 +20,7 @@ import { LoadingTable } from '../common/LoadingTable';
 /** How often the list is read again, so that runners going on- or offline show. */
 export const RUNNERS_REFRESH_MS = 15_000;
 
-/** Where the runner runs and which release it is, as one line: "build-host-1 · 0.3.0". */
+/** Where the runner runs and which release it is, as one line: "build-host-1 · version 0.3.0". */
 function hostAndVersion(runner: Runner): string | undefined {
   const parts = [
     runner.hostname,
