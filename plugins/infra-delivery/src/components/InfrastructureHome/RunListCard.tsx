@@ -7,7 +7,7 @@ import { CARD_TABLE_OPTIONS } from '../common/tableOptions';
 import { MaybeLink } from '../common/MaybeLink';
 import { StackLink } from '../common/StackLink';
 import { Timestamp } from '../common/Timestamp';
-import { useInfrastructurePath } from '../common/useInfrastructurePath';
+import { useRunPagePath } from '../common/useInfrastructurePath';
 import { bothLoaded, LoadState } from '../common/loadState';
 import { Loaded } from '../common/Loaded';
 import { StackDirectory } from './useStackDirectory';
@@ -40,7 +40,7 @@ export const RunListCard = ({
   timeOf,
   detailOf,
 }: RunListCardProps) => {
-  const infrastructurePath = useInfrastructurePath();
+  const runPagePath = useRunPagePath();
   return (
     <InfoCard title={title} subheader={subheader} noPadding>
       <Loaded state={bothLoaded(runs, directory)}>
@@ -56,11 +56,7 @@ export const RunListCard = ({
                   return (
                     <Box>
                       <Typography variant="body2">
-                        <MaybeLink
-                          to={`${infrastructurePath}/runs/${encodeURIComponent(
-                            run.id,
-                          )}`}
-                        >
+                        <MaybeLink to={runPagePath(run.id)}>
                           {names.titleOf(run)}
                         </MaybeLink>
                       </Typography>

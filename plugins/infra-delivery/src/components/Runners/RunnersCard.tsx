@@ -7,7 +7,7 @@ import Typography from '@material-ui/core/Typography';
 import useInterval from 'react-use/esm/useInterval';
 import { CARD_TABLE_OPTIONS, contentWidths } from '../common/tableOptions';
 import { MaybeLink } from '../common/MaybeLink';
-import { useInfrastructurePath } from '../common/useInfrastructurePath';
+import { useRunPagePath } from '../common/useInfrastructurePath';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { useIsOrganizationAdmin } from '../common/useIsOrganizationAdmin';
 import { useLiveRuns } from '../common/useLiveRuns';
@@ -31,7 +31,7 @@ function hostAndVersion(runner: Runner): string | undefined {
 
 /** The step a runner works on, linked to its run; "Idle" without one. */
 const WorkingOn = ({ runner }: { runner: Runner }) => {
-  const infrastructurePath = useInfrastructurePath();
+  const runPagePath = useRunPagePath();
   if (!runner.currentStepExecutionId) {
     return (
       <Typography variant="body2" color="textSecondary">
@@ -41,13 +41,7 @@ const WorkingOn = ({ runner }: { runner: Runner }) => {
   }
   const runId = runner.currentPipelineRunId;
   return (
-    <MaybeLink
-      to={
-        runId
-          ? `${infrastructurePath}/runs/${encodeURIComponent(runId)}`
-          : undefined
-      }
-    >
+    <MaybeLink to={runId ? runPagePath(runId) : undefined}>
       {runner.currentStepName ?? 'A step'}
     </MaybeLink>
   );

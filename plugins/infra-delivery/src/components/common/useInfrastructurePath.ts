@@ -42,3 +42,9 @@ export function useMountedInfrastructurePath(): string | undefined {
 export function useInfrastructurePath(): string {
   return useMountedInfrastructurePath() ?? DEFAULT_INFRASTRUCTURE_PATH;
 }
+
+/** The page of a run under the Infrastructure page's Runs tab, by the run's id. */
+export function useRunPagePath(): (runId: string) => string {
+  const infrastructurePath = useInfrastructurePath();
+  return runId => `${infrastructurePath}/runs/${encodeURIComponent(runId)}`;
+}
