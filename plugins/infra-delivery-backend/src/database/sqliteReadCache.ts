@@ -27,10 +27,15 @@ class RememberedReads {
   private readonly reads = new Map<string, readonly unknown[]>();
   private rows = 0;
 
-  constructor(private readonly connection: ReadingConnection) {}
+  // Prepared once: it runs before every read of the connection.
+  private readonly versionStatement: SqliteStatement;
+
+  constructor(private readonly connection: ReadingConnection) {
+    this.versionStatement = connection.prepare(VERSION_SQL);
+  }
 
   read(sql: string, bindings: unknown[]): unknown[] {
-    const { changes, version } = this.connection.prepare(VERSION_SQL).get() as {
+    const { changes, version } = this.versionStatement.get() as {
       changes: number;
       version: number;
     };
