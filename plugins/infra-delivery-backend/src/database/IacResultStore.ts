@@ -11,6 +11,7 @@ import { PlanCounts, PlannedResource } from '../domain/iacChanges';
 import { newId } from './ids';
 import { fromJsonColumn, toJsonColumn } from './json';
 import { KeysetPage, keysetPage, KeysetRequest } from './keyset';
+import { mappedOnce } from '../lib/frozenAnswers';
 import { nowTimestamp, optional, toTimestamp } from './timestamps';
 
 /**
@@ -98,6 +99,14 @@ function toSummary(row: SummaryRow): IacExecutionSummary {
     updatedAt: toTimestamp(row.updated_at),
   };
 }
+
+/**
+ * Listed summaries and resources: mapped once per row the read cache remembers, so that a page
+ * read again from memory reuses its items and their bytes (optimization 38). Their readers
+ * never change them (a remembered item is frozen).
+ */
+const toListedSummary = mappedOnce(toSummary);
+const toListedResource = mappedOnce(toResource);
 
 function toResource(row: ResourceRowWithState): IacResource {
   return {
@@ -313,7 +322,7 @@ export class IacResultStore {
     if (filter.stackId) query.where({ stack_id: filter.stackId });
     if (filter.stepExecutionId)
       query.where({ step_execution_id: filter.stepExecutionId });
-    return keysetPage(query, 'id', page, toSummary);
+    return keysetPage(query, 'id', page, toListedSummary);
   }
 
   private resourcesWithState() {
@@ -429,7 +438,7 @@ export class IacResultStore {
     const hasMore = rows.length > page.limit;
     const pageRows = hasMore ? rows.slice(0, page.limit) : rows;
     return {
-      items: pageRows.map(toResource),
+      items: pageRows.map(toListedResource),
       totalCount: Number(stack.resource_count ?? 0),
       nextAfterId: hasMore
         ? pageRows[pageRows.length - 1].state_address

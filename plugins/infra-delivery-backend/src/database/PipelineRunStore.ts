@@ -13,6 +13,7 @@ import {
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
 import { largestFirst } from '../lib/largestFirst';
+import { mappedOnce } from '../lib/frozenAnswers';
 import { newId } from './ids';
 import { latestRunUpdate } from './PipelineStore';
 import { stackLatestRunUpdate } from './StackStore';
@@ -145,7 +146,7 @@ export function toRun(row: PipelineRunRow): RunRecord {
  * excludes keys cost V8 a slow copy per run (4 % of the runs list's CPU, docs/benchmarks.md,
  * optimization 23) where a spread is one fast clone.
  */
-export function publicRun(run: RunRecord): PipelineRun {
+function toPublicRun(run: RunRecord): PipelineRun {
   const engineOnly: Record<
     Exclude<keyof RunRecord, keyof PipelineRun>,
     undefined
@@ -155,6 +156,16 @@ export function publicRun(run: RunRecord): PipelineRun {
   };
   return { ...run, ...engineOnly };
 }
+
+/** A run's wire shape, made once for a listed run (see `toListedRun`). */
+export const publicRun = mappedOnce(toPublicRun);
+
+/**
+ * A listed run: mapped once per row the read cache remembers, so that a page read again from
+ * memory reuses its runs, their wire shapes and their bytes (optimization 38). Only the lists
+ * use it: their runs are read, never changed (a remembered run is frozen).
+ */
+const toListedRun = mappedOnce(toRun);
 
 function toStep(row: StepExecutionRow): StepRecord {
   return {
@@ -696,7 +707,7 @@ export class PipelineRunStore implements RunTransitions {
       query,
       'id',
       page,
-      toRun,
+      toListedRun,
       'desc',
       countedByPipelines
         ? () => this.countByPipelines(organizationId, filter.pipelineIds)
@@ -722,7 +733,7 @@ export class PipelineRunStore implements RunTransitions {
         )
       : [];
     return {
-      items: rows.map(toRun),
+      items: rows.map(toListedRun),
       totalCount: ids.length,
       nextAfterId:
         remaining.length > page.limit ? pageIds[pageIds.length - 1] : undefined,

@@ -1,13 +1,14 @@
 import express from 'express';
 import request from 'supertest';
+import { freezeAnswer } from '../lib/frozenAnswers';
 import { sendJson } from './sendJson';
 
 const body = { name: 'Zürich — 東京', runs: [{ id: 'r1', status: 'QUEUED' }] };
 
-function app() {
+function app(answer: unknown = body) {
   const server = express();
-  server.all('/json', (_req, res) => sendJson(res, 201, body));
-  server.get('/express', (_req, res) => res.status(201).json(body));
+  server.all('/json', (_req, res) => sendJson(res, 201, answer));
+  server.get('/express', (_req, res) => res.status(201).json(answer));
   return server;
 }
 
@@ -37,5 +38,23 @@ describe('sendJson', () => {
       String(Buffer.byteLength(JSON.stringify(body))),
     );
     expect(response.text).toBeUndefined();
+  });
+
+  it('sends a list of frozen items from their kept bytes as express would', async () => {
+    const list = {
+      data: [
+        freezeAnswer({ id: 'r2', name: 'Zürich — 東京', error: undefined }),
+        { id: 'r1', queueState: { reason: 'Queued for a runner' } },
+      ],
+      meta: { limit: 2, totalCount: 2 },
+    };
+    for (let i = 0; i < 2; i++) {
+      const ours = await request(app(list)).get('/json');
+      const theirs = await request(app(list)).get('/express');
+      expect(ours.text).toBe(theirs.text);
+      expect(ours.headers['content-length']).toBe(
+        theirs.headers['content-length'],
+      );
+    }
   });
 });

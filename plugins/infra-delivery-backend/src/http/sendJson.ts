@@ -1,12 +1,7 @@
 import { Response } from 'express';
-import { frozenAnswerBytes } from '../lib/frozenAnswers';
+import { answerJson } from '../lib/frozenAnswers';
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
-
-/** The answer's bytes: kept for a frozen answer, the JSON text of any other. */
-function serialized(body: unknown): string | Buffer {
-  return frozenAnswerBytes(body) ?? JSON.stringify(body) ?? '';
-}
 
 /**
  * Answers `body` as JSON with `status`: what express's `res.json` sends, without its strong
@@ -16,10 +11,11 @@ function serialized(body: unknown): string | Buffer {
  * with every run and step, so an ETag could only turn a repeated answer into a 304 after all
  * of its work was done; clients get the same bytes and headers otherwise. A HEAD request gets
  * the headers only (Node leaves the body out). A frozen answer (lib/frozenAnswers.ts) is serialized
- * once, and its bytes are sent again while the object lives (optimization 22).
+ * once, and its bytes are sent again while the object lives (optimization 22); so are a list's
+ * frozen items (optimization 38).
  */
 export function sendJson(res: Response, status: number, body: unknown): void {
-  const bytes = serialized(body);
+  const bytes = answerJson(body);
   res.statusCode = status;
   res.setHeader('Content-Type', JSON_CONTENT_TYPE);
   res.setHeader(

@@ -1,4 +1,9 @@
-import { freezeAnswer, frozenAnswerBytes } from './frozenAnswers';
+import {
+  answerJson,
+  freezeAnswer,
+  frozenAnswerBytes,
+  mappedOnce,
+} from './frozenAnswers';
 
 describe('frozen answers', () => {
   it('serializes a frozen answer once and keeps its bytes', () => {
@@ -35,5 +40,91 @@ describe('frozen answers', () => {
     expect(frozenAnswerBytes(Object.freeze({ a: 1 }))).toBeUndefined();
     expect(frozenAnswerBytes('text')).toBeUndefined();
     expect(frozenAnswerBytes(null)).toBeUndefined();
+  });
+
+  describe('mappedOnce', () => {
+    const toRun = jest.fn((row: { id: string; input: string }) => ({
+      id: row.id,
+      input: JSON.parse(row.input) as { region: string },
+    }));
+    const toListedRun = mappedOnce(toRun);
+
+    beforeEach(() => toRun.mockClear());
+
+    it('maps a frozen row once and gives the same frozen answer again', () => {
+      const row = Object.freeze({ id: 'r1', input: '{"region":"eu-west-1"}' });
+      const first = toListedRun(row);
+      const second = toListedRun(row);
+      expect(second).toBe(first);
+      expect(toRun).toHaveBeenCalledTimes(1);
+      expect(Object.isFrozen(first.input)).toBe(true);
+      expect(frozenAnswerBytes(first)?.toString()).toBe(
+        '{"id":"r1","input":{"region":"eu-west-1"}}',
+      );
+    });
+
+    it('maps a row that is not frozen on every call, and leaves its answer open', () => {
+      const row = { id: 'r1', input: '{"region":"eu-west-1"}' };
+      const first = toListedRun(row);
+      row.input = '{"region":"us-east-1"}';
+      const second = toListedRun(row);
+      expect(toRun).toHaveBeenCalledTimes(2);
+      expect(second.input.region).toBe('us-east-1');
+      expect(Object.isFrozen(first)).toBe(false);
+      expect(frozenAnswerBytes(first)).toBeUndefined();
+    });
+  });
+
+  describe('answerJson', () => {
+    const frozenRun = (id: string) =>
+      freezeAnswer({ id, name: `Zürich — 東京 ${id}`, error: undefined });
+
+    it('sends the same text as JSON.stringify for a list of frozen and open items', () => {
+      const answer = {
+        data: [
+          frozenRun('r2'),
+          { id: 'r1', queueState: { reason: 'Queued for a runner' } },
+          undefined,
+          frozenRun('r0'),
+        ],
+        skipped: undefined,
+        meta: { limit: 3, nextCursor: 'abc', totalCount: 12 },
+        empty: [],
+      };
+      expect(answerJson(answer).toString()).toBe(JSON.stringify(answer));
+    });
+
+    it("joins the items' kept bytes instead of serializing them again", () => {
+      const items = [frozenRun('r2'), frozenRun('r1')];
+      const kept = items.map(item => frozenAnswerBytes(item));
+      const stringify = jest.spyOn(JSON, 'stringify');
+      try {
+        const text = answerJson({ data: items, meta: { totalCount: 2 } });
+        const sent: { data: { id: string }[] } = JSON.parse(text.toString());
+        expect(sent.data.map(item => item.id)).toEqual(['r2', 'r1']);
+        // The key "data", the key "meta" and the meta object: none of the items.
+        expect(stringify).toHaveBeenCalledTimes(3);
+        expect(stringify.mock.calls.map(([value]) => value)).not.toContain(
+          items[0],
+        );
+      } finally {
+        stringify.mockRestore();
+      }
+      expect(items.map(item => frozenAnswerBytes(item))).toEqual(kept);
+    });
+
+    it('serializes anything without frozen items as JSON.stringify does', () => {
+      const date = new Date('2026-11-27T00:00:00Z');
+      for (const answer of [
+        { data: [{ id: 'r1' }], meta: { totalCount: 1 } },
+        [frozenRun('r1')],
+        { data: [frozenRun('r1')], toJSON: () => 'custom' },
+        date,
+        'text',
+        null,
+      ]) {
+        expect(answerJson(answer).toString()).toBe(JSON.stringify(answer));
+      }
+    });
   });
 });

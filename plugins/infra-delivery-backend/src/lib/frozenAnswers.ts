@@ -40,3 +40,96 @@ export function frozenAnswerBytes(answer: unknown): Buffer | undefined {
   }
   return bytes;
 }
+
+/**
+ * `map`, made once per frozen value: the value of a frozen input is mapped on its first call,
+ * frozen as an answer (`freezeAnswer`) and given again while the input lives; any other input
+ * is mapped on every call. Rows remembered by the SQLite read cache are frozen
+ * (database/sqliteReadCache.ts), so a list page read again from memory reuses its mapped items
+ * and their bytes (optimization 38). `map` must depend on its input alone: a mapping that
+ * reads the clock or a setting would give its first answer for ever.
+ */
+export function mappedOnce<In extends object, Out extends object>(
+  map: (value: In) => Out,
+): (value: In) => Out {
+  const mapped = new WeakMap<In, Out>();
+  return value => {
+    if (!Object.isFrozen(value)) {
+      return map(value);
+    }
+    let answer = mapped.get(value);
+    if (answer === undefined) {
+      answer = freezeAnswer(map(value));
+      mapped.set(value, answer);
+    }
+    return answer;
+  };
+}
+
+const COMMA = Buffer.from(',');
+const OPEN_ARRAY = Buffer.from('[');
+const CLOSE_ARRAY = Buffer.from(']');
+const CLOSE_OBJECT = Buffer.from('}');
+
+function isFrozenAnswer(value: unknown): boolean {
+  return (
+    value !== null && typeof value === 'object' && frozenAnswers.has(value)
+  );
+}
+
+/** Whether `answer` is an object with a frozen answer in one of its arrays (a list's `data`). */
+function holdsFrozenItems(answer: unknown): answer is Record<string, unknown> {
+  if (
+    answer === null ||
+    typeof answer !== 'object' ||
+    Array.isArray(answer) ||
+    typeof (answer as { toJSON?: unknown }).toJSON === 'function'
+  ) {
+    return false;
+  }
+  for (const value of Object.values(answer)) {
+    if (Array.isArray(value) && value.some(isFrozenAnswer)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+function jsonBytes(value: unknown): Buffer {
+  return Buffer.from(JSON.stringify(value) ?? 'null');
+}
+
+/**
+ * The JSON of `answer`, the same text as `JSON.stringify(answer)`: the kept bytes of a frozen
+ * answer; for an object whose arrays hold frozen answers (a list of items mapped with
+ * `mappedOnce`), those items' kept bytes joined with the rest serialized; otherwise the JSON
+ * text. Joining kept bytes skips serializing the items and encoding their text again, the
+ * largest part of sending a page of runs (docs/benchmarks.md, optimization 38).
+ */
+export function answerJson(answer: unknown): string | Buffer {
+  const whole = frozenAnswerBytes(answer);
+  if (whole) {
+    return whole;
+  }
+  if (!holdsFrozenItems(answer)) {
+    return JSON.stringify(answer) ?? '';
+  }
+  const parts: Buffer[] = [];
+  for (const [key, value] of Object.entries(answer)) {
+    const text = `${parts.length ? ',' : '{'}${JSON.stringify(key)}:`;
+    if (Array.isArray(value)) {
+      parts.push(Buffer.from(text), OPEN_ARRAY);
+      value.forEach((item, index) => {
+        if (index) parts.push(COMMA);
+        parts.push(frozenAnswerBytes(item) ?? jsonBytes(item));
+      });
+      parts.push(CLOSE_ARRAY);
+    } else {
+      const json = JSON.stringify(value);
+      // JSON leaves out a property whose value has no JSON (undefined, a function).
+      if (json !== undefined) parts.push(Buffer.from(text + json));
+    }
+  }
+  parts.push(CLOSE_OBJECT);
+  return Buffer.concat(parts);
+}

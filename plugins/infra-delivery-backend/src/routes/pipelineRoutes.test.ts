@@ -1183,6 +1183,25 @@ describe.each(databases.eachSupportedId())(
         );
       });
 
+      it('lists a run as it is now when the same page was read before it changed', async () => {
+        const { owner, runs } = await seedRuns();
+        const first = await api.get('/pipeline-runs', owner.token);
+        // On SQLite the same page again comes from remembered rows and their kept bytes.
+        const again = await api.get('/pipeline-runs', owner.token);
+        expect(again.text).toBe(first.text);
+        const before = again.body.data.find((r: any) => r.id === runs.a2.id);
+        expect(before).toMatchObject({ status: 'QUEUED', isCancellable: true });
+
+        await act(api, owner, runs.a2.id, 'cancel');
+        const after = await api.get('/pipeline-runs', owner.token);
+        const changed = after.body.data.find((r: any) => r.id === runs.a2.id);
+        expect(changed).toMatchObject({
+          status: 'CANCELLED',
+          isCancellable: false,
+        });
+        expect(changed).toEqual(await getRun(api, owner, runs.a2.id));
+      });
+
       it('filters by repeated statuses', async () => {
         const { owner, runs } = await seedRuns();
         const active = await api.get(
