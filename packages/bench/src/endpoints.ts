@@ -1,6 +1,6 @@
 import { Knex } from 'knex';
 import { Stores } from './pluginInternals';
-import { triggerEndpoints } from './triggers';
+import { readsWhileTriggering, triggerEndpoints } from './triggers';
 import { DatasetManifest } from './dataset/generate';
 
 /** Every list asks for the same page size, the catalog peer included. */
@@ -21,6 +21,19 @@ export interface Endpoint {
   nextBody?: () => string;
   /** Run before each load of the endpoint (its warm-up included). */
   beforeLoad?: (knex: Knex) => Promise<void>;
+  /**
+   * Writes sent at a steady rate, one at a time, while the endpoint is loaded (its warm-up
+   * included): a read measured while the database changes under it, as in a portal whose runs
+   * are active. The backend's CPU per request then includes the writes'.
+   */
+  alongside?: SteadyWrites;
+}
+
+export interface SteadyWrites {
+  perSecond: number;
+  method: 'POST';
+  path: string;
+  body: string;
 }
 
 const PLUGIN = '/api/infra-delivery';
@@ -49,6 +62,12 @@ export function benchEndpoints(
       list: true,
       store: s => s.pipelineRuns.listRuns(org, {}, page),
     },
+    readsWhileTriggering(org, extra.triggerPipelineId, {
+      key: 'runs-first-writes',
+      title: '#13 first page',
+      path: `${PLUGIN}/pipeline-runs?limit=${PAGE_SIZE}`,
+      store: s => s.pipelineRuns.listRuns(org, {}, page),
+    }),
     {
       key: 'runs-deep',
       title: `#13 after ${deep.pages.toLocaleString('en')} pages`,

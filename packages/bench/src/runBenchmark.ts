@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { Api } from './api';
+import { startSteadyWrites } from './steadyWrites';
 import {
   BACKSTAGE_STATIC_TOKEN,
   backendNodeFlags,
@@ -202,6 +203,20 @@ export async function runBenchmark(options: {
           result.requests > 0 ? (cpuMs * 1000) / result.requests : undefined,
       };
     };
+    /** `work`, with the endpoint's writes sent alongside it while it runs. */
+    const withWritesAlongside = async <T>(
+      endpoint: Endpoint,
+      work: () => Promise<T>,
+    ): Promise<[T, { sent: number; failed: number } | undefined]> => {
+      const writes =
+        endpoint.alongside && startSteadyWrites(api, endpoint.alongside);
+      try {
+        const result = await work();
+        return [result, await writes?.stop()];
+      } finally {
+        await writes?.stop();
+      }
+    };
     const figures: EndpointFigures[] = [];
     for (const endpoint of endpoints) {
       const entry: EndpointFigures = {
@@ -213,27 +228,31 @@ export async function runBenchmark(options: {
       };
       // A second of warm-up (JIT, caches), not recorded.
       await endpoint.beforeLoad?.(knex);
-      await load({
-        url: `${backend.baseUrl}${endpoint.path}`,
-        method: endpoint.method,
-        headers: authorization,
-        body: endpoint.body,
-        nextBody: endpoint.nextBody,
-        connections: 4,
-        duration: 1,
-      });
-      for (const c of connections) {
-        await endpoint.beforeLoad?.(knex);
-        await api.expect(204, 'POST', '/api/bench/event-loop/reset');
-        const measured = await loadBackend({
+      await withWritesAlongside(endpoint, () =>
+        load({
           url: `${backend.baseUrl}${endpoint.path}`,
           method: endpoint.method,
           headers: authorization,
           body: endpoint.body,
           nextBody: endpoint.nextBody,
-          connections: c,
-          duration,
-        });
+          connections: 4,
+          duration: 1,
+        }),
+      );
+      for (const c of connections) {
+        await endpoint.beforeLoad?.(knex);
+        await api.expect(204, 'POST', '/api/bench/event-loop/reset');
+        const [measured, written] = await withWritesAlongside(endpoint, () =>
+          loadBackend({
+            url: `${backend.baseUrl}${endpoint.path}`,
+            method: endpoint.method,
+            headers: authorization,
+            body: endpoint.body,
+            nextBody: endpoint.nextBody,
+            connections: c,
+            duration,
+          }),
+        );
         const loop = await api.expect(200, 'GET', '/api/bench/event-loop');
         const middlewareFloor = await loadBackend({
           url: `${backend.baseUrl}/api/bench/responses/${endpoint.key}`,
@@ -279,7 +298,11 @@ export async function runBenchmark(options: {
                     0,
                   )} at p50 ${sqlFloor.p50.toFixed(2)} ms`
                 : ''
-            }), stall ${loop.maxMs.toFixed(1)} ms`,
+            }), stall ${loop.maxMs.toFixed(1)} ms${
+              written
+                ? `; ${written.sent} writes alongside, ${written.failed} failed`
+                : ''
+            }`,
         );
       }
       figures.push(entry);
