@@ -13,7 +13,7 @@ import {
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
 import { largestFirst } from '../lib/largestFirst';
-import { mappedOnce } from '../lib/frozenAnswers';
+import { derivedOnce, mappedOnce } from '../lib/frozenAnswers';
 import { newId } from './ids';
 import { latestRunUpdate } from './PipelineStore';
 import { stackLatestRunUpdate } from './StackStore';
@@ -166,6 +166,16 @@ export const publicRun = mappedOnce(toPublicRun);
  * use it: their runs are read, never changed (a remembered run is frozen).
  */
 const toListedRun = mappedOnce(toRun);
+
+/**
+ * The run ids of the newest-per-group statement's rows (each group's ids joined in one value),
+ * once per remembered rows (optimization 39).
+ */
+function idsOfGroups(rows: readonly { ids: string | null }[]): string[] {
+  return derivedOnce(rows, 'idsOfGroups', () =>
+    rows.flatMap(r => (r.ids ? r.ids.split(',') : [])),
+  );
+}
 
 function toStep(row: StepExecutionRow): StepRecord {
   return {
@@ -722,8 +732,18 @@ export class PipelineRunStore implements RunTransitions {
     page: KeysetRequest,
   ): Promise<KeysetPage<RunRecord>> {
     const afterId = page.afterId;
-    const remaining = afterId ? ids.filter(id => id < afterId) : ids;
-    const pageIds = largestFirst(remaining, page.limit);
+    // The same ids (remembered rows) give the same page.
+    const { pageIds, remainingCount } = derivedOnce(
+      ids,
+      `page:${page.limit}:${afterId ?? ''}`,
+      () => {
+        const remaining = afterId ? ids.filter(id => id < afterId) : ids;
+        return {
+          pageIds: Object.freeze(largestFirst(remaining, page.limit)),
+          remainingCount: remaining.length,
+        };
+      },
+    );
     const rows = pageIds.length
       ? await readRows<PipelineRunRow>(
           this.db<PipelineRunRow>('pipeline_runs')
@@ -736,7 +756,7 @@ export class PipelineRunStore implements RunTransitions {
       items: rows.map(toListedRun),
       totalCount: ids.length,
       nextAfterId:
-        remaining.length > page.limit ? pageIds[pageIds.length - 1] : undefined,
+        remainingCount > page.limit ? pageIds[pageIds.length - 1] : undefined,
     };
   }
 
@@ -818,7 +838,7 @@ export class PipelineRunStore implements RunTransitions {
         ],
       ),
     );
-    return rows.flatMap(r => (r.ids ? r.ids.split(',') : []));
+    return idsOfGroups(rows);
   }
 
   async listSteps(runId: string): Promise<StepRecord[]> {

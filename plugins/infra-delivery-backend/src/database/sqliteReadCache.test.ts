@@ -73,6 +73,31 @@ describe('readRows on SQLite: rows remembered until the database changes', () =>
     expect(pageReads()).toBe(2);
   });
 
+  it('keeps reads of values that would run together apart', async () => {
+    await knex('runs').insert([
+      { id: 'a', status: 'a' },
+      { id: 'bc', status: 'bc' },
+      { id: 'ab', status: 'ab' },
+      { id: 'c', status: 'c' },
+      { id: 'one', status: '1' },
+    ]);
+    const read = (...values: Knex.Value[]) =>
+      readRows<{ id: string }>(
+        knex.raw(
+          'SELECT id FROM runs WHERE status IN (?, ?) ORDER BY id',
+          values,
+        ),
+      );
+    expect((await read('a', 'bc')).map(r => r.id)).toEqual(['a', 'bc']);
+    expect((await read('ab', 'c')).map(r => r.id)).toEqual(['ab', 'c']);
+    expect((await read('a\u0000string2:bc', '')).map(r => r.id)).toEqual([]);
+    expect((await read(null, 'c')).map(r => r.id)).toEqual(['c']);
+    expect((await read('null', 'c')).map(r => r.id)).toEqual(['c']);
+    // SQLite compares a number with a text column's '1' as different: so must the key.
+    expect((await read('1', 'x')).map(r => r.id)).toEqual(['one']);
+    expect((await read(1, 'x')).map(r => r.id)).toEqual([]);
+  });
+
   it('reads again after an insert, an update or a delete through the same pool', async () => {
     await readRows<RunRow>(queued());
 

@@ -1,5 +1,6 @@
 import {
   answerJson,
+  derivedOnce,
   freezeAnswer,
   frozenAnswerBytes,
   mappedOnce,
@@ -72,6 +73,29 @@ describe('frozen answers', () => {
       expect(second.input.region).toBe('us-east-1');
       expect(Object.isFrozen(first)).toBe(false);
       expect(frozenAnswerBytes(first)).toBeUndefined();
+    });
+  });
+
+  describe('derivedOnce', () => {
+    it('derives once per frozen value and key, and freezes what it keeps', () => {
+      const ids = Object.freeze(['r3', 'r2', 'r1']);
+      const derive = jest.fn(() => ids.filter(id => id < 'r3'));
+      const first = derivedOnce(ids, 'after:r3', derive);
+      expect(derivedOnce(ids, 'after:r3', derive)).toBe(first);
+      expect(first).toEqual(['r2', 'r1']);
+      expect(Object.isFrozen(first)).toBe(true);
+      expect(derive).toHaveBeenCalledTimes(1);
+      // Another key is another derivation.
+      expect(derivedOnce(ids, 'after:r2', () => ['r1'])).toEqual(['r1']);
+    });
+
+    it('derives again on every call from a value that is not frozen', () => {
+      const ids = ['r2', 'r1'];
+      const derive = jest.fn(() => [...ids]);
+      derivedOnce(ids, 'all', derive);
+      ids.push('r0');
+      expect(derivedOnce(ids, 'all', derive)).toEqual(['r2', 'r1', 'r0']);
+      expect(derive).toHaveBeenCalledTimes(2);
     });
   });
 

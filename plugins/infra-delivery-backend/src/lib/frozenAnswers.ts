@@ -66,6 +66,32 @@ export function mappedOnce<In extends object, Out extends object>(
   };
 }
 
+const derivedValues = new WeakMap<object, Map<string, unknown>>();
+
+/**
+ * `derive()`, kept per frozen `from` and `key` while `from` lives, and computed on every call
+ * for anything else: what a request works out from remembered rows (a page of a list's ids,
+ * say) is the same until the rows change (optimization 39). `key` names the derivation and
+ * its inputs other than `from`; the value is frozen, as it is shared.
+ */
+export function derivedOnce<T>(from: object, key: string, derive: () => T): T {
+  if (!Object.isFrozen(from)) {
+    return derive();
+  }
+  let byKey = derivedValues.get(from);
+  if (!byKey) {
+    byKey = new Map();
+    derivedValues.set(from, byKey);
+  }
+  if (byKey.has(key)) {
+    return byKey.get(key) as T;
+  }
+  const value = derive();
+  if (value !== null && typeof value === 'object') Object.freeze(value);
+  byKey.set(key, value);
+  return value;
+}
+
 const COMMA = Buffer.from(',');
 const OPEN_ARRAY = Buffer.from('[');
 const CLOSE_ARRAY = Buffer.from(']');
