@@ -11,7 +11,7 @@ import { PlanCounts, PlannedResource } from '../domain/iacChanges';
 import { newId } from './ids';
 import { fromJsonColumn, toJsonColumn } from './json';
 import { KeysetPage, keysetPage, KeysetRequest } from './keyset';
-import { mappedOnce } from '../lib/frozenAnswers';
+import { mappedOnce } from '../lib/oncePerFrozenValue';
 import { nowTimestamp, optional, toTimestamp } from './timestamps';
 
 /**

@@ -13,7 +13,7 @@ import {
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
 import { largestFirst } from '../lib/largestFirst';
-import { derivedOnce, mappedOnce } from '../lib/frozenAnswers';
+import { derivedOnce, mappedOnce } from '../lib/oncePerFrozenValue';
 import { newId } from './ids';
 import { latestRunUpdate } from './PipelineStore';
 import { stackLatestRunUpdate } from './StackStore';
