@@ -208,13 +208,15 @@ export async function runBenchmark(options: {
       endpoint: Endpoint,
       work: () => Promise<T>,
     ): Promise<[T, { sent: number; failed: number } | undefined]> => {
-      const writes =
-        endpoint.alongside && startSteadyWrites(api, endpoint.alongside);
+      if (!endpoint.alongside) {
+        return [await work(), undefined];
+      }
+      const writes = startSteadyWrites(api, endpoint.alongside);
       try {
-        const result = await work();
-        return [result, await writes?.stop()];
+        return [await work(), await writes.stop()];
       } finally {
-        await writes?.stop();
+        // Stopped already unless `work` failed; the writes must not outlive it either way.
+        await writes.stop();
       }
     };
     const figures: EndpointFigures[] = [];

@@ -4,6 +4,11 @@ import type { Endpoint } from './endpoints';
 const PLUGIN = '/api/infra-delivery';
 const OPEN = ['QUEUED', 'RUNNING', 'WAITING_FOR_APPROVAL'];
 
+/** `POST` here starts a run of the pipeline. */
+function triggerPath(pipelineId: string): string {
+  return `${PLUGIN}/pipelines/${pipelineId}/runs`;
+}
+
 /**
  * The two write loads. Each run they make is described as its load, and before each load the
  * runs an earlier load left open are finished (`finishOpenRuns`): otherwise every load would add
@@ -14,7 +19,7 @@ export function triggerEndpoints(
   stackIds: string[],
   pipelineId: string,
 ): Endpoint[] {
-  const path = `${PLUGIN}/pipelines/${pipelineId}/runs`;
+  const path = triggerPath(pipelineId);
   const free = 'bench: a run attached to nothing';
   const onStack = 'bench: a run on a free stack';
   // Each request of the stack load takes the next stack: the dataset's own runs are all
@@ -61,18 +66,16 @@ const WRITES_PER_SECOND = 10;
 export function readsWhileTriggering(
   organizationId: string,
   pipelineId: string,
-  read: Pick<Endpoint, 'key' | 'title' | 'path' | 'store'>,
+  read: Endpoint,
 ): Endpoint {
   const description = 'bench: a run triggered alongside reads';
   return {
     ...read,
     title: `${read.title}, ${WRITES_PER_SECOND} triggers/s alongside`,
-    method: 'GET',
-    list: true,
     alongside: {
       perSecond: WRITES_PER_SECOND,
       method: 'POST',
-      path: `${PLUGIN}/pipelines/${pipelineId}/runs`,
+      path: triggerPath(pipelineId),
       body: JSON.stringify({ data: { description } }),
     },
     beforeLoad: knex => finishOpenRuns(knex, organizationId, description),
