@@ -38,10 +38,14 @@ export class AccessEpochStore {
     return this.read();
   }
 
-  /** A primary-key read of one row, sent to the driver directly. */
+  /**
+   * A primary-key read of one row, sent to the driver directly. Not remembered: asking
+   * whether anything changed since would cost as much as reading the row.
+   */
   private async read(): Promise<number> {
     const rows = await readRows<{ epoch: number | string }>(
       this.db.raw(CURRENT_EPOCH_SQL),
+      { remember: false },
     );
     return Number(rows[0]?.epoch ?? 0);
   }

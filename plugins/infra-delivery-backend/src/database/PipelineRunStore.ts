@@ -810,7 +810,8 @@ export class PipelineRunStore implements RunTransitions {
           [unique, organizationId, ...(statuses ?? []), ...kinds, perGroup],
         ),
       );
-      return rows.map(r => r.id);
+      // Once per remembered rows, so that the page picked from them is kept too.
+      return derivedOnce(rows, 'ids', () => rows.map(r => r.id));
     }
     // SQLite has no LATERAL: one statement whose correlated subquery runs the same per-group
     // index range scan for each group. 200 separate statements took twice the database time,

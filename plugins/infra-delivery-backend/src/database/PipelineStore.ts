@@ -121,6 +121,8 @@ export class PipelineStore {
           'pipelines.id': id,
         })
         .select('pipelines.*', 'pipeline_versions.steps as latest_steps'),
+      // The trigger's run follows at once, and forgets every remembered read.
+      { remember: false },
     );
     return (
       row && {

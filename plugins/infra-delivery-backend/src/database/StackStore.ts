@@ -180,6 +180,8 @@ export class StackStore {
           'latest_run.id as latest_run_found',
           'latest_run.input as latest_run_input',
         ),
+      // The trigger's run follows at once, and forgets every remembered read.
+      { remember: false },
     );
     if (!row) {
       return undefined;

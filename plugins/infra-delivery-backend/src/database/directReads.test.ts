@@ -75,9 +75,11 @@ describe.each(databases.eachSupportedId())('readRows on %s', databaseId => {
     } finally {
       knex.off('query', listener);
     }
-    expect(seen).toHaveLength(1);
-    expect(seen[0].sql).toContain(table);
-    expect(seen[0].bindings).toEqual(['b']);
+    // On PostgreSQL the snapshot read before it is announced too (postgresReadCache.ts).
+    const reads = seen.filter(query => query.sql.includes(table));
+    expect(reads).toHaveLength(1);
+    expect(reads[0].bindings).toEqual(['b']);
+    expect(seen.length).toBeLessThanOrEqual(2);
   });
 
   it('reads inside a transaction on its connection, seeing its uncommitted rows', async () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Knex } from 'knex';
 import { readRows } from './directReads';
 import { sqliteFile } from '../__testUtils__/testDatabases';
-import { READ_CACHE_ROWS, READ_CACHE_ROWS_PER_READ } from './sqliteReadCache';
+import { READ_CACHE_ROWS, READ_CACHE_ROWS_PER_READ } from './rememberedReads';
 
 interface RunRow {
   id: string;

@@ -3,9 +3,9 @@ import { freezeAnswer } from './frozenAnswers';
 /**
  * `map`, made once per frozen value: the value of a frozen input is mapped on its first call,
  * frozen as an answer (`freezeAnswer`) and given again while the input lives; any other input
- * is mapped on every call. Rows remembered by the SQLite read cache are frozen
- * (database/sqliteReadCache.ts), so a list page read again from memory reuses its mapped items
- * and their bytes (optimization 38). `map` must depend on its input alone: a mapping that
+ * is mapped on every call. Rows remembered by the read caches are frozen
+ * (database/rememberedReads.ts), so a list page read again from memory reuses its mapped items
+ * and their bytes (optimizations 38 and 40). `map` must depend on its input alone: a mapping that
  * reads the clock or a setting would give its first answer for ever.
  */
 export function mappedOnce<In extends object, Out extends object>(
