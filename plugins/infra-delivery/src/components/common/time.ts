@@ -27,10 +27,12 @@ export function absoluteTime(timestamp: string): string {
 }
 
 /**
- * How long something took, in the two largest units: "45s", "3m 05s", "2h 07m", "3d 4h".
- * Negative spans (clocks apart) count as 0s.
+ * How long something took, in the two largest units: "45s", "3m 05s", "2h 07m", "3d 4h";
+ * under a second "<1s". Negative spans (clocks apart) count as 0s.
  */
 export function formatDuration(milliseconds: number): string {
+  // A step that took a few hundred milliseconds did take time: "0s" read as not run at all.
+  if (milliseconds > 0 && milliseconds < 1000) return '<1s';
   const total = Math.max(0, Math.floor(milliseconds / 1000));
   const days = Math.floor(total / 86_400);
   const hours = Math.floor((total % 86_400) / 3_600);
