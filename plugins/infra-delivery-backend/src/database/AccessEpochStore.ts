@@ -1,4 +1,5 @@
 import { Knex } from 'knex';
+import { sharedPerTurn } from '../lib/sharedPerTurn';
 import { readRows } from './directReads';
 
 const CURRENT_EPOCH_SQL = 'select epoch from access_epoch where id = 1';
@@ -11,31 +12,18 @@ const CURRENT_EPOCH_SQL = 'select epoch from access_epoch where id = 1';
  * backend instance sharing the database ends what every instance remembered.
  */
 export class AccessEpochStore {
-  /** The read the requests of this turn of the event loop share, until it starts. */
-  private gathering?: Promise<number>;
+  /** The read the requests of this turn of the event loop share (optimization 24). */
+  private readonly shared = sharedPerTurn(() => this.read());
 
   constructor(private readonly db: Knex) {}
 
   /**
-   * The epoch now. Requests that ask in the same turn of the event loop share one read,
-   * sent once that turn is over (optimization 24): under 16 concurrent requests several
-   * arrive together, and each paid its own read. The shared read starts after every request
-   * that joined it had arrived, so each still sees every change committed before it arrived.
+   * The epoch now. Requests that ask in the same turn of the event loop share one read, sent
+   * once that turn is over, so each still sees every change committed before it arrived.
    * Inside a transaction the epoch is read on its connection at once.
    */
   current(): Promise<number> {
-    if (this.db.isTransaction) {
-      return this.read();
-    }
-    this.gathering ??= this.readAfterThisTurn();
-    return this.gathering;
-  }
-
-  private async readAfterThisTurn(): Promise<number> {
-    await new Promise(resolve => setImmediate(resolve));
-    // Whoever asks from now on may follow a change this read would not see.
-    this.gathering = undefined;
-    return this.read();
+    return this.db.isTransaction ? this.read() : this.shared();
   }
 
   /**

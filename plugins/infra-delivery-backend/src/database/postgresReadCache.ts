@@ -1,3 +1,4 @@
+import { sharedPerTurn } from '../lib/sharedPerTurn';
 import { readKey, RememberedReads } from './rememberedReads';
 
 /**
@@ -27,8 +28,14 @@ function isOlder(a: string, b: string): boolean {
 /** One pool's remembered reads, and the snapshot read its reads share. */
 export class PostgresReads {
   private readonly remembered = new RememberedReads();
-  /** The snapshot read the reads of this turn of the event loop share, until it starts. */
-  private gathering?: Promise<string>;
+  /**
+   * The snapshot now. Reads that ask in the same turn of the event loop share one statement,
+   * as the access epoch's readers do: it starts after every read that joined it was asked for.
+   */
+  private readonly snapshot = sharedPerTurn(async () => {
+    const [row] = (await this.run(SNAPSHOT_SQL, [])) as { snapshot: string }[];
+    return row.snapshot;
+  });
   /** The reads sent and not yet answered, with the snapshot each was sent at. */
   private readonly sending = new Map<
     string,
@@ -90,23 +97,5 @@ export class PostgresReads {
       this.remembered.remember(key, rows);
     }
     return rows;
-  }
-
-  /**
-   * The snapshot now. Reads that ask in the same turn of the event loop share one statement,
-   * sent once that turn is over, as the access epoch's readers do (optimization 24): it
-   * starts after every read that joined it was asked for.
-   */
-  private snapshot(): Promise<string> {
-    this.gathering ??= this.snapshotAfterThisTurn();
-    return this.gathering;
-  }
-
-  private async snapshotAfterThisTurn(): Promise<string> {
-    await new Promise(resolve => setImmediate(resolve));
-    // Whoever asks from now on may follow a commit this read would not see.
-    this.gathering = undefined;
-    const [row] = (await this.run(SNAPSHOT_SQL, [])) as { snapshot: string }[];
-    return row.snapshot;
   }
 }
