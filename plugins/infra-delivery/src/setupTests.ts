@@ -19,3 +19,34 @@ jest.mock('react-virtualized-auto-sizer', () => ({
     children: (size: { width: number; height: number }) => unknown;
   }) => children({ width: 800, height: 320 }),
 }));
+
+// JSS looks up `meta[property="csp-nonce"]` for every style element it creates (MUI's makeStyles
+// creates one per styled component with dynamic styles), and remembers only a nonce it found:
+// with none on the page, it asks again each time, and jsdom's selector engine answers by
+// collecting every node of the document and its hundreds of style elements. With a page of 50
+// table rows rendered, that was a third of a paging test's time. Such a meta belongs in
+// the head: it is looked for among the head's children.
+const CSP_NONCE = 'meta[property="csp-nonce"]';
+const querySelector = Document.prototype.querySelector;
+Document.prototype.querySelector = function querySelectorNonceInHead(
+  this: Document,
+  selectors: string,
+) {
+  if (selectors !== CSP_NONCE) {
+    return querySelector.call(this, selectors);
+  }
+  // Walked by sibling: jsdom's HTMLCollection answers each index through a slow proxy.
+  for (
+    let element = this.head.firstElementChild;
+    element;
+    element = element.nextElementSibling
+  ) {
+    if (
+      element.localName === 'meta' &&
+      element.getAttribute('property') === 'csp-nonce'
+    ) {
+      return element;
+    }
+  }
+  return null;
+} as typeof querySelector;
