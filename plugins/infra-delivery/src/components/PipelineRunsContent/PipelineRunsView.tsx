@@ -144,11 +144,15 @@ export const PipelineRunsView = ({
     },
     {
       title: 'Triggered by',
-      render: run =>
-        names.personName(run.createdById) ??
-        run.createdById ??
-        (run.triggerSource && STARTED_ON_ITS_OWN[run.triggerSource]) ??
-        '—',
+      render: run => {
+        const person = names.personName(run.createdById) ?? run.createdById;
+        const source =
+          run.triggerSource && STARTED_ON_ITS_OWN[run.triggerSource];
+        // "GitHub pull request" names one thing: not broken over two lines on a laptop.
+        return (
+          person ?? (source ? <Box whiteSpace="nowrap">{source}</Box> : '—')
+        );
+      },
     },
     {
       title: 'Started',
