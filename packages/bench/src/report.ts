@@ -11,6 +11,8 @@ export interface EndpointFigures {
     {
       backend: LoadResult;
       middlewareFloor?: LoadResult;
+      /** The middleware floor asked with the endpoint's own query string, when it is long. */
+      queryFloor?: LoadResult;
       bareFloor?: LoadResult;
       sqlFloor?: SqlFloorResult;
       maxStallMs: number;
