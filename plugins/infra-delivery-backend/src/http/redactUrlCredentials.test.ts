@@ -18,6 +18,19 @@ describe('redactedUrl', () => {
     );
   });
 
+  it('finds a credential parameter written without a value or with escapes', () => {
+    expect(redactedUrl('/callback?limit=2&code')).toBe(
+      '/callback?limit=2&code=redacted',
+    );
+    expect(redactedUrl('/callback?%63ode=code-123&x=1')).toBe(
+      '/callback?code=redacted&x=1',
+    );
+    // A value with escapes, and names that only begin like a credential's, are not one.
+    expect(redactedUrl('/stacks?stackId=a%2Fb&codes=1&states=2')).toBe(
+      '/stacks?stackId=a%2Fb&codes=1&states=2',
+    );
+  });
+
   it('leaves URLs without credentials alone', () => {
     expect(redactedUrl('/api/infra-delivery/stacks?limit=20&cursor=abc')).toBe(
       '/api/infra-delivery/stacks?limit=20&cursor=abc',
