@@ -495,6 +495,10 @@ describe('PipelineRunsContent', () => {
     expect(within(routeRow).getByText('Update')).toBeInTheDocument();
     expect(within(routeRow).queryByText(/tainted/)).not.toBeInTheDocument();
     expect(within(card).getByText('aws_eip.nat')).toBeInTheDocument();
+    // The last column's header stays on one line beside the wide addresses.
+    expect(
+      within(card).getByRole('columnheader', { name: 'Before and after' }),
+    ).toHaveStyle({ whiteSpace: 'nowrap' });
 
     const summaryRequest = requestsTo('GET', '/iac-execution-summaries')[0];
     expect(summaryRequest.query.get('pipelineRunId')).toBe(waiting.id);

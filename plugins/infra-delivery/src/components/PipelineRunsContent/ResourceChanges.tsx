@@ -104,6 +104,8 @@ export const ResourceChanges = ({ runId }: { runId: string }) => {
           {
             title: 'Before and after',
             sorting: false,
+            // One line: beside the address's 55 % the header otherwise wrapped over three.
+            headerStyle: { whiteSpace: 'nowrap' },
             render: resource => (
               <Button
                 size="small"

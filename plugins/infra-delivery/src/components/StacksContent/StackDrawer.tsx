@@ -21,13 +21,18 @@ import { runTitle } from '../common/runTitle';
 import { StackDriftSection } from '../Drift/StackDriftSection';
 import { RunTrigger } from '../common/RunTrigger';
 import { StackGitTriggerSection } from './StackGitTriggerSection';
+import { StackOutputsSection } from './StackOutputs';
 
 /**
  * A provider as people name it: `hashicorp/aws` for `registry.terraform.io/hashicorp/aws`
- * (the registry host is the same for nearly every provider, and only widens the column).
+ * (the registry host is the same for nearly every provider, and only widens the column), and
+ * `builtin/terraform` for the provider built into Terraform (`terraform.io/builtin/terraform`).
  */
 export function providerName(provider: string): string {
-  return provider.replace(/^registry\.(terraform|opentofu)\.(io|org)\//, '');
+  return provider.replace(
+    /^(registry\.(terraform|opentofu)\.(io|org)|terraform\.io)\//,
+    '',
+  );
 }
 
 /**
@@ -93,6 +98,7 @@ export const StackDrawer = ({
         onStarted={onStarted}
         resourceCount={resourceCount}
       />
+      <StackOutputsSection output={stack.output} />
       {loading && !value && <Progress />}
       {error && <ErrorPanel error={error} />}
       {value && (

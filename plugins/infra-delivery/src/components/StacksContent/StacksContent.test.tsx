@@ -153,6 +153,7 @@ describe('StacksContent', () => {
               address: 'aws_subnet.private["a"]',
               resourceType: 'aws_subnet',
               resourceName: 'private',
+              provider: 'terraform.io/builtin/terraform',
             }),
           ]),
         ),
@@ -231,17 +232,20 @@ describe('StacksContent', () => {
     );
 
     const networkRow = await rowOf('Network');
+    // A stack's name is never broken inside a word beside wide columns.
+    expect(within(networkRow).getByText('Network').parentElement).toHaveStyle({
+      whiteSpace: 'nowrap',
+    });
     expect(within(networkRow).getByText('network')).toBeInTheDocument();
     expect(within(networkRow).getByText('Succeeded')).toBeInTheDocument();
     expect(within(networkRow).getByText('12')).toBeInTheDocument();
+    // Each output on lines of its own, cut at two with the whole value in the tooltip.
+    expect(within(networkRow).getByTitle('vpc_id = vpc-0abc')).toHaveStyle({
+      overflow: 'hidden',
+    });
     expect(
-      within(networkRow).getByText(
-        (_, element) =>
-          element?.tagName === 'PRE' &&
-          element.textContent ===
-            'vpc_id = vpc-0abc\nsubnet_ids = ["subnet-a","subnet-b"]',
-      ),
-    ).toBeInTheDocument();
+      within(networkRow).getByTitle('subnet_ids = ["subnet-a","subnet-b"]'),
+    ).toHaveTextContent('subnet_ids = ["subnet-a","subnet-b"]');
 
     const databaseRow = await rowOf('Database');
     expect(within(databaseRow).getByText('database')).toBeInTheDocument();
@@ -594,14 +598,25 @@ describe('StacksContent', () => {
 
     const drawer = await screen.findByRole('presentation');
     expect(within(drawer).getByText('Network')).toBeInTheDocument();
+    // The outputs, each whole.
+    const outputs = within(drawer).getByRole('region', { name: 'Outputs' });
+    expect(within(outputs).getByText('subnet_ids')).toBeInTheDocument();
+    expect(
+      within(outputs).getByText('["subnet-a","subnet-b"]'),
+    ).toBeInTheDocument();
+    expect(within(outputs).getByText('vpc-0abc')).toBeInTheDocument();
     expect(
       await within(drawer).findByText('Current resources (2)'),
     ).toBeInTheDocument();
     const vpcRow = within(drawer).getByText('aws_vpc.main').closest('tr')!;
     expect(within(vpcRow).getByText('aws_vpc')).toBeInTheDocument();
     expect(within(vpcRow).getByText('hashicorp/aws')).toBeInTheDocument();
+    const subnetRow = within(drawer)
+      .getByText('aws_subnet.private["a"]')
+      .closest('tr')!;
+    // Terraform's built-in provider, without the host that names no registry.
     expect(
-      within(drawer).getByText('aws_subnet.private["a"]'),
+      within(subnetRow).getByText('builtin/terraform'),
     ).toBeInTheDocument();
 
     expect(within(drawer).getByText('Run history')).toBeInTheDocument();

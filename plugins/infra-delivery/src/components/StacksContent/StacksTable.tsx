@@ -27,17 +27,7 @@ import {
   matchesDriftFilter,
 } from '../Drift/DriftFilter';
 import { StackOverview, useStacksOverview } from './useStacksOverview';
-
-function outputsText(output: Record<string, unknown> | undefined): string {
-  const entries = Object.entries(output ?? {});
-  return entries.length === 0
-    ? '—'
-    : entries
-        .map(
-          ([k, v]) => `${k} = ${typeof v === 'string' ? v : JSON.stringify(v)}`,
-        )
-        .join('\n');
-}
+import { StackOutputsSummary } from './StackOutputs';
 
 export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
   const client = useApi(infraDeliveryApiRef);
@@ -90,7 +80,7 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
       title: 'Stack',
       render: row =>
         row.stack ? (
-          <Box>
+          <Box style={{ whiteSpace: 'nowrap' }}>
             <Typography variant="body2">{row.stack.name}</Typography>
             <Typography variant="caption" color="textSecondary">
               {row.stack.givenId}
@@ -113,15 +103,7 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
     { title: 'Resources', field: 'resourceCount', type: 'numeric' },
     {
       title: 'Outputs',
-      render: row => (
-        <Typography
-          variant="body2"
-          component="pre"
-          style={{ margin: 0, whiteSpace: 'pre-wrap' }}
-        >
-          {outputsText(row.stack?.output)}
-        </Typography>
-      ),
+      render: row => <StackOutputsSummary output={row.stack?.output} />,
     },
     {
       title: 'Actions',
