@@ -1,6 +1,7 @@
 import { Caller } from '../auth/Caller';
 import { Services } from '../services';
 import { Stores } from '../database/stores';
+import { demoServiceAccountId } from './demoServiceAccount';
 import { DEMO_CLOUD_ACCOUNT_ID } from './seedDemoOrganization';
 
 const CLUSTER = 'payments';
@@ -37,20 +38,31 @@ export async function seedDemoDeployments(options: {
   organizationId: string;
 }): Promise<void> {
   const { stores, services, organizationId } = options;
-  const caller: Caller = {
+  const seed: Caller = {
     organizationId,
     role: 'OWNER',
-    principal: { type: 'backstage-service', subject: 'demo-seed' },
+    principal: {
+      type: 'backstage-service',
+      subject: 'infra-delivery:demo-seed',
+    },
     credentialKind: 'backstage-service',
   };
   const existing = await services.deployments.list(
-    caller,
+    seed,
     { clusterRef: CLUSTER, serviceRef: SERVICE },
     { limit: 1 },
   );
   if (existing.items.length > 0) {
     return;
   }
+  // The releases are started by the demo's service account, as its runs are.
+  const caller: Caller = {
+    ...seed,
+    principal: {
+      type: 'service-account',
+      serviceAccountId: await demoServiceAccountId(stores, organizationId),
+    },
+  };
   const environment = (
     await stores.projects.listProjects(organizationId, { limit: 500 })
   ).items.find(p => p.givenId === 'payments');

@@ -79,6 +79,20 @@ describe.each(databases.eachSupportedId())(
         }),
       });
       expect(byDescription['First plan'].status).toBe('FAILED');
+      // The runs started by hand name the demo's service account (created once), so the
+      // portal reads "Triggered by Demo data".
+      const demoAccounts = (
+        await stores.serviceAccounts.list(organization.id, { limit: 50 })
+      ).items.filter(account => account.name === 'Demo data');
+      expect(demoAccounts).toHaveLength(1);
+      for (const description of [
+        'Initial rollout',
+        'Raise the alert thresholds',
+        'Add the on-call route',
+        'First plan',
+      ]) {
+        expect(byDescription[description].createdById).toBe(demoAccounts[0].id);
+      }
 
       const counts = await stores.iacResults.countStackState(
         organization.id,

@@ -13,6 +13,7 @@ import {
   changePipelineSteps,
   destroyPipelineSteps,
 } from '../services/StackService';
+import { demoServiceAccountId } from './demoServiceAccount';
 
 /**
  * Stacks of the demo organization get well-known ids, so that the example catalog entities
@@ -25,8 +26,6 @@ export const DEMO_STACK_IDS = {
 
 /** The demo AWS account the example component's Metrics tab reads (local driver). */
 export const DEMO_CLOUD_ACCOUNT_ID = '0193a8c0-0000-7000-8000-00000000c001';
-
-const DEMO_RUNNER = 'demo-seed';
 
 /** The repository the demo's Network stack follows, and the commits its git-driven runs name. */
 export const DEMO_REPOSITORY = {
@@ -67,6 +66,7 @@ export async function seedDemoOrganization(options: {
     return;
   }
   logger.info('Seeding the demo organization');
+  const demoActor = await demoServiceAccountId(stores, organizationId);
 
   const project = await stores.projects.createProject(organizationId, {
     givenId: 'payments',
@@ -149,7 +149,7 @@ export async function seedDemoOrganization(options: {
       attachedEntityId: DEMO_STACK_IDS[key],
       attachedEntityType: 'STACK',
       description,
-      createdById: DEMO_RUNNER,
+      createdById: demoActor,
       data: { kind: 'stack' },
       steps: version.steps,
     });
@@ -184,7 +184,7 @@ export async function seedDemoOrganization(options: {
     planJson: Record<string, unknown>,
     status: 'SUCCEEDED' | 'FAILED' = 'SUCCEEDED',
   ) => {
-    const claim = await engine.claim(organizationId, DEMO_RUNNER);
+    const claim = await engine.claim(organizationId, demoActor);
     if (!claim) return;
     await engine.appendLogs(organizationId, claim.step.id, claim.leaseToken, [
       { text: `${claim.step.name} (demo data, no cloud was called)` },
