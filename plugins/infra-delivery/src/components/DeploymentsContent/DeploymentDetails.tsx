@@ -17,8 +17,8 @@ export const DeploymentDetails = ({
   <Box padding={2}>
     {deployment.error && (
       <Box marginBottom={2}>
-        <WarningPanel severity="error" title="The deployment reported an error">
-          <Typography>{deployment.error.message}</Typography>
+        {/* The reason is the title: the panel's body is collapsed until opened. */}
+        <WarningPanel severity="error" title={deployment.error.message}>
           <Typography variant="caption" component="p">
             {deployment.error.code}
             {deployment.error.requestId

@@ -289,14 +289,18 @@ describe('DeploymentsContent', () => {
     expect(diff.textContent).not.toContain('REGION');
     expect(diff.textContent).not.toContain('memory');
 
+    // Why it failed is read without opening anything; the code and request id on opening.
     expect(
-      screen.getByText('Tasks stopped: essential container exited'),
-    ).toBeInTheDocument();
-    expect(
-      screen.getByText(
-        'InfraDelivery:Deployment:TASKS_FAILED · Request id: req-deploy-7',
-      ),
-    ).toBeInTheDocument();
+      screen.getByText(/Tasks stopped: essential container exited/),
+    ).toBeVisible();
+    const code = screen.getByText(
+      'InfraDelivery:Deployment:TASKS_FAILED · Request id: req-deploy-7',
+    );
+    expect(code).not.toBeVisible();
+    await userEvent.click(
+      screen.getByText(/Tasks stopped: essential container exited/),
+    );
+    await waitFor(() => expect(code).toBeVisible());
     expect(
       screen.getByText(/Init · 1\/4 · Reconcile service · standby traffic/),
     ).toBeInTheDocument();

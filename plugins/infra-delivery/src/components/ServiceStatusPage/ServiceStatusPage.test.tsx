@@ -69,7 +69,7 @@ describe('ServiceStatusPage', () => {
 
     expect(
       await screen.findByText('The database does not answer'),
-    ).toBeInTheDocument();
-    expect(screen.getByText('Request id: req-42424242')).toBeInTheDocument();
+    ).toBeVisible();
+    expect(screen.getByText('Request id: req-42424242')).toBeVisible();
   });
 });

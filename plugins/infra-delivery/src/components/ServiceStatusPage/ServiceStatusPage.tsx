@@ -35,7 +35,11 @@ export const ServiceStatusPage = () => {
   return (
     <Content>
       {error ? (
-        <WarningPanel severity="error" title="The service does not answer">
+        <WarningPanel
+          severity="error"
+          title="The service does not answer"
+          defaultExpanded
+        >
           <Typography>{error.message}</Typography>
           {error instanceof InfraDeliveryApiError && error.body.requestId && (
             <Typography variant="caption">
