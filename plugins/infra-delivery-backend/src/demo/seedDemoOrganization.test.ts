@@ -106,6 +106,9 @@ describe.each(databases.eachSupportedId())(
         DEMO_STACK_IDS.monitoring,
       );
       expect(stack?.output).toEqual({ region: 'eu-west-1' });
+      expect(stack?.description).toBe(
+        'Alarms, schedules and the alerting Lambda of the payments API',
+      );
       // Drift detection is on for this stack, and its check found drift.
       expect(stack).toMatchObject({
         driftCheckIntervalHours: 1,

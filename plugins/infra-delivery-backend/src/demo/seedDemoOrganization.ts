@@ -24,6 +24,12 @@ export const DEMO_STACK_IDS = {
   network: '0193a8c0-0000-7000-8000-00000000d002',
 } as const;
 
+/** What each demo stack holds: the catalog shows it on the stack's entity. */
+const DEMO_STACK_DESCRIPTIONS: Record<keyof typeof DEMO_STACK_IDS, string> = {
+  monitoring: 'Alarms, schedules and the alerting Lambda of the payments API',
+  network: 'The VPC and private subnets the payments API runs in',
+};
+
 /** The demo AWS account the example component's Metrics tab reads (local driver). */
 export const DEMO_CLOUD_ACCOUNT_ID = '0193a8c0-0000-7000-8000-00000000c001';
 
@@ -100,6 +106,7 @@ export async function seedDemoOrganization(options: {
         environmentId: production.id,
         givenId: key,
         name: key === 'monitoring' ? 'Monitoring' : 'Network',
+        description: DEMO_STACK_DESCRIPTIONS[key],
         path: key,
         autoApprove: false,
         // Drift detection is on for one stack, hourly.
