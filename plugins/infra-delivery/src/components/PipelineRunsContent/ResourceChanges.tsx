@@ -1,5 +1,5 @@
 import { PluginTable } from '../common/PluginTable';
-import { TABLE_OPTIONS } from '../common/tableOptions';
+import { contentWidths, TABLE_OPTIONS } from '../common/tableOptions';
 import { useApi } from '@backstage/frontend-plugin-api';
 import { IacResource } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
@@ -76,7 +76,7 @@ export const ResourceChanges = ({ runId }: { runId: string }) => {
       <PluginTable
         title={`Resource changes (${value.meta.totalCount})`}
         options={{ ...TABLE_OPTIONS, search: true }}
-        columns={[
+        columns={contentWidths<IacResource>([
           {
             title: 'Change',
             field: 'changeKind',
@@ -86,10 +86,10 @@ export const ResourceChanges = ({ runId }: { runId: string }) => {
               }`,
           },
           {
-            // The address is what people read; it takes the room and wraps anywhere.
+            // The address is what people read: it takes the room the short columns leave,
+            // and wraps anywhere only when it needs more.
             title: 'Address',
             field: 'address',
-            width: '55%',
             render: resource => (
               <Typography variant="body2" style={{ overflowWrap: 'anywhere' }}>
                 {resource.address}
@@ -104,7 +104,7 @@ export const ResourceChanges = ({ runId }: { runId: string }) => {
           {
             title: 'Before and after',
             sorting: false,
-            // One line: beside the address's 55 % the header otherwise wrapped over three.
+            // One line: beside a long address the header otherwise wrapped over three.
             headerStyle: { whiteSpace: 'nowrap' },
             render: resource => (
               <Button
@@ -117,7 +117,7 @@ export const ResourceChanges = ({ runId }: { runId: string }) => {
               </Button>
             ),
           },
-        ]}
+        ])}
         data={value.data}
       />
       {opened && (
