@@ -1,6 +1,6 @@
 import { Progress, TableColumn } from '@backstage/core-components';
 import { PluginTable } from '../common/PluginTable';
-import { TABLE_OPTIONS } from '../common/tableOptions';
+import { contentWidths, TABLE_OPTIONS } from '../common/tableOptions';
 import { useApi } from '@backstage/frontend-plugin-api';
 import { Deployment } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
@@ -76,7 +76,7 @@ export const DeploymentsView = ({
   const current = deployments.find(d => d.status === 'SUCCEEDED');
   const title = (d: Deployment) => deploymentTitle(d, deployments);
 
-  const columns: TableColumn<Deployment>[] = [
+  const columns: TableColumn<Deployment>[] = contentWidths<Deployment>([
     {
       title: 'Deployment',
       render: d => (
@@ -173,7 +173,7 @@ export const DeploymentsView = ({
         </Box>
       ),
     },
-  ];
+  ]);
 
   return (
     <>
