@@ -24,6 +24,9 @@ test('the demo component shows its stacks with state and outputs', async ({
   });
 
   await monitoring.getByRole('button', { name: 'Details' }).click();
+  await expect(
+    page.getByRole('region', { name: 'Outputs' }).getByText('eu-west-1'),
+  ).toBeVisible();
   await expect(page.getByText('Current resources (13)')).toBeVisible();
   await expect(
     page.getByText('aws_lambda_function.lambda', { exact: true }),
