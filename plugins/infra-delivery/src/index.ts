@@ -22,3 +22,10 @@ export {
   EntityInfraDeliveryDeploymentsContent,
   InfraDeliveryCloudAccountsPage,
 } from './legacy';
+export {
+  EnvironmentPicker,
+  validateEnvironmentChoice,
+  CloudAccountPicker,
+  CodeSourcePicker,
+} from './components/ScaffolderFields';
+export type { EnvironmentChoice } from './components/ScaffolderFields';

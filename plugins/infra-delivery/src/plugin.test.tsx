@@ -8,7 +8,16 @@ import {
   renderTestApp,
 } from '@backstage/frontend-test-utils';
 import { EntityCardBlueprint } from '@backstage/plugin-catalog-react/alpha';
-import { entityOverviewCard, infraDeliveryPlugin } from './plugin';
+import { FormFieldBlueprint } from '@backstage/plugin-scaffolder-react/alpha';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import {
+  cloudAccountPickerFormField,
+  codeSourcePickerFormField,
+  entityOverviewCard,
+  environmentPickerFormField,
+  infraDeliveryPlugin,
+} from './plugin';
 
 const list = (data: unknown[]) => ({
   data,
@@ -102,5 +111,32 @@ describe('infraDeliveryPlugin', () => {
     expect(isShownOn(entityWith({ 'infra-delivery.io/stacks': ' , ' }))).toBe(
       false,
     );
+  });
+
+  it("gives the scaffolder's form every field the example template names", async () => {
+    const template = readFileSync(
+      resolve(
+        __dirname,
+        '../../../examples/templates/infra-delivery-stack/template.yaml',
+      ),
+      'utf8',
+    );
+    const named = [...template.matchAll(/ui:field: (InfraDelivery\w+)/g)].map(
+      match => match[1],
+    );
+    expect(named).toHaveLength(3);
+
+    const { formFieldLoader } = FormFieldBlueprint.dataRefs;
+    const loaders = [
+      createExtensionTester(environmentPickerFormField).get(formFieldLoader),
+      createExtensionTester(cloudAccountPickerFormField).get(formFieldLoader),
+      createExtensionTester(codeSourcePickerFormField).get(formFieldLoader),
+    ];
+    const provided = await Promise.all(
+      loaders.map(
+        async load => ((await load()) as unknown as { name: string }).name,
+      ),
+    );
+    expect(provided.sort()).toEqual(named.sort());
   });
 });

@@ -8,6 +8,7 @@ import {
   EntityCardBlueprint,
   EntityContentBlueprint,
 } from '@backstage/plugin-catalog-react/alpha';
+import { FormFieldBlueprint } from '@backstage/plugin-scaffolder-react/alpha';
 import CloudQueueIcon from '@material-ui/icons/CloudQueue';
 import { infraDeliveryApiFactory } from './api';
 import {
@@ -175,6 +176,42 @@ export const entityOverviewCard = EntityCardBlueprint.make({
 });
 
 /**
+ * Template form fields: the project and environment, the cloud account and the code source of
+ * a new stack, chosen by name (`ui:field: InfraDeliveryEnvironmentPicker` and the others in
+ * `components/ScaffolderFields/formFields.ts`). They attach to the scaffolder's form; an app
+ * without the scaffolder has nothing for them to attach to and leaves them out.
+ */
+export const environmentPickerFormField = FormFieldBlueprint.make({
+  name: 'environment-picker',
+  params: {
+    field: () =>
+      import('./components/ScaffolderFields/formFields').then(
+        m => m.environmentPickerField,
+      ),
+  },
+});
+
+export const cloudAccountPickerFormField = FormFieldBlueprint.make({
+  name: 'cloud-account-picker',
+  params: {
+    field: () =>
+      import('./components/ScaffolderFields/formFields').then(
+        m => m.cloudAccountPickerField,
+      ),
+  },
+});
+
+export const codeSourcePickerFormField = FormFieldBlueprint.make({
+  name: 'code-source-picker',
+  params: {
+    field: () =>
+      import('./components/ScaffolderFields/formFields').then(
+        m => m.codeSourcePickerField,
+      ),
+  },
+});
+
+/**
  * Infrastructure delivery in the portal.
  *
  * @public
@@ -196,6 +233,9 @@ export const infraDeliveryPlugin = createFrontendPlugin({
     entityPipelineRunsContent,
     entityDeploymentsContent,
     entityMetricsContent,
+    environmentPickerFormField,
+    cloudAccountPickerFormField,
+    codeSourcePickerFormField,
   ],
   routes: { root: rootRouteRef },
 });

@@ -11,14 +11,15 @@ export function createStackAction(options: {
       'Creates an IaC stack in the infra-delivery service, with its change pipeline (plan → approval → apply) and destroy pipeline. Runs as the user who started the task.',
     examples: [
       {
-        description: 'A stack from a code source path',
+        description:
+          "A stack from a code source path; the form chooses the project and environment by name with the frontend plugin's field (parameters: where: { type: object, ui:field: InfraDeliveryEnvironmentPicker })",
         example: `steps:
   - id: stack
     action: infra-delivery:stack:create
     name: Create the stack
     input:
-      projectId: \${{ parameters.projectId }}
-      environmentId: \${{ parameters.environmentId }}
+      projectId: \${{ parameters.where.projectId }}
+      environmentId: \${{ parameters.where.environmentId }}
       name: \${{ parameters.name }}
       codeSourceId: \${{ parameters.codeSourceId }}
       path: infra/network`,

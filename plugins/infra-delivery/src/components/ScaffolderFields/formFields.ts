@@ -1,0 +1,26 @@
+import { createFormField } from '@backstage/plugin-scaffolder-react/alpha';
+import {
+  EnvironmentPicker,
+  validateEnvironmentChoice,
+} from './EnvironmentPicker';
+import { CloudAccountPicker, CodeSourcePicker } from './resourcePickers';
+
+/**
+ * The template form fields, by the `ui:field` names templates use (see
+ * examples/templates/infra-delivery-stack/template.yaml).
+ */
+export const environmentPickerField = createFormField({
+  name: 'InfraDeliveryEnvironmentPicker',
+  component: EnvironmentPicker,
+  validation: validateEnvironmentChoice,
+});
+
+export const cloudAccountPickerField = createFormField({
+  name: 'InfraDeliveryCloudAccountPicker',
+  component: CloudAccountPicker,
+});
+
+export const codeSourcePickerField = createFormField({
+  name: 'InfraDeliveryCodeSourcePicker',
+  component: CodeSourcePicker,
+});

@@ -1,0 +1,6 @@
+export {
+  EnvironmentPicker,
+  validateEnvironmentChoice,
+} from './EnvironmentPicker';
+export type { EnvironmentChoice } from './EnvironmentPicker';
+export { CloudAccountPicker, CodeSourcePicker } from './resourcePickers';
