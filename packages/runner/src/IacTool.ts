@@ -3,11 +3,26 @@ import { spawn, ChildProcess } from 'node:child_process';
 export interface CommandResult {
   exitCode: number;
   stdout: string;
+  /** The first diagnostic the command printed as `Error: …`, without its prefix. */
+  firstError?: string;
+}
+
+/** Longest error summary kept: a diagnostic's headline, not its whole explanation. */
+const ERROR_SUMMARY_LENGTH = 300;
+
+/**
+ * The headline of an `Error: …` diagnostic line, with or without the box that Terraform and
+ * OpenTofu draw around diagnostics (`│ Error: …`); undefined for any other line.
+ */
+export function errorHeadlineOf(line: string): string | undefined {
+  const match = /^[\s│|]*Error: (.+)$/.exec(line);
+  return match?.[1].trim().slice(0, ERROR_SUMMARY_LENGTH) || undefined;
 }
 
 /**
  * Runs the IaC binary in a working directory. Every output line goes to `onLine` as it
- * comes; stdout is also kept for commands whose output is data (`show -json`, `output -json`).
+ * comes; stdout is also kept for commands whose output is data (`show -json`, `output -json`),
+ * and the first `Error:` diagnostic, which says why a failed command failed.
  */
 export class IacTool {
   private running?: ChildProcess;
@@ -30,6 +45,11 @@ export class IacTool {
       });
       this.running = child;
       const stdout: Buffer[] = [];
+      let firstError: string | undefined;
+      const emit = (line: string) => {
+        firstError ??= errorHeadlineOf(line);
+        this.onLine(line);
+      };
       const forward = (stream: NodeJS.ReadableStream, keep: boolean) => {
         let pending = '';
         stream.on('data', (chunk: Buffer) => {
@@ -38,10 +58,10 @@ export class IacTool {
           pending += chunk.toString('utf8');
           const lines = pending.split('\n');
           pending = lines.pop() ?? '';
-          lines.forEach(line => this.onLine(line));
+          lines.forEach(emit);
         });
         stream.on('end', () => {
-          if (pending && !(keep && options.captureOnly)) this.onLine(pending);
+          if (pending && !(keep && options.captureOnly)) emit(pending);
         });
       };
       forward(child.stdout!, true);
@@ -52,6 +72,7 @@ export class IacTool {
         resolve({
           exitCode: code ?? 1,
           stdout: Buffer.concat(stdout).toString('utf8'),
+          firstError,
         });
       });
     });

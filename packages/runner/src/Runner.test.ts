@@ -150,6 +150,8 @@ describe('the reference runner against the service', () => {
     expect(run.data.status).toBe('FAILED');
     expect(run.data.error).toMatchObject({
       code: 'InfraDelivery:Runner:COMMAND_FAILED',
+      // The tool's own headline says why, past the warning printed before it.
+      message: 'fake-iac plan exited with 1: plan failed as the test asked',
       metadata: { command: 'fake-iac plan', exitCode: 1 },
     });
   });

@@ -40,9 +40,20 @@ export interface StepOutcome {
   error?: ErrorBody;
 }
 
+/**
+ * A command of the tool failed: "terraform plan exited with 1: No configuration files". The
+ * tool's own headline goes into the message, which the portal shows on the run, the Overview's
+ * failed runs and the pull request's check; the log keeps the whole explanation.
+ */
 class CommandFailed extends Error {
-  constructor(readonly command: string, readonly exitCode: number) {
-    super(`${command} exited with ${exitCode}`);
+  constructor(
+    readonly command: string,
+    readonly exitCode: number,
+    headline?: string,
+  ) {
+    super(
+      `${command} exited with ${exitCode}${headline ? `: ${headline}` : ''}`,
+    );
   }
 }
 
@@ -163,6 +174,7 @@ export async function executeStep(
       throw new CommandFailed(
         `${options.binaryName} ${args[0]}`,
         result.exitCode,
+        result.firstError,
       );
     }
     return result.stdout;

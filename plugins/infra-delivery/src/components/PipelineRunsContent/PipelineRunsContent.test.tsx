@@ -46,6 +46,31 @@ const failed = pipelineRun({
     message: 'terraform apply exited with status 1',
   },
 });
+/** The log lines of the steps that have any. */
+const stepLogs: Record<string, object[]> = {
+  'step-plan': [
+    {
+      id: 'log-1',
+      attemptEpoch: 1,
+      timestamp: '2026-01-15T10:00:01.000Z',
+      text: 'Initializing the backend...',
+    },
+    {
+      id: 'log-2',
+      attemptEpoch: 1,
+      timestamp: '2026-01-15T10:00:02.000Z',
+      text: 'Plan: 5 to add, 1 to change, 2 to destroy.',
+    },
+  ],
+  'step-failed-apply': [
+    {
+      id: 'log-failed',
+      attemptEpoch: 1,
+      timestamp: '2026-01-01T10:02:04.000Z',
+      text: 'Request quota for db.r6g.large in eu-west-1 is 0',
+    },
+  ],
+};
 const running = pipelineRun({
   id: 'run-running',
   description: 'Rotate database credentials',
@@ -244,27 +269,7 @@ describe('PipelineRunsContent', () => {
       }),
       http.get<{ id: string }>(
         `${baseUrl}/pipeline-step-executions/:id/logs`,
-        ({ params }) =>
-          HttpResponse.json(
-            list(
-              params.id === 'step-plan'
-                ? [
-                    {
-                      id: 'log-1',
-                      attemptEpoch: 1,
-                      timestamp: '2026-01-15T10:00:01.000Z',
-                      text: 'Initializing the backend...',
-                    },
-                    {
-                      id: 'log-2',
-                      attemptEpoch: 1,
-                      timestamp: '2026-01-15T10:00:02.000Z',
-                      text: 'Plan: 5 to add, 1 to change, 2 to destroy.',
-                    },
-                  ]
-                : [],
-            ),
-          ),
+        ({ params }) => HttpResponse.json(list(stepLogs[params.id] ?? [])),
       ),
       http.post<{ id: string; action: string }>(
         `${baseUrl}/pipeline-runs/:id/:action`,
@@ -693,6 +698,12 @@ describe('PipelineRunsContent', () => {
     expect(
       within(card).getByText('Error: creating RDS instance: quota exceeded'),
     ).toBeInTheDocument();
+    // The failed step is open on its log: the tool's explanation is there.
+    expect(
+      await within(card).findByText(
+        'Request quota for db.r6g.large in eu-west-1 is 0',
+      ),
+    ).toBeVisible();
     expect(
       within(card).queryByRole('button', { name: 'Approve' }),
     ).not.toBeInTheDocument();

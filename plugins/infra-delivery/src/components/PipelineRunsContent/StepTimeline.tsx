@@ -22,7 +22,8 @@ function activeStepId(steps: StepExecution[]): string | undefined {
 /**
  * The run's steps in order; opening one shows its logs. Until the person opens or closes one
  * themselves, the step the run is at is open, so its logs show as they come; when the run
- * ends, the step it was at last stays open.
+ * ends, the step it was at last stays open. A run that had ended before the page opened shows
+ * its failed step's log: the tool's explanation of the failure is there.
  */
 export const StepTimeline = ({ steps }: { steps: StepExecution[] }) => {
   // undefined: not chosen yet (the active step is open); null: all closed.
@@ -32,7 +33,10 @@ export const StepTimeline = ({ steps }: { steps: StepExecution[] }) => {
   if (active && active !== lastActive) {
     setLastActive(active);
   }
-  const open = chosen === undefined ? active ?? lastActive : chosen;
+  const open =
+    chosen === undefined
+      ? active ?? lastActive ?? steps.find(step => step.status === 'FAILED')?.id
+      : chosen;
   return (
     <Box marginY={2}>
       {steps.map(step => (
