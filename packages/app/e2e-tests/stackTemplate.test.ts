@@ -1,0 +1,48 @@
+import { expect, Page, test } from '@playwright/test';
+
+const SCREENSHOTS = 'docs/screenshots';
+
+async function signIn(page: Page, path: string) {
+  await page.goto(path);
+  await page.getByRole('button', { name: 'Enter' }).click();
+}
+
+/** Opens a select of the template's form by its label and picks one of its options. */
+async function choose(page: Page, label: RegExp, option: string) {
+  await page.getByLabel(label).click();
+  await page.getByRole('option', { name: option }).click();
+}
+
+test('a stack is created from the template, its project, environment and cloud account chosen by name', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  // A name of its own per run: the demo data outlives a single run locally.
+  const name = `Cache ${Date.now().toString(36)}`;
+  await signIn(page, '/create/templates/default/infra-delivery-stack');
+
+  await choose(page, /^Project/, 'Payments (payments)');
+  await choose(page, /^Environment/, 'Staging (staging)');
+  await page.screenshot({
+    path: `${SCREENSHOTS}/stack-template-where.png`,
+    fullPage: true,
+  });
+  await page.getByRole('button', { name: 'Next' }).click();
+
+  await page.getByLabel(/^Name/).fill(name);
+  await choose(page, /^Cloud account/, 'Production (demo) · 111111111111');
+  await page.getByRole('button', { name: 'Next' }).click();
+
+  // No first plan here: the reference runner would plan a stack without code.
+  await page.getByLabel(/Trigger the first plan now/).uncheck();
+  await page.getByRole('button', { name: 'Review' }).click();
+  await page.getByRole('button', { name: 'Create' }).click();
+
+  await expect(page.getByText(/Stack \S+ \(`?[0-9a-f-]{36}/)).toBeVisible({
+    timeout: 60_000,
+  });
+
+  // The stack is the service's: the Infrastructure page lists it.
+  await page.goto('/infra-delivery/overview');
+  await expect(page.getByRole('link', { name, exact: true })).toBeVisible();
+});
