@@ -52,7 +52,6 @@ export const ServiceSelect = ({
       select
       fullWidth
       margin="normal"
-      variant="outlined"
       label={label}
       required={required}
       disabled={disabled || loading || !!error || (empty && !emptyLabel)}
