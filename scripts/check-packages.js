@@ -250,8 +250,9 @@ function main() {
   const args = process.argv.slice(2);
   const resultsAt = args.indexOf('--results');
   const resultsFile = resultsAt >= 0 ? args[resultsAt + 1] : undefined;
+  // Without --results, every argument is a tarball (resultsAt + 1 would drop the first).
   const tarballs = args.filter(
-    (arg, i) => arg !== '--results' && i !== resultsAt + 1,
+    (_, i) => resultsAt < 0 || (i !== resultsAt && i !== resultsAt + 1),
   );
   const sources = workspaces();
   const publishable = [...sources.entries()].filter(([, dir]) => {
