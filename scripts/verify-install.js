@@ -425,6 +425,15 @@ catalog:
     path.join(portal, 'examples/entities.yaml'),
     `---\n${annotatedComponentYaml()}`,
   );
+  // The example template beside the portal's own, in the location that already allows
+  // Templates, as an adopter adds a template to the catalog.
+  fs.appendFileSync(
+    path.join(portal, 'examples/template/template.yaml'),
+    `---\n${fs.readFileSync(
+      path.join(REPO, 'examples/templates/infra-delivery-stack/template.yaml'),
+      'utf8',
+    )}`,
+  );
 }
 
 async function guestToken(backendUrl) {
@@ -697,6 +706,20 @@ async function frontendChecks(portal, frontendUrl) {
       async () => {
         await page.goto(`${frontendUrl}/infra-delivery`);
         await page.getByText('Failed lately').first().waitFor();
+      },
+    );
+    await browserCheck(
+      "frontend: the stack template's form lists the projects and their environments by name",
+      async () => {
+        await page.goto(
+          `${frontendUrl}/create/templates/default/infra-delivery-stack`,
+        );
+        await page.getByLabel(/^Project/).click();
+        await page.getByRole('option', { name: 'Payments (payments)' }).click();
+        await page.getByLabel(/^Environment/).click();
+        await page
+          .getByRole('option', { name: 'Production (production)' })
+          .waitFor();
       },
     );
   } finally {

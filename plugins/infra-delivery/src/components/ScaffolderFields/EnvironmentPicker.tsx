@@ -10,11 +10,20 @@ import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { ServiceSelect } from './ServiceSelect';
 
-/** What the environment picker gives the template: `parameters.<field>.projectId` and so on. */
+/**
+ * What the environment picker gives the template: `parameters.<field>.projectId` and
+ * `.environmentId` for the action, and `.project` and `.environment`, the names people chose,
+ * for the form's review (where the ids can be hidden with `ui:backstage.review.show: false`).
+ */
 export interface EnvironmentChoice {
   projectId?: string;
   environmentId?: string;
+  project?: string;
+  environment?: string;
 }
+
+const labelOf = (item: { name: string; givenId: string }) =>
+  `${item.name} (${item.givenId})`;
 
 /**
  * A template's project and environment, chosen by name from the caller's organization
@@ -51,6 +60,14 @@ export const EnvironmentPicker = ({
     [client, projectId],
   );
   const invalid = (rawErrors?.length ?? 0) > 0;
+  const projectOptions = (projects.value ?? []).map(project => ({
+    value: project.id,
+    label: labelOf(project),
+  }));
+  const environmentOptions = (environments.value ?? []).map(environment => ({
+    value: environment.id,
+    label: labelOf(environment),
+  }));
 
   return (
     <FormControl fullWidth error={invalid} required={required}>
@@ -59,15 +76,19 @@ export const EnvironmentPicker = ({
         label="Project"
         required={required}
         value={projectId}
-        options={(projects.value ?? []).map(project => ({
-          value: project.id,
-          label: `${project.name} (${project.givenId})`,
-        }))}
+        options={projectOptions}
         loading={projects.loading}
         error={projects.error}
         invalid={invalid && !projectId}
         onChange={chosen =>
-          onChange(chosen ? { projectId: chosen } : undefined)
+          onChange(
+            chosen
+              ? {
+                  projectId: chosen,
+                  project: projectOptions.find(o => o.value === chosen)?.label,
+                }
+              : undefined,
+          )
         }
       />
       <ServiceSelect
@@ -77,14 +98,19 @@ export const EnvironmentPicker = ({
         disabled={!projectId}
         helperText={projectId ? undefined : 'Choose the project first'}
         value={formData?.environmentId}
-        options={(environments.value ?? []).map(environment => ({
-          value: environment.id,
-          label: `${environment.name} (${environment.givenId})`,
-        }))}
+        options={environmentOptions}
         loading={!!projectId && environments.loading}
         error={environments.error}
         invalid={invalid && !!projectId && !formData?.environmentId}
-        onChange={chosen => onChange({ projectId, environmentId: chosen })}
+        onChange={chosen =>
+          onChange({
+            projectId,
+            project: formData?.project,
+            environmentId: chosen,
+            environment: environmentOptions.find(o => o.value === chosen)
+              ?.label,
+          })
+        }
       />
       {schema.description && (
         <FormHelperText>{schema.description}</FormHelperText>

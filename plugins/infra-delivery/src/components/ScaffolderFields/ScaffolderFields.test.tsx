@@ -106,11 +106,17 @@ describe('EnvironmentPicker', () => {
     );
 
     await choose(/^Project/, 'Payments (payments)');
-    expect(values.at(-1)).toEqual({ projectId: 'project-1' });
-    await choose(/^Environment/, 'Staging (staging)');
     expect(values.at(-1)).toEqual({
       projectId: 'project-1',
+      project: 'Payments (payments)',
+    });
+    await choose(/^Environment/, 'Staging (staging)');
+    // The ids for the action, the names for the form's review.
+    expect(values.at(-1)).toEqual({
+      projectId: 'project-1',
+      project: 'Payments (payments)',
       environmentId: 'env-2',
+      environment: 'Staging (staging)',
     });
     expect(requestsTo('GET', '/projects/project-1/environments')).toHaveLength(
       1,
@@ -118,7 +124,10 @@ describe('EnvironmentPicker', () => {
 
     // Another project forgets the first one's environment.
     await choose(/^Project/, 'Search (search)');
-    expect(values.at(-1)).toEqual({ projectId: 'project-2' });
+    expect(values.at(-1)).toEqual({
+      projectId: 'project-2',
+      project: 'Search (search)',
+    });
     expect(
       await screen.findByText('There is no environment to choose'),
     ).toBeVisible();
