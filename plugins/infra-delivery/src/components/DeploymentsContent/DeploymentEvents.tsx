@@ -37,7 +37,7 @@ export const DeploymentEvents = ({
   );
   return (
     <Box>
-      <Typography variant="subtitle2" component="h3">
+      <Typography variant="h6" component="h3">
         Progress
       </Typography>
       {deployment.data.events.length === 0 && (
@@ -51,7 +51,7 @@ export const DeploymentEvents = ({
           </li>
         ))}
       </Box>
-      <Typography variant="subtitle2" component="h3">
+      <Typography variant="h6" component="h3">
         Infrastructure events
       </Typography>
       {loading && <Progress />}

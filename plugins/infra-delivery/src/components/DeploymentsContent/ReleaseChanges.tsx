@@ -48,7 +48,7 @@ export const ReleaseChanges = ({
   }
   return (
     <Box marginBottom={2}>
-      <Typography variant="subtitle2" component="h3">
+      <Typography variant="h6" component="h3">
         Task definition
         {deployed && previous
           ? ` · revision ${previous.revision} → ${deployed.revision}`
