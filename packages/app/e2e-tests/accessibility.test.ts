@@ -156,3 +156,19 @@ test('the entity tabs have no axe-core violations', async ({ page }) => {
   await expect(page.getByLabel('Time range').first()).toBeVisible();
   await check(page, 'the Metrics tab', 'metrics-tab');
 });
+
+test("the stack template's form fields have no axe-core violations", async ({
+  page,
+}) => {
+  await signIn(page, '/create/templates/default/infra-delivery-stack');
+  await expect(page.getByLabel(/^Project/)).toBeVisible();
+  await check(page, "the template's Where step", 'stack-template-where');
+
+  await page.getByLabel(/^Project/).click();
+  await page.getByRole('option', { name: 'Payments (payments)' }).click();
+  await page.getByLabel(/^Environment/).click();
+  await page.getByRole('option', { name: 'Staging (staging)' }).click();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page.getByLabel(/^Cloud account/)).toBeVisible();
+  await check(page, "the template's Stack step", 'stack-template-stack');
+});

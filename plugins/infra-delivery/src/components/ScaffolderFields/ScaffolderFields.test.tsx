@@ -99,8 +99,10 @@ describe('EnvironmentPicker', () => {
   it("chooses a project by name, then one of that project's environments", async () => {
     const values = renderField(EnvironmentPicker, { required: true });
 
-    // No environment before a project.
-    expect(await screen.findByText('Choose the project first')).toBeVisible();
+    // No environment before a project; the hint keeps help text's readable colour.
+    const hint = await screen.findByText('Choose the project first');
+    expect(hint).toBeVisible();
+    expect(hint).not.toHaveClass('Mui-disabled');
     expect(requestsTo('GET', '/projects/project-1/environments')).toHaveLength(
       0,
     );

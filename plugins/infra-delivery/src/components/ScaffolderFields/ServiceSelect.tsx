@@ -57,6 +57,9 @@ export const ServiceSelect = ({
       disabled={disabled || loading || !!error || (empty && !emptyLabel)}
       error={!!error || invalid}
       helperText={help}
+      // The help says why a select is disabled ("Choose the project first"): it keeps the
+      // readable colour of help text instead of the disabled grey axe finds too faint.
+      FormHelperTextProps={{ disabled: false }}
       // A value the list does not (yet) hold reads as no choice, not as a blank entry.
       value={value && options.some(o => o.value === value) ? value : ''}
       onChange={event => onChange((event.target.value as string) || undefined)}
