@@ -4,7 +4,7 @@ import {
   CustomFieldValidator,
   FieldExtensionComponentProps,
 } from '@backstage/plugin-scaffolder-react';
-import FormControl from '@material-ui/core/FormControl';
+import Box from '@material-ui/core/Box';
 import FormHelperText from '@material-ui/core/FormHelperText';
 import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
@@ -70,7 +70,8 @@ export const EnvironmentPicker = ({
   }));
 
   return (
-    <FormControl fullWidth error={invalid} required={required}>
+    // Two selects, each its own form control, and the property's description under both.
+    <Box>
       <ServiceSelect
         id={`${idSchema?.$id ?? 'environment'}-project`}
         label="Project"
@@ -113,9 +114,9 @@ export const EnvironmentPicker = ({
         }
       />
       {schema.description && (
-        <FormHelperText>{schema.description}</FormHelperText>
+        <FormHelperText error={invalid}>{schema.description}</FormHelperText>
       )}
-    </FormControl>
+    </Box>
   );
 };
 
