@@ -105,7 +105,7 @@ test('the entity tabs have no axe-core violations', async ({ page }) => {
   const monitoring = page.getByRole('row', { name: /Monitoring/ });
   await expect(monitoring).toBeVisible();
   await check(page, 'the Stacks tab', 'stacks-tab');
-  await monitoring.getByRole('button', { name: 'Details' }).click();
+  await monitoring.getByRole('button', { name: /^Details of / }).click();
   await expect(page.getByText('Current resources (13)')).toBeVisible();
   await check(page, 'the stack drawer', 'stack-drawer');
   await page.getByRole('button', { name: 'Follow a repository' }).click();
@@ -129,7 +129,7 @@ test('the entity tabs have no axe-core violations', async ({ page }) => {
 
   await page.goto(`${ENTITY}/infra-runs`);
   await expect(
-    page.getByText(/Held: Monitoring is busy with/).first(),
+    page.getByText(/Held: the stack is busy with/).first(),
   ).toBeVisible();
   await check(page, 'the Pipeline runs tab', 'pipeline-runs-tab');
   await page.getByRole('link', { name: 'Add the on-call route' }).click();

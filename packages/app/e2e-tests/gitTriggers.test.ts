@@ -54,7 +54,7 @@ test('a pull request plan shows the pull request and its commit, and the stack i
   await page.goto('/catalog/default/component/payments-api/infra-stacks');
   await page
     .getByRole('row', { name: /Network/ })
-    .getByRole('button', { name: 'Details' })
+    .getByRole('button', { name: /^Details of / })
     .click();
   const rules = page.getByRole('region', { name: 'Trigger rules' });
   await expect(rules).toContainText(

@@ -23,7 +23,7 @@ test('the demo component shows its stacks with state and outputs', async ({
     fullPage: true,
   });
 
-  await monitoring.getByRole('button', { name: 'Details' }).click();
+  await monitoring.getByRole('button', { name: /^Details of / }).click();
   await expect(
     page.getByRole('region', { name: 'Outputs' }).getByText('eu-west-1'),
   ).toBeVisible();
@@ -38,7 +38,7 @@ test('a person approves the waiting run, which goes on to its apply', async ({
 }) => {
   await signIn(page, '/catalog/default/component/payments-api/infra-runs');
   await expect(
-    page.getByText(/Held: Monitoring is busy with/).first(),
+    page.getByText(/Held: the stack is busy with/).first(),
   ).toBeVisible();
 
   await page.getByText('Raise the alert thresholds').click();

@@ -158,7 +158,7 @@ test('a drift check pressed in the stack drawer runs on a runner, shows what dri
   test.setTimeout(240_000);
   await signIn(page, '/catalog/default/component/payments-api/infra-stacks');
   const network = page.getByRole('row', { name: /Network/ });
-  await network.getByRole('button', { name: 'Details' }).click();
+  await network.getByRole('button', { name: /^Details of / }).click();
   const drawer = page.getByRole('dialog', { name: 'Network' });
   const drift = drawer.getByRole('region', { name: 'Drift' });
   await expect(drift).toBeVisible();

@@ -92,6 +92,43 @@ describe('DeploymentsContent', () => {
     ).toBeInTheDocument();
   });
 
+  it('keeps each row to five columns: the facts go under the name and the start', async () => {
+    server.use(
+      http.get(`${baseUrl}/deployments`, () =>
+        HttpResponse.json(
+          list([
+            {
+              ...deployment('d7', 'SUCCEEDED', 'app:7', {
+                strategy: 'blue_green',
+                detectedVia: 'EVENT_BUS',
+              }),
+              startedAt: '2026-01-15T09:58:00.000Z',
+              completedAt: '2026-01-15T09:59:30.000Z',
+            },
+          ]),
+        ),
+      ),
+    );
+    await renderEntityContent(<DeploymentsContent />, annotated);
+
+    const name = await screen.findByRole('button', {
+      name: 'Details of Deploy app:7',
+    });
+    const row = name.closest('tr')!;
+    expect(row).toHaveTextContent(
+      'revision 7 · blue_green · started outside the portal',
+    );
+    expect(row).toHaveTextContent('took 1m 30s');
+    expect(
+      screen.getAllByRole('columnheader').map(header => header.textContent),
+    ).toEqual(['Deployment', 'Status', 'Progress', 'Started', 'Actions']);
+
+    await userEvent.click(name);
+    expect(
+      await screen.findByRole('heading', { name: 'Deploy app:7' }),
+    ).toBeInTheDocument();
+  });
+
   it('offers to continue a deployment paused at a hook', async () => {
     server.use(
       http.get(`${baseUrl}/deployments`, () =>

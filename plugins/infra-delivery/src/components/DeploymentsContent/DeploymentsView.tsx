@@ -4,13 +4,12 @@ import { contentWidths, TABLE_OPTIONS } from '../common/tableOptions';
 import { useApi } from '@backstage/frontend-plugin-api';
 import { Deployment } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
-import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
 import { useEffect, useReducer, useState } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
-import { Duration } from '../common/Duration';
-import { Timestamp } from '../common/Timestamp';
+import { DetailsButton } from '../common/DetailsButton';
+import { StartedAndTook } from '../common/StartedAndTook';
 import { useActionMessage } from '../common/ActionMessage';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { ErrorPanel } from '../common/ErrorPanel';
@@ -81,29 +80,28 @@ export const DeploymentsView = ({
       title: 'Deployment',
       render: d => (
         <Box>
-          <Typography variant="body2">{title(d)}</Typography>
-          <Typography variant="caption" color="textSecondary">
-            {d.data.deployedTaskDefinition
-              ? `revision ${d.data.deployedTaskDefinition.revision}`
-              : ''}
-            {d.data.detectedVia === 'EVENT_BUS'
-              ? ' · started outside the portal'
-              : ''}
+          <DetailsButton name={title(d)} onClick={() => setOpenedId(d.id)} />
+          <Typography variant="caption" color="textSecondary" component="div">
+            {[
+              d.data.deployedTaskDefinition &&
+                `revision ${d.data.deployedTaskDefinition.revision}`,
+              d.data.strategy ?? 'rolling',
+              d.data.detectedVia === 'EVENT_BUS' &&
+                'started outside the portal',
+            ]
+              .filter(Boolean)
+              .join(' · ')}
           </Typography>
         </Box>
       ),
     },
     { title: 'Status', render: d => <DeploymentStatus deployment={d} /> },
-    { title: 'Strategy', render: d => d.data.strategy ?? 'rolling' },
     { title: 'Progress', render: d => <DeploymentProgress deployment={d} /> },
     {
       title: 'Started',
-      render: d => <Timestamp value={d.startedAt ?? d.createdAt} />,
-    },
-    {
-      title: 'Duration',
       render: d => (
-        <Duration
+        <StartedAndTook
+          at={d.startedAt ?? d.createdAt}
           startedAt={d.startedAt ?? d.createdAt}
           completedAt={d.completedAt}
         />
@@ -114,14 +112,6 @@ export const DeploymentsView = ({
       sorting: false,
       render: d => (
         <Box display="flex" style={{ gap: 8, whiteSpace: 'nowrap' }}>
-          <Button
-            size="small"
-            variant="outlined"
-            aria-label={`Details of ${title(d)}`}
-            onClick={() => setOpenedId(d.id)}
-          >
-            Details
-          </Button>
           {canRollBack &&
             d.status === 'SUCCEEDED' &&
             current &&

@@ -1,5 +1,6 @@
 import { DriftStatus as Status } from '@infra-delivery/plugin-infra-delivery-common';
 import { Stack } from '@infra-delivery/plugin-infra-delivery-common';
+import Typography from '@material-ui/core/Typography';
 import { StatusKind, StatusLabel } from '../common/StatusLabel';
 
 /** What people read for each drift status. */
@@ -22,16 +23,33 @@ export function isDriftWatched(stack: Stack): boolean {
 
 /**
  * A stack's drift as its latest drift check found it, with the number of drifted resources; a
- * stack that no check watches says so rather than "unknown".
+ * stack that no check watches says so rather than "unknown". `stacked` puts the number on a
+ * line of its own, for a narrow table column.
  */
-export const DriftStatus = ({ stack }: { stack: Stack }) => {
+export const DriftStatus = ({
+  stack,
+  stacked,
+}: {
+  stack: Stack;
+  stacked?: boolean;
+}) => {
   if (!isDriftWatched(stack)) {
     return <StatusLabel kind="pending" label="Not checked" />;
   }
   const count = stack.driftedResourceCount;
-  const label =
-    stack.driftStatus === 'DRIFTED' && count !== undefined
-      ? `Drifted (${count} ${count === 1 ? 'resource' : 'resources'})`
-      : DRIFT_STATUS_LABELS[stack.driftStatus];
-  return <StatusLabel kind={KINDS[stack.driftStatus]} label={label} />;
+  const label = DRIFT_STATUS_LABELS[stack.driftStatus];
+  if (stack.driftStatus !== 'DRIFTED' || count === undefined) {
+    return <StatusLabel kind={KINDS[stack.driftStatus]} label={label} />;
+  }
+  const resources = `${count} ${count === 1 ? 'resource' : 'resources'}`;
+  return stacked ? (
+    <>
+      <StatusLabel kind="warning" label={label} />
+      <Typography variant="caption" color="textSecondary" component="div">
+        {resources}
+      </Typography>
+    </>
+  ) : (
+    <StatusLabel kind="warning" label={`${label} (${resources})`} />
+  );
 };

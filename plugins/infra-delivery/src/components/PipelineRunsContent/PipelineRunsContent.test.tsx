@@ -438,7 +438,7 @@ describe('PipelineRunsContent', () => {
     const row = await rowOf('Resize subnets');
     expect(
       within(row).getByText(
-        byTextContent('Held: Network is busy with another run'),
+        byTextContent('Held: the stack is busy with another run'),
       ),
     ).toBeInTheDocument();
     // The structured reason replaces the plain one.

@@ -17,10 +17,9 @@ import { useLayoutEffect, useReducer, useState } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import useInterval from 'react-use/esm/useInterval';
 import { infraDeliveryApiRef } from '../../api';
-import { Duration } from '../common/Duration';
+import { StartedAndTook } from '../common/StartedAndTook';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { StackLink } from '../common/StackLink';
-import { Timestamp } from '../common/Timestamp';
 import { useRunNames } from '../common/useRunNames';
 import { RunStatus, STATUS_LABELS } from '../common/RunStatus';
 import { isActiveRun, LIVE_POLL_MS } from '../common/livePolling';
@@ -159,19 +158,11 @@ export const PipelineRunsView = ({
       // "4 minutes ago" reads as one phrase.
       cellStyle: { whiteSpace: 'nowrap' },
       render: run => (
-        <>
-          <Timestamp value={run.startedAt ?? run.createdAt} />
-          {run.startedAt && (
-            <Typography variant="caption" color="textSecondary" component="div">
-              {run.completedAt && 'took '}
-              <Duration
-                startedAt={run.startedAt}
-                completedAt={run.completedAt}
-              />
-              {!run.completedAt && ' so far'}
-            </Typography>
-          )}
-        </>
+        <StartedAndTook
+          at={run.startedAt ?? run.createdAt}
+          startedAt={run.startedAt}
+          completedAt={run.completedAt}
+        />
       ),
     },
   ]);

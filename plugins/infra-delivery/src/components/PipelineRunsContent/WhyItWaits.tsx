@@ -1,11 +1,12 @@
 import { PipelineRun } from '@infra-delivery/plugin-infra-delivery-common';
 import { RunNames } from '../common/useRunNames';
-import { Link } from '@backstage/core-components';
+import { MaybeLink } from '../common/MaybeLink';
 import { StackLink } from '../common/StackLink';
 
 /**
- * Why a run waits, most specific first: for a runner, for the run that holds its stack, or
- * the service's plain queue reason. Text only: it takes the style of where it is shown.
+ * Why a run waits, most specific first: for a runner, for the run that holds its stack (named
+ * when it is another stack than the run's), or the service's plain queue reason. Text only:
+ * it takes the style of where it is shown.
  */
 export const WhyItWaits = ({
   run,
@@ -14,7 +15,8 @@ export const WhyItWaits = ({
 }: {
   run: PipelineRun;
   names: Pick<RunNames, 'stackName'>;
-  runPath: (runId: string) => string;
+  /** The page of a run, where the app has one. */
+  runPath: (runId: string) => string | undefined;
 }) => {
   const queue = run.queueState;
   if (queue?.waitingForRunner) {
@@ -22,19 +24,27 @@ export const WhyItWaits = ({
   }
   if (queue?.preflightBlockedByAdmissionCondition && queue.blockingRunId) {
     const blockingRunId = queue.blockingRunId;
-    const stackName = names.stackName(queue.blockingEntityId);
+    // The run's own stack is named beside it already: "the stack" then reads better.
+    const otherStack =
+      queue.blockingEntityId !== run.attachedEntityId
+        ? names.stackName(queue.blockingEntityId)
+        : undefined;
     return (
       <>
         Held:{' '}
-        {stackName && queue.blockingEntityId ? (
-          <StackLink stackId={queue.blockingEntityId} name={stackName} inText />
+        {otherStack && queue.blockingEntityId ? (
+          <StackLink
+            stackId={queue.blockingEntityId}
+            name={otherStack}
+            inText
+          />
         ) : (
           'the stack'
         )}{' '}
         is busy with{' '}
-        <Link to={runPath(blockingRunId)} underline="always">
+        <MaybeLink to={runPath(blockingRunId)} inText>
           another run
-        </Link>
+        </MaybeLink>
       </>
     );
   }

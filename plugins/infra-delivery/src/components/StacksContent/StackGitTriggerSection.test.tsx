@@ -73,7 +73,7 @@ describe('a stack’s trigger rules in its drawer', () => {
     await userEvent.click(
       within((await screen.findByText('Network')).closest('tr')!).getByRole(
         'button',
-        { name: 'Details' },
+        { name: /^Details of / },
       ),
     );
     return screen.findByRole('dialog', { name: 'Network' });

@@ -55,7 +55,9 @@ describe('StacksContent when the permission policy denies running pipelines', ()
     expect(await screen.findByText('Database')).toBeInTheDocument();
     await waitFor(() => expect(asked).toContain('infra-delivery.run.execute'));
 
-    expect(screen.getAllByRole('button', { name: 'Details' })).toHaveLength(2);
+    expect(
+      screen.getAllByRole('button', { name: /^Details of / }),
+    ).toHaveLength(2);
     expect(
       screen.queryByRole('button', { name: 'Plan & apply' }),
     ).not.toBeInTheDocument();

@@ -307,6 +307,34 @@ describe('StacksContent', () => {
     ).toBeInTheDocument();
   });
 
+  it('says why a queued run waits: the run that holds its stack', async () => {
+    serveStacks();
+    serveRunningNetworkRun({
+      status: 'QUEUED',
+      queueState: {
+        preflightBlockedByAdmissionCondition: true,
+        stackRunPreflightPending: false,
+        waitingForRunner: false,
+        blockingRunId: 'run-network-2',
+        blockingEntityId: network.id,
+      },
+    });
+
+    renderEntityContent(
+      <StacksContent />,
+      entityNaming(`${network.id},${database.id}`),
+    );
+
+    const row = await rowOf('Network');
+    expect(within(row).getByText('Queued')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(row).toHaveTextContent('Held: the stack is busy with another run'),
+    );
+    expect(
+      within(row).getByRole('link', { name: 'another run' }),
+    ).toHaveAttribute('href', expect.stringContaining('run-network-2'));
+  });
+
   it('shows "Never run" and no resources for a stack without runs or state', async () => {
     serveStacks();
     server.use(
@@ -336,7 +364,7 @@ describe('StacksContent', () => {
 
     const networkRow = await rowOf('Network');
     expect(
-      within(networkRow).getByRole('button', { name: 'Details' }),
+      within(networkRow).getByRole('button', { name: /^Details of / }),
     ).toBeInTheDocument();
     expect(screen.queryByText(/does not exist/)).not.toBeInTheDocument();
   });
@@ -594,7 +622,9 @@ describe('StacksContent', () => {
     );
 
     const row = await rowOf('Network');
-    await userEvent.click(within(row).getByRole('button', { name: 'Details' }));
+    await userEvent.click(
+      within(row).getByRole('button', { name: /^Details of / }),
+    );
 
     const drawer = await screen.findByRole('presentation');
     expect(within(drawer).getByText('Network')).toBeInTheDocument();
@@ -665,7 +695,9 @@ describe('StacksContent', () => {
     renderEntityContent(<StacksContent />, entityNaming(network.id));
 
     const row = await rowOf('Network');
-    await userEvent.click(within(row).getByRole('button', { name: 'Details' }));
+    await userEvent.click(
+      within(row).getByRole('button', { name: /^Details of / }),
+    );
 
     const drawer = await screen.findByRole('presentation');
     expect(

@@ -42,7 +42,13 @@ describe('StacksContent for a VIEWER whom the permission policy allows', () => {
     expect(
       screen.queryByRole('button', { name: 'Destroy' }),
     ).not.toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Details' })).toBeInTheDocument();
+    expect(
+      screen.getByRole('button', { name: /^Details of / }),
+    ).toBeInTheDocument();
+    // Nothing to press: no empty column either.
+    expect(
+      screen.queryByRole('columnheader', { name: 'Actions' }),
+    ).not.toBeInTheDocument();
   });
 
   it('tells a VIEWER that a run waits for a runner, without offering to connect one', async () => {

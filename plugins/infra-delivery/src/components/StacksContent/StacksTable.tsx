@@ -1,17 +1,17 @@
 import { Progress, TableColumn } from '@backstage/core-components';
 import { PluginTable } from '../common/PluginTable';
-import { TABLE_OPTIONS } from '../common/tableOptions';
+import { contentWidths, TABLE_OPTIONS } from '../common/tableOptions';
 import { useEntity } from '@backstage/plugin-catalog-react';
 import { PipelineRun } from '@infra-delivery/plugin-infra-delivery-common';
 import { useApi } from '@backstage/frontend-plugin-api';
 import Box from '@material-ui/core/Box';
-import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
 import { useCallback, useState } from 'react';
 import useInterval from 'react-use/esm/useInterval';
 import { infraDeliveryApiRef } from '../../api';
 import { useActionMessage } from '../common/ActionMessage';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
+import { DetailsButton } from '../common/DetailsButton';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { RunStatus } from '../common/RunStatus';
 import { useCanExecuteRuns } from '../common/useCanExecuteRuns';
@@ -20,6 +20,7 @@ import { useEntityRunLink } from '../common/useEntityTabLink';
 import { useLiveRuns } from '../common/useLiveRuns';
 import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
 import { StackDrawer } from './StackDrawer';
+import { WhyItWaits } from '../PipelineRunsContent/WhyItWaits';
 import { DriftStatus } from '../Drift/DriftStatus';
 import {
   DriftFilter,
@@ -61,6 +62,10 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
     };
 
   const opened = value?.find(row => row.stackId === openedId);
+  const names = {
+    stackName: (stackId?: string) =>
+      value?.find(row => row.stackId === stackId)?.stack?.name,
+  };
 
   if (loading && !value) {
     return <Progress />;
@@ -81,8 +86,11 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
       render: row =>
         row.stack ? (
           <Box style={{ whiteSpace: 'nowrap' }}>
-            <Typography variant="body2">{row.stack.name}</Typography>
-            <Typography variant="caption" color="textSecondary">
+            <DetailsButton
+              name={row.stack.name}
+              onClick={() => setOpenedId(row.stackId)}
+            />
+            <Typography variant="caption" color="textSecondary" component="div">
               {row.stack.givenId}
             </Typography>
           </Box>
@@ -94,75 +102,88 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
     },
     {
       title: 'Latest run',
-      render: row => <RunStatus status={row.latestRun?.status} />,
+      render: row => (
+        <Box maxWidth="12em">
+          <RunStatus status={row.latestRun?.status} />
+          {row.latestRun && (
+            <Typography variant="caption" color="textSecondary" component="div">
+              <WhyItWaits
+                run={row.latestRun}
+                names={names}
+                runPath={runId => runLink(entity, runId)}
+              />
+            </Typography>
+          )}
+        </Box>
+      ),
     },
     {
       title: 'Drift',
-      render: row => row.stack && <DriftStatus stack={row.stack} />,
+      render: row => row.stack && <DriftStatus stack={row.stack} stacked />,
     },
-    { title: 'Resources', field: 'resourceCount', type: 'numeric' },
+    // No sort arrow: its room would push the actions off a 1,024 px screen.
+    {
+      title: 'Resources',
+      field: 'resourceCount',
+      type: 'numeric',
+      sorting: false,
+    },
     {
       title: 'Outputs',
       render: row => <StackOutputsSummary output={row.stack?.output} />,
     },
-    {
+  ];
+  // A viewer has nothing to press here: no empty column.
+  if (canExecute) {
+    columns.push({
       title: 'Actions',
       render: row =>
         row.stack && (
-          <Box display="flex" style={{ gap: 8, whiteSpace: 'nowrap' }}>
-            <Button size="small" onClick={() => setOpenedId(row.stackId)}>
-              Details
-            </Button>
-            {canExecute && (
-              <>
-                <ConfirmActionButton
-                  label="Plan & apply"
-                  title={`Plan and apply ${row.stack.name}?`}
-                  onConfirm={() =>
-                    trigger(
-                      row.stack!.changePipelineId,
-                      'Started from the portal',
-                    )
-                  }
-                  onDone={startedBy(`A plan of ${row.stack.name} is queued`)}
-                >
-                  <Typography>
-                    This queues a run of the stack's change pipeline: a plan,
-                    {row.stack.autoApprove
-                      ? ' then the apply without approval.'
-                      : ' an approval, then the apply.'}
-                  </Typography>
-                </ConfirmActionButton>
-                <ConfirmActionButton
-                  label="Destroy"
-                  color="secondary"
-                  title={`Destroy every resource of ${row.stack.name}?`}
-                  typedConfirmation={row.stack.name}
-                  confirmLabel="Queue the destruction"
-                  onConfirm={() =>
-                    trigger(
-                      row.stack!.destroyPipelineId,
-                      'Destroy from the portal',
-                    )
-                  }
-                  onDone={startedBy(
-                    `The destruction of ${row.stack.name} is queued`,
-                  )}
-                >
-                  <Typography>
-                    This queues the destroy pipeline of the stack: it plans the
-                    destruction of its {row.resourceCount} resources
-                    {row.stack.autoApprove
-                      ? ' and destroys them without approval.'
-                      : ', waits for an approval, then destroys them.'}
-                  </Typography>
-                </ConfirmActionButton>
-              </>
-            )}
+          <Box
+            display="flex"
+            flexWrap="wrap"
+            style={{ gap: 8, whiteSpace: 'nowrap' }}
+          >
+            <ConfirmActionButton
+              label="Plan & apply"
+              title={`Plan and apply ${row.stack.name}?`}
+              onConfirm={() =>
+                trigger(row.stack!.changePipelineId, 'Started from the portal')
+              }
+              onDone={startedBy(`A plan of ${row.stack.name} is queued`)}
+            >
+              <Typography>
+                This queues a run of the stack's change pipeline: a plan,
+                {row.stack.autoApprove
+                  ? ' then the apply without approval.'
+                  : ' an approval, then the apply.'}
+              </Typography>
+            </ConfirmActionButton>
+            <ConfirmActionButton
+              label="Destroy"
+              color="secondary"
+              title={`Destroy every resource of ${row.stack.name}?`}
+              typedConfirmation={row.stack.name}
+              confirmLabel="Queue the destruction"
+              onConfirm={() =>
+                trigger(row.stack!.destroyPipelineId, 'Destroy from the portal')
+              }
+              onDone={startedBy(
+                `The destruction of ${row.stack.name} is queued`,
+              )}
+            >
+              <Typography>
+                This queues the destroy pipeline of the stack: it plans the
+                destruction of its {row.resourceCount} resources
+                {row.stack.autoApprove
+                  ? ' and destroys them without approval.'
+                  : ', waits for an approval, then destroys them.'}
+              </Typography>
+            </ConfirmActionButton>
           </Box>
         ),
-    },
-  ];
+    });
+  }
 
   const waitingForRunner = value?.find(
     row => row.latestRun?.queueState?.waitingForRunner,
@@ -181,7 +202,7 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
       <PluginTable
         title="Stacks"
         options={TABLE_OPTIONS}
-        columns={columns}
+        columns={contentWidths(columns)}
         data={(value ?? []).filter(row =>
           matchesDriftFilter(driftFilter, row.stack),
         )}

@@ -1,0 +1,30 @@
+import Typography from '@material-ui/core/Typography';
+import { Duration } from './Duration';
+import { Timestamp } from './Timestamp';
+
+/**
+ * When something started, and under it how long it took (or has taken so far): one column
+ * instead of two, so that a table keeps room for its actions on a narrow screen.
+ */
+export const StartedAndTook = ({
+  at,
+  startedAt,
+  completedAt,
+}: {
+  /** The time shown: when it started, or was created while it has not started yet. */
+  at?: string;
+  /** When it started: no duration before. */
+  startedAt?: string;
+  completedAt?: string;
+}) => (
+  <>
+    <Timestamp value={at} />
+    {startedAt && (
+      <Typography variant="caption" color="textSecondary" component="div">
+        {completedAt && 'took '}
+        <Duration startedAt={startedAt} completedAt={completedAt} />
+        {!completedAt && ' so far'}
+      </Typography>
+    )}
+  </>
+);
