@@ -119,6 +119,22 @@ test('a stack is a catalog entity with its relations and tabs', async ({
   });
 });
 
+test('a project is a catalog system with its stacks and runs', async ({
+  page,
+}) => {
+  // After the stack entity's test: the catalog has read the service by now.
+  await signIn(page, '/catalog/default/system/infra-project-payments');
+  await page.getByRole('link', { name: 'Stacks', exact: true }).click();
+  for (const stack of ['Monitoring', 'Network']) {
+    await expect(
+      page.getByRole('row', { name: new RegExp(stack) }),
+    ).toBeVisible();
+  }
+  await page.getByRole('link', { name: 'Pipeline runs', exact: true }).click();
+  await expect(page.getByText(/^Pipeline runs \(\d+\)$/)).toBeVisible();
+  await expect(page.getByRole('row', { name: /First plan/ })).toBeVisible();
+});
+
 test('an AWS account is connected through the local driver', async ({
   page,
 }) => {

@@ -209,6 +209,38 @@ describe('entitiesOf', () => {
     ).toBe('group:default/payments-team');
   });
 
+  it('names the stacks of a project and of an environment, for their tabs', async () => {
+    const staging = environment(payments, 'staging');
+    const empty = project('empty');
+    const entities = entitiesOf(
+      {
+        projects: [payments, empty],
+        environments: [production, staging],
+        stacks: [
+          stack('s1', production),
+          stack('s2', staging),
+          stack('s3', production),
+        ],
+        cloudAccounts: [],
+        codeSources: [],
+      },
+      options,
+    );
+    const stacksOf = (name: string) =>
+      entities.find(e => e.metadata.name === name)?.metadata.annotations?.[
+        'infra-delivery.io/stacks'
+      ];
+
+    expect(stacksOf('infra-project-payments')).toBe('s1,s2,s3');
+    expect(stacksOf('infra-payments-production')).toBe('s1,s3');
+    expect(stacksOf('infra-payments-staging')).toBe('s2');
+    // Without stacks, no annotation: no empty tabs.
+    expect(stacksOf('infra-project-empty')).toBeUndefined();
+    for (const entity of entities) {
+      await expectValid(entity);
+    }
+  });
+
   it("points a stack's source location at its code in its repository", async () => {
     const repository: CodeSource = {
       id: 'source-1',

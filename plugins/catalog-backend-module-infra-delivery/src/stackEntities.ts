@@ -44,8 +44,9 @@ function stackSourceLocation(stack: Stack, codeSource: CodeSource): string {
 /**
  * The catalog's view of the service: each project a System, each environment a Resource of
  * it, each cloud account a Resource, and each stack a Resource (type `iac-stack`) that depends
- * on its environment and its cloud account and carries the plugin's annotations, so its Stacks
- * and Pipeline runs tabs appear on it; its source location is its code in its repository.
+ * on its environment and its cloud account; its source location is its code in its
+ * repository. A stack, and a project or environment with stacks, carries the plugin's
+ * `infra-delivery.io/stacks` annotation, so the Stacks and Pipeline runs tabs appear on it.
  */
 export function entitiesOf(
   data: {
@@ -62,6 +63,18 @@ export function entitiesOf(
   const ownerOf = (project: Project) =>
     options.projectOwners[project.givenId] ?? options.defaultOwner;
   const entities: Entity[] = [];
+  // The stacks of each project and of each environment: their entities get the Stacks and
+  // Pipeline runs tabs too, for all of their stacks.
+  const stackIdsOf = (key: (stack: Stack) => string) => {
+    const ids = new Map<string, string[]>();
+    for (const stack of data.stacks) {
+      ids.set(key(stack), [...(ids.get(key(stack)) ?? []), stack.id]);
+    }
+    return (id: string): Record<string, string> =>
+      ids.has(id) ? { [ANNOTATION_STACKS]: ids.get(id)!.join(',') } : {};
+  };
+  const projectStacks = stackIdsOf(stack => stack.projectId);
+  const environmentStacks = stackIdsOf(stack => stack.environmentId);
 
   for (const project of data.projects) {
     entities.push({
@@ -73,6 +86,7 @@ export function entitiesOf(
         description: project.description,
         annotations: managedAnnotations({
           [ANNOTATION_PROJECT]: project.givenId,
+          ...projectStacks(project.id),
         }),
       },
       spec: { owner: ownerOf(project) },
@@ -95,6 +109,7 @@ export function entitiesOf(
         annotations: managedAnnotations({
           [ANNOTATION_PROJECT]: project.givenId,
           [ANNOTATION_ENVIRONMENT]: environment.givenId,
+          ...environmentStacks(environment.id),
         }),
       },
       spec: {

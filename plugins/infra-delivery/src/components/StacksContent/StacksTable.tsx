@@ -139,9 +139,11 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
       title: 'Actions',
       render: row =>
         row.stack && (
+          // Side by side from 1,280 px, where the other columns make room (outputs are cut to
+          // fit); one above the other below, where the row has no room for both.
           <Box
             display="flex"
-            flexWrap="wrap"
+            flexWrap={{ xs: 'wrap', lg: 'nowrap' }}
             style={{ gap: 8, whiteSpace: 'nowrap' }}
           >
             <ConfirmActionButton
