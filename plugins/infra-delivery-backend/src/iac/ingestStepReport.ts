@@ -8,6 +8,8 @@ import { parsePlanJsonInChunks } from './planJson';
 import { plannedResourcesInChunks, rootOutputsOf } from './planResources';
 import { planSummaryFromPlanJson } from './planSummary';
 import { recordDriftCheckReport } from './driftCheckReport';
+import { planHasChanges } from './planHasChanges';
+import { skipStepsAfterEmptyPlan } from '../engine/skipStepsAfterEmptyPlan';
 
 const RUN_TYPES: Partial<Record<StepType, IacRunType>> = {
   'iac.plan': 'PLAN',
@@ -25,7 +27,8 @@ export interface StepReport {
 /**
  * Records what a successful IaC step reported, inside the transaction that completes the
  * step: the execution summary and resources of its plan, and for an apply or destroy the
- * stack's new current state and outputs. Steps of runs that hold no stack report nothing.
+ * stack's new current state and outputs. A plan with nothing to apply skips the approval and
+ * apply after it. Steps of runs that hold no stack report nothing.
  */
 export async function ingestStepReport(
   tx: Stores,
@@ -54,15 +57,9 @@ export async function ingestStepReport(
     if (runType !== 'PLAN') {
       output ??= rootOutputsOf(plan);
     }
+    const applyable = runType === 'PLAN' && planHasChanges(plan);
     await tx.iacResults.insertSummary(context, counts, {
-      applyable:
-        runType === 'PLAN' &&
-        !plan.errored &&
-        counts.addCount +
-          counts.changeCount +
-          counts.destroyCount +
-          counts.importCount >
-          0,
+      applyable,
       output: runType === 'PLAN' ? undefined : output,
       planFilename: report.planFilename,
     });
@@ -71,6 +68,9 @@ export async function ingestStepReport(
       await tx.iacResults.applyToStackState(context, resources, ids);
     }
     await recordDriftCheckReport(tx, run, plan, resources);
+    if (runType === 'PLAN' && !applyable && !plan.errored) {
+      await skipStepsAfterEmptyPlan(tx, step);
+    }
   } else {
     await recordDriftCheckReport(tx, run, undefined, []);
   }

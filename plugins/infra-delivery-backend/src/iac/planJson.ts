@@ -43,6 +43,8 @@ export const planJsonSchema = z.object({
   resource_changes: z.array(resourceChangeSchema).optional().default([]),
   output_changes: z.record(z.string(), outputChangeSchema).optional(),
   errored: z.boolean().optional(),
+  /** Terraform ≥ 1.8 and OpenTofu say themselves whether applying would change anything. */
+  applyable: z.boolean().optional(),
 });
 
 export type PlanJson = z.infer<typeof planJsonSchema>;

@@ -1019,6 +1019,79 @@ describe.each(databases.eachSupportedId())('IaC routes on %s', databaseId => {
     });
   });
 
+  describe('a plan with nothing to apply', () => {
+    const unchanged: Plan = {
+      format_version: '1.2',
+      applyable: false,
+      resource_changes: [resourceChange('terraform_data.a', ['no-op'])],
+      output_changes: { region: { actions: ['no-op'], after: 'eu-west-1' } },
+    };
+
+    async function stepsOf(w: World, runId: string): Promise<StepExecution[]> {
+      const response = await api.get(
+        `/pipeline-runs/${runId}/step-executions`,
+        w.owner.token,
+      );
+      expectStatus(response, 200);
+      return response.body.data;
+    }
+
+    it('ends the run with its plan: nobody is asked to approve, nothing is applied', async () => {
+      const w = await world();
+      const { run } = await plan(w, unchanged);
+
+      expect((await getRun(api, w.owner, run.id)).status).toBe('SUCCEEDED');
+      expect(
+        (await stepsOf(w, run.id)).map(step => [step.type, step.status]),
+      ).toEqual([
+        ['iac.plan', 'SUCCEEDED'],
+        ['approval', 'SKIPPED'],
+        ['iac.apply', 'SKIPPED'],
+      ]);
+      const [summary] = (await summaries(w.owner, [['pipelineRunId', run.id]]))
+        .data;
+      expect(summary).toMatchObject({ runType: 'PLAN', applyable: false });
+      // The runner has nothing more to do, and the stack takes its next run at once.
+      const next = await api.post(
+        '/runner/claims',
+        { data: { runnerId: 'runner-1' } },
+        w.runnerKey,
+      );
+      expect(next.status).toBe(204);
+      const second = await trigger(api, w.owner, w.stack.changePipelineId);
+      expect(second.status).not.toBe('QUEUED');
+    });
+
+    it('ends a destroy run of a stack that has no resources left', async () => {
+      const w = await world();
+      const { run } = await plan(
+        w,
+        { format_version: '1.2', resource_changes: [] },
+        w.stack.destroyPipelineId,
+      );
+      expect((await getRun(api, w.owner, run.id)).status).toBe('SUCCEEDED');
+      expect((await stepsOf(w, run.id)).map(step => step.status)).toEqual([
+        'SUCCEEDED',
+        'SKIPPED',
+        'SKIPPED',
+      ]);
+    });
+
+    it('still waits for approval when only an output changes', async () => {
+      const w = await world();
+      const { run } = await plan(w, {
+        ...unchanged,
+        applyable: undefined,
+        output_changes: {
+          region: { actions: ['update'], after: 'eu-central-1' },
+        },
+      });
+      expect((await getRun(api, w.owner, run.id)).status).toBe(
+        'WAITING_FOR_APPROVAL',
+      );
+    });
+  });
+
   describe('destroy', () => {
     it('empties the stack’s state and #24 then omits the stack', async () => {
       const w = await world();

@@ -5,7 +5,8 @@ import { useTheme } from '@material-ui/core/styles';
 import { RUN_TYPE_LABELS } from '../common/labels';
 
 /**
- * `+add ~change −destroy`, with imports and replacements, as a plan's first line. The colours
+ * `+add ~change −destroy`, with imports and replacements, as a plan's first line; a plan that
+ * changes nothing says it has nothing to apply. The colours
  * keep a contrast of at least 4.5:1 on the card, in light and dark themes.
  */
 const COLOURS = {
@@ -26,6 +27,10 @@ export const PlanSummary = ({ summary }: { summary: IacExecutionSummary }) => {
         {summary.replaceCount > 0 && ` · ${summary.replaceCount} replaced`}
         {summary.readCount > 0 && ` · ${summary.readCount} read`}
         {` · ${summary.unchangedCount} unchanged`}
+        {/* The run then skipped its approval and apply: say why they did not happen. */}
+        {summary.runType === 'PLAN' &&
+          !summary.applyable &&
+          ' · nothing to apply'}
       </Typography>
     </Box>
   );

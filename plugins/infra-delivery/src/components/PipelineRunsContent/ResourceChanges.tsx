@@ -1,3 +1,4 @@
+import { ResourceName } from '../common/ResourceName';
 import { PluginTable } from '../common/PluginTable';
 import { contentWidths, TABLE_OPTIONS } from '../common/tableOptions';
 import { useApi } from '@backstage/frontend-plugin-api';
@@ -90,11 +91,7 @@ export const ResourceChanges = ({ runId }: { runId: string }) => {
             // and wraps anywhere only when it needs more.
             title: 'Address',
             field: 'address',
-            render: resource => (
-              <Typography variant="body2" style={{ overflowWrap: 'anywhere' }}>
-                {resource.address}
-              </Typography>
-            ),
+            render: resource => <ResourceName>{resource.address}</ResourceName>,
           },
           {
             title: 'Step',

@@ -1,6 +1,6 @@
 import { Progress } from '@backstage/core-components';
 import { PluginTable } from '../common/PluginTable';
-import { TABLE_OPTIONS } from '../common/tableOptions';
+import { contentWidths, TABLE_OPTIONS } from '../common/tableOptions';
 import { useApi } from '@backstage/frontend-plugin-api';
 import {
   PipelineRun,
@@ -12,6 +12,7 @@ import { ReactNode } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { ErrorPanel } from '../common/ErrorPanel';
+import { ResourceName } from '../common/ResourceName';
 import { MaybeLink } from '../common/MaybeLink';
 import { SideDrawer } from '../common/SideDrawer';
 import { Duration } from '../common/Duration';
@@ -106,26 +107,28 @@ export const StackDrawer = ({
           <PluginTable
             title={`Current resources (${value.total})`}
             options={{ ...TABLE_OPTIONS, search: true }}
-            columns={[
+            // As wide as their content: an address is read whole, a provider is short.
+            columns={contentWidths([
               {
                 title: 'Address',
                 field: 'address',
                 render: resource => (
-                  <Typography
-                    variant="body2"
-                    style={{ overflowWrap: 'anywhere' }}
-                  >
-                    {resource.address}
-                  </Typography>
+                  <ResourceName>{resource.address}</ResourceName>
                 ),
               },
-              { title: 'Type', field: 'resourceType' },
+              {
+                title: 'Type',
+                field: 'resourceType',
+                render: resource => (
+                  <ResourceName>{resource.resourceType}</ResourceName>
+                ),
+              },
               {
                 title: 'Provider',
                 field: 'provider',
                 render: resource => providerName(resource.provider),
               },
-            ]}
+            ])}
             data={value.resources}
           />
           <Box marginTop={2}>

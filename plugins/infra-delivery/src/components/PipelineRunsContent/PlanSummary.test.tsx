@@ -1,0 +1,49 @@
+import { renderInTestApp } from '@backstage/test-utils';
+import { screen } from '@testing-library/react';
+import {
+  byTextContent,
+  iacExecutionSummary,
+} from '../../__testUtils__/infraDeliveryTestKit';
+import { PlanSummary } from './PlanSummary';
+
+describe('PlanSummary', () => {
+  it('says that a plan which changes nothing has nothing to apply', async () => {
+    await renderInTestApp(
+      <PlanSummary
+        summary={iacExecutionSummary({
+          id: 's1',
+          pipelineRunId: 'r1',
+          unchangedCount: 4,
+          applyable: false,
+        })}
+      />,
+    );
+    expect(screen.getByText(byTextContent(/^Plan:/))).toHaveTextContent(
+      'Plan: +0 ~0 −0 · 4 unchanged · nothing to apply',
+    );
+  });
+
+  it('says nothing of the kind for a plan to apply, or for an apply', async () => {
+    await renderInTestApp(
+      <>
+        <PlanSummary
+          summary={iacExecutionSummary({
+            id: 's1',
+            pipelineRunId: 'r1',
+            addCount: 2,
+          })}
+        />
+        <PlanSummary
+          summary={iacExecutionSummary({
+            id: 's2',
+            pipelineRunId: 'r1',
+            runType: 'APPLY',
+            addCount: 2,
+            applyable: false,
+          })}
+        />
+      </>,
+    );
+    expect(screen.queryByText(/nothing to apply/)).not.toBeInTheDocument();
+  });
+});
