@@ -455,6 +455,25 @@ describe('PipelineRunsContent', () => {
     expect(requestsTo('GET', '/pipeline-runs/run-waiting')).toHaveLength(1);
   });
 
+  it('says on a held run’s own page what it waits for, and links that run', async () => {
+    serveRuns();
+    renderEntityContent(<PipelineRunsContent />, entity);
+
+    const card = await openRun('Resize subnets');
+    expect(
+      within(card).getByText(
+        byTextContent('Held: the stack is busy with another run'),
+      ),
+    ).toBeInTheDocument();
+    await userEvent.click(
+      within(card).getByRole('link', { name: 'another run' }),
+    );
+    const details = await screen.findByRole('region', { name: 'Run details' });
+    expect(
+      await within(details).findByText('Apply network changes'),
+    ).toBeInTheDocument();
+  });
+
   it("shows a selected run's steps, plan summary and resource changes", async () => {
     serveRuns();
     renderEntityContent(<PipelineRunsContent />, entity);

@@ -19,6 +19,7 @@ import { RunActions } from './RunActions';
 import { StepTimeline } from './StepTimeline';
 import { RunNames } from '../common/useRunNames';
 import { RunFacts } from './RunFacts';
+import { WhyItWaits } from './WhyItWaits';
 
 /** One run: its actions, steps with logs, plan summaries and resource changes. */
 export const RunDetails = ({
@@ -26,9 +27,12 @@ export const RunDetails = ({
   names,
   onChanged,
   onClose,
+  runPath = () => undefined,
 }: {
   runId: string;
   names: RunNames;
+  /** The page of another run: a run held by one links to it. */
+  runPath?: (runId: string) => string | undefined;
   /** Called after an action changed the run. */
   onChanged?: () => void;
   /** Offers a Close button. */
@@ -66,7 +70,25 @@ export const RunDetails = ({
           <>
             {message}
             <Box display="flex" alignItems="center" style={{ gap: 16 }}>
-              <RunStatus status={value.run.status} />
+              <Box>
+                <RunStatus status={value.run.status} />
+                {/* A queued run says what it waits for: the page a plan pressed in the
+                    portal leads to never waits in silence. */}
+                {value.run.status === 'QUEUED' &&
+                  !value.run.queueState?.waitingForRunner && (
+                    <Typography
+                      variant="caption"
+                      color="textSecondary"
+                      component="div"
+                    >
+                      <WhyItWaits
+                        run={value.run}
+                        names={names}
+                        runPath={runPath}
+                      />
+                    </Typography>
+                  )}
+              </Box>
               <RunActions
                 run={value.run}
                 plans={value.summaries}

@@ -26,7 +26,14 @@ export const RunPage = ({
           <ArrowBackIcon fontSize="small" /> All runs
         </Box>
       </Link>
-      <RunDetails key={runId} runId={runId!} names={names} />
+      <RunDetails
+        key={runId}
+        runId={runId!}
+        names={names}
+        runPath={id =>
+          `${runsPath.replace(/\/+$/, '')}/${encodeURIComponent(id)}`
+        }
+      />
     </Box>
   );
 };
