@@ -213,6 +213,7 @@ describe('InfrastructureHomePage', () => {
       }),
       pipelineRun({
         id: 'run-7',
+        description: 'Widen the subnets',
         status: 'FAILED',
         attachedEntityId: 'net',
         startedAt: ago(1),
@@ -225,16 +226,18 @@ describe('InfrastructureHomePage', () => {
     const rows = within(stacks)
       .getAllByRole('row')
       .filter(row => within(row).queryAllByRole('cell').length > 0);
-    expect(rows.map(row => within(row).getByRole('link').textContent)).toEqual([
-      'Network',
-      'Database',
-      'Cache',
-    ]);
+    expect(
+      rows.map(row => within(row).getAllByRole('link')[0].textContent),
+    ).toEqual(['Network', 'Database', 'Cache']);
+    // Which run, linked to its own page.
+    expect(
+      within(rows[0]).getByRole('link', { name: 'Widen the subnets' }),
+    ).toHaveAttribute('href', '/infra-delivery/runs/run-7');
     expect(within(rows[0]).getByText('Failed')).toBeInTheDocument();
     expect(within(rows[1]).getByText('Succeeded')).toBeInTheDocument();
     expect(within(rows[1]).getByText('2 days ago')).toBeInTheDocument();
     expect(within(rows[2]).getByText('Never run')).toBeInTheDocument();
-    expect(within(rows[0]).getByRole('link')).toHaveAttribute(
+    expect(within(rows[0]).getAllByRole('link')[0]).toHaveAttribute(
       'href',
       '/catalog/default/resource/stack-net/infra-stacks',
     );

@@ -7,6 +7,9 @@ import { Loaded } from '../common/Loaded';
 import { MaybeLink } from '../common/MaybeLink';
 import { RunStatus } from '../common/RunStatus';
 import { runStartedAt } from '../common/runStartedAt';
+import { runTitle } from '../common/runTitle';
+import { useRunPagePath } from '../common/useInfrastructurePath';
+import { WhyItWaits } from '../PipelineRunsContent/WhyItWaits';
 import { stackEntityRef } from '../common/stackEntityRef';
 import { Timestamp } from '../common/Timestamp';
 import { useEntityTabLink } from '../common/useEntityTabLink';
@@ -19,6 +22,10 @@ const PAGE_SIZE = 10;
 /** The stacks with the status and start of their last run, the most recently run first. */
 export const StackLastRunTable = ({ stacks }: { stacks: Stack[] }) => {
   const tabLink = useEntityTabLink();
+  const runPagePath = useRunPagePath();
+  const names = {
+    stackName: (id?: string) => stacks.find(stack => stack.id === id)?.name,
+  };
   const latestRuns = useLatestRunPerStack(stacks.map(stack => stack.id));
   return (
     <Loaded state={latestRuns}>
@@ -53,8 +60,31 @@ export const StackLastRunTable = ({ stacks }: { stacks: Stack[] }) => {
               },
               {
                 title: 'Last run',
+                // Which run, linked to its page, and why it waits when it is queued.
                 render: ({ latestRun }) => (
-                  <RunStatus status={latestRun?.status} />
+                  <>
+                    <RunStatus status={latestRun?.status} />
+                    {latestRun && (
+                      <Typography
+                        variant="caption"
+                        color="textSecondary"
+                        component="div"
+                      >
+                        <MaybeLink to={runPagePath(latestRun.id)}>
+                          {runTitle(latestRun, stacks)}
+                        </MaybeLink>
+                        {latestRun.status === 'QUEUED' && (
+                          <div>
+                            <WhyItWaits
+                              run={latestRun}
+                              names={names}
+                              runPath={runPagePath}
+                            />
+                          </div>
+                        )}
+                      </Typography>
+                    )}
+                  </>
                 ),
               },
               {

@@ -431,7 +431,7 @@ describe('StacksContent', () => {
     ).toBeInTheDocument();
     expect(
       within(dialog).getByText(
-        "This queues a run of the stack's change pipeline: a plan, an approval, then the apply.",
+        "This queues a run of the stack's change pipeline: a plan, an approval, then the apply. A plan that changes nothing ends the run.",
       ),
     ).toBeInTheDocument();
     // Nothing is queued before the person confirms.
@@ -476,7 +476,7 @@ describe('StacksContent', () => {
     const dialog = await screen.findByRole('dialog');
     expect(
       within(dialog).getByText(
-        "This queues a run of the stack's change pipeline: a plan, then the apply without approval.",
+        "This queues a run of the stack's change pipeline: a plan, then the apply without approval. A plan that changes nothing ends the run.",
       ),
     ).toBeInTheDocument();
 

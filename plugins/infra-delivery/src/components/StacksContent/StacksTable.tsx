@@ -158,7 +158,8 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
                 This queues a run of the stack's change pipeline: a plan,
                 {row.stack.autoApprove
                   ? ' then the apply without approval.'
-                  : ' an approval, then the apply.'}
+                  : ' an approval, then the apply.'}{' '}
+                A plan that changes nothing ends the run.
               </Typography>
             </ConfirmActionButton>
             <ConfirmActionButton
