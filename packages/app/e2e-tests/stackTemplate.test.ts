@@ -41,6 +41,9 @@ test('a stack is created from the template, its project, environment and cloud a
   await expect(page.getByText(/Stack \S+ \(`?[0-9a-f-]{36}/)).toBeVisible({
     timeout: 60_000,
   });
+  // No first run was asked for: no link to one, nor a line about it.
+  await expect(page.getByRole('link', { name: 'Stacks' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'First run' })).toHaveCount(0);
 
   // The stack is the service's: the Infrastructure page lists it.
   await page.goto('/infra-delivery/overview');

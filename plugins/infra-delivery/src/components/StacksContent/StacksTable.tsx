@@ -104,7 +104,7 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
       title: 'Latest run',
       render: row => (
         <Box maxWidth="12em">
-          <RunStatus status={row.latestRun?.status} />
+          <RunStatus status={row.latestRun?.status} wrap />
           {row.latestRun && (
             <Typography variant="caption" color="textSecondary" component="div">
               <WhyItWaits

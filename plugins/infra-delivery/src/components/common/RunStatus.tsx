@@ -24,10 +24,23 @@ const KINDS: Record<StepStatus, StatusKind> = {
   SKIPPED: 'aborted',
 };
 
-/** A run's or step's status with Backstage's status colours, readable by screen readers. */
-export const RunStatus = ({ status }: { status?: StepStatus }) =>
+/**
+ * A run's or step's status with Backstage's status colours, readable by screen readers; `wrap`
+ * lets a long one take two lines in a narrow column.
+ */
+export const RunStatus = ({
+  status,
+  wrap,
+}: {
+  status?: StepStatus;
+  wrap?: boolean;
+}) =>
   status ? (
-    <StatusLabel kind={KINDS[status]} label={STATUS_LABELS[status]} />
+    <StatusLabel
+      kind={KINDS[status]}
+      label={STATUS_LABELS[status]}
+      wrap={wrap}
+    />
   ) : (
     <StatusLabel kind="pending" label="Never run" />
   );

@@ -28,9 +28,12 @@ export type StatusKind = keyof typeof ICONS;
 export const StatusLabel = ({
   kind,
   label,
+  wrap,
 }: {
   kind: StatusKind;
   label: string;
+  /** Lets a long label ("Waiting for approval") take two lines in a narrow column. */
+  wrap?: boolean;
 }) => {
   const Icon = ICONS[kind];
   return (
@@ -38,7 +41,7 @@ export const StatusLabel = ({
       component="span"
       display="inline-flex"
       alignItems="center"
-      style={{ whiteSpace: 'nowrap' }}
+      style={{ whiteSpace: wrap ? 'normal' : 'nowrap' }}
     >
       <Icon />
       <Typography variant="body2" component="span">
