@@ -78,6 +78,7 @@ describe.each(databases.eachSupportedId())(
     let api: InfraDeliveryTestClient;
     /** The catalog as the notifications backend reads it; tests add the stacks. */
     const entities: Entity[] = [
+      user('owner'),
       user('alice'),
       user('bob'),
       group('payments', [ALICE]),
@@ -190,6 +191,33 @@ describe.each(databases.eachSupportedId())(
         link,
         topic: 'Infrastructure: failed runs',
       });
+    });
+
+    it('tells the person who started a run that it failed, while the catalog has no entity for its stack yet', async () => {
+      const owner = { token: api.backstageUserToken(OWNER) };
+      const stack = await createStack(api, owner, { name: 'Brand new' });
+      const runner = await createRunner(api, owner);
+      const before = (await notificationsOf(OWNER)).length;
+      const run = await trigger(api, owner, stack.changePipelineId);
+      await complete(api, runner.key, await claim(api, runner.key), {
+        status: 'FAILED',
+        error: {
+          code: 'InfraDelivery:StepExecution:FAILED',
+          message: 'terraform plan exited with 1: No configuration files',
+        },
+      });
+
+      const mine = await notificationsOf(OWNER);
+      expect(mine).toHaveLength(before + 1);
+      expect(mine[0].payload).toMatchObject({
+        title: 'Brand new: a run failed',
+        link: `/catalog/default/resource/stack-${stack.id}/infra-runs/${run.id}`,
+        topic: 'Infrastructure: failed runs',
+      });
+      // Nobody else: the stack has no owners in the catalog yet.
+      expect(
+        (await notificationsOf(ALICE)).map(n => n.payload.title),
+      ).not.toContain('Brand new: a run failed');
     });
 
     it('tells them drift was found, once per stack however often a check finds it', async () => {

@@ -37,8 +37,9 @@ const TOPICS: Record<NotificationKind, string> = {
  * Tells people, through Backstage notifications, what needs one of them: a run waiting for an
  * approval, a run that failed, a deployment that failed or was rolled back, drift found on a
  * stack. Recipients are the owners of the catalog entity concerned (the notifications backend
- * resolves an entity to its owner's members), so only the portal organization's work is
- * notified: other organizations' stacks are in no catalog. Each notification has a scope, so
+ * resolves an entity to its owner's members) and, for a run, the portal user who started it;
+ * only the portal organization's work is notified: other organizations' stacks are in no
+ * catalog. Each notification has a scope, so
  * a repeat (the same run announced twice, drift found again on a stack) updates the one a
  * person already has instead of adding another.
  */
@@ -81,20 +82,22 @@ export class InfraDeliveryNotifications implements RunEvents {
     );
     const stackName = stack?.name ?? run.attachedEntityId;
     const what = run.description ? `“${run.description}”` : 'A run';
+    // The stack's owners, and whoever started the run: a stack created a moment ago is in no
+    // catalog yet, and its first plan would otherwise tell nobody that it failed.
+    const recipients = [
+      stackEntityRef(run.attachedEntityId),
+      ...(await this.starterOf(run)),
+    ];
     if (change.status === 'WAITING_FOR_APPROVAL') {
-      await this.send(
-        'approvalWaiting',
-        [stackEntityRef(run.attachedEntityId)],
-        {
-          title: `${stackName}: a plan waits for your approval`,
-          description: `${what} planned changes to ${stackName}; approve or reject them.`,
-          link: runLink(run.attachedEntityId, run.id),
-          severity: 'high',
-          scope: `infra-delivery:run:${run.id}:approval`,
-        },
-      );
+      await this.send('approvalWaiting', recipients, {
+        title: `${stackName}: a plan waits for your approval`,
+        description: `${what} planned changes to ${stackName}; approve or reject them.`,
+        link: runLink(run.attachedEntityId, run.id),
+        severity: 'high',
+        scope: `infra-delivery:run:${run.id}:approval`,
+      });
     } else if (change.status === 'FAILED') {
-      await this.send('runFailed', [stackEntityRef(run.attachedEntityId)], {
+      await this.send('runFailed', recipients, {
         title: `${stackName}: ${
           run.kind === 'DRIFT_CHECK' ? 'a drift check' : 'a run'
         } failed`,
@@ -112,6 +115,17 @@ export class InfraDeliveryNotifications implements RunEvents {
     ) {
       await this.driftFound(run, stackName, stack.driftedResourceCount);
     }
+  }
+
+  /** The portal user who started the run, as a catalog entity ref; none for anyone else. */
+  private async starterOf(run: RunRecord): Promise<string[]> {
+    if (!run.createdById) {
+      return [];
+    }
+    const { memberships, users } = this.deps.stores;
+    const member = await memberships.get(run.organizationId, run.createdById);
+    const user = member?.userId ? await users.get(member.userId) : undefined;
+    return user?.backstageUserRef ? [user.backstageUserRef] : [];
   }
 
   private async driftFound(
