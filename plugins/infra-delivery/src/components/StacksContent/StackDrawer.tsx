@@ -15,9 +15,8 @@ import { ErrorPanel } from '../common/ErrorPanel';
 import { ResourceName } from '../common/ResourceName';
 import { MaybeLink } from '../common/MaybeLink';
 import { SideDrawer } from '../common/SideDrawer';
-import { Duration } from '../common/Duration';
 import { RunStatus } from '../common/RunStatus';
-import { Timestamp } from '../common/Timestamp';
+import { StartedAndTook } from '../common/StartedAndTook';
 import { runTitle } from '../common/runTitle';
 import { StackDriftSection } from '../Drift/StackDriftSection';
 import { RunTrigger } from '../common/RunTrigger';
@@ -158,13 +157,8 @@ export const StackDrawer = ({
                 {
                   title: 'Started',
                   render: run => (
-                    <Timestamp value={run.startedAt ?? run.createdAt} />
-                  ),
-                },
-                {
-                  title: 'Duration',
-                  render: run => (
-                    <Duration
+                    <StartedAndTook
+                      at={run.startedAt ?? run.createdAt}
                       startedAt={run.startedAt}
                       completedAt={run.completedAt}
                     />

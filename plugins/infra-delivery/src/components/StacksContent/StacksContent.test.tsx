@@ -659,6 +659,12 @@ describe('StacksContent', () => {
       .getByText(`Plan & apply · ${network.name}`)
       .closest('tr')!;
     expect(within(succeededRow).getByText('Succeeded')).toBeInTheDocument();
+    // How long a run took goes under when it started: the drawer keeps three columns.
+    expect(
+      within(succeededRow.closest('table')!)
+        .getAllByRole('columnheader')
+        .map(header => header.textContent),
+    ).toEqual(['Status', 'Run', 'Started']);
 
     const [resourcesRequest] = requestsTo('GET', '/iac-resources');
     expect(resourcesRequest.query.get('stackId')).toBe(network.id);
