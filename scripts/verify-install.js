@@ -702,6 +702,18 @@ async function frontendChecks(portal, frontendUrl) {
       },
     );
     await browserCheck(
+      "frontend: the demo project's system has a Stacks tab listing its stacks",
+      async () => {
+        await page.goto(
+          `${frontendUrl}/catalog/default/system/infra-project-payments`,
+        );
+        await page.getByRole('link', { name: 'Stacks', exact: true }).click();
+        await page.waitForURL(/\/infra-stacks$/);
+        await page.getByText('Monitoring', { exact: true }).waitFor();
+        await page.getByText('Network', { exact: true }).waitFor();
+      },
+    );
+    await browserCheck(
       'frontend: the Infrastructure page opens on its Overview',
       async () => {
         await page.goto(`${frontendUrl}/infra-delivery`);
