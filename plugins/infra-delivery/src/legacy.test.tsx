@@ -129,13 +129,16 @@ describe('InfraDeliveryHomePage in a legacy app', () => {
   it('leads from a run on the Overview to its page under the Runs tab', async () => {
     await renderAt('/infra-delivery/overview');
 
-    const link = await screen.findByRole(
+    // The run waits for approval, and is its stack's last run: two cards link it.
+    const links = await screen.findAllByRole(
       'link',
       { name: 'Resize subnets' },
       { timeout: 10_000 },
     );
-    expect(link).toHaveAttribute('href', '/infra-delivery/runs/run-1');
-    await userEvent.click(link);
+    for (const link of links) {
+      expect(link).toHaveAttribute('href', '/infra-delivery/runs/run-1');
+    }
+    await userEvent.click(links[0]);
 
     const details = await screen.findByRole(
       'region',
