@@ -37,6 +37,26 @@ describe('frozen answers', () => {
     expect(frozenAnswerBytes(null)).toBeUndefined();
   });
 
+  it('keeps its bytes where JSON, copies and comparisons do not see them', () => {
+    const answer = freezeAnswer({ id: 'r1', tags: ['a'] });
+    frozenAnswerBytes(answer);
+    expect(JSON.stringify(answer)).toBe('{"id":"r1","tags":["a"]}');
+    expect(Object.keys(answer)).toEqual(['id', 'tags']);
+    expect(answer).toStrictEqual({ id: 'r1', tags: ['a'] });
+    // A copy is an answer of its own, not a frozen one with the original's bytes.
+    expect(frozenAnswerBytes({ ...answer })).toBeUndefined();
+  });
+
+  it('serializes an object that was frozen before each time, and still freezes it deeply', () => {
+    const inner = { value: 1 };
+    const answer = freezeAnswer(Object.freeze({ inner }));
+    expect(frozenAnswerBytes(answer)).toBeUndefined();
+    expect(Object.isFrozen(inner)).toBe(false); // frozen already: left as it was
+    expect(answerJson({ data: [answer] }).toString()).toBe(
+      '{"data":[{"inner":{"value":1}}]}',
+    );
+  });
+
   describe('answerJson', () => {
     const frozenRun = (id: string) =>
       freezeAnswer({ id, name: `Zürich — 東京 ${id}`, error: undefined });

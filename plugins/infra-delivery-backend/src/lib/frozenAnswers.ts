@@ -1,14 +1,34 @@
-/** The bytes of answers that never change, by the object answered (see `freezeAnswer`). */
-const frozenAnswers = new WeakMap<object, Buffer | undefined>();
+/**
+ * Where a frozen answer keeps its JSON bytes once they are made: a hidden property (a symbol,
+ * not enumerable, so JSON, spreads and equality leave it out) holding a box the freeze leaves
+ * writable. A WeakMap from answer to bytes did the same, but chained behind the WeakMap from a
+ * remembered row to its answer (`mappedOnce`) it doubled the ephemerons V8 marks in every full
+ * collection: half of the longest pauses of a 10,000-page walk (docs/benchmarks.md).
+ */
+const BYTES = Symbol('infra-delivery.answerBytes');
+
+interface BytesBox {
+  bytes?: Buffer;
+}
+
+function bytesBoxOf(answer: unknown): BytesBox | undefined {
+  return answer !== null && typeof answer === 'object'
+    ? (answer as { [BYTES]?: BytesBox })[BYTES]
+    : undefined;
+}
 
 /**
  * Marks `answer` and everything in it as never changing again (deeply frozen), so that the
  * router serializes it once however often it is sent (http/sendJson.ts): for answers kept in
- * memory and sent as they are, such as a cached metric series (#15). Returns `answer`.
+ * memory and sent as they are, such as a cached metric series (#15). Returns `answer`. An
+ * object frozen already is only deeply frozen: it has no room for its bytes, and is
+ * serialized each time it is sent.
  */
 export function freezeAnswer<T extends object>(answer: T): T {
+  if (Object.isExtensible(answer) && !bytesBoxOf(answer)) {
+    Object.defineProperty(answer, BYTES, { value: {} satisfies BytesBox });
+  }
   deepFreeze(answer);
-  frozenAnswers.set(answer, undefined);
   return answer;
 }
 
@@ -26,19 +46,12 @@ function deepFreeze(value: unknown): void {
  * kept while the object lives; undefined for any other value.
  */
 export function frozenAnswerBytes(answer: unknown): Buffer | undefined {
-  if (
-    answer === null ||
-    typeof answer !== 'object' ||
-    !frozenAnswers.has(answer)
-  ) {
+  const box = bytesBoxOf(answer);
+  if (!box) {
     return undefined;
   }
-  let bytes = frozenAnswers.get(answer);
-  if (!bytes) {
-    bytes = Buffer.from(JSON.stringify(answer));
-    frozenAnswers.set(answer, bytes);
-  }
-  return bytes;
+  box.bytes ??= Buffer.from(JSON.stringify(answer));
+  return box.bytes;
 }
 
 const COMMA = Buffer.from(',');
@@ -47,9 +60,7 @@ const CLOSE_ARRAY = Buffer.from(']');
 const CLOSE_OBJECT = Buffer.from('}');
 
 function isFrozenAnswer(value: unknown): boolean {
-  return (
-    value !== null && typeof value === 'object' && frozenAnswers.has(value)
-  );
+  return bytesBoxOf(value) !== undefined;
 }
 
 /** Whether `answer` is an object with a frozen answer in one of its arrays (a list's `data`). */
