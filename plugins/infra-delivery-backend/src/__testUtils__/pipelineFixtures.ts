@@ -184,6 +184,20 @@ export async function complete(
   return response.body.data;
 }
 
+/** A run's step executions, by position. */
+export async function getSteps(
+  api: InfraDeliveryTestClient,
+  caller: WithToken,
+  runId: string,
+): Promise<StepExecution[]> {
+  const response = await api.get(
+    `/pipeline-runs/${runId}/step-executions`,
+    caller.token,
+  );
+  expectStatus(response, 200);
+  return response.body.data;
+}
+
 export async function getRun(
   api: InfraDeliveryTestClient,
   caller: WithToken,

@@ -3,7 +3,6 @@ import {
   Deployment,
   deploymentSchema,
   PipelineStep,
-  StepExecution,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
 import {
@@ -12,6 +11,7 @@ import {
   createPipeline,
   expectStatus,
   getRun,
+  getSteps,
   trigger,
 } from '../__testUtils__/pipelineFixtures';
 import {
@@ -158,15 +158,6 @@ describe.each(databases.eachSupportedId())(
       };
     }
 
-    async function stepsOf(w: World, runId: string): Promise<StepExecution[]> {
-      const response = await api.get(
-        `/pipeline-runs/${runId}/step-executions`,
-        w.owner.token,
-      );
-      expectStatus(response, 200);
-      return response.body.data;
-    }
-
     async function deploymentsOf(w: World): Promise<Deployment[]> {
       const response = await api.get('/deployments', w.owner.token);
       expectStatus(response, 200);
@@ -180,12 +171,12 @@ describe.each(databases.eachSupportedId())(
         steps: [deployStep(w)],
       });
       const run = await trigger(api, w.owner, pipeline.id);
-      expect((await stepsOf(w, run.id))[0].status).toBe('QUEUED');
+      expect((await getSteps(api, w.owner, run.id))[0].status).toBe('QUEUED');
 
       const backend = instance();
       await backend.tick(0);
       const [deployment] = await deploymentsOf(w);
-      const [step] = await stepsOf(w, run.id);
+      const [step] = await getSteps(api, w.owner, run.id);
       expect(step.status).toBe('RUNNING');
       expect(deployment).toMatchObject({
         status: 'IN_PROGRESS',
@@ -200,10 +191,10 @@ describe.each(databases.eachSupportedId())(
       expect((await getRun(api, w.owner, run.id)).status).toBe('RUNNING');
 
       await backend.tick(1.5);
-      expect((await stepsOf(w, run.id))[0].status).toBe('RUNNING');
+      expect((await getSteps(api, w.owner, run.id))[0].status).toBe('RUNNING');
 
       await backend.tick(10);
-      const [done] = await stepsOf(w, run.id);
+      const [done] = await getSteps(api, w.owner, run.id);
       expect(done).toMatchObject({
         status: 'SUCCEEDED',
         outputs: {
@@ -242,7 +233,7 @@ describe.each(databases.eachSupportedId())(
 
       const [deployment] = await deploymentsOf(w);
       expect(deployment.status).toBe('FAILED');
-      const [step, after] = await stepsOf(w, run.id);
+      const [step, after] = await getSteps(api, w.owner, run.id);
       expect(step).toMatchObject({
         status: 'FAILED',
         error: {
@@ -279,7 +270,9 @@ describe.each(databases.eachSupportedId())(
       expect((await act(api, w.owner, run.id, 'cancel')).status).toBe(
         'CANCELLED',
       );
-      expect((await stepsOf(w, run.id))[0].status).toBe('CANCELLED');
+      expect((await getSteps(api, w.owner, run.id))[0].status).toBe(
+        'CANCELLED',
+      );
 
       await backend.tick(0.1);
       const [stopping] = await deploymentsOf(w);
@@ -315,7 +308,7 @@ describe.each(databases.eachSupportedId())(
       const deployments = await deploymentsOf(w);
       expect(deployments).toHaveLength(2);
       expect(new Set(deployments.map(d => d.stepExecutionId)).size).toBe(1);
-      const [step] = await stepsOf(w, run.id);
+      const [step] = await getSteps(api, w.owner, run.id);
       expect(step).toMatchObject({ attemptEpoch: 2, status: 'FAILED' });
       expect(step.error?.metadata?.deploymentId).toBe(deployments[0].id);
     });
@@ -365,7 +358,7 @@ describe.each(databases.eachSupportedId())(
       });
       const run = await trigger(api, w.owner, pipeline.id);
       await instance().tick(0);
-      const [step] = await stepsOf(w, run.id);
+      const [step] = await getSteps(api, w.owner, run.id);
       expect(step.status).toBe('FAILED');
       expect(step.error?.code).toBe(
         'InfraDelivery:Deployment:NO_CURRENT_TASK_DEFINITION',

@@ -83,13 +83,12 @@ export class InfraDeliveryNotifications implements RunEvents {
     const stackName = stack?.name ?? run.attachedEntityId;
     const what = run.description ? `“${run.description}”` : 'A run';
     // The stack's owners, and whoever started the run: a stack created a moment ago is in no
-    // catalog yet, and its first plan would otherwise tell nobody that it failed.
-    const recipients = [
-      stackEntityRef(run.attachedEntityId),
-      ...(await this.starterOf(run)),
-    ];
+    // catalog yet, and its first plan would otherwise tell nobody that it failed. Read only
+    // for the two notifications that go to them.
+    const stackRef = stackEntityRef(run.attachedEntityId);
+    const recipients = async () => [stackRef, ...(await this.starterOf(run))];
     if (change.status === 'WAITING_FOR_APPROVAL') {
-      await this.send('approvalWaiting', recipients, {
+      await this.send('approvalWaiting', await recipients(), {
         title: `${stackName}: a plan waits for your approval`,
         description: `${what} planned changes to ${stackName}; approve or reject them.`,
         link: runLink(run.attachedEntityId, run.id),
@@ -97,7 +96,7 @@ export class InfraDeliveryNotifications implements RunEvents {
         scope: `infra-delivery:run:${run.id}:approval`,
       });
     } else if (change.status === 'FAILED') {
-      await this.send('runFailed', recipients, {
+      await this.send('runFailed', await recipients(), {
         title: `${stackName}: ${
           run.kind === 'DRIFT_CHECK' ? 'a drift check' : 'a run'
         } failed`,

@@ -22,6 +22,7 @@ import {
   createStack,
   expectStatus,
   getRun,
+  getSteps,
   trigger,
 } from '../__testUtils__/pipelineFixtures';
 import {
@@ -1027,22 +1028,16 @@ describe.each(databases.eachSupportedId())('IaC routes on %s', databaseId => {
       output_changes: { region: { actions: ['no-op'], after: 'eu-west-1' } },
     };
 
-    async function stepsOf(w: World, runId: string): Promise<StepExecution[]> {
-      const response = await api.get(
-        `/pipeline-runs/${runId}/step-executions`,
-        w.owner.token,
-      );
-      expectStatus(response, 200);
-      return response.body.data;
-    }
-
     it('ends the run with its plan: nobody is asked to approve, nothing is applied', async () => {
       const w = await world();
       const { run } = await plan(w, unchanged);
 
       expect((await getRun(api, w.owner, run.id)).status).toBe('SUCCEEDED');
       expect(
-        (await stepsOf(w, run.id)).map(step => [step.type, step.status]),
+        (await getSteps(api, w.owner, run.id)).map(step => [
+          step.type,
+          step.status,
+        ]),
       ).toEqual([
         ['iac.plan', 'SUCCEEDED'],
         ['approval', 'SKIPPED'],
@@ -1070,11 +1065,9 @@ describe.each(databases.eachSupportedId())('IaC routes on %s', databaseId => {
         w.stack.destroyPipelineId,
       );
       expect((await getRun(api, w.owner, run.id)).status).toBe('SUCCEEDED');
-      expect((await stepsOf(w, run.id)).map(step => step.status)).toEqual([
-        'SUCCEEDED',
-        'SKIPPED',
-        'SKIPPED',
-      ]);
+      expect(
+        (await getSteps(api, w.owner, run.id)).map(step => step.status),
+      ).toEqual(['SUCCEEDED', 'SKIPPED', 'SKIPPED']);
     });
 
     it('still waits for approval when only an output changes', async () => {

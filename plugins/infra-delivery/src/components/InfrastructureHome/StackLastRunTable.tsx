@@ -23,9 +23,6 @@ const PAGE_SIZE = 10;
 export const StackLastRunTable = ({ stacks }: { stacks: Stack[] }) => {
   const tabLink = useEntityTabLink();
   const runPagePath = useRunPagePath();
-  const names = {
-    stackName: (id?: string) => stacks.find(stack => stack.id === id)?.name,
-  };
   const latestRuns = useLatestRunPerStack(stacks.map(stack => stack.id));
   return (
     <Loaded state={latestRuns}>
@@ -75,11 +72,7 @@ export const StackLastRunTable = ({ stacks }: { stacks: Stack[] }) => {
                         </MaybeLink>
                         {latestRun.status === 'QUEUED' && (
                           <div>
-                            <WhyItWaits
-                              run={latestRun}
-                              names={names}
-                              runPath={runPagePath}
-                            />
+                            <WhyItWaits run={latestRun} runPath={runPagePath} />
                           </div>
                         )}
                       </Typography>

@@ -17,7 +17,13 @@ export const PipelineRunsRoutes = ({ stackIds }: { stackIds: string[] }) => {
       />
       <Route
         path=":runId"
-        element={<RunPage stackIds={stackIds} runsPath={base || '/'} />}
+        element={
+          <RunPage
+            stackIds={stackIds}
+            runsPath={base || '/'}
+            runPath={runPath}
+          />
+        }
       />
     </Routes>
   );

@@ -108,7 +108,7 @@ export const PipelineRunsView = ({
         <Box maxWidth="12em">
           <RunStatus status={run.status} />
           <Typography variant="caption" color="textSecondary" component="div">
-            <WhyItWaits run={run} names={names} runPath={runPath} />
+            <WhyItWaits run={run} runPath={runPath} />
           </Typography>
         </Box>
       ),

@@ -27,12 +27,12 @@ export const RunDetails = ({
   names,
   onChanged,
   onClose,
-  runPath = () => undefined,
+  runPath,
 }: {
   runId: string;
   names: RunNames;
   /** The page of another run: a run held by one links to it. */
-  runPath?: (runId: string) => string | undefined;
+  runPath: (runId: string) => string | undefined;
   /** Called after an action changed the run. */
   onChanged?: () => void;
   /** Offers a Close button. */
@@ -81,11 +81,7 @@ export const RunDetails = ({
                       color="textSecondary"
                       component="div"
                     >
-                      <WhyItWaits
-                        run={value.run}
-                        names={names}
-                        runPath={runPath}
-                      />
+                      <WhyItWaits run={value.run} runPath={runPath} />
                     </Typography>
                   )}
               </Box>

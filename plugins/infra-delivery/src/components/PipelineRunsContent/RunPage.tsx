@@ -12,10 +12,13 @@ import { RunDetails } from './RunDetails';
 export const RunPage = ({
   stackIds,
   runsPath,
+  runPath,
 }: {
   stackIds: string[];
   /** The runs list this page belongs to. */
   runsPath: string;
+  /** The page of another run of the list. */
+  runPath: (runId: string) => string;
 }) => {
   const { runId } = useParams();
   const names = useRunNames(stackIds);
@@ -26,14 +29,7 @@ export const RunPage = ({
           <ArrowBackIcon fontSize="small" /> All runs
         </Box>
       </Link>
-      <RunDetails
-        key={runId}
-        runId={runId!}
-        names={names}
-        runPath={id =>
-          `${runsPath.replace(/\/+$/, '')}/${encodeURIComponent(id)}`
-        }
-      />
+      <RunDetails key={runId} runId={runId!} names={names} runPath={runPath} />
     </Box>
   );
 };

@@ -5,33 +5,24 @@ import {
 } from '../../__testUtils__/infraDeliveryTestKit';
 import { WhyItWaits } from './WhyItWaits';
 
-const names = {
-  stackName: (id?: string) =>
-    ({ 'stack-network': 'Network', 'stack-vpc': 'Shared VPC' }[id ?? '']),
-};
-const heldBy = (blockingEntityId: string) =>
-  pipelineRun({
-    id: 'run-2',
-    attachedEntityId: 'stack-network',
-    status: 'QUEUED',
-    queueReason: 'Held: stack Network is busy with run run-1',
-    queueState: {
-      preflightBlockedByAdmissionCondition: true,
-      stackRunPreflightPending: false,
-      waitingForRunner: false,
-      blockingRunId: 'run-1',
-      blockingEntityId,
-    },
-  });
+const held = pipelineRun({
+  id: 'run-2',
+  attachedEntityId: 'stack-network',
+  status: 'QUEUED',
+  queueReason: 'Held: stack Network is busy with run run-1',
+  queueState: {
+    preflightBlockedByAdmissionCondition: true,
+    stackRunPreflightPending: false,
+    waitingForRunner: false,
+    blockingRunId: 'run-1',
+    blockingEntityId: 'stack-network',
+  },
+});
 
 describe('WhyItWaits', () => {
-  it('calls the run’s own stack "the stack" and links the run that holds it', async () => {
+  it('says the stack is busy and links the run that holds it', async () => {
     await renderWithService(
-      <WhyItWaits
-        run={heldBy('stack-network')}
-        names={names}
-        runPath={id => `/runs/${id}`}
-      />,
+      <WhyItWaits run={held} runPath={id => `/runs/${id}`} />,
     );
     expect(document.body).toHaveTextContent(
       'Held: the stack is busy with another run',
@@ -42,21 +33,13 @@ describe('WhyItWaits', () => {
     );
   });
 
-  it('names another stack that holds the run', async () => {
+  it('names the run without a link where the app has no run page', async () => {
     await renderWithService(
-      <WhyItWaits
-        run={heldBy('stack-vpc')}
-        names={names}
-        runPath={() => undefined}
-      />,
+      <WhyItWaits run={held} runPath={() => undefined} />,
     );
     expect(document.body).toHaveTextContent(
-      'Held: Shared VPC is busy with another run',
+      'Held: the stack is busy with another run',
     );
-    expect(
-      screen.getByRole('link', { name: 'Shared VPC' }),
-    ).toBeInTheDocument();
-    // Without a run page, the run is named without a link.
     expect(
       screen.queryByRole('link', { name: 'another run' }),
     ).not.toBeInTheDocument();

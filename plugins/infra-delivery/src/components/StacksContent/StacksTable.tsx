@@ -62,10 +62,6 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
     };
 
   const opened = value?.find(row => row.stackId === openedId);
-  const names = {
-    stackName: (stackId?: string) =>
-      value?.find(row => row.stackId === stackId)?.stack?.name,
-  };
 
   if (loading && !value) {
     return <Progress />;
@@ -109,7 +105,6 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
             <Typography variant="caption" color="textSecondary" component="div">
               <WhyItWaits
                 run={row.latestRun}
-                names={names}
                 runPath={runId => runLink(entity, runId)}
               />
             </Typography>
