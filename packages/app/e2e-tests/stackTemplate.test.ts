@@ -36,6 +36,11 @@ test('a stack is created from the template, its project, environment and cloud a
   // No first plan here: the reference runner would plan a stack without code.
   await page.getByLabel(/Trigger the first plan now/).uncheck();
   await page.getByRole('button', { name: 'Review' }).click();
+  // The review names what was chosen, never an id.
+  await expect(
+    page.getByRole('row', { name: /Cloud account.*Production \(demo\)/ }),
+  ).toBeVisible();
+  await expect(page.getByText(/[0-9a-f]{8}-[0-9a-f]{4}-/)).toHaveCount(0);
   await page.getByRole('button', { name: 'Create' }).click();
 
   await expect(page.getByText(/Stack \S+ \(`?[0-9a-f-]{36}/)).toBeVisible({

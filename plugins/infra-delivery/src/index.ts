@@ -28,4 +28,7 @@ export {
   CloudAccountPicker,
   CodeSourcePicker,
 } from './components/ScaffolderFields';
-export type { EnvironmentChoice } from './components/ScaffolderFields';
+export type {
+  EnvironmentChoice,
+  ServiceChoice,
+} from './components/ScaffolderFields';

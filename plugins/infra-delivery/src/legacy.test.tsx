@@ -18,6 +18,7 @@ import {
   list,
   pipelineRun,
   setupInfraDeliveryServer,
+  stackList,
   stack,
 } from './__testUtils__/infraDeliveryTestKit';
 
@@ -44,10 +45,7 @@ describe('InfraDeliveryHomePage in a legacy app', () => {
   beforeEach(() => {
     const empty = () => HttpResponse.json(list([]));
     server.use(
-      http.get(`${baseUrl}/stacks`, () => HttpResponse.json(list([network]))),
-      http.get(`${baseUrl}/stacks/:id`, () =>
-        HttpResponse.json({ data: network }),
-      ),
+      stackList([network]),
       http.get(`${baseUrl}/pipeline-runs`, ({ request }) => {
         const statuses = new URL(request.url).searchParams.getAll('status');
         return HttpResponse.json(

@@ -200,6 +200,7 @@ export class StackStore {
       projectId?: string;
       environmentId?: string;
       driftStatuses?: DriftStatus[];
+      ids?: string[];
     },
     page: KeysetRequest,
   ): Promise<KeysetPage<Stack>> {
@@ -211,6 +212,7 @@ export class StackStore {
       query.where({ environment_id: filter.environmentId });
     if (filter.driftStatuses?.length)
       query.whereIn('drift_status', filter.driftStatuses);
+    if (filter.ids?.length) query.whereIn('id', filter.ids);
     return keysetPage(query, 'id', page, toStack);
   }
 

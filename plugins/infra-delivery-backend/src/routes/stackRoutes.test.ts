@@ -469,6 +469,42 @@ describe.each(databases.eachSupportedId())('stack routes on %s', databaseId => {
       expect(walked.map(s => s.id)).toEqual([inAStaging.id, inA.id]);
     });
 
+    it('lists the stacks of the ids given, leaving out unknown and foreign ones', async () => {
+      const owner = await api.signup();
+      const stranger = await api.signup();
+      const place = await createEnvironment(api, owner);
+      const one = await createStack(api, owner, { ...place, name: 'One' });
+      await createStack(api, owner, { ...place, name: 'Two' });
+      const three = await createStack(api, owner, { ...place, name: 'Three' });
+      const theirs = await createStack(api, stranger);
+
+      const byIds = await api.get(
+        `/stacks?id=${one.id}&id=${three.id}&id=${theirs.id}&id=no-such-stack`,
+        owner.token,
+      );
+      expect(byIds.status).toBe(200);
+      expect(byIds.body).toEqual({
+        data: [three, one],
+        meta: { limit: 50, totalCount: 2 },
+      });
+
+      const walked = await api.walk(
+        `/stacks?id=${one.id}&id=${three.id}`,
+        owner.token,
+        1,
+      );
+      expect(walked.map(s => s.id)).toEqual([three.id, one.id]);
+
+      const tooMany = await api.get(
+        `/stacks?${Array.from({ length: 201 }, (_, i) => `id=s${i}`).join(
+          '&',
+        )}`,
+        owner.token,
+      );
+      expect(tooMany.status).toBe(400);
+      expect(tooMany.body.code).toBe('InfraDelivery:Request:VALIDATION_FAILED');
+    });
+
     it("answers 404 for another organization's stack and never lists it", async () => {
       const owner = await api.signup();
       const stranger = await api.signup();

@@ -12,6 +12,7 @@ export function registerStackRoutes({ bind, services, cursors }: RouteContext) {
       projectId: query.projectId,
       environmentId: query.environmentId,
       driftStatuses: query.driftStatus,
+      ids: query.id,
     };
     const scope = pageScope('stacks', caller.organizationId, filter);
     return cursors.list(query, scope, page =>

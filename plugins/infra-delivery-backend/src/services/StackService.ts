@@ -260,6 +260,7 @@ export class StackService {
       projectId?: string;
       environmentId?: string;
       driftStatuses?: DriftStatus[];
+      ids?: string[];
     },
     page: KeysetRequest,
   ): Promise<KeysetPage<Stack>> {

@@ -29,6 +29,8 @@ export const listStacks = defineOperation({
   method: 'get',
   path: '/stacks',
   summary: 'Stacks of the organization, newest first',
+  description:
+    'Array filters repeat the parameter (`?driftStatus=DRIFTED&driftStatus=UNKNOWN`). `id` (up to 200) lists those stacks only, in one request: ids that do not exist or are not accessible are omitted.',
   tag: 'Stacks',
   access: 'authenticated',
   query: listStacksQuerySchema,

@@ -124,4 +124,5 @@ export const listStacksQuerySchema = pageQuerySchema.extend({
   projectId: idSchema.optional(),
   environmentId: idSchema.optional(),
   driftStatus: repeatableQuery(driftStatusSchema, 3).optional(),
+  id: repeatableQuery(idSchema, 200).optional(),
 });

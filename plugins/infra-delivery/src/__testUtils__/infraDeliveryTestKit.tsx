@@ -249,6 +249,20 @@ export function stack(overrides: Partial<Stack> & Pick<Stack, 'id'>): Stack {
   };
 }
 
+/**
+ * `GET /stacks` as the service answers it: the stacks its `id` parameters name, those that
+ * exist (all of them when it names none); `stacks` may be read at each request.
+ */
+export function stackList(stacks: Stack[] | (() => Stack[])) {
+  return http.get(`${baseUrl}/stacks`, ({ request }) => {
+    const all = typeof stacks === 'function' ? stacks() : stacks;
+    const ids = new URL(request.url).searchParams.getAll('id');
+    return HttpResponse.json(
+      list(ids.length ? all.filter(s => ids.includes(s.id)) : all),
+    );
+  });
+}
+
 export function pipelineRun(
   overrides: Partial<PipelineRun> & Pick<PipelineRun, 'id'>,
 ): PipelineRun {

@@ -11,6 +11,7 @@ import {
   pipelineRun,
   renderEntityContent,
   setupInfraDeliveryServer,
+  stackList,
   stack,
 } from '../../__testUtils__/infraDeliveryTestKit';
 import { StacksContent } from '../StacksContent';
@@ -49,9 +50,7 @@ describe('drift on the Stacks tab', () => {
       http.get(`${baseUrl}/stacks/resource-count`, () =>
         HttpResponse.json({ data: { counts: [] } }),
       ),
-      http.get<{ id: string }>(`${baseUrl}/stacks/:id`, ({ params }) =>
-        HttpResponse.json({ data: stacksById[params.id] }),
-      ),
+      stackList(() => Object.values(stacksById)),
       http.get(`${baseUrl}/pipeline-runs`, () => HttpResponse.json(list([]))),
       http.get(`${baseUrl}/iac-resources`, ({ request }) => {
         const query = new URL(request.url).searchParams;

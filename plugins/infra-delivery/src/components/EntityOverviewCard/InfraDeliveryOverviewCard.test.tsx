@@ -19,6 +19,7 @@ import {
   list,
   pipelineRun,
   setupInfraDeliveryServer,
+  stackList,
   stack,
 } from '../../__testUtils__/infraDeliveryTestKit';
 import { InfraDeliveryOverviewCard } from './InfraDeliveryOverviewCard';
@@ -47,16 +48,7 @@ describe('InfraDeliveryOverviewCard', () => {
     latestRuns = [];
     deployments = [];
     server.use(
-      http.get(`${baseUrl}/stacks/:id`, ({ params }) => {
-        const found = [network, database].find(s => s.id === params.id);
-        return found
-          ? HttpResponse.json({ data: found })
-          : errorResponse(404, {
-              code: 'InfraDelivery:Stack:NOT_FOUND',
-              message: `Stack ${params.id} was not found`,
-              requestId: 'req-1',
-            });
-      }),
+      stackList([network, database]),
       http.get(`${baseUrl}/pipeline-runs`, () =>
         HttpResponse.json(list(latestRuns)),
       ),

@@ -18,6 +18,7 @@ import {
   pipelineRun,
   renderEntityContent,
   setupInfraDeliveryServer,
+  stackList,
   stack,
   stepExecution,
 } from '../../__testUtils__/infraDeliveryTestKit';
@@ -186,14 +187,10 @@ describe('PipelineRunsContent', () => {
   /** The service as the list and the details read it; tests override single endpoints. */
   function serveRuns() {
     server.use(
-      http.get<{ id: string }>(`${baseUrl}/stacks/:id`, ({ params }) =>
-        HttpResponse.json({
-          data: stack({
-            id: params.id,
-            name: params.id === 'stack-network' ? 'Network' : 'Database',
-          }),
-        }),
-      ),
+      stackList([
+        stack({ id: 'stack-network', name: 'Network' }),
+        stack({ id: 'stack-database', name: 'Database' }),
+      ]),
       http.get(`${baseUrl}/memberships`, () =>
         HttpResponse.json(
           list([

@@ -34,7 +34,12 @@ const named = (id: string, givenId: string, name: string) => ({
  */
 function renderField<T>(
   Field: ComponentType<FieldExtensionComponentProps<T>>,
-  props: { required?: boolean; title?: string; rawErrors?: string[] } = {},
+  props: {
+    required?: boolean;
+    title?: string;
+    rawErrors?: string[];
+    type?: 'string' | 'object';
+  } = {},
 ) {
   const values: (T | undefined)[] = [];
   const Form = () => {
@@ -47,7 +52,11 @@ function renderField<T>(
       },
       required: props.required,
       rawErrors: props.rawErrors ?? [],
-      schema: { title: props.title, description: 'Where it goes' },
+      schema: {
+        title: props.title,
+        type: props.type,
+        description: 'Where it goes',
+      },
       idSchema: { $id: 'root_field' },
       uiSchema: {},
     } as unknown as FieldExtensionComponentProps<T>;
@@ -245,5 +254,23 @@ describe('CloudAccountPicker and CodeSourcePicker', () => {
     const values = renderField(CodeSourcePicker);
     await choose(/^Code source/, 'acme/network-infra (main)');
     expect(values.at(-1)).toBe('source-1');
+  });
+
+  it('gives a property of type object the id and the name chosen, for the review', async () => {
+    const values = renderField(CloudAccountPicker, {
+      title: 'Cloud account',
+      type: 'object',
+    });
+    await choose(/^Cloud account/, 'Production · 123456789012');
+    expect(values.at(-1)).toEqual({
+      id: 'acct-1',
+      name: 'Production · 123456789012',
+    });
+    // The select shows the object's choice, and choosing none leaves the property out.
+    expect(
+      screen.getByRole('button', { name: /Cloud account/ }),
+    ).toHaveTextContent('Production · 123456789012');
+    await choose(/^Cloud account/, 'No cloud account');
+    expect(values.at(-1)).toBeUndefined();
   });
 });

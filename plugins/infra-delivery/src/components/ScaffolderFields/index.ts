@@ -4,3 +4,4 @@ export {
 } from './EnvironmentPicker';
 export type { EnvironmentChoice } from './EnvironmentPicker';
 export { CloudAccountPicker, CodeSourcePicker } from './resourcePickers';
+export type { ServiceChoice } from './ServicePicker';

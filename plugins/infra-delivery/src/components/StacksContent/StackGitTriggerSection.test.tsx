@@ -13,6 +13,7 @@ import {
   renderEntityContent,
   renderWithService,
   setupInfraDeliveryServer,
+  stackList,
   stack,
 } from '../../__testUtils__/infraDeliveryTestKit';
 import { StacksContent } from '../StacksContent';
@@ -46,9 +47,7 @@ describe('a stack’s trigger rules in its drawer', () => {
       http.get(`${baseUrl}/stacks/resource-count`, () =>
         HttpResponse.json({ data: { counts: [] } }),
       ),
-      http.get(`${baseUrl}/stacks/:id`, () =>
-        HttpResponse.json({ data: current }),
-      ),
+      stackList(() => [current]),
       http.get(`${baseUrl}/pipeline-runs`, () => HttpResponse.json(list([]))),
       http.get(`${baseUrl}/iac-resources`, () => HttpResponse.json(list([]))),
       http.get(`${baseUrl}/code-sources`, () =>

@@ -7,6 +7,7 @@ import {
   pipelineRun,
   renderEntityContent,
   setupInfraDeliveryServer,
+  stackList,
   stack,
 } from '../../__testUtils__/infraDeliveryTestKit';
 import { StacksContent } from './StacksContent';
@@ -25,11 +26,7 @@ describe('StacksContent when the permission policy denies running pipelines', ()
           data: { counts: [{ stackId: network.id, count: 4 }] },
         }),
       ),
-      http.get<{ id: string }>(`${baseUrl}/stacks/:id`, ({ params }) =>
-        HttpResponse.json({
-          data: params.id === network.id ? network : database,
-        }),
-      ),
+      stackList([network, database]),
       http.get(`${baseUrl}/pipeline-runs`, () =>
         HttpResponse.json(
           list([

@@ -4,7 +4,7 @@ import {
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse, HttpResponseResolver } from 'msw';
+import { http, HttpResponse } from 'msw';
 import {
   baseUrl,
   entityNaming,
@@ -15,6 +15,7 @@ import {
   pipelineRun,
   renderEntityContent,
   setupInfraDeliveryServer,
+  stackList,
   stack,
 } from '../../__testUtils__/infraDeliveryTestKit';
 import {
@@ -91,12 +92,6 @@ describe('StacksContent', () => {
     );
   }
 
-  /** `GET /stacks/{id}`, without shadowing `GET /stacks/resource-count`. */
-  const getStack = (resolver: HttpResponseResolver<{ id: string }>) =>
-    http.get<{ id: string }>(`${baseUrl}/stacks/:id`, info =>
-      info.params.id === 'resource-count' ? undefined : resolver(info),
-    );
-
   /** The service as the table and the drawer read it; tests override single endpoints. */
   function serveStacks() {
     server.use(
@@ -108,16 +103,7 @@ describe('StacksContent', () => {
         ].filter(c => ids.includes(c.stackId));
         return HttpResponse.json({ data: { counts } });
       }),
-      getStack(({ params }) => {
-        const found = stacksById[params.id];
-        return found
-          ? HttpResponse.json({ data: found })
-          : errorResponse(404, {
-              code: 'InfraDelivery:Stack:NOT_FOUND',
-              message: `Stack ${params.id} does not exist`,
-              requestId: 'req-404',
-            });
-      }),
+      stackList(Object.values(stacksById)),
       http.get(`${baseUrl}/pipeline-runs`, ({ request }) => {
         const query = new URL(request.url).searchParams;
         const ids = query.getAll('attachedEntityId');
@@ -204,9 +190,9 @@ describe('StacksContent', () => {
     });
     serveStacks();
     server.use(
-      getStack(async ({ params }) => {
+      http.get(`${baseUrl}/stacks`, async () => {
         await answered;
-        return HttpResponse.json({ data: stacksById[params.id] });
+        return HttpResponse.json(list([network]));
       }),
     );
 
@@ -257,9 +243,10 @@ describe('StacksContent', () => {
     // No latest run waits for a runner.
     expect(queryWaitingForRunnerNotice()).toBeNull();
 
-    // One request per stack, the newest run of each, and the counts of all of them.
-    expect(requestsTo('GET', `/stacks/${network.id}`)).toHaveLength(1);
-    expect(requestsTo('GET', `/stacks/${database.id}`)).toHaveLength(1);
+    // One request for the stacks, one for the newest run of each, one for their counts.
+    expect(
+      requestsTo('GET', '/stacks').map(request => request.query.getAll('id')),
+    ).toEqual([[network.id, database.id]]);
     const [runsRequest] = requestsTo('GET', '/pipeline-runs');
     expect(runsRequest.query.getAll('attachedEntityId')).toEqual([
       network.id,
@@ -351,7 +338,7 @@ describe('StacksContent', () => {
     expect(within(row).getByText('0')).toBeInTheDocument();
   });
 
-  it('marks a stack that answers 404 as not found and still lists the others', async () => {
+  it('marks a stack the service does not list as not found and still lists the others', async () => {
     serveStacks();
 
     renderEntityContent(
@@ -366,7 +353,10 @@ describe('StacksContent', () => {
     expect(
       within(networkRow).getByRole('button', { name: /^Details of / }),
     ).toBeInTheDocument();
-    expect(screen.queryByText(/does not exist/)).not.toBeInTheDocument();
+    // Both stacks were asked for in one request.
+    expect(requestsTo('GET', '/stacks').map(r => r.query.getAll('id'))).toEqual(
+      [['stack-gone', network.id]],
+    );
   });
 
   it('shows the ErrorBody message and request id when the count endpoint fails', async () => {
@@ -395,7 +385,7 @@ describe('StacksContent', () => {
   it('shows a stack error other than 404 instead of the table', async () => {
     serveStacks();
     server.use(
-      getStack(() =>
+      http.get(`${baseUrl}/stacks`, () =>
         errorResponse(403, {
           code: 'InfraDelivery:Stack:FORBIDDEN',
           message: 'You may not read this stack',

@@ -7,6 +7,7 @@ import {
   pipelineRun,
   renderEntityContent,
   setupInfraDeliveryServer,
+  stackList,
   stack,
 } from '../../__testUtils__/infraDeliveryTestKit';
 import { findWaitingForRunnerNotice } from '../../__testUtils__/waitingForRunnerNotice';
@@ -22,9 +23,7 @@ describe('StacksContent for a VIEWER whom the permission policy allows', () => {
       http.get(`${baseUrl}/stacks/resource-count`, () =>
         HttpResponse.json({ data: { counts: [] } }),
       ),
-      http.get(`${baseUrl}/stacks/:id`, () =>
-        HttpResponse.json({ data: network }),
-      ),
+      stackList([network]),
       http.get(`${baseUrl}/pipeline-runs`, () => HttpResponse.json(list([]))),
     );
 
@@ -56,9 +55,7 @@ describe('StacksContent for a VIEWER whom the permission policy allows', () => {
       http.get(`${baseUrl}/stacks/resource-count`, () =>
         HttpResponse.json({ data: { counts: [] } }),
       ),
-      http.get(`${baseUrl}/stacks/:id`, () =>
-        HttpResponse.json({ data: network }),
-      ),
+      stackList([network]),
       http.get(`${baseUrl}/pipeline-runs`, () =>
         HttpResponse.json(
           list([

@@ -5,6 +5,7 @@ import {
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { useReloadableAsync } from '../common/useReloadableAsync';
 import { loadVisibleStacks } from '../common/visibleStacks';
+import { loadLatestRuns, loadResourceCounts } from '../common/stackBatches';
 import { infraDeliveryApiRef } from '../../api';
 
 export interface StackOverview {
@@ -27,18 +28,15 @@ export function useStacksOverview(stackIds: string[]) {
   return useReloadableAsync(async (): Promise<StackOverview[]> => {
     const [stacks, runs, counts] = await Promise.all([
       loadVisibleStacks(client, stackIds),
-      client.call('listPipelineRuns', {
-        query: { attachedEntityId: stackIds, latestPerEntity: 1, limit: 500 },
-      }),
-      client.call('countStackResources', { query: { stackId: stackIds } }),
+      loadLatestRuns(client, stackIds),
+      loadResourceCounts(client, stackIds),
     ]);
     return stackIds.map((stackId, i) => ({
       id: stackId,
       stackId,
       stack: stacks[i],
-      latestRun: runs.data.find(run => run.attachedEntityId === stackId),
-      resourceCount:
-        counts.data.counts.find(c => c.stackId === stackId)?.count ?? 0,
+      latestRun: runs.find(run => run.attachedEntityId === stackId),
+      resourceCount: counts.find(c => c.stackId === stackId)?.count ?? 0,
     }));
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [client, key]);

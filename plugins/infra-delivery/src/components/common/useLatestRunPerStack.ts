@@ -3,17 +3,7 @@ import { PipelineRun } from '@infra-delivery/plugin-infra-delivery-common';
 import { infraDeliveryApiRef } from '../../api';
 import { useLiveRuns } from './useLiveRuns';
 import { useReloadableAsync } from './useReloadableAsync';
-
-/** The most stacks one request may name (`attachedEntityId` repeats at most 200 times). */
-const STACKS_PER_REQUEST = 200;
-
-function chunks<T>(items: T[], size: number): T[][] {
-  const result: T[][] = [];
-  for (let i = 0; i < items.length; i += size) {
-    result.push(items.slice(i, i + size));
-  }
-  return result;
-}
+import { loadLatestRuns } from './stackBatches';
 
 /**
  * The newest run of each of `stackIds`, by stack id (a stack never run has none), kept
@@ -23,15 +13,9 @@ export function useLatestRunPerStack(stackIds: string[]) {
   const client = useApi(infraDeliveryApiRef);
   const key = stackIds.join(',');
   const state = useReloadableAsync(async () => {
-    const pages = await Promise.all(
-      chunks(stackIds, STACKS_PER_REQUEST).map(ids =>
-        client.call('listPipelineRuns', {
-          query: { attachedEntityId: ids, latestPerEntity: 1, limit: 500 },
-        }),
-      ),
-    );
+    const runs = await loadLatestRuns(client, stackIds);
     const latest = new Map<string, PipelineRun>();
-    for (const run of pages.flatMap(page => page.data)) {
+    for (const run of runs) {
       if (run.attachedEntityId && !latest.has(run.attachedEntityId)) {
         latest.set(run.attachedEntityId, run);
       }

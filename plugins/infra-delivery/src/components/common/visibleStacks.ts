@@ -1,28 +1,23 @@
 import {
-  InfraDeliveryApiError,
   InfraDeliveryClient,
   Stack,
 } from '@infra-delivery/plugin-infra-delivery-common';
+import { loadInBatches, STACKS_PER_REQUEST } from './stackBatches';
 
 /**
- * The stacks of `stackIds`, in order; undefined for one that does not exist (any more) or is not
- * visible to the caller (404), so that one stale id in an annotation does not hide the rest.
+ * The stacks of `stackIds`, in order, in one request per 200 ids; undefined for one that does
+ * not exist (any more) or is not visible to the caller, so that one stale id in an annotation
+ * does not hide the rest.
  */
-export function loadVisibleStacks(
+export async function loadVisibleStacks(
   client: InfraDeliveryClient,
   stackIds: string[],
 ): Promise<(Stack | undefined)[]> {
-  return Promise.all(
-    stackIds.map(id =>
-      client.call('getStack', { params: { id } }).then(
-        response => response.data,
-        (error: Error) => {
-          if (error instanceof InfraDeliveryApiError && error.status === 404) {
-            return undefined;
-          }
-          throw error;
-        },
-      ),
-    ),
+  const found = await loadInBatches(stackIds, ids =>
+    client
+      .call('listStacks', { query: { id: ids, limit: STACKS_PER_REQUEST } })
+      .then(page => page.data),
   );
+  const byId = new Map(found.map(stack => [stack.id, stack]));
+  return stackIds.map(id => byId.get(id));
 }
