@@ -8,6 +8,7 @@ import {
   Environment,
   Project,
   Stack,
+  STACK_ENTITY_TYPE,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { cloudAccountEntity } from './cloudAccountEntities';
 import { stackDriftMetadata } from './stackDrift';
@@ -187,7 +188,7 @@ export function entitiesOf(
           : {}),
       },
       spec: {
-        type: 'iac-stack',
+        type: STACK_ENTITY_TYPE,
         owner: ownerOf(project),
         system: projectEntityName(project),
         ...(dependsOn.length > 0 ? { dependsOn } : {}),

@@ -60,5 +60,7 @@ export const ANNOTATION_DRIFTED_RESOURCES =
   'infra-delivery.io/drifted-resources';
 /** When the latest drift check ended (ISO 8601). */
 export const ANNOTATION_DRIFT_CHECKED_AT = 'infra-delivery.io/drift-checked-at';
+/** The `spec.type` of the catalog module's Resource for a stack (which names only itself). */
+export const STACK_ENTITY_TYPE = 'iac-stack';
 /** The label with the drift status, for catalog filters. */
 export const LABEL_DRIFT_STATUS = 'infra-delivery.io/drift';

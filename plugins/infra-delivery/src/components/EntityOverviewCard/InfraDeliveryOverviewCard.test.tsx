@@ -174,6 +174,43 @@ describe('InfraDeliveryOverviewCard', () => {
     expect(requestsTo('GET', '/pipeline-runs')).toHaveLength(0);
   });
 
+  it("shows a stack's own page its drift instead of a list naming only itself", async () => {
+    server.use(
+      stackList([
+        {
+          ...network,
+          driftStatus: 'DRIFTED',
+          driftedResourceCount: 3,
+          lastDriftCheckAt: ago(5),
+        },
+      ]),
+    );
+    await renderCard({
+      apiVersion: 'backstage.io/v1alpha1',
+      kind: 'Resource',
+      metadata: {
+        name: 'stack-net',
+        annotations: { 'infra-delivery.io/stacks': 'net' },
+      },
+      spec: { type: 'iac-stack', owner: 'team-a' },
+    });
+
+    const drift = await section('Drift');
+    expect(
+      within(drift).getByText('Drifted (3 resources)'),
+    ).toBeInTheDocument();
+    expect(within(drift).getByText(/^Checked/)).toHaveTextContent(
+      'Checked 5 minutes ago',
+    );
+    expect(
+      within(drift).getByRole('link', { name: 'Stack details' }),
+    ).toHaveAttribute(
+      'href',
+      '/catalog/default/resource/stack-net/infra-stacks',
+    );
+    expect(screen.queryByRole('region', { name: 'Stacks' })).toBeNull();
+  });
+
   it('names a stack the service does not know', async () => {
     await renderCard(component({ 'infra-delivery.io/stacks': 'net,gone' }));
 

@@ -1,17 +1,25 @@
 import { Entity } from '@backstage/catalog-model';
+import { STACK_ENTITY_TYPE } from '@infra-delivery/plugin-infra-delivery-common';
 import Typography from '@material-ui/core/Typography';
 import { Loaded } from '../common/Loaded';
 import { RunStatus } from '../common/RunStatus';
 import { runStartedAt } from '../common/runStartedAt';
 import { Timestamp } from '../common/Timestamp';
 import { useEntityTabLink } from '../common/useEntityTabLink';
+import { OwnStackDrift } from './OwnStackDrift';
 import { SummaryLine } from './SummaryLine';
 import { SummarySection } from './SummarySection';
 import { useEntityStacks } from './useEntityStacks';
 
+/** The catalog module's entity of a stack (a Resource of type `iac-stack`) names only itself. */
+function isOwnStackPage(entity: Entity, stacks: unknown[]) {
+  return entity.spec?.type === STACK_ENTITY_TYPE && stacks.length === 1;
+}
+
 /**
  * The entity's newest run and each of its stacks with how its last run went: whether its
- * infrastructure is as its code says, and where to look if not.
+ * infrastructure is as its code says, and where to look if not. On a stack's own page, the
+ * stack's drift instead of a list naming only itself.
  */
 export const StacksSummary = ({
   entity,
@@ -48,27 +56,34 @@ export const StacksSummary = ({
               <Typography variant="body2">No stack has run yet.</Typography>
             )}
           </SummarySection>
-          <SummarySection
-            title="Stacks"
-            link={tabLink(entity, 'stacks')}
-            linkText="All stacks"
-          >
-            {stacks.map(({ stackId, stack, latestRun: run }) =>
-              stack ? (
-                <SummaryLine
-                  key={stackId}
-                  status={<RunStatus status={run?.status} />}
-                  detail={stack.givenId}
-                >
-                  {stack.name}
-                </SummaryLine>
-              ) : (
-                <Typography key={stackId} variant="body2" color="error">
-                  Stack {stackId} was not found
-                </Typography>
-              ),
-            )}
-          </SummarySection>
+          {isOwnStackPage(entity, stacks) && stacks[0].stack ? (
+            <OwnStackDrift
+              stack={stacks[0].stack}
+              link={tabLink(entity, 'stacks')}
+            />
+          ) : (
+            <SummarySection
+              title="Stacks"
+              link={tabLink(entity, 'stacks')}
+              linkText="All stacks"
+            >
+              {stacks.map(({ stackId, stack, latestRun: run }) =>
+                stack ? (
+                  <SummaryLine
+                    key={stackId}
+                    status={<RunStatus status={run?.status} />}
+                    detail={stack.givenId}
+                  >
+                    {stack.name}
+                  </SummaryLine>
+                ) : (
+                  <Typography key={stackId} variant="body2" color="error">
+                    Stack {stackId} was not found
+                  </Typography>
+                ),
+              )}
+            </SummarySection>
+          )}
         </>
       )}
     </Loaded>

@@ -1,0 +1,27 @@
+import { Stack } from '@infra-delivery/plugin-infra-delivery-common';
+import Typography from '@material-ui/core/Typography';
+import { DriftStatus } from '../Drift/DriftStatus';
+import { Timestamp } from '../common/Timestamp';
+import { SummarySection } from './SummarySection';
+
+/**
+ * On a stack's own entity page, where a list of its stacks would name only itself: whether its
+ * infrastructure is as its code says, as the latest drift check found it.
+ */
+export const OwnStackDrift = ({
+  stack,
+  link,
+}: {
+  stack: Stack;
+  /** The Stacks tab, where the drawer shows the drifted resources. */
+  link?: string;
+}) => (
+  <SummarySection title="Drift" link={link} linkText="Stack details">
+    <DriftStatus stack={stack} />
+    {stack.lastDriftCheckAt && (
+      <Typography variant="caption" color="textSecondary" component="p">
+        Checked <Timestamp value={stack.lastDriftCheckAt} />
+      </Typography>
+    )}
+  </SummarySection>
+);
