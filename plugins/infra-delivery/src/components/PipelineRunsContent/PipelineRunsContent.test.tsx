@@ -420,8 +420,22 @@ describe('PipelineRunsContent', () => {
       'RUNNING',
     ]);
 
+    // Assistive technology hears which statuses filter the list.
+    expect(screen.getByRole('button', { name: 'Failed' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    expect(screen.getByRole('button', { name: 'Queued' })).toHaveAttribute(
+      'aria-pressed',
+      'false',
+    );
+
     // A second click takes the status out of the filter again.
     await userEvent.click(screen.getByRole('button', { name: 'Failed' }));
+    expect(screen.getByRole('button', { name: 'Failed' })).toHaveAttribute(
+      'aria-pressed',
+      'false',
+    );
 
     expect(await screen.findByText('Pipeline runs (1)')).toBeInTheDocument();
     expect(screen.queryByText('Upgrade database')).not.toBeInTheDocument();

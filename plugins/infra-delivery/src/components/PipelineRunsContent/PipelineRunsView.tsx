@@ -180,6 +180,7 @@ export const PipelineRunsView = ({
             key={status}
             label={STATUS_LABELS[status]}
             clickable
+            aria-pressed={statuses.includes(status)}
             color={statuses.includes(status) ? 'primary' : 'default'}
             onClick={() => toggle(status)}
           />
@@ -188,6 +189,7 @@ export const PipelineRunsView = ({
           label="Drift checks"
           clickable
           variant="outlined"
+          aria-pressed={driftChecksOnly}
           color={driftChecksOnly ? 'primary' : 'default'}
           onClick={() => {
             setCursors([undefined]);

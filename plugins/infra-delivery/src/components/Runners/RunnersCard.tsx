@@ -106,7 +106,11 @@ export const RunnersCard = () => {
       subheader="Runners execute the plan, apply and destroy steps of pipeline runs."
       action={
         isAdmin && page?.data.length ? (
-          <ConnectRunnerButton onConnected={connected} />
+          // The header's action slot pulls its content up and right by 8 px, for an icon
+          // button; a text button would then touch the card's corner.
+          <Box marginTop={1} marginRight={1}>
+            <ConnectRunnerButton onConnected={connected} />
+          </Box>
         ) : undefined
       }
     >
