@@ -97,7 +97,12 @@ describe('InfraDeliveryOverviewCard', () => {
     );
 
     const latestRun = await section('Latest run');
-    expect(await within(latestRun).findByText('Destroy')).toBeInTheDocument();
+    expect(
+      await within(latestRun).findByRole('link', { name: 'Destroy' }),
+    ).toHaveAttribute(
+      'href',
+      '/catalog/default/component/payments/infra-runs/run-2',
+    );
     expect(
       within(latestRun).getByText('Waiting for approval'),
     ).toBeInTheDocument();
@@ -108,11 +113,17 @@ describe('InfraDeliveryOverviewCard', () => {
     ).toHaveAttribute('href', '/catalog/default/component/payments/infra-runs');
 
     const stacks = await section('Stacks');
-    const networkLine = within(stacks).getByText('Network').parentElement!
-      .parentElement as HTMLElement;
+    const lineOf = (name: string) => {
+      const link = within(stacks).getByRole('link', { name });
+      // Each stack's name leads to the stack's own entity.
+      expect(link.getAttribute('href')).toMatch(
+        /^\/catalog\/default\/resource\/stack-/,
+      );
+      return link.parentElement!.parentElement!.parentElement as HTMLElement;
+    };
+    const networkLine = lineOf('Network');
     expect(within(networkLine).getByText('Succeeded')).toBeInTheDocument();
-    const databaseLine = within(stacks).getByText('Database').parentElement!
-      .parentElement as HTMLElement;
+    const databaseLine = lineOf('Database');
     expect(
       within(databaseLine).getByText('Waiting for approval'),
     ).toBeInTheDocument();

@@ -5,7 +5,9 @@ import { Loaded } from '../common/Loaded';
 import { RunStatus } from '../common/RunStatus';
 import { runStartedAt } from '../common/runStartedAt';
 import { Timestamp } from '../common/Timestamp';
-import { useEntityTabLink } from '../common/useEntityTabLink';
+import { MaybeLink } from '../common/MaybeLink';
+import { StackLink } from '../common/StackLink';
+import { useEntityRunLink, useEntityTabLink } from '../common/useEntityTabLink';
 import { OwnStackDrift } from './OwnStackDrift';
 import { SummaryLine } from './SummaryLine';
 import { SummarySection } from './SummarySection';
@@ -17,7 +19,8 @@ function isOwnStackPage(entity: Entity, stacks: unknown[]) {
 }
 
 /**
- * The entity's newest run and each of its stacks with how its last run went: whether its
+ * The entity's newest run (linked to its page) and each of its stacks (linked to the stack's
+ * own entity) with how its last run went: whether its
  * infrastructure is as its code says, and where to look if not. On a stack's own page, the
  * stack's drift instead of a list naming only itself.
  */
@@ -29,6 +32,7 @@ export const StacksSummary = ({
   stackIds: string[];
 }) => {
   const tabLink = useEntityTabLink();
+  const runLink = useEntityRunLink();
   const state = useEntityStacks(stackIds);
   return (
     <Loaded state={state}>
@@ -50,7 +54,9 @@ export const StacksSummary = ({
                   </>
                 }
               >
-                {latestRun.title}
+                <MaybeLink to={runLink(entity, latestRun.run.id)}>
+                  {latestRun.title}
+                </MaybeLink>
               </SummaryLine>
             ) : (
               <Typography variant="body2">No stack has run yet.</Typography>
@@ -74,7 +80,7 @@ export const StacksSummary = ({
                     status={<RunStatus status={run?.status} />}
                     detail={stack.givenId}
                   >
-                    {stack.name}
+                    <StackLink stackId={stackId} name={stack.name} />
                   </SummaryLine>
                 ) : (
                   <Typography key={stackId} variant="body2" color="error">
