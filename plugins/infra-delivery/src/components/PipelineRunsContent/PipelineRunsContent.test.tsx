@@ -654,9 +654,10 @@ describe('PipelineRunsContent', () => {
     expect(posts()).toHaveLength(1);
     expect(posts()[0].path).toBe(`/pipeline-runs/${waiting.id}/approve`);
     expect(posts()[0].body).toEqual({ data: {} });
-    // It says what the approval did, and the state the service answered with.
+    // It says what the approval did: the service answered that the run waits for another
+    // approval (this fake service answers with the run as it was).
     expect(await within(card).findByRole('status')).toHaveTextContent(
-      'Approved: the apply runs next. The run is now Waiting for approval.',
+      'Approved: the run waits for its next approval.',
     );
     await waitFor(() => {
       expect(
@@ -667,6 +668,31 @@ describe('PipelineRunsContent', () => {
     await userEvent.click(screen.getByRole('link', { name: 'All runs' }));
     expect(await screen.findByText('Pipeline runs (5)')).toBeInTheDocument();
     expect(listRequests().length).toBeGreaterThan(listLoads);
+  });
+
+  it('says the apply runs next when the approval was the last one', async () => {
+    serveRuns();
+    server.use(
+      http.post(`${baseUrl}/pipeline-runs/:id/approve`, () =>
+        HttpResponse.json({ data: { ...waiting, status: 'RUNNING' } }),
+      ),
+    );
+    renderEntityContent(<PipelineRunsContent />, entity);
+    const card = await openRun('Apply network changes');
+
+    await userEvent.click(
+      within(card).getByRole('button', { name: 'Approve' }),
+    );
+    await userEvent.click(
+      within(await screen.findByRole('dialog')).getByRole('button', {
+        name: 'Approve',
+      }),
+    );
+
+    // Only what the approval did: the status shown beside it moves on by itself.
+    expect(await within(card).findByRole('status')).toHaveTextContent(
+      /^Approved: the apply runs next\.$/,
+    );
   });
 
   it('rejects a waiting run after confirmation', async () => {
@@ -694,7 +720,7 @@ describe('PipelineRunsContent', () => {
       expect(screen.queryByRole('dialog')).not.toBeInTheDocument(),
     );
     expect(await within(card).findByRole('status')).toHaveTextContent(
-      /^Rejected: nothing is applied\./,
+      'Rejected: nothing is applied.',
     );
   });
 
@@ -975,5 +1001,57 @@ describe('PipelineRunsContent', () => {
         requestsTo('GET', `/pipeline-runs/${waiting.id}`).length,
       ).toBeGreaterThan(runLoads);
     });
+  });
+
+  it('reads the resource changes again when a step of the open run ends', async () => {
+    serveRuns();
+    const signals = fakeSignals();
+    renderEntityContent(<PipelineRunsContent />, entity, {
+      signals: signals.api,
+    });
+    const card = await openRun('Apply network changes');
+    expect(
+      await within(card).findByText('Resource changes (3)'),
+    ).toBeInTheDocument();
+
+    // The run was approved and its apply reported what it created.
+    const applied = iacResource({
+      id: 'res-eip-applied',
+      pipelineRunId: waiting.id,
+      address: 'aws_eip.nat',
+      resourceType: 'aws_eip',
+      changeKind: 'CREATE',
+      runType: 'APPLY',
+    });
+    const [plan, approval, apply] = steps[waiting.id];
+    server.use(
+      http.get(`${baseUrl}/pipeline-runs/${waiting.id}/step-executions`, () =>
+        HttpResponse.json({
+          data: [
+            plan,
+            { ...approval, status: 'SUCCEEDED' },
+            { ...apply, status: 'SUCCEEDED' },
+          ],
+        }),
+      ),
+      http.get(`${baseUrl}/iac-resources`, () =>
+        HttpResponse.json(
+          list([
+            ...resources.filter(r => r.pipelineRunId === waiting.id),
+            applied,
+          ]),
+        ),
+      ),
+    );
+    const resourceLoads = requestsTo('GET', '/iac-resources').length;
+    act(() =>
+      signals.announce('infra-delivery:pipeline-runs', { runId: waiting.id }),
+    );
+
+    expect(
+      await within(card).findByText('Resource changes (4)'),
+    ).toBeInTheDocument();
+    // Once for the steps that changed, not at every read of the run.
+    expect(requestsTo('GET', '/iac-resources')).toHaveLength(resourceLoads + 1);
   });
 });

@@ -59,16 +59,26 @@ const ResourceDiffDialog = ({
   </Dialog>
 );
 
-/** The run's resource changes, most consequential first (#14 by run). */
-export const ResourceChanges = ({ runId }: { runId: string }) => {
+/**
+ * The run's resource changes, most consequential first (#14 by run), read again whenever
+ * `stepsKey` changes: a step that ends (the apply after an approval) may have reported more.
+ */
+export const ResourceChanges = ({
+  runId,
+  stepsKey,
+}: {
+  runId: string;
+  stepsKey: string;
+}) => {
   const client = useApi(infraDeliveryApiRef);
   const [opened, setOpened] = useState<IacResource>();
+  // The previous answer stays shown while the next one loads.
   const { value, error } = useAsync(
     () =>
       client.call('listIacResources', {
         query: { pipelineRunId: runId, limit: 500 },
       }),
-    [client, runId],
+    [client, runId, stepsKey],
   );
   if (error) return <ErrorPanel error={error} />;
   if (!value || value.data.length === 0) return null;

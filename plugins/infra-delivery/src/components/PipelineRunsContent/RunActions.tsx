@@ -7,7 +7,6 @@ import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { infraDeliveryApiRef } from '../../api';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
-import { STATUS_LABELS } from '../common/RunStatus';
 import { useCanExecuteRuns } from '../common/useCanExecuteRuns';
 
 /** "The plan adds 5, changes 2, replaces 0 and destroys 1 resources." */
@@ -39,11 +38,15 @@ export const RunActions = ({
       | 'cancelPipelineRun'
       | 'retryPipelineRun',
   ) => client.call(operation, { params: { id: run.id }, body: { data: {} } });
-  /** "Approved. The run is now Running." */
-  const saying =
-    (what: string) =>
-    ({ data }: { data: PipelineRun }) =>
-      onDone(`${what}. The run is now ${STATUS_LABELS[data.status]}.`);
+  // What an action did, not the status it left the run in: the status beside the message
+  // moves on live, and "The run is now Running" read wrong once the apply had succeeded.
+  const saying = (what: string) => () => onDone(`${what}.`);
+  const approved = ({ data }: { data: PipelineRun }) =>
+    onDone(
+      data.status === 'WAITING_FOR_APPROVAL'
+        ? 'Approved: the run waits for its next approval.'
+        : 'Approved: the apply runs next.',
+    );
 
   return (
     <Box display="flex" style={{ gap: 8 }}>
@@ -53,7 +56,7 @@ export const RunActions = ({
             label="Approve"
             title="Approve the plan?"
             onConfirm={() => act('approvePipelineRun')}
-            onDone={saying('Approved: the apply runs next')}
+            onDone={approved}
           >
             {plans
               .filter(plan => plan.runType === 'PLAN')

@@ -112,7 +112,10 @@ export const RunDetails = ({
               <PlanSummary key={summary.id} summary={summary} />
             ))}
             <StepTimeline steps={value.steps} />
-            <ResourceChanges runId={runId} />
+            <ResourceChanges
+              runId={runId}
+              stepsKey={value.steps.map(step => step.status).join()}
+            />
           </>
         )}
       </InfoCard>
