@@ -241,6 +241,32 @@ describe('entitiesOf', () => {
     }
   });
 
+  it('describes an environment that has no description of its own', () => {
+    const described = {
+      ...environment(payments, 'staging'),
+      description: 'Where releases are tried first',
+    };
+    const entities = entitiesOf(
+      {
+        projects: [payments],
+        environments: [production, described],
+        stacks: [],
+        cloudAccounts: [],
+        codeSources: [],
+      },
+      options,
+    );
+    const descriptionOf = (name: string) =>
+      entities.find(e => e.metadata.name === name)?.metadata.description;
+
+    expect(descriptionOf('infra-payments-production')).toBe(
+      'The Environment production environment of the Project payments project',
+    );
+    expect(descriptionOf('infra-payments-staging')).toBe(
+      'Where releases are tried first',
+    );
+  });
+
   it("points a stack's source location at its code in its repository", async () => {
     const repository: CodeSource = {
       id: 'source-1',

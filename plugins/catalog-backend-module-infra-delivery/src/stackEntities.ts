@@ -106,7 +106,10 @@ export function entitiesOf(
       metadata: {
         name,
         title: `${project.name} · ${environment.name}`,
-        description: environment.description,
+        // The catalog's About card reads "No description" otherwise: environments seldom have one.
+        description:
+          environment.description ??
+          `The ${environment.name} environment of the ${project.name} project`,
         annotations: managedAnnotations({
           [ANNOTATION_PROJECT]: project.givenId,
           [ANNOTATION_ENVIRONMENT]: environment.givenId,
