@@ -10,6 +10,7 @@ import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
 import { useActionMessage } from '../common/ActionMessage';
+import { PersonName } from '../common/PersonName';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { CARD_TABLE_OPTIONS } from '../common/tableOptions';
 import { ErrorPanel } from '../common/ErrorPanel';
@@ -89,7 +90,12 @@ export const MembersCard = () => {
         loading={members.loading && !members.value}
         loadingLabel="Loading members"
         columns={[
-          { title: 'Email', field: 'email' },
+          {
+            // A portal user is named by their catalog entity: their display name, linked.
+            title: 'Member',
+            field: 'email',
+            render: m => <PersonName name={m.email} />,
+          },
           {
             title: 'Role',
             render: m =>

@@ -19,6 +19,7 @@ import useInterval from 'react-use/esm/useInterval';
 import { infraDeliveryApiRef } from '../../api';
 import { StartedAndTook } from '../common/StartedAndTook';
 import { ErrorPanel } from '../common/ErrorPanel';
+import { PersonName } from '../common/PersonName';
 import { StackLink } from '../common/StackLink';
 import { useRunNames } from '../common/useRunNames';
 import { RunStatus, STATUS_LABELS } from '../common/RunStatus';
@@ -148,9 +149,10 @@ export const PipelineRunsView = ({
         const source =
           run.triggerSource && STARTED_ON_ITS_OWN[run.triggerSource];
         // "GitHub pull request" names one thing: not broken over two lines on a laptop.
-        return (
-          person ?? (source ? <Box whiteSpace="nowrap">{source}</Box> : '—')
-        );
+        if (person) {
+          return <PersonName name={person} />;
+        }
+        return source ? <Box whiteSpace="nowrap">{source}</Box> : '—';
       },
     },
     {

@@ -1,6 +1,7 @@
 import { PipelineRun } from '@infra-delivery/plugin-infra-delivery-common';
 import Typography from '@material-ui/core/Typography';
 import { Duration } from '../common/Duration';
+import { PersonName } from '../common/PersonName';
 import { StackLink } from '../common/StackLink';
 import { Timestamp } from '../common/Timestamp';
 import { RunNames } from '../common/useRunNames';
@@ -26,7 +27,11 @@ export const RunFacts = ({
           <StackLink stackId={run.attachedEntityId} name={stack} inText /> ·{' '}
         </>
       )}
-      {person && <>started by {person} · </>}
+      {person && (
+        <>
+          started by <PersonName name={person} inText /> ·{' '}
+        </>
+      )}
       <Timestamp value={run.startedAt ?? run.createdAt} /> ·{' '}
       <Duration startedAt={run.startedAt} completedAt={run.completedAt} />
       {run.attemptEpoch > 1 && <> · attempt {run.attemptEpoch}</>}

@@ -19,6 +19,21 @@ function useEntityRoute() {
 }
 
 /**
+ * The link to an entity's page in the catalog, or undefined in an app without entity pages.
+ */
+export function useEntityPageLink(): (
+  entity: Entity | CompoundEntityRef,
+) => string | undefined {
+  const entityRoute = useEntityRoute();
+  return useCallback(
+    entity =>
+      entityRoute &&
+      entityRoute(entityRouteParams(entity, { encodeParams: true })),
+    [entityRoute],
+  );
+}
+
+/**
  * The link to one of the plugin's tabs on an entity's page in the catalog (in both frontend
  * systems); undefined in an app without entity pages, where views show names without links.
  */
@@ -26,14 +41,13 @@ export function useEntityTabLink(): (
   entity: Entity | CompoundEntityRef,
   tab: EntityTab,
 ) => string | undefined {
-  const entityRoute = useEntityRoute();
+  const pageLink = useEntityPageLink();
   return useCallback(
-    (entity, tab) =>
-      entityRoute &&
-      `${entityRoute(entityRouteParams(entity, { encodeParams: true }))}/${
-        ENTITY_TAB_PATHS[tab]
-      }`,
-    [entityRoute],
+    (entity, tab) => {
+      const page = pageLink(entity);
+      return page && `${page}/${ENTITY_TAB_PATHS[tab]}`;
+    },
+    [pageLink],
   );
 }
 
