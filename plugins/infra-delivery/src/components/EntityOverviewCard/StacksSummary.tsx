@@ -20,9 +20,9 @@ function isOwnStackPage(entity: Entity, stacks: unknown[]) {
 
 /**
  * The entity's newest run (linked to its page) and each of its stacks (linked to the stack's
- * own entity) with how its last run went: whether its
- * infrastructure is as its code says, and where to look if not. On a stack's own page, the
- * stack's drift instead of a list naming only itself.
+ * own entity) with how its last run went: whether its infrastructure is as its code says, and
+ * where to look if not. On a stack's own page, the stack's drift instead of a list naming only
+ * itself.
  */
 export const StacksSummary = ({
   entity,
