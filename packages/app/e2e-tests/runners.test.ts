@@ -25,6 +25,10 @@ test('a plan waits for a runner, then streams its logs live, waits for the appro
   await network.getByRole('button', { name: 'Plan & apply' }).click();
   await page
     .getByRole('dialog')
+    .getByLabel('What is this run for? (optional)')
+    .fill('Apply the network from the portal');
+  await page
+    .getByRole('dialog')
     .getByRole('button', { name: 'Plan & apply' })
     .click();
 
@@ -44,10 +48,10 @@ test('a plan waits for a runner, then streams its logs live, waits for the appro
 
   await page.getByRole('link', { name: 'Pipeline runs', exact: true }).click();
   const run = page
-    .getByRole('row', { name: /Started from the portal/ })
+    .getByRole('row', { name: /Apply the network from the portal/ })
     .first();
   await expect(run).toBeVisible();
-  await run.getByText('Started from the portal').click();
+  await run.getByText('Apply the network from the portal').click();
   await expect(
     page
       .getByRole('status')
@@ -121,7 +125,7 @@ test('a plan waits for a runner, then streams its logs live, waits for the appro
     await page.getByRole('link', { name: 'All runs' }).click();
     await expect(
       page
-        .getByRole('row', { name: /Started from the portal/ })
+        .getByRole('row', { name: /Apply the network from the portal/ })
         .first()
         .getByText('Succeeded'),
     ).toBeVisible();

@@ -427,6 +427,11 @@ describe('StacksContent', () => {
     // Nothing is queued before the person confirms.
     expect(posts()).toEqual([]);
     const overviewLoads = requestsTo('GET', '/stacks/resource-count').length;
+    // What the run is for names it in the runs list.
+    await userEvent.type(
+      within(dialog).getByLabelText('What is this run for? (optional)'),
+      '  Widen the private subnets ',
+    );
 
     await userEvent.click(
       within(dialog).getByRole('button', { name: 'Plan & apply' }),
@@ -438,7 +443,7 @@ describe('StacksContent', () => {
     expect(posts()).toHaveLength(1);
     expect(posts()[0].path).toBe('/pipelines/pipe-change-network/runs');
     expect(posts()[0].body).toEqual({
-      data: { description: 'Started from the portal' },
+      data: { description: 'Widen the private subnets' },
     });
     // The table loads again to show the queued run, and says what was started.
     await waitFor(() =>
@@ -569,9 +574,8 @@ describe('StacksContent', () => {
     );
     expect(posts()).toHaveLength(1);
     expect(posts()[0].path).toBe('/pipelines/pipe-destroy-network/runs');
-    expect(posts()[0].body).toEqual({
-      data: { description: 'Destroy from the portal' },
-    });
+    // No description: the runs list names the run after its pipeline, "Destroy · Network".
+    expect(posts()[0].body).toEqual({ data: {} });
   });
 
   it('says that an auto-approved stack is destroyed without approval', async () => {

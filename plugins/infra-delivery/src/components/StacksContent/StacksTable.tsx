@@ -70,10 +70,11 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
     return <ErrorPanel error={error} />;
   }
 
-  const trigger = (pipelineId: string, description: string) =>
+  // Without a description, a run is named after what it does to its stack ("Plan & apply").
+  const trigger = (pipelineId: string, description?: string) =>
     client.call('triggerPipelineRun', {
       params: { id: pipelineId },
-      body: { data: { description } },
+      body: { data: description ? { description } : {} },
     });
 
   const columns: TableColumn<StackOverview>[] = [
@@ -144,8 +145,10 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
             <ConfirmActionButton
               label="Plan & apply"
               title={`Plan and apply ${row.stack.name}?`}
-              onConfirm={() =>
-                trigger(row.stack!.changePipelineId, 'Started from the portal')
+              noteLabel="What is this run for? (optional)"
+              noteHelperText="Names the run in the runs list"
+              onConfirm={description =>
+                trigger(row.stack!.changePipelineId, description)
               }
               onDone={startedBy(`A plan of ${row.stack.name} is queued`)}
             >
@@ -163,9 +166,7 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
               title={`Destroy every resource of ${row.stack.name}?`}
               typedConfirmation={row.stack.name}
               confirmLabel="Queue the destruction"
-              onConfirm={() =>
-                trigger(row.stack!.destroyPipelineId, 'Destroy from the portal')
-              }
+              onConfirm={() => trigger(row.stack!.destroyPipelineId)}
               onDone={startedBy(
                 `The destruction of ${row.stack.name} is queued`,
               )}

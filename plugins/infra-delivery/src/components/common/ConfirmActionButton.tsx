@@ -15,7 +15,8 @@ export interface ConfirmActionButtonProps<T> {
   /** What will happen, shown before the person confirms. */
   children: ReactNode;
   confirmLabel?: string;
-  onConfirm: () => Promise<T>;
+  /** Called with the note the person wrote (trimmed; empty without `noteLabel` or a note). */
+  onConfirm: (note: string) => Promise<T>;
   /** Called with what `onConfirm` answered, e.g. to say what the action started. */
   onDone?: (result: T) => void;
   disabled?: boolean;
@@ -27,6 +28,9 @@ export interface ConfirmActionButtonProps<T> {
    * that nothing irreversible happens on a reflex click.
    */
   typedConfirmation?: string;
+  /** Offers an optional note under this label, e.g. what a run is for. */
+  noteLabel?: string;
+  noteHelperText?: string;
 }
 
 /** A button that changes infrastructure: it asks first, then shows the outcome's error if any. */
@@ -41,9 +45,12 @@ export const ConfirmActionButton = <T,>({
   color = 'primary',
   ariaLabel,
   typedConfirmation,
+  noteLabel,
+  noteHelperText,
 }: ConfirmActionButtonProps<T>) => {
   const [titleId] = useState(() => `confirm-action-${++dialogCount}`);
   const [typed, setTyped] = useState('');
+  const [note, setNote] = useState('');
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Error>();
@@ -52,7 +59,7 @@ export const ConfirmActionButton = <T,>({
     setBusy(true);
     setError(undefined);
     try {
-      const result = await onConfirm();
+      const result = await onConfirm(note.trim());
       setOpen(false);
       onDone?.(result);
     } catch (e) {
@@ -72,6 +79,7 @@ export const ConfirmActionButton = <T,>({
         aria-label={ariaLabel}
         onClick={() => {
           setTyped('');
+          setNote('');
           setOpen(true);
         }}
       >
@@ -85,6 +93,19 @@ export const ConfirmActionButton = <T,>({
         <DialogTitle id={titleId}>{title}</DialogTitle>
         <DialogContent>
           {children}
+          {noteLabel !== undefined && (
+            <TextField
+              id={`${titleId}-note`}
+              fullWidth
+              margin="normal"
+              autoComplete="off"
+              label={noteLabel}
+              helperText={noteHelperText}
+              inputProps={{ maxLength: 4000 }}
+              value={note}
+              onChange={event => setNote(event.target.value)}
+            />
+          )}
           {typedConfirmation !== undefined && (
             <TextField
               id={`${titleId}-typed`}
