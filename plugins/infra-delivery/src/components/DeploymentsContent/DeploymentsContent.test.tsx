@@ -57,9 +57,11 @@ describe('DeploymentsContent', () => {
     const listRequest = requestsTo('GET', '/deployments')[0];
     expect(listRequest.query.get('clusterRef')).toBe('payments');
     expect(listRequest.query.get('serviceRef')).toBe('payments-api');
-    // Only the earlier successful deployment offers a rollback.
+    // Only the earlier successful deployment offers a rollback; the running one says why not.
     const buttons = screen.getAllByRole('button', { name: 'Rollback' });
     expect(buttons).toHaveLength(1);
+    const running = screen.getByText('Running now').closest('tr')!;
+    expect(within(running).getByText('Deploy app:3')).toBeInTheDocument();
 
     await userEvent.click(buttons[0]);
     const dialog = await screen.findByRole('dialog');

@@ -112,6 +112,12 @@ export const DeploymentsView = ({
       sorting: false,
       render: d => (
         <Box display="flex" style={{ gap: 8, whiteSpace: 'nowrap' }}>
+          {/* Why the newest succeeded deployment has no Rollback: it is what runs. */}
+          {d.id === current?.id && (
+            <Typography variant="caption" color="textSecondary">
+              Running now
+            </Typography>
+          )}
           {canRollBack &&
             d.status === 'SUCCEEDED' &&
             current &&
