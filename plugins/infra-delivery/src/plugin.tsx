@@ -77,7 +77,7 @@ export const runsSubPage = SubPageBlueprint.make({
   },
 });
 
-/** The last tab: whether the service answers, and which API it serves. */
+/** The last tab: whether the service answers, whether work flows, and which API it serves. */
 export const serviceStatusSubPage = SubPageBlueprint.make({
   name: 'status',
   params: {

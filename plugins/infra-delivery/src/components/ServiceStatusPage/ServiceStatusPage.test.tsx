@@ -6,6 +6,7 @@ import {
   renderInTestApp,
   TestApiProvider,
 } from '@backstage/frontend-test-utils';
+import { discoveryApiRef } from '@backstage/frontend-plugin-api';
 import { InfraDeliveryClient } from '@infra-delivery/plugin-infra-delivery-common';
 import { infraDeliveryApiRef } from '../../api';
 import { ServiceStatusPage } from './ServiceStatusPage';
@@ -23,13 +24,22 @@ describe('ServiceStatusPage', () => {
 
   function renderPage() {
     return renderInTestApp(
-      <TestApiProvider apis={[[infraDeliveryApiRef, client]]}>
+      <TestApiProvider
+        apis={[
+          [infraDeliveryApiRef, client],
+          [discoveryApiRef, { getBaseUrl: async () => baseUrl }],
+        ]}
+      >
         <ServiceStatusPage />
       </TestApiProvider>,
     );
   }
 
-  it('shows the status and the API the backend serves', async () => {
+  /** `{ data: [], meta }` of a list with `totalCount` items. */
+  const counted = (totalCount: number) =>
+    HttpResponse.json({ data: [], meta: { limit: 1, totalCount } });
+
+  function serveService() {
     server.use(
       http.get(`${baseUrl}/health`, () => HttpResponse.json({ status: 'ok' })),
       http.get(`${baseUrl}/openapi.json`, () =>
@@ -38,16 +48,62 @@ describe('ServiceStatusPage', () => {
           paths: { '/health': { get: {} }, '/openapi.json': { get: {} } },
         }),
       ),
+      http.get(`${baseUrl}/runners`, ({ request }) =>
+        counted(
+          new URL(request.url).searchParams.get('status') === 'ONLINE' ? 1 : 3,
+        ),
+      ),
+      http.get(`${baseUrl}/pipeline-runs`, ({ request }) =>
+        counted(
+          new URL(request.url).searchParams.get('status') === 'QUEUED' ? 4 : 2,
+        ),
+      ),
+    );
+  }
+
+  const valueOf = (title: string) =>
+    screen.getByText(title).closest('tr')!.querySelector('td:last-child');
+
+  it('shows the status, the work waiting, and the API the backend serves', async () => {
+    serveService();
+
+    await renderPage();
+
+    expect(await screen.findByText('Operational')).toBeInTheDocument();
+    expect(valueOf('Runners')).toHaveTextContent('1 online of 3');
+    expect(valueOf('Queued runs')).toHaveTextContent('4');
+    expect(valueOf('Waiting for approval')).toHaveTextContent('2');
+    expect(
+      screen.getByText('Infrastructure Delivery Service'),
+    ).toBeInTheDocument();
+    expect(screen.getByText('0.0.0')).toBeInTheDocument();
+    expect(valueOf('Operations')).toHaveTextContent(/^2 \(OpenAPI document/);
+    // The document opens in a tab of its own, for tools that generate clients from it.
+    expect(
+      screen.getByRole('link', { name: /^OpenAPI document/ }),
+    ).toHaveAttribute('href', `${baseUrl}/openapi.json`);
+  });
+
+  it('leaves out a figure the caller may not read', async () => {
+    serveService();
+    server.use(
+      http.get(`${baseUrl}/runners`, () =>
+        HttpResponse.json(
+          {
+            code: 'InfraDelivery:Runner:FORBIDDEN',
+            message: 'No',
+            requestId: 'req-1',
+          },
+          { status: 403 },
+        ),
+      ),
     );
 
     await renderPage();
 
     expect(await screen.findByText('Operational')).toBeInTheDocument();
-    expect(
-      screen.getByText('Infrastructure Delivery Service'),
-    ).toBeInTheDocument();
-    expect(screen.getByText('0.0.0')).toBeInTheDocument();
-    expect(screen.getByText('2')).toBeInTheDocument();
+    expect(screen.queryByText('Runners')).not.toBeInTheDocument();
+    expect(valueOf('Queued runs')).toHaveTextContent('4');
   });
 
   it('shows the ErrorBody message and request id when the service fails', async () => {

@@ -1,23 +1,68 @@
 import {
   Content,
   InfoCard,
+  Link,
   Progress,
   StructuredMetadataTable,
   WarningPanel,
 } from '@backstage/core-components';
-import { useApi } from '@backstage/frontend-plugin-api';
-import { InfraDeliveryApiError } from '@infra-delivery/plugin-infra-delivery-common';
+import { discoveryApiRef, useApi } from '@backstage/frontend-plugin-api';
+import {
+  InfraDeliveryApiError,
+  InfraDeliveryClient,
+} from '@infra-delivery/plugin-infra-delivery-common';
 import Typography from '@material-ui/core/Typography';
 import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 
-/** Shows whether the infra-delivery service answers, and which API it serves. */
+/**
+ * How much work waits and who can do it: the organization's runners and its queued runs. A
+ * figure the caller may not read (or that fails) is left out, not the page.
+ */
+async function workFigures(client: InfraDeliveryClient) {
+  const count = (promise: Promise<{ meta: { totalCount?: number } }>) =>
+    promise.then(
+      page => page.meta.totalCount,
+      () => undefined,
+    );
+  const [runners, online, queued, waiting] = await Promise.all([
+    count(client.call('listRunners', { query: { limit: 1 } })),
+    count(
+      client.call('listRunners', { query: { limit: 1, status: 'ONLINE' } }),
+    ),
+    count(
+      client.call('listPipelineRuns', {
+        query: { limit: 1, status: ['QUEUED'] },
+      }),
+    ),
+    count(
+      client.call('listPipelineRuns', {
+        query: { limit: 1, status: ['WAITING_FOR_APPROVAL'] },
+      }),
+    ),
+  ]);
+  return {
+    ...(runners !== undefined && online !== undefined
+      ? { Runners: `${online} online of ${runners}` }
+      : {}),
+    ...(queued !== undefined ? { 'Queued runs': queued } : {}),
+    ...(waiting !== undefined ? { 'Waiting for approval': waiting } : {}),
+  };
+}
+
+/**
+ * Whether the infra-delivery service answers, which API it serves (and where its OpenAPI
+ * document is, for automation), and whether work flows: runners online and runs waiting.
+ */
 export const ServiceStatusPage = () => {
   const client = useApi(infraDeliveryApiRef);
+  const discoveryApi = useApi(discoveryApiRef);
   const { value, loading, error } = useAsync(async () => {
-    const [health, document] = await Promise.all([
+    const [health, document, figures, baseUrl] = await Promise.all([
       client.call('getHealth', {}),
       client.call('getOpenApiDocument', {}),
+      workFigures(client),
+      discoveryApi.getBaseUrl('infra-delivery'),
     ]);
     const info = document.info as { title: string; version: string };
     const paths = document.paths as Record<string, Record<string, unknown>>;
@@ -25,8 +70,8 @@ export const ServiceStatusPage = () => {
       (sum, pathItem) => sum + Object.keys(pathItem).length,
       0,
     );
-    return { health, info, operationCount };
-  }, [client]);
+    return { health, info, operationCount, figures, baseUrl };
+  }, [client, discoveryApi]);
 
   if (loading) {
     return <Progress />;
@@ -50,11 +95,22 @@ export const ServiceStatusPage = () => {
       ) : (
         <InfoCard title="Service status">
           <StructuredMetadataTable
+            // The titles as written (sentence case), not title-cased.
+            options={{ titleFormat: (key: string) => key }}
             metadata={{
               Status: value?.health.status === 'ok' ? 'Operational' : 'Down',
+              ...value?.figures,
               API: value?.info.title,
               'API version': value?.info.version,
-              Operations: value?.operationCount,
+              Operations: value && (
+                <>
+                  {value.operationCount} (
+                  <Link to={`${value.baseUrl}/openapi.json`}>
+                    OpenAPI document
+                  </Link>
+                  )
+                </>
+              ),
             }}
           />
         </InfoCard>
