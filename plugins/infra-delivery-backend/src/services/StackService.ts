@@ -1,5 +1,6 @@
 import {
   DriftStatus,
+  givenIdFromName,
   PipelineStep,
   Stack,
   StackGitTrigger,
@@ -49,16 +50,6 @@ function gitTriggerNeedsCodeSource(): InfraDeliveryError {
   });
 }
 
-function slug(name: string): string {
-  return (
-    name
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .slice(0, 50)
-      .replace(/^-+|-+$/g, '') || 'stack'
-  );
-}
-
 /** IaC stacks, each with its change and destroy pipelines. */
 export class StackService {
   constructor(
@@ -102,7 +93,7 @@ export class StackService {
     if (input.cloudAccountId) {
       await requireCloudAccount(stores, organizationId, input.cloudAccountId);
     }
-    const givenId = input.givenId ?? slug(input.name);
+    const givenId = input.givenId ?? givenIdFromName(input.name, 'stack');
     const autoApprove = input.autoApprove ?? false;
     try {
       const id = await stores.transaction(async tx => {

@@ -16,6 +16,20 @@ export const givenIdSchema = z
     'lowercase letters, digits and inner dashes',
   );
 
+/**
+ * A `givenId` made from a name ("Payments API" → "payments-api"): what the service derives when
+ * a caller gives none, and what forms propose; `fallback` when the name has no letter or digit.
+ */
+export function givenIdFromName(name: string, fallback: string): string {
+  return (
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .slice(0, 50)
+      .replace(/^-+|-+$/g, '') || fallback
+  );
+}
+
 export const nameSchema = z.string().trim().min(1).max(255);
 export const descriptionSchema = z.string().max(4000);
 

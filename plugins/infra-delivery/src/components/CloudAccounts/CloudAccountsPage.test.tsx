@@ -179,6 +179,8 @@ describe('CloudAccountsPage', () => {
     values: { name: string; givenId: string; cloudId: string },
   ) {
     await user.type(screen.getByLabelText('Name'), values.name);
+    // The id the form proposed from the name gives way to the one given.
+    await user.clear(screen.getByLabelText('Id (lowercase)'));
     await user.type(screen.getByLabelText('Id (lowercase)'), values.givenId);
     await user.type(screen.getByLabelText('AWS account id'), values.cloudId);
   }
@@ -335,6 +337,37 @@ describe('CloudAccountsPage', () => {
     await waitFor(() =>
       expect(requestsTo('GET', '/cloud-accounts')).toHaveLength(2),
     );
+  });
+
+  it('proposes an id from the name and says what is wrong while the person types', async () => {
+    const user = userEvent.setup();
+    await renderPage();
+    await rowOf('Sandbox');
+    const addButton = screen.getByRole('button', { name: 'Add and connect' });
+    const givenId = screen.getByLabelText('Id (lowercase)');
+
+    await user.type(screen.getByLabelText('Name'), 'Data Lake (EU)');
+    expect(givenId).toHaveValue('data-lake-eu');
+
+    await user.type(screen.getByLabelText('AWS account id'), '12345678901');
+    expect(screen.getByText('a 12-digit AWS account id')).toBeInTheDocument();
+    expect(addButton).toBeDisabled();
+    await user.type(screen.getByLabelText('AWS account id'), '2');
+    expect(
+      screen.queryByText('a 12-digit AWS account id'),
+    ).not.toBeInTheDocument();
+    expect(addButton).toBeEnabled();
+
+    // An id of the person's own is checked too, and no longer follows the name.
+    await user.clear(givenId);
+    await user.type(givenId, 'Lake');
+    expect(
+      screen.getByText('lowercase letters, digits and inner dashes'),
+    ).toBeInTheDocument();
+    expect(addButton).toBeDisabled();
+    await user.type(screen.getByLabelText('Name'), ' 2');
+    expect(givenId).toHaveValue('Lake');
+    expect(requestsTo('POST', '/cloud-accounts')).toHaveLength(0);
   });
 
   it('offers the template download alone when the service has no quick-create link', async () => {

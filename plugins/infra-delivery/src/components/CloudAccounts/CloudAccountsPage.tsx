@@ -1,7 +1,12 @@
 import { Content, InfoCard } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
 import { TABLE_OPTIONS } from '../common/tableOptions';
-import { CloudAccount } from '@infra-delivery/plugin-infra-delivery-common';
+import {
+  CloudAccount,
+  cloudIdSchema,
+  givenIdFromName,
+  givenIdSchema,
+} from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import Button from '@material-ui/core/Button';
@@ -29,6 +34,30 @@ const AccountStatus = ({ account }: { account: CloudAccount }) => {
   return <StatusLabel kind="ok" label="Connected" />;
 };
 
+const EMPTY_FORM = { name: '', givenId: '', cloudId: '' };
+
+/** What the form needs of the common package's zod schemas. */
+type WireSchema = {
+  safeParse(value: unknown): { error?: { issues: { message: string }[] } };
+};
+
+/**
+ * What is wrong with each field of the form, by the service's own schemas: said while the
+ * person types, instead of a 400 after they press the button. An empty field is not wrong yet.
+ */
+function formProblems(
+  form: typeof EMPTY_FORM,
+): Partial<Record<keyof typeof EMPTY_FORM, string>> {
+  const problem = (schema: WireSchema, value: string) =>
+    value ? schema.safeParse(value).error?.issues[0]?.message : undefined;
+  return Object.fromEntries(
+    Object.entries({
+      givenId: problem(givenIdSchema, form.givenId),
+      cloudId: problem(cloudIdSchema, form.cloudId),
+    }).filter(([, message]) => message),
+  );
+}
+
 /** The organization's AWS accounts: create, connect through CloudFormation, upgrade. */
 export const CloudAccountsPage = () => {
   const client = useApi(infraDeliveryApiRef);
@@ -37,8 +66,21 @@ export const CloudAccountsPage = () => {
       (await client.call('listCloudAccounts', { query: { limit: 500 } })).data,
     [client],
   );
-  const [form, setForm] = useState({ name: '', givenId: '', cloudId: '' });
+  const [form, setForm] = useState(EMPTY_FORM);
+  // The id follows the name until the person writes one of their own.
+  const [givenIdEdited, setGivenIdEdited] = useState(false);
   const [error, setError] = useState<Error>();
+  const problems = formProblems(form);
+  const change = (field: keyof typeof EMPTY_FORM, value: string) => {
+    if (field === 'givenId') setGivenIdEdited(true);
+    setForm({
+      ...form,
+      [field]: value,
+      ...(field === 'name' && !givenIdEdited
+        ? { givenId: value.trim() ? givenIdFromName(value, '') : '' }
+        : {}),
+    });
+  };
   const [connecting, setConnecting] = useState<CloudAccount>();
 
   const create = async () => {
@@ -47,7 +89,8 @@ export const CloudAccountsPage = () => {
       const created = await client.call('createCloudAccount', {
         body: { data: form },
       });
-      setForm({ name: '', givenId: '', cloudId: '' });
+      setForm(EMPTY_FORM);
+      setGivenIdEdited(false);
       accounts.retry();
       setConnecting(created.data);
     } catch (e) {
@@ -58,7 +101,9 @@ export const CloudAccountsPage = () => {
   return (
     <Content>
       <InfoCard title="Add an AWS account">
-        <Box display="flex" alignItems="flex-end" style={{ gap: 16 }}>
+        {/* Every field keeps a line under it for what is wrong with it: the button lines up
+            with the inputs, not with those lines. */}
+        <Box display="flex" alignItems="flex-start" style={{ gap: 16 }}>
           {(
             [
               ['name', 'Name'],
@@ -71,16 +116,22 @@ export const CloudAccountsPage = () => {
               id={`cloud-account-${field}`}
               label={label}
               value={form[field]}
-              onChange={event =>
-                setForm({ ...form, [field]: event.target.value })
-              }
+              error={Boolean(problems[field])}
+              helperText={problems[field] ?? ' '}
+              onChange={event => change(field, event.target.value)}
             />
           ))}
           <Button
             variant="contained"
             color="primary"
+            style={{ marginTop: 12 }}
             onClick={create}
-            disabled={!form.name || !form.givenId || !form.cloudId}
+            disabled={
+              !form.name.trim() ||
+              !form.givenId ||
+              !form.cloudId ||
+              Object.keys(problems).length > 0
+            }
           >
             Add and connect
           </Button>
