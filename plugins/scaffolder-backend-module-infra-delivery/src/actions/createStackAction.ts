@@ -21,7 +21,7 @@ export function createStackAction(options: {
       projectId: \${{ parameters.where.projectId }}
       environmentId: \${{ parameters.where.environmentId }}
       name: \${{ parameters.name }}
-      codeSourceId: \${{ parameters.codeSourceId }}
+      codeSourceId: \${{ parameters.codeSource.id }}
       path: infra/network`,
       },
     ],
