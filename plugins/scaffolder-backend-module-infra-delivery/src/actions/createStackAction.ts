@@ -12,7 +12,7 @@ export function createStackAction(options: {
     examples: [
       {
         description:
-          "A stack from a code source path; the form chooses the project and environment by name with the frontend plugin's field (parameters: where: { type: object, ui:field: InfraDeliveryEnvironmentPicker })",
+          "A stack from a code source path; the form chooses the project, the environment and the code source by name with the frontend plugin's fields (parameters: where: { type: object, ui:field: InfraDeliveryEnvironmentPicker }, codeSource: { type: object, ui:field: InfraDeliveryCodeSourcePicker })",
         example: `steps:
   - id: stack
     action: infra-delivery:stack:create
