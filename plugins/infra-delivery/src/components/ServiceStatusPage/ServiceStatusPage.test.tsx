@@ -84,6 +84,18 @@ describe('ServiceStatusPage', () => {
     ).toHaveAttribute('href', `${baseUrl}/openapi.json`);
   });
 
+  it('says that work waits when no runner is connected', async () => {
+    serveService();
+    server.use(http.get(`${baseUrl}/runners`, () => counted(0)));
+
+    await renderPage();
+
+    expect(await screen.findByText('Operational')).toBeInTheDocument();
+    expect(valueOf('Runners')).toHaveTextContent(
+      'None connected: plans, applies and destroys wait for one',
+    );
+  });
+
   it('leaves out a figure the caller may not read', async () => {
     serveService();
     server.use(

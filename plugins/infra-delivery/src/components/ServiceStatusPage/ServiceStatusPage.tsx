@@ -43,7 +43,12 @@ async function workFigures(client: InfraDeliveryClient) {
   ]);
   return {
     ...(runners !== undefined && online !== undefined
-      ? { Runners: `${online} online of ${runners}` }
+      ? {
+          Runners:
+            runners === 0
+              ? 'None connected: plans, applies and destroys wait for one'
+              : `${online} online of ${runners}`,
+        }
       : {}),
     ...(queued !== undefined ? { 'Queued runs': queued } : {}),
     ...(waiting !== undefined ? { 'Waiting for approval': waiting } : {}),
