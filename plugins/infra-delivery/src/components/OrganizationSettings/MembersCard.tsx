@@ -10,7 +10,7 @@ import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
 import { useActionMessage } from '../common/ActionMessage';
-import { PersonName } from '../common/PersonName';
+import { PersonName, personText } from '../common/PersonName';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { CARD_TABLE_OPTIONS } from '../common/tableOptions';
 import { ErrorPanel } from '../common/ErrorPanel';
@@ -48,7 +48,9 @@ export const MembersCard = () => {
         params: { id: membership.id },
         body: { data: { role: newRole } },
       });
-      say({ text: `${membership.email} is now ${ROLE_LABELS[newRole]}.` });
+      say({
+        text: `${personText(membership.email)} is now ${ROLE_LABELS[newRole]}.`,
+      });
       members.retry();
     } catch (e) {
       setRoleError(e as Error);
@@ -102,7 +104,7 @@ export const MembersCard = () => {
               isAdmin ? (
                 <RoleSelect
                   id={`role-${m.id}`}
-                  label={`Role of ${m.email}`}
+                  label={`Role of ${personText(m.email)}`}
                   hideLabel
                   value={m.role}
                   roles={assignable.includes(m.role) ? assignable : [m.role]}
@@ -124,14 +126,14 @@ export const MembersCard = () => {
               <ConfirmActionButton
                 label={m.userId ? 'Remove' : 'Withdraw'}
                 color="secondary"
-                title={`Remove ${m.email}?`}
+                title={`Remove ${personText(m.email)}?`}
                 onConfirm={() =>
                   client.call('deleteMembership', { params: { id: m.id } })
                 }
                 onDone={() => {
                   say({
                     text: m.userId
-                      ? `${m.email} is no longer a member.`
+                      ? `${personText(m.email)} is no longer a member.`
                       : `The invitation of ${m.email} is withdrawn.`,
                   });
                   members.retry();

@@ -1,7 +1,7 @@
 import { renderInTestApp } from '@backstage/frontend-test-utils';
 import { entityRouteRef } from '@backstage/plugin-catalog-react';
 import { screen } from '@testing-library/react';
-import { PersonName } from './PersonName';
+import { PersonName, personText } from './PersonName';
 
 const withEntityPages = {
   mountedRoutes: { '/catalog/:namespace/:kind/:name': entityRouteRef },
@@ -44,5 +44,11 @@ describe('PersonName', () => {
     expect(screen.getByText('ada@example.com')).toBeInTheDocument();
     expect(screen.getByText('Local runner')).toBeInTheDocument();
     expect(screen.queryByRole('link')).not.toBeInTheDocument();
+  });
+
+  it('says who someone is in plain text for labels and messages', () => {
+    expect(personText('user:default/jane.doe')).toBe('jane.doe');
+    expect(personText('user:team-a/jane.doe')).toBe('team-a/jane.doe');
+    expect(personText('ada@example.com')).toBe('ada@example.com');
   });
 });

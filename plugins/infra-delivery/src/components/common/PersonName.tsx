@@ -1,5 +1,8 @@
 import { parseEntityRef } from '@backstage/catalog-model';
-import { EntityDisplayName } from '@backstage/plugin-catalog-react';
+import {
+  EntityDisplayName,
+  humanizeEntityRef,
+} from '@backstage/plugin-catalog-react';
 import { MaybeLink } from './MaybeLink';
 import { useEntityPageLink } from './useEntityTabLink';
 
@@ -13,6 +16,15 @@ function userRefOf(name: string) {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Who someone is in plain text (a label, a message): a portal user's entity ref without its
+ * kind and default namespace (`user:default/jane.doe` → `jane.doe`), anything else as it is.
+ */
+export function personText(name: string): string {
+  const ref = userRefOf(name);
+  return ref ? humanizeEntityRef(ref, { defaultKind: 'user' }) : name;
 }
 
 /**
