@@ -545,6 +545,47 @@ describe('PipelineRunsContent', () => {
     ).toHaveLength(1);
   });
 
+  it('shows what changes, and the unchanged resources on request', async () => {
+    serveRuns();
+    const unchanged = ['aws_vpc.main', 'aws_internet_gateway.main'].map(
+      (address, i) =>
+        iacResource({
+          id: `res-same-${i}`,
+          pipelineRunId: waiting.id,
+          address,
+          resourceType: address.split('.')[0],
+          changeKind: 'NO_OP',
+          runType: 'PLAN',
+        }),
+    );
+    server.use(
+      http.get(`${baseUrl}/iac-resources`, () =>
+        HttpResponse.json(
+          list([
+            ...resources.filter(r => r.pipelineRunId === waiting.id),
+            ...unchanged,
+          ]),
+        ),
+      ),
+    );
+    renderEntityContent(<PipelineRunsContent />, entity);
+    const card = await openRun('Apply network changes');
+
+    expect(
+      await within(card).findByText('Resource changes (5)'),
+    ).toBeInTheDocument();
+    expect(within(card).getByText('aws_subnet.private')).toBeInTheDocument();
+    expect(within(card).queryByText('aws_vpc.main')).not.toBeInTheDocument();
+
+    await userEvent.click(
+      within(card).getByRole('checkbox', { name: 'Show the 2 unchanged' }),
+    );
+    expect(within(card).getByText('aws_vpc.main')).toBeInTheDocument();
+    expect(
+      within(card.querySelector('tbody')!).getAllByRole('row'),
+    ).toHaveLength(5);
+  });
+
   it("shows a resource change's before and after in a dialog named after it", async () => {
     serveRuns();
     renderEntityContent(<PipelineRunsContent />, entity);

@@ -6,6 +6,8 @@ import { IacResource } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Dialog from '@material-ui/core/Dialog';
+import FormControlLabel from '@material-ui/core/FormControlLabel';
+import Switch from '@material-ui/core/Switch';
 import DialogActions from '@material-ui/core/DialogActions';
 import DialogContent from '@material-ui/core/DialogContent';
 import DialogTitle from '@material-ui/core/DialogTitle';
@@ -72,6 +74,8 @@ export const ResourceChanges = ({
 }) => {
   const client = useApi(infraDeliveryApiRef);
   const [opened, setOpened] = useState<IacResource>();
+  // As Terraform's own plan output: what changes, the unchanged only on request.
+  const [showUnchanged, setShowUnchanged] = useState(false);
   // The previous answer stays shown while the next one loads.
   const { value, error } = useAsync(
     () =>
@@ -82,8 +86,27 @@ export const ResourceChanges = ({
   );
   if (error) return <ErrorPanel error={error} />;
   if (!value || value.data.length === 0) return null;
+  const unchanged = value.data.filter(r => r.changeKind === 'NO_OP').length;
+  const shown = showUnchanged
+    ? value.data
+    : value.data.filter(r => r.changeKind !== 'NO_OP');
   return (
     <>
+      {/* Above the table it filters; the table's own toolbar takes only text. */}
+      {unchanged > 0 && (
+        <Box marginTop={2} marginBottom={1} marginLeft={1}>
+          <FormControlLabel
+            control={
+              <Switch
+                size="small"
+                checked={showUnchanged}
+                onChange={event => setShowUnchanged(event.target.checked)}
+              />
+            }
+            label={`Show the ${unchanged} unchanged`}
+          />
+        </Box>
+      )}
       <PluginTable
         title={`Resource changes (${value.meta.totalCount})`}
         options={{ ...TABLE_OPTIONS, search: true }}
@@ -125,7 +148,14 @@ export const ResourceChanges = ({
             ),
           },
         ])}
-        data={value.data}
+        data={shown}
+        emptyContent={
+          <Box padding={2}>
+            <Typography>
+              Nothing changes: every resource stays as it is.
+            </Typography>
+          </Box>
+        }
       />
       {opened && (
         <ResourceDiffDialog
