@@ -172,6 +172,15 @@ describe('drift on the Stacks tab', () => {
     ).toBeInTheDocument();
   });
 
+  it('offers no drift filter over a single stack', async () => {
+    renderEntityContent(<StacksContent />, entityNaming(drifted.id));
+
+    expect(await rowOf('Network')).toBeInTheDocument();
+    expect(
+      screen.queryByRole('button', { name: /^Filter by drift/ }),
+    ).not.toBeInTheDocument();
+  });
+
   it('shows in the open drawer what a reload of the table found', async () => {
     const signals = fakeSignals();
     renderEntityContent(<StacksContent />, entityNaming(inSync.id), {

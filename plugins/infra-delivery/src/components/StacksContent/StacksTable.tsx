@@ -197,7 +197,10 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
           onRunnerConnected={refresh}
         />
       )}
-      <DriftFilter value={driftFilter} onChange={setDriftFilter} />
+      {/* Filtering one stack (a stack's own page) would only hide it. */}
+      {stackIds.length > 1 && (
+        <DriftFilter value={driftFilter} onChange={setDriftFilter} />
+      )}
       <PluginTable
         title="Stacks"
         options={TABLE_OPTIONS}
