@@ -35,8 +35,8 @@ export function useStacksOverview(stackIds: string[]) {
       id: stackId,
       stackId,
       stack: stacks[i],
-      latestRun: runs.find(run => run.attachedEntityId === stackId),
-      resourceCount: counts.find(c => c.stackId === stackId)?.count ?? 0,
+      latestRun: runs.get(stackId),
+      resourceCount: counts.get(stackId) ?? 0,
     }));
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [client, key]);

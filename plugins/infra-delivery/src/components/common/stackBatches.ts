@@ -21,28 +21,36 @@ export async function loadInBatches<T>(
   return (await Promise.all(batches.map(load))).flat();
 }
 
-/** The newest run of each of `stackIds` (a stack never run has none), newest first per batch. */
-export function loadLatestRuns(
+/** The newest run of each of `stackIds`, by stack id (a stack never run has none). */
+export async function loadLatestRuns(
   client: InfraDeliveryClient,
   stackIds: string[],
-): Promise<PipelineRun[]> {
-  return loadInBatches(stackIds, ids =>
+): Promise<Map<string, PipelineRun>> {
+  const runs = await loadInBatches(stackIds, ids =>
     client
       .call('listPipelineRuns', {
         query: { attachedEntityId: ids, latestPerEntity: 1, limit: 500 },
       })
       .then(page => page.data),
   );
+  const latest = new Map<string, PipelineRun>();
+  for (const run of runs) {
+    if (run.attachedEntityId && !latest.has(run.attachedEntityId)) {
+      latest.set(run.attachedEntityId, run);
+    }
+  }
+  return latest;
 }
 
-/** How many resources each of `stackIds` holds (a stack without any is left out). */
-export function loadResourceCounts(
+/** How many resources each of `stackIds` holds, by stack id (a stack without any is left out). */
+export async function loadResourceCounts(
   client: InfraDeliveryClient,
   stackIds: string[],
-): Promise<{ stackId: string; count: number }[]> {
-  return loadInBatches(stackIds, ids =>
+): Promise<Map<string, number>> {
+  const counts = await loadInBatches(stackIds, ids =>
     client
       .call('countStackResources', { query: { stackId: ids } })
       .then(response => response.data.counts),
   );
+  return new Map(counts.map(({ stackId, count }) => [stackId, count]));
 }

@@ -1,5 +1,4 @@
 import { useApi } from '@backstage/frontend-plugin-api';
-import { PipelineRun } from '@infra-delivery/plugin-infra-delivery-common';
 import { infraDeliveryApiRef } from '../../api';
 import { useLiveRuns } from './useLiveRuns';
 import { useReloadableAsync } from './useReloadableAsync';
@@ -12,17 +11,11 @@ import { loadLatestRuns } from './stackBatches';
 export function useLatestRunPerStack(stackIds: string[]) {
   const client = useApi(infraDeliveryApiRef);
   const key = stackIds.join(',');
-  const state = useReloadableAsync(async () => {
-    const runs = await loadLatestRuns(client, stackIds);
-    const latest = new Map<string, PipelineRun>();
-    for (const run of runs) {
-      if (run.attachedEntityId && !latest.has(run.attachedEntityId)) {
-        latest.set(run.attachedEntityId, run);
-      }
-    }
-    return latest;
+  const state = useReloadableAsync(
+    () => loadLatestRuns(client, stackIds),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [client, key]);
+    [client, key],
+  );
   useLiveRuns(state.retry);
   return state;
 }
