@@ -304,6 +304,36 @@ describe('MetricsContent', () => {
     }
   });
 
+  it('asks up to now when the range or period changes, not up to when the tab opened', async () => {
+    serveMetrics();
+    await renderEntityContent(<MetricsContent />, annotated);
+    await cardOf('CPU utilization (%)');
+    await waitFor(() => expect(metricRequests()).toHaveLength(3));
+
+    // The person comes back to the tab twenty minutes later.
+    const later = Date.now() + 20 * MINUTE;
+    const clock = jest.spyOn(Date, 'now').mockReturnValue(later);
+    try {
+      await choose('Time range', 'Last 30 days');
+      await waitFor(() => expect(metricRequests()).toHaveLength(6));
+      clock.mockReturnValue(later + 5 * MINUTE);
+      await choose('Period', '1 d');
+      await waitFor(() => expect(metricRequests()).toHaveLength(9));
+    } finally {
+      clock.mockRestore();
+    }
+
+    for (const request of metricRequests().slice(3, 6)) {
+      expectWindow(request, 30 * DAY, { from: later, to: later });
+    }
+    for (const request of metricRequests().slice(6)) {
+      expectWindow(request, 30 * DAY, {
+        from: later + 5 * MINUTE,
+        to: later + 5 * MINUTE,
+      });
+    }
+  });
+
   it('requests every chart again on Refresh', async () => {
     serveMetrics();
     await renderEntityContent(<MetricsContent />, annotated);

@@ -47,10 +47,16 @@ export const MetricsContent = () => {
     return <MissingAnnotationEmptyState annotation={ANNOTATION_ECS_SERVICE} />;
   }
 
+  // A range "ends now": a new choice asks up to now, not up to when the tab was opened.
   const changeRange = (seconds: number) => {
     setRangeSeconds(seconds);
     const periods = allowedPeriods(seconds);
     if (!periods.includes(period)) setPeriod(periods[0]);
+    setRefreshedAt(Date.now());
+  };
+  const changePeriod = (seconds: number) => {
+    setPeriod(seconds);
+    setRefreshedAt(Date.now());
   };
 
   return (
@@ -82,7 +88,7 @@ export const MetricsContent = () => {
           select
           label="Period"
           value={period}
-          onChange={event => setPeriod(Number(event.target.value))}
+          onChange={event => changePeriod(Number(event.target.value))}
         >
           {allowedPeriods(rangeSeconds).map(p => (
             <MenuItem key={p} value={p}>
