@@ -44,7 +44,12 @@ export const StackDriftSection = ({
       <Typography variant="h6" component="h3" id="drift-heading">
         Drift
       </Typography>
-      <Box display="flex" alignItems="center" style={{ gap: 16 }}>
+      <Box
+        display="flex"
+        flexWrap="wrap"
+        alignItems="center"
+        style={{ gap: 16 }}
+      >
         <DriftStatus stack={stack} />
         {stack.lastDriftCheckAt && (
           <Typography variant="body2" color="textSecondary">
@@ -70,7 +75,7 @@ export const StackDriftSection = ({
         </Typography>
       </Box>
       {canExecute && (
-        <Box display="flex" style={{ gap: 8 }} marginTop={1}>
+        <Box display="flex" flexWrap="wrap" style={{ gap: 8 }} marginTop={1}>
           <ConfirmActionButton
             label="Check for drift"
             disabled={nothingApplied}

@@ -49,7 +49,7 @@ export const RunActions = ({
     );
 
   return (
-    <Box display="flex" style={{ gap: 8 }}>
+    <Box display="flex" flexWrap="wrap" style={{ gap: 8 }}>
       {run.status === 'WAITING_FOR_APPROVAL' && (
         <>
           <ConfirmActionButton

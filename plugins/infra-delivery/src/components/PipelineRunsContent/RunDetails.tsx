@@ -69,7 +69,12 @@ export const RunDetails = ({
         {value && (
           <>
             {message}
-            <Box display="flex" alignItems="center" style={{ gap: 16 }}>
+            <Box
+              display="flex"
+              flexWrap="wrap"
+              alignItems="center"
+              style={{ gap: 16 }}
+            >
               <Box>
                 <RunStatus status={value.run.status} />
                 {/* A queued run says what it waits for: the page a plan pressed in the

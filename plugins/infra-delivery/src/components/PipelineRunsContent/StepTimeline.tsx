@@ -47,7 +47,12 @@ export const StepTimeline = ({ steps }: { steps: StepExecution[] }) => {
           TransitionProps={{ unmountOnExit: true }}
         >
           <AccordionSummary expandIcon={<ExpandMoreIcon />}>
-            <Box display="flex" alignItems="center" style={{ gap: 16 }}>
+            <Box
+              display="flex"
+              flexWrap="wrap"
+              alignItems="center"
+              style={{ gap: 16 }}
+            >
               <Typography>
                 {step.position + 1}. {step.name}
               </Typography>

@@ -238,6 +238,21 @@ describe('StacksContent', () => {
     expect(
       within(databaseRow).getByText('Waiting for approval'),
     ).toBeInTheDocument();
+    // The run is named and leads to its page, where it is approved.
+    expect(
+      within(databaseRow).getByRole('link', {
+        name: 'Plan & apply · Database',
+      }),
+    ).toHaveAttribute(
+      'href',
+      expect.stringMatching(/\/infra-runs\/run-database-7$/),
+    );
+    expect(
+      within(networkRow).getByRole('link', { name: 'Plan & apply · Network' }),
+    ).toHaveAttribute(
+      'href',
+      expect.stringMatching(/\/infra-runs\/run-network-2$/),
+    );
     expect(within(databaseRow).getByText('3')).toBeInTheDocument();
     expect(within(databaseRow).getByText('—')).toBeInTheDocument();
     // No latest run waits for a runner.

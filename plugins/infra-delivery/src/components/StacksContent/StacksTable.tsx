@@ -13,7 +13,9 @@ import { useActionMessage } from '../common/ActionMessage';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { DetailsButton } from '../common/DetailsButton';
 import { ErrorPanel } from '../common/ErrorPanel';
+import { MaybeLink } from '../common/MaybeLink';
 import { RunStatus } from '../common/RunStatus';
+import { runTitle } from '../common/runTitle';
 import { useCanExecuteRuns } from '../common/useCanExecuteRuns';
 import { isActiveRun, LIVE_POLL_MS } from '../common/livePolling';
 import { useEntityRunLink } from '../common/useEntityTabLink';
@@ -62,6 +64,7 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
     };
 
   const opened = value?.find(row => row.stackId === openedId);
+  const stacks = (value ?? []).flatMap(row => (row.stack ? [row.stack] : []));
 
   if (loading && !value) {
     return <Progress />;
@@ -102,12 +105,18 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
       render: row => (
         <Box maxWidth="12em">
           <RunStatus status={row.latestRun?.status} wrap />
+          {/* Which run, linked to its page: "Waiting for approval" leads to the Approve button. */}
           {row.latestRun && (
             <Typography variant="caption" color="textSecondary" component="div">
-              <WhyItWaits
-                run={row.latestRun}
-                runPath={runId => runLink(entity, runId)}
-              />
+              <MaybeLink to={runLink(entity, row.latestRun.id)}>
+                {runTitle(row.latestRun, stacks)}
+              </MaybeLink>
+              <div>
+                <WhyItWaits
+                  run={row.latestRun}
+                  runPath={runId => runLink(entity, runId)}
+                />
+              </div>
             </Typography>
           )}
         </Box>

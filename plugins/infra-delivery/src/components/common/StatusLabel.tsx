@@ -44,7 +44,13 @@ export const StatusLabel = ({
       style={{ whiteSpace: wrap ? 'normal' : 'nowrap' }}
     >
       <Icon />
-      <Typography variant="body2" component="span">
+      {/* Tables break words anywhere (`word-break: break-word`); a status word stays whole,
+          "Qu/eue/d" in a phone-wide column. */}
+      <Typography
+        variant="body2"
+        component="span"
+        style={{ wordBreak: 'normal' }}
+      >
         {label}
       </Typography>
     </Box>
