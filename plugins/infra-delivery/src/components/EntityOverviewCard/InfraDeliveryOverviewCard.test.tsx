@@ -71,6 +71,59 @@ describe('InfraDeliveryOverviewCard', () => {
 
   const section = (name: string) => screen.findByRole('region', { name });
 
+  it('says why the newest run waits: for a runner, or for the run that holds its stack', async () => {
+    latestRuns = [
+      pipelineRun({
+        id: 'run-7',
+        status: 'RUNNING',
+        attachedEntityId: 'net',
+        pipelineId: network.changePipelineId,
+        startedAt: ago(2),
+        queueState: {
+          preflightBlockedByAdmissionCondition: false,
+          stackRunPreflightPending: false,
+          waitingForRunner: true,
+          reason: 'No runner is connected to this organization',
+        },
+      }),
+    ];
+    const { unmount } = await renderCard(
+      component({ 'infra-delivery.io/stacks': 'net' }),
+    );
+    const latestRun = await section('Latest run');
+    expect(
+      await within(latestRun).findByText(
+        'No runner is connected to this organization',
+      ),
+    ).toBeInTheDocument();
+    unmount();
+
+    latestRuns = [
+      pipelineRun({
+        id: 'run-8',
+        status: 'QUEUED',
+        attachedEntityId: 'net',
+        pipelineId: network.changePipelineId,
+        startedAt: ago(1),
+        queueState: {
+          preflightBlockedByAdmissionCondition: true,
+          stackRunPreflightPending: false,
+          blockingRunId: 'run-7',
+          blockingEntityId: 'net',
+        },
+      }),
+    ];
+    await renderCard(component({ 'infra-delivery.io/stacks': 'net' }));
+    const held = await section('Latest run');
+    expect(
+      await within(held).findByRole('link', { name: 'another run' }),
+    ).toHaveAttribute(
+      'href',
+      '/catalog/default/component/payments/infra-runs/run-7',
+    );
+    expect(held).toHaveTextContent('Held: the stack is busy with another run');
+  });
+
   it('shows the newest run, each stack with its last run and the newest deployment, linked to their tabs', async () => {
     latestRuns = [
       pipelineRun({

@@ -8,6 +8,7 @@ import { Timestamp } from '../common/Timestamp';
 import { MaybeLink } from '../common/MaybeLink';
 import { StackLink } from '../common/StackLink';
 import { useEntityRunLink, useEntityTabLink } from '../common/useEntityTabLink';
+import { WhyItWaits } from '../PipelineRunsContent/WhyItWaits';
 import { OwnStackDrift } from './OwnStackDrift';
 import { SummaryLine } from './SummaryLine';
 import { SummarySection } from './SummarySection';
@@ -51,6 +52,14 @@ export const StacksSummary = ({
                     {latestRun.stack?.name ?? latestRun.run.attachedEntityId}
                     {' · '}
                     <Timestamp value={runStartedAt(latestRun.run)} />
+                    {/* A plan pressed in the portal never waits in silence: "No runner is
+                        connected to this organization", or the run that holds the stack. */}
+                    <span style={{ display: 'block' }}>
+                      <WhyItWaits
+                        run={latestRun.run}
+                        runPath={runId => runLink(entity, runId)}
+                      />
+                    </span>
                   </>
                 }
               >

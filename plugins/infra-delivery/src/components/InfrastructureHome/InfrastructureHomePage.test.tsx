@@ -253,6 +253,31 @@ describe('InfrastructureHomePage', () => {
     expect(request.query.get('latestPerEntity')).toBe('1');
   });
 
+  it("says why a stack's last run waits, also when it is running with its next step waiting for a runner", async () => {
+    service.latestPerStack = [
+      pipelineRun({
+        id: 'run-9',
+        status: 'RUNNING',
+        attachedEntityId: 'net',
+        startedAt: ago(1),
+        queueState: {
+          preflightBlockedByAdmissionCondition: false,
+          stackRunPreflightPending: false,
+          waitingForRunner: true,
+          reason: 'No runner is connected to this organization',
+        },
+      }),
+    ];
+    await renderPage();
+
+    const stacks = await card('Stacks');
+    const row = await rowOf(stacks, 'Network');
+    expect(within(row).getByText('Running')).toBeInTheDocument();
+    expect(
+      within(row).getByText('No runner is connected to this organization'),
+    ).toBeInTheDocument();
+  });
+
   it('lists the connected cloud accounts on an older role version, linking to the Cloud accounts tab', async () => {
     service.accounts = [
       cloudAccount({ id: 'prod', name: 'Production' }),

@@ -70,11 +70,10 @@ export const StackLastRunTable = ({ stacks }: { stacks: Stack[] }) => {
                         <MaybeLink to={runPagePath(latestRun.id)}>
                           {runTitle(latestRun, stacks)}
                         </MaybeLink>
-                        {latestRun.status === 'QUEUED' && (
-                          <div>
-                            <WhyItWaits run={latestRun} runPath={runPagePath} />
-                          </div>
-                        )}
+                        {/* Queued, or running with its next step waiting for a runner. */}
+                        <div>
+                          <WhyItWaits run={latestRun} runPath={runPagePath} />
+                        </div>
                       </Typography>
                     )}
                   </>
