@@ -523,7 +523,13 @@ describe('PipelineRunsContent', () => {
     expect(
       within(subnetRow).getByText('Replace (tainted)'),
     ).toBeInTheDocument();
-    expect(within(subnetRow).getByText('Plan')).toBeInTheDocument();
+    // One step reported: no step to choose, and no step column repeating "Plan".
+    expect(
+      within(card).queryByRole('button', { name: /^Plan \(/ }),
+    ).not.toBeInTheDocument();
+    expect(
+      within(card).queryByRole('columnheader', { name: 'Step' }),
+    ).not.toBeInTheDocument();
     const routeRow = within(card)
       .getByText('aws_route_table.private')
       .closest('tr')!;
@@ -1089,9 +1095,20 @@ describe('PipelineRunsContent', () => {
       signals.announce('infra-delivery:pipeline-runs', { runId: waiting.id }),
     );
 
+    // The apply's changes, the newest step's, with the plan's a press away.
     expect(
-      await within(card).findByText('Resource changes (4)'),
+      await within(card).findByText('Resource changes (1)'),
     ).toBeInTheDocument();
+    expect(within(card).getByText('aws_eip.nat')).toBeInTheDocument();
+    const applyButton = within(card).getByRole('button', { name: 'Apply (1)' });
+    expect(applyButton).toHaveAttribute('aria-pressed', 'true');
+    await userEvent.click(
+      within(card).getByRole('button', { name: 'Plan (3)' }),
+    );
+    expect(
+      await within(card).findByText('Resource changes (3)'),
+    ).toBeInTheDocument();
+    expect(applyButton).toHaveAttribute('aria-pressed', 'false');
     // Once for the steps that changed, not at every read of the run.
     expect(requestsTo('GET', '/iac-resources')).toHaveLength(resourceLoads + 1);
   });

@@ -2,7 +2,10 @@ import { ResourceName } from '../common/ResourceName';
 import { PluginTable } from '../common/PluginTable';
 import { contentWidths, TABLE_OPTIONS } from '../common/tableOptions';
 import { useApi } from '@backstage/frontend-plugin-api';
-import { IacResource } from '@infra-delivery/plugin-infra-delivery-common';
+import {
+  IacResource,
+  IacRunType,
+} from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Dialog from '@material-ui/core/Dialog';
@@ -12,11 +15,16 @@ import DialogActions from '@material-ui/core/DialogActions';
 import DialogContent from '@material-ui/core/DialogContent';
 import DialogTitle from '@material-ui/core/DialogTitle';
 import Typography from '@material-ui/core/Typography';
+import ToggleButton from '@material-ui/lab/ToggleButton';
+import ToggleButtonGroup from '@material-ui/lab/ToggleButtonGroup';
 import { useState } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { CHANGE_KIND_LABELS, RUN_TYPE_LABELS } from '../common/labels';
 import { ErrorPanel } from '../common/ErrorPanel';
+
+/** The order in which a run's steps report: a plan, then its apply (or destroy). */
+const RUN_TYPES = Object.keys(RUN_TYPE_LABELS) as IacRunType[];
 
 const json = (value: unknown) => JSON.stringify(value ?? null, null, 2);
 
@@ -76,6 +84,9 @@ export const ResourceChanges = ({
   const [opened, setOpened] = useState<IacResource>();
   // As Terraform's own plan output: what changes, the unchanged only on request.
   const [showUnchanged, setShowUnchanged] = useState(false);
+  // After an approval, the plan and the apply both reported the same resources: one step at a
+  // time (no step column), the latest unless someone chose another.
+  const [chosenStep, setChosenStep] = useState<IacRunType>();
   // The previous answer stays shown while the next one loads.
   const { value, error } = useAsync(
     () =>
@@ -86,29 +97,66 @@ export const ResourceChanges = ({
   );
   if (error) return <ErrorPanel error={error} />;
   if (!value || value.data.length === 0) return null;
-  const unchanged = value.data.filter(r => r.changeKind === 'NO_OP').length;
+  const steps = RUN_TYPES.filter(type =>
+    value.data.some(r => r.runType === type),
+  );
+  const step =
+    chosenStep && steps.includes(chosenStep)
+      ? chosenStep
+      : steps[steps.length - 1];
+  const ofStep = value.data.filter(r => r.runType === step);
+  const unchanged = ofStep.filter(r => r.changeKind === 'NO_OP').length;
   const shown = showUnchanged
-    ? value.data
-    : value.data.filter(r => r.changeKind !== 'NO_OP');
+    ? ofStep
+    : ofStep.filter(r => r.changeKind !== 'NO_OP');
   return (
     <>
-      {/* Above the table it filters; the table's own toolbar takes only text. */}
-      {unchanged > 0 && (
-        <Box marginTop={2} marginBottom={1} marginLeft={1}>
-          <FormControlLabel
-            control={
-              <Switch
-                size="small"
-                checked={showUnchanged}
-                onChange={event => setShowUnchanged(event.target.checked)}
-              />
-            }
-            label={`Show the ${unchanged} unchanged`}
-          />
+      {/* Above the table they filter; the table's own toolbar takes only text. */}
+      {(steps.length > 1 || unchanged > 0) && (
+        <Box
+          display="flex"
+          flexWrap="wrap"
+          alignItems="center"
+          style={{ gap: 16 }}
+          marginTop={2}
+          marginBottom={1}
+          marginLeft={1}
+        >
+          {steps.length > 1 && (
+            <ToggleButtonGroup
+              size="small"
+              exclusive
+              value={step}
+              onChange={(_, next: IacRunType | null) =>
+                next && setChosenStep(next)
+              }
+              aria-label="Changes reported by"
+            >
+              {steps.map(type => (
+                <ToggleButton key={type} value={type}>
+                  {`${RUN_TYPE_LABELS[type]} (${
+                    value.data.filter(r => r.runType === type).length
+                  })`}
+                </ToggleButton>
+              ))}
+            </ToggleButtonGroup>
+          )}
+          {unchanged > 0 && (
+            <FormControlLabel
+              control={
+                <Switch
+                  size="small"
+                  checked={showUnchanged}
+                  onChange={event => setShowUnchanged(event.target.checked)}
+                />
+              }
+              label={`Show the ${unchanged} unchanged`}
+            />
+          )}
         </Box>
       )}
       <PluginTable
-        title={`Resource changes (${value.meta.totalCount})`}
+        title={`Resource changes (${ofStep.length})`}
         options={{ ...TABLE_OPTIONS, search: true }}
         columns={contentWidths<IacResource>([
           {
@@ -125,11 +173,6 @@ export const ResourceChanges = ({
             title: 'Address',
             field: 'address',
             render: resource => <ResourceName>{resource.address}</ResourceName>,
-          },
-          {
-            title: 'Step',
-            field: 'runType',
-            render: resource => RUN_TYPE_LABELS[resource.runType],
           },
           {
             title: 'Before and after',
