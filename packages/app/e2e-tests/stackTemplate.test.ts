@@ -41,6 +41,14 @@ test('a stack is created from the template, its project, environment and cloud a
     page.getByRole('row', { name: /Cloud account.*Production \(demo\)/ }),
   ).toBeVisible();
   await expect(page.getByText(/[0-9a-f]{8}-[0-9a-f]{4}-/)).toHaveCount(0);
+  // In the order of the form: no default ahead of what was typed.
+  const reviewed = await page
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell') })
+    .allInnerTexts();
+  expect(reviewed.slice(0, 3).map(row => row.split(/\s*[\t\n]\s*/)[0])).toEqual(
+    ['Project', 'Environment', 'Name'],
+  );
   await page.getByRole('button', { name: 'Create' }).click();
 
   await expect(page.getByText(/Stack \S+ \(`?[0-9a-f-]{36}/)).toBeVisible({
