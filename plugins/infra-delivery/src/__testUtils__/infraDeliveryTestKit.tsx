@@ -148,6 +148,8 @@ export interface TestAppOptions {
   signals?: SignalApi;
   /** Frontend configuration added to the app's. */
   config?: NonNullable<Parameters<typeof renderInTestApp>[1]>['config'];
+  /** Where the app starts, e.g. with a query string (`/?deployment=d1`). */
+  initialRouteEntries?: string[];
 }
 
 /**
@@ -160,7 +162,11 @@ export function renderWithService(
     permission?: ReturnType<typeof mockApis.permission>;
   } = {},
 ) {
-  const { signals, permission = mockApis.permission() } = options;
+  const {
+    signals,
+    permission = mockApis.permission(),
+    initialRouteEntries,
+  } = options;
   const config = {
     app: { baseUrl: 'http://localhost:3000' },
     backend: { baseUrl: 'http://backend.test' },
@@ -173,6 +179,7 @@ export function renderWithService(
     return renderInTestApp(element, {
       config,
       mountedRoutes,
+      initialRouteEntries,
       apis: [
         [infraDeliveryApiRef, client],
         discovery,
@@ -185,6 +192,7 @@ export function renderWithService(
   return renderInTestApp(element, {
     config,
     mountedRoutes,
+    initialRouteEntries,
     apis: [[infraDeliveryApiRef, client], discovery, permission],
   });
 }

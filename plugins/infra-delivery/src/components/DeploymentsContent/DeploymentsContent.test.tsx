@@ -411,6 +411,36 @@ describe('DeploymentsContent', () => {
     expect(await screen.findByText('None received.')).toBeInTheDocument();
   });
 
+  it('opens the deployment a link names, and closes it on Close', async () => {
+    server.use(
+      http.get(`${baseUrl}/deployments`, () =>
+        HttpResponse.json(
+          list([
+            deployment('d2', 'SUCCEEDED', 'app:2'),
+            deployment('d1', 'SUCCEEDED', 'app:1'),
+          ]),
+        ),
+      ),
+      http.get(`${baseUrl}/infrastructure-events`, () =>
+        HttpResponse.json({ data: list([]) }),
+      ),
+    );
+    await renderEntityContent(<DeploymentsContent />, annotated, {
+      initialRouteEntries: ['/?deployment=d1'],
+    });
+    // d1 is the service's first release: its drawer says so, unasked.
+    expect(
+      await screen.findByText(/First release of the service/),
+    ).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Close' }));
+    await waitFor(() =>
+      expect(
+        screen.queryByText(/First release of the service/),
+      ).not.toBeInTheDocument(),
+    );
+  });
+
   it('shows the ErrorBody when the infrastructure events of a deployment fail', async () => {
     server.use(
       http.get(`${baseUrl}/deployments`, () =>

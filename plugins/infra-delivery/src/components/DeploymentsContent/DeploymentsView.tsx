@@ -5,7 +5,7 @@ import { useApi } from '@backstage/frontend-plugin-api';
 import { Deployment } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
-import { useEffect, useReducer, useState } from 'react';
+import { useEffect, useReducer } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { DetailsButton } from '../common/DetailsButton';
@@ -15,6 +15,8 @@ import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { useCanExecuteRuns, useCanRollBack } from '../common/useCanExecuteRuns';
 import { useLiveDeployments } from '../common/useLiveDeployments';
+import { useSearchParamState } from '../common/useSearchParamState';
+import { DEPLOYMENT_PARAM } from './deploymentLink';
 import { DeploymentDrawer } from './DeploymentDrawer';
 import { deploymentTitle } from './deploymentTitle';
 import { DeploymentProgress, DeploymentStatus } from './DeploymentStatus';
@@ -56,7 +58,8 @@ export const DeploymentsView = ({
   );
   const live = useLiveDeployments({ clusterRef, serviceRef }, refresh);
   const deployments = value?.data ?? [];
-  const [openedId, setOpenedId] = useState<string>();
+  // In the query string: the overview card links straight to a deployment's drawer.
+  const [openedId, setOpenedId] = useSearchParamState(DEPLOYMENT_PARAM);
   const { message, say } = useActionMessage();
   const opened = deployments.find(d => d.id === openedId);
   const inFlight = deployments.some(d => IN_FLIGHT.includes(d.status));

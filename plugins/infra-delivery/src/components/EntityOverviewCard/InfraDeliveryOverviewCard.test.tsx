@@ -188,9 +188,13 @@ describe('InfraDeliveryOverviewCard', () => {
     );
 
     const deployment = await section('Latest deployment');
+    // The deployment leads to its drawer on the Deployments tab.
     expect(
-      await within(deployment).findByText('Deploy app:3'),
-    ).toBeInTheDocument();
+      await within(deployment).findByRole('link', { name: 'Deploy app:3' }),
+    ).toHaveAttribute(
+      'href',
+      '/catalog/default/component/payments/infra-deployments?deployment=d3',
+    );
     expect(within(deployment).getByText('In progress')).toBeInTheDocument();
     expect(within(deployment).getByText(/revision 3/)).toBeInTheDocument();
     expect(

@@ -3,7 +3,9 @@ import { useApi } from '@backstage/frontend-plugin-api';
 import Typography from '@material-ui/core/Typography';
 import { infraDeliveryApiRef } from '../../api';
 import { DeploymentStatus } from '../DeploymentsContent/DeploymentStatus';
+import { deploymentLink } from '../DeploymentsContent/deploymentLink';
 import { Loaded } from '../common/Loaded';
+import { MaybeLink } from '../common/MaybeLink';
 import { Timestamp } from '../common/Timestamp';
 import { useEntityTabLink } from '../common/useEntityTabLink';
 import { useLiveDeployments } from '../common/useLiveDeployments';
@@ -58,7 +60,14 @@ export const LatestDeploymentSummary = ({
                 </>
               }
             >
-              {deployment.description}
+              <MaybeLink
+                to={deploymentLink(
+                  tabLink(entity, 'deployments'),
+                  deployment.id,
+                )}
+              >
+                {deployment.description}
+              </MaybeLink>
             </SummaryLine>
           ) : (
             <Typography variant="body2">
