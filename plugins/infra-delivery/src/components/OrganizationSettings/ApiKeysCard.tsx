@@ -11,6 +11,7 @@ import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { CARD_TABLE_OPTIONS } from '../common/tableOptions';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { Timestamp } from '../common/Timestamp';
+import { useIsOrganizationAdmin } from '../common/useIsOrganizationAdmin';
 import { SecretOnceDialog } from './SecretOnceDialog';
 import { CreateForm } from './CreateForm';
 import { useList } from './useList';
@@ -32,6 +33,7 @@ export const ApiKeysCard = ({ version }: { version: number }) => {
         .data,
     [client, version],
   );
+  const isAdmin = useIsOrganizationAdmin();
   const [name, setName] = useState('');
   const [owner, setOwner] = useState(MINE);
   const [key, setKey] = useState<string>();
@@ -80,7 +82,8 @@ export const ApiKeysCard = ({ version }: { version: number }) => {
           style={{ minWidth: 180 }}
         >
           <MenuItem value={MINE}>Me</MenuItem>
-          {accounts.items.map(account => (
+          {/* A service account's keys are an admin's to create (the service checks it too). */}
+          {(isAdmin ? accounts.items : []).map(account => (
             <MenuItem key={account.id} value={account.id}>
               {account.name}
             </MenuItem>

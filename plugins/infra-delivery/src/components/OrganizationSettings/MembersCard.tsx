@@ -1,4 +1,4 @@
-import { InfoCard } from '@backstage/core-components';
+import { InfoCard, TableColumn } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
 import {
   Membership,
@@ -37,6 +37,12 @@ export const MembersCard = () => {
   const { message, say } = useActionMessage();
   const { role: callerRole } = useCallerRole();
   const isAdmin = callerRole === 'OWNER' || callerRole === 'ADMIN';
+  // The service refuses to remove or demote the last OWNER who signed up: not offered.
+  const signedUpOwners = members.items.filter(
+    m => m.role === 'OWNER' && m.userId,
+  ).length;
+  const isLastOwner = (m: Membership) =>
+    m.role === 'OWNER' && !!m.userId && signedUpOwners <= 1;
   // Only an OWNER grants or takes away OWNER (the service enforces it too).
   const assignable: Role[] =
     callerRole === 'OWNER' ? [...ROLES] : ['ADMIN', 'MEMBER', 'VIEWER'];
@@ -66,23 +72,99 @@ export const MembersCard = () => {
     members.retry();
   };
 
+  const columns: TableColumn<Membership>[] = [
+    {
+      // A portal user is named by their catalog entity: their display name, linked.
+      title: 'Member',
+      field: 'email',
+      render: m => <PersonName name={m.email} />,
+    },
+    {
+      title: 'Role',
+      render: m =>
+        isAdmin ? (
+          <RoleSelect
+            id={`role-${m.id}`}
+            label={`Role of ${personText(m.email)}`}
+            hideLabel
+            value={m.role}
+            roles={
+              assignable.includes(m.role) && !isLastOwner(m)
+                ? assignable
+                : [m.role]
+            }
+            disabled={!assignable.includes(m.role) || isLastOwner(m)}
+            onChange={newRole => changeRole(m, newRole)}
+          />
+        ) : (
+          ROLE_LABELS[m.role]
+        ),
+    },
+    {
+      title: 'State',
+      render: m => (m.userId ? 'Member' : 'Invited'),
+    },
+  ];
+  if (isAdmin) {
+    columns.push({
+      title: 'Actions',
+      sorting: false,
+      render: m =>
+        isLastOwner(m) ? (
+          <Typography variant="caption" color="textSecondary">
+            The last owner: make another member Owner first
+          </Typography>
+        ) : (
+          <ConfirmActionButton
+            label={m.userId ? 'Remove' : 'Withdraw'}
+            color="secondary"
+            title={`Remove ${personText(m.email)}?`}
+            onConfirm={() =>
+              client.call('deleteMembership', { params: { id: m.id } })
+            }
+            onDone={() => {
+              say({
+                text: m.userId
+                  ? `${personText(m.email)} is no longer a member.`
+                  : `The invitation of ${m.email} is withdrawn.`,
+              });
+              members.retry();
+            }}
+          >
+            <Typography>
+              Their access tokens and API keys stop working at once.
+            </Typography>
+          </ConfirmActionButton>
+        ),
+    });
+  }
+
   return (
     <InfoCard title="Members and invitations">
       {message}
-      <CreateForm
-        submitLabel="Invite"
-        disabled={!email}
-        onSubmit={invite}
-        errorTitle="The invitation failed"
-      >
-        <TextField
-          id="invite-email"
-          label="Email"
-          value={email}
-          onChange={event => setEmail(event.target.value)}
-        />
-        <RoleSelect id="invite-role" value={role} onChange={setRole} />
-      </CreateForm>
+      {/* Only admins invite, change roles and remove (the service checks it too). */}
+      {isAdmin ? (
+        <CreateForm
+          submitLabel="Invite"
+          disabled={!email}
+          onSubmit={invite}
+          errorTitle="The invitation failed"
+        >
+          <TextField
+            id="invite-email"
+            label="Email"
+            value={email}
+            onChange={event => setEmail(event.target.value)}
+          />
+          <RoleSelect id="invite-role" value={role} onChange={setRole} />
+        </CreateForm>
+      ) : (
+        callerRole && (
+          <Typography variant="body2" color="textSecondary" paragraph>
+            An organization admin invites members and changes their roles.
+          </Typography>
+        )
+      )}
       {roleError && (
         <ErrorPanel error={roleError} title="The role was not changed" />
       )}
@@ -91,61 +173,7 @@ export const MembersCard = () => {
         options={CARD_TABLE_OPTIONS}
         loading={members.loading && !members.value}
         loadingLabel="Loading members"
-        columns={[
-          {
-            // A portal user is named by their catalog entity: their display name, linked.
-            title: 'Member',
-            field: 'email',
-            render: m => <PersonName name={m.email} />,
-          },
-          {
-            title: 'Role',
-            render: m =>
-              isAdmin ? (
-                <RoleSelect
-                  id={`role-${m.id}`}
-                  label={`Role of ${personText(m.email)}`}
-                  hideLabel
-                  value={m.role}
-                  roles={assignable.includes(m.role) ? assignable : [m.role]}
-                  disabled={!assignable.includes(m.role)}
-                  onChange={newRole => changeRole(m, newRole)}
-                />
-              ) : (
-                ROLE_LABELS[m.role]
-              ),
-          },
-          {
-            title: 'State',
-            render: m => (m.userId ? 'Member' : 'Invited'),
-          },
-          {
-            title: 'Actions',
-            sorting: false,
-            render: m => (
-              <ConfirmActionButton
-                label={m.userId ? 'Remove' : 'Withdraw'}
-                color="secondary"
-                title={`Remove ${personText(m.email)}?`}
-                onConfirm={() =>
-                  client.call('deleteMembership', { params: { id: m.id } })
-                }
-                onDone={() => {
-                  say({
-                    text: m.userId
-                      ? `${personText(m.email)} is no longer a member.`
-                      : `The invitation of ${m.email} is withdrawn.`,
-                  });
-                  members.retry();
-                }}
-              >
-                <Typography>
-                  Their access tokens and API keys stop working at once.
-                </Typography>
-              </ConfirmActionButton>
-            ),
-          },
-        ]}
+        columns={columns}
         data={members.items}
       />
       {token && (

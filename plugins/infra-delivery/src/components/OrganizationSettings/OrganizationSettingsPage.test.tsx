@@ -13,25 +13,18 @@ import {
   runner,
   setupInfraDeliveryServer,
 } from '../../__testUtils__/infraDeliveryTestKit';
+import {
+  ownerMembership as membership,
+  runnerServiceAccount as account,
+} from '../../__testUtils__/organizationFixtures';
 import { OrganizationSettingsPage } from './OrganizationSettingsPage';
 
-const membership = {
-  id: 'm1',
-  organizationId: 'o1',
-  email: 'owner@example.com',
-  role: 'OWNER',
-  userId: 'u1',
-  createdAt: now,
-  updatedAt: now,
-};
-const account = {
-  id: 'sa1',
-  organizationId: 'o1',
-  name: 'ci-runner',
+const developer = {
+  ...membership,
+  id: 'm2',
+  email: 'dev@example.com',
   role: 'MEMBER',
-  createdById: 'm1',
-  createdAt: now,
-  updatedAt: now,
+  userId: 'u2',
 };
 const apiKey = {
   id: 'k1',
@@ -57,7 +50,7 @@ describe('OrganizationSettingsPage', () => {
   beforeEach(() => {
     server.use(
       http.get(`${baseUrl}/memberships`, () =>
-        HttpResponse.json(list([membership])),
+        HttpResponse.json(list([membership, developer])),
       ),
       http.get(`${baseUrl}/service-accounts`, () =>
         HttpResponse.json(list([account])),
@@ -341,11 +334,10 @@ describe('OrganizationSettingsPage', () => {
 
   it('changes a member’s role from the Role column, and shows why when the service refuses', async () => {
     server.use(
-      http.patch(`${baseUrl}/memberships/m1`, () =>
-        errorResponse(409, {
-          code: 'InfraDelivery:Membership:LAST_OWNER',
-          message:
-            'The last OWNER cannot be demoted; make another member OWNER first',
+      http.patch(`${baseUrl}/memberships/m2`, () =>
+        errorResponse(403, {
+          code: 'InfraDelivery:Auth:INSUFFICIENT_ROLE',
+          message: 'This needs the ADMIN role; the caller is MEMBER',
           requestId: 'r9',
         }),
       ),
@@ -353,67 +345,115 @@ describe('OrganizationSettingsPage', () => {
     await renderPage();
     await userEvent.click(
       await screen.findByRole('button', {
-        name: 'Role of owner@example.com: Owner',
+        name: 'Role of dev@example.com: Member',
       }),
     );
     await userEvent.click(await screen.findByRole('option', { name: 'Admin' }));
     await waitFor(() =>
-      expect(requestsTo('PATCH', '/memberships/m1')).toHaveLength(1),
+      expect(requestsTo('PATCH', '/memberships/m2')).toHaveLength(1),
     );
-    expect(requestsTo('PATCH', '/memberships/m1')[0].body).toEqual({
+    expect(requestsTo('PATCH', '/memberships/m2')[0].body).toEqual({
       data: { role: 'ADMIN' },
     });
     // The reason is in view, not folded away.
     expect(
       await screen.findByText(
-        'The last OWNER cannot be demoted; make another member OWNER first',
+        'This needs the ADMIN role; the caller is MEMBER',
       ),
     ).toBeVisible();
     expect(screen.getByText(/The role was not changed/)).toBeVisible();
   });
 
+  it('offers neither to remove nor to demote the last owner, which the service would refuse', async () => {
+    await renderPage();
+    const ownerRow = (await screen.findByText('owner@example.com')).closest(
+      'tr',
+    ) as HTMLElement;
+    expect(
+      within(ownerRow).getByText(
+        'The last owner: make another member Owner first',
+      ),
+    ).toBeInTheDocument();
+    expect(
+      within(ownerRow).queryByRole('button', { name: 'Remove' }),
+    ).not.toBeInTheDocument();
+    expect(
+      within(ownerRow).getByRole('button', {
+        name: 'Role of owner@example.com: Owner',
+      }),
+    ).toHaveAttribute('aria-disabled', 'true');
+    // Another member stays removable.
+    const developerRow = screen
+      .getByText('dev@example.com')
+      .closest('tr') as HTMLElement;
+    expect(
+      within(developerRow).getByRole('button', { name: 'Remove' }),
+    ).toBeEnabled();
+  });
+
+  it('offers to remove an owner while another owner who signed up remains', async () => {
+    server.use(
+      http.get(`${baseUrl}/memberships`, () =>
+        HttpResponse.json(list([membership, { ...developer, role: 'OWNER' }])),
+      ),
+    );
+    await renderPage();
+    const ownerRow = (await screen.findByText('owner@example.com')).closest(
+      'tr',
+    ) as HTMLElement;
+    expect(
+      within(ownerRow).getByRole('button', { name: 'Remove' }),
+    ).toBeEnabled();
+    expect(
+      screen.queryByText('The last owner: make another member Owner first'),
+    ).not.toBeInTheDocument();
+  });
+
   it('removes a member only after confirmation', async () => {
     server.use(
       http.delete(
-        `${baseUrl}/memberships/m1`,
+        `${baseUrl}/memberships/m2`,
         () => new HttpResponse(null, { status: 204 }),
       ),
     );
     await renderPage();
+    const developerRow = (await screen.findByText('dev@example.com')).closest(
+      'tr',
+    ) as HTMLElement;
     await userEvent.click(
-      await screen.findByRole('button', { name: 'Remove' }),
+      within(developerRow).getByRole('button', { name: 'Remove' }),
     );
     const dialog = await screen.findByRole('dialog');
     expect(
-      within(dialog).getByText('Remove owner@example.com?'),
+      within(dialog).getByText('Remove dev@example.com?'),
     ).toBeInTheDocument();
-    expect(requestsTo('DELETE', '/memberships/m1')).toHaveLength(0);
+    expect(requestsTo('DELETE', '/memberships/m2')).toHaveLength(0);
     await userEvent.click(
       within(dialog).getByRole('button', { name: 'Remove' }),
     );
     await waitFor(() =>
-      expect(requestsTo('DELETE', '/memberships/m1')).toHaveLength(1),
+      expect(requestsTo('DELETE', '/memberships/m2')).toHaveLength(1),
     );
     expect(await screen.findByRole('status')).toHaveTextContent(
-      'owner@example.com is no longer a member.',
+      'dev@example.com is no longer a member.',
     );
   });
 
   it('says what a role change did', async () => {
     server.use(
-      http.patch(`${baseUrl}/memberships/m1`, () =>
+      http.patch(`${baseUrl}/memberships/m2`, () =>
         HttpResponse.json({ data: {} }),
       ),
     );
     await renderPage();
     await userEvent.click(
       await screen.findByRole('button', {
-        name: 'Role of owner@example.com: Owner',
+        name: 'Role of dev@example.com: Member',
       }),
     );
     await userEvent.click(await screen.findByRole('option', { name: 'Admin' }));
     expect(await screen.findByRole('status')).toHaveTextContent(
-      'owner@example.com is now Admin.',
+      'dev@example.com is now Admin.',
     );
   });
 });

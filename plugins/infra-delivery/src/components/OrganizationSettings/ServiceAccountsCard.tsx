@@ -1,6 +1,9 @@
-import { InfoCard } from '@backstage/core-components';
+import { InfoCard, TableColumn } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
-import { Role } from '@infra-delivery/plugin-infra-delivery-common';
+import {
+  Role,
+  ServiceAccount,
+} from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
@@ -11,6 +14,7 @@ import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { CARD_TABLE_OPTIONS } from '../common/tableOptions';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { ROLE_LABELS } from '../common/labels';
+import { useIsOrganizationAdmin } from '../common/useIsOrganizationAdmin';
 import { RoleSelect } from './RoleSelect';
 import { CreateForm } from './CreateForm';
 import { useList } from './useList';
@@ -30,6 +34,7 @@ export const ServiceAccountsCard = ({
         .data,
     [client],
   );
+  const isAdmin = useIsOrganizationAdmin();
   const [name, setName] = useState('');
   const [role, setRole] = useState<Role>('MEMBER');
 
@@ -42,79 +47,92 @@ export const ServiceAccountsCard = ({
     onChanged();
   };
 
+  const columns: TableColumn<ServiceAccount>[] = [
+    {
+      title: 'Name',
+      field: 'name',
+      // The id is what the API takes as an API key's ownerId: shown, but not as a column
+      // of its own that a 36-character value would squeeze.
+      render: account => (
+        <Box>
+          <Typography variant="body2">{account.name}</Typography>
+          <Typography
+            variant="caption"
+            color="textSecondary"
+            style={{ fontFamily: 'monospace' }}
+          >
+            {account.id}
+          </Typography>
+        </Box>
+      ),
+    },
+    { title: 'Role', render: account => ROLE_LABELS[account.role] },
+  ];
+  if (isAdmin) {
+    columns.push({
+      title: 'Actions',
+      sorting: false,
+      render: account => (
+        <ConfirmActionButton
+          label="Delete"
+          color="secondary"
+          title={`Delete ${account.name}?`}
+          onConfirm={() =>
+            client.call('deleteServiceAccount', {
+              params: { id: account.id },
+            })
+          }
+          onDone={() => {
+            say({ text: `${account.name} is deleted.` });
+            accounts.retry();
+            onChanged();
+          }}
+        >
+          <Typography>
+            Its API keys are revoked; runners using them stop.
+          </Typography>
+        </ConfirmActionButton>
+      ),
+    });
+  }
+
   return (
     <InfoCard title="Service accounts">
       {message}
-      <CreateForm
-        submitLabel="Create"
-        disabled={!name}
-        onSubmit={create}
-        errorTitle="Could not create it"
-      >
-        <TextField
-          id="service-account-name"
-          label="Name"
-          value={name}
-          onChange={event => setName(event.target.value)}
-        />
-        <RoleSelect
-          id="service-account-role"
-          value={role}
-          onChange={setRole}
-          roles={['ADMIN', 'MEMBER', 'VIEWER']}
-        />
-      </CreateForm>
+      {/* Only admins create and delete them (the service checks it too). */}
+      {isAdmin ? (
+        <CreateForm
+          submitLabel="Create"
+          disabled={!name}
+          onSubmit={create}
+          errorTitle="Could not create it"
+        >
+          <TextField
+            id="service-account-name"
+            label="Name"
+            value={name}
+            onChange={event => setName(event.target.value)}
+          />
+          <RoleSelect
+            id="service-account-role"
+            value={role}
+            onChange={setRole}
+            roles={['ADMIN', 'MEMBER', 'VIEWER']}
+          />
+        </CreateForm>
+      ) : (
+        isAdmin === false && (
+          <Typography variant="body2" color="textSecondary" paragraph>
+            An organization admin creates and deletes service accounts.
+          </Typography>
+        )
+      )}
       {accounts.error && <ErrorPanel error={accounts.error} />}
       <LoadingTable
         options={CARD_TABLE_OPTIONS}
         loading={accounts.loading && !accounts.value}
         loadingLabel="Loading service accounts"
-        columns={[
-          {
-            title: 'Name',
-            field: 'name',
-            // The id is what the API takes as an API key's ownerId: shown, but not as a column
-            // of its own that a 36-character value would squeeze.
-            render: account => (
-              <Box>
-                <Typography variant="body2">{account.name}</Typography>
-                <Typography
-                  variant="caption"
-                  color="textSecondary"
-                  style={{ fontFamily: 'monospace' }}
-                >
-                  {account.id}
-                </Typography>
-              </Box>
-            ),
-          },
-          { title: 'Role', render: account => ROLE_LABELS[account.role] },
-          {
-            title: 'Actions',
-            sorting: false,
-            render: account => (
-              <ConfirmActionButton
-                label="Delete"
-                color="secondary"
-                title={`Delete ${account.name}?`}
-                onConfirm={() =>
-                  client.call('deleteServiceAccount', {
-                    params: { id: account.id },
-                  })
-                }
-                onDone={() => {
-                  say({ text: `${account.name} is deleted.` });
-                  accounts.retry();
-                  onChanged();
-                }}
-              >
-                <Typography>
-                  Its API keys are revoked; runners using them stop.
-                </Typography>
-              </ConfirmActionButton>
-            ),
-          },
-        ]}
+        columns={columns}
         data={accounts.items}
         emptyContent={
           <Box padding={2}>
