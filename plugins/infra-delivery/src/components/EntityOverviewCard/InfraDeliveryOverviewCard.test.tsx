@@ -8,7 +8,7 @@ import {
   Deployment,
   PipelineRun,
 } from '@infra-delivery/plugin-infra-delivery-common';
-import { screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { infraDeliveryApiRef } from '../../api';
 import { deploymentFixture } from '../../__testUtils__/deploymentFixtures';
@@ -122,6 +122,68 @@ describe('InfraDeliveryOverviewCard', () => {
       '/catalog/default/component/payments/infra-runs/run-7',
     );
     expect(held).toHaveTextContent('Held: the stack is busy with another run');
+  });
+
+  it('reads a queued or running run again every few seconds, and a finished one not at all', async () => {
+    jest.useFakeTimers({ advanceTimers: true });
+    try {
+      const waiting = pipelineRun({
+        id: 'run-9',
+        status: 'RUNNING',
+        attachedEntityId: 'net',
+        pipelineId: network.changePipelineId,
+        startedAt: ago(1),
+        queueState: {
+          preflightBlockedByAdmissionCondition: false,
+          stackRunPreflightPending: false,
+          waitingForRunner: true,
+          reason: 'Queued for a runner: 1 runner is connected',
+        },
+      });
+      latestRuns = [waiting];
+      await renderCard(component({ 'infra-delivery.io/stacks': 'net' }));
+      const latestRun = await section('Latest run');
+      await within(latestRun).findByText(
+        'Queued for a runner: 1 runner is connected',
+      );
+      const runReads = () => requestsTo('GET', '/pipeline-runs').length;
+      const before = runReads();
+
+      // The runner stopped answering: nothing is announced, the card finds out by reading.
+      latestRuns = [
+        {
+          ...waiting,
+          queueState: {
+            ...waiting.queueState!,
+            reason: 'No runner is connected to this organization',
+          },
+        },
+      ];
+      act(() => {
+        jest.advanceTimersByTime(5_000);
+      });
+      expect(
+        await within(latestRun).findByText(
+          'No runner is connected to this organization',
+        ),
+      ).toBeInTheDocument();
+      expect(runReads()).toBe(before + 1);
+
+      latestRuns = [{ ...waiting, status: 'SUCCEEDED', queueState: undefined }];
+      act(() => {
+        jest.advanceTimersByTime(5_000);
+      });
+      expect(
+        await within(latestRun).findByText('Succeeded'),
+      ).toBeInTheDocument();
+      const after = runReads();
+      act(() => {
+        jest.advanceTimersByTime(60_000);
+      });
+      expect(runReads()).toBe(after);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('shows the newest run, each stack with its last run and the newest deployment, linked to their tabs', async () => {

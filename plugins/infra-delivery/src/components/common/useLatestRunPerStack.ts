@@ -1,12 +1,16 @@
 import { useApi } from '@backstage/frontend-plugin-api';
+import useInterval from 'react-use/esm/useInterval';
 import { infraDeliveryApiRef } from '../../api';
+import { isActiveRun, LIVE_POLL_MS } from './livePolling';
 import { useLiveRuns } from './useLiveRuns';
 import { useReloadableAsync } from './useReloadableAsync';
 import { loadLatestRuns } from './stackBatches';
 
 /**
  * The newest run of each of `stackIds`, by stack id (a stack never run has none), kept
- * current as the backend announces run changes.
+ * current as the backend announces run changes, and read again every few seconds while one
+ * of them is queued or running: a missed announcement, or a runner that stopped answering
+ * (which nothing announces), must not leave it stale.
  */
 export function useLatestRunPerStack(stackIds: string[]) {
   const client = useApi(infraDeliveryApiRef);
@@ -17,5 +21,9 @@ export function useLatestRunPerStack(stackIds: string[]) {
     [client, key],
   );
   useLiveRuns(state.retry);
+  const active = [...(state.value?.values() ?? [])].some(run =>
+    isActiveRun(run.status),
+  );
+  useInterval(state.retry, active ? LIVE_POLL_MS : null);
   return state;
 }
