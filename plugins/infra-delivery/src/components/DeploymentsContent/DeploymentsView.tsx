@@ -15,8 +15,7 @@ import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { useCanExecuteRuns, useCanRollBack } from '../common/useCanExecuteRuns';
 import { useLiveDeployments } from '../common/useLiveDeployments';
-import { useSearchParamState } from '../common/useSearchParamState';
-import { DEPLOYMENT_PARAM } from './deploymentLink';
+import { useOpenedDrawer } from '../common/drawerLinks';
 import { DeploymentDrawer } from './DeploymentDrawer';
 import { deploymentTitle } from './deploymentTitle';
 import { DeploymentProgress, DeploymentStatus } from './DeploymentStatus';
@@ -59,7 +58,7 @@ export const DeploymentsView = ({
   const live = useLiveDeployments({ clusterRef, serviceRef }, refresh);
   const deployments = value?.data ?? [];
   // In the query string: the overview card links straight to a deployment's drawer.
-  const [openedId, setOpenedId] = useSearchParamState(DEPLOYMENT_PARAM);
+  const [openedId, setOpenedId] = useOpenedDrawer('deployment');
   const { message, say } = useActionMessage();
   const opened = deployments.find(d => d.id === openedId);
   const inFlight = deployments.some(d => IN_FLIGHT.includes(d.status));

@@ -336,7 +336,8 @@ describe('InfraDeliveryOverviewCard', () => {
       within(drift).getByRole('link', { name: 'Stack details' }),
     ).toHaveAttribute(
       'href',
-      '/catalog/default/resource/stack-net/infra-stacks',
+      // The stack's own drawer, with its drifted resources.
+      '/catalog/default/resource/stack-net/infra-stacks?stack=net',
     );
     expect(screen.queryByRole('region', { name: 'Stacks' })).toBeNull();
   });

@@ -3,7 +3,7 @@ import { useApi } from '@backstage/frontend-plugin-api';
 import Typography from '@material-ui/core/Typography';
 import { infraDeliveryApiRef } from '../../api';
 import { DeploymentStatus } from '../DeploymentsContent/DeploymentStatus';
-import { deploymentLink } from '../DeploymentsContent/deploymentLink';
+import { drawerLink } from '../common/drawerLinks';
 import { Loaded } from '../common/Loaded';
 import { MaybeLink } from '../common/MaybeLink';
 import { Timestamp } from '../common/Timestamp';
@@ -61,8 +61,9 @@ export const LatestDeploymentSummary = ({
               }
             >
               <MaybeLink
-                to={deploymentLink(
+                to={drawerLink(
                   tabLink(entity, 'deployments'),
+                  'deployment',
                   deployment.id,
                 )}
               >

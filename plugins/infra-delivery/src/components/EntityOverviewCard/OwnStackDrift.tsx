@@ -13,7 +13,7 @@ export const OwnStackDrift = ({
   link,
 }: {
   stack: Stack;
-  /** The Stacks tab, where the drawer shows the drifted resources. */
+  /** The stack's drawer on the Stacks tab, which shows the drifted resources. */
   link?: string;
 }) => (
   <SummarySection title="Drift" link={link} linkText="Stack details">

@@ -1,6 +1,7 @@
 import { Entity } from '@backstage/catalog-model';
 import { STACK_ENTITY_TYPE } from '@infra-delivery/plugin-infra-delivery-common';
 import Typography from '@material-ui/core/Typography';
+import { drawerLink } from '../common/drawerLinks';
 import { Loaded } from '../common/Loaded';
 import { RunStatus } from '../common/RunStatus';
 import { runStartedAt } from '../common/runStartedAt';
@@ -74,7 +75,11 @@ export const StacksSummary = ({
           {isOwnStackPage(entity, stacks) && stacks[0].stack ? (
             <OwnStackDrift
               stack={stacks[0].stack}
-              link={tabLink(entity, 'stacks')}
+              link={drawerLink(
+                tabLink(entity, 'stacks'),
+                'stack',
+                stacks[0].stackId,
+              )}
             />
           ) : (
             <SummarySection

@@ -696,6 +696,19 @@ describe('StacksContent', () => {
     );
   });
 
+  it('opens the drawer of the stack a link names', async () => {
+    serveStacks();
+    renderEntityContent(
+      <StacksContent />,
+      entityNaming(`${network.id},${database.id}`),
+      { initialRouteEntries: [`/?stack=${database.id}`] },
+    );
+
+    const drawer = await screen.findByRole('presentation');
+    expect(within(drawer).getByText('Database')).toBeInTheDocument();
+    expect(within(drawer).queryByText('Network')).not.toBeInTheDocument();
+  });
+
   it('shows the ErrorBody of a failing resources request in the drawer', async () => {
     serveStacks();
     server.use(

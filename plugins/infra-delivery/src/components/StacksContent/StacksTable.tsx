@@ -12,6 +12,7 @@ import { infraDeliveryApiRef } from '../../api';
 import { useActionMessage } from '../common/ActionMessage';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { DetailsButton } from '../common/DetailsButton';
+import { useOpenedDrawer } from '../common/drawerLinks';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { MaybeLink } from '../common/MaybeLink';
 import { RunStatus } from '../common/RunStatus';
@@ -44,9 +45,10 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
       ? LIVE_POLL_MS
       : null,
   );
-  // The opened stack by id: the drawer shows it as the table last read it, so a drift check
-  // or run started from the drawer shows there when the table reloads.
-  const [openedId, setOpenedId] = useState<string>();
+  // The opened stack by id (in the query string, where links open it): the drawer shows it as
+  // the table last read it, so a drift check or run started from the drawer shows there when
+  // the table reloads.
+  const [openedId, setOpenedId] = useOpenedDrawer('stack');
   const [driftFilter, setDriftFilter] = useState<DriftFilterValue>('ALL');
   const { entity } = useEntity();
   const runLink = useEntityRunLink();
