@@ -19,6 +19,7 @@ import {
 } from './IdempotentRequests';
 import { OperationTable } from './OperationTable';
 import { requestIdOf } from './requestId';
+import { bodyErrors } from './bodyErrors';
 import { sendJson } from './sendJson';
 
 /**
@@ -81,6 +82,17 @@ function parsePart(
   return result.data;
 }
 
+/**
+ * Whether a body parser took the request's body (body-parser marks the request), or it came
+ * without one: a body of another type than JSON reaches an operation unparsed.
+ */
+function bodyWasParsed(req: Request): boolean {
+  const hasBody =
+    req.headers['transfer-encoding'] !== undefined ||
+    Number(req.headers['content-length'] ?? 0) > 0;
+  return !hasBody || (req as Request & { _body?: boolean })._body === true;
+}
+
 /** Binds operations to handlers in one operation table. */
 export type BindOperation = <O extends OperationDefinition>(
   operation: O,
@@ -117,6 +129,11 @@ export function createOperationBinder(
         operation.access === 'authenticated'
           ? await resolveCaller(req)
           : undefined;
+      if (operation.body && !operation.readsOwnBody && !bodyWasParsed(req)) {
+        // `curl -d` sends form encoding unless told otherwise: say so, rather than that
+        // `body.data` is missing.
+        throw bodyErrors.notJson(req.headers['content-type']);
+      }
       const input = {
         params: parsePart(operation.params, req.params, 'path'),
         query: parsePart(operation.query, req.query, 'query'),

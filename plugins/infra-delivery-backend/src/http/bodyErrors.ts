@@ -34,6 +34,18 @@ export const bodyErrors = {
       message: `The request body nests deeper than ${max} levels`,
       metadata: { maxDepth: max },
     }),
+  notJson: (contentType: string | undefined) =>
+    new InfraDeliveryError({
+      status: 415,
+      entity: 'Request',
+      reason: 'NOT_JSON',
+      message: `The request body must be JSON, sent with Content-Type: application/json; ${
+        contentType
+          ? `this one was sent as ${contentType}`
+          : 'this one has no Content-Type'
+      }`,
+      metadata: { contentType: contentType ?? null },
+    }),
   malformedJson: () =>
     new InfraDeliveryError({
       status: 400,

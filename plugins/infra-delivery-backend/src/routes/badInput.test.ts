@@ -283,6 +283,46 @@ describe.each(databases.eachSupportedId())('bad input on %s', databaseId => {
       );
     });
 
+    it('answers a body that is not JSON with 415 NOT_JSON, naming what was sent', async () => {
+      const asForm = await request(world.api.server)
+        .post(`${BASE}/projects`)
+        .set('authorization', `Bearer ${world.owner.token}`)
+        // What `curl -d` sends unless told otherwise.
+        .set('content-type', 'application/x-www-form-urlencoded')
+        .send('{"data":{"givenId":"form","name":"Form"}}');
+      expect(asForm.status).toBe(415);
+      expect(errorBodySchema.parse(asForm.body)).toMatchObject({
+        code: 'InfraDelivery:Request:NOT_JSON',
+        message:
+          'The request body must be JSON, sent with Content-Type: application/json; this one was sent as application/x-www-form-urlencoded',
+      });
+
+      const asText = await request(world.api.server)
+        .post(`${BASE}/projects`)
+        .set('authorization', `Bearer ${world.owner.token}`)
+        .set('content-type', 'text/plain')
+        .send('hello');
+      expect(asText.status).toBe(415);
+      expect(asText.body.code).toBe('InfraDelivery:Request:NOT_JSON');
+
+      // Who is not signed in hears that first.
+      const anonymous = await request(world.api.server)
+        .post(`${BASE}/projects`)
+        .set('content-type', 'text/plain')
+        .send('hello');
+      expect(anonymous.status).toBe(401);
+
+      // No body at all is the schema's to refuse, as before.
+      const empty = await request(world.api.server)
+        .post(`${BASE}/projects`)
+        .set('authorization', `Bearer ${world.owner.token}`);
+      expect(empty.status).toBe(400);
+      expect(empty.body.code).toBe('InfraDelivery:Request:VALIDATION_FAILED');
+      expect(
+        await knex('projects').where({ given_id: 'form' }).first(),
+      ).toBeUndefined();
+    });
+
     it('answers malformed and deeply nested JSON with a 400', async () => {
       const malformed = await request(world.api.server)
         .post(`${BASE}/projects`)

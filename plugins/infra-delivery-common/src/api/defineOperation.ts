@@ -25,6 +25,11 @@ export interface OperationDefinition {
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
+  /**
+   * The route reads its body itself, of any media type (GitHub sends webhooks as JSON or as a
+   * form). Every other body is taken as JSON only: another type is a 415.
+   */
+  readsOwnBody?: true;
   /** Success status and body; a missing schema means no body (e.g. 204). */
   success: {
     /** 302: the operation answers a redirect to a `Location`, without a body or schema. */

@@ -22,6 +22,7 @@ export const receiveGithubWebhook = defineOperation({
   access: 'public',
   params: githubWebhookParamsSchema,
   body: githubWebhookPayloadSchema,
+  readsOwnBody: true,
   success: {
     status: 202,
     schema: dataResponseSchema(webhookAcknowledgementSchema),

@@ -31,6 +31,7 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
   404: 'Not found',
   409: 'Conflict with the current state',
   413: 'The request body is too large',
+  415: 'The request body is not JSON: send it with Content-Type: application/json',
   422: 'The request cannot be processed in the current state',
   429: 'Too many requests',
   500: 'Server error',
@@ -219,6 +220,9 @@ export function buildOpenApiDocument(
     const errorStatuses = new Set([
       ...operation.errors,
       ...(operation.access === 'authenticated' ? [401] : []),
+      // Every body is limited in size, and taken as JSON unless the route reads its own.
+      ...(operation.body ? [413] : []),
+      ...(operation.body && !operation.readsOwnBody ? [415] : []),
       500,
     ]);
     for (const status of [...errorStatuses].sort()) {
