@@ -48,6 +48,24 @@ describe('infraDeliveryPlugin', () => {
     expect(response.headers['x-request-id']).toBe('trace-12345678');
   });
 
+  it('answers a method a path does not take with a 405 that names the methods it takes', async () => {
+    const server = await startBackend();
+    const response = await request(server).put('/api/infra-delivery/stacks');
+    expect(response.status).toBe(405);
+    expect(response.headers.allow).toBe('GET, HEAD, POST');
+    expect(errorBodySchema.parse(response.body)).toMatchObject({
+      code: 'InfraDelivery:Route:METHOD_NOT_ALLOWED',
+      message: '/stacks does not take PUT; it takes GET, HEAD, POST',
+      metadata: { allowed: ['GET', 'HEAD', 'POST'] },
+    });
+
+    const byId = await request(server).post(
+      '/api/infra-delivery/stacks/some-id',
+    );
+    expect(byId.status).toBe(405);
+    expect(byId.headers.allow).toBe('GET, HEAD, PATCH, DELETE');
+  });
+
   it('replaces a malformed incoming request id', async () => {
     const server = await startBackend();
     const response = await request(server)

@@ -135,6 +135,23 @@ export async function createRouter(
   registerWebhookRoutes(context);
 
   router.use((req, _res, next) => {
+    // A path that exists, asked with a method it does not take: 405, saying which it takes.
+    const allowed = operationTable.allowedMethods(req.path);
+    if (allowed.length > 0) {
+      next(
+        new InfraDeliveryError({
+          status: 405,
+          entity: 'Route',
+          reason: 'METHOD_NOT_ALLOWED',
+          message: `${req.path} does not take ${
+            req.method
+          }; it takes ${allowed.join(', ')}`,
+          metadata: { allowed },
+          headers: { Allow: allowed.join(', ') },
+        }),
+      );
+      return;
+    }
     next(
       new InfraDeliveryError({
         status: 404,

@@ -9,6 +9,7 @@ export type ErrorStatus =
   | 401
   | 403
   | 404
+  | 405
   | 409
   | 413
   | 415
@@ -27,7 +28,7 @@ export interface InfraDeliveryErrorOptions {
   action?: ErrorBody['action'];
   details?: ErrorBody['details'];
   metadata?: Record<string, unknown>;
-  /** Response headers, e.g. `Retry-After` for 429 and 503. */
+  /** Response headers, e.g. `Retry-After` for 429 and 503, `Allow` for 405. */
   headers?: Record<string, string>;
   cause?: unknown;
 }

@@ -108,6 +108,26 @@ export class OperationTable {
     return undefined;
   }
 
+  /**
+   * The methods that operations serve at `path` (HEAD where GET is), for the 405 of a request
+   * whose path exists with another method; empty for a path no operation has.
+   */
+  allowedMethods(path: string): string[] {
+    const methods = new Set<string>();
+    for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) {
+      try {
+        if (this.find(method, path)) {
+          methods.add(method);
+          if (method === 'GET') methods.add('HEAD');
+        }
+      } catch {
+        // A parameter that is not valid %-encoding: no operation serves this path.
+        return [];
+      }
+    }
+    return [...methods];
+  }
+
   /** Dispatches matching requests; the rest go on. */
   middleware(): RequestHandler {
     return (req: Request, res: Response, next: NextFunction) => {
