@@ -3,7 +3,7 @@ import { STACK_ENTITY_TYPE } from '@infra-delivery/plugin-infra-delivery-common'
 import Typography from '@material-ui/core/Typography';
 import { drawerLink } from '../common/drawerLinks';
 import { Loaded } from '../common/Loaded';
-import { RunStatus } from '../common/RunStatus';
+import { RunState } from '../common/RunStatus';
 import { runStartedAt } from '../common/runStartedAt';
 import { Timestamp } from '../common/Timestamp';
 import { MaybeLink } from '../common/MaybeLink';
@@ -47,7 +47,7 @@ export const StacksSummary = ({
           >
             {latestRun ? (
               <SummaryLine
-                status={<RunStatus status={latestRun.run.status} />}
+                status={<RunState run={latestRun.run} />}
                 detail={
                   <>
                     {latestRun.stack?.name ?? latestRun.run.attachedEntityId}
@@ -91,7 +91,7 @@ export const StacksSummary = ({
                 stack ? (
                   <SummaryLine
                     key={stackId}
-                    status={<RunStatus status={run?.status} />}
+                    status={<RunState run={run} />}
                     detail={stack.givenId}
                   >
                     <StackLink stackId={stackId} name={stack.name} />

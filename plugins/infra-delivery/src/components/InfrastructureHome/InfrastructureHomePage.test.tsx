@@ -272,7 +272,7 @@ describe('InfrastructureHomePage', () => {
 
     const stacks = await card('Stacks');
     const row = await rowOf(stacks, 'Network');
-    expect(within(row).getByText('Running')).toBeInTheDocument();
+    expect(within(row).getByText('Waiting for a runner')).toBeInTheDocument();
     expect(
       within(row).getByText('No runner is connected to this organization'),
     ).toBeInTheDocument();

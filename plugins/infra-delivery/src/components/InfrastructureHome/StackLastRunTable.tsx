@@ -5,7 +5,7 @@ import Typography from '@material-ui/core/Typography';
 import { CARD_TABLE_OPTIONS } from '../common/tableOptions';
 import { Loaded } from '../common/Loaded';
 import { MaybeLink } from '../common/MaybeLink';
-import { RunStatus } from '../common/RunStatus';
+import { RunState } from '../common/RunStatus';
 import { runStartedAt } from '../common/runStartedAt';
 import { runTitle } from '../common/runTitle';
 import { useRunPagePath } from '../common/useInfrastructurePath';
@@ -60,7 +60,7 @@ export const StackLastRunTable = ({ stacks }: { stacks: Stack[] }) => {
                 // Which run, linked to its page, and why it waits when it is queued.
                 render: ({ latestRun }) => (
                   <>
-                    <RunStatus status={latestRun?.status} />
+                    <RunState run={latestRun} />
                     {latestRun && (
                       <Typography
                         variant="caption"

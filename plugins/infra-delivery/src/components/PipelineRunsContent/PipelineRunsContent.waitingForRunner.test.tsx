@@ -84,6 +84,7 @@ describe('PipelineRunsContent when a run waits for a runner', () => {
     // The row says so too.
     const row = screen.getByText('Apply network changes').closest('tr')!;
     expect(within(row).getByText(reason)).toBeInTheDocument();
+    expect(within(row).getByText('Waiting for a runner')).toBeInTheDocument();
   });
 
   it('opens the Connect a runner dialog from the notice', async () => {
@@ -109,6 +110,11 @@ describe('PipelineRunsContent when a run waits for a runner', () => {
     expect(await findWaitingForRunnerNotice(waitingCard)).toHaveTextContent(
       reason,
     );
+    // Its status, not "Running" while nothing runs it.
+    expect(
+      within(waitingCard).getAllByText('Waiting for a runner').length,
+    ).toBeGreaterThan(1);
+    expect(within(waitingCard).queryByText('Running')).not.toBeInTheDocument();
 
     const doneCard = await openRun(succeeded);
     await waitFor(() =>

@@ -22,7 +22,7 @@ import { ErrorPanel } from '../common/ErrorPanel';
 import { PersonName } from '../common/PersonName';
 import { StackLink } from '../common/StackLink';
 import { useRunNames } from '../common/useRunNames';
-import { RunStatus, STATUS_LABELS } from '../common/RunStatus';
+import { RunState, STATUS_LABELS } from '../common/RunStatus';
 import { isActiveRun, LIVE_POLL_MS } from '../common/livePolling';
 import { useLiveRuns } from '../common/useLiveRuns';
 import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
@@ -107,7 +107,7 @@ export const PipelineRunsView = ({
       title: 'Status',
       render: run => (
         <Box maxWidth="12em">
-          <RunStatus status={run.status} />
+          <RunState run={run} />
           <Typography variant="caption" color="textSecondary" component="div">
             <WhyItWaits run={run} runPath={runPath} />
           </Typography>

@@ -9,7 +9,7 @@ import { useReloadableAsync } from '../common/useReloadableAsync';
 import { useActionMessage } from '../common/ActionMessage';
 import { infraDeliveryApiRef } from '../../api';
 import { ErrorPanel } from '../common/ErrorPanel';
-import { RunStatus } from '../common/RunStatus';
+import { RunState } from '../common/RunStatus';
 import { isActiveRun, LIVE_POLL_MS } from '../common/livePolling';
 import { useLiveRuns } from '../common/useLiveRuns';
 import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
@@ -76,7 +76,7 @@ export const RunDetails = ({
               style={{ gap: 16 }}
             >
               <Box>
-                <RunStatus status={value.run.status} />
+                <RunState run={value.run} />
                 {/* A queued run says what it waits for: the page a plan pressed in the
                     portal leads to never waits in silence. */}
                 {value.run.status === 'QUEUED' &&

@@ -15,7 +15,7 @@ import { ErrorPanel } from '../common/ErrorPanel';
 import { ResourceName } from '../common/ResourceName';
 import { MaybeLink } from '../common/MaybeLink';
 import { SideDrawer } from '../common/SideDrawer';
-import { RunStatus } from '../common/RunStatus';
+import { RunState } from '../common/RunStatus';
 import { StartedAndTook } from '../common/StartedAndTook';
 import { runTitle } from '../common/runTitle';
 import { StackDriftSection } from '../Drift/StackDriftSection';
@@ -137,7 +137,7 @@ export const StackDrawer = ({
               columns={[
                 {
                   title: 'Status',
-                  render: run => <RunStatus status={run.status} />,
+                  render: run => <RunState run={run} />,
                 },
                 {
                   title: 'Run',

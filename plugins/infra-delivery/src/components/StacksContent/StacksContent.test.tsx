@@ -304,9 +304,10 @@ describe('StacksContent', () => {
     expect(
       await within(notice).findByRole('button', { name: 'Connect a runner' }),
     ).toBeInTheDocument();
-    expect(
-      within(await rowOf('Network')).getByText('Running'),
-    ).toBeInTheDocument();
+    // The row's status says it too: the run is Running, but nothing runs it.
+    const row = await rowOf('Network');
+    expect(within(row).getByText('Waiting for a runner')).toBeInTheDocument();
+    expect(within(row).queryByText('Running')).not.toBeInTheDocument();
   });
 
   it('says why a queued run waits: the run that holds its stack', async () => {

@@ -15,7 +15,7 @@ import { DetailsButton } from '../common/DetailsButton';
 import { useOpenedDrawer } from '../common/drawerLinks';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { MaybeLink } from '../common/MaybeLink';
-import { RunStatus } from '../common/RunStatus';
+import { RunState } from '../common/RunStatus';
 import { runTitle } from '../common/runTitle';
 import { useCanExecuteRuns } from '../common/useCanExecuteRuns';
 import { isActiveRun, LIVE_POLL_MS } from '../common/livePolling';
@@ -106,7 +106,7 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
       title: 'Latest run',
       render: row => (
         <Box maxWidth="12em">
-          <RunStatus status={row.latestRun?.status} wrap />
+          <RunState run={row.latestRun} wrap />
           {/* Which run, linked to its page: "Waiting for approval" leads to the Approve button. */}
           {row.latestRun && (
             <Typography variant="caption" color="textSecondary" component="div">

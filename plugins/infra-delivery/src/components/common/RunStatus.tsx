@@ -1,4 +1,7 @@
-import { StepStatus } from '@infra-delivery/plugin-infra-delivery-common';
+import {
+  PipelineRun,
+  StepStatus,
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { StatusKind, StatusLabel } from './StatusLabel';
 
 /** What people read for each status. */
@@ -43,4 +46,22 @@ export const RunStatus = ({
     />
   ) : (
     <StatusLabel kind="pending" label="Never run" />
+  );
+
+/**
+ * A run's status as people read it: "Waiting for a runner" while its next step waits for one
+ * (the run itself is Queued or Running then), so that a plan pressed in the portal never reads
+ * as running while nothing runs it.
+ */
+export const RunState = ({
+  run,
+  wrap,
+}: {
+  run?: PipelineRun;
+  wrap?: boolean;
+}) =>
+  run?.queueState?.waitingForRunner ? (
+    <StatusLabel kind="pending" label="Waiting for a runner" wrap={wrap} />
+  ) : (
+    <RunStatus status={run?.status} wrap={wrap} />
   );
