@@ -16,6 +16,7 @@ import { CARD_TABLE_OPTIONS } from '../common/tableOptions';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { ROLE_LABELS } from '../common/labels';
 import { useCallerRole } from '../common/useCallerRole';
+import { useIsOrganizationAdmin } from '../common/useIsOrganizationAdmin';
 import { RoleSelect } from './RoleSelect';
 import { SecretOnceDialog } from './SecretOnceDialog';
 import { CreateForm } from './CreateForm';
@@ -36,7 +37,7 @@ export const MembersCard = () => {
   const [roleError, setRoleError] = useState<Error>();
   const { message, say } = useActionMessage();
   const { role: callerRole } = useCallerRole();
-  const isAdmin = callerRole === 'OWNER' || callerRole === 'ADMIN';
+  const isAdmin = useIsOrganizationAdmin();
   // The service refuses to remove or demote the last OWNER who signed up: not offered.
   const signedUpOwners = members.items.filter(
     m => m.role === 'OWNER' && m.userId,
@@ -159,7 +160,7 @@ export const MembersCard = () => {
           <RoleSelect id="invite-role" value={role} onChange={setRole} />
         </CreateForm>
       ) : (
-        callerRole && (
+        isAdmin === false && (
           <Typography variant="body2" color="textSecondary" paragraph>
             An organization admin invites members and changes their roles.
           </Typography>

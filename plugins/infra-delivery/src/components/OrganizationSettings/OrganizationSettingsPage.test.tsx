@@ -78,6 +78,11 @@ describe('OrganizationSettingsPage', () => {
     expect(screen.getAllByText('ci-runner').length).toBeGreaterThan(0);
     expect(screen.getByText('…AbCd')).toBeInTheDocument();
     expect(screen.getByText('never')).toBeInTheDocument();
+    // Every card offers what the caller's role allows: they ask for it once, together.
+    expect(
+      await screen.findByRole('button', { name: 'Connect a runner' }),
+    ).toBeInTheDocument();
+    expect(requestsTo('GET', '/me')).toHaveLength(1);
   });
 
   it("lists the organization's runners in a card of their own", async () => {

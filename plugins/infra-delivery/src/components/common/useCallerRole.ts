@@ -3,6 +3,26 @@ import { Role } from '@infra-delivery/plugin-infra-delivery-common';
 import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 
+type Client = typeof infraDeliveryApiRef.T;
+type CurrentCaller = Awaited<ReturnType<typeof loadCurrentCaller>>;
+
+/** `GET /me` under way, per client: views mounted together ask once. */
+const asking = new WeakMap<Client, Promise<unknown>>();
+
+function loadCurrentCaller(client: Client) {
+  return client.call('getCurrentCaller', {});
+}
+
+/** One `GET /me` for all the views that mount while it is under way; none kept after it. */
+function currentCaller(client: Client): Promise<CurrentCaller> {
+  let pending = asking.get(client) as Promise<CurrentCaller> | undefined;
+  if (!pending) {
+    pending = loadCurrentCaller(client).finally(() => asking.delete(client));
+    asking.set(client, pending);
+  }
+  return pending;
+}
+
 /**
  * The signed-in person's role in the organization (`GET /me`): `loading` until it is known,
  * `role` undefined when it cannot be read. Views decide what to offer from it; the service
@@ -10,6 +30,6 @@ import { infraDeliveryApiRef } from '../../api';
  */
 export function useCallerRole(): { loading: boolean; role?: Role } {
   const client = useApi(infraDeliveryApiRef);
-  const me = useAsync(() => client.call('getCurrentCaller', {}), [client]);
+  const me = useAsync(() => currentCaller(client), [client]);
   return { loading: me.loading, role: me.value?.data.role };
 }
