@@ -10,6 +10,7 @@ import { useActionMessage } from '../common/ActionMessage';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { CARD_TABLE_OPTIONS } from '../common/tableOptions';
 import { ErrorPanel } from '../common/ErrorPanel';
+import { PersonName } from '../common/PersonName';
 import { Timestamp } from '../common/Timestamp';
 import { useIsOrganizationAdmin } from '../common/useIsOrganizationAdmin';
 import { SecretOnceDialog } from './SecretOnceDialog';
@@ -32,6 +33,12 @@ export const ApiKeysCard = ({ version }: { version: number }) => {
       (await client.call('listServiceAccounts', { query: { limit: 500 } }))
         .data,
     [client, version],
+  );
+  // A member's key is named after the member (their catalog display name for a portal user).
+  const members = useList(
+    async () =>
+      (await client.call('listMemberships', { query: { limit: 500 } })).data,
+    [client],
   );
   const isAdmin = useIsOrganizationAdmin();
   const [name, setName] = useState('');
@@ -99,10 +106,13 @@ export const ApiKeysCard = ({ version }: { version: number }) => {
           { title: 'Name', field: 'name' },
           {
             title: 'Owner',
-            render: k =>
-              k.ownerType === 'SERVICE_ACCOUNT'
-                ? ownerName(k.ownerId)
-                : 'Member',
+            render: k => {
+              if (k.ownerType === 'SERVICE_ACCOUNT') {
+                return ownerName(k.ownerId);
+              }
+              const member = members.items.find(m => m.id === k.ownerId);
+              return member ? <PersonName name={member.email} /> : 'Member';
+            },
           },
           { title: 'Ends with', render: k => `…${k.keySuffix}` },
           {

@@ -45,7 +45,7 @@ describe('OrganizationSettingsPage for a MEMBER', () => {
     await renderInTestApp(<OrganizationSettingsPage />, {
       apis: [[infraDeliveryApiRef, client]],
     });
-    await screen.findByText('owner@example.com');
+    await screen.findAllByText('owner@example.com');
     await screen.findByText('ci-runner');
 
     const members = card('Members and invitations');

@@ -74,10 +74,17 @@ describe('OrganizationSettingsPage', () => {
 
   it('lists members, service accounts and keys without their secrets', async () => {
     await renderPage();
-    expect(await screen.findByText('owner@example.com')).toBeInTheDocument();
+    expect(
+      (await screen.findAllByText('owner@example.com'))[0],
+    ).toBeInTheDocument();
     expect(screen.getAllByText('ci-runner').length).toBeGreaterThan(0);
     expect(screen.getByText('…AbCd')).toBeInTheDocument();
     expect(screen.getByText('never')).toBeInTheDocument();
+    // A member's key is named after its member.
+    const keyRow = screen.getByText('laptop').closest('tr') as HTMLElement;
+    expect(
+      await within(keyRow).findByText('owner@example.com'),
+    ).toBeInTheDocument();
     // Every card offers what the caller's role allows: they ask for it once, together.
     expect(
       await screen.findByRole('button', { name: 'Connect a runner' }),
@@ -181,7 +188,7 @@ describe('OrganizationSettingsPage', () => {
       ),
     );
     await renderPage();
-    await screen.findByText('owner@example.com');
+    await screen.findAllByText('owner@example.com');
     await userEvent.type(screen.getByLabelText('Email'), 'new@example.com');
     await userEvent.click(screen.getByRole('button', { name: 'Invite' }));
     const dialog = await screen.findByRole('dialog');
@@ -225,7 +232,7 @@ describe('OrganizationSettingsPage', () => {
       ),
     );
     await renderPage();
-    await screen.findByText('owner@example.com');
+    await screen.findAllByText('owner@example.com');
     const card = screen
       .getByText('Service accounts')
       .closest('.MuiCard-root') as HTMLElement;
@@ -287,7 +294,7 @@ describe('OrganizationSettingsPage', () => {
       ),
     );
     await renderPage();
-    await screen.findByText('owner@example.com');
+    await screen.findAllByText('owner@example.com');
     const card = screen
       .getByText('Service accounts')
       .closest('.MuiCard-root') as HTMLElement;
@@ -371,9 +378,9 @@ describe('OrganizationSettingsPage', () => {
 
   it('offers neither to remove nor to demote the last owner, which the service would refuse', async () => {
     await renderPage();
-    const ownerRow = (await screen.findByText('owner@example.com')).closest(
-      'tr',
-    ) as HTMLElement;
+    const ownerRow = (
+      await screen.findAllByText('owner@example.com')
+    )[0].closest('tr') as HTMLElement;
     expect(
       within(ownerRow).getByText(
         'The last owner: make another member Owner first',
@@ -403,9 +410,9 @@ describe('OrganizationSettingsPage', () => {
       ),
     );
     await renderPage();
-    const ownerRow = (await screen.findByText('owner@example.com')).closest(
-      'tr',
-    ) as HTMLElement;
+    const ownerRow = (
+      await screen.findAllByText('owner@example.com')
+    )[0].closest('tr') as HTMLElement;
     expect(
       within(ownerRow).getByRole('button', { name: 'Remove' }),
     ).toBeEnabled();
