@@ -4,18 +4,17 @@ import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 
 type Client = typeof infraDeliveryApiRef.T;
-type CurrentCaller = Awaited<ReturnType<typeof loadCurrentCaller>>;
-
-/** `GET /me` under way, per client: views mounted together ask once. */
-const asking = new WeakMap<Client, Promise<unknown>>();
 
 function loadCurrentCaller(client: Client) {
   return client.call('getCurrentCaller', {});
 }
 
+/** `GET /me` under way, per client: views mounted together ask once. */
+const asking = new WeakMap<Client, ReturnType<typeof loadCurrentCaller>>();
+
 /** One `GET /me` for all the views that mount while it is under way; none kept after it. */
-function currentCaller(client: Client): Promise<CurrentCaller> {
-  let pending = asking.get(client) as Promise<CurrentCaller> | undefined;
+function currentCaller(client: Client) {
+  let pending = asking.get(client);
   if (!pending) {
     pending = loadCurrentCaller(client).finally(() => asking.delete(client));
     asking.set(client, pending);
