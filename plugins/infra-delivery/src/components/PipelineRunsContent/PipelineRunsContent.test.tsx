@@ -592,6 +592,28 @@ describe('PipelineRunsContent', () => {
     ).toHaveLength(5);
   });
 
+  it('says when a run reported more resources than the page read', async () => {
+    serveRuns();
+    server.use(
+      http.get(`${baseUrl}/iac-resources`, () =>
+        HttpResponse.json(
+          list(
+            resources.filter(r => r.pipelineRunId === waiting.id),
+            1_200,
+          ),
+        ),
+      ),
+    );
+    renderEntityContent(<PipelineRunsContent />, entity);
+    const card = await openRun('Apply network changes');
+
+    expect(
+      await within(card).findByText(
+        'The first 3 of the 1200 resources the run reported',
+      ),
+    ).toBeInTheDocument();
+  });
+
   it("shows a resource change's before and after in a dialog named after it", async () => {
     serveRuns();
     renderEntityContent(<PipelineRunsContent />, entity);

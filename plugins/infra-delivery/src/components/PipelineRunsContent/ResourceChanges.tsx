@@ -157,6 +157,12 @@ export const ResourceChanges = ({
       )}
       <PluginTable
         title={`Resource changes (${ofStep.length})`}
+        // The counts above are of the resources read; a larger run says how many it has.
+        subtitle={
+          value.meta.totalCount > value.data.length
+            ? `The first ${value.data.length} of the ${value.meta.totalCount} resources the run reported`
+            : undefined
+        }
         options={{ ...TABLE_OPTIONS, search: true }}
         columns={contentWidths<IacResource>([
           {
