@@ -1,5 +1,6 @@
 import { InfoCard } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
+import { Membership } from '@infra-delivery/plugin-infra-delivery-common';
 import MenuItem from '@material-ui/core/MenuItem';
 import Box from '@material-ui/core/Box';
 import TextField from '@material-ui/core/TextField';
@@ -21,7 +22,14 @@ import { LoadingTable } from '../common/LoadingTable';
 const MINE = 'mine';
 
 /** API keys: created for oneself or a service account, shown once, revocable. */
-export const ApiKeysCard = ({ version }: { version: number }) => {
+export const ApiKeysCard = ({
+  version,
+  members,
+}: {
+  version: number;
+  /** The organization's members: a member's key is named after its member. */
+  members: Membership[];
+}) => {
   const client = useApi(infraDeliveryApiRef);
   const keys = useList(
     async () =>
@@ -33,12 +41,6 @@ export const ApiKeysCard = ({ version }: { version: number }) => {
       (await client.call('listServiceAccounts', { query: { limit: 500 } }))
         .data,
     [client, version],
-  );
-  // A member's key is named after the member (their catalog display name for a portal user).
-  const members = useList(
-    async () =>
-      (await client.call('listMemberships', { query: { limit: 500 } })).data,
-    [client],
   );
   const isAdmin = useIsOrganizationAdmin();
   const [name, setName] = useState('');
@@ -110,7 +112,7 @@ export const ApiKeysCard = ({ version }: { version: number }) => {
               if (k.ownerType === 'SERVICE_ACCOUNT') {
                 return ownerName(k.ownerId);
               }
-              const member = members.items.find(m => m.id === k.ownerId);
+              const member = members.find(m => m.id === k.ownerId);
               return member ? <PersonName name={member.email} /> : 'Member';
             },
           },

@@ -20,17 +20,17 @@ import { useIsOrganizationAdmin } from '../common/useIsOrganizationAdmin';
 import { RoleSelect } from './RoleSelect';
 import { SecretOnceDialog } from './SecretOnceDialog';
 import { CreateForm } from './CreateForm';
-import { useList } from './useList';
+import { ListState } from './useList';
 import { LoadingTable } from '../common/LoadingTable';
 
 /** Members and pending invitations; inviting shows the invitation token once. */
-export const MembersCard = () => {
+export const MembersCard = ({
+  members,
+}: {
+  /** The organization's memberships, read once for the page (the API keys name their owners). */
+  members: ListState<Membership>;
+}) => {
   const client = useApi(infraDeliveryApiRef);
-  const members = useList(
-    async () =>
-      (await client.call('listMemberships', { query: { limit: 500 } })).data,
-    [client],
-  );
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('MEMBER');
   const [token, setToken] = useState<string>();

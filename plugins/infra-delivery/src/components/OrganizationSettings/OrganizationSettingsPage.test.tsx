@@ -90,6 +90,8 @@ describe('OrganizationSettingsPage', () => {
       await screen.findByRole('button', { name: 'Connect a runner' }),
     ).toBeInTheDocument();
     expect(requestsTo('GET', '/me')).toHaveLength(1);
+    // The members are read once for the page: their card and the keys' owners.
+    expect(requestsTo('GET', '/memberships')).toHaveLength(1);
   });
 
   it("lists the organization's runners in a card of their own", async () => {

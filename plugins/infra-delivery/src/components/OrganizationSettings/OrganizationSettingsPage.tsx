@@ -1,11 +1,14 @@
 import { Content } from '@backstage/core-components';
+import { useApi } from '@backstage/frontend-plugin-api';
 import Grid from '@material-ui/core/Grid';
 import { useState } from 'react';
+import { infraDeliveryApiRef } from '../../api';
 import { ApiKeysCard } from './ApiKeysCard';
 import { RunnersCard } from '../Runners/RunnersCard';
 import { MembersCard } from './MembersCard';
 import { SelfHostedServersCard } from './SelfHostedServersCard';
 import { ServiceAccountsCard } from './ServiceAccountsCard';
+import { useList } from './useList';
 
 /**
  * Members and invitations, service accounts, API keys, runners and self-hosted git servers of
@@ -14,11 +17,18 @@ import { ServiceAccountsCard } from './ServiceAccountsCard';
 export const OrganizationSettingsPage = () => {
   // Creating or deleting a service account changes who can own keys.
   const [accountsVersion, setAccountsVersion] = useState(0);
+  // Read once for the members card and for the API keys' owners.
+  const client = useApi(infraDeliveryApiRef);
+  const members = useList(
+    async () =>
+      (await client.call('listMemberships', { query: { limit: 500 } })).data,
+    [client],
+  );
   return (
     <Content>
       <Grid container spacing={3}>
         <Grid item xs={12}>
-          <MembersCard />
+          <MembersCard members={members} />
         </Grid>
         <Grid item xs={12} xl={6}>
           <ServiceAccountsCard
@@ -26,7 +36,7 @@ export const OrganizationSettingsPage = () => {
           />
         </Grid>
         <Grid item xs={12} xl={6}>
-          <ApiKeysCard version={accountsVersion} />
+          <ApiKeysCard version={accountsVersion} members={members.items} />
         </Grid>
         <Grid item xs={12} id="runners">
           <RunnersCard />
