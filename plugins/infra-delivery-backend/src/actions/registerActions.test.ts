@@ -328,7 +328,7 @@ describe.each(databases.eachSupportedId())(
         // The apply waits for the runner that just planned, and the tool says so.
         expect(approved.run).toMatchObject({
           waitingForRunner: false,
-          queueReason: 'Queued for a runner: 1 runner is connected',
+          queueReason: 'Queued for a runner: the one connected runner is free',
         });
         const steps = (await output(MEMBER, 'get-run', { runId })).steps;
         expect(steps.map((s: any) => s.status)).toEqual([

@@ -77,6 +77,7 @@ export interface StepExecutionRow {
   lease_token_hash: string | null;
   lease_runner_id: string | null;
   lease_expires_at: Timestamp | null;
+  lease_renewed_at: Timestamp | null;
   error: string | null;
   outputs: string | null;
   started_at: Timestamp | null;
@@ -97,6 +98,7 @@ export interface StepRecord extends StepExecution {
   leaseTokenHash?: string;
   leaseRunnerId?: string;
   leaseExpiresAt?: string;
+  leaseRenewedAt?: string;
 }
 
 const ACTIVE_RUN_STATUSES: RunStatus[] = ['RUNNING', 'WAITING_FOR_APPROVAL'];
@@ -191,6 +193,7 @@ function toStep(row: StepExecutionRow): StepRecord {
     leaseTokenHash: optional(row.lease_token_hash),
     leaseRunnerId: optional(row.lease_runner_id),
     leaseExpiresAt: toOptionalTimestamp(row.lease_expires_at),
+    leaseRenewedAt: toOptionalTimestamp(row.lease_renewed_at),
     error: fromJsonColumn<ErrorBody>(row.error),
     outputs: fromJsonColumn(row.outputs),
     startedAt: toOptionalTimestamp(row.started_at),
@@ -198,15 +201,19 @@ function toStep(row: StepExecutionRow): StepRecord {
   };
 }
 
+/** A step as callers see it: a running step names its runner and its lease, never the token. */
 export function publicStep(step: StepRecord): StepExecution {
   const {
     organizationId: _o,
     leaseTokenHash: _h,
-    leaseRunnerId: _r,
-    leaseExpiresAt: _e,
+    leaseRunnerId: runnerId,
+    leaseExpiresAt: expiresAt,
+    leaseRenewedAt: renewedAt,
     ...rest
   } = step;
-  return rest;
+  return step.status === 'RUNNING' && runnerId && expiresAt && renewedAt
+    ? { ...rest, lease: { runnerId, renewedAt, expiresAt } }
+    : rest;
 }
 
 /** Columns a run update may set, in domain terms. */
@@ -267,8 +274,11 @@ function stepColumns(patch: StepPatch): Partial<StepExecutionRow> {
     columns.lease_token_hash = patch.leaseTokenHash;
   if (patch.leaseRunnerId !== undefined)
     columns.lease_runner_id = patch.leaseRunnerId;
-  if (patch.leaseExpiresAt !== undefined)
+  if (patch.leaseExpiresAt !== undefined) {
+    // A lease is renewed when its expiry moves: by the claim, then by each heartbeat.
     columns.lease_expires_at = patch.leaseExpiresAt;
+    columns.lease_renewed_at = patch.leaseExpiresAt && columns.updated_at;
+  }
   if (patch.error !== undefined) columns.error = toJsonColumn(patch.error);
   if (patch.outputs !== undefined)
     columns.outputs = toJsonColumn(patch.outputs);
@@ -452,6 +462,7 @@ export class PipelineRunStore implements RunTransitions {
         lease_token_hash: null,
         lease_runner_id: null,
         lease_expires_at: null,
+        lease_renewed_at: null,
         error: null,
         outputs: null,
         started_at: null,

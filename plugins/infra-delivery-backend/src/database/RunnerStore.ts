@@ -156,19 +156,23 @@ export class RunnerStore {
   }
 
   /** How many of the organization's runners were seen at or after `onlineSince`. */
+  /** How many runners of the organization are ONLINE, and how many of those hold a step. */
   async countOnline(
     organizationId: string,
     onlineSince: string,
-  ): Promise<number> {
-    const [{ count }] = await readRows<{ count: number | string }>(
+  ): Promise<{ online: number; busy: number }> {
+    const [{ online, busy }] = await readRows<{
+      online: number | string;
+      busy: number | string;
+    }>(
       this.db('runners')
         .where({ organization_id: organizationId })
         .where('last_seen_at', '>=', onlineSince)
-        .count({ count: '*' }),
+        .count({ online: '*', busy: 'current_step_execution_id' }),
       // Bound to the clock: the same read is never asked for again.
       { remember: false },
     );
-    return Number(count);
+    return { online: Number(online), busy: Number(busy) };
   }
 
   /** Forgets runners last seen before `keptSince`; returns how many. */

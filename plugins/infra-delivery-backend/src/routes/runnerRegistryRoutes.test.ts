@@ -268,20 +268,27 @@ describe.each(databases.eachSupportedId())(
         expect(claimed.queueState?.reason).toBeUndefined();
       });
 
-      it('does not say so while a runner is online but busy, and says so again once it is gone', async () => {
+      it('says that the runners are busy while they are, and that none is connected once they are gone', async () => {
         const runner = await createRunner(api, owner);
         const busyStack = await createStack(api, owner);
         await trigger(api, owner, busyStack.changePipelineId);
-        await claim(api, runner.key, 'busy');
+        const busyWith = await claim(api, runner.key, 'busy');
 
         const run = await trigger(api, owner, pipelineId);
         // The trigger's answer (the run as its start wrote it) and a read of it say the same.
         for (const seen of [run, await getRun(api, owner, run.id)]) {
           expect(seen.queueState).toMatchObject({
             waitingForRunner: false,
-            reason: 'Queued for a runner: 1 runner is connected',
+            reason:
+              'Queued for a runner: the one connected runner is busy with another step',
           });
         }
+
+        // Its step done, the runner is free to take the run's step at its next poll.
+        await complete(api, runner.key, busyWith);
+        expect((await getRun(api, owner, run.id)).queueState?.reason).toBe(
+          'Queued for a runner: the one connected runner is free',
+        );
 
         await sleep(ONLINE_SECONDS * 1000 + 200);
         expect((await listedRun(run.id)).queueState).toMatchObject({

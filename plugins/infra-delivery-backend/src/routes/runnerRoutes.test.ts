@@ -1,10 +1,12 @@
 import {
   claimSchema,
   errorBodySchema,
+  dataResponseSchema,
   RunnerClaim,
   stepExecutionSchema,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import request from 'supertest';
+import { z } from 'zod';
 import {
   act,
   claim,
@@ -82,12 +84,9 @@ describe.each(databases.eachSupportedId())(
         token,
       );
       expect(response.status).toBe(200);
-      return response.body.data as {
-        id: string;
-        type: string;
-        status: string;
-        [key: string]: unknown;
-      }[];
+      return dataResponseSchema(z.array(stepExecutionSchema)).parse(
+        response.body,
+      ).data;
     }
 
     it('runs a stack change end to end: claim, heartbeat, logs, complete, approve, apply', async () => {
@@ -121,6 +120,11 @@ describe.each(databases.eachSupportedId())(
           status: 'RUNNING',
           attemptEpoch: 1,
           startedAt: expect.any(String),
+          lease: {
+            runnerId: 'runner-a',
+            renewedAt: expect.any(String),
+            expiresAt: plan.leaseExpiresAt,
+          },
         },
         // Triggered before any runner was seen, the run waited for one; claimed, it no longer does.
         pipelineRun: {
@@ -144,7 +148,13 @@ describe.each(databases.eachSupportedId())(
         'PENDING',
         'PENDING',
       ]);
-      expect(JSON.stringify(planSteps)).not.toMatch(/lease/i);
+      // Members see who runs the step and until when, never the lease's token.
+      expect(planSteps[0].lease).toEqual(plan.stepExecution.lease);
+      expect(
+        Date.parse(plan.stepExecution.lease!.renewedAt) - claimedAt,
+      ).toBeGreaterThanOrEqual(0);
+      expect(JSON.stringify(planSteps)).not.toContain(plan.leaseToken);
+      expect(planSteps[1]).not.toHaveProperty('lease');
 
       // The heartbeat extends the lease.
       await sleep(20);
@@ -160,6 +170,15 @@ describe.each(databases.eachSupportedId())(
       expect(
         new Date(heartbeat.body.data.leaseExpiresAt).getTime(),
       ).toBeGreaterThan(new Date(plan.leaseExpiresAt).getTime());
+      const [renewed] = await stepsOf(owner.token, first.id);
+      expect(renewed.lease).toEqual({
+        runnerId: 'runner-a',
+        renewedAt: expect.any(String),
+        expiresAt: heartbeat.body.data.leaseExpiresAt,
+      });
+      expect(Date.parse(renewed.lease!.renewedAt)).toBeGreaterThan(
+        Date.parse(plan.stepExecution.lease!.renewedAt),
+      );
 
       // Logs, in two batches; the owner reads them oldest first, page by page.
       const firstBatch = await api.post(
@@ -250,8 +269,10 @@ describe.each(databases.eachSupportedId())(
         status: 'SUCCEEDED',
       });
       expect(stepExecutionSchema.parse(planDone)).toEqual(planDone);
+      // Done, the step no longer shows a lease.
+      const { lease: _lease, ...planStep } = plan.stepExecution;
       expect(planDone).toEqual({
-        ...plan.stepExecution,
+        ...planStep,
         status: 'SUCCEEDED',
         completedAt: expect.any(String),
       });
@@ -303,6 +324,10 @@ describe.each(databases.eachSupportedId())(
         ['SUCCEEDED', { comment: 'Ship it' }],
         ['SUCCEEDED', outputs],
       ]);
+      // A finished step has no lease to show.
+      expect(
+        (await stepsOf(owner.token, first.id)).some(step => 'lease' in step),
+      ).toBe(false);
 
       const next = await getRun(api, owner, second.id);
       expect(next).toMatchObject({

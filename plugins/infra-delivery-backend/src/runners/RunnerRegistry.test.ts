@@ -2,7 +2,11 @@ import { Knex } from 'knex';
 import { createTestDatabases } from '../__testUtils__/testDatabases';
 import { migratedStores } from '../__testUtils__/engineFixtures';
 import { Stores } from '../database/stores';
-import { RunnerRegistry } from './RunnerRegistry';
+import {
+  NO_RUNNER_REASON,
+  queuedForRunnerReason,
+  RunnerRegistry,
+} from './RunnerRegistry';
 
 jest.setTimeout(60_000);
 
@@ -80,4 +84,28 @@ describe.each(databases.eachSupportedId())('RunnerRegistry on %s', id => {
       .select('runner_id');
     expect(rows.map(row => row.runner_id)).toEqual(['recent']);
   });
+});
+
+describe('queuedForRunnerReason', () => {
+  it.each([
+    [0, 0, NO_RUNNER_REASON],
+    [
+      1,
+      1,
+      'Queued for a runner: the one connected runner is busy with another step',
+    ],
+    [
+      3,
+      3,
+      'Queued for a runner: all 3 connected runners are busy with other steps',
+    ],
+    [1, 0, 'Queued for a runner: the one connected runner is free'],
+    [3, 2, 'Queued for a runner: 1 of 3 connected runners is free'],
+    [3, 1, 'Queued for a runner: 2 of 3 connected runners are free'],
+  ])(
+    'says why a step waits with %i runners online, %i of them busy',
+    (online, busy, reason) => {
+      expect(queuedForRunnerReason({ online, busy })).toBe(reason);
+    },
+  );
 });

@@ -25,6 +25,34 @@ export const DEFAULT_RUNNER_SETTINGS: RunnerSettings = {
 
 export const NO_RUNNER_REASON = 'No runner is connected to this organization';
 
+/**
+ * Why a step queued for a claim waits, given the organization's ONLINE runners: none, all busy
+ * with other steps (the reference runner executes one step at a time), or some free.
+ */
+export function queuedForRunnerReason({
+  online,
+  busy,
+}: {
+  online: number;
+  busy: number;
+}): string {
+  if (online === 0) {
+    return NO_RUNNER_REASON;
+  }
+  if (busy >= online) {
+    return online === 1
+      ? 'Queued for a runner: the one connected runner is busy with another step'
+      : `Queued for a runner: all ${online} connected runners are busy with other steps`;
+  }
+  const free = online - busy;
+  if (online === 1) {
+    return 'Queued for a runner: the one connected runner is free';
+  }
+  return `Queued for a runner: ${free} of ${online} connected runners ${
+    free === 1 ? 'is' : 'are'
+  } free`;
+}
+
 /** Writes of an unchanged sighting are skipped for at most this long. */
 const MAX_RECORD_INTERVAL_MS = 10_000;
 const REMEMBERED_SIGHTINGS = 10_000;
@@ -187,7 +215,10 @@ export class RunnerRegistry {
     if (waiting.size === 0) {
       return runs.map(publicRun);
     }
-    const onlineByOrganization = new Map<string, Promise<number>>();
+    const onlineByOrganization = new Map<
+      string,
+      Promise<{ online: number; busy: number }>
+    >();
     const online = (organizationId: string) => {
       let count = onlineByOrganization.get(organizationId);
       if (!count) {
@@ -204,18 +235,13 @@ export class RunnerRegistry {
         if (!waiting.has(run.id)) {
           return publicRun(run);
         }
-        const count = await online(run.organizationId);
+        const runners = await online(run.organizationId);
         const queueState: QueueState = {
           preflightBlockedByAdmissionCondition: false,
           stackRunPreflightPending: false,
           ...run.queueState,
-          waitingForRunner: count === 0,
-          reason:
-            count === 0
-              ? NO_RUNNER_REASON
-              : `Queued for a runner: ${count} ${
-                  count === 1 ? 'runner is' : 'runners are'
-                } connected`,
+          waitingForRunner: runners.online === 0,
+          reason: queuedForRunnerReason(runners),
         };
         return publicRun({ ...run, queueState });
       }),

@@ -245,6 +245,23 @@ export const runActionRequestSchema = z.object({
     .default({}),
 });
 
+/**
+ * A runner's lease on the step it executes. The runner renews it by heartbeats; unless it does
+ * before `expiresAt`, the step is queued again for the next runner (a new attempt).
+ */
+export const stepLeaseSchema = z
+  .object({
+    runnerId: z.string().describe('The runner executing the step'),
+    renewedAt: timestampSchema.describe(
+      "The runner's claim of the step or its latest heartbeat",
+    ),
+    expiresAt: timestampSchema.describe(
+      'When the step is queued again unless its runner sends a heartbeat before',
+    ),
+  })
+  .meta({ id: 'StepLease' });
+export type StepLease = z.infer<typeof stepLeaseSchema>;
+
 export const stepExecutionSchema = z
   .object({
     id: idSchema,
@@ -259,6 +276,9 @@ export const stepExecutionSchema = z
     error: errorBodySchema.optional(),
     outputs: z.record(z.string(), z.unknown()).optional(),
     config: z.record(z.string(), z.unknown()).optional(),
+    lease: stepLeaseSchema
+      .optional()
+      .describe('While a runner executes the step (status RUNNING): its lease'),
   })
   .meta({ id: 'StepExecution' });
 export type StepExecution = z.infer<typeof stepExecutionSchema>;

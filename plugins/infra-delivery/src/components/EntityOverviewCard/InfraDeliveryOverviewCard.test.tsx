@@ -136,15 +136,16 @@ describe('InfraDeliveryOverviewCard', () => {
         queueState: {
           preflightBlockedByAdmissionCondition: false,
           stackRunPreflightPending: false,
-          waitingForRunner: true,
-          reason: 'Queued for a runner: 1 runner is connected',
+          waitingForRunner: false,
+          reason:
+            'Queued for a runner: the one connected runner is busy with another step',
         },
       });
       latestRuns = [waiting];
       await renderCard(component({ 'infra-delivery.io/stacks': 'net' }));
       const latestRun = await section('Latest run');
       await within(latestRun).findByText(
-        'Queued for a runner: 1 runner is connected',
+        'Queued for a runner: the one connected runner is busy with another step',
       );
       const runReads = () => requestsTo('GET', '/pipeline-runs').length;
       const before = runReads();
@@ -155,6 +156,7 @@ describe('InfraDeliveryOverviewCard', () => {
           ...waiting,
           queueState: {
             ...waiting.queueState!,
+            waitingForRunner: true,
             reason: 'No runner is connected to this organization',
           },
         },

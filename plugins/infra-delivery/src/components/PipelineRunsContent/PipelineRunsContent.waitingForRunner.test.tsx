@@ -126,20 +126,30 @@ describe('PipelineRunsContent when a run waits for a runner', () => {
     expect(queryWaitingForRunnerNotice(doneCard)).toBeNull();
   });
 
-  it('shows no notice when no run waits for a runner', async () => {
-    serveRuns([
-      succeeded,
-      {
-        ...waitingForRunner,
-        queueState: {
-          ...waitingForRunner.queueState!,
-          waitingForRunner: false,
-        },
+  it('says that the connected runners are busy, with no notice to start one', async () => {
+    const busy =
+      'Queued for a runner: the one connected runner is busy with another step';
+    const waitingForBusyRunner = {
+      ...waitingForRunner,
+      queueState: {
+        ...waitingForRunner.queueState!,
+        waitingForRunner: false,
+        reason: busy,
       },
-    ]);
+    };
+    serveRuns([succeeded, waitingForBusyRunner]);
     renderEntityContent(<PipelineRunsContent />, entityNaming('stack-network'));
 
     expect(await screen.findByText('Upgrade database')).toBeInTheDocument();
     expect(queryWaitingForRunnerNotice()).toBeNull();
+    const row = screen.getByText('Apply network changes').closest('tr')!;
+    expect(within(row).getByText('Waiting for a runner')).toBeInTheDocument();
+    expect(within(row).getByText(busy)).toBeInTheDocument();
+
+    // The run's page says so under its status, where it read "Running" with a queued step.
+    const card = await openRun(waitingForBusyRunner);
+    expect(await within(card).findByText(busy)).toBeInTheDocument();
+    expect(within(card).queryByText('Running')).not.toBeInTheDocument();
+    expect(queryWaitingForRunnerNotice(card)).toBeNull();
   });
 });

@@ -9,7 +9,7 @@ import { useReloadableAsync } from '../common/useReloadableAsync';
 import { useActionMessage } from '../common/ActionMessage';
 import { infraDeliveryApiRef } from '../../api';
 import { ErrorPanel } from '../common/ErrorPanel';
-import { RunState } from '../common/RunStatus';
+import { isQueuedForRunner, RunState } from '../common/RunStatus';
 import { isActiveRun, LIVE_POLL_MS } from '../common/livePolling';
 import { useLiveRuns } from '../common/useLiveRuns';
 import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
@@ -77,9 +77,11 @@ export const RunDetails = ({
             >
               <Box>
                 <RunState run={value.run} />
-                {/* A queued run says what it waits for: the page a plan pressed in the
-                    portal leads to never waits in silence. */}
-                {value.run.status === 'QUEUED' &&
+                {/* A queued run says what it waits for, and so does a running one whose
+                    runners are busy: the page a plan pressed in the portal leads to never
+                    waits in silence. No runner at all has the notice below instead. */}
+                {(value.run.status === 'QUEUED' ||
+                  isQueuedForRunner(value.run)) &&
                   !value.run.queueState?.waitingForRunner && (
                     <Typography
                       variant="caption"

@@ -10,6 +10,7 @@ import { Duration } from '../common/Duration';
 import { STEP_TYPE_LABELS } from '../common/labels';
 import { RunStatus } from '../common/RunStatus';
 import { StepLogs } from './StepLogs';
+import { RunnerSilenceNotice, StepRunnerCaption } from './StepRunner';
 
 /** The step the run is at: the running one, else the next queued one. */
 function activeStepId(steps: StepExecution[]): string | undefined {
@@ -66,6 +67,7 @@ export const StepTimeline = ({ steps }: { steps: StepExecution[] }) => {
                   completedAt={step.completedAt}
                 />
               </Typography>
+              <StepRunnerCaption step={step} />
               {step.error && (
                 <Typography variant="caption" color="error">
                   {step.error.message}
@@ -74,7 +76,10 @@ export const StepTimeline = ({ steps }: { steps: StepExecution[] }) => {
             </Box>
           </AccordionSummary>
           <AccordionDetails>
-            <StepLogs step={step} />
+            <Box width="100%">
+              <RunnerSilenceNotice step={step} />
+              <StepLogs step={step} />
+            </Box>
           </AccordionDetails>
         </Accordion>
       ))}

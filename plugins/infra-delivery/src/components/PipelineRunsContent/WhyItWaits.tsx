@@ -1,8 +1,10 @@
 import { PipelineRun } from '@infra-delivery/plugin-infra-delivery-common';
 import { MaybeLink } from '../common/MaybeLink';
+import { isQueuedForRunner } from '../common/RunStatus';
 
 /**
- * Why a run waits, most specific first: for a runner, for the run that holds its stack, or the
+ * Why a run waits, most specific first: for a runner (none connected, or all busy), for the run
+ * that holds its stack, or the
  * service's plain queue reason. A run is only ever held by its own stack (admission holds a
  * stack for one run at a time), which is named beside it wherever it is shown: here it is "the
  * stack". Text only: it takes the style of where it is shown.
@@ -16,8 +18,8 @@ export const WhyItWaits = ({
   runPath: (runId: string) => string | undefined;
 }) => {
   const queue = run.queueState;
-  if (queue?.waitingForRunner) {
-    return <>{queue.reason ?? 'Waiting for a runner'}</>;
+  if (isQueuedForRunner(run)) {
+    return <>{queue?.reason ?? 'Waiting for a runner'}</>;
   }
   if (queue?.preflightBlockedByAdmissionCondition && queue.blockingRunId) {
     return (

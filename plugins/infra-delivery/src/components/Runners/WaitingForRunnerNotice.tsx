@@ -4,9 +4,9 @@ import Typography from '@material-ui/core/Typography';
 import Alert from '@material-ui/lab/Alert';
 import AlertTitle from '@material-ui/lab/AlertTitle';
 import { useIsOrganizationAdmin } from '../common/useIsOrganizationAdmin';
-import { useMountedInfrastructurePath } from '../common/useInfrastructurePath';
 import { ConnectRunnerButton } from './ConnectRunnerButton';
 import { RunnerCommand } from './RunnerCommand';
+import { useRunnersCardLink } from './useRunnersCardLink';
 import {
   RUNNER_TOKEN_PLACEHOLDER,
   useRunnerStartCommand,
@@ -17,12 +17,6 @@ const DEFAULT_REASON = 'No runner is connected to this organization.';
 /** The reason as a sentence that another can follow. */
 function asSentence(text: string): string {
   return /[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`;
-}
-
-/** Where the Organization page lists the runners, when the app has the plugin's page. */
-function useRunnersCardLink(): string | undefined {
-  const page = useMountedInfrastructurePath();
-  return page ? `${page}/organization#runners` : undefined;
 }
 
 /** What others than admins can do: see the runners, and ask an admin. */

@@ -49,6 +49,16 @@ export const RunStatus = ({
   );
 
 /**
+ * Whether the run's next step waits for a runner to claim it: none is connected
+ * (`waitingForRunner` true), or the connected ones are busy or about to poll (false, on a
+ * running run, with the reason). The service sets the flag only then.
+ */
+export function isQueuedForRunner(run?: PipelineRun): boolean {
+  const flag = run?.queueState?.waitingForRunner;
+  return flag === true || (flag === false && run?.status === 'RUNNING');
+}
+
+/**
  * A run's status as people read it: "Waiting for a runner" while its next step waits for one
  * (the run itself is Queued or Running then), so that a plan pressed in the portal never reads
  * as running while nothing runs it.
@@ -60,7 +70,7 @@ export const RunState = ({
   run?: PipelineRun;
   wrap?: boolean;
 }) =>
-  run?.queueState?.waitingForRunner ? (
+  isQueuedForRunner(run) ? (
     <StatusLabel kind="pending" label="Waiting for a runner" wrap={wrap} />
   ) : (
     <RunStatus status={run?.status} wrap={wrap} />

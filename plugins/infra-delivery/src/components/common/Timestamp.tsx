@@ -8,7 +8,11 @@ import { useNow } from './useNow';
  * two lines: "6 minutes / ago" in a table column read as two facts.
  */
 export const Timestamp = ({ value }: { value?: string }) => {
-  const now = useNow(30_000, value !== undefined);
+  // Under a minute it reads in seconds ("33 seconds ago"), which stay current beside a
+  // running duration; later, every 30 seconds.
+  const inSeconds =
+    value !== undefined && Date.now() - Date.parse(value) < 60_000;
+  const now = useNow(inSeconds ? 1_000 : 30_000, value !== undefined);
   if (!value) {
     return <>—</>;
   }

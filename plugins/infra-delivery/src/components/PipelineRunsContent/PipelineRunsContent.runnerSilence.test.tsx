@@ -1,0 +1,168 @@
+import { StepExecution } from '@infra-delivery/plugin-infra-delivery-common';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import {
+  baseUrl,
+  entityNaming,
+  fakeSignals,
+  list,
+  pipelineRun,
+  renderEntityContent,
+  setupInfraDeliveryServer,
+  stepExecution,
+} from '../../__testUtils__/infraDeliveryTestKit';
+import { PipelineRunsContent } from './PipelineRunsContent';
+import { leaseSilence } from './StepRunner';
+
+const LEASE_MS = 60_000;
+
+const run = pipelineRun({
+  id: 'run-planning',
+  description: 'Plan the network',
+  attachedEntityId: 'stack-network',
+  status: 'RUNNING',
+  isCancellable: true,
+});
+
+/** The plan step, its lease last renewed `secondsAgo` seconds ago by worker-1. */
+function planStep(secondsAgo: number): StepExecution {
+  const renewed = Date.now() - secondsAgo * 1000;
+  return stepExecution({
+    id: 'step-plan',
+    pipelineRunId: run.id,
+    position: 0,
+    name: 'Plan',
+    type: 'iac.plan',
+    status: 'RUNNING',
+    startedAt: new Date(renewed).toISOString(),
+    lease: {
+      runnerId: 'worker-1',
+      renewedAt: new Date(renewed).toISOString(),
+      expiresAt: new Date(renewed + LEASE_MS).toISOString(),
+    },
+  });
+}
+
+const silenceNotice = (card: HTMLElement) =>
+  within(card)
+    .queryAllByRole('status')
+    .find(element => /has not reported/.test(element.textContent ?? ''));
+
+describe('PipelineRunsContent when the runner of a running step stops reporting', () => {
+  const { server } = setupInfraDeliveryServer();
+  let steps: StepExecution[];
+
+  beforeEach(() => {
+    server.use(
+      http.get(`${baseUrl}/pipeline-runs`, () =>
+        HttpResponse.json(list([run])),
+      ),
+      http.get(`${baseUrl}/pipeline-runs/${run.id}`, () =>
+        HttpResponse.json({ data: run }),
+      ),
+      http.get(`${baseUrl}/pipeline-runs/${run.id}/step-executions`, () =>
+        HttpResponse.json({ data: steps }),
+      ),
+      http.get(`${baseUrl}/iac-execution-summaries`, () =>
+        HttpResponse.json(list([])),
+      ),
+      http.get(`${baseUrl}/iac-resources`, () => HttpResponse.json(list([]))),
+      http.get(`${baseUrl}/pipeline-step-executions/step-plan/logs`, () =>
+        HttpResponse.json(list([])),
+      ),
+    );
+  });
+
+  async function openRun(signals = fakeSignals()) {
+    renderEntityContent(
+      <PipelineRunsContent />,
+      entityNaming('stack-network'),
+      {
+        signals: signals.api,
+      },
+    );
+    await userEvent.click(
+      await screen.findByRole('link', { name: run.description }),
+    );
+    return await screen.findByRole('region', { name: 'Run details' });
+  }
+
+  it('names the runner of a step whose runner reports, and warns of nothing', async () => {
+    steps = [planStep(5)];
+    const card = await openRun();
+
+    const header = await within(card).findByRole('button', {
+      name: /1\. Plan/,
+    });
+    expect(header).toHaveTextContent('on worker-1');
+    expect(silenceNotice(card)).toBeUndefined();
+  });
+
+  it('says that a silent runner’s step will be queued again, when, and as which attempt', async () => {
+    steps = [planStep(40)];
+    const card = await openRun();
+
+    await waitFor(() => expect(silenceNotice(card)).toBeDefined());
+    const notice = silenceNotice(card)!;
+    expect(notice).toHaveTextContent(
+      /Runner worker-1 has not reported for 4\ds/,
+    );
+    expect(notice).toHaveTextContent(
+      /Unless it sends a heartbeat within 1\ds, the step is queued again, and the next runner starts it over as attempt 2\. The logs so far stay\./,
+    );
+    expect(
+      within(card).getByRole('button', { name: /1\. Plan/ }),
+    ).toHaveTextContent(/worker-1 has not reported for 4\ds/);
+  });
+
+  it('says the step is being queued again once the lease ran out', async () => {
+    steps = [planStep(65)];
+    const card = await openRun();
+
+    await waitFor(() =>
+      expect(silenceNotice(card)).toHaveTextContent(
+        'Its lease has run out: the step is being queued again, and the next runner starts it over as attempt 2.',
+      ),
+    );
+  });
+
+  it('takes the warning back once a re-read of the run shows a heartbeat', async () => {
+    steps = [planStep(40)];
+    const signals = fakeSignals();
+    const card = await openRun(signals);
+    await waitFor(() => expect(silenceNotice(card)).toBeDefined());
+
+    steps = [planStep(1)];
+    act(() =>
+      signals.announce('infra-delivery:pipeline-runs', { runId: run.id }),
+    );
+
+    await waitFor(() => expect(silenceNotice(card)).toBeUndefined());
+    expect(
+      within(card).getByRole('button', { name: /1\. Plan/ }),
+    ).toHaveTextContent('on worker-1');
+  });
+
+  it('counts a runner silent once half its lease passed without a heartbeat', () => {
+    const lease = {
+      runnerId: 'worker-1',
+      renewedAt: '2026-01-15T10:00:00.000Z',
+      expiresAt: '2026-01-15T10:01:00.000Z',
+    };
+    const at = (seconds: number) =>
+      leaseSilence(lease, Date.parse(lease.renewedAt) + seconds * 1000);
+    expect(at(20)).toEqual({
+      silent: false,
+      silentMs: 20_000,
+      requeueInMs: 40_000,
+    });
+    expect(at(30).silent).toBe(false);
+    expect(at(31)).toEqual({
+      silent: true,
+      silentMs: 31_000,
+      requeueInMs: 29_000,
+    });
+    expect(at(75).requeueInMs).toBe(-15_000);
+  });
+});

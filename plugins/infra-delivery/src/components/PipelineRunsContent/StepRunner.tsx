@@ -1,0 +1,95 @@
+import { Link, StatusWarning } from '@backstage/core-components';
+import {
+  StepExecution,
+  StepLease,
+} from '@infra-delivery/plugin-infra-delivery-common';
+import Box from '@material-ui/core/Box';
+import Typography from '@material-ui/core/Typography';
+import Alert from '@material-ui/lab/Alert';
+import AlertTitle from '@material-ui/lab/AlertTitle';
+import { formatDuration } from '../common/time';
+import { useNow } from '../common/useNow';
+import { useRunnersCardLink } from '../Runners/useRunnersCardLink';
+
+/**
+ * How long the runner of a step has not renewed its lease, and how long it has left. A runner
+ * renews every third of the lease (the reference runner does), so one that let half of it pass
+ * has missed a heartbeat: it is silent.
+ */
+export function leaseSilence(lease: StepLease, now: number) {
+  const renewed = Date.parse(lease.renewedAt);
+  const expires = Date.parse(lease.expiresAt);
+  const silentMs = Math.max(0, now - renewed);
+  return {
+    silent: silentMs > (expires - renewed) / 2,
+    silentMs,
+    requeueInMs: expires - now,
+  };
+}
+
+function useLeaseSilence(lease: StepLease | undefined) {
+  const now = useNow(1_000, lease !== undefined);
+  return lease && leaseSilence(lease, now);
+}
+
+/**
+ * Beside a running step's status: which runner runs it, and how long it has been silent. Plain
+ * text: it stands in the step's header, which is a button.
+ */
+export const StepRunnerCaption = ({ step }: { step: StepExecution }) => {
+  const silence = useLeaseSilence(step.lease);
+  if (!step.lease || !silence) {
+    return null;
+  }
+  return (
+    <Typography variant="caption" color="textSecondary">
+      {silence.silent ? (
+        <StatusWarning>
+          {step.lease.runnerId} has not reported for{' '}
+          {formatDuration(silence.silentMs)}
+        </StatusWarning>
+      ) : (
+        `on ${step.lease.runnerId}`
+      )}
+    </Typography>
+  );
+};
+
+/**
+ * Above a running step's logs, once its runner is silent: that the step will be queued again
+ * for the next runner, and when. Until then the step reads "Running" with nothing to tell a
+ * stopped runner from a slow plan.
+ */
+export const RunnerSilenceNotice = ({ step }: { step: StepExecution }) => {
+  const silence = useLeaseSilence(step.lease);
+  const runners = useRunnersCardLink();
+  if (!step.lease || !silence?.silent) {
+    return null;
+  }
+  const nextAttempt = step.attemptEpoch + 1;
+  return (
+    <Box marginBottom={2}>
+      <Alert severity="warning" role="status">
+        <AlertTitle>
+          Runner {step.lease.runnerId} has not reported for{' '}
+          {formatDuration(silence.silentMs)}
+        </AlertTitle>
+        <Typography variant="body2">
+          {silence.requeueInMs > 0
+            ? `Unless it sends a heartbeat within ${formatDuration(
+                silence.requeueInMs,
+              )}, the step is queued again`
+            : 'Its lease has run out: the step is being queued again'}
+          , and the next runner starts it over as attempt {nextAttempt}. The
+          logs so far stay.
+          {runners && (
+            <>
+              {' '}
+              The <Link to={runners}>Organization page</Link> lists the runners.
+            </>
+          )}
+        </Typography>
+      </Alert>
+    </Box>
+  );
+};
