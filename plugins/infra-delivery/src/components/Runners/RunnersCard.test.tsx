@@ -96,6 +96,24 @@ describe('RunnersCard', () => {
     expect(within(offlineRow).queryByText('Online')).not.toBeInTheDocument();
   });
 
+  it('says that an offline runner stopped reporting during its step, not that it works on it', async () => {
+    server.use(
+      http.get(`${baseUrl}/runners`, () =>
+        HttpResponse.json(
+          list([{ ...online, status: 'OFFLINE', lastSeenAt: secondsAgo(90) }]),
+        ),
+      ),
+    );
+    renderWithService(<RunnersCard />);
+
+    const row = (await screen.findByText('runner-ci-1')).closest('tr')!;
+    expect(row).toHaveTextContent('Stopped reporting during Apply');
+    expect(within(row).getByRole('link', { name: 'Apply' })).toHaveAttribute(
+      'href',
+      '/infra-delivery/runs/run-42',
+    );
+  });
+
   it('names its progress bar while the runners load, for a screen reader', async () => {
     let answer!: () => void;
     const answered = new Promise<void>(resolve => {

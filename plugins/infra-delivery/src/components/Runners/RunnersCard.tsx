@@ -29,7 +29,11 @@ function hostAndVersion(runner: Runner): string | undefined {
   return parts.filter(Boolean).join(' · ') || undefined;
 }
 
-/** The step a runner works on, linked to its run; "Idle" without one. */
+/**
+ * The step a runner works on, linked to its run; "Idle" without one. An offline runner that
+ * held a step stopped reporting during it (the step went to the next runner when its lease ran
+ * out): it does not work on it any more.
+ */
 const WorkingOn = ({ runner }: { runner: Runner }) => {
   const runPagePath = useRunPagePath();
   if (!runner.currentStepExecutionId) {
@@ -40,10 +44,17 @@ const WorkingOn = ({ runner }: { runner: Runner }) => {
     );
   }
   const runId = runner.currentPipelineRunId;
-  return (
+  const step = (
     <MaybeLink to={runId ? runPagePath(runId) : undefined}>
       {runner.currentStepName ?? 'A step'}
     </MaybeLink>
+  );
+  return runner.status === 'OFFLINE' ? (
+    <Typography variant="body2" color="textSecondary">
+      Stopped reporting during {step}
+    </Typography>
+  ) : (
+    step
   );
 };
 
