@@ -7,10 +7,11 @@ import path from 'node:path';
 import { CommitCheckouts } from './CommitCheckouts';
 import { executeStep } from './executeStep';
 import { IacTool } from './IacTool';
+import { LeaseKeeper } from './LeaseKeeper';
+import { LogShipper } from './LogShipper';
 import { RunnerOptions } from './options';
 
 const LOG_FLUSH_MS = 1000;
-const LOG_BATCH = 200;
 /** The longest wait between claims while the service cannot be reached. */
 const MAX_BACKOFF_MS = 30_000;
 
@@ -25,34 +26,6 @@ export const RUNNER_VERSION: string = (() => {
 })();
 
 const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
-
-/** Log lines on their way to the service, sent in batches. */
-class LogShipper {
-  private lines: { timestamp: string; text: string }[] = [];
-  private sending: Promise<void> = Promise.resolve();
-
-  constructor(
-    private readonly send: (
-      lines: { timestamp: string; text: string }[],
-    ) => Promise<void>,
-  ) {}
-
-  add(text: string) {
-    this.lines.push({ timestamp: new Date().toISOString(), text });
-    if (this.lines.length >= LOG_BATCH) {
-      this.flush();
-    }
-  }
-
-  flush(): Promise<void> {
-    const batch = this.lines;
-    this.lines = [];
-    if (batch.length > 0) {
-      this.sending = this.sending.then(() => this.send(batch));
-    }
-    return this.sending;
-  }
-}
 
 /**
  * Claims steps of its organization and executes them: heartbeats keep the lease while the
@@ -150,30 +123,20 @@ export class Runner {
         params,
         body: { data: { leaseToken, lines } },
       });
-    });
+    }, this.log);
     const tool = new IacTool(this.options.iacBinary, line => logs.add(line));
     const flushTimer = setInterval(() => logs.flush(), LOG_FLUSH_MS);
 
-    let leaseLost = false;
-    const leaseMs = new Date(claim.leaseExpiresAt).getTime() - Date.now();
-    const heartbeatTimer = setInterval(async () => {
-      try {
-        const beat = await this.client.call('heartbeatStepExecution', {
-          params,
-          body: { data: { leaseToken } },
-        });
-        if (beat.data.cancelRequested) {
-          this.log(`Run ${claim.pipelineRun.id} was cancelled; stopping`);
-          leaseLost = true;
-          tool.stop();
-        }
-      } catch (error) {
-        if (error instanceof InfraDeliveryApiError && error.status === 409) {
-          leaseLost = true;
-          tool.stop();
-        }
-      }
-    }, Math.max(1000, Math.floor(leaseMs / 3)));
+    const lease = new LeaseKeeper({
+      client: this.client,
+      stepId: step.id,
+      runId: claim.pipelineRun.id,
+      leaseToken,
+      leaseExpiresAt: claim.leaseExpiresAt,
+      stopCommand: () => tool.stop(),
+      log: this.log,
+    });
+    lease.start();
 
     try {
       const outcome = await executeStep(claim, tool, {
@@ -183,11 +146,16 @@ export class Runner {
         checkouts: this.checkouts,
         log: line => logs.add(line),
       });
-      clearInterval(heartbeatTimer);
+      lease.stop();
       clearInterval(flushTimer);
       await logs.flush();
-      if (leaseLost) {
-        this.log(`Abandoned step ${step.id}: its lease is gone`);
+      if (logs.undelivered > 0) {
+        this.log(
+          `${logs.undelivered} log lines of step ${step.id} could not be sent`,
+        );
+      }
+      if (lease.lost) {
+        this.log(`Abandoned step ${step.id}`);
         return;
       }
       await this.client.call('completeStepExecution', {
@@ -198,7 +166,7 @@ export class Runner {
     } catch (error) {
       this.log(`Step ${step.id} could not be reported: ${error}`);
     } finally {
-      clearInterval(heartbeatTimer);
+      lease.stop();
       clearInterval(flushTimer);
     }
   }

@@ -156,5 +156,10 @@ export async function organizationWithStack(
       },
     },
   });
-  return { owner, stack: created.data, runnerKey: key.data.key };
+  return {
+    owner,
+    stack: created.data,
+    runnerKey: key.data.key,
+    runnerKeyId: key.data.id,
+  };
 }

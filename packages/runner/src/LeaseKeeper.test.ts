@@ -1,0 +1,131 @@
+import { mockServices } from '@backstage/backend-test-utils';
+import path from 'node:path';
+import { InfraDeliveryClient } from '@infra-delivery/plugin-infra-delivery-common';
+import { Runner } from './Runner';
+import { RunnerOptions } from './options';
+import {
+  clientFor,
+  FAKE_IAC,
+  organizationWithStack,
+  PLAN_FIXTURES,
+  runnerDirectories,
+  startService,
+} from './__testUtils__/serviceWorld';
+
+jest.setTimeout(60_000);
+
+/** A lease of 3 s: the runner sends a heartbeat every second. */
+const LEASE_SECONDS = 3;
+
+describe('the reference runner keeping its lease', () => {
+  let baseUrl: string;
+
+  beforeAll(async () => {
+    baseUrl = await startService([
+      mockServices.rootConfig.factory({
+        data: { infraDelivery: { engine: { leaseSeconds: LEASE_SECONDS } } },
+      }),
+    ]);
+  });
+
+  beforeEach(() => {
+    process.env.FAKE_IAC_PLAN = path.join(
+      PLAN_FIXTURES,
+      'terraform-compliance__test_issue_522.plan.json',
+    );
+    delete process.env.FAKE_IAC_FAIL;
+  });
+
+  afterEach(() => {
+    delete process.env.FAKE_IAC_SLEEP_MS;
+  });
+
+  function runnerWith(client: InfraDeliveryClient, logs: string[]) {
+    const options: RunnerOptions = {
+      url: baseUrl,
+      token: 'unused: the client sends the key',
+      runnerId: 'lease-runner',
+      iacBinary: FAKE_IAC,
+      ...runnerDirectories('lease'),
+      checkout: true,
+      pollIntervalMs: 10,
+      once: true,
+      labels: [],
+      hostname: 'lease-host',
+    };
+    return new Runner(options, client, m => logs.push(m));
+  }
+
+  async function triggeredPlan() {
+    const world = await organizationWithStack(baseUrl);
+    const run = await world.owner.call('triggerPipelineRun', {
+      params: { id: world.stack.changePipelineId },
+      body: { data: {} },
+    });
+    return { ...world, runId: run.data.id };
+  }
+
+  it('stops the step once the service refuses its key, instead of planning on for nothing', async () => {
+    const { owner, runnerKey, runnerKeyId, runId } = await triggeredPlan();
+    process.env.FAKE_IAC_SLEEP_MS = '30000';
+    const logs: string[] = [];
+    const started = Date.now();
+    const running = runnerWith(clientFor(baseUrl, runnerKey), logs).run();
+    // An admin revokes the runner's key while it plans.
+    await new Promise(resolve => setTimeout(resolve, 500));
+    await owner.call('revokeApiKey', { params: { id: runnerKeyId } });
+    await running;
+
+    expect(Date.now() - started).toBeLessThan(15_000);
+    // The log shipper may hear of the refusal first; the heartbeat stops the command.
+    expect(logs[0]).toMatch(/^Executing iac\.plan "Plan" of run /);
+    expect(logs).toContainEqual(
+      expect.stringMatching(
+        /^The service refused this runner's key \(401: .+\); stopping step .+, whose report it would refuse too$/,
+      ),
+    );
+    expect(logs[logs.length - 1]).toMatch(/^Abandoned step /);
+    // Nothing was reported: the step is the service's to hand out again when its lease ends.
+    const steps = await owner.call('listStepExecutions', {
+      params: { id: runId },
+    });
+    expect(steps.data[0]).toMatchObject({
+      status: 'RUNNING',
+      lease: { runnerId: 'lease-runner' },
+    });
+  });
+
+  it('says once that it cannot renew the lease, and when it renews it again', async () => {
+    const { owner, runnerKey, runId } = await triggeredPlan();
+    process.env.FAKE_IAC_SLEEP_MS = '4000';
+    // The first heartbeat does not reach the service; the ones after it do.
+    let dropped = 0;
+    const client = new InfraDeliveryClient({
+      baseUrl: async () => baseUrl,
+      fetch: (input, init) => {
+        if (String(input).endsWith('/heartbeat') && dropped === 0) {
+          dropped += 1;
+          return Promise.reject(new TypeError('fetch failed'));
+        }
+        return fetch(input, {
+          ...init,
+          headers: { ...init?.headers, authorization: `Bearer ${runnerKey}` },
+        });
+      },
+    });
+    const logs: string[] = [];
+    await runnerWith(client, logs).run();
+
+    expect(dropped).toBe(1);
+    expect(logs).toEqual([
+      expect.stringMatching(/^Executing iac\.plan/),
+      expect.stringMatching(
+        /^Cannot renew the lease on step .+ \(fetch failed\); unless the service hears from this runner by \d{4}-\d\d-\d\dT.+Z, it hands the step to another runner$/,
+      ),
+      expect.stringMatching(/^Renewed the lease on step .+ again$/),
+      expect.stringMatching(/^Step .+ SUCCEEDED$/),
+    ]);
+    const run = await owner.call('getPipelineRun', { params: { id: runId } });
+    expect(run.data.status).toBe('WAITING_FOR_APPROVAL');
+  });
+});

@@ -1,0 +1,95 @@
+import {
+  InfraDeliveryApiError,
+  InfraDeliveryClient,
+} from '@infra-delivery/plugin-infra-delivery-common';
+
+/**
+ * Keeps a runner's lease on one step alive with heartbeats, every third of the lease, while
+ * the step's command runs. It stops the command when the step must not go on here: the run
+ * was cancelled, the lease went to another attempt (409), or the service refuses the runner's
+ * key (401, 403: the key was revoked, its service account deleted or demoted), since no
+ * report of this step would be accepted. A heartbeat that does not reach the service is tried
+ * again at the next beat, and said once, with the time by which the step goes to another
+ * runner.
+ */
+export class LeaseKeeper {
+  /** True once the step must not be reported: its command was stopped. */
+  lost = false;
+  private timer?: ReturnType<typeof setInterval>;
+  private expiresAt: string;
+  private unreachable = false;
+
+  constructor(
+    private readonly options: {
+      client: InfraDeliveryClient;
+      stepId: string;
+      runId: string;
+      leaseToken: string;
+      leaseExpiresAt: string;
+      /** Stops the step's command. */
+      stopCommand: () => void;
+      log: (message: string) => void;
+    },
+  ) {
+    this.expiresAt = options.leaseExpiresAt;
+  }
+
+  start() {
+    const leaseMs = Date.parse(this.expiresAt) - Date.now();
+    this.timer = setInterval(
+      () => this.beat(),
+      Math.max(1000, Math.floor(leaseMs / 3)),
+    );
+  }
+
+  stop() {
+    clearInterval(this.timer);
+  }
+
+  private giveUp(message: string) {
+    if (this.lost) return;
+    this.lost = true;
+    this.options.log(message);
+    this.options.stopCommand();
+  }
+
+  private async beat() {
+    const { client, stepId, runId, leaseToken, log } = this.options;
+    try {
+      const beat = await client.call('heartbeatStepExecution', {
+        params: { id: stepId },
+        body: { data: { leaseToken } },
+      });
+      this.expiresAt = beat.data.leaseExpiresAt;
+      if (this.unreachable) {
+        this.unreachable = false;
+        log(`Renewed the lease on step ${stepId} again`);
+      }
+      if (beat.data.cancelRequested) {
+        this.giveUp(`Run ${runId} was cancelled; stopping`);
+      }
+    } catch (error) {
+      if (error instanceof InfraDeliveryApiError && error.status === 409) {
+        this.giveUp(
+          `The lease on step ${stepId} is gone (${error.message}); stopping`,
+        );
+      } else if (
+        error instanceof InfraDeliveryApiError &&
+        (error.status === 401 || error.status === 403)
+      ) {
+        this.giveUp(
+          `The service refused this runner's key (${error.status}: ${error.message}); stopping step ${stepId}, whose report it would refuse too`,
+        );
+      } else if (!this.unreachable) {
+        this.unreachable = true;
+        log(
+          `Cannot renew the lease on step ${stepId} (${
+            (error as Error).message
+          }); unless the service hears from this runner by ${
+            this.expiresAt
+          }, it hands the step to another runner`,
+        );
+      }
+    }
+  }
+}
