@@ -16,7 +16,8 @@ export class LeaseKeeper {
   /** True once the step must not be reported: its command was stopped. */
   lost = false;
   private timer?: ReturnType<typeof setInterval>;
-  private expiresAt: string;
+  /** Until when the service holds the step for this runner, as last heard. */
+  expiresAt: string;
   private unreachable = false;
 
   constructor(

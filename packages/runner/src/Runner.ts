@@ -110,6 +110,44 @@ export class Runner {
     }
   }
 
+  /**
+   * Reports a step's outcome, again and again while the service cannot be reached (a portal
+   * restarting) and the lease lasts; after it the service has handed the step to another
+   * runner and would refuse the report. A refusal (4xx) is final.
+   */
+  private async reportWithinLease(
+    stepId: string,
+    lease: LeaseKeeper,
+    report: () => Promise<void>,
+  ): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await report();
+        return;
+      } catch (error) {
+        const refused =
+          error instanceof InfraDeliveryApiError &&
+          error.status >= 400 &&
+          error.status < 500;
+        const waitMs = Math.min(
+          MAX_BACKOFF_MS,
+          this.options.pollIntervalMs * 2 ** Math.min(attempt + 1, 10),
+        );
+        if (refused || Date.now() + waitMs >= Date.parse(lease.expiresAt)) {
+          throw error;
+        }
+        if (attempt === 0) {
+          this.log(
+            `Cannot report step ${stepId} (${
+              (error as Error).message
+            }); trying again until its lease ends at ${lease.expiresAt}`,
+          );
+        }
+        await sleep(waitMs);
+      }
+    }
+  }
+
   async execute(claim: RunnerClaim): Promise<void> {
     const step = claim.stepExecution;
     const params = { id: step.id };
@@ -146,22 +184,25 @@ export class Runner {
         checkouts: this.checkouts,
         log: line => logs.add(line),
       });
-      lease.stop();
       clearInterval(flushTimer);
-      await logs.flush();
+      if (lease.lost) {
+        this.log(`Abandoned step ${step.id}`);
+        return;
+      }
+      // The heartbeats go on until the report is in: a service that is back within the lease
+      // takes it.
+      await this.reportWithinLease(step.id, lease, async () => {
+        await logs.flush();
+        await this.client.call('completeStepExecution', {
+          params,
+          body: { data: { leaseToken, ...outcome } },
+        });
+      });
       if (logs.undelivered > 0) {
         this.log(
           `${logs.undelivered} log lines of step ${step.id} could not be sent`,
         );
       }
-      if (lease.lost) {
-        this.log(`Abandoned step ${step.id}`);
-        return;
-      }
-      await this.client.call('completeStepExecution', {
-        params,
-        body: { data: { leaseToken, ...outcome } },
-      });
       this.log(`Step ${step.id} ${outcome.status}`);
     } catch (error) {
       this.log(`Step ${step.id} could not be reported: ${error}`);

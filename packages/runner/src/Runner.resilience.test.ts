@@ -17,7 +17,7 @@ jest.setTimeout(60_000);
 /** A lease of 3 s: the runner sends a heartbeat every second. */
 const LEASE_SECONDS = 3;
 
-describe('the reference runner keeping its lease', () => {
+describe('the reference runner when the service does not answer or refuses it', () => {
   let baseUrl: string;
 
   beforeAll(async () => {
@@ -95,28 +95,63 @@ describe('the reference runner keeping its lease', () => {
     });
   });
 
-  it('says once that it cannot renew the lease, and when it renews it again', async () => {
-    const { owner, runnerKey, runId } = await triggeredPlan();
-    process.env.FAKE_IAC_SLEEP_MS = '4000';
-    // The first heartbeat does not reach the service; the ones after it do.
-    let dropped = 0;
+  /** A client with the runner's key whose requests to paths ending in `suffix` fail `times` times. */
+  function droppingClient(key: string, suffix: string, times: number) {
+    const dropped = { count: 0 };
     const client = new InfraDeliveryClient({
       baseUrl: async () => baseUrl,
       fetch: (input, init) => {
-        if (String(input).endsWith('/heartbeat') && dropped === 0) {
-          dropped += 1;
+        if (String(input).endsWith(suffix) && dropped.count < times) {
+          dropped.count += 1;
           return Promise.reject(new TypeError('fetch failed'));
         }
         return fetch(input, {
           ...init,
-          headers: { ...init?.headers, authorization: `Bearer ${runnerKey}` },
+          headers: { ...init?.headers, authorization: `Bearer ${key}` },
         });
       },
     });
+    return { client, dropped };
+  }
+
+  it('reports the outcome again while the lease lasts, so that a portal restarting loses no step', async () => {
+    const { owner, runnerKey, runId } = await triggeredPlan();
+    const { client, dropped } = droppingClient(runnerKey, '/complete', 2);
     const logs: string[] = [];
     await runnerWith(client, logs).run();
 
-    expect(dropped).toBe(1);
+    expect(dropped.count).toBe(2);
+    expect(logs).toEqual([
+      expect.stringMatching(/^Executing iac\.plan/),
+      expect.stringMatching(
+        /^Cannot report step .+ \(fetch failed\); trying again until its lease ends at \d{4}-.+Z$/,
+      ),
+      expect.stringMatching(/^Step .+ SUCCEEDED$/),
+    ]);
+    const run = await owner.call('getPipelineRun', { params: { id: runId } });
+    expect(run.data.status).toBe('WAITING_FOR_APPROVAL');
+    const logLines = await owner.call('listStepExecutionLogs', {
+      params: {
+        id: (
+          await owner.call('listStepExecutions', { params: { id: runId } })
+        ).data[0].id,
+      },
+      query: {},
+    });
+    expect(logLines.data.map(line => line.text)).toContain(
+      'Plan: 5 to add, 1 to change, 2 to destroy.',
+    );
+  });
+
+  it('says once that it cannot renew the lease, and when it renews it again', async () => {
+    const { owner, runnerKey, runId } = await triggeredPlan();
+    process.env.FAKE_IAC_SLEEP_MS = '4000';
+    // The first heartbeat does not reach the service; the ones after it do.
+    const { client, dropped } = droppingClient(runnerKey, '/heartbeat', 1);
+    const logs: string[] = [];
+    await runnerWith(client, logs).run();
+
+    expect(dropped.count).toBe(1);
     expect(logs).toEqual([
       expect.stringMatching(/^Executing iac\.plan/),
       expect.stringMatching(
