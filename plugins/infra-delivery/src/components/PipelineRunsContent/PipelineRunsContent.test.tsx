@@ -592,26 +592,55 @@ describe('PipelineRunsContent', () => {
     ).toHaveLength(5);
   });
 
-  it('says when a run reported more resources than the page read', async () => {
+  it('reads every page of a large run’s changes, and says when a run reported more than it reads', async () => {
     serveRuns();
+    // 1,200 changes in pages of 500; the run reported 6,000.
+    const many = Array.from({ length: 1_200 }, (_, i) =>
+      iacResource({
+        id: `many-${i}`,
+        address: `aws_instance.web[${i}]`,
+        pipelineRunId: waiting.id,
+        runType: 'PLAN',
+        changeKind: 'CREATE',
+      }),
+    );
     server.use(
-      http.get(`${baseUrl}/iac-resources`, () =>
-        HttpResponse.json(
-          list(
-            resources.filter(r => r.pipelineRunId === waiting.id),
-            1_200,
-          ),
-        ),
-      ),
+      http.get(`${baseUrl}/iac-resources`, ({ request }) => {
+        const url = new URL(request.url);
+        const from = Number(url.searchParams.get('cursor') ?? 0);
+        const limit = Number(url.searchParams.get('limit'));
+        const next = from + limit;
+        return HttpResponse.json({
+          data: many.slice(from, next),
+          meta: {
+            limit,
+            totalCount: 6_000,
+            ...(next < many.length ? { nextCursor: String(next) } : {}),
+          },
+        });
+      }),
     );
     renderEntityContent(<PipelineRunsContent />, entity);
     const card = await openRun('Apply network changes');
 
     expect(
       await within(card).findByText(
-        'The first 3 of the 1200 resources the run reported',
+        'The first 1200 of the 6000 resources the run reported',
       ),
     ).toBeInTheDocument();
+    expect(
+      within(card).getByText('Resource changes (1200)'),
+    ).toBeInTheDocument();
+    expect(
+      requestsTo('GET', '/iac-resources').map(r => [
+        r.query.get('limit'),
+        r.query.get('cursor'),
+      ]),
+    ).toEqual([
+      ['500', null],
+      ['500', '500'],
+      ['500', '1000'],
+    ]);
   });
 
   it("shows a resource change's before and after in a dialog named after it", async () => {

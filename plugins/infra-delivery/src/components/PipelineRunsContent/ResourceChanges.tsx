@@ -5,6 +5,7 @@ import { useApi } from '@backstage/frontend-plugin-api';
 import {
   IacResource,
   IacRunType,
+  MAX_PAGE_LIMIT,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
@@ -22,6 +23,13 @@ import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { CHANGE_KIND_LABELS, RUN_TYPE_LABELS } from '../common/labels';
 import { ErrorPanel } from '../common/ErrorPanel';
+import { readPages } from '../common/readPages';
+
+/**
+ * The most resource changes a run page reads (ten requests): a plan and its apply of 2,500
+ * resources each. A larger run says how many it reported.
+ */
+export const MAX_RESOURCES_READ = 5_000;
 
 /** The order in which a run's steps report: a plan, then its apply (or destroy). */
 const RUN_TYPES = Object.keys(RUN_TYPE_LABELS) as IacRunType[];
@@ -88,23 +96,32 @@ export const ResourceChanges = ({
   // time (no step column), the latest unless someone chose another.
   const [chosenStep, setChosenStep] = useState<IacRunType>();
   // The previous answer stays shown while the next one loads.
-  const { value, error } = useAsync(
+  const { value: read, error } = useAsync(
     () =>
-      client.call('listIacResources', {
-        query: { pipelineRunId: runId, limit: 500 },
-      }),
+      readPages(
+        cursor =>
+          client.call('listIacResources', {
+            query: {
+              pipelineRunId: runId,
+              limit: MAX_PAGE_LIMIT,
+              ...(cursor ? { cursor } : {}),
+            },
+          }),
+        MAX_RESOURCES_READ,
+      ),
     [client, runId, stepsKey],
   );
   if (error) return <ErrorPanel error={error} />;
-  if (!value || value.data.length === 0) return null;
+  if (!read || read.items.length === 0) return null;
+  const resources = read.items;
   const steps = RUN_TYPES.filter(type =>
-    value.data.some(r => r.runType === type),
+    resources.some(r => r.runType === type),
   );
   const step =
     chosenStep && steps.includes(chosenStep)
       ? chosenStep
       : steps[steps.length - 1];
-  const ofStep = value.data.filter(r => r.runType === step);
+  const ofStep = resources.filter(r => r.runType === step);
   const unchanged = ofStep.filter(r => r.changeKind === 'NO_OP').length;
   const shown = showUnchanged
     ? ofStep
@@ -135,7 +152,7 @@ export const ResourceChanges = ({
               {steps.map(type => (
                 <ToggleButton key={type} value={type}>
                   {`${RUN_TYPE_LABELS[type]} (${
-                    value.data.filter(r => r.runType === type).length
+                    resources.filter(r => r.runType === type).length
                   })`}
                 </ToggleButton>
               ))}
@@ -159,8 +176,8 @@ export const ResourceChanges = ({
         title={`Resource changes (${ofStep.length})`}
         // The counts above are of the resources read; a larger run says how many it has.
         subtitle={
-          value.meta.totalCount > value.data.length
-            ? `The first ${value.data.length} of the ${value.meta.totalCount} resources the run reported`
+          read.totalCount > read.items.length
+            ? `The first ${read.items.length} of the ${read.totalCount} resources the run reported`
             : undefined
         }
         options={{ ...TABLE_OPTIONS, search: true }}

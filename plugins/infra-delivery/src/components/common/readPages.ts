@@ -1,0 +1,21 @@
+import { ListResponse } from '@infra-delivery/plugin-infra-delivery-common';
+
+/**
+ * The items of a keyset list, page after page from its first, until the list ends or `max`
+ * items are read; with the list's whole count, for a view that read only part of it to say so.
+ */
+export async function readPages<T>(
+  readPage: (cursor?: string) => Promise<ListResponse<T>>,
+  max: number,
+): Promise<{ items: T[]; totalCount: number }> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  let totalCount = 0;
+  do {
+    const page = await readPage(cursor);
+    items.push(...page.data);
+    totalCount = page.meta.totalCount;
+    cursor = page.meta.nextCursor;
+  } while (cursor && items.length < max);
+  return { items, totalCount };
+}
