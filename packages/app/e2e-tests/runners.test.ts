@@ -68,10 +68,11 @@ test('a plan waits for a runner, then streams its logs live, waits for the appro
     await expect(
       page.getByText('Terraform has been successfully initialized!').first(),
     ).toBeVisible({ timeout: 60_000 });
-    // Live: the plan is still running, and its last lines have not come yet.
-    await expect(page.getByRole('button', { name: /^1\. Plan/ })).toContainText(
-      'Running',
-    );
+    // Live: the plan is still running on the runner the step names, and its last lines have
+    // not come yet.
+    const planStep = page.getByRole('button', { name: /^1\. Plan/ });
+    await expect(planStep).toContainText('Running');
+    await expect(planStep).toContainText('on e2e-runner');
     await expect(
       page.getByText('Plan: 5 to add, 1 to change, 2 to destroy.'),
     ).toHaveCount(0);

@@ -21,11 +21,13 @@ describe('the reference runner when the service does not answer or refuses it', 
   let baseUrl: string;
 
   beforeAll(async () => {
-    baseUrl = await startService([
-      mockServices.rootConfig.factory({
-        data: { infraDelivery: { engine: { leaseSeconds: LEASE_SECONDS } } },
-      }),
-    ]);
+    baseUrl = await startService({
+      features: [
+        mockServices.rootConfig.factory({
+          data: { infraDelivery: { engine: { leaseSeconds: LEASE_SECONDS } } },
+        }),
+      ],
+    });
   });
 
   beforeEach(() => {

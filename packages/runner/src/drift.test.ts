@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { mockServices, TestDatabases } from '@backstage/backend-test-utils';
+import { TestDatabases } from '@backstage/backend-test-utils';
 import { Runner } from './Runner';
 import {
   clientFor,
@@ -44,11 +44,7 @@ describe.each(databases.eachSupportedId())(
     let sourceRoot: string;
 
     beforeAll(async () => {
-      baseUrl = await startService([
-        mockServices.database.factory({
-          knex: await databases.init(databaseId),
-        }),
-      ]);
+      baseUrl = await startService({ knex: await databases.init(databaseId) });
     });
 
     beforeEach(() => {

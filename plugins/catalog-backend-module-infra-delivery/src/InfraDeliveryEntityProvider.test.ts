@@ -3,6 +3,7 @@ import {
   mockCredentials,
   mockServices,
   startTestBackend,
+  TestDatabases,
 } from '@backstage/backend-test-utils';
 import { Entity } from '@backstage/catalog-model';
 import { EntityProviderConnection } from '@backstage/plugin-catalog-node';
@@ -11,6 +12,9 @@ import { InfraDeliveryClient } from '@infra-delivery/plugin-infra-delivery-commo
 // eslint-disable-next-line @backstage/no-mixed-plugin-imports
 import infraDeliveryPlugin from '@infra-delivery/plugin-infra-delivery-backend';
 import { InfraDeliveryEntityProvider } from './InfraDeliveryEntityProvider';
+
+/** Closed after the tests: the test backend's default database never is, and kept Jest's worker alive. */
+const databases = TestDatabases.create({ ids: ['SQLITE_3'] });
 
 jest.setTimeout(60_000);
 
@@ -34,6 +38,9 @@ describe('InfraDeliveryEntityProvider against the service', () => {
     const { server } = await startTestBackend({
       features: [
         infraDeliveryPlugin,
+        mockServices.database.factory({
+          knex: await databases.init('SQLITE_3'),
+        }),
         mockServices.rootConfig.factory({
           data: {
             infraDelivery: {

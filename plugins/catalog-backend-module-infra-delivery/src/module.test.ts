@@ -2,12 +2,14 @@ import { AddressInfo } from 'node:net';
 import {
   coreServices,
   createBackendModule,
+  createServiceFactory,
   SchedulerService,
 } from '@backstage/backend-plugin-api';
 import {
   mockCredentials,
   mockServices,
   startTestBackend,
+  TestDatabases,
 } from '@backstage/backend-test-utils';
 import { Entity } from '@backstage/catalog-model';
 import catalogPlugin from '@backstage/plugin-catalog-backend';
@@ -17,6 +19,20 @@ import { InfraDeliveryClient } from '@infra-delivery/plugin-infra-delivery-commo
 // eslint-disable-next-line @backstage/no-mixed-plugin-imports
 import infraDeliveryPlugin from '@infra-delivery/plugin-infra-delivery-backend';
 import { catalogModuleInfraDelivery } from './module';
+
+/**
+ * Each plugin's own SQLite database, closed after the tests: the test backend's default one is
+ * never closed, and its connection pool's timers kept Jest's worker from exiting.
+ */
+const databases = TestDatabases.create({ ids: ['SQLITE_3'] });
+const closedDatabases = createServiceFactory({
+  service: coreServices.database,
+  deps: {},
+  async factory() {
+    const knex = await databases.init('SQLITE_3');
+    return { getClient: async () => knex };
+  },
+});
 
 jest.setTimeout(120_000);
 
@@ -97,6 +113,7 @@ describe('the catalog module in a backend with the catalog and the service', () 
         catalogModuleInfraDelivery,
         testModule,
         infraDeliveryPlugin,
+        closedDatabases,
         mockServices.scheduler.factory({ skipTaskRunOnStartup: true }),
         mockServices.rootConfig.factory({
           data: {

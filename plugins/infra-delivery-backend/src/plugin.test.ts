@@ -1,13 +1,25 @@
-import { startTestBackend } from '@backstage/backend-test-utils';
+import {
+  mockServices,
+  startTestBackend,
+  TestDatabases,
+} from '@backstage/backend-test-utils';
 import { errorBodySchema } from '@infra-delivery/plugin-infra-delivery-common';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import request from 'supertest';
 import { infraDeliveryPlugin } from './plugin';
 
+/** Closed after the tests: the test backend's default database never is, and kept Jest's worker alive. */
+const databases = TestDatabases.create({ ids: ['SQLITE_3'] });
+
 describe('infraDeliveryPlugin', () => {
   async function startBackend() {
     const { server } = await startTestBackend({
-      features: [infraDeliveryPlugin],
+      features: [
+        infraDeliveryPlugin,
+        mockServices.database.factory({
+          knex: await databases.init('SQLITE_3'),
+        }),
+      ],
     });
     return server;
   }

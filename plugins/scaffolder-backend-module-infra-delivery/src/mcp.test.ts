@@ -6,6 +6,7 @@ import {
   mockCredentials,
   mockServices,
   startTestBackend,
+  TestDatabases,
 } from '@backstage/backend-test-utils';
 import mcpActionsPlugin from '@backstage/plugin-mcp-actions-backend';
 import { InfraDeliveryClient } from '@infra-delivery/plugin-infra-delivery-common';
@@ -13,6 +14,9 @@ import infraDeliveryPlugin from '@infra-delivery/plugin-infra-delivery-backend';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { AddressInfo } from 'node:net';
+
+/** Closed after the tests: the test backend's default database never is, and kept Jest's worker alive. */
+const databases = TestDatabases.create({ ids: ['SQLITE_3'] });
 
 jest.setTimeout(60_000);
 
@@ -101,6 +105,9 @@ describe('infra-delivery tools through the MCP SDK client', () => {
       features: [
         infraDeliveryPlugin,
         mcpActionsPlugin,
+        mockServices.database.factory({
+          knex: await databases.init('SQLITE_3'),
+        }),
         actionsRegistryServiceFactory,
         actionsServiceFactory,
         mockServices.rootConfig.factory({

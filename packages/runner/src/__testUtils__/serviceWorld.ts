@@ -3,7 +3,11 @@ import fs from 'node:fs';
 import { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { startTestBackend } from '@backstage/backend-test-utils';
+import {
+  mockServices,
+  startTestBackend,
+  TestDatabases,
+} from '@backstage/backend-test-utils';
 import { InfraDeliveryClient } from '@infra-delivery/plugin-infra-delivery-common';
 import infraDeliveryPlugin from '@infra-delivery/plugin-infra-delivery-backend';
 
@@ -17,14 +21,29 @@ export const PLAN_FIXTURES = path.resolve(
 );
 
 /**
- * Starts the service on a test backend (with `features` beside the plugin, a database say)
- * and answers its base URL, as a runner's `--url`.
+ * The SQLite databases of the services the tests start, closed after the test file: the test
+ * backend's own default database is never closed, and its connection pool's timers kept Jest's
+ * worker from exiting ("A worker process has failed to exit gracefully").
+ */
+const sqlite = TestDatabases.create({ ids: ['SQLITE_3'] });
+
+/**
+ * Starts the service on a test backend, on `knex` (a fresh SQLite database by default) with
+ * `features` beside the plugin, and answers its base URL, as a runner's `--url`.
  */
 export async function startService(
-  features: Parameters<typeof startTestBackend>[0]['features'] = [],
+  options: {
+    knex?: Awaited<ReturnType<TestDatabases['init']>>;
+    features?: Parameters<typeof startTestBackend>[0]['features'];
+  } = {},
 ): Promise<string> {
+  const knex = options.knex ?? (await sqlite.init('SQLITE_3'));
   const { server } = await startTestBackend({
-    features: [infraDeliveryPlugin, ...(features ?? [])],
+    features: [
+      infraDeliveryPlugin,
+      mockServices.database.factory({ knex }),
+      ...(options.features ?? []),
+    ],
   });
   return `http://127.0.0.1:${
     (server.address() as AddressInfo).port
