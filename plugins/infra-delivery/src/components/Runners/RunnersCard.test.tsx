@@ -6,9 +6,11 @@ import {
   configuredRunnerCommand,
   fakeSignals,
   list,
+  pipelineRun,
   renderWithService,
   runner,
   setupInfraDeliveryServer,
+  stack,
 } from '../../__testUtils__/infraDeliveryTestKit';
 import { RunnersCard } from './RunnersCard';
 
@@ -47,6 +49,34 @@ describe('RunnersCard', () => {
   const { server, requestsTo } = setupInfraDeliveryServer({ role: 'ADMIN' });
   const runnerRequests = () => requestsTo('GET', '/runners');
 
+  /** runner-ci-1's row, once the name of the run it works on is read (the table then redraws). */
+  async function workingRow() {
+    await screen.findByRole('link', {
+      name: 'Apply of Plan & apply · Network',
+    });
+    return screen.getByText('runner-ci-1').closest('tr')!;
+  }
+
+  // The run runner-ci-1 works on: an apply of the Network stack.
+  beforeEach(() => {
+    const network = stack({ id: 'stack-network', name: 'Network' });
+    server.use(
+      http.get(`${baseUrl}/pipeline-runs`, () =>
+        HttpResponse.json(
+          list([
+            pipelineRun({
+              id: 'run-42',
+              pipelineId: network.changePipelineId,
+              attachedEntityId: network.id,
+              status: 'RUNNING',
+            }),
+          ]),
+        ),
+      ),
+      http.get(`${baseUrl}/stacks`, () => HttpResponse.json(list([network]))),
+    );
+  });
+
   const serveRunners = (first = [online, offline]) =>
     server.use(
       http.get(`${baseUrl}/runners`, ({ request }) => {
@@ -72,17 +102,22 @@ describe('RunnersCard', () => {
     );
     renderWithService(<RunnersCard />);
 
-    const onlineRow = (await screen.findByText('runner-ci-1')).closest('tr')!;
+    const onlineRow = await workingRow();
     expect(within(onlineRow).getByText('Online')).toBeInTheDocument();
     expect(
       within(onlineRow).getByText('build-host-1 · version 0.3.0'),
     ).toBeInTheDocument();
     expect(within(onlineRow).getByText('linux')).toBeInTheDocument();
     expect(within(onlineRow).getByText('tofu')).toBeInTheDocument();
-    // The step it works on links to its run, under the Infrastructure page.
+    // The step it works on, and the run's name, link to its run under the Infrastructure page.
     expect(
-      within(onlineRow).getByRole('link', { name: 'Apply' }),
+      within(onlineRow).getByRole('link', {
+        name: 'Apply of Plan & apply · Network',
+      }),
     ).toHaveAttribute('href', '/infra-delivery/runs/run-42');
+    expect(
+      requestsTo('GET', '/pipeline-runs').map(r => r.query.getAll('id')),
+    ).toEqual([['run-42']]);
     // The clock runs on while a loaded machine renders, so "12" may have become
     // a later second; time.test.ts holds the wording to the exact second.
     const lastSeen = within(onlineRow).getByText(/^1\d seconds ago$/);
@@ -106,11 +141,14 @@ describe('RunnersCard', () => {
     );
     renderWithService(<RunnersCard />);
 
-    const row = (await screen.findByText('runner-ci-1')).closest('tr')!;
-    expect(row).toHaveTextContent('Stopped reporting during Apply');
-    expect(within(row).getByRole('link', { name: 'Apply' })).toHaveAttribute(
-      'href',
-      '/infra-delivery/runs/run-42',
+    const row = await workingRow();
+    expect(
+      within(row).getByRole('link', {
+        name: 'Apply of Plan & apply · Network',
+      }),
+    ).toHaveAttribute('href', '/infra-delivery/runs/run-42');
+    expect(row).toHaveTextContent(
+      'Stopped reporting during Apply of Plan & apply · Network',
     );
   });
 
@@ -134,7 +172,7 @@ describe('RunnersCard', () => {
       screen.queryByText(/No runner has connected yet/),
     ).not.toBeInTheDocument();
     answer();
-    expect(await screen.findByText('runner-ci-1')).toBeInTheDocument();
+    expect(await workingRow()).toBeInTheDocument();
     expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
   });
 
@@ -148,14 +186,16 @@ describe('RunnersCard', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'Next' }));
 
-    expect(await screen.findByText('runner-page-2')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(screen.getByText('runner-page-2')).toBeInTheDocument(),
+    );
     expect(screen.queryByText('runner-ci-1')).not.toBeInTheDocument();
     expect(screen.getByText('Runners 21–21 of 3')).toBeInTheDocument();
     expect(runnerRequests()[1].query.get('cursor')).toBe('page-2');
     expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
 
     await userEvent.click(screen.getByRole('button', { name: 'Previous' }));
-    expect(await screen.findByText('runner-ci-1')).toBeInTheDocument();
+    expect(await workingRow()).toBeInTheDocument();
     expect(runnerRequests()[2].query.has('cursor')).toBe(false);
   });
 

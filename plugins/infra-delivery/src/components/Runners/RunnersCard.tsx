@@ -4,6 +4,7 @@ import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Chip from '@material-ui/core/Chip';
 import Typography from '@material-ui/core/Typography';
+import { createContext, useContext } from 'react';
 import useInterval from 'react-use/esm/useInterval';
 import { CARD_TABLE_OPTIONS, contentWidths } from '../common/tableOptions';
 import { MaybeLink } from '../common/MaybeLink';
@@ -15,6 +16,7 @@ import { ConnectRunnerButton } from './ConnectRunnerButton';
 import { Timestamp } from '../common/Timestamp';
 import { RunnerStatusLabel } from './RunnerStatusLabel';
 import { useRunnerPages } from './useRunnerPages';
+import { useRunTitles } from './useRunTitles';
 import { LoadingTable } from '../common/LoadingTable';
 
 /** How often the list is read again, so that runners going on- or offline show. */
@@ -30,12 +32,22 @@ function hostAndVersion(runner: Runner): string | undefined {
 }
 
 /**
+ * The names of the runs the listed runners work on, once read. Cells read them from here, so
+ * that the rows stay the same objects when they arrive: new rows would redraw the table.
+ */
+const RunTitles = createContext<ReadonlyMap<string, string> | undefined>(
+  undefined,
+);
+
+/**
  * The step a runner works on, linked to its run; "Idle" without one. An offline runner that
  * held a step stopped reporting during it (the step went to the next runner when its lease ran
  * out): it does not work on it any more.
  */
 const WorkingOn = ({ runner }: { runner: Runner }) => {
   const runPagePath = useRunPagePath();
+  // The run's name: the step's name alone ("Plan") did not say which run.
+  const runTitles = useContext(RunTitles);
   if (!runner.currentStepExecutionId) {
     return (
       <Typography variant="body2" color="textSecondary">
@@ -44,9 +56,11 @@ const WorkingOn = ({ runner }: { runner: Runner }) => {
     );
   }
   const runId = runner.currentPipelineRunId;
+  const runTitle = runId && runTitles?.get(runId);
+  const stepName = runner.currentStepName ?? 'A step';
   const step = (
     <MaybeLink to={runId ? runPagePath(runId) : undefined}>
-      {runner.currentStepName ?? 'A step'}
+      {runTitle ? `${stepName} of ${runTitle}` : stepName}
     </MaybeLink>
   );
   return runner.status === 'OFFLINE' ? (
@@ -95,7 +109,10 @@ const columns: TableColumn<Runner>[] = contentWidths<Runner>([
     title: 'Last seen',
     render: runner => <Timestamp value={runner.lastSeenAt} />,
   },
-  { title: 'Working on', render: runner => <WorkingOn runner={runner} /> },
+  {
+    title: 'Working on',
+    render: runner => <WorkingOn runner={runner} />,
+  },
 ]);
 
 /** The runners that executed or wait for IaC steps of the organization, as last seen. */
@@ -110,6 +127,9 @@ export const RunnersCard = () => {
     retry();
   };
   const page = runners.value;
+  const runTitles = useRunTitles(
+    (page?.data ?? []).flatMap(runner => runner.currentPipelineRunId ?? []),
+  );
 
   return (
     <InfoCard
@@ -126,27 +146,29 @@ export const RunnersCard = () => {
       }
     >
       {runners.error && <ErrorPanel error={runners.error} />}
-      <LoadingTable
-        options={CARD_TABLE_OPTIONS}
-        loading={runners.loading && !page}
-        loadingLabel="Loading runners"
-        columns={columns}
-        data={page?.data ?? []}
-        emptyContent={
-          <Box padding={2}>
-            <Typography gutterBottom>
-              No runner has connected yet: runs with plan, apply or destroy
-              steps wait until one does.
-            </Typography>
-            {isAdmin && <ConnectRunnerButton onConnected={connected} />}
-            {isAdmin === false && (
-              <Typography variant="body2" color="textSecondary">
-                An organization admin can connect one.
+      <RunTitles.Provider value={runTitles}>
+        <LoadingTable
+          options={CARD_TABLE_OPTIONS}
+          loading={runners.loading && !page}
+          loadingLabel="Loading runners"
+          columns={columns}
+          data={page?.data ?? []}
+          emptyContent={
+            <Box padding={2}>
+              <Typography gutterBottom>
+                No runner has connected yet: runs with plan, apply or destroy
+                steps wait until one does.
               </Typography>
-            )}
-          </Box>
-        }
-      />
+              {isAdmin && <ConnectRunnerButton onConnected={connected} />}
+              {isAdmin === false && (
+                <Typography variant="body2" color="textSecondary">
+                  An organization admin can connect one.
+                </Typography>
+              )}
+            </Box>
+          }
+        />
+      </RunTitles.Provider>
       {page && (runners.hasPrevious || runners.hasNext) && (
         <Box
           display="flex"
