@@ -29,6 +29,20 @@ export function registerGetRunAction(
               startedAt: z.string().optional(),
               completedAt: z.string().optional(),
               error: z.string().optional(),
+              runnerId: z
+                .string()
+                .optional()
+                .describe('While the step runs: the runner executing it'),
+              runnerLastReportedAt: z
+                .string()
+                .optional()
+                .describe("While the step runs: the runner's latest heartbeat"),
+              queuedAgainUnlessReportedBy: z
+                .string()
+                .optional()
+                .describe(
+                  'While the step runs: without a heartbeat by then, the step goes to another runner',
+                ),
             }),
           ),
           plans: z.array(

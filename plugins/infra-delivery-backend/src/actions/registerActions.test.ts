@@ -336,6 +336,17 @@ describe.each(databases.eachSupportedId())(
           'SUCCEEDED',
           'QUEUED',
         ]);
+
+        // Claimed, the apply names its runner and until when it must report.
+        const apply = await claim(api, runner.key, 'build-host-1');
+        const applying = (await output(MEMBER, 'get-run', { runId })).steps[2];
+        expect(applying).toMatchObject({
+          status: 'RUNNING',
+          runnerId: 'build-host-1',
+          runnerLastReportedAt: expect.any(String),
+          queuedAgainUnlessReportedBy: apply.leaseExpiresAt,
+        });
+        expect(steps[0]).not.toHaveProperty('runnerId');
       });
 
       it('lets a MEMBER read with every read-only tool', async () => {

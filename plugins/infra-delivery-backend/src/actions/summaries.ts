@@ -59,6 +59,14 @@ export function stepSummary(step: StepExecution) {
     ...(step.startedAt ? { startedAt: step.startedAt } : {}),
     ...(step.completedAt ? { completedAt: step.completedAt } : {}),
     ...(step.error ? { error: step.error.message } : {}),
+    // Who runs it, when it last reported, and when it goes to another runner without a report.
+    ...(step.lease
+      ? {
+          runnerId: step.lease.runnerId,
+          runnerLastReportedAt: step.lease.renewedAt,
+          queuedAgainUnlessReportedBy: step.lease.expiresAt,
+        }
+      : {}),
   };
 }
 
