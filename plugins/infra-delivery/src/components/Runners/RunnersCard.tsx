@@ -4,7 +4,6 @@ import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Chip from '@material-ui/core/Chip';
 import Typography from '@material-ui/core/Typography';
-import { createContext, useContext } from 'react';
 import useInterval from 'react-use/esm/useInterval';
 import { CARD_TABLE_OPTIONS, contentWidths } from '../common/tableOptions';
 import { MaybeLink } from '../common/MaybeLink';
@@ -31,23 +30,16 @@ function hostAndVersion(runner: Runner): string | undefined {
   return parts.filter(Boolean).join(' · ') || undefined;
 }
 
-/**
- * The names of the runs the listed runners work on, once read. Cells read them from here, so
- * that the rows stay the same objects when they arrive: new rows would redraw the table.
- */
-const RunTitles = createContext<ReadonlyMap<string, string> | undefined>(
-  undefined,
-);
+/** A runner, with the name of the run it works on once read. */
+type RunnerRow = Runner & { currentRunTitle?: string };
 
 /**
  * The step a runner works on, linked to its run; "Idle" without one. An offline runner that
  * held a step stopped reporting during it (the step went to the next runner when its lease ran
  * out): it does not work on it any more.
  */
-const WorkingOn = ({ runner }: { runner: Runner }) => {
+const WorkingOn = ({ runner }: { runner: RunnerRow }) => {
   const runPagePath = useRunPagePath();
-  // The run's name: the step's name alone ("Plan") did not say which run.
-  const runTitles = useContext(RunTitles);
   if (!runner.currentStepExecutionId) {
     return (
       <Typography variant="body2" color="textSecondary">
@@ -56,7 +48,8 @@ const WorkingOn = ({ runner }: { runner: Runner }) => {
     );
   }
   const runId = runner.currentPipelineRunId;
-  const runTitle = runId && runTitles?.get(runId);
+  // The run's name: the step's name alone ("Plan") did not say which run.
+  const runTitle = runner.currentRunTitle;
   const stepName = runner.currentStepName ?? 'A step';
   const step = (
     <MaybeLink to={runId ? runPagePath(runId) : undefined}>
@@ -74,7 +67,7 @@ const WorkingOn = ({ runner }: { runner: Runner }) => {
 
 // Five columns: the host and version go under the runner's id, so that the table fits the
 // Organization tab on a 1,024 px screen.
-const columns: TableColumn<Runner>[] = contentWidths<Runner>([
+const columns: TableColumn<RunnerRow>[] = contentWidths<RunnerRow>([
   {
     title: 'Status',
     render: runner => <RunnerStatusLabel status={runner.status} />,
@@ -146,29 +139,32 @@ export const RunnersCard = () => {
       }
     >
       {runners.error && <ErrorPanel error={runners.error} />}
-      <RunTitles.Provider value={runTitles}>
-        <LoadingTable
-          options={CARD_TABLE_OPTIONS}
-          loading={runners.loading && !page}
-          loadingLabel="Loading runners"
-          columns={columns}
-          data={page?.data ?? []}
-          emptyContent={
-            <Box padding={2}>
-              <Typography gutterBottom>
-                No runner has connected yet: runs with plan, apply or destroy
-                steps wait until one does.
+      <LoadingTable
+        options={CARD_TABLE_OPTIONS}
+        loading={runners.loading && !page}
+        loadingLabel="Loading runners"
+        columns={columns}
+        data={(page?.data ?? []).map(runner => ({
+          ...runner,
+          currentRunTitle:
+            runner.currentPipelineRunId &&
+            runTitles?.get(runner.currentPipelineRunId),
+        }))}
+        emptyContent={
+          <Box padding={2}>
+            <Typography gutterBottom>
+              No runner has connected yet: runs with plan, apply or destroy
+              steps wait until one does.
+            </Typography>
+            {isAdmin && <ConnectRunnerButton onConnected={connected} />}
+            {isAdmin === false && (
+              <Typography variant="body2" color="textSecondary">
+                An organization admin can connect one.
               </Typography>
-              {isAdmin && <ConnectRunnerButton onConnected={connected} />}
-              {isAdmin === false && (
-                <Typography variant="body2" color="textSecondary">
-                  An organization admin can connect one.
-                </Typography>
-              )}
-            </Box>
-          }
-        />
-      </RunTitles.Provider>
+            )}
+          </Box>
+        }
+      />
       {page && (runners.hasPrevious || runners.hasNext) && (
         <Box
           display="flex"
