@@ -226,6 +226,29 @@ export function renderEntityContent(
   );
 }
 
+/**
+ * What a run's page reads of `run`, the one run of its list: the run, its steps as `steps()`
+ * gives them at each read, and no plan summaries or resources. Logs are the test's own.
+ */
+export function runPageHandlers(
+  run: PipelineRun,
+  steps: () => StepExecution[],
+) {
+  return [
+    http.get(`${baseUrl}/pipeline-runs`, () => HttpResponse.json(list([run]))),
+    http.get(`${baseUrl}/pipeline-runs/${run.id}`, () =>
+      HttpResponse.json({ data: run }),
+    ),
+    http.get(`${baseUrl}/pipeline-runs/${run.id}/step-executions`, () =>
+      HttpResponse.json({ data: steps() }),
+    ),
+    http.get(`${baseUrl}/iac-execution-summaries`, () =>
+      HttpResponse.json(list([])),
+    ),
+    http.get(`${baseUrl}/iac-resources`, () => HttpResponse.json(list([]))),
+  ];
+}
+
 /** `{ data, meta }` of a list endpoint holding all of `data`. */
 export function list<T>(data: T[], totalCount = data.length) {
   return { data, meta: { limit: 50, totalCount } };

@@ -10,6 +10,7 @@ import {
   now,
   pipelineRun,
   renderEntityContent,
+  runPageHandlers,
   setupInfraDeliveryServer,
   stepExecution,
 } from '../../__testUtils__/infraDeliveryTestKit';
@@ -59,19 +60,7 @@ describe('PipelineRunsContent live step logs', () => {
     steps = [planStep, applyStep];
     lastPage = [line(3)];
     server.use(
-      http.get(`${baseUrl}/pipeline-runs`, () =>
-        HttpResponse.json(list([run])),
-      ),
-      http.get(`${baseUrl}/pipeline-runs/${run.id}`, () =>
-        HttpResponse.json({ data: run }),
-      ),
-      http.get(`${baseUrl}/pipeline-runs/${run.id}/step-executions`, () =>
-        HttpResponse.json({ data: steps }),
-      ),
-      http.get(`${baseUrl}/iac-execution-summaries`, () =>
-        HttpResponse.json(list([])),
-      ),
-      http.get(`${baseUrl}/iac-resources`, () => HttpResponse.json(list([]))),
+      ...runPageHandlers(run, () => steps),
       http.get(
         `${baseUrl}/pipeline-step-executions/${applyStep.id}/logs`,
         ({ request }) => {

@@ -9,6 +9,7 @@ import {
   list,
   pipelineRun,
   renderEntityContent,
+  runPageHandlers,
   setupInfraDeliveryServer,
   stepExecution,
 } from '../../__testUtils__/infraDeliveryTestKit';
@@ -55,19 +56,7 @@ describe('PipelineRunsContent when the runner of a running step stops reporting'
 
   beforeEach(() => {
     server.use(
-      http.get(`${baseUrl}/pipeline-runs`, () =>
-        HttpResponse.json(list([run])),
-      ),
-      http.get(`${baseUrl}/pipeline-runs/${run.id}`, () =>
-        HttpResponse.json({ data: run }),
-      ),
-      http.get(`${baseUrl}/pipeline-runs/${run.id}/step-executions`, () =>
-        HttpResponse.json({ data: steps }),
-      ),
-      http.get(`${baseUrl}/iac-execution-summaries`, () =>
-        HttpResponse.json(list([])),
-      ),
-      http.get(`${baseUrl}/iac-resources`, () => HttpResponse.json(list([]))),
+      ...runPageHandlers(run, () => steps),
       http.get(`${baseUrl}/pipeline-step-executions/step-plan/logs`, () =>
         HttpResponse.json(list([])),
       ),
