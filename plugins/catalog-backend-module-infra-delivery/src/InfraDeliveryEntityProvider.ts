@@ -11,26 +11,19 @@ import {
   CodeSource,
   Environment,
   InfraDeliveryClient,
+  ListResponse,
   Project,
+  readPages,
   Stack,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { LOCATION } from './entityNames';
 import { EntityOptions, entitiesOf } from './stackEntities';
 
-/** Reads every page of a list operation. */
+/** Every item of a list operation. */
 async function allPages<T>(
-  fetchPage: (
-    cursor?: string,
-  ) => Promise<{ data: T[]; meta: { nextCursor?: string } }>,
+  readPage: (cursor?: string) => Promise<ListResponse<T>>,
 ): Promise<T[]> {
-  const items: T[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await fetchPage(cursor);
-    items.push(...page.data);
-    cursor = page.meta.nextCursor;
-  } while (cursor);
-  return items;
+  return (await readPages(readPage)).items;
 }
 
 /**

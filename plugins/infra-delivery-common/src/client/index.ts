@@ -1,1 +1,2 @@
 export * from './InfraDeliveryClient';
+export * from './readPages';

@@ -6,6 +6,7 @@ import {
   IacResource,
   IacRunType,
   MAX_PAGE_LIMIT,
+  readPages,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
@@ -23,7 +24,6 @@ import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { CHANGE_KIND_LABELS, RUN_TYPE_LABELS } from '../common/labels';
 import { ErrorPanel } from '../common/ErrorPanel';
-import { readPages } from '../common/readPages';
 
 /**
  * The most resource changes a run page reads (ten requests): a plan and its apply of 2,500

@@ -1,12 +1,13 @@
-import { ListResponse } from '@infra-delivery/plugin-infra-delivery-common';
+import { ListResponse } from '../schemas';
 
 /**
  * The items of a keyset list, page after page from its first, until the list ends or `max`
- * items are read; with the list's whole count, for a view that read only part of it to say so.
+ * items are read (every item by default); with the list's whole count, for a caller that read
+ * only part of it to say so.
  */
 export async function readPages<T>(
   readPage: (cursor?: string) => Promise<ListResponse<T>>,
-  max: number,
+  max = Infinity,
 ): Promise<{ items: T[]; totalCount: number }> {
   const items: T[] = [];
   let cursor: string | undefined;
