@@ -1,4 +1,4 @@
-import { InfraDeliveryApiError } from '@infra-delivery/plugin-infra-delivery-common';
+import { isRefusal } from './serviceAnswers';
 
 export interface LogLine {
   timestamp: string;
@@ -86,11 +86,7 @@ export class LogShipper {
   }
 
   private failed(error: Error) {
-    if (
-      error instanceof InfraDeliveryApiError &&
-      error.status >= 400 &&
-      error.status < 500
-    ) {
+    if (isRefusal(error)) {
       this.refused = true;
       this.log(
         `The service refused the step's logs (${error.status}: ${error.message}); no more are sent`,

@@ -5,6 +5,7 @@ import { Runner } from './Runner';
 import { RunnerOptions } from './options';
 import {
   clientFor,
+  droppingClient,
   FAKE_IAC,
   organizationWithStack,
   PLAN_FIXTURES,
@@ -97,28 +98,14 @@ describe('the reference runner when the service does not answer or refuses it', 
     });
   });
 
-  /** A client with the runner's key whose requests to paths ending in `suffix` fail `times` times. */
-  function droppingClient(key: string, suffix: string, times: number) {
-    const dropped = { count: 0 };
-    const client = new InfraDeliveryClient({
-      baseUrl: async () => baseUrl,
-      fetch: (input, init) => {
-        if (String(input).endsWith(suffix) && dropped.count < times) {
-          dropped.count += 1;
-          return Promise.reject(new TypeError('fetch failed'));
-        }
-        return fetch(input, {
-          ...init,
-          headers: { ...init?.headers, authorization: `Bearer ${key}` },
-        });
-      },
-    });
-    return { client, dropped };
-  }
-
   it('reports the outcome again while the lease lasts, so that a portal restarting loses no step', async () => {
     const { owner, runnerKey, runId } = await triggeredPlan();
-    const { client, dropped } = droppingClient(runnerKey, '/complete', 2);
+    const { client, dropped } = droppingClient(
+      baseUrl,
+      runnerKey,
+      '/complete',
+      2,
+    );
     const logs: string[] = [];
     await runnerWith(client, logs).run();
 
@@ -149,7 +136,12 @@ describe('the reference runner when the service does not answer or refuses it', 
     const { owner, runnerKey, runId } = await triggeredPlan();
     process.env.FAKE_IAC_SLEEP_MS = '4000';
     // The first heartbeat does not reach the service; the ones after it do.
-    const { client, dropped } = droppingClient(runnerKey, '/heartbeat', 1);
+    const { client, dropped } = droppingClient(
+      baseUrl,
+      runnerKey,
+      '/heartbeat',
+      1,
+    );
     const logs: string[] = [];
     await runnerWith(client, logs).run();
 

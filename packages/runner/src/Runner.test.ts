@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { InfraDeliveryClient } from '@infra-delivery/plugin-infra-delivery-common';
 import { Runner, RUNNER_VERSION } from './Runner';
 import { RunnerOptions } from './options';
 import {
   clientFor,
+  droppingClient,
   startService,
   FAKE_IAC,
   organizationWithStack,
@@ -176,23 +176,15 @@ describe('the reference runner against the service', () => {
 
   it('waits out a service that cannot be reached, and goes on once it answers', async () => {
     const { runnerKey } = await organizationWithStack(baseUrl);
-    let refused = 2;
-    const flaky = new InfraDeliveryClient({
-      baseUrl: async () => baseUrl,
-      fetch: (input, init) => {
-        if (refused > 0) {
-          refused -= 1;
-          return Promise.reject(new TypeError('fetch failed'));
-        }
-        return fetch(input, {
-          ...init,
-          headers: { ...init?.headers, authorization: `Bearer ${runnerKey}` },
-        });
-      },
-    });
+    const { client: flaky, dropped } = droppingClient(
+      baseUrl,
+      runnerKey,
+      '',
+      2,
+    );
     const logs: string[] = [];
     await runnerWith(runnerKey, logs, flaky).run();
-    expect(refused).toBe(0);
+    expect(dropped.count).toBe(2);
     expect(logs).toEqual([
       expect.stringMatching(/^Cannot reach the service \(fetch failed\)/),
       'Connected to the service again',

@@ -1,5 +1,4 @@
 import {
-  InfraDeliveryApiError,
   InfraDeliveryClient,
   RunnerClaim,
 } from '@infra-delivery/plugin-infra-delivery-common';
@@ -10,10 +9,9 @@ import { IacTool } from './IacTool';
 import { LeaseKeeper } from './LeaseKeeper';
 import { LogShipper } from './LogShipper';
 import { RunnerOptions } from './options';
+import { backoffMs, isRefusal } from './serviceAnswers';
 
 const LOG_FLUSH_MS = 1000;
-/** The longest wait between claims while the service cannot be reached. */
-const MAX_BACKOFF_MS = 30_000;
 
 /** The runner's own version, as the service's runner list shows it. */
 export const RUNNER_VERSION: string = (() => {
@@ -74,18 +72,11 @@ export class Runner {
       try {
         claim = await this.claim();
       } catch (error) {
-        if (
-          error instanceof InfraDeliveryApiError &&
-          error.status >= 400 &&
-          error.status < 500
-        ) {
+        if (isRefusal(error)) {
           throw error;
         }
         failures += 1;
-        const waitMs = Math.min(
-          MAX_BACKOFF_MS,
-          this.options.pollIntervalMs * 2 ** Math.min(failures, 10),
-        );
+        const waitMs = backoffMs(this.options.pollIntervalMs, failures);
         if (failures === 1 || failures % 10 === 0) {
           this.log(
             `Cannot reach the service (${
@@ -125,15 +116,11 @@ export class Runner {
         await report();
         return;
       } catch (error) {
-        const refused =
-          error instanceof InfraDeliveryApiError &&
-          error.status >= 400 &&
-          error.status < 500;
-        const waitMs = Math.min(
-          MAX_BACKOFF_MS,
-          this.options.pollIntervalMs * 2 ** Math.min(attempt + 1, 10),
-        );
-        if (refused || Date.now() + waitMs >= Date.parse(lease.expiresAt)) {
+        const waitMs = backoffMs(this.options.pollIntervalMs, attempt + 1);
+        if (
+          isRefusal(error) ||
+          Date.now() + waitMs >= Date.parse(lease.expiresAt)
+        ) {
           throw error;
         }
         if (attempt === 0) {

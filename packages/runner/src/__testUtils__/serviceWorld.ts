@@ -50,19 +50,47 @@ export async function startService(
   }/api/infra-delivery`;
 }
 
-/** A client for `baseUrl` sending `token`, as automation would use the service. */
-export function clientFor(baseUrl: string, token?: string) {
+/**
+ * A client for `baseUrl` sending `token`, as automation would use the service. A request for
+ * which `unreachable` answers true does not reach the service, as while a portal restarts.
+ */
+export function clientFor(
+  baseUrl: string,
+  token?: string,
+  unreachable: (url: string) => boolean = () => false,
+) {
   return new InfraDeliveryClient({
     baseUrl: async () => baseUrl,
     fetch: (input, init) =>
-      fetch(input, {
-        ...init,
-        headers: {
-          ...init?.headers,
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-        },
-      }),
+      unreachable(String(input))
+        ? Promise.reject(new TypeError('fetch failed'))
+        : fetch(input, {
+            ...init,
+            headers: {
+              ...init?.headers,
+              ...(token ? { authorization: `Bearer ${token}` } : {}),
+            },
+          }),
   });
+}
+
+/**
+ * A client with `key` whose first `times` requests to paths ending in `suffix` (any path for
+ * '') do not reach the service; `dropped.count` says how many did not.
+ */
+export function droppingClient(
+  baseUrl: string,
+  key: string,
+  suffix: string,
+  times: number,
+) {
+  const dropped = { count: 0 };
+  const client = clientFor(
+    baseUrl,
+    key,
+    url => url.endsWith(suffix) && dropped.count < times && ++dropped.count > 0,
+  );
+  return { client, dropped };
 }
 
 /** A fresh work root, and a source tree holding the `network` stack's code. */
