@@ -62,6 +62,12 @@ function toRunner(row: RunnerRow, onlineSince: string): Runner {
 }
 
 /** The runner registry's rows: one per runner id and organization. */
+/** An organization's ONLINE runners, and how many of them hold a step. */
+export interface OnlineRunners {
+  online: number;
+  busy: number;
+}
+
 export class RunnerStore {
   constructor(private readonly db: Knex) {}
 
@@ -160,7 +166,7 @@ export class RunnerStore {
   async countOnline(
     organizationId: string,
     onlineSince: string,
-  ): Promise<{ online: number; busy: number }> {
+  ): Promise<OnlineRunners> {
     const [{ online, busy }] = await readRows<{
       online: number | string;
       busy: number | string;

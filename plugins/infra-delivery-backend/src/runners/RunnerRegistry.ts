@@ -6,7 +6,11 @@ import {
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { KeysetPage, KeysetRequest } from '../database/keyset';
 import { publicRun, RunRecord, StepRecord } from '../database/PipelineRunStore';
-import { RunnerSighting, RunnerWindow } from '../database/RunnerStore';
+import {
+  OnlineRunners,
+  RunnerSighting,
+  RunnerWindow,
+} from '../database/RunnerStore';
 import { Stores } from '../database/stores';
 import { RUNNER_STEP_TYPES } from '../engine/PipelineEngine';
 import { BoundedMap } from '../lib/BoundedMap';
@@ -29,13 +33,7 @@ export const NO_RUNNER_REASON = 'No runner is connected to this organization';
  * Why a step queued for a claim waits, given the organization's ONLINE runners: none, all busy
  * with other steps (the reference runner executes one step at a time), or some free.
  */
-export function queuedForRunnerReason({
-  online,
-  busy,
-}: {
-  online: number;
-  busy: number;
-}): string {
+export function queuedForRunnerReason({ online, busy }: OnlineRunners): string {
   if (online === 0) {
     return NO_RUNNER_REASON;
   }
@@ -215,10 +213,7 @@ export class RunnerRegistry {
     if (waiting.size === 0) {
       return runs.map(publicRun);
     }
-    const onlineByOrganization = new Map<
-      string,
-      Promise<{ online: number; busy: number }>
-    >();
+    const onlineByOrganization = new Map<string, Promise<OnlineRunners>>();
     const online = (organizationId: string) => {
       let count = onlineByOrganization.get(organizationId);
       if (!count) {
