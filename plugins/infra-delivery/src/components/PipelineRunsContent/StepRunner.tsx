@@ -1,4 +1,4 @@
-import { Link, StatusWarning } from '@backstage/core-components';
+import { Link } from '@backstage/core-components';
 import {
   StepExecution,
   StepLease,
@@ -7,6 +7,8 @@ import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import Alert from '@material-ui/lab/Alert';
 import AlertTitle from '@material-ui/lab/AlertTitle';
+import { useTheme } from '@material-ui/core/styles';
+import WarningIcon from '@material-ui/icons/ReportProblemOutlined';
 import { formatDuration } from '../common/time';
 import { useNow } from '../common/useNow';
 import { useRunnersCardLink } from '../Runners/useRunnersCardLink';
@@ -38,16 +40,27 @@ function useLeaseSilence(lease: StepLease | undefined) {
  */
 export const StepRunnerCaption = ({ step }: { step: StepExecution }) => {
   const silence = useLeaseSilence(step.lease);
+  const theme = useTheme();
   if (!step.lease || !silence) {
     return null;
   }
   return (
-    <Typography variant="caption" color="textSecondary">
+    <Typography
+      variant="caption"
+      color="textSecondary"
+      // The size of the captions beside it: a status label's body text stood out.
+      style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}
+    >
       {silence.silent ? (
-        <StatusWarning>
+        <>
+          <WarningIcon
+            fontSize="inherit"
+            htmlColor={theme.palette.warning.main}
+            aria-hidden
+          />
           {step.lease.runnerId} has not reported for{' '}
           {formatDuration(silence.silentMs)}
-        </StatusWarning>
+        </>
       ) : (
         `on ${step.lease.runnerId}`
       )}
