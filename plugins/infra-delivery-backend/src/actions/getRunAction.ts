@@ -1,6 +1,12 @@
 import { ActionsRegistryService } from '@backstage/backend-plugin-api/alpha';
 import { ActionContext } from './ActionContext';
-import { runSummary, stepSummary, planSummary, runOutput } from './summaries';
+import {
+  leaseOutputFields,
+  planSummary,
+  runOutput,
+  runSummary,
+  stepSummary,
+} from './summaries';
 
 /** The `get-run` tool. */
 export function registerGetRunAction(
@@ -29,20 +35,7 @@ export function registerGetRunAction(
               startedAt: z.string().optional(),
               completedAt: z.string().optional(),
               error: z.string().optional(),
-              runnerId: z
-                .string()
-                .optional()
-                .describe('While the step runs: the runner executing it'),
-              runnerLastReportedAt: z
-                .string()
-                .optional()
-                .describe("While the step runs: the runner's latest heartbeat"),
-              queuedAgainUnlessReportedBy: z
-                .string()
-                .optional()
-                .describe(
-                  'While the step runs: without a heartbeat by then, the step goes to another runner',
-                ),
+              ...leaseOutputFields(z),
             }),
           ),
           plans: z.array(

@@ -339,7 +339,14 @@ describe.each(databases.eachSupportedId())(
 
         // Claimed, the apply names its runner and until when it must report.
         const apply = await claim(api, runner.key, 'build-host-1');
-        const applying = (await output(MEMBER, 'get-run', { runId })).steps[2];
+        const running = await output(MEMBER, 'get-run', { runId });
+        const applying = running.steps[2];
+        expect(running.run).toMatchObject({
+          runningStep: applying.name,
+          runnerId: 'build-host-1',
+          queuedAgainUnlessReportedBy: apply.leaseExpiresAt,
+        });
+        expect(running.run).not.toHaveProperty('waitingForRunner');
         expect(applying).toMatchObject({
           status: 'RUNNING',
           runnerId: 'build-host-1',

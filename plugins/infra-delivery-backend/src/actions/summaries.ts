@@ -6,6 +6,7 @@ import {
   RUN_STATUSES,
   Stack,
   StepExecution,
+  StepLease,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { KeysetPage } from '../database/keyset';
 
@@ -44,6 +45,13 @@ export function runSummary(run: PipelineRun) {
           queueReason: run.queueState.reason,
         }
       : {}),
+    // A run whose step a runner executes names the step and its runner.
+    ...(run.leasedStep
+      ? {
+          runningStep: run.leasedStep.name,
+          ...leaseSummary(run.leasedStep.lease),
+        }
+      : {}),
     ...(run.completedAt ? { completedAt: run.completedAt } : {}),
     ...(run.error ? { error: run.error.message } : {}),
   };
@@ -59,14 +67,16 @@ export function stepSummary(step: StepExecution) {
     ...(step.startedAt ? { startedAt: step.startedAt } : {}),
     ...(step.completedAt ? { completedAt: step.completedAt } : {}),
     ...(step.error ? { error: step.error.message } : {}),
-    // Who runs it, when it last reported, and when it goes to another runner without a report.
-    ...(step.lease
-      ? {
-          runnerId: step.lease.runnerId,
-          runnerLastReportedAt: step.lease.renewedAt,
-          queuedAgainUnlessReportedBy: step.lease.expiresAt,
-        }
-      : {}),
+    ...(step.lease ? leaseSummary(step.lease) : {}),
+  };
+}
+
+/** Who runs a step, when it last reported, and when it goes to another runner without a report. */
+function leaseSummary(lease: StepLease) {
+  return {
+    runnerId: lease.runnerId,
+    runnerLastReportedAt: lease.renewedAt,
+    queuedAgainUnlessReportedBy: lease.expiresAt,
   };
 }
 
@@ -84,6 +94,24 @@ export function planSummary(summary: IacExecutionSummary) {
   };
 }
 
+/** What `leaseSummary` answers, while a runner executes a step. */
+export const leaseOutputFields = (z: typeof import('zod/v3').z) => ({
+  runnerId: z
+    .string()
+    .optional()
+    .describe('While the step runs: the runner executing it'),
+  runnerLastReportedAt: z
+    .string()
+    .optional()
+    .describe("While the step runs: the runner's latest heartbeat"),
+  queuedAgainUnlessReportedBy: z
+    .string()
+    .optional()
+    .describe(
+      'While the step runs: without a heartbeat by then, the step goes to another runner',
+    ),
+});
+
 export const runOutput = (z: typeof import('zod/v3').z) =>
   z.object({
     id: z.string(),
@@ -99,6 +127,11 @@ export const runOutput = (z: typeof import('zod/v3').z) =>
       .describe(
         'True when the next step waits for a runner and none of the organization is online: start one (see the portal’s Organization page)',
       ),
+    runningStep: z
+      .string()
+      .optional()
+      .describe('The step a runner executes now'),
+    ...leaseOutputFields(z),
     completedAt: z.string().optional(),
     error: z.string().optional(),
   });

@@ -7,6 +7,7 @@ import {
   RunGitSource,
   RunTriggerSource,
   StepExecution,
+  StepLease,
   StepLogLine,
   StepStatus,
   StepType,
@@ -201,19 +202,46 @@ function toStep(row: StepExecutionRow): StepRecord {
   };
 }
 
+/** What a step's lease columns tell callers: a running step's runner and lease, never the token. */
+export type LeaseColumns = Pick<
+  StepRecord,
+  'status' | 'leaseRunnerId' | 'leaseExpiresAt' | 'leaseRenewedAt'
+>;
+
+/** The lease of a step a runner executes (status RUNNING); none otherwise. */
+export function leaseOf(step: LeaseColumns): StepLease | undefined {
+  const { leaseRunnerId, leaseExpiresAt, leaseRenewedAt } = step;
+  return step.status === 'RUNNING' &&
+    leaseRunnerId &&
+    leaseExpiresAt &&
+    leaseRenewedAt
+    ? {
+        runnerId: leaseRunnerId,
+        renewedAt: leaseRenewedAt,
+        expiresAt: leaseExpiresAt,
+      }
+    : undefined;
+}
+
 /** A step as callers see it: a running step names its runner and its lease, never the token. */
 export function publicStep(step: StepRecord): StepExecution {
   const {
     organizationId: _o,
     leaseTokenHash: _h,
-    leaseRunnerId: runnerId,
-    leaseExpiresAt: expiresAt,
-    leaseRenewedAt: renewedAt,
+    leaseRunnerId: _r,
+    leaseExpiresAt: _e,
+    leaseRenewedAt: _n,
     ...rest
   } = step;
-  return step.status === 'RUNNING' && runnerId && expiresAt && renewedAt
-    ? { ...rest, lease: { runnerId, renewedAt, expiresAt } }
-    : rest;
+  const lease = leaseOf(step);
+  return lease ? { ...rest, lease } : rest;
+}
+
+/** A runner step of a running run that waits for a claim or that a runner executes. */
+export interface ActiveRunnerStep extends LeaseColumns {
+  id: string;
+  pipelineRunId: string;
+  name: string;
 }
 
 /** Columns a run update may set, in domain terms. */
@@ -908,22 +936,53 @@ export class PipelineRunStore implements RunTransitions {
   }
 
   /** Which of these runs have a step of these types queued for a claim. */
-  async runIdsWithQueuedSteps(
+  /**
+   * The steps of these types in these runs that wait for a claim (QUEUED) or that a runner
+   * executes (RUNNING): what a list of runs says about runners.
+   */
+  async activeRunnerSteps(
     runIds: string[],
     types: StepType[],
-  ): Promise<Set<string>> {
+  ): Promise<ActiveRunnerStep[]> {
     if (runIds.length === 0) {
-      return new Set();
+      return [];
     }
     // Read for every page of runs with running ones on it, so sent to the driver directly.
-    const rows = await readRows<{ pipeline_run_id: string }>(
+    const rows = await readRows<
+      Pick<
+        StepExecutionRow,
+        | 'id'
+        | 'pipeline_run_id'
+        | 'name'
+        | 'status'
+        | 'lease_runner_id'
+        | 'lease_expires_at'
+        | 'lease_renewed_at'
+      >
+    >(
       this.db<StepExecutionRow>('step_executions')
-        .distinct('pipeline_run_id')
+        .select(
+          'id',
+          'pipeline_run_id',
+          'name',
+          'status',
+          'lease_runner_id',
+          'lease_expires_at',
+          'lease_renewed_at',
+        )
         .whereIn('pipeline_run_id', runIds)
-        .where({ status: 'QUEUED' })
+        .whereIn('status', ['QUEUED', 'RUNNING'])
         .whereIn('type', types),
     );
-    return new Set(rows.map(row => row.pipeline_run_id));
+    return rows.map(row => ({
+      id: row.id,
+      pipelineRunId: row.pipeline_run_id,
+      name: row.name,
+      status: row.status,
+      leaseRunnerId: optional(row.lease_runner_id),
+      leaseExpiresAt: toOptionalTimestamp(row.lease_expires_at),
+      leaseRenewedAt: toOptionalTimestamp(row.lease_renewed_at),
+    }));
   }
 
   /** Steps of one type in one status across organizations, oldest first: in-process work. */

@@ -2,6 +2,7 @@ import {
   claimSchema,
   errorBodySchema,
   dataResponseSchema,
+  PipelineRun,
   RunnerClaim,
   stepExecutionSchema,
 } from '@infra-delivery/plugin-infra-delivery-common';
@@ -134,6 +135,16 @@ describe.each(databases.eachSupportedId())(
             stackRunPreflightPending: false,
             projectId: first.queueState!.projectId,
           },
+          // The run names the step its runner now executes, with the lease.
+          leasedStep: {
+            id: expect.any(String),
+            name: 'Plan',
+            lease: {
+              runnerId: 'runner-a',
+              renewedAt: expect.any(String),
+              expiresAt: plan.leaseExpiresAt,
+            },
+          },
           updatedAt: expect.any(String),
         },
         stack: (await api.get(`/stacks/${stack.id}`, owner.token)).body.data,
@@ -179,6 +190,25 @@ describe.each(databases.eachSupportedId())(
       expect(Date.parse(renewed.lease!.renewedAt)).toBeGreaterThan(
         Date.parse(plan.stepExecution.lease!.renewedAt),
       );
+      // The run, read alone or in a list, carries the renewed lease of its running step.
+      expect((await getRun(api, owner, first.id)).leasedStep).toEqual({
+        id: plan.stepExecution.id,
+        name: 'Plan',
+        lease: renewed.lease,
+      });
+      const listed = await api.get(
+        `/pipeline-runs?pipelineId=${stack.changePipelineId}`,
+        owner.token,
+      );
+      expect(
+        listed.body.data.map((run: PipelineRun) => [run.id, run.leasedStep]),
+      ).toEqual([
+        [second.id, undefined],
+        [
+          first.id,
+          { id: plan.stepExecution.id, name: 'Plan', lease: renewed.lease },
+        ],
+      ]);
 
       // Logs, in two batches; the owner reads them oldest first, page by page.
       const firstBatch = await api.post(
@@ -276,9 +306,9 @@ describe.each(databases.eachSupportedId())(
         status: 'SUCCEEDED',
         completedAt: expect.any(String),
       });
-      expect((await getRun(api, owner, first.id)).status).toBe(
-        'WAITING_FOR_APPROVAL',
-      );
+      const awaiting = await getRun(api, owner, first.id);
+      expect(awaiting.status).toBe('WAITING_FOR_APPROVAL');
+      expect(awaiting).not.toHaveProperty('leasedStep');
       const idle = await api.post(
         '/runner/claims',
         { data: { runnerId: 'runner-a' } },
@@ -300,6 +330,7 @@ describe.each(databases.eachSupportedId())(
       expect(apply.pipelineRun).toMatchObject({
         id: first.id,
         status: 'RUNNING',
+        leasedStep: { name: 'Apply', lease: { runnerId: 'runner-b' } },
       });
       expect(apply.leaseToken).not.toBe(plan.leaseToken);
 
@@ -316,6 +347,7 @@ describe.each(databases.eachSupportedId())(
         isCancellable: false,
         completedAt: expect.any(String),
       });
+      expect(finished).not.toHaveProperty('leasedStep');
       expect(finished).not.toHaveProperty('error');
       expect(
         (await stepsOf(owner.token, first.id)).map(s => [s.status, s.outputs]),

@@ -1,11 +1,18 @@
 import {
+  LeasedStep,
   PipelineRun,
   QueueState,
   Runner,
   RunnerStatus,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { KeysetPage, KeysetRequest } from '../database/keyset';
-import { publicRun, RunRecord, StepRecord } from '../database/PipelineRunStore';
+import {
+  ActiveRunnerStep,
+  leaseOf,
+  publicRun,
+  RunRecord,
+  StepRecord,
+} from '../database/PipelineRunStore';
 import {
   OnlineRunners,
   RunnerSighting,
@@ -169,15 +176,16 @@ export class RunnerRegistry {
 
   /**
    * Runs as callers see them, with the truth about runners: a run whose next step is queued
-   * for a claim says whether any runner is there to take it.
+   * for a claim says whether any runner is there to take it, and a run whose step a runner
+   * executes names that step and the runner's lease.
    */
   async describeRuns(runs: RunRecord[]): Promise<PipelineRun[]> {
     const running = runs.filter(run => run.status === 'RUNNING');
-    const waiting = await this.deps.stores.pipelineRuns.runIdsWithQueuedSteps(
+    const steps = await this.deps.stores.pipelineRuns.activeRunnerSteps(
       running.map(run => run.id),
       RUNNER_STEP_TYPES,
     );
-    return this.describeWaiting(runs, waiting);
+    return this.describe(runs, steps);
   }
 
   /**
@@ -192,26 +200,38 @@ export class RunnerRegistry {
       const [described] = await this.describeRuns([run]);
       return described;
     }
-    const waitsForRunner =
-      run.status === 'RUNNING' &&
-      steps.some(
-        step =>
-          step.status === 'QUEUED' && RUNNER_STEP_TYPES.includes(step.type),
-      );
-    const [described] = await this.describeWaiting(
-      [run],
-      new Set(waitsForRunner ? [run.id] : []),
-    );
+    const active =
+      run.status === 'RUNNING'
+        ? steps.filter(
+            step =>
+              (step.status === 'QUEUED' || step.status === 'RUNNING') &&
+              RUNNER_STEP_TYPES.includes(step.type),
+          )
+        : [];
+    const [described] = await this.describe([run], active);
     return described;
   }
 
-  /** Runs described, those in `waiting` with whether a runner is there to take their step. */
-  private async describeWaiting(
+  /**
+   * Runs described with their active runner steps: one waiting for a claim says whether a
+   * runner is there to take it; one a runner executes is the run's `leasedStep`.
+   */
+  private async describe(
     runs: RunRecord[],
-    waiting: Set<string>,
+    steps: ActiveRunnerStep[],
   ): Promise<PipelineRun[]> {
-    if (waiting.size === 0) {
+    if (steps.length === 0) {
       return runs.map(publicRun);
+    }
+    const waiting = new Set<string>();
+    const leased = new Map<string, LeasedStep>();
+    for (const step of steps) {
+      const lease = leaseOf(step);
+      if (step.status === 'QUEUED') {
+        waiting.add(step.pipelineRunId);
+      } else if (lease) {
+        leased.set(step.pipelineRunId, { id: step.id, name: step.name, lease });
+      }
     }
     const onlineByOrganization = new Map<string, Promise<OnlineRunners>>();
     const online = (organizationId: string) => {
@@ -227,6 +247,10 @@ export class RunnerRegistry {
     };
     return Promise.all(
       runs.map(async run => {
+        const leasedStep = leased.get(run.id);
+        if (leasedStep) {
+          return publicRun({ ...run, leasedStep });
+        }
         if (!waiting.has(run.id)) {
           return publicRun(run);
         }

@@ -135,6 +135,36 @@ export const createPipelineVersionRequestSchema = requestBody(
   z.object({ steps: stepsSchema }),
 );
 
+/**
+ * A runner's lease on the step it executes. The runner renews it by heartbeats; unless it does
+ * before `expiresAt`, the step is queued again for the next runner (a new attempt).
+ */
+export const stepLeaseSchema = z
+  .object({
+    runnerId: z.string().describe('The runner executing the step'),
+    renewedAt: timestampSchema.describe(
+      "The runner's claim of the step or its latest heartbeat",
+    ),
+    expiresAt: timestampSchema.describe(
+      'When the step is queued again unless its runner sends a heartbeat before',
+    ),
+  })
+  .meta({ id: 'StepLease' });
+export type StepLease = z.infer<typeof stepLeaseSchema>;
+
+/**
+ * The step of a running run that a runner executes now, with the runner's lease on it: who runs
+ * the run, and whether that runner still reports.
+ */
+export const leasedStepSchema = z
+  .object({
+    id: idSchema,
+    name: z.string(),
+    lease: stepLeaseSchema,
+  })
+  .meta({ id: 'LeasedStep' });
+export type LeasedStep = z.infer<typeof leasedStepSchema>;
+
 export const queueStateSchema = z
   .object({
     preflightBlockedByAdmissionCondition: z.boolean(),
@@ -182,6 +212,11 @@ export const pipelineRunSchema = z
     startedAt: timestampSchema.optional(),
     engineRunId: z.string().optional(),
     queueState: queueStateSchema.optional(),
+    leasedStep: leasedStepSchema
+      .optional()
+      .describe(
+        "While a runner executes one of the run's steps: that step and the runner's lease on it; computed when the run is read",
+      ),
     data: z.record(z.string(), z.unknown()).optional(),
     error: errorBodySchema.optional(),
     triggerMetadata: z
@@ -244,23 +279,6 @@ export const runActionRequestSchema = z.object({
     .optional()
     .default({}),
 });
-
-/**
- * A runner's lease on the step it executes. The runner renews it by heartbeats; unless it does
- * before `expiresAt`, the step is queued again for the next runner (a new attempt).
- */
-export const stepLeaseSchema = z
-  .object({
-    runnerId: z.string().describe('The runner executing the step'),
-    renewedAt: timestampSchema.describe(
-      "The runner's claim of the step or its latest heartbeat",
-    ),
-    expiresAt: timestampSchema.describe(
-      'When the step is queued again unless its runner sends a heartbeat before',
-    ),
-  })
-  .meta({ id: 'StepLease' });
-export type StepLease = z.infer<typeof stepLeaseSchema>;
 
 export const stepExecutionSchema = z
   .object({

@@ -9,7 +9,7 @@ import { Timestamp } from '../common/Timestamp';
 import { MaybeLink } from '../common/MaybeLink';
 import { StackLink } from '../common/StackLink';
 import { useEntityRunLink, useEntityTabLink } from '../common/useEntityTabLink';
-import { WhyItWaits } from '../PipelineRunsContent/WhyItWaits';
+import { RunStateNote } from '../PipelineRunsContent/RunStateNote';
 import { OwnStackDrift } from './OwnStackDrift';
 import { SummaryLine } from './SummaryLine';
 import { SummarySection } from './SummarySection';
@@ -54,9 +54,10 @@ export const StacksSummary = ({
                     {' · '}
                     <Timestamp value={runStartedAt(latestRun.run)} />
                     {/* A plan pressed in the portal never waits in silence: "No runner is
-                        connected to this organization", or the run that holds the stack. */}
+                        connected to this organization", the run that holds the stack, or
+                        the runner that runs it. */}
                     <span style={{ display: 'block' }}>
-                      <WhyItWaits
+                      <RunStateNote
                         run={latestRun.run}
                         runPath={runId => runLink(entity, runId)}
                       />

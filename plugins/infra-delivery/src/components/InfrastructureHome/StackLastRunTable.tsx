@@ -9,7 +9,7 @@ import { RunState } from '../common/RunStatus';
 import { runStartedAt } from '../common/runStartedAt';
 import { runTitle } from '../common/runTitle';
 import { useRunPagePath } from '../common/useInfrastructurePath';
-import { WhyItWaits } from '../PipelineRunsContent/WhyItWaits';
+import { RunStateNote } from '../PipelineRunsContent/RunStateNote';
 import { stackEntityRef } from '../common/stackEntityRef';
 import { Timestamp } from '../common/Timestamp';
 import { useEntityTabLink } from '../common/useEntityTabLink';
@@ -70,9 +70,9 @@ export const StackLastRunTable = ({ stacks }: { stacks: Stack[] }) => {
                         <MaybeLink to={runPagePath(latestRun.id)}>
                           {runTitle(latestRun, stacks)}
                         </MaybeLink>
-                        {/* Queued, or running with its next step waiting for a runner. */}
+                        {/* Why it waits, or which runner runs it. */}
                         <div>
-                          <WhyItWaits run={latestRun} runPath={runPagePath} />
+                          <RunStateNote run={latestRun} runPath={runPagePath} />
                         </div>
                       </Typography>
                     )}

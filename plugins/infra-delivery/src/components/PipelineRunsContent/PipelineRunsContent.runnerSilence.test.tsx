@@ -155,3 +155,37 @@ describe('PipelineRunsContent when the runner of a running step stops reporting'
     expect(at(75).requeueInMs).toBe(-15_000);
   });
 });
+
+describe('PipelineRunsContent lists a running run with its runner', () => {
+  const { server } = setupInfraDeliveryServer();
+
+  /** The runs list holding `run`, its plan step leased as `planStep(secondsAgo)` says. */
+  function listRunLeasedFor(secondsAgo: number) {
+    const step = planStep(secondsAgo);
+    const leased = {
+      ...run,
+      leasedStep: { id: step.id, name: step.name, lease: step.lease! },
+    };
+    server.use(...runPageHandlers(leased, () => [step]));
+    renderEntityContent(<PipelineRunsContent />, entityNaming('stack-network'));
+  }
+
+  const statusCell = async () =>
+    (await screen.findByRole('link', { name: run.description }))
+      .closest('tr')!
+      .querySelector('td')!;
+
+  it('names the step and the runner that runs it', async () => {
+    listRunLeasedFor(5);
+    const cell = await statusCell();
+    expect(cell).toHaveTextContent('Running');
+    expect(cell).toHaveTextContent('Plan on worker-1');
+  });
+
+  it('says how long a silent runner has not reported', async () => {
+    listRunLeasedFor(40);
+    const cell = await statusCell();
+    expect(cell).toHaveTextContent(/worker-1 has not reported for 4\ds/);
+    expect(cell).not.toHaveTextContent('Plan on worker-1');
+  });
+});

@@ -27,7 +27,7 @@ import { isActiveRun, LIVE_POLL_MS } from '../common/livePolling';
 import { useLiveRuns } from '../common/useLiveRuns';
 import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
 import { markRunsLoaded, measureRunsRender } from './renderTiming';
-import { WhyItWaits } from './WhyItWaits';
+import { RunStateNote } from './RunStateNote';
 
 /** What started a run that no person or service account started. */
 const STARTED_ON_ITS_OWN: Partial<Record<RunTriggerSource, string>> = {
@@ -109,7 +109,7 @@ export const PipelineRunsView = ({
         <Box maxWidth="12em">
           <RunState run={run} />
           <Typography variant="caption" color="textSecondary" component="div">
-            <WhyItWaits run={run} runPath={runPath} />
+            <RunStateNote run={run} runPath={runPath} />
           </Typography>
         </Box>
       ),

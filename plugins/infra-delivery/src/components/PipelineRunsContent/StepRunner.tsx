@@ -1,5 +1,6 @@
 import { Link } from '@backstage/core-components';
 import {
+  LeasedStep,
   StepExecution,
   StepLease,
 } from '@infra-delivery/plugin-infra-delivery-common';
@@ -35,38 +36,58 @@ function useLeaseSilence(lease: StepLease | undefined) {
 }
 
 /**
+ * Who holds a lease while it reports (`whileReporting`), or, once it is silent, how long it has
+ * been, with a warning icon. Text, in the style of where it stands.
+ */
+const LeaseText = ({
+  lease,
+  whileReporting,
+}: {
+  lease: StepLease;
+  whileReporting: string;
+}) => {
+  const silence = useLeaseSilence(lease);
+  const theme = useTheme();
+  if (!silence?.silent) {
+    return <>{whileReporting}</>;
+  }
+  return (
+    <span style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
+      <WarningIcon
+        fontSize="inherit"
+        htmlColor={theme.palette.warning.main}
+        aria-hidden
+      />
+      {lease.runnerId} has not reported for {formatDuration(silence.silentMs)}
+    </span>
+  );
+};
+
+/**
  * Beside a running step's status: which runner runs it, and how long it has been silent. Plain
  * text: it stands in the step's header, which is a button.
  */
-export const StepRunnerCaption = ({ step }: { step: StepExecution }) => {
-  const silence = useLeaseSilence(step.lease);
-  const theme = useTheme();
-  if (!step.lease || !silence) {
-    return null;
-  }
-  return (
-    <Typography
-      variant="caption"
-      color="textSecondary"
-      // The size of the captions beside it: a status label's body text stood out.
-      style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}
-    >
-      {silence.silent ? (
-        <>
-          <WarningIcon
-            fontSize="inherit"
-            htmlColor={theme.palette.warning.main}
-            aria-hidden
-          />
-          {step.lease.runnerId} has not reported for{' '}
-          {formatDuration(silence.silentMs)}
-        </>
-      ) : (
-        `on ${step.lease.runnerId}`
-      )}
+export const StepRunnerCaption = ({ step }: { step: StepExecution }) =>
+  step.lease ? (
+    // The size of the captions beside it: a status label's body text stood out.
+    <Typography variant="caption" color="textSecondary">
+      <LeaseText
+        lease={step.lease}
+        whileReporting={`on ${step.lease.runnerId}`}
+      />
     </Typography>
-  );
-};
+  ) : null;
+
+/**
+ * Under a running run's state in a list: its step and runner ("Plan on build-host-1"), or that
+ * the runner has gone silent, so that a stopped runner does not read as a slow plan there either.
+ */
+export const LeasedStepNote = ({ step }: { step: LeasedStep }) => (
+  <LeaseText
+    lease={step.lease}
+    whileReporting={`${step.name} on ${step.lease.runnerId}`}
+  />
+);
 
 /**
  * Above a running step's logs, once its runner is silent: that the step will be queued again

@@ -23,7 +23,7 @@ import { useEntityRunLink } from '../common/useEntityTabLink';
 import { useLiveRuns } from '../common/useLiveRuns';
 import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
 import { StackDrawer } from './StackDrawer';
-import { WhyItWaits } from '../PipelineRunsContent/WhyItWaits';
+import { RunStateNote } from '../PipelineRunsContent/RunStateNote';
 import { DriftStatus } from '../Drift/DriftStatus';
 import {
   DriftFilter,
@@ -114,7 +114,7 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
                 {runTitle(row.latestRun, stacks)}
               </MaybeLink>
               <div>
-                <WhyItWaits
+                <RunStateNote
                   run={row.latestRun}
                   runPath={runId => runLink(entity, runId)}
                 />
