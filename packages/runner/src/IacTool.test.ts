@@ -1,4 +1,5 @@
-import { errorHeadlineOf } from './IacTool';
+import os from 'node:os';
+import { errorHeadlineOf, IacTool } from './IacTool';
 
 describe('errorHeadlineOf', () => {
   it("finds a diagnostic's headline, boxed or not", () => {
@@ -26,5 +27,14 @@ describe('errorHeadlineOf', () => {
 
   it('keeps a headline short', () => {
     expect(errorHeadlineOf(`Error: ${'x'.repeat(1000)}`)).toHaveLength(300);
+  });
+});
+
+describe('IacTool', () => {
+  it('says which binary it cannot run, and where', async () => {
+    const tool = new IacTool('/no/such/tofu', () => {});
+    await expect(tool.run(['version'], os.tmpdir())).rejects.toThrow(
+      `Cannot run /no/such/tofu in ${os.tmpdir()}: no such file or directory`,
+    );
   });
 });

@@ -66,7 +66,16 @@ export class IacTool {
       };
       forward(child.stdout!, true);
       forward(child.stderr!, false);
-      child.on('error', reject);
+      // Node says "spawn tofu ENOENT" for a missing binary or a missing directory alike.
+      child.on('error', (error: NodeJS.ErrnoException) =>
+        reject(
+          error.code === 'ENOENT'
+            ? new Error(
+                `Cannot run ${this.binary} in ${cwd}: no such file or directory`,
+              )
+            : error,
+        ),
+      );
       child.on('close', code => {
         this.running = undefined;
         resolve({

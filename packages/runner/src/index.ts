@@ -1,6 +1,7 @@
 import { InfraDeliveryClient } from '@infra-delivery/plugin-infra-delivery-common';
 import { parseOptions, USAGE, UsageError } from './options';
 import { Runner } from './Runner';
+import { checkSourceRoot, resolveIacBinary } from './startupChecks';
 
 export { Runner } from './Runner';
 export { parseOptions } from './options';
@@ -8,16 +9,31 @@ export type { RunnerOptions } from './options';
 
 /** The `infra-delivery-runner` command. */
 export async function main(argv: string[]): Promise<void> {
-  let options;
+  let parsed;
   try {
-    options = parseOptions(argv);
+    parsed = parseOptions(argv);
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
     process.exitCode = 2;
     return;
   }
-  if (options === 'help') {
+  if (parsed === 'help') {
     process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  // What would fail every step is said once, before the runner claims any.
+  let options;
+  try {
+    await checkSourceRoot(parsed.sourceRoot);
+    options = {
+      ...parsed,
+      iacBinary: await resolveIacBinary(parsed.iacBinary),
+    };
+  } catch (error) {
+    process.stderr.write(
+      `infra-delivery-runner: ${(error as Error).message}\n`,
+    );
+    process.exitCode = 2;
     return;
   }
   const { url, token } = options;

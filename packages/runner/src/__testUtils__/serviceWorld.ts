@@ -9,6 +9,8 @@ import {
   TestDatabases,
 } from '@backstage/backend-test-utils';
 import { InfraDeliveryClient } from '@infra-delivery/plugin-infra-delivery-common';
+// The runner's tests run against the real service: a test-only import of the backend plugin.
+// eslint-disable-next-line @backstage/no-mixed-plugin-imports
 import infraDeliveryPlugin from '@infra-delivery/plugin-infra-delivery-backend';
 
 /** The test IaC tool the runner's tests execute (it prints and reports `FAKE_IAC_PLAN`). */

@@ -1,0 +1,72 @@
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { UsageError } from './options';
+import { checkSourceRoot, resolveIacBinary } from './startupChecks';
+
+describe('the runner’s startup checks', () => {
+  let dir: string;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'runner-startup-'));
+    await mkdir(path.join(dir, 'bin'));
+    await writeFile(path.join(dir, 'bin', 'tofu'), '#!/bin/sh\n');
+    await chmod(path.join(dir, 'bin', 'tofu'), 0o755);
+    await writeFile(path.join(dir, 'bin', 'terraform'), 'not executable');
+  });
+
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  it('finds a binary named alone on PATH, skipping directories without it', async () => {
+    const env = { PATH: ['/no/such/dir', path.join(dir, 'bin')].join(':') };
+    await expect(resolveIacBinary('tofu', env)).resolves.toBe(
+      path.join(dir, 'bin', 'tofu'),
+    );
+  });
+
+  it('resolves a relative path against the directory the runner starts in', async () => {
+    // Commands run in each stack's working directory, where a relative path means nothing.
+    await expect(resolveIacBinary('bin/tofu', {}, dir)).resolves.toBe(
+      path.join(dir, 'bin', 'tofu'),
+    );
+    await expect(resolveIacBinary('./bin/tofu', {}, dir)).resolves.toBe(
+      path.join(dir, 'bin', 'tofu'),
+    );
+  });
+
+  it('refuses a binary that is not on PATH, and says how to get one', async () => {
+    const error = await resolveIacBinary('tofu', {
+      PATH: '/no/such/dir',
+    }).catch(e => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error.message).toBe(
+      "--iac-binary tofu: no executable tofu on PATH. Install OpenTofu (https://opentofu.org/docs/intro/install/) or Terraform, or pass the binary's path",
+    );
+  });
+
+  it('refuses a path to a missing or non-executable file', async () => {
+    await expect(resolveIacBinary('bin/tofu.exe', {}, dir)).rejects.toThrow(
+      `--iac-binary bin/tofu.exe: ${path.join(
+        dir,
+        'bin',
+        'tofu.exe',
+      )} is not an executable file`,
+    );
+    await expect(
+      resolveIacBinary('terraform', { PATH: path.join(dir, 'bin') }),
+    ).rejects.toThrow('no executable terraform on PATH');
+    await expect(resolveIacBinary('./bin', {}, dir)).rejects.toThrow(
+      'is not an executable file',
+    );
+  });
+
+  it('accepts a source root that is a directory, and refuses anything else', async () => {
+    await expect(checkSourceRoot(dir)).resolves.toBeUndefined();
+    await expect(checkSourceRoot(path.join(dir, 'missing'))).rejects.toThrow(
+      `--source-root ${path.join(dir, 'missing')} is not a directory`,
+    );
+    await expect(
+      checkSourceRoot(path.join(dir, 'bin', 'tofu')),
+    ).rejects.toBeInstanceOf(UsageError);
+  });
+});

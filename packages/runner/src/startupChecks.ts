@@ -1,0 +1,60 @@
+import { constants } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { UsageError } from './options';
+
+async function isExecutableFile(file: string): Promise<boolean> {
+  try {
+    await access(file, constants.X_OK);
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The IaC binary's absolute path: `binary` itself when it is a path (resolved against `cwd`,
+ * since each command runs in a stack's working directory), the first executable of that name on
+ * `PATH` otherwise. A runner whose binary does not run would claim steps only to fail each one
+ * ("spawn tofu ENOENT"): it must not start.
+ */
+export async function resolveIacBinary(
+  binary: string,
+  env: NodeJS.ProcessEnv = process.env,
+  cwd: string = process.cwd(),
+): Promise<string> {
+  if (binary.includes('/') || binary.includes(path.sep)) {
+    const file = path.resolve(cwd, binary);
+    if (await isExecutableFile(file)) {
+      return file;
+    }
+    throw new UsageError(
+      `--iac-binary ${binary}: ${file} is not an executable file`,
+    );
+  }
+  for (const dir of (env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
+    const file = path.resolve(cwd, dir, binary);
+    if (await isExecutableFile(file)) {
+      return file;
+    }
+  }
+  throw new UsageError(
+    `--iac-binary ${binary}: no executable ${binary} on PATH. Install OpenTofu (https://opentofu.org/docs/intro/install/) or Terraform, or pass the binary's path`,
+  );
+}
+
+/**
+ * Checks that `--source-root` is a directory: a runner without its stacks' code would fail every
+ * run that names no commit.
+ */
+export async function checkSourceRoot(sourceRoot: string): Promise<void> {
+  const isDirectory = await stat(sourceRoot).then(
+    s => s.isDirectory(),
+    () => false,
+  );
+  if (!isDirectory) {
+    throw new UsageError(
+      `--source-root ${sourceRoot} is not a directory: it holds the code of the stacks this runner plans`,
+    );
+  }
+}
