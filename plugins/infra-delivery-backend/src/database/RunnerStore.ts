@@ -161,7 +161,6 @@ export class RunnerStore {
     );
   }
 
-  /** How many of the organization's runners were seen at or after `onlineSince`. */
   /** How many runners of the organization are ONLINE, and how many of those hold a step. */
   async countOnline(
     organizationId: string,

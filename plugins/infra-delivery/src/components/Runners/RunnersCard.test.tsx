@@ -131,6 +131,27 @@ describe('RunnersCard', () => {
     expect(within(offlineRow).queryByText('Online')).not.toBeInTheDocument();
   });
 
+  it('lists the online runners first, then the most recently seen', async () => {
+    server.use(
+      http.get(`${baseUrl}/runners`, () =>
+        HttpResponse.json(
+          list([
+            { ...offline, lastSeenAt: secondsAgo(3600) },
+            { ...older, lastSeenAt: secondsAgo(120) },
+            { ...online, lastSeenAt: secondsAgo(2) },
+          ]),
+        ),
+      ),
+    );
+    renderWithService(<RunnersCard />);
+
+    await workingRow();
+    const rows = screen.getAllByRole('row').slice(1);
+    expect(
+      rows.map(row => within(row).getByText(/^runner-/).textContent),
+    ).toEqual(['runner-ci-1', 'runner-page-2', 'runner-old']);
+  });
+
   it('says that an offline runner stopped reporting during its step, not that it works on it', async () => {
     server.use(
       http.get(`${baseUrl}/runners`, () =>

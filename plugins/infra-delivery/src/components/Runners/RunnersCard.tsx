@@ -30,6 +30,19 @@ function hostAndVersion(runner: Runner): string | undefined {
   return parts.filter(Boolean).join(' · ') || undefined;
 }
 
+/**
+ * The page's runners as people look for them: online ones first, then the most recently seen.
+ * The service pages them in a fixed order (by id), which put a runner that left last week above
+ * the one working now.
+ */
+export function onlineFirst(runners: Runner[]): Runner[] {
+  return [...runners].sort(
+    (a, b) =>
+      Number(b.status === 'ONLINE') - Number(a.status === 'ONLINE') ||
+      b.lastSeenAt.localeCompare(a.lastSeenAt),
+  );
+}
+
 /** A runner, with the name of the run it works on once read. */
 type RunnerRow = Runner & { currentRunTitle?: string };
 
@@ -144,7 +157,7 @@ export const RunnersCard = () => {
         loading={runners.loading && !page}
         loadingLabel="Loading runners"
         columns={columns}
-        data={(page?.data ?? []).map(runner => ({
+        data={onlineFirst(page?.data ?? []).map(runner => ({
           ...runner,
           currentRunTitle:
             runner.currentPipelineRunId &&
