@@ -13,6 +13,7 @@ import { StatusLabel } from '../common/StatusLabel';
 import { AddCloudAccountCard } from './AddCloudAccountCard';
 import { ConnectDialog } from './ConnectDialog';
 import { LoadingTable } from '../common/LoadingTable';
+import { ResourceName } from '../common/ResourceName';
 
 const AccountStatus = ({ account }: { account: CloudAccount }) => {
   if (account.status !== 'CONNECTED') {
@@ -58,7 +59,11 @@ export const CloudAccountsPage = () => {
             { title: 'Name', field: 'name' },
             { title: 'AWS account', field: 'cloudId' },
             { title: 'Status', render: a => <AccountStatus account={a} /> },
-            { title: 'Role', render: a => a.cloudRef ?? '—' },
+            {
+              title: 'Role',
+              render: a =>
+                a.cloudRef ? <ResourceName>{a.cloudRef}</ResourceName> : '—',
+            },
             {
               title: 'Actions',
               sorting: false,

@@ -39,6 +39,7 @@ export const FailedLatelyCard = ({
       runs={runs}
       directory={directory}
       emptyText={`No run failed in the last ${FAILED_LATELY_DAYS} days.`}
+      allRuns={{ status: 'FAILED', title: 'All failed runs' }}
       timeTitle="Failed"
       timeOf={failedAt}
       detailOf={run => run.error?.message}

@@ -144,6 +144,15 @@ describe('InfrastructureHomePage', () => {
     expect(
       within(destroy).getByRole('link', { name: 'Tear down the old replica' }),
     ).toHaveAttribute('href', '/infra-delivery/runs/run-2');
+    // The card leads to the Runs tab, filtered to the runs it lists.
+    expect(
+      within(waiting).getByRole('link', {
+        name: /All runs waiting for approval/,
+      }),
+    ).toHaveAttribute(
+      'href',
+      '/infra-delivery/runs?status=WAITING_FOR_APPROVAL',
+    );
 
     const [request] = requestsTo('GET', '/pipeline-runs').filter(
       r => r.query.get('status') === 'WAITING_FOR_APPROVAL',
@@ -201,6 +210,10 @@ describe('InfrastructureHomePage', () => {
     expect(
       within(failed).queryByText('A failure of last month'),
     ).not.toBeInTheDocument();
+    // Older failures are one link away.
+    expect(
+      within(failed).getByRole('link', { name: /All failed runs/ }),
+    ).toHaveAttribute('href', '/infra-delivery/runs?status=FAILED');
   });
 
   it('shows every stack with its last run, the most recently run first and linked to its page', async () => {

@@ -1,13 +1,20 @@
 import { InfoCard } from '@backstage/core-components';
 import { PluginTable } from '../common/PluginTable';
-import { PipelineRun } from '@infra-delivery/plugin-infra-delivery-common';
+import {
+  PipelineRun,
+  RunStatus,
+} from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { CARD_TABLE_OPTIONS } from '../common/tableOptions';
 import { MaybeLink } from '../common/MaybeLink';
 import { StackLink } from '../common/StackLink';
 import { Timestamp } from '../common/Timestamp';
-import { useRunPagePath } from '../common/useInfrastructurePath';
+import {
+  useInfrastructurePath,
+  useRunPagePath,
+} from '../common/useInfrastructurePath';
+import { runsFilteredBy } from '../PipelineRunsContent/runFilters';
 import { bothLoaded, LoadState } from '../common/loadState';
 import { Loaded } from '../common/Loaded';
 import { StackDirectory } from './useStackDirectory';
@@ -24,6 +31,8 @@ export interface RunListCardProps {
   timeOf: (run: PipelineRun) => string | undefined;
   /** A line under the run's name, e.g. why it failed. */
   detailOf?: (run: PipelineRun) => string | undefined;
+  /** The card's link to the Runs tab filtered by this status, and its words. */
+  allRuns: { status: RunStatus; title: string };
 }
 
 /**
@@ -39,10 +48,20 @@ export const RunListCard = ({
   timeTitle,
   timeOf,
   detailOf,
+  allRuns,
 }: RunListCardProps) => {
   const runPagePath = useRunPagePath();
+  const infrastructurePath = useInfrastructurePath();
   return (
-    <InfoCard title={title} subheader={subheader} noPadding>
+    <InfoCard
+      title={title}
+      subheader={subheader}
+      noPadding
+      deepLink={{
+        title: allRuns.title,
+        link: runsFilteredBy(`${infrastructurePath}/runs`, [allRuns.status]),
+      }}
+    >
       <Loaded state={bothLoaded(runs, directory)}>
         {([list, names]) => (
           <PluginTable

@@ -33,6 +33,10 @@ export const WaitingForApprovalCard = ({
       runs={runs}
       directory={directory}
       emptyText="No run waits for approval."
+      allRuns={{
+        status: 'WAITING_FOR_APPROVAL',
+        title: 'All runs waiting for approval',
+      }}
       timeTitle="Waiting since"
       timeOf={run => run.updatedAt}
     />

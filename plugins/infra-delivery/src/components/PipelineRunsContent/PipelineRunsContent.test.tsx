@@ -5,6 +5,7 @@ import {
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
+import { useLocation } from 'react-router-dom';
 import {
   baseUrl,
   byTextContent,
@@ -440,6 +441,48 @@ describe('PipelineRunsContent', () => {
     expect(await screen.findByText('Pipeline runs (1)')).toBeInTheDocument();
     expect(screen.queryByText('Upgrade database')).not.toBeInTheDocument();
     expect(listRequests()[3].query.getAll('status')).toEqual(['RUNNING']);
+  });
+
+  it('opens with the filters of its address, and keeps each change there', async () => {
+    serveRuns();
+    /** The address's query string, as a link to the filtered list would carry it. */
+    const Address = () => (
+      <div data-testid="address">{useLocation().search}</div>
+    );
+    renderEntityContent(
+      <>
+        <PipelineRunsContent />
+        <Address />
+      </>,
+      entity,
+      { initialRouteEntries: ['/?status=FAILED&status=NO_SUCH_STATUS'] },
+    );
+
+    expect(await screen.findByText('Pipeline runs (1)')).toBeInTheDocument();
+    expect(listRequests()[0].query.getAll('status')).toEqual(['FAILED']);
+    expect(screen.getByRole('button', { name: 'Failed' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+
+    await userEvent.click(screen.getByRole('button', { name: 'Queued' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Drift checks' }));
+
+    // In the statuses' own order, whatever the order of the clicks.
+    await waitFor(() =>
+      expect(screen.getByTestId('address')).toHaveTextContent(
+        '?status=QUEUED&status=FAILED&kind=DRIFT_CHECK',
+      ),
+    );
+    await waitFor(() =>
+      expect(listRequests().at(-1)!.query.getAll('status')).toEqual([
+        'QUEUED',
+        'FAILED',
+      ]),
+    );
+    expect(listRequests().at(-1)!.query.getAll('kind')).toEqual([
+      'DRIFT_CHECK',
+    ]);
   });
 
   it('explains which run holds a queued run, and opens that run', async () => {

@@ -28,6 +28,7 @@ import { useLiveRuns } from '../common/useLiveRuns';
 import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
 import { markRunsLoaded, measureRunsRender } from './renderTiming';
 import { RunStateNote } from './RunStateNote';
+import { useRunFilters } from './runFilters';
 
 /** What started a run that no person or service account started. */
 const STARTED_ON_ITS_OWN: Partial<Record<RunTriggerSource, string>> = {
@@ -52,9 +53,10 @@ export const PipelineRunsView = ({
 }) => {
   const client = useApi(infraDeliveryApiRef);
   const names = useRunNames(stackIds);
-  const [statuses, setStatuses] = useState<RunStatusValue[]>([]);
-  // Drift checks only (plan-only runs that look for drift), or every run.
-  const [driftChecksOnly, setDriftChecksOnly] = useState(false);
+  // The statuses shown (all when none), and drift checks only (plan-only runs that look for
+  // drift) or every run: in the query string, so that a filtered list can be linked to.
+  const { statuses, driftChecksOnly, toggleStatus, toggleDriftChecks } =
+    useRunFilters();
   // The cursors of the pages walked so far: the last one is the page shown (undefined: newest).
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const cursor = cursors[cursors.length - 1];
@@ -93,11 +95,7 @@ export const PipelineRunsView = ({
 
   const toggle = (status: RunStatusValue) => {
     setCursors([undefined]);
-    setStatuses(current =>
-      current.includes(status)
-        ? current.filter(s => s !== status)
-        : [...current, status],
-    );
+    toggleStatus(status);
   };
 
   // Five columns, so that the table fits an entity's tab on a 1,024 px screen: why a run waits
@@ -195,7 +193,7 @@ export const PipelineRunsView = ({
           color={driftChecksOnly ? 'primary' : 'default'}
           onClick={() => {
             setCursors([undefined]);
-            setDriftChecksOnly(only => !only);
+            toggleDriftChecks();
           }}
         />
       </Box>

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import {
@@ -6,9 +6,10 @@ import {
   renderInTestApp,
   TestApiProvider,
 } from '@backstage/frontend-test-utils';
-import { discoveryApiRef } from '@backstage/frontend-plugin-api';
+import { discoveryApiRef, RouteRef } from '@backstage/frontend-plugin-api';
 import { InfraDeliveryClient } from '@infra-delivery/plugin-infra-delivery-common';
 import { infraDeliveryApiRef } from '../../api';
+import { rootRouteRef } from '../../routes';
 import { ServiceStatusPage } from './ServiceStatusPage';
 
 const baseUrl = 'http://backend.test/api/infra-delivery';
@@ -22,7 +23,7 @@ describe('ServiceStatusPage', () => {
     fetch: (input, init) => fetch(input, init),
   });
 
-  function renderPage() {
+  function renderPage(mountedRoutes?: Record<string, RouteRef>) {
     return renderInTestApp(
       <TestApiProvider
         apis={[
@@ -32,6 +33,7 @@ describe('ServiceStatusPage', () => {
       >
         <ServiceStatusPage />
       </TestApiProvider>,
+      { mountedRoutes },
     );
   }
 
@@ -82,6 +84,28 @@ describe('ServiceStatusPage', () => {
     expect(
       screen.getByRole('link', { name: /^OpenAPI document/ }),
     ).toHaveAttribute('href', `${baseUrl}/openapi.json`);
+  });
+
+  it('links each figure to the list it counts, where the app has the Infrastructure page', async () => {
+    serveService();
+
+    await renderPage({ '/infra-delivery': rootRouteRef });
+
+    expect(await screen.findByText('Operational')).toBeInTheDocument();
+    const linkIn = (title: string) =>
+      within(valueOf(title) as HTMLElement).getByRole('link');
+    expect(linkIn('Runners')).toHaveAttribute(
+      'href',
+      '/infra-delivery/organization#runners',
+    );
+    expect(linkIn('Queued runs')).toHaveAttribute(
+      'href',
+      '/infra-delivery/runs?status=QUEUED',
+    );
+    expect(linkIn('Waiting for approval')).toHaveAttribute(
+      'href',
+      '/infra-delivery/runs?status=WAITING_FOR_APPROVAL',
+    );
   });
 
   it('says that work waits when no runner is connected', async () => {

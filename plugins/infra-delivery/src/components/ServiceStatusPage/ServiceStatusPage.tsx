@@ -10,10 +10,15 @@ import { discoveryApiRef, useApi } from '@backstage/frontend-plugin-api';
 import {
   InfraDeliveryApiError,
   InfraDeliveryClient,
+  RunStatus,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import Typography from '@material-ui/core/Typography';
 import useAsync from 'react-use/esm/useAsync';
+import { ReactNode } from 'react';
 import { infraDeliveryApiRef } from '../../api';
+import { useMountedInfrastructurePath } from '../common/useInfrastructurePath';
+import { runsFilteredBy } from '../PipelineRunsContent/runFilters';
+import { useRunnersCardLink } from '../Runners/useRunnersCardLink';
 
 /**
  * How much work waits and who can do it: the organization's runners and its queued runs. A
@@ -41,17 +46,48 @@ async function workFigures(client: InfraDeliveryClient) {
       }),
     ),
   ]);
+  return { runners, online, queued, waiting };
+}
+
+/** A figure, linked to where its items are listed when the app has that page. */
+const Figure = ({ value, to }: { value: ReactNode; to?: string }) =>
+  to ? <Link to={to}>{value}</Link> : <>{value}</>;
+
+/** The work figures as rows of the status table, each linked to the list it counts. */
+function useWorkRows(figures?: Awaited<ReturnType<typeof workFigures>>) {
+  const runnersLink = useRunnersCardLink();
+  const page = useMountedInfrastructurePath();
+  const runs = (status: RunStatus) =>
+    page ? runsFilteredBy(`${page}/runs`, [status]) : undefined;
+  if (!figures) {
+    return {};
+  }
+  const { runners, online, queued, waiting } = figures;
   return {
     ...(runners !== undefined && online !== undefined
       ? {
-          Runners:
-            runners === 0
-              ? 'None connected: plans, applies and destroys wait for one'
-              : `${online} online of ${runners}`,
+          Runners: (
+            <Figure
+              to={runnersLink}
+              value={
+                runners === 0
+                  ? 'None connected: plans, applies and destroys wait for one'
+                  : `${online} online of ${runners}`
+              }
+            />
+          ),
         }
       : {}),
-    ...(queued !== undefined ? { 'Queued runs': queued } : {}),
-    ...(waiting !== undefined ? { 'Waiting for approval': waiting } : {}),
+    ...(queued !== undefined
+      ? { 'Queued runs': <Figure to={runs('QUEUED')} value={queued} /> }
+      : {}),
+    ...(waiting !== undefined
+      ? {
+          'Waiting for approval': (
+            <Figure to={runs('WAITING_FOR_APPROVAL')} value={waiting} />
+          ),
+        }
+      : {}),
   };
 }
 
@@ -77,6 +113,7 @@ export const ServiceStatusPage = () => {
     );
     return { health, info, operationCount, figures, baseUrl };
   }, [client, discoveryApi]);
+  const workRows = useWorkRows(value?.figures);
 
   if (loading) {
     return <Progress />;
@@ -104,7 +141,7 @@ export const ServiceStatusPage = () => {
             options={{ titleFormat: (key: string) => key }}
             metadata={{
               Status: value?.health.status === 'ok' ? 'Operational' : 'Down',
-              ...value?.figures,
+              ...workRows,
               API: value?.info.title,
               'API version': value?.info.version,
               Operations: value && (
