@@ -115,6 +115,13 @@ describe('the reference runner against the service', () => {
     expect(logs.data.map(l => l.text)).toContain(
       'Plan: 5 to add, 1 to change, 2 to destroy.',
     );
+    // The apply planned again, and applied because its plan is the one approved.
+    const applyLogs = await owner.call('listStepExecutionLogs', {
+      params: { id: steps.data[2].id },
+    });
+    expect(applyLogs.data.map(l => l.text)).toContain(
+      'The plan matches the approved plan of step "Plan" (8 changes)',
+    );
 
     const applied = await owner.call('getStack', { params: { id: stack.id } });
     expect(applied.data.output).toEqual({
@@ -134,6 +141,60 @@ describe('the reference runner against the service', () => {
         'output -json',
       ]),
     );
+  });
+
+  it('refuses to apply a plan that changed since it was approved, and says how', async () => {
+    const { owner, stack, runnerKey } = await organizationWithStack(baseUrl);
+    const runId = (
+      await owner.call('triggerPipelineRun', {
+        params: { id: stack.changePipelineId },
+        body: { data: {} },
+      })
+    ).data.id;
+    await runnerWith(runnerKey).run();
+    await owner.call('approvePipelineRun', {
+      params: { id: runId },
+      body: { data: {} },
+    });
+
+    // Between the approval and the apply, the code (or the state) changed.
+    process.env.FAKE_IAC_PLAN = path.join(
+      PLAN_FIXTURES,
+      'terraform-json__basic.plan.json',
+    );
+    await runnerWith(runnerKey).run();
+
+    const run = await owner.call('getPipelineRun', { params: { id: runId } });
+    expect(run.data.status).toBe('FAILED');
+    const steps = await owner.call('listStepExecutions', {
+      params: { id: runId },
+    });
+    const apply = steps.data[2];
+    expect(apply.status).toBe('FAILED');
+    expect(apply.error).toMatchObject({
+      code: 'InfraDelivery:Runner:PLAN_CHANGED',
+      message: expect.stringMatching(
+        /^The plan changed since it was approved \(.+ approved, .+ now, and \d+ more\): nothing was applied\. Start a new run to plan and review the changes$/,
+      ),
+    });
+    const logs = (
+      await owner.call('listStepExecutionLogs', { params: { id: apply.id } })
+    ).data.map(l => l.text);
+    expect(logs).toContainEqual(
+      expect.stringMatching(
+        /^The plan differs from the approved plan of step "Plan" in \d+ resources:$/,
+      ),
+    );
+    expect(logs).toContainEqual(
+      expect.stringMatching(/^ {2}\S+: create approved, no change now$/),
+    );
+    // The apply step planned and showed its plan, and never applied it. (The working directory
+    // keeps only the tool's own files between steps, so the calls are the apply step's.)
+    const calls = fs
+      .readFileSync(path.join(workRoot, stack.id, 'fake-iac.calls'), 'utf8')
+      .split('\n');
+    expect(calls.filter(call => call.startsWith('apply'))).toEqual([]);
+    expect(calls.filter(call => call.startsWith('plan'))).toHaveLength(1);
   });
 
   it('reports a failing command as a failed step with an ErrorBody', async () => {

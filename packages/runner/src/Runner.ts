@@ -4,6 +4,7 @@ import {
 } from '@infra-delivery/plugin-infra-delivery-common';
 import path from 'node:path';
 import { CommitCheckouts } from './CommitCheckouts';
+import { checkAgainstApprovedPlan } from './approvedPlan';
 import { executeStep } from './executeStep';
 import { IacTool } from './IacTool';
 import { LeaseKeeper } from './LeaseKeeper';
@@ -170,6 +171,10 @@ export class Runner {
         binaryName: path.basename(this.options.iacBinary),
         checkouts: this.checkouts,
         log: line => logs.add(line),
+        checkApprovedPlan: planJson =>
+          checkAgainstApprovedPlan(this.client, claim, planJson, line =>
+            logs.add(line),
+          ),
       });
       clearInterval(flushTimer);
       if (lease.lost) {

@@ -4,6 +4,7 @@ import {
   ErrorBody,
   RunnerClaim,
 } from '@infra-delivery/plugin-infra-delivery-common';
+import { PlanChanged } from './approvedPlan';
 import { CheckoutFailed, CommitCheckouts } from './CommitCheckouts';
 import { IacTool } from './IacTool';
 
@@ -30,6 +31,11 @@ export interface ExecuteOptions {
   checkouts?: CommitCheckouts;
   /** A line for the step's logs. */
   log: (line: string) => void;
+  /**
+   * Before an apply or destroy: throws unless the plan just made (`show -json`) is the one
+   * that was approved (see `checkAgainstApprovedPlan`).
+   */
+  checkApprovedPlan?: (planJson: Record<string, unknown>) => Promise<void>;
 }
 
 export interface StepOutcome {
@@ -156,6 +162,9 @@ function errorCodeOf(error: unknown): string {
   if (error instanceof CheckoutFailed) {
     return 'InfraDelivery:Runner:CHECKOUT_FAILED';
   }
+  if (error instanceof PlanChanged) {
+    return 'InfraDelivery:Runner:PLAN_CHANGED';
+  }
   return 'InfraDelivery:Runner:STEP_ERROR';
 }
 
@@ -190,12 +199,13 @@ export async function executeStep(
       `-out=${PLAN_FILE}`,
       ...(destroy ? ['-destroy'] : []),
     ]);
-    if (step.type !== 'iac.plan') {
-      await run(['apply', '-input=false', '-no-color', PLAN_FILE]);
-    }
     const planJson = JSON.parse(
       await run(['show', '-json', PLAN_FILE], true),
     ) as Record<string, unknown>;
+    if (step.type !== 'iac.plan') {
+      await options.checkApprovedPlan?.(planJson);
+      await run(['apply', '-input=false', '-no-color', PLAN_FILE]);
+    }
     const outputs =
       step.type === 'iac.apply'
         ? outputsOf(await run(['output', '-json'], true))

@@ -10,3 +10,4 @@ export * from './annotations';
 export * from './permissions';
 export * from './portalPages';
 export * from './client';
+export * from './iacChanges';

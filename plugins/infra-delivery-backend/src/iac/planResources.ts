@@ -1,13 +1,13 @@
+import { iacChangeKindOf } from '@infra-delivery/plugin-infra-delivery-common';
 import { PlanJson, redactSensitive, ResourceChange } from './planJson';
 import { CHANGE_KIND_PRIORITY, PlannedResource } from '../domain/iacChanges';
-import { changeKindOf } from './planSummary';
 
 function indexKeyOf(change: ResourceChange): string | undefined {
   return change.index === undefined ? undefined : String(change.index);
 }
 
 export function plannedResourceOf(change: ResourceChange): PlannedResource {
-  const changeKind = changeKindOf(change);
+  const changeKind = iacChangeKindOf(change);
   return {
     address: change.address,
     moduleAddress: change.module_address,

@@ -1,35 +1,9 @@
-import { ChangeKind, PlanCounts } from '../domain/iacChanges';
+import { isImportingChange } from '@infra-delivery/plugin-infra-delivery-common';
+import { PlanCounts } from '../domain/iacChanges';
 import { PlanJson, ResourceChange } from './planJson';
 
 function actionsKey(change: ResourceChange): string {
   return change.change.actions.join(',');
-}
-
-export function isImporting(change: ResourceChange): boolean {
-  return (
-    change.change.importing !== undefined && change.change.importing !== null
-  );
-}
-
-export function changeKindOf(change: ResourceChange): ChangeKind {
-  switch (actionsKey(change)) {
-    case 'delete,create':
-    case 'create,delete':
-      return 'REPLACE';
-    case 'delete':
-      return 'DELETE';
-    case 'create':
-    case 'create,forget':
-      return 'CREATE';
-    case 'update':
-      return 'UPDATE';
-    case 'read':
-      return 'READ';
-    case 'forget':
-      return 'FORGET';
-    default:
-      return isImporting(change) ? 'IMPORT' : 'NO_OP';
-  }
 }
 
 /**
@@ -49,7 +23,7 @@ export function planSummaryFromPlanJson(plan: PlanJson): PlanCounts {
     unchangedCount: 0,
   };
   for (const change of plan.resource_changes) {
-    if (isImporting(change)) {
+    if (isImportingChange(change)) {
       counts.importCount += 1;
     }
     switch (actionsKey(change)) {
