@@ -32,7 +32,8 @@ function plannedChanges(
 export function changesOfPlanJson(
   planJson: Record<string, unknown>,
 ): PlannedChanges {
-  const changes = (planJson.resource_changes ?? []) as (IacResourceChangeActions & {
+  const changes = (planJson.resource_changes ??
+    []) as (IacResourceChangeActions & {
     address: string;
   })[];
   return plannedChanges(
