@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import {
   ErrorBody,
+  PLAN_CHANGED_ERROR_CODE,
   RunnerClaim,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { PlanChanged } from './approvedPlan';
@@ -163,7 +164,7 @@ function errorCodeOf(error: unknown): string {
     return 'InfraDelivery:Runner:CHECKOUT_FAILED';
   }
   if (error instanceof PlanChanged) {
-    return 'InfraDelivery:Runner:PLAN_CHANGED';
+    return PLAN_CHANGED_ERROR_CODE;
   }
   return 'InfraDelivery:Runner:STEP_ERROR';
 }

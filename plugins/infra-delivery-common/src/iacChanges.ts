@@ -1,5 +1,11 @@
 import { IacChangeKind } from './schemas';
 
+/**
+ * The error of an apply or destroy step whose runner planned again and found other changes than
+ * the approved plan's: nothing was applied, and a new run must plan them for review.
+ */
+export const PLAN_CHANGED_ERROR_CODE = 'InfraDelivery:Runner:PLAN_CHANGED';
+
 /** The part of a `terraform show -json` resource change that says what the change does. */
 export interface IacResourceChangeActions {
   change: { actions: readonly string[]; importing?: unknown };

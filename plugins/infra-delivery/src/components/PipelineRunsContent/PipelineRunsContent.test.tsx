@@ -1,5 +1,6 @@
 import {
   IacResource,
+  PLAN_CHANGED_ERROR_CODE,
   StepExecution,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { act, screen, waitFor, within } from '@testing-library/react';
@@ -416,9 +417,10 @@ describe('PipelineRunsContent', () => {
 
     expect(await screen.findByText('Pipeline runs (2)')).toBeInTheDocument();
     expect(screen.getByText('Rotate database credentials')).toBeInTheDocument();
+    // In the statuses' own order, as the page's address keeps them.
     expect(listRequests()[2].query.getAll('status')).toEqual([
-      'FAILED',
       'RUNNING',
+      'FAILED',
     ]);
 
     // Assistive technology hears which statuses filter the list.
@@ -926,6 +928,69 @@ describe('PipelineRunsContent', () => {
     await waitFor(() => expect(posts()).toHaveLength(1));
     expect(posts()[0].path).toBe(`/pipeline-runs/${failed.id}/retry`);
     expect(posts()[0].body).toEqual({ data: {} });
+  });
+
+  it('offers Plan again, not Retry, when the apply found other changes than the approved plan', async () => {
+    const planChanged = pipelineRun({
+      id: 'run-plan-changed',
+      pipelineId: 'pipeline-database-change',
+      description: 'Resize the database',
+      attachedEntityId: 'stack-database',
+      status: 'FAILED',
+      input: { instance_class: 'db.r6g.large' },
+      error: {
+        code: PLAN_CHANGED_ERROR_CODE,
+        message:
+          'The plan changed since it was approved (aws_db_instance.main: update approved, replace now): nothing was applied. Start a new run to plan and review the changes',
+      },
+    });
+    const replanned = pipelineRun({
+      id: 'run-replanned',
+      pipelineId: planChanged.pipelineId,
+      attachedEntityId: 'stack-database',
+      status: 'QUEUED',
+    });
+    serveRuns();
+    server.use(
+      http.get(`${baseUrl}/pipeline-runs`, () =>
+        HttpResponse.json(list([planChanged])),
+      ),
+      http.get(`${baseUrl}/pipeline-runs/${planChanged.id}`, () =>
+        HttpResponse.json({ data: planChanged }),
+      ),
+      http.post(`${baseUrl}/pipelines/${planChanged.pipelineId}/runs`, () =>
+        HttpResponse.json({ data: replanned }, { status: 201 }),
+      ),
+    );
+    renderEntityContent(<PipelineRunsContent />, entity);
+    const card = await openRun('Resize the database');
+
+    expect(
+      within(card).queryByRole('button', { name: 'Retry' }),
+    ).not.toBeInTheDocument();
+    await userEvent.click(
+      within(card).getByRole('button', { name: 'Plan again' }),
+    );
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent(
+      'The changes differ from the plan that was approved, so nothing was applied.',
+    );
+    await userEvent.click(
+      within(dialog).getByRole('button', { name: 'Plan again' }),
+    );
+
+    // A new run of the same pipeline, with the same input; the page links to it.
+    await waitFor(() => expect(posts()).toHaveLength(1));
+    expect(posts()[0].path).toBe(`/pipelines/${planChanged.pipelineId}/runs`);
+    expect(posts()[0].body).toEqual({ data: { input: planChanged.input } });
+    expect(
+      await within(card).findByText(
+        'Started a new run that plans the changes again.',
+      ),
+    ).toBeInTheDocument();
+    expect(
+      await within(card).findByRole('link', { name: 'Follow the run' }),
+    ).toHaveAttribute('href', expect.stringContaining(replanned.id));
   });
 
   it('offers Cancel run on a running run', async () => {

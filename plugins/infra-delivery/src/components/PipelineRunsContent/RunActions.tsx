@@ -2,10 +2,12 @@ import { useApi } from '@backstage/frontend-plugin-api';
 import {
   IacExecutionSummary,
   PipelineRun,
+  PLAN_CHANGED_ERROR_CODE,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { infraDeliveryApiRef } from '../../api';
+import { Outcome } from '../common/ActionMessage';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { useCanExecuteRuns } from '../common/useCanExecuteRuns';
 
@@ -14,17 +16,23 @@ function planCounts(plan: IacExecutionSummary): string {
   return `The plan adds ${plan.addCount}, changes ${plan.changeCount}, replaces ${plan.replaceCount} and destroys ${plan.destroyCount} resources.`;
 }
 
-/** Approve, reject, cancel or retry: only those the run's state allows, and only if permitted. */
+/**
+ * Approve, reject, cancel, retry or plan again: only those the run's state allows, and only if
+ * permitted.
+ */
 export const RunActions = ({
   run,
   plans = [],
+  runPath,
   onDone,
 }: {
   run: PipelineRun;
   /** The run's plan summaries: the approve dialog repeats what will be applied. */
   plans?: IacExecutionSummary[];
+  /** The page of a run: where a run started here is followed. */
+  runPath: (runId: string) => string | undefined;
   /** Called after an action, with what it did, as a person reads it. */
-  onDone: (outcome: string) => void;
+  onDone: (outcome: Outcome) => void;
 }) => {
   const client = useApi(infraDeliveryApiRef);
   const canExecute = useCanExecuteRuns();
@@ -40,13 +48,35 @@ export const RunActions = ({
   ) => client.call(operation, { params: { id: run.id }, body: { data: {} } });
   // What an action did, not the status it left the run in: the status beside the message
   // moves on live, and "The run is now Running" read wrong once the apply had succeeded.
-  const saying = (what: string) => () => onDone(`${what}.`);
+  const saying = (what: string) => () => onDone({ text: `${what}.` });
   const approved = ({ data }: { data: PipelineRun }) =>
-    onDone(
-      data.status === 'WAITING_FOR_APPROVAL'
-        ? 'Approved: the run waits for its next approval.'
-        : 'Approved: the apply runs next.',
-    );
+    onDone({
+      text:
+        data.status === 'WAITING_FOR_APPROVAL'
+          ? 'Approved: the run waits for its next approval.'
+          : 'Approved: the apply runs next.',
+    });
+  // Its apply found other changes than the approved plan's: retrying would compare with the
+  // same plan again, so a new run of the pipeline plans them, with the same input.
+  const planChanged =
+    run.status === 'FAILED' && run.error?.code === PLAN_CHANGED_ERROR_CODE;
+  const planAgain = (note: string) =>
+    client.call('triggerPipelineRun', {
+      params: { id: run.pipelineId },
+      body: {
+        data: {
+          ...(run.input ? { input: run.input } : {}),
+          ...(note ? { description: note } : {}),
+        },
+      },
+    });
+  const plannedAgain = ({ data }: { data: PipelineRun }) => {
+    const to = runPath(data.id);
+    onDone({
+      text: 'Started a new run that plans the changes again.',
+      link: to ? { to, label: 'Follow the run' } : undefined,
+    });
+  };
 
   return (
     <Box display="flex" flexWrap="wrap" style={{ gap: 8 }}>
@@ -93,19 +123,35 @@ export const RunActions = ({
           </Typography>
         </ConfirmActionButton>
       )}
-      {(run.status === 'FAILED' || run.status === 'CANCELLED') && (
+      {planChanged && (
         <ConfirmActionButton
-          label="Retry"
-          title="Retry this run?"
-          onConfirm={() => act('retryPipelineRun')}
-          onDone={saying(`Retried as attempt ${run.attemptEpoch + 1}`)}
+          label="Plan again"
+          title="Plan the changes again?"
+          onConfirm={planAgain}
+          onDone={plannedAgain}
+          noteLabel="What the run is for (optional)"
         >
           <Typography>
-            The run starts again from its first unfinished step, as attempt{' '}
-            {run.attemptEpoch + 1}.
+            The changes differ from the plan that was approved, so nothing was
+            applied. A new run plans them as they are now, with the same input,
+            and waits for your review.
           </Typography>
         </ConfirmActionButton>
       )}
+      {(run.status === 'FAILED' || run.status === 'CANCELLED') &&
+        !planChanged && (
+          <ConfirmActionButton
+            label="Retry"
+            title="Retry this run?"
+            onConfirm={() => act('retryPipelineRun')}
+            onDone={saying(`Retried as attempt ${run.attemptEpoch + 1}`)}
+          >
+            <Typography>
+              The run starts again from its first unfinished step, as attempt{' '}
+              {run.attemptEpoch + 1}.
+            </Typography>
+          </ConfirmActionButton>
+        )}
     </Box>
   );
 };

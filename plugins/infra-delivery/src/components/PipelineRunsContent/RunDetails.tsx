@@ -95,8 +95,9 @@ export const RunDetails = ({
               <RunActions
                 run={value.run}
                 plans={value.summaries}
+                runPath={runPath}
                 onDone={outcome => {
-                  say({ text: outcome });
+                  say(outcome);
                   refresh();
                   onChanged?.();
                 }}
