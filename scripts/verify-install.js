@@ -223,6 +223,21 @@ async function http(method, url, { token, body } = {}) {
   return { status: response.status, json, text };
 }
 
+/**
+ * The IaC binary for the runner's check: tofu or terraform from PATH, else the runner's test
+ * stand-in. The runner refuses to start without an executable binary; with `--once` and no
+ * work it never runs it.
+ */
+function iacBinary() {
+  for (const name of ['tofu', 'terraform']) {
+    const found = spawnSync('sh', ['-c', `command -v ${name}`], {
+      encoding: 'utf8',
+    }).stdout.trim();
+    if (found) return found;
+  }
+  return path.join(REPO, 'packages/runner/src/__testUtils__/fake-iac');
+}
+
 function expectStatus(response, status, what) {
   assert(
     response.status === status,
@@ -501,7 +516,7 @@ async function backendChecks(backendUrl, tarballs) {
   );
 
   await check(
-    'runner: npx @infra-delivery/runner --once with a service account\u2019s API key shows ONLINE',
+    'runner: npx @infra-delivery/runner --once with a service account\u2019s API key is listed, and stopped once done',
     async () => {
       assert(accessToken, 'no access token');
       const account = await http('POST', `${api}/service-accounts`, {
@@ -536,6 +551,8 @@ async function backendChecks(backendUrl, tarballs) {
           api,
           '--runner-id',
           'verify-install',
+          '--iac-binary',
+          iacBinary(),
           '--once',
         ],
         {
@@ -552,7 +569,11 @@ async function backendChecks(backendUrl, tarballs) {
         r => r.runnerId === 'verify-install',
       );
       assert(runner, 'the runner is not listed');
-      assert(runner.status === 'ONLINE', `the runner is ${runner.status}`);
+      // Done (--once), it signed off: the portal lists it as stopped.
+      assert(
+        runner.status === 'OFFLINE' && runner.signedOffAt,
+        `the runner is ${runner.status}, signed off at ${runner.signedOffAt}`,
+      );
     },
   );
 

@@ -38,6 +38,7 @@ describe('the reference runner against the service', () => {
     key: string,
     logs: string[] = [],
     client = clientFor(baseUrl, key),
+    overrides: Partial<RunnerOptions> = {},
   ) {
     const options: RunnerOptions = {
       url: baseUrl,
@@ -51,6 +52,7 @@ describe('the reference runner against the service', () => {
       once: true,
       labels: ['linux', 'test'],
       hostname: 'build-host.example.com',
+      ...overrides,
     };
     return new Runner(options, client, m => logs.push(m));
   }
@@ -222,6 +224,7 @@ describe('the reference runner against the service', () => {
     const logs: string[] = [];
     await runnerWith(runnerKey, logs).run();
     expect(logs).toEqual([]);
+    // Done (--once), it said it stops: offline at once, not a minute later.
     const runners = await owner.call('listRunners', { query: {} });
     expect(runners.data).toEqual([
       expect.objectContaining({
@@ -229,10 +232,41 @@ describe('the reference runner against the service', () => {
         labels: ['linux', 'test'],
         hostname: 'build-host.example.com',
         version: RUNNER_VERSION,
-        status: 'ONLINE',
+        status: 'OFFLINE',
+        signedOffAt: expect.any(String),
       }),
     ]);
     expect(RUNNER_VERSION).toMatch(/^\d+\.\d+\.\d+/);
+
+    // Started again, it is online from its first claim.
+    await clientFor(baseUrl, runnerKey).call('claimStepExecution', {
+      body: { data: { runnerId: 'test-runner' } },
+    });
+    const [again] = (await owner.call('listRunners', { query: {} })).data;
+    expect(again.status).toBe('ONLINE');
+    expect(again).not.toHaveProperty('signedOffAt');
+  });
+
+  it('signs off when stopped', async () => {
+    const { owner, runnerKey } = await organizationWithStack(baseUrl);
+    const runner = runnerWith(runnerKey, [], clientFor(baseUrl, runnerKey), {
+      once: false,
+    });
+    const running = runner.run();
+    const listed = async () =>
+      (await owner.call('listRunners', { query: {} })).data[0];
+    while ((await listed())?.status !== 'ONLINE') {
+      await new Promise(resolve => setTimeout(resolve, 20));
+    }
+
+    runner.stop();
+    await running;
+
+    expect(await listed()).toMatchObject({
+      runnerId: 'test-runner',
+      status: 'OFFLINE',
+      signedOffAt: expect.any(String),
+    });
   });
 
   it('waits out a service that cannot be reached, and goes on once it answers', async () => {

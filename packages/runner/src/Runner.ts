@@ -13,6 +13,7 @@ import { RunnerOptions } from './options';
 import { backoffMs, isRefusal } from './serviceAnswers';
 
 const LOG_FLUSH_MS = 1000;
+const SIGN_OFF_TIMEOUT_MS = 5000;
 
 /** The runner's own version, as the service's runner list shows it. */
 export const RUNNER_VERSION: string = (() => {
@@ -67,6 +68,49 @@ export class Runner {
    * portal restarting must not stop its runners); a refused credential ends the loop.
    */
   async run(): Promise<void> {
+    try {
+      await this.claimAndExecute();
+    } finally {
+      await this.signOff();
+    }
+  }
+
+  /**
+   * Tells the service that this runner stops, so that the portal lists it offline and counts it
+   * out of the runners free for waiting runs at once, not a minute later. Best effort: a service
+   * that does not answer within a few seconds lets the runner stop anyway.
+   */
+  private async signOff(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        this.client.call('signOffRunner', {
+          body: { data: { runnerId: this.options.runnerId } },
+        }),
+        new Promise((_, reject) => {
+          timer = setTimeout(
+            () =>
+              reject(
+                new Error(`no answer within ${SIGN_OFF_TIMEOUT_MS / 1000} s`),
+              ),
+            SIGN_OFF_TIMEOUT_MS,
+          );
+        }),
+      ]);
+    } catch (error) {
+      // A refused key was said where it was refused; the service takes nothing from it.
+      if (isRefusal(error)) return;
+      this.log(
+        `Could not tell the service that this runner stops (${
+          (error as Error).message
+        }): the portal lists it online until it has not been seen for a minute`,
+      );
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async claimAndExecute(): Promise<void> {
     let failures = 0;
     while (!this.stopped) {
       let claim;

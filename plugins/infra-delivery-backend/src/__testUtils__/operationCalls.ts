@@ -359,6 +359,13 @@ export const OPERATION_CALLS: Record<OperationId, OperationCallSpec> = {
       allowed: 204,
     }),
   },
+  signOffRunner: {
+    access: 'runner',
+    call: () => ({
+      body: { data: { runnerId: 'matrix-runner' } },
+      allowed: 204,
+    }),
+  },
   heartbeatStepExecution: {
     access: 'runner',
     call: w => ({

@@ -7,7 +7,7 @@ import { readRows } from './directReads';
 import { newId } from './ids';
 import { fromJsonColumn } from './json';
 import { KeysetPage, keysetPage, KeysetRequest } from './keyset';
-import { optional, toTimestamp } from './timestamps';
+import { optional, toOptionalTimestamp, toTimestamp } from './timestamps';
 
 interface RunnerRow {
   id: string;
@@ -23,6 +23,7 @@ interface RunnerRow {
   current_step_name: string | null;
   first_seen_at: string | Date;
   last_seen_at: string | Date;
+  signed_off_at: string | Date | null;
 }
 
 /** What a runner says of itself when it claims work. */
@@ -46,6 +47,7 @@ export interface RunnerWindow {
 
 function toRunner(row: RunnerRow, onlineSince: string): Runner {
   const lastSeenAt = toTimestamp(row.last_seen_at);
+  const signedOffAt = toOptionalTimestamp(row.signed_off_at);
   return {
     runnerId: row.runner_id,
     serviceAccountId: row.service_account_id,
@@ -54,10 +56,11 @@ function toRunner(row: RunnerRow, onlineSince: string): Runner {
     hostname: optional(row.hostname),
     firstSeenAt: toTimestamp(row.first_seen_at),
     lastSeenAt,
-    status: lastSeenAt >= onlineSince ? 'ONLINE' : 'OFFLINE',
+    status: lastSeenAt >= onlineSince && !signedOffAt ? 'ONLINE' : 'OFFLINE',
     currentStepExecutionId: optional(row.current_step_execution_id),
     currentPipelineRunId: optional(row.current_pipeline_run_id),
     currentStepName: optional(row.current_step_name),
+    signedOffAt,
   };
 }
 
@@ -80,6 +83,7 @@ export class RunnerStore {
       hostname: sighting.hostname ?? null,
       current_step_execution_id: sighting.currentStepExecutionId,
       last_seen_at: sighting.seenAt,
+      signed_off_at: null,
     };
     await this.db('runners')
       .insert({
@@ -114,6 +118,22 @@ export class RunnerStore {
       .update({
         last_seen_at: seenAt,
         current_step_execution_id: stepExecutionId,
+        signed_off_at: null,
+      });
+  }
+
+  /** Records that a runner stops: OFFLINE from `at` until it claims again. */
+  async signOff(
+    organizationId: string,
+    runnerId: string,
+    at: string,
+  ): Promise<void> {
+    await this.db('runners')
+      .where({ organization_id: organizationId, runner_id: runnerId })
+      .update({
+        last_seen_at: at,
+        signed_off_at: at,
+        current_step_execution_id: null,
       });
   }
 
@@ -152,9 +172,15 @@ export class RunnerStore {
       .where('runners.organization_id', organizationId)
       .where('runners.last_seen_at', '>=', window.keptSince);
     if (status === 'ONLINE') {
-      query.where('runners.last_seen_at', '>=', window.onlineSince);
+      query
+        .where('runners.last_seen_at', '>=', window.onlineSince)
+        .whereNull('runners.signed_off_at');
     } else if (status === 'OFFLINE') {
-      query.where('runners.last_seen_at', '<', window.onlineSince);
+      query.where(offline =>
+        offline
+          .where('runners.last_seen_at', '<', window.onlineSince)
+          .orWhereNotNull('runners.signed_off_at'),
+      );
     }
     return keysetPage(query, 'runners.id', page, (row: RunnerRow) =>
       toRunner(row, window.onlineSince),
@@ -173,6 +199,7 @@ export class RunnerStore {
       this.db('runners')
         .where({ organization_id: organizationId })
         .where('last_seen_at', '>=', onlineSince)
+        .whereNull('signed_off_at')
         .count({ online: '*', busy: 'current_step_execution_id' }),
       // Bound to the clock: the same read is never asked for again.
       { remember: false },

@@ -161,6 +161,69 @@ describe.each(databases.eachSupportedId())(
       ]);
     });
 
+    it('turns a runner that signs off OFFLINE at once, until it claims again', async () => {
+      const owner = await api.signup();
+      const runner = await createRunner(api, owner);
+      await claimNothing(runner.key, { runnerId: 'leaving' });
+      await claimNothing(runner.key, { runnerId: 'staying' });
+      // Another organization's runner of the same name is not the one that signs off.
+      const stranger = await api.signup();
+      const strangers = await createRunner(api, stranger);
+      await claimNothing(strangers.key, { runnerId: 'leaving' });
+
+      const signOff = await api.post(
+        '/runner/sign-offs',
+        { data: { runnerId: 'leaving' } },
+        runner.key,
+      );
+      expectStatus(signOff, 204);
+
+      const runners = (await listRunners(owner)).data;
+      expect(runners.find(r => r.runnerId === 'leaving')).toMatchObject({
+        status: 'OFFLINE',
+        signedOffAt: expect.any(String),
+      });
+      expect(runners.find(r => r.runnerId === 'staying')).toMatchObject({
+        status: 'ONLINE',
+      });
+      expect(
+        (await listRunners(owner, '?status=ONLINE')).data.map(r => r.runnerId),
+      ).toEqual(['staying']);
+      expect(
+        (await listRunners(owner, '?status=OFFLINE')).data.map(r => r.runnerId),
+      ).toEqual(['leaving']);
+      expect((await listRunners(stranger)).data[0].status).toBe('ONLINE');
+
+      // Restarted, its first claim makes it ONLINE again, even one this instance would skip.
+      await claimNothing(runner.key, { runnerId: 'leaving' });
+      const back = (await listRunners(owner)).data.find(
+        r => r.runnerId === 'leaving',
+      );
+      expect(back?.status).toBe('ONLINE');
+      expect(back).not.toHaveProperty('signedOffAt');
+
+      // Only a runner's own key signs off, with a runner id.
+      const person = await api.post(
+        '/runner/sign-offs',
+        { data: { runnerId: 'staying' } },
+        owner.token,
+      );
+      expect(person.status).toBe(403);
+      const nameless = await api.post(
+        '/runner/sign-offs',
+        { data: {} },
+        runner.key,
+      );
+      expect(nameless.status).toBe(400);
+      expect(errorBodySchema.parse(nameless.body).code).toBe(
+        'InfraDelivery:Request:VALIDATION_FAILED',
+      );
+      expect(
+        (await api.post('/runner/sign-offs', { data: { runnerId: 'x' } }))
+          .status,
+      ).toBe(401);
+    });
+
     it('pages with a cursor, newest runner first, and refuses a foreign cursor', async () => {
       const owner = await api.signup();
       const runner = await createRunner(api, owner);
@@ -292,6 +355,26 @@ describe.each(databases.eachSupportedId())(
 
         await sleep(ONLINE_SECONDS * 1000 + 200);
         expect((await listedRun(run.id)).queueState).toMatchObject({
+          waitingForRunner: true,
+          reason: NO_RUNNER_REASON,
+        });
+      });
+
+      it('counts a runner that signed off out of the connected ones at once', async () => {
+        const runner = await createRunner(api, owner);
+        await claimNothing(runner.key, { runnerId: 'stopping' });
+        const run = await trigger(api, owner, pipelineId);
+        expect(run.queueState?.reason).toBe(
+          'Queued for a runner: the one connected runner is free',
+        );
+
+        await api.post(
+          '/runner/sign-offs',
+          { data: { runnerId: 'stopping' } },
+          runner.key,
+        );
+
+        expect((await getRun(api, owner, run.id)).queueState).toMatchObject({
           waitingForRunner: true,
           reason: NO_RUNNER_REASON,
         });

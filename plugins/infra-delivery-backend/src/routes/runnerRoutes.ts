@@ -21,6 +21,10 @@ export function registerRunnerRoutes({
     return claim && { data: claim };
   });
 
+  bind(operations.signOffRunner, async ({ caller, body }) => {
+    await runners.signOff(caller, body.data.runnerId);
+  });
+
   bind(operations.heartbeatStepExecution, async ({ caller, params, body }) => ({
     data: await runners.heartbeat(caller, params.id, body.data.leaseToken),
   }));

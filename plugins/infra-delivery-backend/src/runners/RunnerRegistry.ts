@@ -161,6 +161,19 @@ export class RunnerRegistry {
     );
   }
 
+  /**
+   * Records that a runner stops. The claims this instance skipped writing are forgotten, so
+   * that the runner's next claim (it restarted) makes it ONLINE again at once.
+   */
+  async signOff(organizationId: string, runnerId: string): Promise<void> {
+    this.lastWritten.clear();
+    await this.deps.stores.runners.signOff(
+      organizationId,
+      runnerId,
+      new Date(this.now()).toISOString(),
+    );
+  }
+
   list(
     organizationId: string,
     status: RunnerStatus | undefined,

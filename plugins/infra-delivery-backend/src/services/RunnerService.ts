@@ -79,6 +79,12 @@ export class RunnerService {
     return claim;
   }
 
+  /** A runner of the caller's organization says that it stops. */
+  async signOff(caller: Caller, runnerId: string): Promise<void> {
+    await this.requireRunner(caller);
+    await this.deps.runnerRegistry.signOff(caller.organizationId, runnerId);
+  }
+
   /**
    * The claim as the runner gets it, with the commit to check out for a git-triggered run.
    * Without a credential for that commit the step fails here, with the reason in its logs and

@@ -9,6 +9,7 @@ import {
   listResponseSchema,
   listRunnersQuerySchema,
   runnerSchema,
+  signOffRunnerRequestSchema,
   stepExecutionSchema,
 } from '../schemas';
 import { defineOperation } from './defineOperation';
@@ -28,6 +29,19 @@ export const claimStepExecution = defineOperation({
     schema: dataResponseSchema(claimSchema),
     emptyStatus: 204,
   },
+  errors: [400, 403],
+});
+
+export const signOffRunner = defineOperation({
+  operationId: 'signOffRunner',
+  method: 'post',
+  path: '/runner/sign-offs',
+  summary:
+    'Say that a runner stops: it reads OFFLINE at once, where it would read ONLINE until the online window passed',
+  tag: 'Runner protocol',
+  access: 'authenticated',
+  body: signOffRunnerRequestSchema,
+  success: { status: 204 },
   errors: [400, 403],
 });
 

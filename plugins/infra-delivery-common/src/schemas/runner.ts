@@ -21,13 +21,19 @@ export const claimRequestSchema = requestBody(
   }),
 );
 
+/** A runner that stops says so, so that it reads OFFLINE at once rather than after the window. */
+export const signOffRunnerRequestSchema = requestBody(
+  z.object({ runnerId: runnerIdSchema }),
+);
+
 export const RUNNER_STATUSES = ['ONLINE', 'OFFLINE'] as const;
 export const runnerStatusSchema = z.enum(RUNNER_STATUSES);
 export type RunnerStatus = z.infer<typeof runnerStatusSchema>;
 
 /**
  * A runner as the service last saw it: every claim (also one that found no work), heartbeat,
- * log append and completion records it. ONLINE when seen within the configured window.
+ * log append and completion records it. ONLINE when seen within the configured window and not
+ * signed off since.
  */
 export const runnerSchema = z
   .object({
@@ -45,6 +51,11 @@ export const runnerSchema = z
     currentPipelineRunId: idSchema.optional(),
     /** That step's name in its pipeline (e.g. "plan"): absent while idle. */
     currentStepName: z.string().optional(),
+    signedOffAt: timestampSchema
+      .optional()
+      .describe(
+        'When the runner said it stopped (it is OFFLINE since); absent once it claims again',
+      ),
   })
   .meta({ id: 'Runner' });
 export type Runner = z.infer<typeof runnerSchema>;

@@ -131,6 +131,26 @@ describe('RunnersCard', () => {
     expect(within(offlineRow).queryByText('Online')).not.toBeInTheDocument();
   });
 
+  it('says Stopped, not Offline, of a runner that signed off', async () => {
+    server.use(
+      http.get(`${baseUrl}/runners`, () =>
+        HttpResponse.json(
+          list([
+            { ...offline, signedOffAt: secondsAgo(30) },
+            { ...older, lastSeenAt: secondsAgo(120) },
+          ]),
+        ),
+      ),
+    );
+    renderWithService(<RunnersCard />);
+
+    const stopped = (await screen.findByText('runner-old')).closest('tr')!;
+    expect(within(stopped).getByText('Stopped')).toBeInTheDocument();
+    expect(within(stopped).queryByText('Offline')).not.toBeInTheDocument();
+    const gone = screen.getByText('runner-page-2').closest('tr')!;
+    expect(within(gone).getByText('Offline')).toBeInTheDocument();
+  });
+
   it('lists the online runners first, then the most recently seen', async () => {
     server.use(
       http.get(`${baseUrl}/runners`, () =>

@@ -83,7 +83,7 @@ const WorkingOn = ({ runner }: { runner: RunnerRow }) => {
 const columns: TableColumn<RunnerRow>[] = contentWidths<RunnerRow>([
   {
     title: 'Status',
-    render: runner => <RunnerStatusLabel status={runner.status} />,
+    render: runner => <RunnerStatusLabel runner={runner} />,
   },
   {
     title: 'Runner',
