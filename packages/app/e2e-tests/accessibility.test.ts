@@ -69,7 +69,7 @@ test('the Infrastructure page has no axe-core violations', async ({ page }) => {
   await check(page, 'the Runs tab', 'infrastructure-runs');
   await run.first().click();
   await expect(page.getByRole('region', { name: 'Run details' })).toBeVisible();
-  await expect(page.getByText('Resource changes (15)')).toBeVisible();
+  await expect(page.getByText('Resource changes (4)')).toBeVisible();
   await check(page, 'a run page', 'run-page');
   await page.getByRole('button', { name: 'Approve', exact: true }).click();
   await expect(page.getByRole('dialog')).toBeVisible();

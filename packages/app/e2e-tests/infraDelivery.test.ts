@@ -42,8 +42,9 @@ test('a person approves the waiting run, which goes on to its apply', async ({
   ).toBeVisible();
 
   await page.getByText('Raise the alert thresholds').click();
-  await expect(page.getByText('Plan: +5 ~1 −2')).toBeVisible();
-  await expect(page.getByText('Resource changes (15)')).toBeVisible();
+  // The demo's plan of the example module, which the local runner's apply would plan again.
+  await expect(page.getByText('Plan: +4 ~0 −0')).toBeVisible();
+  await expect(page.getByText('Resource changes (4)')).toBeVisible();
   await page.screenshot({
     path: `${SCREENSHOTS}/pipeline-runs-tab.png`,
     fullPage: true,
@@ -55,7 +56,7 @@ test('a person approves the waiting run, which goes on to its apply', async ({
   // The dialog repeats the plan's counts before anything is applied.
   await expect(
     dialog.getByText(
-      'The plan adds 5, changes 1, replaces 0 and destroys 2 resources.',
+      'The plan adds 4, changes 0, replaces 0 and destroys 0 resources.',
     ),
   ).toBeVisible();
   await dialog.getByRole('button', { name: 'Approve' }).click();

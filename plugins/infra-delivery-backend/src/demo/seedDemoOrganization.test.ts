@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { mockServices } from '@backstage/backend-test-utils';
 import {
   migratedStores,
@@ -68,9 +70,24 @@ describe.each(databases.eachSupportedId())(
           ?.gitTrigger,
       ).toMatchObject({ branch: 'main', pullRequestPlans: true });
       expect(byDescription['Initial rollout'].status).toBe('SUCCEEDED');
-      expect(byDescription['Raise the alert thresholds'].status).toBe(
-        'WAITING_FOR_APPROVAL',
+      expect(byDescription['Raise the alert thresholds']).toMatchObject({
+        status: 'WAITING_FOR_APPROVAL',
+        input: { alarm_threshold_percent: 90 },
+      });
+      // Its plan is the example module's, which the local runner's apply plans again.
+      const waitingPlans = await stores.iacResults.listSummaries(
+        organization.id,
+        { pipelineRunId: byDescription['Raise the alert thresholds'].id },
+        { limit: 10 },
       );
+      expect(waitingPlans.items).toEqual([
+        expect.objectContaining({
+          runType: 'PLAN',
+          addCount: 4,
+          changeCount: 0,
+          destroyCount: 0,
+        }),
+      ]);
       expect(byDescription['Add the on-call route']).toMatchObject({
         status: 'QUEUED',
         queueState: expect.objectContaining({
@@ -137,3 +154,27 @@ describe.each(databases.eachSupportedId())(
     });
   },
 );
+
+describe('the demo plan waiting for approval', () => {
+  it('plans the resources of the example module the local runner plans', () => {
+    const repo = path.resolve(__dirname, '../../../..');
+    const module = fs.readFileSync(
+      path.join(repo, 'examples/iac/monitoring/main.tf'),
+      'utf8',
+    );
+    const declared = [...module.matchAll(/^resource "(\w+)" "(\w+)"/gm)].map(
+      ([, type, name]) => `${type}.${name}`,
+    );
+    const plan = JSON.parse(
+      fs.readFileSync(
+        path.join(__dirname, '../../demo/plans/monitoring-alerts.plan.json'),
+        'utf8',
+      ),
+    );
+    const planned = plan.configuration.root_module.resources.map(
+      (resource: { address: string }) => resource.address,
+    );
+    // Regenerate demo/plans/monitoring-alerts.plan.json when this fails (its README says how).
+    expect(planned.sort()).toEqual(declared.sort());
+  });
+});

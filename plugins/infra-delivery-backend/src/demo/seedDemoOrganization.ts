@@ -139,6 +139,7 @@ export async function seedDemoOrganization(options: {
   const trigger = async (
     key: keyof typeof DEMO_STACK_IDS,
     description: string,
+    input?: Record<string, unknown>,
   ) => {
     const pipeline = (await stores.pipelines.get(
       organizationId,
@@ -156,6 +157,7 @@ export async function seedDemoOrganization(options: {
       attachedEntityId: DEMO_STACK_IDS[key],
       attachedEntityType: 'STACK',
       description,
+      ...(input ? { input } : {}),
       createdById: demoActor,
       data: { kind: 'stack' },
       steps: version.steps,
@@ -218,6 +220,10 @@ export async function seedDemoOrganization(options: {
 
   const monitoringPlan = await demoPlan('monitoring');
   const networkPlan = await demoPlan('network');
+  // The plan waiting for approval is the one the local runner makes of the example module
+  // (examples/iac/monitoring, nothing applied yet): approved, its apply plans the same and
+  // applies it. A plan of other code would be refused as changed since its approval.
+  const alertsPlan = await demoPlan('monitoring-alerts');
 
   // Monitoring: applied once; a second change waits for approval; a third is held behind it.
   const applied = await trigger('monitoring', 'Initial rollout');
@@ -229,8 +235,10 @@ export async function seedDemoOrganization(options: {
   await runStep(monitoringPlan);
   await checkDrift('monitoring');
   await runStep(monitoringPlan);
-  await trigger('monitoring', 'Raise the alert thresholds');
-  await runStep(monitoringPlan);
+  await trigger('monitoring', 'Raise the alert thresholds', {
+    alarm_threshold_percent: 90,
+  });
+  await runStep(alertsPlan);
   await trigger('monitoring', 'Add the on-call route');
 
   // Network: a plan that failed.
