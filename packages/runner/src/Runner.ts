@@ -63,9 +63,10 @@ export class Runner {
   }
 
   /**
-   * Claims and executes steps until stopped (or after one step with `once`). A service that
-   * cannot be reached, or answers with a server error, is tried again with a growing wait (the
-   * portal restarting must not stop its runners); a refused credential ends the loop.
+   * Claims and executes steps until stopped (or after one step with `once`), then signs off. A
+   * service that cannot be reached, or answers with a server error, is tried again with a
+   * growing wait (the portal restarting must not stop its runners); a refused credential ends
+   * the loop.
    */
   async run(): Promise<void> {
     try {

@@ -622,8 +622,9 @@ describe('PipelineRunsContent', () => {
     renderEntityContent(<PipelineRunsContent />, entity);
     const card = await openRun('Apply network changes');
 
+    // The title counts the rows shown: the changes, then with the unchanged.
     expect(
-      await within(card).findByText('Resource changes (5)'),
+      await within(card).findByText('Resource changes (3)'),
     ).toBeInTheDocument();
     expect(within(card).getByText('aws_subnet.private')).toBeInTheDocument();
     expect(within(card).queryByText('aws_vpc.main')).not.toBeInTheDocument();
@@ -632,6 +633,7 @@ describe('PipelineRunsContent', () => {
       within(card).getByRole('checkbox', { name: 'Show the 2 unchanged' }),
     );
     expect(within(card).getByText('aws_vpc.main')).toBeInTheDocument();
+    expect(within(card).getByText('Resource changes (5)')).toBeInTheDocument();
     expect(
       within(card.querySelector('tbody')!).getAllByRole('row'),
     ).toHaveLength(5);

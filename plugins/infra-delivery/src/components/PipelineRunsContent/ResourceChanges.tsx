@@ -173,7 +173,8 @@ export const ResourceChanges = ({
         </Box>
       )}
       <PluginTable
-        title={`Resource changes (${ofStep.length})`}
+        // The rows it shows: "(4)" above "Nothing changes" read as a contradiction.
+        title={`Resource changes (${shown.length})`}
         // The counts above are of the resources read; a larger run says how many it has.
         subtitle={
           read.totalCount > read.items.length
