@@ -17,7 +17,9 @@ test('the portal signs in a guest and shows the infrastructure page', async ({
   await nav.getByRole('link', { name: 'Infrastructure', exact: true }).click();
   // It opens on the organization's infrastructure, not on the service's health.
   await expect(page).toHaveURL(/\/infra-delivery\/overview/);
-  await expect(page.getByText('Waiting for approval')).toBeVisible();
+  await expect(
+    page.getByText('Waiting for approval', { exact: true }),
+  ).toBeVisible();
   await expect(page.getByText('Raise the alert thresholds')).toBeVisible();
   // The Stacks card answers after the others (it reads each stack's last run): the overview is
   // whole once a stack's row is there, and its screenshot showed an empty card before.
