@@ -14,8 +14,8 @@ import {
 } from '@infra-delivery/plugin-infra-delivery-common';
 import Typography from '@material-ui/core/Typography';
 import useAsync from 'react-use/esm/useAsync';
-import { ReactNode } from 'react';
 import { infraDeliveryApiRef } from '../../api';
+import { MaybeLink } from '../common/MaybeLink';
 import { useMountedInfrastructurePath } from '../common/useInfrastructurePath';
 import { runsFilteredBy } from '../PipelineRunsContent/runFilters';
 import { useRunnersCardLink } from '../Runners/useRunnersCardLink';
@@ -49,10 +49,6 @@ async function workFigures(client: InfraDeliveryClient) {
   return { runners, online, queued, waiting };
 }
 
-/** A figure, linked to where its items are listed when the app has that page. */
-const Figure = ({ value, to }: { value: ReactNode; to?: string }) =>
-  to ? <Link to={to}>{value}</Link> : <>{value}</>;
-
 /** The work figures as rows of the status table, each linked to the list it counts. */
 function useWorkRows(figures?: Awaited<ReturnType<typeof workFigures>>) {
   const runnersLink = useRunnersCardLink();
@@ -67,24 +63,21 @@ function useWorkRows(figures?: Awaited<ReturnType<typeof workFigures>>) {
     ...(runners !== undefined && online !== undefined
       ? {
           Runners: (
-            <Figure
-              to={runnersLink}
-              value={
-                runners === 0
-                  ? 'None connected: plans, applies and destroys wait for one'
-                  : `${online} online of ${runners}`
-              }
-            />
+            <MaybeLink to={runnersLink}>
+              {runners === 0
+                ? 'None connected: plans, applies and destroys wait for one'
+                : `${online} online of ${runners}`}
+            </MaybeLink>
           ),
         }
       : {}),
     ...(queued !== undefined
-      ? { 'Queued runs': <Figure to={runs('QUEUED')} value={queued} /> }
+      ? { 'Queued runs': <MaybeLink to={runs('QUEUED')}>{queued}</MaybeLink> }
       : {}),
     ...(waiting !== undefined
       ? {
           'Waiting for approval': (
-            <Figure to={runs('WAITING_FOR_APPROVAL')} value={waiting} />
+            <MaybeLink to={runs('WAITING_FOR_APPROVAL')}>{waiting}</MaybeLink>
           ),
         }
       : {}),
