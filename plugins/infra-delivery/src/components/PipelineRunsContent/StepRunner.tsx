@@ -52,10 +52,12 @@ const LeaseText = ({
     return <>{whileReporting}</>;
   }
   return (
-    <span style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
+    // The icon stays beside the first line when a narrow column wraps the text.
+    <span style={{ display: 'inline-flex', alignItems: 'flex-start', gap: 4 }}>
       <WarningIcon
         fontSize="inherit"
         htmlColor={theme.palette.warning.main}
+        style={{ marginTop: '0.2em', flexShrink: 0 }}
         aria-hidden
       />
       {lease.runnerId} has not reported for {formatDuration(silence.silentMs)}
