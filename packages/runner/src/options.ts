@@ -44,7 +44,11 @@ Claims the IaC steps of the token's organization and runs them with OpenTofu or 
   --poll-interval <ms>   wait between claims when there is no work (default: 2000)
   --labels <a,b>         labels shown in the portal's runner list, comma-separated
   --once                 execute at most one step, then exit
-  --help                 this text`;
+  --help                 this text
+
+Before it claims a step it checks that --iac-binary runs and --source-root exists. Stopped
+(SIGINT, SIGTERM) it finishes the step it executes, then signs off: the portal lists it as
+stopped at once.`;
 
 export class UsageError extends Error {}
 
