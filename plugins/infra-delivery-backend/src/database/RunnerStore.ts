@@ -45,6 +45,20 @@ export interface RunnerWindow {
   keptSince: string;
 }
 
+/**
+ * Runners seen at or after `onlineSince` and not signed off since: the ONLINE ones, as the
+ * list's status filter and the count of waiting runs' runners read them (`toRunner` says the
+ * same of one row).
+ */
+function whereOnline<Q extends Knex.QueryBuilder>(
+  query: Q,
+  onlineSince: string,
+): Q {
+  return query
+    .where('runners.last_seen_at', '>=', onlineSince)
+    .whereNull('runners.signed_off_at') as Q;
+}
+
 function toRunner(row: RunnerRow, onlineSince: string): Runner {
   const lastSeenAt = toTimestamp(row.last_seen_at);
   const signedOffAt = toOptionalTimestamp(row.signed_off_at);
@@ -172,15 +186,9 @@ export class RunnerStore {
       .where('runners.organization_id', organizationId)
       .where('runners.last_seen_at', '>=', window.keptSince);
     if (status === 'ONLINE') {
-      query
-        .where('runners.last_seen_at', '>=', window.onlineSince)
-        .whereNull('runners.signed_off_at');
+      whereOnline(query, window.onlineSince);
     } else if (status === 'OFFLINE') {
-      query.where(offline =>
-        offline
-          .where('runners.last_seen_at', '<', window.onlineSince)
-          .orWhereNotNull('runners.signed_off_at'),
-      );
+      query.whereNot(online => whereOnline(online, window.onlineSince));
     }
     return keysetPage(query, 'runners.id', page, (row: RunnerRow) =>
       toRunner(row, window.onlineSince),
@@ -196,11 +204,10 @@ export class RunnerStore {
       online: number | string;
       busy: number | string;
     }>(
-      this.db('runners')
-        .where({ organization_id: organizationId })
-        .where('last_seen_at', '>=', onlineSince)
-        .whereNull('signed_off_at')
-        .count({ online: '*', busy: 'current_step_execution_id' }),
+      whereOnline(
+        this.db('runners').where({ organization_id: organizationId }),
+        onlineSince,
+      ).count({ online: '*', busy: 'current_step_execution_id' }),
       // Bound to the clock: the same read is never asked for again.
       { remember: false },
     );
