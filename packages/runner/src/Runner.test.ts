@@ -232,6 +232,8 @@ describe('the reference runner against the service', () => {
         labels: ['linux', 'test'],
         hostname: 'build-host.example.com',
         version: RUNNER_VERSION,
+        // Its --poll-interval: how long the service waits before calling it silent.
+        pollIntervalMs: 10,
         status: 'OFFLINE',
         signedOffAt: expect.any(String),
       }),

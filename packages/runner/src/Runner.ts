@@ -54,10 +54,18 @@ export class Runner {
   }
 
   private claim() {
-    const { runnerId, labels, hostname } = this.options;
+    const { runnerId, labels, hostname, pollIntervalMs } = this.options;
     return this.client.call('claimStepExecution', {
       body: {
-        data: { runnerId, labels, hostname, version: RUNNER_VERSION },
+        // The poll interval lets the service tell this runner, free but silent, from one
+        // about to ask for work.
+        data: {
+          runnerId,
+          labels,
+          hostname,
+          version: RUNNER_VERSION,
+          pollIntervalMs,
+        },
       },
     });
   }

@@ -11,3 +11,4 @@ export * from './permissions';
 export * from './portalPages';
 export * from './client';
 export * from './iacChanges';
+export * from './formatDuration';

@@ -42,6 +42,7 @@ export function runSummary(run: PipelineRun) {
     ...(run.queueState?.waitingForRunner !== undefined
       ? {
           waitingForRunner: run.queueState.waitingForRunner,
+          ...(run.queueState.runnersSilent ? { runnersSilent: true } : {}),
           queueReason: run.queueState.reason,
         }
       : {}),
@@ -126,6 +127,12 @@ export const runOutput = (z: typeof import('zod/v3').z) =>
       .optional()
       .describe(
         'True when the next step waits for a runner and none of the organization is online: start one (see the portal’s Organization page)',
+      ),
+    runnersSilent: z
+      .boolean()
+      .optional()
+      .describe(
+        'True when the next step waits while runners read online and free, but none has asked for work since it was queued: they stopped without signing off; start one',
       ),
     runningStep: z
       .string()

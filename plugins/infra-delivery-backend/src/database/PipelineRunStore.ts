@@ -242,6 +242,8 @@ export interface ActiveRunnerStep extends LeaseColumns {
   id: string;
   pipelineRunId: string;
   name: string;
+  /** When it last changed: for a QUEUED step, when it was queued for a claim. */
+  updatedAt: string;
 }
 
 /** Columns a run update may set, in domain terms. */
@@ -958,6 +960,7 @@ export class PipelineRunStore implements RunTransitions {
         | 'lease_runner_id'
         | 'lease_expires_at'
         | 'lease_renewed_at'
+        | 'updated_at'
       >
     >(
       this.db<StepExecutionRow>('step_executions')
@@ -969,6 +972,7 @@ export class PipelineRunStore implements RunTransitions {
           'lease_runner_id',
           'lease_expires_at',
           'lease_renewed_at',
+          'updated_at',
         )
         .whereIn('pipeline_run_id', runIds)
         .whereIn('status', ['QUEUED', 'RUNNING'])
@@ -982,6 +986,7 @@ export class PipelineRunStore implements RunTransitions {
       leaseRunnerId: optional(row.lease_runner_id),
       leaseExpiresAt: toOptionalTimestamp(row.lease_expires_at),
       leaseRenewedAt: toOptionalTimestamp(row.lease_renewed_at),
+      updatedAt: toTimestamp(row.updated_at),
     }));
   }
 

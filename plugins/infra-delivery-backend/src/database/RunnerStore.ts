@@ -17,6 +17,7 @@ interface RunnerRow {
   labels: string;
   version: string | null;
   hostname: string | null;
+  poll_interval_ms: number | null;
   current_step_execution_id: string | null;
   /** Of the step it works on, joined when listed. */
   current_pipeline_run_id: string | null;
@@ -34,6 +35,8 @@ export interface RunnerSighting {
   labels: string[];
   version?: string;
   hostname?: string;
+  /** How long it waits between claims when it finds no work, if it says. */
+  pollIntervalMs?: number;
   /** The step it was handed, or null when it found no work. */
   currentStepExecutionId: string | null;
   seenAt: string;
@@ -59,6 +62,13 @@ function whereOnline<Q extends Knex.QueryBuilder>(
     .whereNull('runners.signed_off_at') as Q;
 }
 
+/** What `countOnline` reads of the free runners: alias, aggregate, column. */
+const FREE_RUNNER_COLUMNS = [
+  ['free_last_seen_at', 'max', 'last_seen_at'],
+  ['free_poll_interval_ms', 'max', 'poll_interval_ms'],
+  ['free_runner_id', 'min', 'runner_id'],
+] as const;
+
 function toRunner(row: RunnerRow, onlineSince: string): Runner {
   const lastSeenAt = toTimestamp(row.last_seen_at);
   const signedOffAt = toOptionalTimestamp(row.signed_off_at);
@@ -68,6 +78,7 @@ function toRunner(row: RunnerRow, onlineSince: string): Runner {
     labels: fromJsonColumn<string[]>(row.labels) ?? [],
     version: optional(row.version),
     hostname: optional(row.hostname),
+    pollIntervalMs: optional(row.poll_interval_ms),
     firstSeenAt: toTimestamp(row.first_seen_at),
     lastSeenAt,
     status: lastSeenAt >= onlineSince && !signedOffAt ? 'ONLINE' : 'OFFLINE',
@@ -78,12 +89,20 @@ function toRunner(row: RunnerRow, onlineSince: string): Runner {
   };
 }
 
-/** The runner registry's rows: one per runner id and organization. */
-/** An organization's ONLINE runners, and how many of them hold a step. */
+/**
+ * An organization's ONLINE runners, how many of them hold a step, and of the free ones: when the
+ * latest was last seen, the longest poll interval they said, and one's id (to name it when it is
+ * the only one).
+ */
 export interface OnlineRunners {
   online: number;
   busy: number;
+  freeLastSeenAt?: string;
+  freePollIntervalMs?: number;
+  freeRunnerId?: string;
 }
+
+/** The runner registry's rows: one per runner id and organization. */
 
 export class RunnerStore {
   constructor(private readonly db: Knex) {}
@@ -95,6 +114,7 @@ export class RunnerStore {
       labels: JSON.stringify(sighting.labels),
       version: sighting.version ?? null,
       hostname: sighting.hostname ?? null,
+      poll_interval_ms: sighting.pollIntervalMs ?? null,
       current_step_execution_id: sighting.currentStepExecutionId,
       last_seen_at: sighting.seenAt,
       signed_off_at: null,
@@ -195,23 +215,47 @@ export class RunnerStore {
     );
   }
 
-  /** How many runners of the organization are ONLINE, and how many of those hold a step. */
+  /**
+   * How many runners of the organization are ONLINE and how many of those hold a step, and of
+   * the free ones when the latest was last seen and the longest poll interval they said.
+   */
   async countOnline(
     organizationId: string,
     onlineSince: string,
   ): Promise<OnlineRunners> {
-    const [{ online, busy }] = await readRows<{
+    const [row] = await readRows<{
       online: number | string;
       busy: number | string;
+      free_last_seen_at: string | Date | null;
+      free_poll_interval_ms: number | string | null;
+      free_runner_id: string | null;
     }>(
       whereOnline(
         this.db('runners').where({ organization_id: organizationId }),
         onlineSince,
-      ).count({ online: '*', busy: 'current_step_execution_id' }),
+      ).select(
+        this.db.raw('count(*) as online'),
+        this.db.raw('count(current_step_execution_id) as busy'),
+        ...FREE_RUNNER_COLUMNS.map(([alias, aggregate, column]) =>
+          this.db.raw(
+            `${aggregate}(case when current_step_execution_id is null then ?? end) as ??`,
+            [column, alias],
+          ),
+        ),
+      ),
       // Bound to the clock: the same read is never asked for again.
       { remember: false },
     );
-    return { online: Number(online), busy: Number(busy) };
+    return {
+      online: Number(row.online),
+      busy: Number(row.busy),
+      freeLastSeenAt: toOptionalTimestamp(row.free_last_seen_at),
+      freePollIntervalMs:
+        row.free_poll_interval_ms === null
+          ? undefined
+          : Number(row.free_poll_interval_ms),
+      freeRunnerId: optional(row.free_runner_id),
+    };
   }
 
   /** Forgets runners last seen before `keptSince`; returns how many. */

@@ -1,12 +1,13 @@
 import { Knex } from 'knex';
 import { createTestDatabases } from '../__testUtils__/testDatabases';
-import { migratedStores } from '../__testUtils__/engineFixtures';
-import { Stores } from '../database/stores';
 import {
-  NO_RUNNER_REASON,
-  queuedForRunnerReason,
-  RunnerRegistry,
-} from './RunnerRegistry';
+  migratedStores,
+  queueStackRun,
+  recordingEngine,
+  seedStacks,
+} from '../__testUtils__/engineFixtures';
+import { Stores } from '../database/stores';
+import { RunnerRegistry } from './RunnerRegistry';
 
 jest.setTimeout(60_000);
 
@@ -84,28 +85,91 @@ describe.each(databases.eachSupportedId())('RunnerRegistry on %s', id => {
       .select('runner_id');
     expect(rows.map(row => row.runner_id)).toEqual(['recent']);
   });
-});
+  describe('a run whose step waits for a claim', () => {
+    /** A run of a stack's change pipeline whose plan step is queued for a claim. */
+    async function waitingRun() {
+      const seed = await seedStacks(stores, 1);
+      const { engine } = recordingEngine(stores);
+      const queued = await queueStackRun(stores, seed, 0);
+      await engine.admit(queued.id);
+      organizationId = seed.organizationId;
+      return (await stores.pipelineRuns.getRunForEngine(queued.id))!;
+    }
 
-describe('queuedForRunnerReason', () => {
-  it.each([
-    [0, 0, NO_RUNNER_REASON],
-    [
-      1,
-      1,
-      'Queued for a runner: the one connected runner is busy with another step',
-    ],
-    [
-      3,
-      3,
-      'Queued for a runner: all 3 connected runners are busy with other steps',
-    ],
-    [1, 0, 'Queued for a runner: the one connected runner is free'],
-    [3, 2, 'Queued for a runner: 1 of 3 connected runners is free'],
-    [3, 1, 'Queued for a runner: 2 of 3 connected runners are free'],
-  ])(
-    'says why a step waits with %i runners online, %i of them busy',
-    (online, busy, reason) => {
-      expect(queuedForRunnerReason({ online, busy })).toBe(reason);
-    },
-  );
+    async function reasonAt(
+      runners: RunnerRegistry,
+      run: Awaited<ReturnType<typeof waitingRun>>,
+    ) {
+      const [described] = await runners.describeRuns([run]);
+      return described.queueState;
+    }
+
+    it('says that its free runner is silent once it has not asked for work in five of its polls', async () => {
+      // The step is queued on the database's clock: the registry's starts there too.
+      now = Date.now();
+      const runners = registry();
+      const run = await waitingRun();
+      await runners.recordClaim({
+        ...idleClaim('build-host-1'),
+        organizationId,
+        pollIntervalMs: 3_000,
+      });
+
+      now += 5_000;
+      expect(await reasonAt(runners, run)).toMatchObject({
+        waitingForRunner: false,
+        reason: 'Queued for a runner: the one connected runner is free',
+      });
+      expect((await reasonAt(runners, run))?.runnersSilent).toBeUndefined();
+
+      // Five polls of three seconds: silent since its last sighting, after the step's queueing.
+      now += 11_000;
+      const silent = await reasonAt(runners, run);
+      expect(silent).toMatchObject({
+        waitingForRunner: false,
+        runnersSilent: true,
+      });
+      expect(silent?.reason).toMatch(
+        /^Queued for a runner: the one connected runner, build-host-1, is free but has not asked for work for 1[56]s; it may have stopped \(killed, or its host lost\)$/,
+      );
+
+      // Once the online window passes, it is not connected at all.
+      now += 60_000;
+      expect(await reasonAt(runners, run)).toMatchObject({
+        waitingForRunner: true,
+        reason: 'No runner is connected to this organization',
+      });
+    });
+
+    it('counts the free runners, their latest sighting and their longest poll interval', async () => {
+      now = Date.now();
+      const runners = registry();
+      const run = await waitingRun();
+      const steps = await stores.pipelineRuns.listSteps(run.id);
+      await runners.recordClaim({
+        ...idleClaim('busy'),
+        organizationId,
+        currentStepExecutionId: steps[0].id,
+      });
+      await runners.recordClaim({ ...idleClaim('quick'), organizationId });
+      now += 1_000;
+      await runners.recordClaim({
+        ...idleClaim('slow'),
+        organizationId,
+        pollIntervalMs: 4_000,
+      });
+      expect(
+        await stores.runners.countOnline(
+          organizationId,
+          runners.window().onlineSince,
+        ),
+      ).toEqual({
+        online: 3,
+        busy: 1,
+        freeLastSeenAt: new Date(now).toISOString(),
+        freePollIntervalMs: 4_000,
+        freeRunnerId: 'quick',
+      });
+    });
+  });
 });

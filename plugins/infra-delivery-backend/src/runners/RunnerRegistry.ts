@@ -21,6 +21,7 @@ import {
 import { Stores } from '../database/stores';
 import { RUNNER_STEP_TYPES } from '../engine/PipelineEngine';
 import { BoundedMap } from '../lib/BoundedMap';
+import { waitForRunner } from './runnerWait';
 
 export interface RunnerSettings {
   /** A runner seen within this many seconds is ONLINE. */
@@ -33,30 +34,6 @@ export const DEFAULT_RUNNER_SETTINGS: RunnerSettings = {
   onlineSeconds: 60,
   retentionDays: 7,
 };
-
-export const NO_RUNNER_REASON = 'No runner is connected to this organization';
-
-/**
- * Why a step queued for a claim waits, given the organization's ONLINE runners: none, all busy
- * with other steps (the reference runner executes one step at a time), or some free.
- */
-export function queuedForRunnerReason({ online, busy }: OnlineRunners): string {
-  if (online === 0) {
-    return NO_RUNNER_REASON;
-  }
-  if (busy >= online) {
-    return online === 1
-      ? 'Queued for a runner: the one connected runner is busy with another step'
-      : `Queued for a runner: all ${online} connected runners are busy with other steps`;
-  }
-  const free = online - busy;
-  if (online === 1) {
-    return 'Queued for a runner: the one connected runner is free';
-  }
-  return `Queued for a runner: ${free} of ${online} connected runners ${
-    free === 1 ? 'is' : 'are'
-  } free`;
-}
 
 /** Writes of an unchanged sighting are skipped for at most this long. */
 const MAX_RECORD_INTERVAL_MS = 10_000;
@@ -121,6 +98,7 @@ export class RunnerRegistry {
       sighting.labels,
       sighting.version,
       sighting.hostname,
+      sighting.pollIntervalMs,
     ]);
     // A claim that got work always writes: the runner's current step changes.
     if (sighting.currentStepExecutionId === null && this.recentlyWritten(key)) {
@@ -203,7 +181,7 @@ export class RunnerRegistry {
 
   /**
    * One run as `describeRuns` describes it. Given its steps as they are (a run its caller has
-   * just written), it does not read them again.
+   * just written, so a queued one was queued just now), it does not read them again.
    */
   async describeRun(
     run: RunRecord,
@@ -213,13 +191,16 @@ export class RunnerRegistry {
       const [described] = await this.describeRuns([run]);
       return described;
     }
+    const writtenAt = new Date(this.now()).toISOString();
     const active =
       run.status === 'RUNNING'
-        ? steps.filter(
-            step =>
-              (step.status === 'QUEUED' || step.status === 'RUNNING') &&
-              RUNNER_STEP_TYPES.includes(step.type),
-          )
+        ? steps
+            .filter(
+              step =>
+                (step.status === 'QUEUED' || step.status === 'RUNNING') &&
+                RUNNER_STEP_TYPES.includes(step.type),
+            )
+            .map(step => ({ ...step, updatedAt: writtenAt }))
         : [];
     const [described] = await this.describe([run], active);
     return described;
@@ -236,12 +217,13 @@ export class RunnerRegistry {
     if (steps.length === 0) {
       return runs.map(publicRun);
     }
-    const waiting = new Set<string>();
+    /** When each run's waiting step was queued for a claim. */
+    const waiting = new Map<string, string>();
     const leased = new Map<string, LeasedStep>();
     for (const step of steps) {
       const lease = leaseOf(step);
       if (step.status === 'QUEUED') {
-        waiting.add(step.pipelineRunId);
+        waiting.set(step.pipelineRunId, step.updatedAt);
       } else if (lease) {
         leased.set(step.pipelineRunId, { id: step.id, name: step.name, lease });
       }
@@ -264,7 +246,8 @@ export class RunnerRegistry {
         if (leasedStep) {
           return publicRun({ ...run, leasedStep });
         }
-        if (!waiting.has(run.id)) {
+        const queuedAt = waiting.get(run.id);
+        if (!queuedAt) {
           return publicRun(run);
         }
         const runners = await online(run.organizationId);
@@ -272,8 +255,7 @@ export class RunnerRegistry {
           preflightBlockedByAdmissionCondition: false,
           stackRunPreflightPending: false,
           ...run.queueState,
-          waitingForRunner: runners.online === 0,
-          reason: queuedForRunnerReason(runners),
+          ...waitForRunner(runners, queuedAt, this.now()),
         };
         return publicRun({ ...run, queueState });
       }),

@@ -59,6 +59,7 @@ export class RunnerService {
       labels?: string[];
       version?: string;
       hostname?: string;
+      pollIntervalMs?: number;
     },
   ): Promise<RunnerClaim | undefined> {
     await this.requireRunner(caller);
@@ -74,6 +75,7 @@ export class RunnerService {
       labels: runner.labels ?? [],
       version: runner.version,
       hostname: runner.hostname,
+      pollIntervalMs: runner.pollIntervalMs,
       currentStepExecutionId: claim?.stepExecution.id ?? null,
     });
     return claim;

@@ -174,6 +174,14 @@ export const queueStateSchema = z
      * online; `reason` says so for a person. Computed when the run is read.
      */
     waitingForRunner: z.boolean().optional(),
+    /**
+     * The run's next step waits for a claim while ONLINE runners are free, and none of them has
+     * asked for work since it was queued, for longer than a few of their polls: they stopped
+     * without signing off (killed, host lost) or cannot reach the service, and read ONLINE until
+     * the online window passes. `reason` names them and how long they have been silent.
+     * Computed when the run is read; absent otherwise.
+     */
+    runnersSilent: z.boolean().optional(),
     stackRunPreflightPending: z.boolean(),
     blockingEntityId: idSchema.optional(),
     blockingEntityType: z.enum(['STACK']).optional(),

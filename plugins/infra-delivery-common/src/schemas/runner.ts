@@ -18,6 +18,12 @@ export const claimRequestSchema = requestBody(
     version: z.string().max(64).optional(),
     /** The host the runner runs on, shown in the portal's runner list. */
     hostname: z.string().max(255).optional(),
+    /**
+     * How long the runner waits between claims when it finds no work. A free runner that has not
+     * claimed a waiting step within a few of these has stopped without signing off; without it
+     * the service assumes the reference runner's default, two seconds.
+     */
+    pollIntervalMs: z.number().int().min(1).max(3_600_000).optional(),
   }),
 );
 
@@ -42,6 +48,13 @@ export const runnerSchema = z
     labels: runnerLabelsSchema,
     version: z.string().optional(),
     hostname: z.string().optional(),
+    pollIntervalMs: z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        'How long the runner waits between claims when it finds no work, as it said when it last claimed',
+      ),
     firstSeenAt: timestampSchema,
     lastSeenAt: timestampSchema,
     status: runnerStatusSchema,

@@ -152,4 +152,32 @@ describe('PipelineRunsContent when a run waits for a runner', () => {
     expect(within(card).queryByText('Running')).not.toBeInTheDocument();
     expect(queryWaitingForRunnerNotice(card)).toBeNull();
   });
+  it('says that a free runner has gone silent, with the notice to start another', async () => {
+    const silent =
+      'Queued for a runner: the one connected runner, build-host-1, is free but has not asked for work for 25s; it may have stopped (killed, or its host lost)';
+    const waitingForSilentRunner = {
+      ...waitingForRunner,
+      queueState: {
+        ...waitingForRunner.queueState!,
+        waitingForRunner: false,
+        runnersSilent: true,
+        reason: silent,
+      },
+    };
+    serveRuns([succeeded, waitingForSilentRunner]);
+    renderEntityContent(<PipelineRunsContent />, entityNaming('stack-network'));
+
+    const notice = await findWaitingForRunnerNotice();
+    expect(notice).toHaveTextContent(
+      `${silent}. The run continues as soon as a runner claims its next step.`,
+    );
+    expect(
+      within(notice).getByLabelText('Command that starts a runner'),
+    ).toBeInTheDocument();
+    const row = screen.getByText('Apply network changes').closest('tr')!;
+    expect(within(row).getByText(silent)).toBeInTheDocument();
+
+    const card = await openRun(waitingForSilentRunner);
+    expect(await findWaitingForRunnerNotice(card)).toHaveTextContent(silent);
+  });
 });

@@ -22,7 +22,11 @@ import { ErrorPanel } from '../common/ErrorPanel';
 import { PersonName } from '../common/PersonName';
 import { StackLink } from '../common/StackLink';
 import { useRunNames } from '../common/useRunNames';
-import { RunState, STATUS_LABELS } from '../common/RunStatus';
+import {
+  noRunnerWillClaim,
+  RunState,
+  STATUS_LABELS,
+} from '../common/RunStatus';
 import { isActiveRun, LIVE_POLL_MS } from '../common/livePolling';
 import { useLiveRuns } from '../common/useLiveRuns';
 import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
@@ -168,9 +172,7 @@ export const PipelineRunsView = ({
   ]);
 
   const first = (cursors.length - 1) * RUNS_PAGE_SIZE + 1;
-  const waitingForRunner = value?.data.find(
-    run => run.queueState?.waitingForRunner,
-  );
+  const waitingForRunner = value?.data.find(noRunnerWillClaim);
 
   return (
     <Box>

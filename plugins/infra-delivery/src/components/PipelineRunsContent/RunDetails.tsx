@@ -9,7 +9,11 @@ import { useReloadableAsync } from '../common/useReloadableAsync';
 import { useActionMessage } from '../common/ActionMessage';
 import { infraDeliveryApiRef } from '../../api';
 import { ErrorPanel } from '../common/ErrorPanel';
-import { isQueuedForRunner, RunState } from '../common/RunStatus';
+import {
+  isQueuedForRunner,
+  noRunnerWillClaim,
+  RunState,
+} from '../common/RunStatus';
 import { isActiveRun, LIVE_POLL_MS } from '../common/livePolling';
 import { useLiveRuns } from '../common/useLiveRuns';
 import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
@@ -79,10 +83,10 @@ export const RunDetails = ({
                 <RunState run={value.run} />
                 {/* A queued run says what it waits for, and so does a running one whose
                     runners are busy: the page a plan pressed in the portal leads to never
-                    waits in silence. No runner at all has the notice below instead. */}
+                    waits in silence. No runner to claim it has the notice below instead. */}
                 {(value.run.status === 'QUEUED' ||
                   isQueuedForRunner(value.run)) &&
-                  !value.run.queueState?.waitingForRunner && (
+                  !noRunnerWillClaim(value.run) && (
                     <Typography
                       variant="caption"
                       color="textSecondary"
@@ -103,10 +107,10 @@ export const RunDetails = ({
                 }}
               />
             </Box>
-            {value.run.queueState?.waitingForRunner && (
+            {noRunnerWillClaim(value.run) && (
               <Box marginTop={2}>
                 <WaitingForRunnerNotice
-                  reason={value.run.queueState.reason}
+                  reason={value.run.queueState?.reason}
                   onRunnerConnected={refresh}
                 />
               </Box>

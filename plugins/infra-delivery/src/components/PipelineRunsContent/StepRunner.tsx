@@ -1,5 +1,6 @@
 import { Link } from '@backstage/core-components';
 import {
+  formatDuration,
   LeasedStep,
   StepExecution,
   StepLease,
@@ -8,10 +9,8 @@ import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import Alert from '@material-ui/lab/Alert';
 import AlertTitle from '@material-ui/lab/AlertTitle';
-import { useTheme } from '@material-ui/core/styles';
-import WarningIcon from '@material-ui/icons/ReportProblemOutlined';
-import { formatDuration } from '../common/time';
 import { useNow } from '../common/useNow';
+import { WarningText } from '../common/WarningText';
 import { useRunnersCardLink } from '../Runners/useRunnersCardLink';
 
 /**
@@ -47,21 +46,13 @@ const LeaseText = ({
   whileReporting: string;
 }) => {
   const silence = useLeaseSilence(lease);
-  const theme = useTheme();
   if (!silence?.silent) {
     return <>{whileReporting}</>;
   }
   return (
-    // The icon stays beside the first line when a narrow column wraps the text.
-    <span style={{ display: 'inline-flex', alignItems: 'flex-start', gap: 4 }}>
-      <WarningIcon
-        fontSize="inherit"
-        htmlColor={theme.palette.warning.main}
-        style={{ marginTop: '0.2em', flexShrink: 0 }}
-        aria-hidden
-      />
+    <WarningText>
       {lease.runnerId} has not reported for {formatDuration(silence.silentMs)}
-    </span>
+    </WarningText>
   );
 };
 

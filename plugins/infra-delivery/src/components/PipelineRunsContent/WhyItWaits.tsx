@@ -1,9 +1,11 @@
 import { PipelineRun } from '@infra-delivery/plugin-infra-delivery-common';
 import { MaybeLink } from '../common/MaybeLink';
 import { isQueuedForRunner } from '../common/RunStatus';
+import { WarningText } from '../common/WarningText';
 
 /**
- * Why a run waits, most specific first: for a runner (none connected, or all busy), for the run
+ * Why a run waits, most specific first: for a runner (none connected, all busy, or free but
+ * silent, with a warning icon), for the run
  * that holds its stack, or the
  * service's plain queue reason. A run is only ever held by its own stack (admission holds a
  * stack for one run at a time), which is named beside it wherever it is shown: here it is "the
@@ -19,7 +21,13 @@ export const WhyItWaits = ({
 }) => {
   const queue = run.queueState;
   if (isQueuedForRunner(run)) {
-    return <>{queue?.reason ?? 'Waiting for a runner'}</>;
+    const reason = queue?.reason ?? 'Waiting for a runner';
+    // Free runners that stopped asking for work: someone should look.
+    return queue?.runnersSilent ? (
+      <WarningText>{reason}</WarningText>
+    ) : (
+      <>{reason}</>
+    );
   }
   if (queue?.preflightBlockedByAdmissionCondition && queue.blockingRunId) {
     return (

@@ -37,8 +37,8 @@ const RunnersCardLink = () => {
 };
 
 /**
- * Says that a run waits because no runner is connected, how to start one, and (for admins)
- * offers to connect one right away.
+ * Says that a run waits because no runner is connected (or the connected ones have gone
+ * silent), how to start one, and (for admins) offers to connect one right away.
  */
 export const WaitingForRunnerNotice = ({
   reason,
@@ -56,7 +56,7 @@ export const WaitingForRunnerNotice = ({
         <AlertTitle>Waiting for a runner</AlertTitle>
         <Typography variant="body2" gutterBottom>
           {asSentence(reason || DEFAULT_REASON)} The run continues as soon as a
-          runner connects and claims its next step.
+          runner claims its next step.
         </Typography>
         {command && (
           <Box marginY={1}>

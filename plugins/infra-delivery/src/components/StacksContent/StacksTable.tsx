@@ -15,7 +15,7 @@ import { DetailsButton } from '../common/DetailsButton';
 import { useOpenedDrawer } from '../common/drawerLinks';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { MaybeLink } from '../common/MaybeLink';
-import { RunState } from '../common/RunStatus';
+import { noRunnerWillClaim, RunState } from '../common/RunStatus';
 import { runTitle } from '../common/runTitle';
 import { useCanExecuteRuns } from '../common/useCanExecuteRuns';
 import { isActiveRun, LIVE_POLL_MS } from '../common/livePolling';
@@ -195,8 +195,8 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
     });
   }
 
-  const waitingForRunner = value?.find(
-    row => row.latestRun?.queueState?.waitingForRunner,
+  const waitingForRunner = value?.find(row =>
+    noRunnerWillClaim(row.latestRun),
   )?.latestRun;
 
   return (

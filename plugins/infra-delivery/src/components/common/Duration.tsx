@@ -1,5 +1,6 @@
 import Typography from '@material-ui/core/Typography';
-import { absoluteTime, formatDuration } from './time';
+import { formatDuration } from '@infra-delivery/plugin-infra-delivery-common';
+import { absoluteTime } from './time';
 import { useNow } from './useNow';
 
 /**

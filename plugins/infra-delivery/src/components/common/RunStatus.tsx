@@ -59,6 +59,16 @@ export function isQueuedForRunner(run?: PipelineRun): boolean {
 }
 
 /**
+ * Whether no runner is about to claim the run's next step, so that someone must start one: none
+ * is connected (`waitingForRunner`), or the free ones have not asked for work since the step was
+ * queued (`runnersSilent`: they stopped without signing off).
+ */
+export function noRunnerWillClaim(run?: PipelineRun): boolean {
+  const queue = run?.queueState;
+  return Boolean(queue?.waitingForRunner || queue?.runnersSilent);
+}
+
+/**
  * A run's status as people read it: "Waiting for a runner" while its next step waits for one
  * (the run itself is Queued or Running then), so that a plan pressed in the portal never reads
  * as running while nothing runs it.

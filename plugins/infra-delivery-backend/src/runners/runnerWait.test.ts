@@ -1,0 +1,89 @@
+import { OnlineRunners } from '../database/RunnerStore';
+import { NO_RUNNER_REASON, waitForRunner } from './runnerWait';
+
+const queuedAt = '2026-11-28T12:00:00.000Z';
+const at = (seconds: number) => Date.parse(queuedAt) + seconds * 1000;
+const seenAt = (seconds: number) => new Date(at(seconds)).toISOString();
+
+describe('waitForRunner', () => {
+  it.each([
+    [0, 0, NO_RUNNER_REASON],
+    [
+      1,
+      1,
+      'Queued for a runner: the one connected runner is busy with another step',
+    ],
+    [
+      3,
+      3,
+      'Queued for a runner: all 3 connected runners are busy with other steps',
+    ],
+    [1, 0, 'Queued for a runner: the one connected runner is free'],
+    [3, 2, 'Queued for a runner: 1 of 3 connected runners is free'],
+    [3, 1, 'Queued for a runner: 2 of 3 connected runners are free'],
+  ])(
+    'says why a step waits with %i runners online, %i of them busy',
+    (online, busy, reason) => {
+      expect(waitForRunner({ online, busy }, queuedAt, at(1))).toEqual({
+        waitingForRunner: online === 0,
+        reason,
+      });
+    },
+  );
+
+  const oneFree: OnlineRunners = {
+    online: 1,
+    busy: 0,
+    freeLastSeenAt: seenAt(-3),
+    freeRunnerId: 'build-host-1',
+  };
+
+  it('says that a free runner is silent once it has not asked for work in ten seconds, at its default poll', () => {
+    expect(
+      waitForRunner(oneFree, queuedAt, at(9)).runnersSilent,
+    ).toBeUndefined();
+    expect(waitForRunner(oneFree, queuedAt, at(25))).toEqual({
+      waitingForRunner: false,
+      runnersSilent: true,
+      reason:
+        'Queued for a runner: the one connected runner, build-host-1, is free but has not asked for work for 25s; it may have stopped (killed, or its host lost)',
+    });
+  });
+
+  it('waits five of the runners’ polls when they poll less often', () => {
+    const slow = { ...oneFree, freePollIntervalMs: 6_000 };
+    expect(waitForRunner(slow, queuedAt, at(29)).runnersSilent).toBeUndefined();
+    expect(waitForRunner(slow, queuedAt, at(30)).runnersSilent).toBe(true);
+  });
+
+  it('counts the silence from a runner seen after the step was queued (it finished another step)', () => {
+    const finished = { ...oneFree, freeLastSeenAt: seenAt(20) };
+    expect(
+      waitForRunner(finished, queuedAt, at(25)).runnersSilent,
+    ).toBeUndefined();
+    expect(waitForRunner(finished, queuedAt, at(32)).reason).toContain(
+      'has not asked for work for 12s',
+    );
+  });
+
+  it('names the one free runner among busy ones, and counts several free ones', () => {
+    expect(
+      waitForRunner({ ...oneFree, online: 3, busy: 2 }, queuedAt, at(40))
+        .reason,
+    ).toBe(
+      'Queued for a runner: build-host-1, the one free runner of 3 connected, has not asked for work for 40s; it may have stopped (killed, or its host lost)',
+    );
+    expect(
+      waitForRunner({ ...oneFree, online: 3, busy: 1 }, queuedAt, at(40))
+        .reason,
+    ).toBe(
+      'Queued for a runner: 2 of 3 connected runners are free but none has asked for work for 40s; they may have stopped (killed, or their hosts lost)',
+    );
+  });
+
+  it('never calls busy runners silent', () => {
+    expect(
+      waitForRunner({ online: 2, busy: 2 }, queuedAt, at(600)).runnersSilent,
+    ).toBeUndefined();
+  });
+});

@@ -1,0 +1,100 @@
+import {
+  formatDuration,
+  QueueState,
+} from '@infra-delivery/plugin-infra-delivery-common';
+import { OnlineRunners } from '../database/RunnerStore';
+
+export const NO_RUNNER_REASON = 'No runner is connected to this organization';
+
+/** The reference runner's wait between claims that find no work: assumed when a runner does not say. */
+export const DEFAULT_POLL_INTERVAL_MS = 2_000;
+
+/**
+ * Free runners are silent once they have not asked for work, while a step waited for a claim,
+ * for this many of their polls, and at least `SILENT_AFTER_MIN_MS`: one poll can be slow, a
+ * claim can fail once and be retried after a backoff.
+ */
+const SILENT_AFTER_POLLS = 5;
+const SILENT_AFTER_MIN_MS = 10_000;
+
+/**
+ * How long the free runners have not asked for work while a step waits, once that is long
+ * enough to be sure: a free runner that asks claims the oldest waiting step, so none of them
+ * has asked since the later of the step's queueing and their last sighting.
+ */
+function freeRunnersSilence(
+  runners: OnlineRunners,
+  queuedAt: string,
+  now: number,
+): number | undefined {
+  const { online, busy, freeLastSeenAt, freePollIntervalMs } = runners;
+  if (online <= busy) {
+    return undefined;
+  }
+  const since = Math.max(
+    Date.parse(queuedAt),
+    freeLastSeenAt ? Date.parse(freeLastSeenAt) : 0,
+  );
+  const silentMs = now - since;
+  const pollMs = freePollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+  return silentMs >= Math.max(SILENT_AFTER_MIN_MS, SILENT_AFTER_POLLS * pollMs)
+    ? silentMs
+    : undefined;
+}
+
+function silentRunnersReason(runners: OnlineRunners, silentMs: number) {
+  const { online, busy, freeRunnerId } = runners;
+  const free = online - busy;
+  const silence = `for ${formatDuration(silentMs)}`;
+  if (free > 1) {
+    return `Queued for a runner: ${free} of ${online} connected runners are free but none has asked for work ${silence}; they may have stopped (killed, or their hosts lost)`;
+  }
+  const runner =
+    online === 1
+      ? `the one connected runner, ${freeRunnerId}, is free but`
+      : `${freeRunnerId}, the one free runner of ${online} connected,`;
+  return `Queued for a runner: ${runner} has not asked for work ${silence}; it may have stopped (killed, or its host lost)`;
+}
+
+/**
+ * Why a step queued for a claim waits, given the organization's ONLINE runners: none, all busy
+ * with other steps (the reference runner executes one step at a time), some free and about to
+ * claim it, or some free but silent since it was queued (`runnersSilent`).
+ */
+export function waitForRunner(
+  runners: OnlineRunners,
+  queuedAt: string,
+  now: number,
+): Pick<QueueState, 'waitingForRunner' | 'runnersSilent' | 'reason'> {
+  const { online, busy } = runners;
+  if (online === 0) {
+    return { waitingForRunner: true, reason: NO_RUNNER_REASON };
+  }
+  if (busy >= online) {
+    return {
+      waitingForRunner: false,
+      reason:
+        online === 1
+          ? 'Queued for a runner: the one connected runner is busy with another step'
+          : `Queued for a runner: all ${online} connected runners are busy with other steps`,
+    };
+  }
+  const silentMs = freeRunnersSilence(runners, queuedAt, now);
+  if (silentMs !== undefined) {
+    return {
+      waitingForRunner: false,
+      runnersSilent: true,
+      reason: silentRunnersReason(runners, silentMs),
+    };
+  }
+  const free = online - busy;
+  return {
+    waitingForRunner: false,
+    reason:
+      online === 1
+        ? 'Queued for a runner: the one connected runner is free'
+        : `Queued for a runner: ${free} of ${online} connected runners ${
+            free === 1 ? 'is' : 'are'
+          } free`,
+  };
+}
