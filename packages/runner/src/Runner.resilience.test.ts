@@ -5,6 +5,7 @@ import { Runner } from './Runner';
 import { RunnerOptions } from './options';
 import {
   clientFor,
+  connectedLine,
   droppingClient,
   FAKE_IAC,
   organizationWithStack,
@@ -81,7 +82,8 @@ describe('the reference runner when the service does not answer or refuses it', 
 
     expect(Date.now() - started).toBeLessThan(15_000);
     // The log shipper may hear of the refusal first; the heartbeat stops the command.
-    expect(logs[0]).toMatch(/^Executing iac\.plan "Plan" of run /);
+    expect(logs[0]).toEqual(connectedLine('lease-runner'));
+    expect(logs[1]).toMatch(/^Executing iac\.plan "Plan" of run /);
     expect(logs).toContainEqual(
       expect.stringMatching(
         /^The service refused this runner's key \(401: .+\); stopping step .+, whose report it would refuse too$/,
@@ -111,6 +113,7 @@ describe('the reference runner when the service does not answer or refuses it', 
 
     expect(dropped.count).toBe(2);
     expect(logs).toEqual([
+      connectedLine('lease-runner'),
       expect.stringMatching(/^Executing iac\.plan/),
       expect.stringMatching(
         /^Cannot report step .+ \(fetch failed\); trying again until its lease ends at \d{4}-.+Z$/,
@@ -147,6 +150,7 @@ describe('the reference runner when the service does not answer or refuses it', 
 
     expect(dropped.count).toBe(1);
     expect(logs).toEqual([
+      connectedLine('lease-runner'),
       expect.stringMatching(/^Executing iac\.plan/),
       expect.stringMatching(
         /^Cannot renew the lease on step .+ \(fetch failed\); unless the service hears from this runner by \d{4}-\d\d-\d\dT.+Z, it hands the step to another runner$/,

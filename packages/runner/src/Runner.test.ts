@@ -4,6 +4,7 @@ import { Runner, RUNNER_VERSION } from './Runner';
 import { RunnerOptions } from './options';
 import {
   clientFor,
+  connectedLine,
   droppingClient,
   startService,
   FAKE_IAC,
@@ -223,7 +224,8 @@ describe('the reference runner against the service', () => {
     const { owner, runnerKey } = await organizationWithStack(baseUrl);
     const logs: string[] = [];
     await runnerWith(runnerKey, logs).run();
-    expect(logs).toEqual([]);
+    // It says which organization it serves: a key of another one's is otherwise silent.
+    expect(logs).toEqual([connectedLine('test-runner')]);
     // Done (--once), it said it stops: offline at once, not a minute later.
     const runners = await owner.call('listRunners', { query: {} });
     expect(runners.data).toEqual([
@@ -284,7 +286,7 @@ describe('the reference runner against the service', () => {
     expect(dropped.count).toBe(2);
     expect(logs).toEqual([
       expect.stringMatching(/^Cannot reach the service \(fetch failed\)/),
-      'Connected to the service again',
+      connectedLine('test-runner'),
     ]);
   });
 

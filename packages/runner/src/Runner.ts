@@ -1,4 +1,5 @@
 import {
+  formatDuration,
   InfraDeliveryClient,
   RunnerClaim,
 } from '@infra-delivery/plugin-infra-delivery-common';
@@ -35,6 +36,7 @@ const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
  */
 export class Runner {
   private stopped = false;
+  private connected = false;
   private readonly checkouts?: CommitCheckouts;
 
   constructor(
@@ -119,6 +121,27 @@ export class Runner {
     }
   }
 
+  /**
+   * Says once, at the service's first answer, which organization the runner serves: a key of
+   * another organization's service account is the one mistake nothing else shows (the runs
+   * pressed in the portal read "No runner is connected" while this runner finds no work).
+   */
+  private async sayConnected(): Promise<void> {
+    const { url, runnerId, pollIntervalMs } = this.options;
+    let organization = '';
+    try {
+      const { data } = await this.client.call('getCurrentOrganization', {});
+      organization = ` for organization "${data.name}"`;
+    } catch {
+      // Only said for people: the claims work without it.
+    }
+    this.log(
+      `Connected to ${url}${organization} as ${runnerId}; asking for work every ${formatDuration(
+        pollIntervalMs,
+      )}`,
+    );
+  }
+
   private async claimAndExecute(): Promise<void> {
     let failures = 0;
     while (!this.stopped) {
@@ -141,10 +164,13 @@ export class Runner {
         await sleep(waitMs);
         continue;
       }
-      if (failures > 0) {
+      if (!this.connected) {
+        this.connected = true;
+        await this.sayConnected();
+      } else if (failures > 0) {
         this.log('Connected to the service again');
-        failures = 0;
       }
+      failures = 0;
       if (claim) {
         await this.execute(claim.data);
         if (this.options.once) return;

@@ -212,3 +212,12 @@ export async function organizationWithStack(
     runnerKeyId: key.data.id,
   };
 }
+
+/** What a runner says at the service's first answer: where, for which organization, as whom. */
+export function connectedLine(runnerId: string) {
+  return expect.stringMatching(
+    new RegExp(
+      `^Connected to http://\\S+ for organization "[^"]+" as ${runnerId}; asking for work every \\S+$`,
+    ),
+  );
+}
