@@ -419,6 +419,36 @@ describe('StacksContent', () => {
     expect(screen.queryByText(/was not found/)).not.toBeInTheDocument();
   });
 
+  it('says in the dialog that the stack is busy, and until when the new run waits', async () => {
+    serveStacks();
+    renderEntityContent(
+      <StacksContent />,
+      entityNaming(`${network.id},${database.id}`),
+    );
+
+    // Database's latest run waits for approval: a run pressed now is held behind it.
+    await userEvent.click(
+      within(await rowOf('Database')).getByRole('button', {
+        name: 'Plan & apply',
+      }),
+    );
+    expect(await screen.findByRole('dialog')).toHaveTextContent(
+      'The stack is busy: “Plan & apply · Database” waits for approval. This run is queued behind it and starts once someone approves, rejects or cancels it.',
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument(),
+    );
+
+    // Network's latest run is done: nothing to wait for.
+    await userEvent.click(
+      within(await rowOf('Network')).getByRole('button', { name: 'Destroy' }),
+    );
+    expect(await screen.findByRole('dialog')).not.toHaveTextContent(
+      'The stack is busy',
+    );
+  });
+
   it('plans and applies a stack after confirmation, then reloads', async () => {
     serveStacks();
     renderEntityContent(

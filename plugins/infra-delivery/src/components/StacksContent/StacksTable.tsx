@@ -22,6 +22,7 @@ import { isActiveRun, LIVE_POLL_MS } from '../common/livePolling';
 import { useEntityRunLink } from '../common/useEntityTabLink';
 import { useLiveRuns } from '../common/useLiveRuns';
 import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
+import { StackBusyNote } from './StackBusyNote';
 import { StackDrawer } from './StackDrawer';
 import { RunStateNote } from '../PipelineRunsContent/RunStateNote';
 import { DriftStatus } from '../Drift/DriftStatus';
@@ -140,6 +141,10 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
       render: row => <StackOutputsSummary output={row.stack?.output} />,
     },
   ];
+  const busyNote = ({ latestRun }: StackOverview) =>
+    latestRun && (
+      <StackBusyNote run={latestRun} title={runTitle(latestRun, stacks)} />
+    );
   // A viewer has nothing to press here: no empty column.
   if (canExecute) {
     columns.push({
@@ -170,6 +175,7 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
                   : ' an approval, then the apply.'}{' '}
                 A plan that changes nothing ends the run.
               </Typography>
+              {busyNote(row)}
             </ConfirmActionButton>
             <ConfirmActionButton
               label="Destroy"
@@ -189,6 +195,7 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
                   ? ' and destroys them without approval.'
                   : ', waits for an approval, then destroys them.'}
               </Typography>
+              {busyNote(row)}
             </ConfirmActionButton>
           </Box>
         ),

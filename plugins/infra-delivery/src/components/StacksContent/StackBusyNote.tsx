@@ -1,0 +1,42 @@
+import {
+  PipelineRun,
+  RunStatus,
+} from '@infra-delivery/plugin-infra-delivery-common';
+import Typography from '@material-ui/core/Typography';
+
+/** What the stack's open run does, and when a run queued behind it starts. */
+const BUSY: Partial<Record<RunStatus, [doing: string, startsWhen: string]>> = {
+  RUNNING: ['is running', 'starts when it is done'],
+  WAITING_FOR_APPROVAL: [
+    'waits for approval',
+    'starts once someone approves, rejects or cancels it',
+  ],
+  QUEUED: ['is queued already', 'starts when the runs before it are done'],
+};
+
+/**
+ * In a dialog that queues a run of a stack: that the stack is busy with an open run, so that
+ * the new run waits behind it, and until when. A run queued behind one that waits for an
+ * approval would otherwise read as stuck once pressed.
+ */
+export const StackBusyNote = ({
+  run,
+  title,
+}: {
+  /** The stack's latest run. */
+  run?: PipelineRun;
+  /** That run's title, as the table shows it. */
+  title: string;
+}) => {
+  const busy = run && BUSY[run.status];
+  if (!busy) {
+    return null;
+  }
+  const [doing, startsWhen] = busy;
+  return (
+    <Typography variant="body2" color="textSecondary" style={{ marginTop: 8 }}>
+      The stack is busy: “{title}” {doing}. This run is queued behind it and{' '}
+      {startsWhen}.
+    </Typography>
+  );
+};
