@@ -1,4 +1,5 @@
 import { useApi } from '@backstage/frontend-plugin-api';
+import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Dialog from '@material-ui/core/Dialog';
 import DialogActions from '@material-ui/core/DialogActions';
@@ -9,11 +10,18 @@ import Typography from '@material-ui/core/Typography';
 import { useId, useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
 import { ErrorPanel } from '../common/ErrorPanel';
+import { RunnerArrival } from './RunnerArrival';
 import { RunnerCommand } from './RunnerCommand';
 import { useRunnerStartCommand } from './runnerCommand';
 
-/** The command with the new key, shown once like any other secret. */
-const StartCommand = ({ token }: { token: string }) => {
+/** The command with the new key, shown once like any other secret, and whether it took. */
+const StartCommand = ({
+  token,
+  serviceAccountId,
+}: {
+  token: string;
+  serviceAccountId: string;
+}) => {
   const command = useRunnerStartCommand(token);
   return (
     <>
@@ -23,13 +31,17 @@ const StartCommand = ({ token }: { token: string }) => {
         it is shown only this once and cannot be read again.
       </Typography>
       {command && <RunnerCommand command={command} />}
+      <Box marginTop={2}>
+        <RunnerArrival serviceAccountId={serviceAccountId} />
+      </Box>
     </>
   );
 };
 
 /**
  * Connects a runner: creates a service account (role MEMBER) and an API key owned by it, then
- * shows once the command that starts a runner with that key.
+ * shows once the command that starts a runner with that key, and waits for the runner to ask
+ * for work.
  */
 export const ConnectRunnerDialog = ({
   onClose,
@@ -79,8 +91,8 @@ export const ConnectRunnerDialog = ({
     >
       <DialogTitle id={titleId}>Connect a runner</DialogTitle>
       <DialogContent>
-        {token ? (
-          <StartCommand token={token} />
+        {token && serviceAccountId ? (
+          <StartCommand token={token} serviceAccountId={serviceAccountId} />
         ) : (
           <>
             <Typography gutterBottom>

@@ -47,7 +47,9 @@ const serviceAccount = {
 
 describe('RunnersCard', () => {
   const { server, requestsTo } = setupInfraDeliveryServer({ role: 'ADMIN' });
-  const runnerRequests = () => requestsTo('GET', '/runners');
+  /** The card's reads of the runners (the Connect dialog reads the online ones besides). */
+  const runnerRequests = () =>
+    requestsTo('GET', '/runners').filter(r => !r.query.has('status'));
 
   /** runner-ci-1's row, once the name of the run it works on is read (the table then redraws). */
   async function workingRow() {
@@ -387,5 +389,73 @@ describe('RunnersCard', () => {
     ).toHaveValue(
       `INFRA_DELIVERY_RUNNER_TOKEN=idk_other npx @infra-delivery/runner --url ${baseUrl} --iac-binary tofu --source-root <path to your infrastructure code>`,
     );
+  });
+  it('waits in the Connect dialog for the new runner to ask for work, and says when it has', async () => {
+    // Online: another account's runner at first, then one with the new key.
+    let connected = false;
+    const arrived = runner({
+      runnerId: 'build-host-7',
+      hostname: 'ci-7.example.com',
+      serviceAccountId: serviceAccount.id,
+    });
+    server.use(
+      http.get(`${baseUrl}/runners`, () =>
+        HttpResponse.json(list(connected ? [online, arrived] : [online])),
+      ),
+      http.post(`${baseUrl}/service-accounts`, () =>
+        HttpResponse.json({ data: serviceAccount }, { status: 201 }),
+      ),
+      http.post(`${baseUrl}/api-keys`, () =>
+        HttpResponse.json(
+          {
+            data: {
+              id: 'k-runner',
+              organizationId: 'o1',
+              name: 'Runner',
+              keySuffix: 'Zz99',
+              ownerType: 'SERVICE_ACCOUNT',
+              ownerId: serviceAccount.id,
+              createdById: 'm1',
+              createdAt: online.firstSeenAt,
+              updatedAt: online.firstSeenAt,
+              key: 'idk_arrival',
+            },
+          },
+          { status: 201 },
+        ),
+      ),
+    );
+    renderWithService(<RunnersCard />);
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Connect a runner' }),
+    );
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Connect a runner',
+    });
+    await userEvent.click(
+      within(dialog).getByRole('button', { name: 'Create the key' }),
+    );
+
+    expect(
+      await within(dialog).findByText(
+        'Waiting for the runner to connect: it shows here once it asks for work.',
+      ),
+    ).toBeInTheDocument();
+    await waitFor(() =>
+      expect(
+        requestsTo('GET', '/runners').filter(
+          r => r.query.get('status') === 'ONLINE',
+        ),
+      ).not.toHaveLength(0),
+    );
+
+    connected = true;
+    expect(
+      await within(dialog).findByText(
+        'build-host-7 is connected on ci-7.example.com: it takes the next step queued for a runner.',
+        undefined,
+        { timeout: 5_000 },
+      ),
+    ).toBeInTheDocument();
   });
 });
