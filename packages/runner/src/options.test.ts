@@ -43,4 +43,16 @@ describe('parseOptions', () => {
     expect(() => parseOptions(['--url', 'http://x'], {})).toThrow(UsageError);
     expect(() => parseOptions(['--bogus'], {})).toThrow();
   });
+  it.each(['5', '1500.5', '3600001', 'often'])(
+    'refuses --poll-interval %s, which the service would refuse with every claim',
+    value => {
+      expect(() =>
+        parseOptions(['--url', 'http://x', '--poll-interval', value], {
+          INFRA_DELIVERY_RUNNER_TOKEN: 'idk_env',
+        }),
+      ).toThrow(
+        '--poll-interval is a whole number of milliseconds from 10 to 3600000',
+      );
+    },
+  );
 });

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { RUNNER_POLL_INTERVAL_MS } from '@infra-delivery/plugin-infra-delivery-common';
 
 export interface RunnerOptions {
   /** The plugin's base URL, e.g. `http://localhost:7007/api/infra-delivery`. */
@@ -81,8 +82,16 @@ export function parseOptions(
     throw new UsageError('--url and --token are required');
   }
   const pollIntervalMs = Number(values['poll-interval'] ?? 2000);
-  if (!Number.isFinite(pollIntervalMs) || pollIntervalMs < 10) {
-    throw new UsageError('--poll-interval is a number of milliseconds ≥ 10');
+  const { min, max } = RUNNER_POLL_INTERVAL_MS;
+  // The runner says its interval with each claim: the service takes these.
+  if (
+    !Number.isInteger(pollIntervalMs) ||
+    pollIntervalMs < min ||
+    pollIntervalMs > max
+  ) {
+    throw new UsageError(
+      `--poll-interval is a whole number of milliseconds from ${min} to ${max}`,
+    );
   }
   return {
     url: values.url.replace(/\/+$/, ''),

@@ -10,6 +10,9 @@ const leaseTokenSchema = z.string().min(16).max(128);
 const runnerIdSchema = z.string().min(1).max(128);
 const runnerLabelsSchema = z.array(z.string().max(64)).max(32);
 
+/** The poll intervals a runner may say it waits between claims: 10 ms to an hour. */
+export const RUNNER_POLL_INTERVAL_MS = { min: 10, max: 3_600_000 } as const;
+
 export const claimRequestSchema = requestBody(
   z.object({
     runnerId: runnerIdSchema,
@@ -23,7 +26,12 @@ export const claimRequestSchema = requestBody(
      * claimed a waiting step within a few of these has stopped without signing off; without it
      * the service assumes the reference runner's default, two seconds.
      */
-    pollIntervalMs: z.number().int().min(1).max(3_600_000).optional(),
+    pollIntervalMs: z
+      .number()
+      .int()
+      .min(RUNNER_POLL_INTERVAL_MS.min)
+      .max(RUNNER_POLL_INTERVAL_MS.max)
+      .optional(),
   }),
 );
 
