@@ -230,6 +230,40 @@ describe('infra-delivery:run:trigger', () => {
     ]);
   });
 
+  it('says once that the free runners are silent, not at every poll as the seconds grow', async () => {
+    const silentFor = (seconds: number) => ({
+      queueState: {
+        preflightBlockedByAdmissionCondition: false,
+        stackRunPreflightPending: false,
+        waitingForRunner: false,
+        runnersSilent: true,
+        reason: `Queued for a runner: the one connected runner, build-host-1, is free but has not asked for work for ${seconds}s; it may have stopped (killed, or its host lost)`,
+      },
+    });
+    const statuses = [
+      run('RUNNING', silentFor(12)),
+      run('RUNNING', silentFor(17)),
+      run('RUNNING', silentFor(22)),
+      run('SUCCEEDED'),
+    ];
+    let poll = 0;
+    const { clients } = fakeClients({
+      triggerPipelineRun: () => run('RUNNING'),
+      getPipelineRun: () => statuses[Math.min(poll++, 3)],
+      listStepExecutions: () => ({ data: [] }),
+    });
+    const ctx = createMockActionContext({
+      input: { pipelineId: 'pipe-change', wait: true, timeoutSeconds: 60 },
+    });
+    jest.spyOn(ctx.logger, 'info');
+    await triggerRunAction({ clients, pollIntervalMs: 1 }).handler(ctx as any);
+    expect(logLines(ctx)).toEqual([
+      'Triggered run run-1 of pipeline pipe-change: RUNNING',
+      'Run run-1: RUNNING (Queued for a runner: the one connected runner, build-host-1, is free but has not asked for work for 12s; it may have stopped (killed, or its host lost))',
+      'Run run-1: SUCCEEDED',
+    ]);
+  });
+
   it('fails the step when the run fails while waiting', async () => {
     const { clients } = fakeClients({
       triggerPipelineRun: () => run('QUEUED'),

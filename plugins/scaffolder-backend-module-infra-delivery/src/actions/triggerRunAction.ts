@@ -133,9 +133,13 @@ export function triggerRunAction(options: {
         });
         const reason = whyItWaits(run);
         const state = `${run.status}${reason ? ` (${reason})` : ''}`;
-        if (state !== lastState) {
+        // Silent runners' reason counts the seconds: said once, not at every poll.
+        const stateKey = run.queueState?.runnersSilent
+          ? `${run.status} runnersSilent`
+          : state;
+        if (stateKey !== lastState) {
           ctx.logger.info(`Run ${run.id}: ${state}`);
-          lastState = state;
+          lastState = stateKey;
         }
         const { data: steps } = await client.call('listStepExecutions', {
           params: { id: run.id },
