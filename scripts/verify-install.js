@@ -204,15 +204,25 @@ async function waitFor(what, timeoutMs, probe, child) {
 }
 
 async function http(method, url, { token, body } = {}) {
-  const response = await fetch(url, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body ? { 'content-type': 'application/json' } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-    signal: AbortSignal.timeout(30_000),
-  });
+  const send = () =>
+    fetch(url, {
+      method,
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
+      body: body ? JSON.stringify(body) : undefined,
+      signal: AbortSignal.timeout(30_000),
+    });
+  let response;
+  try {
+    response = await send();
+  } catch (error) {
+    // A kept-alive connection the backend closed while `run` blocked this process (the runner
+    // check waits in spawnSync) fails the next request on it; a GET is sent once more.
+    if (method !== 'GET' || error?.message !== 'fetch failed') throw error;
+    response = await send();
+  }
   const text = await response.text();
   let json;
   try {
