@@ -202,6 +202,22 @@ describe('infra-delivery:run:trigger', () => {
     ]);
   });
 
+  /** The task log of a waited-for run that reads as `polls`, one per poll (the last repeats). */
+  async function logOfWaitedRun(triggered: unknown, polls: unknown[]) {
+    let poll = 0;
+    const { clients } = fakeClients({
+      triggerPipelineRun: () => triggered,
+      getPipelineRun: () => polls[Math.min(poll++, polls.length - 1)],
+      listStepExecutions: () => ({ data: [] }),
+    });
+    const ctx = createMockActionContext({
+      input: { pipelineId: 'pipe-change', wait: true, timeoutSeconds: 60 },
+    });
+    jest.spyOn(ctx.logger, 'info');
+    await triggerRunAction({ clients, pollIntervalMs: 1 }).handler(ctx as any);
+    return logLines(ctx);
+  }
+
   it('says in the task log when the run waits for a runner, until one claims it', async () => {
     const waiting = {
       queueState: {
@@ -211,19 +227,12 @@ describe('infra-delivery:run:trigger', () => {
         reason: 'No runner is connected to this organization',
       },
     };
-    const statuses = [run('RUNNING', waiting), run('SUCCEEDED')];
-    let poll = 0;
-    const { clients } = fakeClients({
-      triggerPipelineRun: () => run('RUNNING', waiting),
-      getPipelineRun: () => statuses[Math.min(poll++, 1)],
-      listStepExecutions: () => ({ data: [] }),
-    });
-    const ctx = createMockActionContext({
-      input: { pipelineId: 'pipe-change', wait: true, timeoutSeconds: 60 },
-    });
-    jest.spyOn(ctx.logger, 'info');
-    await triggerRunAction({ clients, pollIntervalMs: 1 }).handler(ctx as any);
-    expect(logLines(ctx)).toEqual([
+    expect(
+      await logOfWaitedRun(run('RUNNING', waiting), [
+        run('RUNNING', waiting),
+        run('SUCCEEDED'),
+      ]),
+    ).toEqual([
       'Triggered run run-1 of pipeline pipe-change: RUNNING (No runner is connected to this organization)',
       'Run run-1: RUNNING (No runner is connected to this organization)',
       'Run run-1: SUCCEEDED',
@@ -240,24 +249,14 @@ describe('infra-delivery:run:trigger', () => {
         reason: `Queued for a runner: the one connected runner, build-host-1, is free but has not asked for work for ${seconds}s; it may have stopped (killed, or its host lost)`,
       },
     });
-    const statuses = [
-      run('RUNNING', silentFor(12)),
-      run('RUNNING', silentFor(17)),
-      run('RUNNING', silentFor(22)),
-      run('SUCCEEDED'),
-    ];
-    let poll = 0;
-    const { clients } = fakeClients({
-      triggerPipelineRun: () => run('RUNNING'),
-      getPipelineRun: () => statuses[Math.min(poll++, 3)],
-      listStepExecutions: () => ({ data: [] }),
-    });
-    const ctx = createMockActionContext({
-      input: { pipelineId: 'pipe-change', wait: true, timeoutSeconds: 60 },
-    });
-    jest.spyOn(ctx.logger, 'info');
-    await triggerRunAction({ clients, pollIntervalMs: 1 }).handler(ctx as any);
-    expect(logLines(ctx)).toEqual([
+    expect(
+      await logOfWaitedRun(run('RUNNING'), [
+        run('RUNNING', silentFor(12)),
+        run('RUNNING', silentFor(17)),
+        run('RUNNING', silentFor(22)),
+        run('SUCCEEDED'),
+      ]),
+    ).toEqual([
       'Triggered run run-1 of pipeline pipe-change: RUNNING',
       'Run run-1: RUNNING (Queued for a runner: the one connected runner, build-host-1, is free but has not asked for work for 12s; it may have stopped (killed, or its host lost))',
       'Run run-1: SUCCEEDED',

@@ -45,6 +45,34 @@ const serviceAccount = {
   updatedAt: online.firstSeenAt,
 };
 
+/** The Connect dialog's writes: the runner's service account, then its key (`key`). */
+function serveConnect(name: string, key: string) {
+  return [
+    http.post(`${baseUrl}/service-accounts`, () =>
+      HttpResponse.json({ data: serviceAccount }, { status: 201 }),
+    ),
+    http.post(`${baseUrl}/api-keys`, () =>
+      HttpResponse.json(
+        {
+          data: {
+            id: 'k-runner',
+            organizationId: 'o1',
+            name,
+            keySuffix: 'Zz99',
+            ownerType: 'SERVICE_ACCOUNT',
+            ownerId: serviceAccount.id,
+            createdById: 'm1',
+            createdAt: online.firstSeenAt,
+            updatedAt: online.firstSeenAt,
+            key,
+          },
+        },
+        { status: 201 },
+      ),
+    ),
+  ];
+}
+
 describe('RunnersCard', () => {
   const { server, requestsTo } = setupInfraDeliveryServer({ role: 'ADMIN' });
   /** The card's reads of the runners (the Connect dialog reads the online ones besides). */
@@ -272,30 +300,7 @@ describe('RunnersCard', () => {
 
   it('connects a runner: a MEMBER service account, a key it owns, and the command to start it', async () => {
     serveRunners();
-    server.use(
-      http.post(`${baseUrl}/service-accounts`, () =>
-        HttpResponse.json({ data: serviceAccount }, { status: 201 }),
-      ),
-      http.post(`${baseUrl}/api-keys`, () =>
-        HttpResponse.json(
-          {
-            data: {
-              id: 'k-runner',
-              organizationId: 'o1',
-              name: 'Build runner',
-              keySuffix: 'Zz99',
-              ownerType: 'SERVICE_ACCOUNT',
-              ownerId: serviceAccount.id,
-              createdById: 'm1',
-              createdAt: online.firstSeenAt,
-              updatedAt: online.firstSeenAt,
-              key: 'idk_runnersecret9876',
-            },
-          },
-          { status: 201 },
-        ),
-      ),
-    );
+    server.use(...serveConnect('Build runner', 'idk_runnersecret9876'));
     renderWithService(<RunnersCard />, {
       config: {
         infraDelivery: { runners: { command: configuredRunnerCommand } },
@@ -351,28 +356,7 @@ describe('RunnersCard', () => {
   it('uses the default runner command when none is configured', async () => {
     server.use(
       http.get(`${baseUrl}/runners`, () => HttpResponse.json(list([]))),
-      http.post(`${baseUrl}/service-accounts`, () =>
-        HttpResponse.json({ data: serviceAccount }, { status: 201 }),
-      ),
-      http.post(`${baseUrl}/api-keys`, () =>
-        HttpResponse.json(
-          {
-            data: {
-              id: 'k-runner',
-              organizationId: 'o1',
-              name: 'Runner',
-              keySuffix: 'Zz99',
-              ownerType: 'SERVICE_ACCOUNT',
-              ownerId: serviceAccount.id,
-              createdById: 'm1',
-              createdAt: online.firstSeenAt,
-              updatedAt: online.firstSeenAt,
-              key: 'idk_other',
-            },
-          },
-          { status: 201 },
-        ),
-      ),
+      ...serveConnect('Runner', 'idk_other'),
     );
     renderWithService(<RunnersCard />);
     await userEvent.click(
@@ -402,28 +386,7 @@ describe('RunnersCard', () => {
       http.get(`${baseUrl}/runners`, () =>
         HttpResponse.json(list(connected ? [online, arrived] : [online])),
       ),
-      http.post(`${baseUrl}/service-accounts`, () =>
-        HttpResponse.json({ data: serviceAccount }, { status: 201 }),
-      ),
-      http.post(`${baseUrl}/api-keys`, () =>
-        HttpResponse.json(
-          {
-            data: {
-              id: 'k-runner',
-              organizationId: 'o1',
-              name: 'Runner',
-              keySuffix: 'Zz99',
-              ownerType: 'SERVICE_ACCOUNT',
-              ownerId: serviceAccount.id,
-              createdById: 'm1',
-              createdAt: online.firstSeenAt,
-              updatedAt: online.firstSeenAt,
-              key: 'idk_arrival',
-            },
-          },
-          { status: 201 },
-        ),
-      ),
+      ...serveConnect('Runner', 'idk_arrival'),
     );
     renderWithService(<RunnersCard />);
     await userEvent.click(
