@@ -36,6 +36,12 @@ export function registerGetRunAction(
               completedAt: z.string().optional(),
               error: z.string().optional(),
               ...leaseOutputFields(z),
+              runnerId: z
+                .string()
+                .optional()
+                .describe(
+                  'The runner that claimed the step: the one executing it, or once it ended the one that did',
+                ),
             }),
           ),
           plans: z.array(

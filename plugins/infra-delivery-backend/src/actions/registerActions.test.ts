@@ -353,7 +353,9 @@ describe.each(databases.eachSupportedId())(
           runnerLastReportedAt: expect.any(String),
           queuedAgainUnlessReportedBy: apply.leaseExpiresAt,
         });
-        expect(steps[0]).not.toHaveProperty('runnerId');
+        // The ended plan still names the runner that planned, without a lease.
+        expect(steps[0]).toMatchObject({ runnerId: 'runner-1' });
+        expect(steps[0]).not.toHaveProperty('queuedAgainUnlessReportedBy');
       });
 
       it('lets a MEMBER read with every read-only tool', async () => {

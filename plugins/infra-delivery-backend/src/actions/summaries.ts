@@ -68,6 +68,7 @@ export function stepSummary(step: StepExecution) {
     ...(step.startedAt ? { startedAt: step.startedAt } : {}),
     ...(step.completedAt ? { completedAt: step.completedAt } : {}),
     ...(step.error ? { error: step.error.message } : {}),
+    ...(step.runnerId ? { runnerId: step.runnerId } : {}),
     ...(step.lease ? leaseSummary(step.lease) : {}),
   };
 }

@@ -223,7 +223,10 @@ export function leaseOf(step: LeaseColumns): StepLease | undefined {
     : undefined;
 }
 
-/** A step as callers see it: a running step names its runner and its lease, never the token. */
+/**
+ * A step as callers see it: a step a runner claimed names it (also once it ended), a running one
+ * its lease; never the token.
+ */
 export function publicStep(step: StepRecord): StepExecution {
   const {
     organizationId: _o,
@@ -234,7 +237,11 @@ export function publicStep(step: StepRecord): StepExecution {
     ...rest
   } = step;
   const lease = leaseOf(step);
-  return lease ? { ...rest, lease } : rest;
+  return {
+    ...rest,
+    ...(step.leaseRunnerId ? { runnerId: step.leaseRunnerId } : {}),
+    ...(lease ? { lease } : {}),
+  };
 }
 
 /** A runner step of a running run that waits for a claim or that a runner executes. */

@@ -121,6 +121,7 @@ describe.each(databases.eachSupportedId())(
           status: 'RUNNING',
           attemptEpoch: 1,
           startedAt: expect.any(String),
+          runnerId: 'runner-a',
           lease: {
             runnerId: 'runner-a',
             renewedAt: expect.any(String),
@@ -299,12 +300,17 @@ describe.each(databases.eachSupportedId())(
         status: 'SUCCEEDED',
       });
       expect(stepExecutionSchema.parse(planDone)).toEqual(planDone);
-      // Done, the step no longer shows a lease.
+      // Done, the step no longer shows a lease, and still names the runner that planned.
       const { lease: _lease, ...planStep } = plan.stepExecution;
       expect(planDone).toEqual({
         ...planStep,
         status: 'SUCCEEDED',
         completedAt: expect.any(String),
+      });
+      expect(planDone.runnerId).toBe('runner-a');
+      expect((await stepsOf(owner.token, first.id))[0]).toMatchObject({
+        runnerId: 'runner-a',
+        status: 'SUCCEEDED',
       });
       const awaiting = await getRun(api, owner, first.id);
       expect(awaiting.status).toBe('WAITING_FOR_APPROVAL');

@@ -305,6 +305,12 @@ export const stepExecutionSchema = z
     lease: stepLeaseSchema
       .optional()
       .describe('While a runner executes the step (status RUNNING): its lease'),
+    runnerId: z
+      .string()
+      .optional()
+      .describe(
+        'The runner that claimed the attempt shown, from its claim on and kept once the step ends: who planned or applied',
+      ),
   })
   .meta({ id: 'StepExecution' });
 export type StepExecution = z.infer<typeof stepExecutionSchema>;

@@ -88,6 +88,30 @@ describe('PipelineRunsContent when the runner of a running step stops reporting'
     expect(silenceNotice(card)).toBeUndefined();
   });
 
+  it('names the runner that ran a step once it ended', async () => {
+    const { lease: _lease, ...planned } = planStep(5);
+    steps = [
+      { ...planned, status: 'SUCCEEDED', runnerId: 'worker-1' },
+      stepExecution({
+        id: 'step-approve',
+        pipelineRunId: run.id,
+        position: 1,
+        name: 'Approve the plan',
+        type: 'approval',
+        status: 'RUNNING',
+      }),
+    ];
+    const card = await openRun();
+
+    expect(
+      await within(card).findByRole('button', { name: /1\. Plan/ }),
+    ).toHaveTextContent('on worker-1');
+    // A step no runner claimed names none.
+    expect(
+      within(card).getByRole('button', { name: /2\. Approve the plan/ }),
+    ).not.toHaveTextContent(' on ');
+  });
+
   it('says that a silent runner’s step will be queued again, when, and as which attempt', async () => {
     steps = [planStep(40)];
     const card = await openRun();

@@ -57,19 +57,27 @@ const LeaseText = ({
 };
 
 /**
- * Beside a running step's status: which runner runs it, and how long it has been silent. Plain
- * text: it stands in the step's header, which is a button.
+ * Beside a step's status: which runner runs it, and how long it has been silent, or which runner
+ * ran it once it ended. Plain text: it stands in the step's header, which is a button.
  */
-export const StepRunnerCaption = ({ step }: { step: StepExecution }) =>
-  step.lease ? (
+export const StepRunnerCaption = ({ step }: { step: StepExecution }) => {
+  if (!step.lease && !step.runnerId) {
+    return null;
+  }
+  return (
     // The size of the captions beside it: a status label's body text stood out.
     <Typography variant="caption" color="textSecondary">
-      <LeaseText
-        lease={step.lease}
-        whileReporting={`on ${step.lease.runnerId}`}
-      />
+      {step.lease ? (
+        <LeaseText
+          lease={step.lease}
+          whileReporting={`on ${step.lease.runnerId}`}
+        />
+      ) : (
+        `on ${step.runnerId}`
+      )}
     </Typography>
-  ) : null;
+  );
+};
 
 /**
  * Under a running run's state in a list: its step and runner ("Plan on build-host-1"), or that
