@@ -1,7 +1,10 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { RUNNER_POLL_INTERVAL_MS } from '@infra-delivery/plugin-infra-delivery-common';
+import {
+  DEFAULT_RUNNER_POLL_INTERVAL_MS,
+  RUNNER_POLL_INTERVAL_MS,
+} from '@infra-delivery/plugin-infra-delivery-common';
 
 export interface RunnerOptions {
   /** The plugin's base URL, e.g. `http://localhost:7007/api/infra-delivery`. */
@@ -42,7 +45,7 @@ Claims the IaC steps of the token's organization and runs them with OpenTofu or 
                          (default: the current directory)
   --no-checkout          do not check out the commit of a git-triggered run (push, pull
                          request); plan --source-root for every run instead
-  --poll-interval <ms>   wait between claims when there is no work (default: 2000)
+  --poll-interval <ms>   wait between claims when there is no work (default: ${DEFAULT_RUNNER_POLL_INTERVAL_MS})
   --labels <a,b>         labels shown in the portal's runner list, comma-separated
   --once                 execute at most one step, then exit
   --help                 this text
@@ -81,7 +84,9 @@ export function parseOptions(
   if (!values.url || !token) {
     throw new UsageError('--url and --token are required');
   }
-  const pollIntervalMs = Number(values['poll-interval'] ?? 2000);
+  const pollIntervalMs = Number(
+    values['poll-interval'] ?? DEFAULT_RUNNER_POLL_INTERVAL_MS,
+  );
   const { min, max } = RUNNER_POLL_INTERVAL_MS;
   // The runner says its interval with each claim: the service takes these.
   if (

@@ -12,3 +12,4 @@ export * from './portalPages';
 export * from './client';
 export * from './iacChanges';
 export * from './formatDuration';
+export * from './runnerSilence';

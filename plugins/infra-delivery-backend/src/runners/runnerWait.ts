@@ -1,21 +1,11 @@
 import {
   formatDuration,
   QueueState,
+  runnerSilentAfterMs,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { OnlineRunners } from '../database/RunnerStore';
 
 export const NO_RUNNER_REASON = 'No runner is connected to this organization';
-
-/** The reference runner's wait between claims that find no work: assumed when a runner does not say. */
-export const DEFAULT_POLL_INTERVAL_MS = 2_000;
-
-/**
- * Free runners are silent once they have not asked for work, while a step waited for a claim,
- * for this many of their polls, and at least `SILENT_AFTER_MIN_MS`: one poll can be slow, a
- * claim can fail once and be retried after a backoff.
- */
-const SILENT_AFTER_POLLS = 5;
-const SILENT_AFTER_MIN_MS = 10_000;
 
 /**
  * How long the free runners have not asked for work while a step waits, once that is long
@@ -36,8 +26,7 @@ function freeRunnersSilence(
     freeLastSeenAt ? Date.parse(freeLastSeenAt) : 0,
   );
   const silentMs = now - since;
-  const pollMs = freePollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
-  return silentMs >= Math.max(SILENT_AFTER_MIN_MS, SILENT_AFTER_POLLS * pollMs)
+  return silentMs >= runnerSilentAfterMs(freePollIntervalMs)
     ? silentMs
     : undefined;
 }

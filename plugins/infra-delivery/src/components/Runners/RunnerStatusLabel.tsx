@@ -3,15 +3,23 @@ import { StatusLabel } from '../common/StatusLabel';
 
 /**
  * A runner's status as a word, beside the status colour (read out as the word alone): a runner
- * that said it stops reads "Stopped", without the warning of one that went silent.
+ * that said it stops reads "Stopped", without the warning of one that went silent; an ONLINE
+ * runner that stopped asking for work (`silent`) reads "Silent" until the online window lets it
+ * go OFFLINE.
  */
 export const RunnerStatusLabel = ({
   runner,
+  silent,
 }: {
   runner: Pick<Runner, 'status' | 'signedOffAt'>;
+  silent?: boolean;
 }) => {
   if (runner.status === 'ONLINE') {
-    return <StatusLabel kind="ok" label="Online" />;
+    return silent ? (
+      <StatusLabel kind="warning" label="Silent" />
+    ) : (
+      <StatusLabel kind="ok" label="Online" />
+    );
   }
   return runner.signedOffAt ? (
     <StatusLabel kind="aborted" label="Stopped" />

@@ -181,6 +181,40 @@ describe('RunnersCard', () => {
     expect(within(gone).getByText('Offline')).toBeInTheDocument();
   });
 
+  it('says Silent of a free runner that stopped asking for work, before it goes offline', async () => {
+    const idle = {
+      ...online,
+      currentStepExecutionId: undefined,
+      currentPipelineRunId: undefined,
+      currentStepName: undefined,
+      pollIntervalMs: 2000,
+    };
+    server.use(
+      http.get(`${baseUrl}/runners`, () =>
+        HttpResponse.json(
+          list([
+            // Killed 25 s ago: five of its 2 s polls missed, still inside the 60 s window.
+            { ...idle, lastSeenAt: secondsAgo(25) },
+            { ...idle, runnerId: 'runner-polling', lastSeenAt: secondsAgo(1) },
+          ]),
+        ),
+      ),
+    );
+    renderWithService(<RunnersCard />);
+
+    const silent = (await screen.findByText('runner-ci-1')).closest('tr')!;
+    expect(within(silent).getByText('Silent')).toBeInTheDocument();
+    expect(within(silent).queryByText('Online')).not.toBeInTheDocument();
+    expect(
+      within(silent).getByText(
+        /^Idle, but has not asked for work for 2\ds: it may have stopped/,
+      ),
+    ).toBeInTheDocument();
+    const polling = screen.getByText('runner-polling').closest('tr')!;
+    expect(within(polling).getByText('Online')).toBeInTheDocument();
+    expect(within(polling).getByText('Idle')).toBeInTheDocument();
+  });
+
   it('lists the online runners first, then the most recently seen', async () => {
     server.use(
       http.get(`${baseUrl}/runners`, () =>

@@ -1,5 +1,9 @@
 import { InfoCard, TableColumn } from '@backstage/core-components';
-import { Runner } from '@infra-delivery/plugin-infra-delivery-common';
+import {
+  formatDuration,
+  idleRunnerSilenceMs,
+  Runner,
+} from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Chip from '@material-ui/core/Chip';
@@ -43,8 +47,11 @@ export function onlineFirst(runners: Runner[]): Runner[] {
   );
 }
 
-/** A runner, with the name of the run it works on once read. */
-type RunnerRow = Runner & { currentRunTitle?: string };
+/**
+ * A runner, with the name of the run it works on once read, and how long it has not asked for
+ * work when it is free and has most likely stopped (killed, or its host lost).
+ */
+type RunnerRow = Runner & { currentRunTitle?: string; silentMs?: number };
 
 /**
  * The step a runner works on, linked to its run; "Idle" without one. An offline runner that
@@ -56,7 +63,11 @@ const WorkingOn = ({ runner }: { runner: RunnerRow }) => {
   if (!runner.currentStepExecutionId) {
     return (
       <Typography variant="body2" color="textSecondary">
-        Idle
+        {runner.silentMs === undefined
+          ? 'Idle'
+          : `Idle, but has not asked for work for ${formatDuration(
+              runner.silentMs,
+            )}: it may have stopped (killed, or its host lost)`}
       </Typography>
     );
   }
@@ -83,7 +94,12 @@ const WorkingOn = ({ runner }: { runner: RunnerRow }) => {
 const columns: TableColumn<RunnerRow>[] = contentWidths<RunnerRow>([
   {
     title: 'Status',
-    render: runner => <RunnerStatusLabel runner={runner} />,
+    render: runner => (
+      <RunnerStatusLabel
+        runner={runner}
+        silent={runner.silentMs !== undefined}
+      />
+    ),
   },
   {
     title: 'Runner',
@@ -162,6 +178,8 @@ export const RunnersCard = () => {
           currentRunTitle:
             runner.currentPipelineRunId &&
             runTitles?.get(runner.currentPipelineRunId),
+          // Read at each refresh (every 15 s): a killed runner shows within one.
+          silentMs: idleRunnerSilenceMs(runner, Date.now()),
         }))}
         emptyContent={
           <Box padding={2}>

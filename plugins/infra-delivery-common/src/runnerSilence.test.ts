@@ -1,0 +1,63 @@
+import { idleRunnerSilenceMs, runnerSilentAfterMs } from './runnerSilence';
+
+const now = Date.parse('2026-11-28T12:00:00.000Z');
+const seenAgo = (ms: number) => new Date(now - ms).toISOString();
+const idle = {
+  status: 'ONLINE' as const,
+  lastSeenAt: seenAgo(0),
+  pollIntervalMs: 2_000,
+};
+
+describe('runnerSilentAfterMs', () => {
+  it('waits five polls, and at least ten seconds', () => {
+    expect(runnerSilentAfterMs(2_000)).toBe(10_000);
+    expect(runnerSilentAfterMs(100)).toBe(10_000);
+    expect(runnerSilentAfterMs(30_000)).toBe(150_000);
+  });
+
+  it('assumes the reference runner’s two seconds when a runner did not say', () => {
+    expect(runnerSilentAfterMs(undefined)).toBe(10_000);
+  });
+});
+
+describe('idleRunnerSilenceMs', () => {
+  it('is undefined while a free runner asks for work', () => {
+    expect(
+      idleRunnerSilenceMs({ ...idle, lastSeenAt: seenAgo(9_999) }, now),
+    ).toBeUndefined();
+  });
+
+  it('says how long a free runner has not asked for work once it is past its polls', () => {
+    expect(
+      idleRunnerSilenceMs({ ...idle, lastSeenAt: seenAgo(17_000) }, now),
+    ).toBe(17_000);
+  });
+
+  it('scales with the runner’s own poll interval', () => {
+    const slow = {
+      ...idle,
+      pollIntervalMs: 10_000,
+      lastSeenAt: seenAgo(40_000),
+    };
+    expect(idleRunnerSilenceMs(slow, now)).toBeUndefined();
+    expect(
+      idleRunnerSilenceMs({ ...slow, lastSeenAt: seenAgo(50_000) }, now),
+    ).toBe(50_000);
+  });
+
+  it('leaves a runner working on a step to its lease, and an OFFLINE one to its status', () => {
+    const long = seenAgo(45_000);
+    expect(
+      idleRunnerSilenceMs(
+        { ...idle, lastSeenAt: long, currentStepExecutionId: 'step-1' },
+        now,
+      ),
+    ).toBeUndefined();
+    expect(
+      idleRunnerSilenceMs(
+        { ...idle, lastSeenAt: long, status: 'OFFLINE' },
+        now,
+      ),
+    ).toBeUndefined();
+  });
+});

@@ -1,0 +1,44 @@
+import type { Runner } from './schemas';
+
+/** The reference runner's wait between claims that find no work: assumed when a runner does not say. */
+export const DEFAULT_RUNNER_POLL_INTERVAL_MS = 2_000;
+
+/**
+ * A free runner is silent once it has not asked for work for this many of its polls, and at
+ * least `SILENT_AFTER_MIN_MS`: one poll can be slow, a claim can fail once and be retried after
+ * a backoff.
+ */
+const SILENT_AFTER_POLLS = 5;
+const SILENT_AFTER_MIN_MS = 10_000;
+
+/**
+ * How long a free runner may go without asking for work before it has most likely stopped
+ * without signing off (killed, or its host lost), given the poll interval it said it keeps.
+ */
+export function runnerSilentAfterMs(pollIntervalMs?: number): number {
+  return Math.max(
+    SILENT_AFTER_MIN_MS,
+    SILENT_AFTER_POLLS * (pollIntervalMs ?? DEFAULT_RUNNER_POLL_INTERVAL_MS),
+  );
+}
+
+/**
+ * How long an ONLINE runner without a step has not asked for work, once that is long enough to
+ * say it has most likely stopped; undefined while it polls, works on a step (its lease tells)
+ * or is OFFLINE already. Every claim, also one that finds no work, records `lastSeenAt`.
+ */
+export function idleRunnerSilenceMs(
+  runner: Pick<
+    Runner,
+    'status' | 'currentStepExecutionId' | 'lastSeenAt' | 'pollIntervalMs'
+  >,
+  now: number,
+): number | undefined {
+  if (runner.status !== 'ONLINE' || runner.currentStepExecutionId) {
+    return undefined;
+  }
+  const silentMs = now - Date.parse(runner.lastSeenAt);
+  return silentMs >= runnerSilentAfterMs(runner.pollIntervalMs)
+    ? silentMs
+    : undefined;
+}
