@@ -19,6 +19,7 @@ import { isInfraDeliveryOverviewAvailable } from './components/EntityOverviewCar
 import { isInfraDeliveryMetricsAvailable } from './components/MetricsContent/metricSpecs';
 import { ENTITY_TAB_PATHS } from './entityTabPaths';
 import { rootRouteRef } from './routes';
+import { RUNS_TAB_PATH } from './components/common/useInfrastructurePath';
 
 export const infraDeliveryApi = ApiBlueprint.make({
   params: defineParams => defineParams(infraDeliveryApiFactory),
@@ -68,7 +69,7 @@ export const overviewSubPage = SubPageBlueprint.make({
 export const runsSubPage = SubPageBlueprint.make({
   name: 'runs',
   params: {
-    path: 'runs',
+    path: RUNS_TAB_PATH,
     title: 'Runs',
     loader: () =>
       import('./components/PipelineRunsContent').then(m => (

@@ -11,6 +11,7 @@ import { MaybeLink } from '../common/MaybeLink';
 import { StackLink } from '../common/StackLink';
 import { Timestamp } from '../common/Timestamp';
 import {
+  runsTabPath,
   useInfrastructurePath,
   useRunPagePath,
 } from '../common/useInfrastructurePath';
@@ -59,7 +60,7 @@ export const RunListCard = ({
       noPadding
       deepLink={{
         title: allRuns.title,
-        link: runsFilteredBy(`${infrastructurePath}/runs`, [allRuns.status]),
+        link: runsFilteredBy(runsTabPath(infrastructurePath), [allRuns.status]),
       }}
     >
       <Loaded state={bothLoaded(runs, directory)}>

@@ -14,6 +14,7 @@ import { InfrastructureHomePage } from '../InfrastructureHome';
 import { OrganizationSettingsPage } from '../OrganizationSettings';
 import { OrganizationRunsPage } from '../PipelineRunsContent';
 import { ServiceStatusPage } from '../ServiceStatusPage';
+import { RUNS_TAB_PATH } from '../common/useInfrastructurePath';
 
 interface Tab {
   path: string;
@@ -28,7 +29,7 @@ interface Tab {
  */
 const TABS: Tab[] = [
   { path: 'overview', title: 'Overview', element: <InfrastructureHomePage /> },
-  { path: 'runs', title: 'Runs', element: <OrganizationRunsPage /> },
+  { path: RUNS_TAB_PATH, title: 'Runs', element: <OrganizationRunsPage /> },
   {
     path: 'cloud-accounts',
     title: 'Cloud accounts',

@@ -16,7 +16,10 @@ import Typography from '@material-ui/core/Typography';
 import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { MaybeLink } from '../common/MaybeLink';
-import { useMountedInfrastructurePath } from '../common/useInfrastructurePath';
+import {
+  runsTabPath,
+  useMountedInfrastructurePath,
+} from '../common/useInfrastructurePath';
 import { runsFilteredBy } from '../PipelineRunsContent/runFilters';
 import { useRunnersCardLink } from '../Runners/useRunnersCardLink';
 
@@ -54,7 +57,7 @@ function useWorkRows(figures?: Awaited<ReturnType<typeof workFigures>>) {
   const runnersLink = useRunnersCardLink();
   const page = useMountedInfrastructurePath();
   const runs = (status: RunStatus) =>
-    page ? runsFilteredBy(`${page}/runs`, [status]) : undefined;
+    page ? runsFilteredBy(runsTabPath(page), [status]) : undefined;
   if (!figures) {
     return {};
   }

@@ -43,8 +43,17 @@ export function useInfrastructurePath(): string {
   return useMountedInfrastructurePath() ?? DEFAULT_INFRASTRUCTURE_PATH;
 }
 
+/** The Infrastructure page's tab of every run, under the page's path (both frontend systems mount it there). */
+export const RUNS_TAB_PATH = 'runs';
+
+/** The Runs tab of the Infrastructure page mounted at `infrastructurePath`. */
+export function runsTabPath(infrastructurePath: string): string {
+  return `${infrastructurePath}/${RUNS_TAB_PATH}`;
+}
+
 /** The page of a run under the Infrastructure page's Runs tab, by the run's id. */
 export function useRunPagePath(): (runId: string) => string {
   const infrastructurePath = useInfrastructurePath();
-  return runId => `${infrastructurePath}/runs/${encodeURIComponent(runId)}`;
+  return runId =>
+    `${runsTabPath(infrastructurePath)}/${encodeURIComponent(runId)}`;
 }
