@@ -45,6 +45,19 @@ const serviceAccount = {
   updatedAt: online.firstSeenAt,
 };
 
+/** Opens the card's Connect a runner dialog. */
+async function openConnectDialog() {
+  await userEvent.click(
+    await screen.findByRole('button', { name: 'Connect a runner' }),
+  );
+  return screen.findByRole('dialog', { name: 'Connect a runner' });
+}
+
+const createTheKey = (dialog: HTMLElement) =>
+  userEvent.click(
+    within(dialog).getByRole('button', { name: 'Create the key' }),
+  );
+
 /** The Connect dialog's writes: the runner's service account, then its key (`key`). */
 function serveConnect(name: string, key: string) {
   return [
@@ -342,19 +355,12 @@ describe('RunnersCard', () => {
     });
     await screen.findByText('runner-ci-1');
 
-    await userEvent.click(
-      await screen.findByRole('button', { name: 'Connect a runner' }),
-    );
-    const dialog = await screen.findByRole('dialog', {
-      name: 'Connect a runner',
-    });
+    const dialog = await openConnectDialog();
     const name = within(dialog).getByLabelText('Name');
     expect(name).toHaveValue('Runner');
     await userEvent.clear(name);
     await userEvent.type(name, 'Build runner');
-    await userEvent.click(
-      within(dialog).getByRole('button', { name: 'Create the key' }),
-    );
+    await createTheKey(dialog);
 
     const command = await within(dialog).findByLabelText(
       'Command that starts a runner',
@@ -393,15 +399,8 @@ describe('RunnersCard', () => {
       ...serveConnect('Runner', 'idk_other'),
     );
     renderWithService(<RunnersCard />);
-    await userEvent.click(
-      await screen.findByRole('button', { name: 'Connect a runner' }),
-    );
-    const dialog = await screen.findByRole('dialog', {
-      name: 'Connect a runner',
-    });
-    await userEvent.click(
-      within(dialog).getByRole('button', { name: 'Create the key' }),
-    );
+    const dialog = await openConnectDialog();
+    await createTheKey(dialog);
     expect(
       await within(dialog).findByLabelText('Command that starts a runner'),
     ).toHaveValue(
@@ -423,15 +422,8 @@ describe('RunnersCard', () => {
       ...serveConnect('Runner', 'idk_arrival'),
     );
     renderWithService(<RunnersCard />);
-    await userEvent.click(
-      await screen.findByRole('button', { name: 'Connect a runner' }),
-    );
-    const dialog = await screen.findByRole('dialog', {
-      name: 'Connect a runner',
-    });
-    await userEvent.click(
-      within(dialog).getByRole('button', { name: 'Create the key' }),
-    );
+    const dialog = await openConnectDialog();
+    await createTheKey(dialog);
 
     expect(
       await within(dialog).findByText(
