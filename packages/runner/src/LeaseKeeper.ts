@@ -2,6 +2,7 @@ import {
   InfraDeliveryApiError,
   InfraDeliveryClient,
 } from '@infra-delivery/plugin-infra-delivery-common';
+import { isRefusal } from './serviceAnswers';
 
 /**
  * Keeps a runner's lease on one step alive with heartbeats, every third of the lease, while
@@ -10,7 +11,8 @@ import {
  * key (401, 403: the key was revoked, its service account deleted or demoted), since no
  * report of this step would be accepted. A heartbeat that does not reach the service is tried
  * again at the next beat, and said once, with the time by which the step goes to another
- * runner.
+ * runner. Once the command has ended (`commandEnded`), the beats only keep the lease while the
+ * report goes out: the report speaks for the step.
  */
 export class LeaseKeeper {
   /** True once the step must not be reported: its command was stopped. */
@@ -19,6 +21,14 @@ export class LeaseKeeper {
   /** Until when the service holds the step for this runner, as last heard. */
   expiresAt: string;
   private unreachable = false;
+  /**
+   * Set once the step's command has ended and its report goes out: a heartbeat on its way as
+   * the service takes the report hears that the lease is gone, which is no news (it read
+   * "stopping" beside "SUCCEEDED"). A report refused for its lease says so itself.
+   */
+  private reporting = false;
+  /** Set once the step is reported or abandoned: a heartbeat's late answer is no news then. */
+  private stopped = false;
 
   constructor(
     private readonly options: {
@@ -43,7 +53,16 @@ export class LeaseKeeper {
     );
   }
 
+  /**
+   * The command has ended: the heartbeats go on keeping the lease while the report is sent
+   * (and tried again), and a refusal or a cancellation is no longer theirs to act on.
+   */
+  commandEnded() {
+    this.reporting = true;
+  }
+
   stop() {
+    this.stopped = true;
     clearInterval(this.timer);
   }
 
@@ -61,15 +80,17 @@ export class LeaseKeeper {
         params: { id: stepId },
         body: { data: { leaseToken } },
       });
+      if (this.stopped) return;
       this.expiresAt = beat.data.leaseExpiresAt;
       if (this.unreachable) {
         this.unreachable = false;
         log(`Renewed the lease on step ${stepId} again`);
       }
-      if (beat.data.cancelRequested) {
+      if (beat.data.cancelRequested && !this.reporting) {
         this.giveUp(`Run ${runId} was cancelled; stopping`);
       }
     } catch (error) {
+      if (this.stopped || (this.reporting && isRefusal(error))) return;
       if (error instanceof InfraDeliveryApiError && error.status === 409) {
         this.giveUp(
           `The lease on step ${stepId} is gone (${error.message}); stopping`,

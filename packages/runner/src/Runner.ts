@@ -262,6 +262,7 @@ export class Runner {
       }
       // The heartbeats go on until the report is in: a service that is back within the lease
       // takes it.
+      lease.commandEnded();
       await this.reportWithinLease(step.id, lease, async () => {
         await logs.flush();
         await this.client.call('completeStepExecution', {

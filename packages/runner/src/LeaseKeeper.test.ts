@@ -1,0 +1,99 @@
+import {
+  InfraDeliveryApiError,
+  InfraDeliveryClient,
+} from '@infra-delivery/plugin-infra-delivery-common';
+import { LeaseKeeper } from './LeaseKeeper';
+
+/** A client whose heartbeats wait until the test answers them, one by one. */
+function heldHeartbeats() {
+  const answers: {
+    resolve: (v: unknown) => void;
+    reject: (e: Error) => void;
+  }[] = [];
+  const client = {
+    call: (operation: string) => {
+      expect(operation).toBe('heartbeatStepExecution');
+      return new Promise((resolve, reject) =>
+        answers.push({ resolve, reject }),
+      );
+    },
+  } as unknown as InfraDeliveryClient;
+  return { client, answers };
+}
+
+const goneLease = () =>
+  new InfraDeliveryApiError(409, {
+    code: 'InfraDelivery:Runner:LEASE_LOST',
+    message: 'This lease is not the step’s current lease',
+  });
+
+describe('LeaseKeeper', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  function keeper(client: InfraDeliveryClient) {
+    const said: string[] = [];
+    const stopCommand = jest.fn();
+    const lease = new LeaseKeeper({
+      client,
+      stepId: 'step-1',
+      runId: 'run-1',
+      leaseToken: 'lease-token-0123456789',
+      leaseExpiresAt: new Date(Date.now() + 3_000).toISOString(),
+      stopCommand,
+      log: m => said.push(m),
+    });
+    lease.start();
+    return { lease, said, stopCommand };
+  }
+
+  it('stops the command when the lease went to another attempt', async () => {
+    const { client, answers } = heldHeartbeats();
+    const { lease, said, stopCommand } = keeper(client);
+
+    jest.advanceTimersByTime(1_000);
+    answers[0].reject(goneLease());
+    await jest.advanceTimersByTimeAsync(0);
+
+    expect(lease.lost).toBe(true);
+    expect(stopCommand).toHaveBeenCalledTimes(1);
+    expect(said[0]).toBe(
+      'The lease on step step-1 is gone (This lease is not the step’s current lease); stopping',
+    );
+    lease.stop();
+  });
+
+  it('leaves a refusal to the report once the command has ended', async () => {
+    const { client, answers } = heldHeartbeats();
+    const { lease, said, stopCommand } = keeper(client);
+
+    // A heartbeat leaves as the step's report goes out; the service takes the report first.
+    jest.advanceTimersByTime(1_000);
+    lease.commandEnded();
+    answers[0].reject(goneLease());
+    await jest.advanceTimersByTimeAsync(0);
+
+    expect(said).toEqual([]);
+    expect(stopCommand).not.toHaveBeenCalled();
+    expect(lease.lost).toBe(false);
+    // While the report is tried again, the heartbeats keep the lease.
+    jest.advanceTimersByTime(1_000);
+    expect(answers).toHaveLength(2);
+    lease.stop();
+  });
+
+  it('says nothing of a heartbeat answered after the step was reported, and sends none after', async () => {
+    const { client, answers } = heldHeartbeats();
+    const { lease, said } = keeper(client);
+
+    jest.advanceTimersByTime(1_000);
+    lease.commandEnded();
+    lease.stop();
+    answers[0].reject(new TypeError('fetch failed'));
+    await jest.advanceTimersByTimeAsync(0);
+
+    expect(said).toEqual([]);
+    jest.advanceTimersByTime(5_000);
+    expect(answers).toHaveLength(1);
+  });
+});
