@@ -220,7 +220,7 @@ describe('RunnersCard', () => {
     expect(within(silent).queryByText('Online')).not.toBeInTheDocument();
     expect(
       within(silent).getByText(
-        /^Idle, but has not asked for work for 2\ds: it may have stopped/,
+        'Idle, but no longer asks for work: it may have stopped (killed, or its host lost)',
       ),
     ).toBeInTheDocument();
     const polling = screen.getByText('runner-polling').closest('tr')!;

@@ -1,6 +1,5 @@
 import { InfoCard, TableColumn } from '@backstage/core-components';
 import {
-  formatDuration,
   idleRunnerSilenceMs,
   Runner,
 } from '@infra-delivery/plugin-infra-delivery-common';
@@ -48,10 +47,10 @@ export function onlineFirst(runners: Runner[]): Runner[] {
 }
 
 /**
- * A runner, with the name of the run it works on once read, and how long it has not asked for
- * work when it is free and has most likely stopped (killed, or its host lost).
+ * A runner, with the name of the run it works on once read, and whether it is free but no
+ * longer asks for work: it has most likely stopped (killed, or its host lost).
  */
-type RunnerRow = Runner & { currentRunTitle?: string; silentMs?: number };
+type RunnerRow = Runner & { currentRunTitle?: string; silent: boolean };
 
 /**
  * The step a runner works on, linked to its run; "Idle" without one. An offline runner that
@@ -63,11 +62,10 @@ const WorkingOn = ({ runner }: { runner: RunnerRow }) => {
   if (!runner.currentStepExecutionId) {
     return (
       <Typography variant="body2" color="textSecondary">
-        {runner.silentMs === undefined
-          ? 'Idle'
-          : `Idle, but has not asked for work for ${formatDuration(
-              runner.silentMs,
-            )}: it may have stopped (killed, or its host lost)`}
+        {/* How long shows under Last seen, which counts on between reads of the list. */}
+        {runner.silent
+          ? 'Idle, but no longer asks for work: it may have stopped (killed, or its host lost)'
+          : 'Idle'}
       </Typography>
     );
   }
@@ -95,10 +93,7 @@ const columns: TableColumn<RunnerRow>[] = contentWidths<RunnerRow>([
   {
     title: 'Status',
     render: runner => (
-      <RunnerStatusLabel
-        runner={runner}
-        silent={runner.silentMs !== undefined}
-      />
+      <RunnerStatusLabel runner={runner} silent={runner.silent} />
     ),
   },
   {
@@ -179,7 +174,7 @@ export const RunnersCard = () => {
             runner.currentPipelineRunId &&
             runTitles?.get(runner.currentPipelineRunId),
           // Read at each refresh (every 15 s): a killed runner shows within one.
-          silentMs: idleRunnerSilenceMs(runner, Date.now()),
+          silent: idleRunnerSilenceMs(runner, Date.now()) !== undefined,
         }))}
         emptyContent={
           <Box padding={2}>
