@@ -1,9 +1,12 @@
 import {
   Runner,
   RunnerStatus,
+  StepExecution,
+  StepLease,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
 import { readRows } from './directReads';
+import { leaseOf } from './PipelineRunStore';
 import { newId } from './ids';
 import { fromJsonColumn } from './json';
 import { KeysetPage, keysetPage, KeysetRequest } from './keyset';
@@ -22,6 +25,10 @@ interface RunnerRow {
   /** Of the step it works on, joined when listed. */
   current_pipeline_run_id: string | null;
   current_step_name: string | null;
+  current_step_status: StepExecution['status'] | null;
+  current_step_lease_runner_id: string | null;
+  current_step_lease_renewed_at: string | Date | null;
+  current_step_lease_expires_at: string | Date | null;
   first_seen_at: string | Date;
   last_seen_at: string | Date;
   signed_off_at: string | Date | null;
@@ -62,6 +69,23 @@ function whereOnline<Q extends Knex.QueryBuilder>(
     .whereNull('runners.signed_off_at') as Q;
 }
 
+/**
+ * The runner's lease on the step it works on, while it holds it: a step whose lease ran out and
+ * went to another runner is no longer this one's.
+ */
+function currentStepLeaseOf(row: RunnerRow): StepLease | undefined {
+  if (!row.current_step_status) {
+    return undefined;
+  }
+  const lease = leaseOf({
+    status: row.current_step_status,
+    leaseRunnerId: optional(row.current_step_lease_runner_id),
+    leaseRenewedAt: toOptionalTimestamp(row.current_step_lease_renewed_at),
+    leaseExpiresAt: toOptionalTimestamp(row.current_step_lease_expires_at),
+  });
+  return lease?.runnerId === row.runner_id ? lease : undefined;
+}
+
 /** What `countOnline` reads of the free runners: alias, aggregate, column. */
 const FREE_RUNNER_COLUMNS = [
   ['free_last_seen_at', 'max', 'last_seen_at'],
@@ -72,6 +96,7 @@ const FREE_RUNNER_COLUMNS = [
 function toRunner(row: RunnerRow, onlineSince: string): Runner {
   const lastSeenAt = toTimestamp(row.last_seen_at);
   const signedOffAt = toOptionalTimestamp(row.signed_off_at);
+  const currentStepLease = currentStepLeaseOf(row);
   return {
     runnerId: row.runner_id,
     serviceAccountId: row.service_account_id,
@@ -85,6 +110,7 @@ function toRunner(row: RunnerRow, onlineSince: string): Runner {
     currentStepExecutionId: optional(row.current_step_execution_id),
     currentPipelineRunId: optional(row.current_pipeline_run_id),
     currentStepName: optional(row.current_step_name),
+    ...(currentStepLease ? { currentStepLease } : {}),
     signedOffAt,
   };
 }
@@ -191,7 +217,7 @@ export class RunnerStore {
     status: RunnerStatus | undefined,
     page: KeysetRequest,
   ): Promise<KeysetPage<Runner>> {
-    // The step it works on, for its run and name: what the portal links to.
+    // The step it works on, for its run and name (what the portal links to), and the lease on it.
     const query = this.db<RunnerRow>('runners')
       .leftJoin('step_executions', join =>
         join
@@ -202,6 +228,10 @@ export class RunnerStore {
         'runners.*',
         'step_executions.pipeline_run_id as current_pipeline_run_id',
         'step_executions.name as current_step_name',
+        'step_executions.status as current_step_status',
+        'step_executions.lease_runner_id as current_step_lease_runner_id',
+        'step_executions.lease_renewed_at as current_step_lease_renewed_at',
+        'step_executions.lease_expires_at as current_step_lease_expires_at',
       )
       .where('runners.organization_id', organizationId)
       .where('runners.last_seen_at', '>=', window.keptSince);

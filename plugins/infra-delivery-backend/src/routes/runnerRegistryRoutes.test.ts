@@ -114,6 +114,12 @@ describe.each(databases.eachSupportedId())(
         currentStepExecutionId: claimed.stepExecution.id,
         currentPipelineRunId: claimed.stepExecution.pipelineRunId,
         currentStepName: 'Plan',
+        // Its lease on the step, as the step's own read shows it.
+        currentStepLease: {
+          runnerId: 'worker',
+          renewedAt: expect.any(String),
+          expiresAt: claimed.leaseExpiresAt,
+        },
       });
 
       // A heartbeat after the online window keeps the runner ONLINE.
@@ -130,6 +136,10 @@ describe.each(databases.eachSupportedId())(
       const beating = (await listRunners(owner)).data[0];
       expect(beating.status).toBe('ONLINE');
       expect(beating.currentStepExecutionId).toBe(claimed.stepExecution.id);
+      // The heartbeat renewed the lease the list shows.
+      expect(Date.parse(beating.currentStepLease!.renewedAt)).toBeGreaterThan(
+        Date.parse(working.currentStepLease!.renewedAt),
+      );
 
       await complete(api, runner.key, claimed);
       const idle = (await listRunners(owner)).data[0];
@@ -137,6 +147,7 @@ describe.each(databases.eachSupportedId())(
       expect(idle.currentStepExecutionId).toBeUndefined();
       expect(idle.currentPipelineRunId).toBeUndefined();
       expect(idle.currentStepName).toBeUndefined();
+      expect(idle).not.toHaveProperty('currentStepLease');
     });
 
     it('turns a silent runner OFFLINE, filters by status, and forgets it after the retention', async () => {

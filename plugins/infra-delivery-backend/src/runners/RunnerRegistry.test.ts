@@ -141,6 +141,37 @@ describe.each(databases.eachSupportedId())('RunnerRegistry on %s', id => {
       });
     });
 
+    it('lists the lease of the runner that holds the step, not of one whose lease went to it', async () => {
+      now = Date.now();
+      const runners = registry();
+      const run = await waitingRun();
+      const { engine } = recordingEngine(stores);
+      const claim = await engine.claim(organizationId, 'holder');
+      // The runner that lost the step to `holder` still names it until it reports again.
+      for (const runnerId of ['holder', 'lost-it']) {
+        await runners.recordClaim({
+          ...idleClaim(runnerId),
+          organizationId,
+          currentStepExecutionId: claim!.step.id,
+        });
+      }
+
+      const page = await runners.list(organizationId, undefined, { limit: 10 });
+      const listed = new Map(page.items.map(r => [r.runnerId, r]));
+      expect(listed.get('holder')).toMatchObject({
+        currentPipelineRunId: run.id,
+        currentStepLease: {
+          runnerId: 'holder',
+          renewedAt: expect.any(String),
+          expiresAt: expect.any(String),
+        },
+      });
+      expect(listed.get('lost-it')?.currentStepExecutionId).toBe(
+        claim!.step.id,
+      );
+      expect(listed.get('lost-it')).not.toHaveProperty('currentStepLease');
+    });
+
     it('counts the free runners, their latest sighting and their longest poll interval', async () => {
       now = Date.now();
       const runners = registry();

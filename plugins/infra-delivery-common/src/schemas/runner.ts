@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { errorBodySchema } from './errors';
 import { pageQuerySchema } from './pagination';
-import { pipelineRunSchema, stepExecutionSchema } from './pipelines';
+import {
+  pipelineRunSchema,
+  stepExecutionSchema,
+  stepLeaseSchema,
+} from './pipelines';
 import { idSchema, requestBody, timestampSchema } from './primitives';
 import { stackSchema } from './stacks';
 
@@ -72,6 +76,11 @@ export const runnerSchema = z
     currentPipelineRunId: idSchema.optional(),
     /** That step's name in its pipeline (e.g. "plan"): absent while idle. */
     currentStepName: z.string().optional(),
+    currentStepLease: stepLeaseSchema
+      .optional()
+      .describe(
+        "The runner's lease on that step while it holds it: its latest heartbeat (`renewedAt`) and when the step is queued again unless it reports (`expiresAt`)",
+      ),
     signedOffAt: timestampSchema
       .optional()
       .describe(

@@ -35,15 +35,15 @@ function useLeaseSilence(lease: StepLease | undefined) {
 }
 
 /**
- * Who holds a lease while it reports (`whileReporting`), or, once it is silent, how long it has
- * been, with a warning icon. Text, in the style of where it stands.
+ * Who holds a lease while it reports (`whileReporting`, nothing without it), or, once it is
+ * silent, how long it has been, with a warning icon. Text, in the style of where it stands.
  */
-const LeaseText = ({
+export const LeaseText = ({
   lease,
   whileReporting,
 }: {
   lease: StepLease;
-  whileReporting: string;
+  whileReporting?: string;
 }) => {
   const silence = useLeaseSilence(lease);
   if (!silence?.silent) {

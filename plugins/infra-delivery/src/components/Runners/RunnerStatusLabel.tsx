@@ -1,5 +1,6 @@
 import { Runner } from '@infra-delivery/plugin-infra-delivery-common';
 import { StatusLabel } from '../common/StatusLabel';
+import { useRunnerSilent } from './useRunnerSilent';
 
 /**
  * A runner's status as a word, beside the status colour (read out as the word alone): a runner
@@ -7,13 +8,8 @@ import { StatusLabel } from '../common/StatusLabel';
  * runner that stopped asking for work (`silent`) reads "Silent" until the online window lets it
  * go OFFLINE.
  */
-export const RunnerStatusLabel = ({
-  runner,
-  silent,
-}: {
-  runner: Pick<Runner, 'status' | 'signedOffAt'>;
-  silent?: boolean;
-}) => {
+export const RunnerStatusLabel = ({ runner }: { runner: Runner }) => {
+  const silent = useRunnerSilent(runner);
   if (runner.status === 'ONLINE') {
     return silent ? (
       <StatusLabel kind="warning" label="Silent" />

@@ -228,6 +228,49 @@ describe('RunnersCard', () => {
     expect(within(polling).getByText('Idle')).toBeInTheDocument();
   });
 
+  it('says Silent of a runner that let half its step’s lease pass without a heartbeat', async () => {
+    const lease = (renewedSecondsAgo: number) => ({
+      runnerId: online.runnerId,
+      renewedAt: secondsAgo(renewedSecondsAgo),
+      expiresAt: secondsAgo(renewedSecondsAgo - 60),
+    });
+    server.use(
+      http.get(`${baseUrl}/runners`, () =>
+        HttpResponse.json(
+          list([
+            {
+              ...online,
+              lastSeenAt: secondsAgo(40),
+              currentStepLease: lease(40),
+            },
+            {
+              ...online,
+              runnerId: 'runner-beating',
+              lastSeenAt: secondsAgo(5),
+              currentStepLease: { ...lease(5), runnerId: 'runner-beating' },
+            },
+          ]),
+        ),
+      ),
+    );
+    renderWithService(<RunnersCard />);
+
+    // Both work on the same run: once its name is read, the rows stay.
+    await screen.findAllByRole('link', {
+      name: 'Apply of Plan & apply · Network',
+    });
+    const silent = screen.getByText('runner-ci-1').closest('tr')!;
+    expect(within(silent).getByText('Silent')).toBeInTheDocument();
+    expect(
+      within(silent).getByText(/^runner-ci-1 has not reported for 4\ds$/),
+    ).toBeInTheDocument();
+    const beating = screen.getByText('runner-beating').closest('tr')!;
+    expect(within(beating).getByText('Online')).toBeInTheDocument();
+    expect(
+      within(beating).queryByText(/has not reported/),
+    ).not.toBeInTheDocument();
+  });
+
   it('lists the online runners first, then the most recently seen', async () => {
     server.use(
       http.get(`${baseUrl}/runners`, () =>

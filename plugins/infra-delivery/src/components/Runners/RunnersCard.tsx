@@ -1,8 +1,5 @@
 import { InfoCard, TableColumn } from '@backstage/core-components';
-import {
-  idleRunnerSilenceMs,
-  Runner,
-} from '@infra-delivery/plugin-infra-delivery-common';
+import { Runner } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Chip from '@material-ui/core/Chip';
@@ -19,6 +16,8 @@ import { Timestamp } from '../common/Timestamp';
 import { RunnerStatusLabel } from './RunnerStatusLabel';
 import { useRunnerPages } from './useRunnerPages';
 import { useRunTitles } from './useRunTitles';
+import { useRunnerSilent } from './useRunnerSilent';
+import { LeaseText } from '../PipelineRunsContent/StepRunner';
 import { LoadingTable } from '../common/LoadingTable';
 
 /** How often the list is read again, so that runners going on- or offline show. */
@@ -46,11 +45,8 @@ export function onlineFirst(runners: Runner[]): Runner[] {
   );
 }
 
-/**
- * A runner, with the name of the run it works on once read, and whether it is free but no
- * longer asks for work: it has most likely stopped (killed, or its host lost).
- */
-type RunnerRow = Runner & { currentRunTitle?: string; silent: boolean };
+/** A runner, with the name of the run it works on once read. */
+type RunnerRow = Runner & { currentRunTitle?: string };
 
 /**
  * The step a runner works on, linked to its run; "Idle" without one. An offline runner that
@@ -59,11 +55,12 @@ type RunnerRow = Runner & { currentRunTitle?: string; silent: boolean };
  */
 const WorkingOn = ({ runner }: { runner: RunnerRow }) => {
   const runPagePath = useRunPagePath();
+  const silent = useRunnerSilent(runner);
   if (!runner.currentStepExecutionId) {
     return (
       <Typography variant="body2" color="textSecondary">
-        {/* How long shows under Last seen, which counts on between reads of the list. */}
-        {runner.silent
+        {/* How long shows under Last seen. */}
+        {silent
           ? 'Idle, but no longer asks for work: it may have stopped (killed, or its host lost)'
           : 'Idle'}
       </Typography>
@@ -78,10 +75,21 @@ const WorkingOn = ({ runner }: { runner: RunnerRow }) => {
       {runTitle ? `${stepName} of ${runTitle}` : stepName}
     </MaybeLink>
   );
-  return runner.status === 'OFFLINE' ? (
-    <Typography variant="body2" color="textSecondary">
-      Stopped reporting during {step}
-    </Typography>
+  if (runner.status === 'OFFLINE') {
+    return (
+      <Typography variant="body2" color="textSecondary">
+        Stopped reporting during {step}
+      </Typography>
+    );
+  }
+  // Half its lease without a heartbeat: "build-host-1 has not reported for 35s".
+  return silent && runner.currentStepLease ? (
+    <Box display="flex" flexDirection="column">
+      {step}
+      <Typography variant="caption">
+        <LeaseText lease={runner.currentStepLease} />
+      </Typography>
+    </Box>
   ) : (
     step
   );
@@ -92,9 +100,7 @@ const WorkingOn = ({ runner }: { runner: RunnerRow }) => {
 const columns: TableColumn<RunnerRow>[] = contentWidths<RunnerRow>([
   {
     title: 'Status',
-    render: runner => (
-      <RunnerStatusLabel runner={runner} silent={runner.silent} />
-    ),
+    render: runner => <RunnerStatusLabel runner={runner} />,
   },
   {
     title: 'Runner',
@@ -173,8 +179,6 @@ export const RunnersCard = () => {
           currentRunTitle:
             runner.currentPipelineRunId &&
             runTitles?.get(runner.currentPipelineRunId),
-          // Read at each refresh (every 15 s): a killed runner shows within one.
-          silent: idleRunnerSilenceMs(runner, Date.now()) !== undefined,
         }))}
         emptyContent={
           <Box padding={2}>
