@@ -5,8 +5,8 @@ import { useRunnerSilent } from './useRunnerSilent';
 /**
  * A runner's status as a word, beside the status colour (read out as the word alone): a runner
  * that said it stops reads "Stopped", without the warning of one that went silent; an ONLINE
- * runner that stopped asking for work (`silent`) reads "Silent" until the online window lets it
- * go OFFLINE.
+ * runner that has most likely stopped (`useRunnerSilent`) reads "Silent" until the online window
+ * lets it go OFFLINE.
  */
 export const RunnerStatusLabel = ({ runner }: { runner: Runner }) => {
   const silent = useRunnerSilent(runner);
