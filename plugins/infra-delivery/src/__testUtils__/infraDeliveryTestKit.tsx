@@ -317,7 +317,9 @@ export function runner(
     serviceAccountId: 'sa-runner',
     labels: [],
     firstSeenAt: now,
-    lastSeenAt: now,
+    // ONLINE: seen just now, as a runner that asks for work is (one seen in the fixtures' past
+    // would read "Silent").
+    lastSeenAt: new Date().toISOString(),
     status: 'ONLINE',
     ...overrides,
   };
