@@ -51,7 +51,9 @@ type RunnerRow = Runner & { currentRunTitle?: string };
 /**
  * The step a runner works on, linked to its run; "Idle" without one. An offline runner that
  * held a step stopped reporting during it (the step went to the next runner when its lease ran
- * out): it does not work on it any more.
+ * out): it does not work on it any more. An ONLINE runner that has most likely stopped
+ * (`useRunnerSilent`) says so: idle, that it no longer asks for work; working, how long it has
+ * not reported.
  */
 const WorkingOn = ({ runner }: { runner: RunnerRow }) => {
   const runPagePath = useRunPagePath();
