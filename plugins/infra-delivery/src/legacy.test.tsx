@@ -176,4 +176,23 @@ describe('InfraDeliveryHomePage in a legacy app', () => {
     ).toBeInTheDocument();
     expect(selectedTab()).toBe('Organization');
   });
+
+  it('says a path under none of its tabs leads nowhere, and leads to the Overview', async () => {
+    await renderAt('/infra-delivery/settings');
+
+    expect(
+      await screen.findByText('The Infrastructure page has no “settings”'),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        "Nothing is at /infra-delivery/settings. The page's tabs are Overview, Runs, Cloud accounts, Organization and Service.",
+      ),
+    ).toBeInTheDocument();
+    await userEvent.click(
+      screen.getByRole('button', { name: 'Go to Overview' }),
+    );
+    expect(
+      await screen.findByText('Failed lately', undefined, { timeout: 10_000 }),
+    ).toBeInTheDocument();
+  });
 });

@@ -1,5 +1,6 @@
 import { Entity } from '@backstage/catalog-model';
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import {
@@ -89,6 +90,36 @@ describe('infraDeliveryPlugin', () => {
 
     expect(
       await screen.findByText('Operational', undefined, { timeout: 10_000 }),
+    ).toBeInTheDocument();
+  });
+
+  it('says a path under none of its tabs leads nowhere, below the same tabs, and leads to the Overview', async () => {
+    renderTestApp({
+      features: [infraDeliveryPlugin],
+      initialRouteEntries: ['/infra-delivery/settings/members'],
+    });
+
+    expect(
+      await screen.findByText(
+        'The Infrastructure page has no “settings/members”',
+        undefined,
+        { timeout: 10_000 },
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getAllByRole('tab').map(tab => tab.textContent)).toEqual([
+      'Overview',
+      'Runs',
+      'Cloud accounts',
+      'Organization',
+      'Service',
+    ]);
+    await userEvent.click(
+      screen.getByRole('button', { name: 'Go to Overview' }),
+    );
+    expect(
+      await screen.findByText('No run waits for approval.', undefined, {
+        timeout: 10_000,
+      }),
     ).toBeInTheDocument();
   });
 

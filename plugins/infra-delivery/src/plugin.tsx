@@ -1,5 +1,6 @@
 import {
   ApiBlueprint,
+  coreExtensionData,
   createFrontendPlugin,
   PageBlueprint,
   SubPageBlueprint,
@@ -19,19 +20,43 @@ import { isInfraDeliveryOverviewAvailable } from './components/EntityOverviewCar
 import { isInfraDeliveryMetricsAvailable } from './components/MetricsContent/metricSpecs';
 import { ENTITY_TAB_PATHS } from './entityTabPaths';
 import { rootRouteRef } from './routes';
+import { KnownTabsOnly } from './components/UnknownTab';
 import { RUNS_TAB_PATH } from './components/common/useInfrastructurePath';
 
 export const infraDeliveryApi = ApiBlueprint.make({
   params: defineParams => defineParams(infraDeliveryApiFactory),
 });
 
-/** The Infrastructure page; its sub-pages are its tabs. */
-export const infraDeliveryPage = PageBlueprint.make({
-  params: {
-    path: '/infra-delivery',
-    title: 'Infrastructure',
-    icon: <CloudQueueIcon fontSize="inherit" />,
-    routeRef: rootRouteRef,
+/**
+ * The Infrastructure page; its sub-pages are its tabs. At a path under none of them it says so
+ * (the framework's page would show its tabs above nothing).
+ */
+export const infraDeliveryPage = PageBlueprint.makeWithOverrides({
+  *factory(originalFactory, { inputs }) {
+    const title = 'Infrastructure';
+    const icon = <CloudQueueIcon fontSize="inherit" />;
+    const page = originalFactory({
+      path: '/infra-delivery',
+      title,
+      icon,
+      routeRef: rootRouteRef,
+    });
+    const tabs = inputs.pages.map(subPage => {
+      const path = subPage.get(coreExtensionData.routePath);
+      return { path, title: subPage.get(coreExtensionData.title) ?? path };
+    });
+    yield coreExtensionData.routePath(page.get(coreExtensionData.routePath));
+    yield coreExtensionData.reactElement(
+      <KnownTabsOnly
+        page={page.get(coreExtensionData.reactElement)}
+        tabs={tabs}
+        title={page.get(coreExtensionData.title) ?? title}
+        icon={icon}
+      />,
+    );
+    yield coreExtensionData.routeRef(rootRouteRef);
+    yield coreExtensionData.title(page.get(coreExtensionData.title) ?? title);
+    yield coreExtensionData.icon(icon);
   },
 });
 

@@ -15,6 +15,7 @@ import { OrganizationSettingsPage } from '../OrganizationSettings';
 import { OrganizationRunsPage } from '../PipelineRunsContent';
 import { ServiceStatusPage } from '../ServiceStatusPage';
 import { RUNS_TAB_PATH } from '../common/useInfrastructurePath';
+import { UnknownTab } from '../UnknownTab';
 
 interface Tab {
   path: string;
@@ -25,7 +26,8 @@ interface Tab {
 /**
  * The tabs of the new frontend system's Infrastructure page (its sub-pages in plugin.tsx),
  * with the same paths, so the views' links (`runs/<runId>`, `cloud-accounts`,
- * `organization#…`) lead to the same places in both systems.
+ * `organization#…`) lead to the same places in both systems. A path under none of them
+ * shows {@link UnknownTab}.
  */
 const TABS: Tab[] = [
   { path: 'overview', title: 'Overview', element: <InfrastructureHomePage /> },
@@ -87,6 +89,7 @@ export const LegacyInfrastructurePage = () => (
                   element={tab.element}
                 />
               ))}
+              <Route path="*" element={<UnknownTab tabs={TABS} />} />
             </Routes>
           </>
         }

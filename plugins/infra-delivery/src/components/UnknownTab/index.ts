@@ -1,0 +1,3 @@
+export { KnownTabsOnly } from './KnownTabsOnly';
+export { UnknownTab } from './UnknownTab';
+export type { InfrastructureTab } from './UnknownTab';
