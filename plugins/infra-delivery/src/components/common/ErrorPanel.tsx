@@ -42,12 +42,30 @@ const Details = ({ body }: { body: ErrorBody }) => (
 );
 
 /**
+ * What went wrong, by the service's status: a page opened from an old link (a deleted run, an
+ * id of another organization) reads "Not found", not as the service failing.
+ */
+export function errorTitleOf(error: Error): string {
+  switch (error instanceof InfraDeliveryApiError ? error.status : undefined) {
+    case 401:
+      return 'Not signed in to the infrastructure service';
+    case 403:
+      return 'Your role in the organization does not allow this';
+    case 404:
+      return 'Not found in your organization';
+    default:
+      return 'The infrastructure service answered with an error';
+  }
+}
+
+/**
  * An error as a person can act on it, open: the service's message, what it explains (its
  * description, the fields its details name, the action it offers) and the request id to quote.
+ * Its title says what failed where the caller knows, and otherwise {@link errorTitleOf}.
  */
 export const ErrorPanel = ({
   error,
-  title = 'The infrastructure service answered with an error',
+  title = errorTitleOf(error),
 }: {
   error: Error;
   title?: string;

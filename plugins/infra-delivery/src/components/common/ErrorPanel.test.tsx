@@ -1,0 +1,61 @@
+import { renderInTestApp } from '@backstage/test-utils';
+import { InfraDeliveryApiError } from '@infra-delivery/plugin-infra-delivery-common';
+import { screen } from '@testing-library/react';
+import { ErrorPanel } from './ErrorPanel';
+
+const apiError = (status: number, code: string, message: string) =>
+  new InfraDeliveryApiError(status, { code, message, requestId: 'req-1' });
+
+describe('ErrorPanel', () => {
+  it.each([
+    [
+      404,
+      'InfraDelivery:PipelineRun:NOT_FOUND',
+      'Not found in your organization',
+    ],
+    [
+      403,
+      'InfraDelivery:Auth:FORBIDDEN',
+      'Your role in the organization does not allow this',
+    ],
+    [
+      401,
+      'InfraDelivery:Auth:UNAUTHENTICATED',
+      'Not signed in to the infrastructure service',
+    ],
+    [
+      500,
+      'InfraDelivery:Service:INTERNAL',
+      'The infrastructure service answered with an error',
+    ],
+  ])(
+    'titles a %s by what it means, above the message and the request id',
+    async (status, code, title) => {
+      await renderInTestApp(
+        <ErrorPanel
+          error={apiError(status, code, 'PipelineRun nope was not found')}
+        />,
+      );
+
+      expect(screen.getByText(`Error: ${title}`)).toBeInTheDocument();
+      expect(
+        screen.getByText('PipelineRun nope was not found'),
+      ).toBeInTheDocument();
+      expect(
+        screen.getByText(`${code} · Request id: req-1`),
+      ).toBeInTheDocument();
+    },
+  );
+
+  it('keeps the title its caller gives, and shows an error the service did not answer', async () => {
+    await renderInTestApp(
+      <ErrorPanel
+        error={new TypeError('Failed to fetch')}
+        title="Saving failed"
+      />,
+    );
+
+    expect(screen.getByText('Error: Saving failed')).toBeInTheDocument();
+    expect(screen.getByText('Failed to fetch')).toBeInTheDocument();
+  });
+});
