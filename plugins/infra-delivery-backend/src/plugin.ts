@@ -30,6 +30,7 @@ import {
   InfraDeliveryNotifications,
   allDeploymentChanges,
 } from './notifications/InfraDeliveryNotifications';
+import { NotificationOutbox } from './notifications/NotificationOutbox';
 import { readNotificationSettings } from './notifications/notificationSettings';
 import { PullRequestChecks } from './services/PullRequestChecks';
 import { GithubAppInstallations } from './providers/github/GithubAppInstallations';
@@ -99,9 +100,16 @@ export const infraDeliveryPlugin = createBackendPlugin({
 
         permissionsRegistry.addPermissions(infraDeliveryPermissions);
 
-        // What needs a person is also a Backstage notification to the owners concerned.
-        const notifications = new InfraDeliveryNotifications({
+        // What needs a person is also a Backstage notification to the owners concerned, sent
+        // from an outbox: after the change, without holding it up, tried again when refused.
+        const notificationOutbox = new NotificationOutbox({
+          stores,
           notifications: deps.notifications,
+          logger: deps.logger,
+        });
+        deps.lifecycle.addShutdownHook(() => notificationOutbox.idle());
+        const notifications = new InfraDeliveryNotifications({
+          outbox: notificationOutbox,
           stores,
           catalog: deps.catalog,
           auth: deps.auth,
@@ -257,6 +265,18 @@ export const infraDeliveryPlugin = createBackendPlugin({
           fn: async () => {
             await context.services.webhookDeliveries.processPending();
             await pullRequestChecks.reportPending();
+          },
+        });
+
+        // Notifications the notifications backend refused (starting up, down), and those a
+        // stopped instance left.
+        await deps.scheduler.scheduleTask({
+          id: 'infra-delivery-notifications',
+          frequency: { seconds: 10 },
+          timeout: { minutes: 5 },
+          initialDelay: { seconds: 10 },
+          fn: async () => {
+            await notificationOutbox.sendDue();
           },
         });
 

@@ -26,6 +26,7 @@ import { RunnerStore } from './RunnerStore';
 import { WebhookDeliveryStore } from './WebhookDeliveryStore';
 import { GitTriggerHeadStore } from './GitTriggerHeadStore';
 import { GithubCheckRunStore } from './GithubCheckRunStore';
+import { NotificationOutboxStore } from './NotificationOutboxStore';
 
 /** Every store of the plugin over one Knex handle: the database, or a transaction. */
 export interface Stores {
@@ -56,6 +57,7 @@ export interface Stores {
   webhookDeliveries: WebhookDeliveryStore;
   gitTriggerHeads: GitTriggerHeadStore;
   githubCheckRuns: GithubCheckRunStore;
+  notificationOutbox: NotificationOutboxStore;
   /** Runs `work` with stores bound to one transaction; it commits when `work` resolves. */
   transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
 }
@@ -97,6 +99,7 @@ export function createStores(db: Knex, options: StoreOptions = {}): Stores {
     webhookDeliveries: new WebhookDeliveryStore(db),
     gitTriggerHeads: new GitTriggerHeadStore(db),
     githubCheckRuns: new GithubCheckRunStore(db),
+    notificationOutbox: new NotificationOutboxStore(db),
     transaction: async work => {
       if (db.isTransaction) {
         return work(createStores(db, options));

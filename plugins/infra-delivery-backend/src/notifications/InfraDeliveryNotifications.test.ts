@@ -11,6 +11,7 @@ import { ConfigReader } from '@backstage/config';
 import { Entity, stringifyEntityRef } from '@backstage/catalog-model';
 import { catalogServiceMock } from '@backstage/plugin-catalog-node/testUtils';
 import notificationsPlugin from '@backstage/plugin-notifications-backend';
+import { Knex } from 'knex';
 import request from 'supertest';
 import { Server } from 'node:http';
 import {
@@ -22,6 +23,7 @@ import {
   expectStatus,
   trigger,
 } from '../__testUtils__/pipelineFixtures';
+import { eventually } from '../__testUtils__/gitTriggerFixtures';
 import { createTestDatabases } from '../__testUtils__/testDatabases';
 import { InfraDeliveryTestClient } from '../__testUtils__/testBackend';
 import { infraDeliveryPlugin } from '../plugin';
@@ -76,6 +78,7 @@ describe.each(databases.eachSupportedId())(
   databaseId => {
     let server: Server;
     let api: InfraDeliveryTestClient;
+    let infraDeliveryKnex: Knex;
     /** The catalog as the notifications backend reads it; tests add the stacks. */
     const entities: Entity[] = [
       user('owner'),
@@ -86,7 +89,7 @@ describe.each(databases.eachSupportedId())(
     ];
 
     beforeAll(async () => {
-      const infraDeliveryKnex = await databases.init(databaseId);
+      infraDeliveryKnex = await databases.init(databaseId);
       const notificationsKnex = await databases.init(databaseId);
       const catalog = catalogServiceMock.mock({
         getEntitiesByRefs: async ({ entityRefs }) => ({
@@ -168,25 +171,31 @@ describe.each(databases.eachSupportedId())(
       });
 
       const link = `/catalog/default/resource/stack-${stack.id}/infra-runs/${run.id}`;
-      await expect(notificationsOf(ALICE)).resolves.toEqual([
-        expect.objectContaining({
-          payload: expect.objectContaining({
-            title: 'Payments network: a plan waits for your approval',
-            link,
-            severity: 'high',
-            topic: 'Infrastructure: approvals',
+      // Sent in the background, after the runner's report was answered.
+      await eventually(async () =>
+        expect(await notificationsOf(ALICE)).toEqual([
+          expect.objectContaining({
+            payload: expect.objectContaining({
+              title: 'Payments network: a plan waits for your approval',
+              link,
+              severity: 'high',
+              topic: 'Infrastructure: approvals',
+            }),
           }),
-        }),
-      ]);
+        ]),
+      );
       // Bob's team does not own the stack.
       await expect(notificationsOf(BOB)).resolves.toEqual([]);
 
       await act(api, owner, run.id, 'reject');
-      const alice = await notificationsOf(ALICE);
-      expect(alice.map(n => n.payload.title)).toEqual([
-        'Payments network: a run failed',
-        'Payments network: a plan waits for your approval',
-      ]);
+      const alice = await eventually(async () => {
+        const titled = await notificationsOf(ALICE);
+        expect(titled.map(n => n.payload.title)).toEqual([
+          'Payments network: a run failed',
+          'Payments network: a plan waits for your approval',
+        ]);
+        return titled;
+      });
       expect(alice[0].payload).toMatchObject({
         link,
         topic: 'Infrastructure: failed runs',
@@ -207,8 +216,11 @@ describe.each(databases.eachSupportedId())(
         },
       });
 
-      const mine = await notificationsOf(OWNER);
-      expect(mine).toHaveLength(before + 1);
+      const mine = await eventually(async () => {
+        const received = await notificationsOf(OWNER);
+        expect(received).toHaveLength(before + 1);
+        return received;
+      });
       expect(mine[0].payload).toMatchObject({
         title: 'Brand new: a run failed',
         link: `/catalog/default/resource/stack-${stack.id}/infra-runs/${run.id}`,
@@ -246,17 +258,23 @@ describe.each(databases.eachSupportedId())(
         });
       }
 
-      const drift = (await notificationsOf(ALICE)).filter(
-        n => n.payload.topic === 'Infrastructure: drift',
+      // Both checks' notifications sent (the outbox empty): the second updated the first.
+      await eventually(async () =>
+        expect(await infraDeliveryKnex('notification_outbox')).toEqual([]),
       );
-      expect(drift).toEqual([
-        expect.objectContaining({
-          payload: expect.objectContaining({
-            title: 'Payments network drifted from its code',
-            scope: `infra-delivery:stack:${stack.id}:drift`,
+      await eventually(async () => {
+        const drift = (await notificationsOf(ALICE)).filter(
+          n => n.payload.topic === 'Infrastructure: drift',
+        );
+        expect(drift).toEqual([
+          expect.objectContaining({
+            payload: expect.objectContaining({
+              title: 'Payments network drifted from its code',
+              scope: `infra-delivery:stack:${stack.id}:drift`,
+            }),
           }),
-        }),
-      ]);
+        ]);
+      });
     });
   },
 );

@@ -1,8 +1,5 @@
 import { AuthService, LoggerService } from '@backstage/backend-plugin-api';
-import {
-  NotificationSendOptions,
-  NotificationService,
-} from '@backstage/plugin-notifications-node';
+import { NotificationSendOptions } from '@backstage/plugin-notifications-node';
 import { CatalogService } from '@backstage/plugin-catalog-node';
 import {
   ANNOTATION_ECS_SERVICE,
@@ -12,6 +9,7 @@ import { DeploymentChangeListener, ecsName } from '../database/DeploymentStore';
 import { RunRecord } from '../database/PipelineRunStore';
 import { Stores } from '../database/stores';
 import { RunEvents, RunStatusChange } from '../engine/RunEvents';
+import { NotificationOutbox } from './NotificationOutbox';
 import { NotificationKind, NotificationSettings } from './notificationSettings';
 
 type NotificationPayload = NotificationSendOptions['payload'];
@@ -39,14 +37,15 @@ const TOPICS: Record<NotificationKind, string> = {
  * stack. Recipients are the owners of the catalog entity concerned (the notifications backend
  * resolves an entity to its owner's members) and, for a run, the portal user who started it;
  * only the portal organization's work is notified: other organizations' stacks are in no
- * catalog. Each notification has a scope, so
+ * catalog. Notifications go out through the {@link NotificationOutbox}, after the change and
+ * without holding it up. Each notification has a scope, so
  * a repeat (the same run announced twice, drift found again on a stack) updates the one a
  * person already has instead of adding another.
  */
 export class InfraDeliveryNotifications implements RunEvents {
   constructor(
     private readonly deps: {
-      notifications: NotificationService;
+      outbox: NotificationOutbox;
       stores: Stores;
       catalog: CatalogService;
       auth: AuthService;
@@ -221,17 +220,10 @@ export class InfraDeliveryNotifications implements RunEvents {
     if (!this.deps.settings.kinds[kind] || entityRefs.length === 0) {
       return;
     }
-    try {
-      await this.deps.notifications.send({
-        recipients: { type: 'entity', entityRef: entityRefs },
-        payload: { ...payload, topic: TOPICS[kind] },
-      });
-    } catch (error) {
-      // The change is stored already; a lost notification must not undo or fail it.
-      this.deps.logger.warn(
-        `Could not send the ${kind} notification ${payload.scope}: ${error}`,
-      );
-    }
+    await this.deps.outbox.enqueue(kind, entityRefs, {
+      ...payload,
+      topic: TOPICS[kind],
+    });
   }
 }
 

@@ -8,6 +8,7 @@ import {
 } from '../__testUtils__/engineFixtures';
 import { createTestDatabases } from '../__testUtils__/testDatabases';
 import { InfraDeliveryNotifications } from './InfraDeliveryNotifications';
+import { NotificationOutbox } from './NotificationOutbox';
 import { NotificationSettings } from './notificationSettings';
 
 jest.setTimeout(60_000);
@@ -30,8 +31,14 @@ describe.each(databases.eachSupportedId())(
       const stores = await migratedStores(await databases.init(databaseId));
       const seed = await seedStacks(stores, 1);
       const send = jest.fn(async () => {});
-      const notifications = new InfraDeliveryNotifications({
+      const logger = mockServices.logger.mock();
+      const outbox = new NotificationOutbox({
+        stores,
         notifications: { send },
+        logger,
+      });
+      const notifications = new InfraDeliveryNotifications({
+        outbox,
         stores,
         catalog: catalogServiceMock({
           entities: [
@@ -50,9 +57,9 @@ describe.each(databases.eachSupportedId())(
         auth: mockServices.auth(),
         portalOrganizationId: seed.organizationId,
         settings,
-        logger: mockServices.logger.mock(),
+        logger,
       });
-      return { stores, seed, send, notifications };
+      return { stores, seed, send, notifications, outbox };
     }
 
     function deployment(
@@ -79,7 +86,7 @@ describe.each(databases.eachSupportedId())(
     }
 
     it('tells the owners of the entities showing the service, and of the stack whose run deployed', async () => {
-      const { stores, seed, send, notifications } = await setup();
+      const { stores, seed, send, notifications, outbox } = await setup();
       const run = await queueStackRun(stores, seed, 0);
       await notifications.deploymentChanged(
         deployment({
@@ -88,6 +95,7 @@ describe.each(databases.eachSupportedId())(
           pipelineRunId: run.id,
         }),
       );
+      await outbox.idle();
       expect(send).toHaveBeenCalledWith({
         recipients: {
           type: 'entity',
@@ -106,7 +114,7 @@ describe.each(databases.eachSupportedId())(
     });
 
     it('is silent about deployments that did not fail and about other organizations', async () => {
-      const { seed, send, notifications } = await setup();
+      const { seed, send, notifications, outbox } = await setup();
       await notifications.deploymentChanged(
         deployment({
           organizationId: seed.organizationId,
@@ -116,11 +124,12 @@ describe.each(databases.eachSupportedId())(
       await notifications.deploymentChanged(
         deployment({ organizationId: 'another-organization' }),
       );
+      await outbox.idle();
       expect(send).not.toHaveBeenCalled();
     });
 
     it('sends no kind that configuration turned off', async () => {
-      const { stores, seed, send, notifications } = await setup({
+      const { stores, seed, send, notifications, outbox } = await setup({
         kinds: { ...ALL_ON.kinds, approvalWaiting: false },
       });
       const run = await queueStackRun(stores, seed, 0);
@@ -131,6 +140,7 @@ describe.each(databases.eachSupportedId())(
         attachedEntityId: seed.stacks[0].stackId,
         status: 'WAITING_FOR_APPROVAL',
       });
+      await outbox.idle();
       expect(send).not.toHaveBeenCalled();
       await notifications.runChanged({
         organizationId: seed.organizationId,
@@ -139,6 +149,7 @@ describe.each(databases.eachSupportedId())(
         attachedEntityId: seed.stacks[0].stackId,
         status: 'FAILED',
       });
+      await outbox.idle();
       expect(send).toHaveBeenCalledTimes(1);
     });
   },

@@ -12,6 +12,7 @@ import {
   DeliveryOutcome,
 } from '../database/WebhookDeliveryStore';
 import { InfraDeliveryError } from '../errors';
+import { BackgroundDrain } from '../lib/BackgroundDrain';
 import {
   deliveryFactsOf,
   installationEventSchema,
@@ -77,8 +78,7 @@ function payloadText(body: Buffer, contentType: string | undefined): string {
 export class WebhookDeliveryService {
   private readonly gitTriggers: GitTriggerService;
   private readonly installations: ForgeInstallationEvents;
-  private draining?: Promise<void>;
-  private drainAgain = false;
+  private readonly background: BackgroundDrain;
 
   constructor(
     private readonly deps: {
@@ -91,6 +91,11 @@ export class WebhookDeliveryService {
   ) {
     this.gitTriggers = deps.gitTriggers;
     this.installations = new ForgeInstallationEvents(deps);
+    this.background = new BackgroundDrain(
+      () => this.processPending(),
+      error =>
+        deps.logger?.warn(`Processing webhook deliveries failed: ${error}`),
+    );
   }
 
   /**
@@ -184,7 +189,7 @@ export class WebhookDeliveryService {
       ),
     );
     if (recorded) {
-      this.processSoon();
+      this.background.soon();
     }
     return { deliveryId: deliveryGuid.data, duplicate: !recorded };
   }
@@ -214,32 +219,9 @@ export class WebhookDeliveryService {
     }
   }
 
-  /** Starts processing in the background; a call while it runs makes it go round again. */
-  private processSoon(): void {
-    if (this.draining) {
-      this.drainAgain = true;
-      return;
-    }
-    this.draining = (async () => {
-      do {
-        this.drainAgain = false;
-        try {
-          await this.processPending();
-        } catch (error) {
-          this.deps.logger?.warn(
-            `Processing webhook deliveries failed: ${error}`,
-          );
-        }
-      } while (this.drainAgain);
-      this.draining = undefined;
-    })();
-  }
-
   /** Waits for background processing started by `receive` (tests and shutdown). */
   async idle(): Promise<void> {
-    while (this.draining) {
-      await this.draining;
-    }
+    await this.background.idle();
   }
 
   private async process(delivery: ClaimedDelivery): Promise<void> {

@@ -1,0 +1,168 @@
+import { mockServices } from '@backstage/backend-test-utils';
+import { NotificationSendOptions } from '@backstage/plugin-notifications-node';
+import { migratedStores } from '../__testUtils__/engineFixtures';
+import { createTestDatabases } from '../__testUtils__/testDatabases';
+import { Stores } from '../database/stores';
+import { NotificationOutbox, RETRY_DELAYS_MS } from './NotificationOutbox';
+
+jest.setTimeout(60_000);
+
+const databases = createTestDatabases();
+
+const payload = (scope: string): NotificationSendOptions['payload'] => ({
+  title: 'Network: a plan waits for your approval',
+  link: '/catalog/default/resource/stack-net/infra-runs/run-1',
+  severity: 'high',
+  topic: 'Infrastructure: approvals',
+  scope,
+});
+
+/** A notifications backend that refuses the first `refusals` sends, as one starting up does. */
+function notificationsBackend(refusals = 0) {
+  let refused = 0;
+  const send = jest.fn(async (_options: NotificationSendOptions) => {
+    if (refused < refusals) {
+      refused += 1;
+      throw new Error(
+        'Failed to send notifications: Request failed with status 503',
+      );
+    }
+  });
+  return { send };
+}
+
+describe.each(databases.eachSupportedId())('NotificationOutbox on %s', id => {
+  let stores: Stores;
+  let clock: Date;
+  const logger = mockServices.logger.mock();
+
+  beforeEach(async () => {
+    stores = await migratedStores(await databases.init(id));
+    clock = new Date('2026-11-29T10:00:00.000Z');
+    jest.clearAllMocks();
+  });
+
+  const outboxWith = (notifications: ReturnType<typeof notificationsBackend>) =>
+    new NotificationOutbox({
+      stores,
+      notifications,
+      logger,
+      now: () => clock,
+    });
+
+  const later = (ms: number) => {
+    clock = new Date(clock.getTime() + ms);
+  };
+
+  it('sends what it was given in the background, and keeps nothing once it is sent', async () => {
+    const backend = notificationsBackend();
+    const outbox = outboxWith(backend);
+
+    await outbox.enqueue(
+      'approvalWaiting',
+      ['resource:default/stack-net'],
+      payload('run-1'),
+    );
+    await outbox.idle();
+
+    expect(backend.send).toHaveBeenCalledWith({
+      recipients: { type: 'entity', entityRef: ['resource:default/stack-net'] },
+      payload: payload('run-1'),
+    });
+    later(24 * 60 * 60_000);
+    await expect(outbox.sendDue()).resolves.toBe(0);
+    expect(backend.send).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps a notification the backend refused, and sends it once it is due again', async () => {
+    const backend = notificationsBackend(1);
+    const outbox = outboxWith(backend);
+
+    await outbox.enqueue(
+      'runFailed',
+      ['resource:default/stack-net'],
+      payload('run-1'),
+    );
+    await outbox.idle();
+    expect(logger.warn).toHaveBeenCalledWith(
+      'Could not send the Infrastructure: approvals notification run-1 (attempt 1); trying again in 10s: Failed to send notifications: Request failed with status 503',
+    );
+
+    later(RETRY_DELAYS_MS[0] - 1);
+    await expect(outbox.sendDue()).resolves.toBe(0);
+    later(1);
+    await expect(outbox.sendDue()).resolves.toBe(1);
+    expect(backend.send).toHaveBeenCalledTimes(2);
+    expect(backend.send.mock.calls[1][0].payload).toEqual(payload('run-1'));
+  });
+
+  it('gives up after its last retry, and says so', async () => {
+    const backend = notificationsBackend(Infinity);
+    const outbox = outboxWith(backend);
+
+    await outbox.enqueue(
+      'runFailed',
+      ['resource:default/stack-net'],
+      payload('run-1'),
+    );
+    await outbox.idle();
+    for (const delay of RETRY_DELAYS_MS) {
+      later(delay);
+      await expect(outbox.sendDue()).resolves.toBe(0);
+    }
+
+    const attempts = RETRY_DELAYS_MS.length + 1;
+    expect(backend.send).toHaveBeenCalledTimes(attempts);
+    expect(logger.error).toHaveBeenCalledWith(
+      `Gave up on the Infrastructure: approvals notification run-1 after ${attempts} attempts: Failed to send notifications: Request failed with status 503`,
+    );
+    later(24 * 60 * 60_000);
+    await outbox.sendDue();
+    expect(backend.send).toHaveBeenCalledTimes(attempts);
+  });
+
+  it('sends each notification once however many instances send at the same time', async () => {
+    const backend = notificationsBackend();
+    const scopes = ['a', 'b', 'c', 'd', 'e', 'f'];
+    for (const scope of scopes) {
+      await stores.notificationOutbox.add({
+        kind: 'runFailed',
+        recipients: ['resource:default/stack-net'],
+        payload: payload(scope),
+      });
+    }
+
+    const sent = await Promise.all([
+      outboxWith(backend).sendDue(),
+      outboxWith(backend).sendDue(),
+      outboxWith(backend).sendDue(),
+    ]);
+
+    expect(sent.reduce((sum, each) => sum + each, 0)).toBe(scopes.length);
+    expect(
+      backend.send.mock.calls.map(([options]) => options.payload.scope).sort(),
+    ).toEqual(scopes);
+  });
+
+  it('sends a notification that a stopped instance had taken, once its claim has run out', async () => {
+    await stores.notificationOutbox.add({
+      kind: 'runFailed',
+      recipients: ['resource:default/stack-net'],
+      payload: payload('run-1'),
+    });
+    // Taken by an instance that stopped before sending.
+    const claimed = await stores.notificationOutbox.claimDue(
+      clock,
+      new Date(clock.getTime() + 2 * 60_000),
+      20,
+    );
+    expect(claimed).toHaveLength(1);
+    const backend = notificationsBackend();
+    const outbox = outboxWith(backend);
+
+    await expect(outbox.sendDue()).resolves.toBe(0);
+    later(2 * 60_000);
+    await expect(outbox.sendDue()).resolves.toBe(1);
+    expect(backend.send).toHaveBeenCalledTimes(1);
+  });
+});
