@@ -1,5 +1,6 @@
 import { ConfigSources } from '@backstage/config-loader';
 import knexFactory, { Knex } from 'knex';
+import { holdAdvisoryLock } from '../database/advisoryLock';
 
 /** The advisory lock of a whole backend's start-up (advisory locks are per database). */
 const BACKEND_STARTUP_LOCK_KEY = 0x1dde1ae8;
@@ -19,9 +20,11 @@ function isPostgres(client: string | undefined): boolean {
  * Knex migrations of its own tables (the auth service's key store first) before any plugin
  * code runs, and Knex creates its migration lock tables without a guard: instances that lose
  * that race exit with `MigrationLocked` or "already exists" (backstage/charts#300). Here the
- * whole start-up holds a transaction-scoped advisory lock on the configured connection's
- * database, so a crashed instance's lock goes with its connection. On SQLite, a single local
- * instance, the backend simply starts.
+ * whole start-up holds an advisory lock on the configured connection's database, on a
+ * connection outside any transaction ({@link holdAdvisoryLock}: a transaction would hold up
+ * the catalog's `CREATE INDEX CONCURRENTLY` where plugins share that database), so a crashed
+ * instance's lock goes with its connection. On SQLite, a single local instance, the backend
+ * simply starts.
  */
 export async function startOneInstanceAtATime(
   backend: StartableBackend,
@@ -41,12 +44,12 @@ export async function startOneInstanceAtATime(
     pool: { min: 0, max: 1 },
   });
   try {
-    await knex.transaction(async holder => {
-      await holder.raw('SELECT pg_advisory_xact_lock(?)', [
-        BACKEND_STARTUP_LOCK_KEY,
-      ]);
+    const lock = await holdAdvisoryLock(knex, BACKEND_STARTUP_LOCK_KEY);
+    try {
       await backend.start();
-    });
+    } finally {
+      await lock.release();
+    }
   } finally {
     await knex.destroy();
   }
