@@ -79,6 +79,11 @@ postgres('start-up locks on PostgreSQL', () => {
         argvFor(knex),
       ),
     );
+
+    const built = await knex('pg_indexes')
+      .where({ indexname: 'catalog_search_key_idx' })
+      .select('indexname');
+    expect(built).toEqual([{ indexname: 'catalog_search_key_idx' }]);
   });
 
   it('starts instances one at a time', async () => {
