@@ -13,6 +13,10 @@ exports.up = async function up(knex) {
     table.string('kind', 32).notNullable();
     table.text('recipients').notNullable().comment('JSON: catalog entity refs');
     table.text('payload').notNullable().comment('JSON: the notification');
+    table
+      .text('recipient_lookup')
+      .nullable()
+      .comment('JSON: more recipients, looked up in the catalog when sent');
     table.integer('attempts').notNullable().defaultTo(0);
     table
       .timestamp('next_attempt_at', { useTz: true })

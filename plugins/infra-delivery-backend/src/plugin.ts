@@ -31,6 +31,7 @@ import {
   allDeploymentChanges,
 } from './notifications/InfraDeliveryNotifications';
 import { NotificationOutbox } from './notifications/NotificationOutbox';
+import { ecsServiceEntities } from './notifications/ecsServiceEntities';
 import { readNotificationSettings } from './notifications/notificationSettings';
 import { PullRequestChecks } from './services/PullRequestChecks';
 import { GithubAppInstallations } from './providers/github/GithubAppInstallations';
@@ -105,14 +106,13 @@ export const infraDeliveryPlugin = createBackendPlugin({
         const notificationOutbox = new NotificationOutbox({
           stores,
           notifications: deps.notifications,
+          lookUpRecipients: ecsServiceEntities(deps),
           logger: deps.logger,
         });
         deps.lifecycle.addShutdownHook(() => notificationOutbox.idle());
         const notifications = new InfraDeliveryNotifications({
           outbox: notificationOutbox,
           stores,
-          catalog: deps.catalog,
-          auth: deps.auth,
           portalOrganizationId: portalOrganization.id,
           settings: readNotificationSettings(
             deps.config.getOptionalConfig('infraDelivery'),

@@ -8,10 +8,16 @@ interface OutboxRow {
   kind: string;
   recipients: string;
   payload: string;
+  recipient_lookup: string | null;
   attempts: number;
   next_attempt_at: string | Date;
   last_error: string | null;
   created_at: string | Date;
+}
+
+/** Recipients found when a notification is sent: the owners of the entities showing an ECS service. */
+export interface RecipientLookup {
+  ecsService: string;
 }
 
 /** A notification waiting to be sent: to the owners of `recipients` (catalog entity refs). */
@@ -20,6 +26,8 @@ export interface OutgoingNotification<TPayload = Record<string, unknown>> {
   kind: string;
   recipients: string[];
   payload: TPayload;
+  /** More recipients, to look up (in the catalog) when it is sent. */
+  recipientLookup?: RecipientLookup;
   /** Attempts made, this one included once claimed. */
   attempts: number;
 }
@@ -33,6 +41,7 @@ function toOutgoing<TPayload>(
     kind: row.kind,
     recipients: fromJsonColumn<string[]>(row.recipients) ?? [],
     payload: fromJsonColumn<TPayload>(row.payload)!,
+    recipientLookup: fromJsonColumn<RecipientLookup>(row.recipient_lookup),
     attempts,
   };
 }
@@ -49,6 +58,7 @@ export class NotificationOutboxStore {
     kind: string;
     recipients: string[];
     payload: unknown;
+    recipientLookup?: RecipientLookup;
   }): Promise<string> {
     const now = nowTimestamp();
     const id = newId();
@@ -57,6 +67,7 @@ export class NotificationOutboxStore {
       kind: input.kind,
       recipients: toJsonColumn(input.recipients)!,
       payload: toJsonColumn(input.payload)!,
+      recipient_lookup: toJsonColumn(input.recipientLookup),
       attempts: 0,
       next_attempt_at: now,
       last_error: null,

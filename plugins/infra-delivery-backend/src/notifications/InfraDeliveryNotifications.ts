@@ -1,11 +1,8 @@
-import { AuthService, LoggerService } from '@backstage/backend-plugin-api';
+import { LoggerService } from '@backstage/backend-plugin-api';
 import { NotificationSendOptions } from '@backstage/plugin-notifications-node';
-import { CatalogService } from '@backstage/plugin-catalog-node';
-import {
-  ANNOTATION_ECS_SERVICE,
-  Deployment,
-} from '@infra-delivery/plugin-infra-delivery-common';
+import { Deployment } from '@infra-delivery/plugin-infra-delivery-common';
 import { DeploymentChangeListener, ecsName } from '../database/DeploymentStore';
+import { RecipientLookup } from '../database/NotificationOutboxStore';
 import { RunRecord } from '../database/PipelineRunStore';
 import { Stores } from '../database/stores';
 import { RunEvents, RunStatusChange } from '../engine/RunEvents';
@@ -47,8 +44,6 @@ export class InfraDeliveryNotifications implements RunEvents {
     private readonly deps: {
       outbox: NotificationOutbox;
       stores: Stores;
-      catalog: CatalogService;
-      auth: AuthService;
       portalOrganizationId: string;
       settings: NotificationSettings;
       logger: LoggerService;
@@ -148,7 +143,8 @@ export class InfraDeliveryNotifications implements RunEvents {
 
   /**
    * A deployment that failed or was rolled back: the owners of the catalog entities showing
-   * its ECS service, and of the stack whose run started it.
+   * its ECS service (looked up when the notification is sent: the deployment's write does not
+   * wait for the catalog), and of the stack whose run started it.
    */
   async deploymentChanged(deployment: Deployment): Promise<void> {
     if (
@@ -160,7 +156,7 @@ export class InfraDeliveryNotifications implements RunEvents {
     try {
       await this.notifyDeployment(deployment);
     } catch (error) {
-      // Heard after the write committed: a catalog that does not answer must not fail it.
+      // Heard after the write committed: a notification that cannot be kept must not fail it.
       this.deps.logger.warn(
         `Could not notify deployment ${deployment.id} ${deployment.status}: ${error}`,
       );
@@ -171,59 +167,51 @@ export class InfraDeliveryNotifications implements RunEvents {
     const service = `${ecsName(deployment.data.clusterRef)}/${ecsName(
       deployment.data.serviceRef,
     )}`;
-    const recipients = new Set<string>();
-    let link: string | undefined;
-    const { items } = await this.deps.catalog.getEntities(
-      {
-        filter: { [`metadata.annotations.${ANNOTATION_ECS_SERVICE}`]: service },
-        fields: ['kind', 'metadata.name', 'metadata.namespace'],
-      },
-      { credentials: await this.deps.auth.getOwnServiceCredentials() },
-    );
-    for (const entity of items) {
-      const ref = `${entity.kind.toLowerCase()}:${
-        entity.metadata.namespace ?? 'default'
-      }/${entity.metadata.name}`;
-      recipients.add(ref);
-      link ??= `/catalog/${
-        entity.metadata.namespace ?? 'default'
-      }/${entity.kind.toLowerCase()}/${entity.metadata.name}/infra-deployments`;
-    }
     const run = deployment.pipelineRunId
       ? await this.deps.stores.pipelineRuns.getRunForEngine(
           deployment.pipelineRunId,
         )
       : undefined;
-    if (run?.attachedEntityType === 'STACK' && run.attachedEntityId) {
-      recipients.add(stackEntityRef(run.attachedEntityId));
-      link ??= runLink(run.attachedEntityId, run.id);
-    }
+    const fromStack =
+      run?.attachedEntityType === 'STACK' && run.attachedEntityId;
     const rolledBack = deployment.status === 'ROLLED_BACK';
-    await this.send('deploymentFailed', [...recipients], {
-      title: `${service}: the deployment ${
-        rolledBack ? 'was rolled back' : 'failed'
-      }`,
-      description: `${deployment.description}${
-        deployment.error?.message ? `: ${deployment.error.message}` : ''
-      }`,
-      link,
-      severity: rolledBack ? 'normal' : 'high',
-      scope: `infra-delivery:deployment:${deployment.id}:${deployment.status}`,
-    });
+    await this.send(
+      'deploymentFailed',
+      fromStack ? [stackEntityRef(fromStack)] : [],
+      {
+        title: `${service}: the deployment ${
+          rolledBack ? 'was rolled back' : 'failed'
+        }`,
+        description: `${deployment.description}${
+          deployment.error?.message ? `: ${deployment.error.message}` : ''
+        }`,
+        // The Deployments tab of the first entity showing the service, when the lookup finds one.
+        link: fromStack ? runLink(fromStack, run.id) : undefined,
+        severity: rolledBack ? 'normal' : 'high',
+        scope: `infra-delivery:deployment:${deployment.id}:${deployment.status}`,
+      },
+      { ecsService: service },
+    );
   }
 
   private async send(
     kind: NotificationKind,
     entityRefs: string[],
     payload: NotificationPayload,
+    recipientLookup?: RecipientLookup,
   ): Promise<void> {
-    if (!this.deps.settings.kinds[kind] || entityRefs.length === 0) {
+    if (
+      !this.deps.settings.kinds[kind] ||
+      (entityRefs.length === 0 && !recipientLookup)
+    ) {
       return;
     }
-    await this.deps.outbox.enqueue(kind, entityRefs, {
-      ...payload,
-      topic: TOPICS[kind],
-    });
+    await this.deps.outbox.enqueue(
+      kind,
+      entityRefs,
+      { ...payload, topic: TOPICS[kind] },
+      recipientLookup,
+    );
   }
 }
 

@@ -35,10 +35,26 @@ describe.each(databases.eachSupportedId())('NotificationOutbox on %s', id => {
   let stores: Stores;
   let clock: Date;
   const logger = mockServices.logger.mock();
+  /** The catalog: the entities showing `prod/web`, once it answers. */
+  let catalogAnswers = true;
+  const lookUpRecipients = jest.fn(
+    async ({ ecsService }: { ecsService: string }) => {
+      if (!catalogAnswers) {
+        throw new Error('Request failed with 503 Service Unavailable');
+      }
+      return ecsService === 'prod/web'
+        ? {
+            entityRefs: ['component:default/checkout'],
+            link: '/catalog/default/component/checkout/infra-deployments',
+          }
+        : { entityRefs: [] };
+    },
+  );
 
   beforeEach(async () => {
     stores = await migratedStores(await databases.init(id));
     clock = new Date('2026-11-29T10:00:00.000Z');
+    catalogAnswers = true;
     jest.clearAllMocks();
   });
 
@@ -46,6 +62,7 @@ describe.each(databases.eachSupportedId())('NotificationOutbox on %s', id => {
     new NotificationOutbox({
       stores,
       notifications,
+      lookUpRecipients,
       logger,
       now: () => clock,
     });
@@ -164,5 +181,81 @@ describe.each(databases.eachSupportedId())('NotificationOutbox on %s', id => {
     later(2 * 60_000);
     await expect(outbox.sendDue()).resolves.toBe(1);
     expect(backend.send).toHaveBeenCalledTimes(1);
+  });
+
+  it('looks up more recipients when it sends, and waits for a catalog that does not answer yet', async () => {
+    const backend = notificationsBackend();
+    const outbox = outboxWith(backend);
+    catalogAnswers = false;
+
+    await outbox.enqueue(
+      'deploymentFailed',
+      ['resource:default/stack-net'],
+      { ...payload('deployment-1'), link: '/run-page' },
+      { ecsService: 'prod/web' },
+    );
+    await outbox.idle();
+    expect(backend.send).not.toHaveBeenCalled();
+
+    catalogAnswers = true;
+    later(RETRY_DELAYS_MS[0]);
+    await expect(outbox.sendDue()).resolves.toBe(1);
+    expect(backend.send).toHaveBeenCalledWith({
+      recipients: {
+        type: 'entity',
+        entityRef: ['component:default/checkout', 'resource:default/stack-net'],
+      },
+      payload: {
+        ...payload('deployment-1'),
+        link: '/catalog/default/component/checkout/infra-deployments',
+      },
+    });
+  });
+
+  it('drops a notification whose lookup found nobody, without sending it', async () => {
+    const backend = notificationsBackend();
+    const outbox = outboxWith(backend);
+
+    await outbox.enqueue('deploymentFailed', [], payload('deployment-2'), {
+      ecsService: 'prod/unknown',
+    });
+    await outbox.idle();
+
+    expect(lookUpRecipients).toHaveBeenCalledTimes(1);
+    expect(backend.send).not.toHaveBeenCalled();
+    later(24 * 60 * 60_000);
+    await outbox.sendDue();
+    expect(lookUpRecipients).toHaveBeenCalledTimes(1);
+  });
+
+  it('drops what a portal without the notifications backend cannot take, and says so once', async () => {
+    const send = jest.fn(async (_options: NotificationSendOptions) => {
+      throw new Error(
+        'Failed to send notifications: Error: Request failed with status 404',
+      );
+    });
+    const outbox = outboxWith({ send });
+
+    await outbox.enqueue(
+      'runFailed',
+      ['resource:default/stack-net'],
+      payload('run-1'),
+    );
+    await outbox.enqueue(
+      'runFailed',
+      ['resource:default/stack-net'],
+      payload('run-2'),
+    );
+    await outbox.idle();
+    later(24 * 60 * 60_000);
+    await outbox.sendDue();
+
+    expect(send).toHaveBeenCalledTimes(2);
+    expect(logger.warn).toHaveBeenCalledTimes(1);
+    expect(logger.warn).toHaveBeenCalledWith(
+      expect.stringContaining(
+        'Infrastructure notifications are not sent: the notifications backend answered 404',
+      ),
+    );
   });
 });

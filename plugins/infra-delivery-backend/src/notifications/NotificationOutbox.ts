@@ -4,8 +4,13 @@ import {
   NotificationSendOptions,
   NotificationService,
 } from '@backstage/plugin-notifications-node';
+import {
+  OutgoingNotification,
+  RecipientLookup,
+} from '../database/NotificationOutboxStore';
 import { Stores } from '../database/stores';
 import { BackgroundDrain } from '../lib/BackgroundDrain';
+import { LookUpRecipients } from './ecsServiceEntities';
 import { NotificationKind } from './notificationSettings';
 
 type NotificationPayload = NotificationSendOptions['payload'];
@@ -26,6 +31,11 @@ export const RETRY_DELAYS_MS = [
 ];
 /** A sender that stopped mid-send (its instance stopped) leaves the notification to another after this. */
 const CLAIM_MS = 2 * 60_000;
+/**
+ * How the notification service says that no notifications backend is installed: a plugin that
+ * is only starting answers 503.
+ */
+const NOT_INSTALLED = /status 404\b/;
 /** Notifications taken per round trip to the database. */
 const BATCH = 20;
 
@@ -39,11 +49,14 @@ const BATCH = 20;
  */
 export class NotificationOutbox {
   private readonly background: BackgroundDrain;
+  private saidNotInstalled = false;
 
   constructor(
     private readonly deps: {
       stores: Stores;
       notifications: NotificationService;
+      /** Finds the recipients a notification names by a lookup (in the catalog). */
+      lookUpRecipients: LookUpRecipients;
       logger: LoggerService;
       now?: () => Date;
     },
@@ -54,16 +67,21 @@ export class NotificationOutbox {
     );
   }
 
-  /** Keeps the notification and has it sent soon. */
+  /**
+   * Keeps the notification and has it sent soon: to the owners of `recipients` and of what
+   * `recipientLookup` finds when it is sent (the catalog need not answer now).
+   */
   async enqueue(
     kind: NotificationKind,
     recipients: string[],
     payload: NotificationPayload,
+    recipientLookup?: RecipientLookup,
   ): Promise<void> {
     await this.deps.stores.notificationOutbox.add({
       kind,
       recipients,
       payload,
+      recipientLookup,
     });
     this.background.soon();
   }
@@ -84,17 +102,37 @@ export class NotificationOutbox {
       }
       for (const notification of due) {
         try {
-          await this.deps.notifications.send({
-            recipients: { type: 'entity', entityRef: notification.recipients },
-            payload: notification.payload,
-          });
+          sent += (await this.send(notification)) ? 1 : 0;
           await notificationOutbox.remove(notification.id);
-          sent += 1;
         } catch (error) {
           await this.failed(notification, error);
         }
       }
     }
+  }
+
+  /** Sends one notification; false when its lookup found nobody to send it to. */
+  private async send(
+    notification: OutgoingNotification<NotificationPayload>,
+  ): Promise<boolean> {
+    const { recipients, recipientLookup } = notification;
+    let payload = notification.payload;
+    const entityRefs = [...recipients];
+    if (recipientLookup) {
+      const found = await this.deps.lookUpRecipients(recipientLookup);
+      entityRefs.unshift(
+        ...found.entityRefs.filter(ref => !recipients.includes(ref)),
+      );
+      payload = { ...payload, link: found.link ?? payload.link };
+    }
+    if (entityRefs.length === 0) {
+      return false;
+    }
+    await this.deps.notifications.send({
+      recipients: { type: 'entity', entityRef: entityRefs },
+      payload,
+    });
+    return true;
   }
 
   /** Waits for the sending started by {@link enqueue} (tests, shutdown). */
@@ -114,6 +152,17 @@ export class NotificationOutbox {
     const what = `the ${
       notification.payload.topic ?? 'infrastructure'
     } notification ${notification.payload.scope ?? notification.id}`;
+    if (NOT_INSTALLED.test(message)) {
+      // A portal without the notifications backend: nothing to try again, and one warning.
+      await this.deps.stores.notificationOutbox.remove(notification.id);
+      if (!this.saidNotInstalled) {
+        this.saidNotInstalled = true;
+        this.deps.logger.warn(
+          `Infrastructure notifications are not sent: the notifications backend answered 404 (${message}). Add @backstage/plugin-notifications-backend to the backend, or turn them off with infraDelivery.notifications.enabled: false.`,
+        );
+      }
+      return;
+    }
     const delay = RETRY_DELAYS_MS[notification.attempts - 1];
     if (delay === undefined) {
       await this.deps.stores.notificationOutbox.remove(notification.id);

@@ -9,6 +9,7 @@ import {
 import { createTestDatabases } from '../__testUtils__/testDatabases';
 import { InfraDeliveryNotifications } from './InfraDeliveryNotifications';
 import { NotificationOutbox } from './NotificationOutbox';
+import { ecsServiceEntities } from './ecsServiceEntities';
 import { NotificationSettings } from './notificationSettings';
 
 jest.setTimeout(60_000);
@@ -35,26 +36,28 @@ describe.each(databases.eachSupportedId())(
       const outbox = new NotificationOutbox({
         stores,
         notifications: { send },
+        lookUpRecipients: ecsServiceEntities({
+          catalog: catalogServiceMock({
+            entities: [
+              {
+                apiVersion: 'backstage.io/v1alpha1',
+                kind: 'Component',
+                metadata: {
+                  name: 'checkout',
+                  namespace: 'default',
+                  annotations: { 'infra-delivery.io/ecs-service': 'prod/web' },
+                },
+                spec: { type: 'service', owner: 'group:default/web' },
+              },
+            ],
+          }),
+          auth: mockServices.auth(),
+        }),
         logger,
       });
       const notifications = new InfraDeliveryNotifications({
         outbox,
         stores,
-        catalog: catalogServiceMock({
-          entities: [
-            {
-              apiVersion: 'backstage.io/v1alpha1',
-              kind: 'Component',
-              metadata: {
-                name: 'checkout',
-                namespace: 'default',
-                annotations: { 'infra-delivery.io/ecs-service': 'prod/web' },
-              },
-              spec: { type: 'service', owner: 'group:default/web' },
-            },
-          ],
-        }),
-        auth: mockServices.auth(),
         portalOrganizationId: seed.organizationId,
         settings,
         logger,
