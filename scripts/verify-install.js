@@ -770,6 +770,126 @@ async function frontendChecks(portal, frontendUrl) {
   }
 }
 
+/** The backend README's start-up for several instances: its import line and its call. */
+function startOneInstanceAtATimeLines() {
+  const block = codeBlocks(PACKAGE_DIRS.backend).find(
+    b =>
+      b.lang === 'ts' && b.code.includes('startOneInstanceAtATime(backend);'),
+  );
+  assert(
+    block,
+    `${PACKAGE_DIRS.backend}/README.md has no startOneInstanceAtATime(backend) example`,
+  );
+  const importLine = block.code
+    .split('\n')
+    .find(line => line.includes('import { startOneInstanceAtATime }'));
+  assert(importLine, 'its example imports no startOneInstanceAtATime');
+  return { importLine, call: 'startOneInstanceAtATime(backend);' };
+}
+
+/**
+ * The portal again on PostgreSQL, every plugin in one database (`pluginDivisionMode: schema`,
+ * as many companies run Backstage) and started as the backend README says for several
+ * instances: a new database, so the plugins' first migrations (the catalog's
+ * `CREATE INDEX CONCURRENTLY` among them) run inside the start-up lock.
+ */
+async function postgresSchemaChecks(portal, backendUrl) {
+  const { Client } = require('pg');
+  const url = new URL(
+    spawnSync(path.join(REPO, 'scripts/ensure-postgres.sh'), {
+      encoding: 'utf8',
+    }).stdout.trim(),
+  );
+  const database = `verify_install_${process.pid}`;
+  const admin = new Client({ connectionString: url.toString() });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${database}`);
+    const index = path.join(portal, 'packages/backend/src/index.ts');
+    const { importLine, call } = startOneInstanceAtATimeLines();
+    fs.writeFileSync(
+      index,
+      `${importLine}\n${fs
+        .readFileSync(index, 'utf8')
+        .replace('backend.start();', call)}`,
+    );
+    fs.writeFileSync(
+      path.join(portal, 'app-config.postgres.yaml'),
+      `# Written by infra-delivery's scripts/verify-install.
+backend:
+  database:
+    client: pg
+    pluginDivisionMode: schema
+    connection:
+      host: ${url.hostname}
+      port: ${url.port || 5432}
+      user: ${decodeURIComponent(url.username)}
+      password: ${decodeURIComponent(url.password)}
+      database: ${database}
+`,
+    );
+    const configs = [
+      'app-config.yaml',
+      'app-config.local.yaml',
+      'app-config.postgres.yaml',
+    ].flatMap(file => ['--config', `../../${file}`]);
+    const backend = startServer(
+      'backend-postgres',
+      'yarn',
+      ['workspace', 'backend', 'start', ...configs],
+      portal,
+    );
+    const up = await check(
+      'postgres: the backend starts through startOneInstanceAtATime on PostgreSQL with pluginDivisionMode: schema',
+      () =>
+        waitFor(
+          'the backend on PostgreSQL',
+          4 * 60_000,
+          async () =>
+            (
+              await fetch(`${backendUrl}/.backstage/health/v1/readiness`)
+            ).ok,
+          backend.child,
+        ).then(() => undefined),
+    );
+    if (up) {
+      await check(
+        'postgres: the plugin serves the demo stacks from its own schema',
+        async () => {
+          const token = await guestToken(backendUrl);
+          const stacks = await http(
+            'GET',
+            `${backendUrl}/api/infra-delivery/stacks`,
+            { token },
+          );
+          expectStatus(stacks, 200, 'list stacks');
+          assert(stacks.json?.data?.length > 0, 'no demo stacks');
+          const probe = new Client({
+            connectionString: Object.assign(new URL(url), {
+              pathname: `/${database}`,
+            }).toString(),
+          });
+          await probe.connect();
+          try {
+            const { rows } = await probe.query(
+              `SELECT count(*)::int AS n FROM "infra-delivery".stacks`,
+            );
+            assert(rows[0].n > 0, 'the infra-delivery schema has no stacks');
+          } finally {
+            await probe.end();
+          }
+        },
+      );
+    }
+  } finally {
+    await stopServers();
+    await admin
+      .query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`)
+      .catch(() => undefined);
+    await admin.end();
+  }
+}
+
 async function main() {
   workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'infra-delivery-verify-'));
   fs.mkdirSync(path.join(workDir, 'logs'));
@@ -882,6 +1002,9 @@ async function main() {
   await backendChecks(backendUrl, tarballs);
   progress('starting the frontend');
   await frontendChecks(portal, `http://localhost:${ports.frontend}`);
+  await stopServers();
+  progress('restarting the backend on PostgreSQL (pluginDivisionMode: schema)');
+  await postgresSchemaChecks(portal, backendUrl);
 }
 
 async function finish() {
