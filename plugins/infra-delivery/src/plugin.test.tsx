@@ -20,6 +20,9 @@ import {
   infraDeliveryPlugin,
 } from './plugin';
 
+/** The Infrastructure page's tabs, in order. */
+const TABS = ['Overview', 'Runs', 'Cloud accounts', 'Organization', 'Service'];
+
 const list = (data: unknown[]) => ({
   data,
   meta: { limit: 50, totalCount: data.length },
@@ -70,13 +73,7 @@ describe('infraDeliveryPlugin', () => {
       }),
     ).toBeInTheDocument();
     const tabs = screen.getAllByRole('tab').map(tab => tab.textContent);
-    expect(tabs).toEqual([
-      'Overview',
-      'Runs',
-      'Cloud accounts',
-      'Organization',
-      'Service',
-    ]);
+    expect(tabs).toEqual(TABS);
     expect(
       within(screen.getByRole('tab', { selected: true })).getByText('Overview'),
     ).toBeInTheDocument();
@@ -106,13 +103,9 @@ describe('infraDeliveryPlugin', () => {
         { timeout: 10_000 },
       ),
     ).toBeInTheDocument();
-    expect(screen.getAllByRole('tab').map(tab => tab.textContent)).toEqual([
-      'Overview',
-      'Runs',
-      'Cloud accounts',
-      'Organization',
-      'Service',
-    ]);
+    expect(screen.getAllByRole('tab').map(tab => tab.textContent)).toEqual(
+      TABS,
+    );
     await userEvent.click(
       screen.getByRole('button', { name: 'Go to Overview' }),
     );

@@ -4,6 +4,7 @@ import { migratedStores } from '../__testUtils__/engineFixtures';
 import { createTestDatabases } from '../__testUtils__/testDatabases';
 import { Stores } from '../database/stores';
 import { NotificationOutbox, RETRY_DELAYS_MS } from './NotificationOutbox';
+import { NotificationKind } from './notificationSettings';
 
 jest.setTimeout(60_000);
 
@@ -16,6 +17,13 @@ const payload = (scope: string): NotificationSendOptions['payload'] => ({
   topic: 'Infrastructure: approvals',
   scope,
 });
+
+/** Has `outbox` send a notification of `scope` to the owners of the stack `net`. */
+const enqueue = (
+  outbox: NotificationOutbox,
+  kind: NotificationKind,
+  scope: string,
+) => outbox.enqueue(kind, ['resource:default/stack-net'], payload(scope));
 
 /** A notifications backend that refuses the first `refusals` sends, as one starting up does. */
 function notificationsBackend(refusals = 0) {
@@ -75,11 +83,7 @@ describe.each(databases.eachSupportedId())('NotificationOutbox on %s', id => {
     const backend = notificationsBackend();
     const outbox = outboxWith(backend);
 
-    await outbox.enqueue(
-      'approvalWaiting',
-      ['resource:default/stack-net'],
-      payload('run-1'),
-    );
+    await enqueue(outbox, 'approvalWaiting', 'run-1');
     await outbox.idle();
 
     expect(backend.send).toHaveBeenCalledWith({
@@ -95,11 +99,7 @@ describe.each(databases.eachSupportedId())('NotificationOutbox on %s', id => {
     const backend = notificationsBackend(1);
     const outbox = outboxWith(backend);
 
-    await outbox.enqueue(
-      'runFailed',
-      ['resource:default/stack-net'],
-      payload('run-1'),
-    );
+    await enqueue(outbox, 'runFailed', 'run-1');
     await outbox.idle();
     expect(logger.warn).toHaveBeenCalledWith(
       'Could not send the Infrastructure: approvals notification run-1 (attempt 1); trying again in 10s: Failed to send notifications: Request failed with status 503',
@@ -117,11 +117,7 @@ describe.each(databases.eachSupportedId())('NotificationOutbox on %s', id => {
     const backend = notificationsBackend(Infinity);
     const outbox = outboxWith(backend);
 
-    await outbox.enqueue(
-      'runFailed',
-      ['resource:default/stack-net'],
-      payload('run-1'),
-    );
+    await enqueue(outbox, 'runFailed', 'run-1');
     await outbox.idle();
     for (const delay of RETRY_DELAYS_MS) {
       later(delay);
@@ -236,16 +232,8 @@ describe.each(databases.eachSupportedId())('NotificationOutbox on %s', id => {
     });
     const outbox = outboxWith({ send });
 
-    await outbox.enqueue(
-      'runFailed',
-      ['resource:default/stack-net'],
-      payload('run-1'),
-    );
-    await outbox.enqueue(
-      'runFailed',
-      ['resource:default/stack-net'],
-      payload('run-2'),
-    );
+    await enqueue(outbox, 'runFailed', 'run-1');
+    await enqueue(outbox, 'runFailed', 'run-2');
     await outbox.idle();
     later(24 * 60 * 60_000);
     await outbox.sendDue();
