@@ -1,5 +1,6 @@
 import { InfraDeliveryClient } from '@infra-delivery/plugin-infra-delivery-common';
 import { parseOptions, USAGE, UsageError } from './options';
+import { explainFailure } from './refusalHints';
 import { Runner } from './Runner';
 import { checkSourceRoot, resolveIacBinary } from './startupChecks';
 
@@ -54,7 +55,7 @@ export async function main(argv: string[]): Promise<void> {
     await runner.run();
   } catch (error) {
     process.stderr.write(
-      `infra-delivery-runner: ${(error as Error).message}\n`,
+      `infra-delivery-runner: ${explainFailure(error, url)}\n`,
     );
     process.exitCode = 1;
   }
