@@ -32,6 +32,19 @@ export const StackBusyNote = ({
   if (!busy) {
     return null;
   }
+  if (run.queueState?.blockingRunId) {
+    // The latest run is itself held: the stack's holder is another, earlier run.
+    return (
+      <Typography
+        variant="body2"
+        color="textSecondary"
+        style={{ marginTop: 8 }}
+      >
+        The stack is busy with another run, and “{title}” is queued behind it.
+        This run is queued after them and starts when they are done.
+      </Typography>
+    );
+  }
   const [doing, startsWhen] = busy;
   return (
     <Typography variant="body2" color="textSecondary" style={{ marginTop: 8 }}>

@@ -336,6 +336,16 @@ describe('StacksContent', () => {
     expect(
       within(row).getByRole('link', { name: 'another run' }),
     ).toHaveAttribute('href', expect.stringContaining('run-network-2'));
+
+    // A run pressed now waits behind both: the holder is not the held run.
+    await userEvent.click(
+      within(row).getByRole('button', { name: 'Plan & apply' }),
+    );
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent(
+      /The stack is busy with another run, and “.+” is queued behind it\. This run is queued after them and starts when they are done\./,
+    );
+    expect(dialog).not.toHaveTextContent('is queued already');
   });
 
   it('shows "Never run" and no resources for a stack without runs or state', async () => {
