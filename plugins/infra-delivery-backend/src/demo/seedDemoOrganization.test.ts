@@ -69,6 +69,11 @@ describe.each(databases.eachSupportedId())(
         (await stores.stacks.get(organization.id, DEMO_STACK_IDS.network))
           ?.gitTrigger,
       ).toMatchObject({ branch: 'main', pullRequestPlans: true });
+      // Each step the seed ran names the demo's runner, as a run page shows it.
+      const pushSteps = await stores.pipelineRuns.listSteps(
+        byDescription['Push to main: Widen the private subnets (#12)'].id,
+      );
+      expect(pushSteps[0].leaseRunnerId).toBe('demo-runner');
       expect(byDescription['Initial rollout'].status).toBe('SUCCEEDED');
       expect(byDescription['Raise the alert thresholds']).toMatchObject({
         status: 'WAITING_FOR_APPROVAL',

@@ -15,6 +15,8 @@ import {
 } from '../services/StackService';
 import { demoServiceAccountId } from './demoServiceAccount';
 
+/** The runner the demo's steps name (run pages say "on demo-runner"); no process runs it. */
+const DEMO_RUNNER_ID = 'demo-runner';
 /**
  * Stacks of the demo organization get well-known ids, so that the example catalog entities
  * (examples/entities.yaml) can name them in their `infra-delivery.io/stacks` annotation.
@@ -188,12 +190,12 @@ export async function seedDemoOrganization(options: {
     await engine.admit(run.id);
   };
 
-  /** Does what a runner would: claim the queued step and report the plan. */
+  /** Does what a runner would: claim the queued step and report the plan, as `demo-runner`. */
   const runStep = async (
     planJson: Record<string, unknown>,
     status: 'SUCCEEDED' | 'FAILED' = 'SUCCEEDED',
   ) => {
-    const claim = await engine.claim(organizationId, demoActor);
+    const claim = await engine.claim(organizationId, DEMO_RUNNER_ID);
     if (!claim) return;
     await engine.appendLogs(organizationId, claim.step.id, claim.leaseToken, [
       { text: `${claim.step.name} (demo data, no cloud was called)` },
