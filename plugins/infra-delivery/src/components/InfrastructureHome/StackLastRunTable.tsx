@@ -7,11 +7,11 @@ import { Loaded } from '../common/Loaded';
 import { MaybeLink } from '../common/MaybeLink';
 import { RunState } from '../common/RunStatus';
 import { runStartedAt } from '../common/runStartedAt';
+import { StartedAndTook } from '../common/StartedAndTook';
 import { runTitle } from '../common/runTitle';
 import { useRunPagePath } from '../common/useInfrastructurePath';
 import { RunStateNote } from '../PipelineRunsContent/RunStateNote';
 import { stackEntityRef } from '../common/stackEntityRef';
-import { Timestamp } from '../common/Timestamp';
 import { useEntityTabLink } from '../common/useEntityTabLink';
 import { useLatestRunPerStack } from '../common/useLatestRunPerStack';
 import { StackRow, stackRows } from './stackRows';
@@ -82,8 +82,10 @@ export const StackLastRunTable = ({ stacks }: { stacks: Stack[] }) => {
               {
                 title: 'Started',
                 render: ({ latestRun }) => (
-                  <Timestamp
-                    value={latestRun ? runStartedAt(latestRun) : undefined}
+                  <StartedAndTook
+                    at={latestRun && runStartedAt(latestRun)}
+                    startedAt={latestRun?.startedAt}
+                    completedAt={latestRun?.completedAt}
                   />
                 ),
               },

@@ -4,7 +4,8 @@ import { Timestamp } from './Timestamp';
 
 /**
  * When something started, and under it how long it took (or has taken so far): one column
- * instead of two, so that a table keeps room for its actions on a narrow screen.
+ * instead of two, so that a table keeps room for its actions on a narrow screen. What has not
+ * started says so, with when it was queued: a queued run read "Started 3 minutes ago".
  */
 export const StartedAndTook = ({
   at,
@@ -16,15 +17,27 @@ export const StartedAndTook = ({
   /** When it started: no duration before. */
   startedAt?: string;
   completedAt?: string;
-}) => (
-  <>
-    <Timestamp value={at} />
-    {startedAt && (
-      <Typography variant="caption" color="textSecondary" component="div">
-        {completedAt && 'took '}
-        <Duration startedAt={startedAt} completedAt={completedAt} />
-        {!completedAt && ' so far'}
-      </Typography>
-    )}
-  </>
-);
+}) => {
+  if (at && !startedAt) {
+    return (
+      <>
+        {completedAt ? 'Never started' : 'Not started'}
+        <Typography variant="caption" color="textSecondary" component="div">
+          queued <Timestamp value={at} />
+        </Typography>
+      </>
+    );
+  }
+  return (
+    <>
+      <Timestamp value={at} />
+      {startedAt && (
+        <Typography variant="caption" color="textSecondary" component="div">
+          {completedAt && 'took '}
+          <Duration startedAt={startedAt} completedAt={completedAt} />
+          {!completedAt && ' so far'}
+        </Typography>
+      )}
+    </>
+  );
+};
