@@ -103,7 +103,8 @@ export const MembersCard = ({
     },
     {
       title: 'State',
-      render: m => (m.userId ? 'Member' : 'Invited'),
+      // Not "Member": a role has that name, and an Owner read "Member" here.
+      render: m => (m.userId ? 'Joined' : 'Invited'),
     },
   ];
   if (isAdmin) {

@@ -78,6 +78,11 @@ describe('OrganizationSettingsPage', () => {
       (await screen.findAllByText('owner@example.com'))[0],
     ).toBeInTheDocument();
     expect(screen.getAllByText('ci-runner').length).toBeGreaterThan(0);
+    // A member who signed up has joined, whatever their role.
+    const developerRow = screen
+      .getAllByText('dev@example.com')[0]
+      .closest('tr') as HTMLElement;
+    expect(within(developerRow).getByText('Joined')).toBeInTheDocument();
     expect(screen.getByText('…AbCd')).toBeInTheDocument();
     expect(screen.getByText('never')).toBeInTheDocument();
     // A member's key is named after its member.
