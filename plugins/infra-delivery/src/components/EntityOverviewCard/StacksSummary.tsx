@@ -14,6 +14,7 @@ import { OwnStackDrift } from './OwnStackDrift';
 import { SummaryLine } from './SummaryLine';
 import { SummarySection } from './SummarySection';
 import { useEntityStacks } from './useEntityStacks';
+import { ErrorText } from '../common/WarningText';
 
 /** The catalog module's entity of a stack (a Resource of type `iac-stack`) names only itself. */
 function isOwnStackPage(entity: Entity, stacks: unknown[]) {
@@ -98,8 +99,8 @@ export const StacksSummary = ({
                     <StackLink stackId={stackId} name={stack.name} />
                   </SummaryLine>
                 ) : (
-                  <Typography key={stackId} variant="body2" color="error">
-                    Stack {stackId} was not found
+                  <Typography key={stackId} variant="body2">
+                    <ErrorText>Stack {stackId} was not found</ErrorText>
                   </Typography>
                 ),
               )}

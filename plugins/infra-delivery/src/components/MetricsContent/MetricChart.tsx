@@ -1,6 +1,7 @@
 import { InfoCard, Progress } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
 import Typography from '@material-ui/core/Typography';
+import { useTheme } from '@material-ui/core/styles';
 import {
   CartesianGrid,
   Line,
@@ -42,6 +43,9 @@ export const MetricChart = ({
   window: MetricWindow;
 }) => {
   const client = useApi(infraDeliveryApiRef);
+  // The theme's colors, not the chart library's (grey ticks on a dark card were unreadable).
+  const { palette } = useTheme();
+  const ticks = { fill: palette.text.secondary, fontSize: 12 };
   const { value, loading, error } = useAsync(
     () =>
       client.call('getCloudMetric', {
@@ -73,15 +77,34 @@ export const MetricChart = ({
       {value && value.datapoints.length > 0 && (
         <ResponsiveContainer width="100%" height={240}>
           <LineChart data={value.datapoints}>
-            <CartesianGrid strokeDasharray="3 3" />
-            <XAxis dataKey="timestamp" tickFormatter={time} minTickGap={40} />
-            <YAxis unit={value.unit === 'Percent' ? '%' : undefined} />
-            <Tooltip labelFormatter={label => time(String(label))} />
+            <CartesianGrid strokeDasharray="3 3" stroke={palette.divider} />
+            <XAxis
+              dataKey="timestamp"
+              tickFormatter={time}
+              minTickGap={40}
+              tick={ticks}
+              stroke={palette.text.secondary}
+            />
+            <YAxis
+              unit={value.unit === 'Percent' ? '%' : undefined}
+              tick={ticks}
+              stroke={palette.text.secondary}
+            />
+            <Tooltip
+              labelFormatter={label => time(String(label))}
+              contentStyle={{
+                background: palette.background.paper,
+                color: palette.text.primary,
+                borderColor: palette.divider,
+              }}
+            />
             <Line
               type="monotone"
               dataKey="value"
               dot={false}
               isAnimationActive={false}
+              stroke={palette.primary.main}
+              strokeWidth={2}
             />
           </LineChart>
         </ResponsiveContainer>

@@ -24,6 +24,7 @@ import { StepTimeline } from './StepTimeline';
 import { RunNames } from '../common/useRunNames';
 import { RunFacts } from './RunFacts';
 import { WhyItWaits } from './WhyItWaits';
+import { ErrorText } from '../common/WarningText';
 
 /** One run: its actions, steps with logs, plan summaries and resource changes. */
 export const RunDetails = ({
@@ -117,7 +118,9 @@ export const RunDetails = ({
             )}
             {value.run.error && (
               <Box marginTop={1}>
-                <Typography color="error">{value.run.error.message}</Typography>
+                <Typography>
+                  <ErrorText>{value.run.error.message}</ErrorText>
+                </Typography>
               </Box>
             )}
             {value.summaries.map(summary => (

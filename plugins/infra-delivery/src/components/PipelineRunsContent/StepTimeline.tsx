@@ -11,6 +11,7 @@ import { STEP_TYPE_LABELS } from '../common/labels';
 import { RunStatus } from '../common/RunStatus';
 import { StepLogs } from './StepLogs';
 import { RunnerSilenceNotice, StepRunnerCaption } from './StepRunner';
+import { ErrorText } from '../common/WarningText';
 
 /** The step the run is at: the running one, else the next queued one. */
 function activeStepId(steps: StepExecution[]): string | undefined {
@@ -69,8 +70,8 @@ export const StepTimeline = ({ steps }: { steps: StepExecution[] }) => {
               </Typography>
               <StepRunnerCaption step={step} />
               {step.error && (
-                <Typography variant="caption" color="error">
-                  {step.error.message}
+                <Typography variant="caption">
+                  <ErrorText>{step.error.message}</ErrorText>
                 </Typography>
               )}
             </Box>

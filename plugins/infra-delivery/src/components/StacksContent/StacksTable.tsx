@@ -33,6 +33,7 @@ import {
 } from '../Drift/DriftFilter';
 import { StackOverview, useStacksOverview } from './useStacksOverview';
 import { StackOutputsSummary } from './StackOutputs';
+import { ErrorText } from '../common/WarningText';
 
 export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
   const client = useApi(infraDeliveryApiRef);
@@ -98,8 +99,8 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
             </Typography>
           </Box>
         ) : (
-          <Typography color="error" variant="body2">
-            Stack {row.stackId} was not found
+          <Typography variant="body2">
+            <ErrorText>Stack {row.stackId} was not found</ErrorText>
           </Typography>
         ),
     },
