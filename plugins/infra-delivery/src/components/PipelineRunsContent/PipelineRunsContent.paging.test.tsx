@@ -63,7 +63,7 @@ describe('PipelineRunsContent paging', () => {
     renderEntityContent(<PipelineRunsContent />, entityNaming('stack-a'));
     expect(await screen.findByRole('progressbar')).toBeInTheDocument();
     answer();
-    expect(await screen.findByText('No runs match.')).toBeInTheDocument();
+    expect(await screen.findByText('No runs yet.')).toBeInTheDocument();
     expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
     // One page holds everything: no paging controls.
     expect(

@@ -365,16 +365,35 @@ describe('PipelineRunsContent', () => {
     expect(request.query.has('status')).toBe(false);
   });
 
-  it('says so when no run matches', async () => {
+  it('says so when no run matches, which filters are on, and shows every run again', async () => {
     serveRuns();
     server.use(
       http.get(`${baseUrl}/pipeline-runs`, () => HttpResponse.json(list([]))),
     );
 
-    renderEntityContent(<PipelineRunsContent />, entity);
+    renderEntityContent(<PipelineRunsContent />, entity, {
+      initialRouteEntries: ['/?status=RUNNING&kind=DRIFT_CHECK'],
+    });
 
-    expect(await screen.findByText('No runs match.')).toBeInTheDocument();
+    expect(
+      await screen.findByText(
+        'No runs match the filters: Running, Drift checks.',
+      ),
+    ).toBeInTheDocument();
     expect(screen.getByText('Pipeline runs (0)')).toBeInTheDocument();
+    await userEvent.click(
+      screen.getByRole('button', { name: 'Show every run' }),
+    );
+
+    expect(await screen.findByText('No runs yet.')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(
+        listRequests()[listRequests().length - 1].query.toString(),
+      ).not.toMatch(/status|kind/),
+    );
+    expect(
+      screen.getByRole('button', { name: 'Drift checks' }),
+    ).toHaveAttribute('aria-pressed', 'false');
   });
 
   it('shows only drift checks when asked, from the first page', async () => {

@@ -59,8 +59,17 @@ export const PipelineRunsView = ({
   const names = useRunNames(stackIds);
   // The statuses shown (all when none), and drift checks only (plan-only runs that look for
   // drift) or every run: in the query string, so that a filtered list can be linked to.
-  const { statuses, driftChecksOnly, toggleStatus, toggleDriftChecks } =
-    useRunFilters();
+  const {
+    statuses,
+    driftChecksOnly,
+    toggleStatus,
+    toggleDriftChecks,
+    clearFilters,
+  } = useRunFilters();
+  const filtersShown = [
+    ...statuses.map(status => STATUS_LABELS[status]),
+    ...(driftChecksOnly ? ['Drift checks'] : []),
+  ];
   // The cursors of the pages walked so far: the last one is the page shown (undefined: newest).
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const cursor = cursors[cursors.length - 1];
@@ -190,7 +199,7 @@ export const PipelineRunsView = ({
         <Chip
           label="Drift checks"
           clickable
-          variant="outlined"
+          variant={driftChecksOnly ? 'default' : 'outlined'}
           aria-pressed={driftChecksOnly}
           color={driftChecksOnly ? 'primary' : 'default'}
           onClick={() => {
@@ -216,7 +225,26 @@ export const PipelineRunsView = ({
             data={value.data}
             emptyContent={
               <Box padding={2}>
-                <Typography>No runs match.</Typography>
+                {filtersShown.length ? (
+                  <>
+                    <Typography>
+                      No runs match the filters: {filtersShown.join(', ')}.
+                    </Typography>
+                    <Button
+                      variant="outlined"
+                      size="small"
+                      style={{ marginTop: 8 }}
+                      onClick={() => {
+                        setCursors([undefined]);
+                        clearFilters();
+                      }}
+                    >
+                      Show every run
+                    </Button>
+                  </>
+                ) : (
+                  <Typography>No runs yet.</Typography>
+                )}
               </Box>
             }
           />

@@ -62,5 +62,19 @@ export function useRunFilters() {
       }),
     [update],
   );
-  return { statuses, driftChecksOnly, toggleStatus, toggleDriftChecks };
+  const clearFilters = useCallback(
+    () =>
+      update(next => {
+        next.delete(STATUS_PARAM);
+        next.delete(KIND_PARAM);
+      }),
+    [update],
+  );
+  return {
+    statuses,
+    driftChecksOnly,
+    toggleStatus,
+    toggleDriftChecks,
+    clearFilters,
+  };
 }
