@@ -41,6 +41,7 @@ export const infraDeliveryPage = PageBlueprint.makeWithOverrides({
       icon,
       routeRef: rootRouteRef,
     });
+    const pageTitle = page.get(coreExtensionData.title) ?? title;
     const tabs = inputs.pages.map(subPage => {
       const path = subPage.get(coreExtensionData.routePath);
       return { path, title: subPage.get(coreExtensionData.title) ?? path };
@@ -50,12 +51,12 @@ export const infraDeliveryPage = PageBlueprint.makeWithOverrides({
       <KnownTabsOnly
         page={page.get(coreExtensionData.reactElement)}
         tabs={tabs}
-        title={page.get(coreExtensionData.title) ?? title}
+        title={pageTitle}
         icon={icon}
       />,
     );
     yield coreExtensionData.routeRef(rootRouteRef);
-    yield coreExtensionData.title(page.get(coreExtensionData.title) ?? title);
+    yield coreExtensionData.title(pageTitle);
     yield coreExtensionData.icon(icon);
   },
 });
