@@ -185,7 +185,7 @@ export class InfraDeliveryNotifications implements RunEvents {
         description: `${deployment.description}${
           deployment.error?.message ? `: ${deployment.error.message}` : ''
         }`,
-        // The Deployments tab of the first entity showing the service, when the lookup finds one.
+        // The run's page, unless the lookup finds an entity showing the service: its Deployments tab.
         link: fromStack ? runLink(fromStack, run.id) : undefined,
         severity: rolledBack ? 'normal' : 'high',
         scope: `infra-delivery:deployment:${deployment.id}:${deployment.status}`,

@@ -8,7 +8,7 @@ import { useParams } from 'react-router-dom';
 import { InfrastructureTab, UnknownTab } from './UnknownTab';
 
 /** Whether `rest`, the path under the page, is the page itself or under one of its tabs. */
-export function isUnderATab(rest: string, tabs: InfrastructureTab[]): boolean {
+function isUnderATab(rest: string, tabs: InfrastructureTab[]): boolean {
   const path = rest.replace(/^\/+/, '');
   return (
     path === '' ||

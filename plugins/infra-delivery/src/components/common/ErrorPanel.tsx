@@ -45,7 +45,7 @@ const Details = ({ body }: { body: ErrorBody }) => (
  * What went wrong, by the service's status: a page opened from an old link (a deleted run, an
  * id of another organization) reads "Not found", not as the service failing.
  */
-export function errorTitleOf(error: Error): string {
+function errorTitleOf(error: Error): string {
   switch (error instanceof InfraDeliveryApiError ? error.status : undefined) {
     case 401:
       return 'Not signed in to the infrastructure service';
