@@ -50,6 +50,7 @@ describe('the reference runner against the service', () => {
       sourceRoot,
       checkout: true,
       pollIntervalMs: 10,
+      waitSeconds: 0,
       once: true,
       labels: ['linux', 'test'],
       hostname: 'build-host.example.com',
@@ -271,6 +272,51 @@ describe('the reference runner against the service', () => {
       status: 'OFFLINE',
       signedOffAt: expect.any(String),
     });
+  });
+
+  it('is handed a step the moment it is queued, its claim held by the service meanwhile', async () => {
+    const { owner, stack, runnerKey } = await organizationWithStack(baseUrl);
+    const claims: number[] = [];
+    const counting = clientFor(baseUrl, runnerKey, url => {
+      if (url.endsWith('/runner/claims')) claims.push(Date.now());
+      return false;
+    });
+    const logs: string[] = [];
+    const runner = runnerWith(runnerKey, logs, counting, {
+      once: false,
+      waitSeconds: 30,
+    });
+    const running = runner.run();
+    while (!logs.length) {
+      await new Promise(resolve => setTimeout(resolve, 20));
+    }
+    expect(logs).toEqual([connectedLine('test-runner', 'held')]);
+    // Connected, the runner's next claim is held: nothing is asked meanwhile.
+    await new Promise(resolve => setTimeout(resolve, 500));
+    expect(claims).toHaveLength(2);
+
+    const triggered = await owner.call('triggerPipelineRun', {
+      params: { id: stack.changePipelineId },
+      body: { data: {} },
+    });
+    let run = triggered.data;
+    while (run.status !== 'WAITING_FOR_APPROVAL') {
+      await new Promise(resolve => setTimeout(resolve, 20));
+      run = (await owner.call('getPipelineRun', { params: { id: run.id } }))
+        .data;
+    }
+    // The held claim took the plan; the runner's next one is held in turn.
+    while (claims.length < 3) {
+      await new Promise(resolve => setTimeout(resolve, 20));
+    }
+    await new Promise(resolve => setTimeout(resolve, 500));
+    expect(claims).toHaveLength(3);
+
+    // Stopped while the service holds its claim, it leaves at once and signs off.
+    runner.stop();
+    await running;
+    const [listed] = (await owner.call('listRunners', { query: {} })).data;
+    expect(listed.status).toBe('OFFLINE');
   });
 
   it('waits out a service that cannot be reached, and goes on once it answers', async () => {

@@ -15,6 +15,10 @@ import { backoffMs, isRefusal } from './serviceAnswers';
 
 const LOG_FLUSH_MS = 1000;
 const SIGN_OFF_TIMEOUT_MS = 5000;
+/** A held claim answered this much before its wait ended still counts as held. */
+const HELD_CLAIM_SLACK_MS = 1000;
+/** How long past its wait a held claim may go unanswered before the runner asks again. */
+const CLAIM_ANSWER_GRACE_MS = 30_000;
 
 /** The runner's own version, as the service's runner list shows it. */
 export const RUNNER_VERSION: string = (() => {
@@ -37,6 +41,8 @@ const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
 export class Runner {
   private stopped = false;
   private connected = false;
+  /** Aborts the claim in flight, when the runner stops while the service holds it. */
+  private claiming?: AbortController;
   private readonly checkouts?: CommitCheckouts;
 
   constructor(
@@ -51,25 +57,45 @@ export class Runner {
     }
   }
 
+  /** Stops after the step it executes; a claim the service holds open ends at once. */
   stop() {
     this.stopped = true;
+    this.claiming?.abort();
   }
 
-  private claim() {
+  /**
+   * Asks for a step; the service holds the claim up to `waitSeconds` while there is none. A
+   * claim unanswered well after that (a connection lost without a word) is abandoned.
+   */
+  private async claim(waitSeconds: number) {
     const { runnerId, labels, hostname, pollIntervalMs } = this.options;
-    return this.client.call('claimStepExecution', {
-      body: {
-        // The poll interval lets the service tell this runner, free but silent, from one
-        // about to ask for work.
-        data: {
-          runnerId,
-          labels,
-          hostname,
-          version: RUNNER_VERSION,
-          pollIntervalMs,
+    this.claiming = new AbortController();
+    const signal = AbortSignal.any([
+      this.claiming.signal,
+      AbortSignal.timeout(waitSeconds * 1000 + CLAIM_ANSWER_GRACE_MS),
+    ]);
+    try {
+      return await this.client.call(
+        'claimStepExecution',
+        {
+          body: {
+            // The poll interval lets the service tell this runner, free but silent, from one
+            // about to ask for work.
+            data: {
+              runnerId,
+              labels,
+              hostname,
+              version: RUNNER_VERSION,
+              pollIntervalMs,
+              waitSeconds,
+            },
+          },
         },
-      },
-    });
+        { signal },
+      );
+    } finally {
+      this.claiming = undefined;
+    }
   }
 
   /**
@@ -127,7 +153,7 @@ export class Runner {
    * pressed in the portal read "No runner is connected" while this runner finds no work).
    */
   private async sayConnected(): Promise<void> {
-    const { url, runnerId, pollIntervalMs } = this.options;
+    const { url, runnerId, pollIntervalMs, waitSeconds } = this.options;
     let organization = '';
     try {
       const { data } = await this.client.call('getCurrentOrganization', {});
@@ -135,22 +161,30 @@ export class Runner {
     } catch {
       // Only said for people: the claims work without it.
     }
-    this.log(
-      `Connected to ${url}${organization} as ${runnerId}; asking for work every ${formatDuration(
-        pollIntervalMs,
-      )}`,
-    );
+    const asking =
+      waitSeconds > 0
+        ? 'waiting for work (the service answers as soon as a step is queued)'
+        : `asking for work every ${formatDuration(pollIntervalMs)}`;
+    this.log(`Connected to ${url}${organization} as ${runnerId}; ${asking}`);
   }
 
   private async claimAndExecute(): Promise<void> {
     let failures = 0;
     while (!this.stopped) {
       let claim;
+      const askedAt = Date.now();
+      // The first claim, and the first after the service could not be reached, is answered
+      // at once: the runner says it is connected when it is.
+      const waitSeconds =
+        this.connected && failures === 0 ? this.options.waitSeconds : 0;
       try {
-        claim = await this.claim();
+        claim = await this.claim(waitSeconds);
       } catch (error) {
         if (isRefusal(error)) {
           throw error;
+        }
+        if (this.stopped) {
+          return;
         }
         failures += 1;
         const waitMs = backoffMs(this.options.pollIntervalMs, failures);
@@ -176,7 +210,15 @@ export class Runner {
         if (this.options.once) return;
       } else {
         if (this.options.once) return;
-        await sleep(this.options.pollIntervalMs);
+        // A claim the service held has waited already. One it answered sooner than asked
+        // (a service that does not hold claims, or one stopping), and every claim of a runner
+        // that does not ask to be held, is followed by the poll interval.
+        const answeredEarly =
+          waitSeconds > 0 &&
+          Date.now() - askedAt < waitSeconds * 1000 - HELD_CLAIM_SLACK_MS;
+        if (this.options.waitSeconds === 0 || answeredEarly) {
+          await sleep(this.options.pollIntervalMs);
+        }
       }
     }
   }

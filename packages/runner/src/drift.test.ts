@@ -69,6 +69,7 @@ describe.each(databases.eachSupportedId())(
             sourceRoot,
             checkout: true,
             pollIntervalMs: 10,
+            waitSeconds: 0,
             once: true,
             labels: [],
             hostname: 'drift-host.example.com',

@@ -20,6 +20,8 @@ describe('parseOptions', () => {
       iacBinary: 'terraform',
       once: true,
       pollIntervalMs: 2000,
+      // Its claims are held by the service while there is no work.
+      waitSeconds: 20,
     });
   });
 
@@ -53,6 +55,29 @@ describe('parseOptions', () => {
       ).toThrow(
         '--poll-interval is a whole number of milliseconds from 10 to 3600000',
       );
+    },
+  );
+  it('takes --wait 0 (claims answered at once) up to 60 seconds', () => {
+    const base = ['--url', 'http://x', '--token', 'idk_x'];
+    expect(parseOptions([...base, '--wait', '0'])).toMatchObject({
+      waitSeconds: 0,
+    });
+    expect(parseOptions([...base, '--wait', '60'])).toMatchObject({
+      waitSeconds: 60,
+    });
+  });
+  it.each(['-1', '2.5', '61', 'long'])(
+    'refuses --wait %s, which the service would refuse with every claim',
+    value => {
+      expect(() =>
+        parseOptions([
+          '--url',
+          'http://x',
+          '--token',
+          'idk_x',
+          `--wait=${value}`,
+        ]),
+      ).toThrow('--wait is a whole number of seconds from 0 to 60');
     },
   );
 });

@@ -3,8 +3,12 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   DEFAULT_RUNNER_POLL_INTERVAL_MS,
+  RUNNER_CLAIM_WAIT_SECONDS,
   RUNNER_POLL_INTERVAL_MS,
 } from '@infra-delivery/plugin-infra-delivery-common';
+
+/** Well within the longest wait the service takes, and within common proxies' idle timeouts. */
+const DEFAULT_CLAIM_WAIT_SECONDS = 20;
 
 export interface RunnerOptions {
   /** The plugin's base URL, e.g. `http://localhost:7007/api/infra-delivery`. */
@@ -24,6 +28,11 @@ export interface RunnerOptions {
    */
   checkout: boolean;
   pollIntervalMs: number;
+  /**
+   * How long the service may hold a claim while there is no work (it answers as soon as a step
+   * is queued); 0 asks and is answered at once, every `pollIntervalMs`.
+   */
+  waitSeconds: number;
   /** Execute at most one step, then stop (for scripts and tests). */
   once: boolean;
   /** Shown in the portal's runner list. */
@@ -45,7 +54,11 @@ Claims the IaC steps of the token's organization and runs them with OpenTofu or 
                          (default: the current directory)
   --no-checkout          do not check out the commit of a git-triggered run (push, pull
                          request); plan --source-root for every run instead
-  --poll-interval <ms>   wait between claims when there is no work (default: ${DEFAULT_RUNNER_POLL_INTERVAL_MS})
+  --wait <seconds>       how long the service may hold a claim while there is no work; it
+                         answers as soon as a step is queued (default: ${DEFAULT_CLAIM_WAIT_SECONDS},
+                         at most ${RUNNER_CLAIM_WAIT_SECONDS.max}; 0 asks every --poll-interval instead)
+  --poll-interval <ms>   wait between claims answered at once (with --wait 0, or a service
+                         that does not hold claims) (default: ${DEFAULT_RUNNER_POLL_INTERVAL_MS})
   --labels <a,b>         labels shown in the portal's runner list, comma-separated
   --once                 execute at most one step, then exit
   --help                 this text
@@ -70,6 +83,7 @@ export function parseOptions(
       'work-root': { type: 'string' },
       'source-root': { type: 'string' },
       'poll-interval': { type: 'string' },
+      wait: { type: 'string' },
       labels: { type: 'string' },
       once: { type: 'boolean' },
       'no-checkout': { type: 'boolean' },
@@ -98,6 +112,16 @@ export function parseOptions(
       `--poll-interval is a whole number of milliseconds from ${min} to ${max}`,
     );
   }
+  const waitSeconds = Number(values.wait ?? DEFAULT_CLAIM_WAIT_SECONDS);
+  if (
+    !Number.isInteger(waitSeconds) ||
+    waitSeconds < 0 ||
+    waitSeconds > RUNNER_CLAIM_WAIT_SECONDS.max
+  ) {
+    throw new UsageError(
+      `--wait is a whole number of seconds from 0 to ${RUNNER_CLAIM_WAIT_SECONDS.max}`,
+    );
+  }
   return {
     url: values.url.replace(/\/+$/, ''),
     token,
@@ -108,6 +132,7 @@ export function parseOptions(
     sourceRoot: path.resolve(values['source-root'] ?? process.cwd()),
     checkout: !values['no-checkout'],
     pollIntervalMs,
+    waitSeconds,
     once: values.once ?? false,
     labels: (values.labels ?? '')
       .split(',')

@@ -140,6 +140,8 @@ export const infraDeliveryPlugin = createBackendPlugin({
           ),
           leaseSeconds: pluginConfig.leaseSeconds,
         });
+        // Runners' held claims answer at once when the backend stops: they ask again elsewhere.
+        deps.lifecycle.addShutdownHook(() => engine.claimWaits.close());
         if (pluginConfig.demoEnabled) {
           await seedDemoOrganization({
             stores,

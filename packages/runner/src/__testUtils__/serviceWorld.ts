@@ -214,10 +214,17 @@ export async function organizationWithStack(
 }
 
 /** What a runner says at the service's first answer: where, for which organization, as whom. */
-export function connectedLine(runnerId: string) {
+export function connectedLine(
+  runnerId: string,
+  claims: 'polled' | 'held' = 'polled',
+) {
+  const asking =
+    claims === 'held'
+      ? 'waiting for work \\(the service answers as soon as a step is queued\\)'
+      : 'asking for work every \\S+';
   return expect.stringMatching(
     new RegExp(
-      `^Connected to http://\\S+ for organization "[^"]+" as ${runnerId}; asking for work every \\S+$`,
+      `^Connected to http://\\S+ for organization "[^"]+" as ${runnerId}; ${asking}$`,
     ),
   );
 }

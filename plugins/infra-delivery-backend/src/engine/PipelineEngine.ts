@@ -37,6 +37,7 @@ import { Stores } from '../database/stores';
 import { nowTimestamp } from '../database/timestamps';
 import { InfraDeliveryError } from '../errors';
 import { RunChanges } from './RunChanges';
+import { ClaimWaits } from '../runners/ClaimWaits';
 import { RunEvents, RunStatusChange } from './RunEvents';
 import {
   driftCheckGivingWay,
@@ -94,6 +95,9 @@ async function runningAttempt(
 }
 
 export class PipelineEngine {
+  /** Runners' claims held while nothing is claimable: woken when a run may have queued a step. */
+  readonly claimWaits = new ClaimWaits();
+
   constructor(
     private readonly deps: {
       stores: Stores;
@@ -933,6 +937,8 @@ export class PipelineEngine {
           `Lease of step ${step.id} expired; queued again`,
           { runId: step.pipelineRunId },
         );
+        // Views show the step waiting again, and a runner waiting for work takes it.
+        await this.announce(step.pipelineRunId);
       }
     }
     return requeued;
@@ -982,6 +988,10 @@ export class PipelineEngine {
   }
 
   private async publish(change: RunStatusChange): Promise<void> {
+    // A running run may have queued a step for a runner.
+    if (change.status === 'RUNNING') {
+      this.claimWaits.wake(change.organizationId);
+    }
     try {
       await this.deps.events.runChanged(change);
     } catch (error) {

@@ -113,6 +113,38 @@ describe.each(databases.eachSupportedId())('NotificationOutbox on %s', id => {
     expect(backend.send.mock.calls[1][0].payload).toEqual(payload('run-1'));
   });
 
+  it('tries again later what the backend did not answer, and sends on meanwhile', async () => {
+    const hangs = {
+      send: jest.fn(
+        (_options: NotificationSendOptions) => new Promise<void>(() => {}),
+      ),
+    };
+    const outbox = new NotificationOutbox({
+      stores,
+      notifications: hangs,
+      lookUpRecipients,
+      logger,
+      now: () => clock,
+      sendTimeoutMs: 50,
+    });
+    await enqueue(outbox, 'runFailed', 'run-1');
+    await outbox.idle();
+    expect(logger.warn).toHaveBeenCalledWith(
+      'Could not send the Infrastructure: approvals notification run-1 (attempt 1); trying again in 10s: The notifications backend did not answer within 0.05s',
+    );
+
+    // The hung send holds nothing: the next notification, and the retry, go out.
+    const answers = notificationsBackend();
+    hangs.send.mockImplementation(answers.send);
+    await enqueue(outbox, 'runFailed', 'run-2');
+    await outbox.idle();
+    later(RETRY_DELAYS_MS[0]);
+    await expect(outbox.sendDue()).resolves.toBe(1);
+    expect(answers.send.mock.calls.map(([sent]) => sent.payload.scope)).toEqual(
+      ['run-2', 'run-1'],
+    );
+  });
+
   it('gives up after its last retry, and says so', async () => {
     const backend = notificationsBackend(Infinity);
     const outbox = outboxWith(backend);

@@ -10,6 +10,7 @@ import {
 } from '../database/NotificationOutboxStore';
 import { Stores } from '../database/stores';
 import { BackgroundDrain } from '../lib/BackgroundDrain';
+import { withTimeout } from '../lib/withTimeout';
 import { LookUpRecipients } from './ecsServiceEntities';
 import { NotificationKind } from './notificationSettings';
 
@@ -36,6 +37,13 @@ const CLAIM_MS = 2 * 60_000;
  * is only starting answers 503.
  */
 const NOT_INSTALLED = /status 404\b/;
+/**
+ * How long one notification's send (its catalog lookup and the notifications backend's answer)
+ * may take before it counts as failed and is tried again later: neither call has a timeout of
+ * its own, and a backend that hangs would otherwise hold this instance's sending for good.
+ * A send that answers late anyway is harmless: a repeat of a scope updates the notification.
+ */
+export const SEND_TIMEOUT_MS = 30_000;
 /** Notifications taken per round trip to the database. */
 const BATCH = 20;
 
@@ -59,6 +67,8 @@ export class NotificationOutbox {
       lookUpRecipients: LookUpRecipients;
       logger: LoggerService;
       now?: () => Date;
+      /** {@link SEND_TIMEOUT_MS} unless given. */
+      sendTimeoutMs?: number;
     },
   ) {
     this.background = new BackgroundDrain(
@@ -102,7 +112,12 @@ export class NotificationOutbox {
       }
       for (const notification of due) {
         try {
-          sent += (await this.send(notification)) ? 1 : 0;
+          const delivered = await withTimeout(
+            this.send(notification),
+            this.deps.sendTimeoutMs ?? SEND_TIMEOUT_MS,
+            'The notifications backend',
+          );
+          sent += delivered ? 1 : 0;
           await notificationOutbox.remove(notification.id);
         } catch (error) {
           await this.failed(notification, error);

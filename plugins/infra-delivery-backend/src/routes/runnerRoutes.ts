@@ -1,4 +1,5 @@
 import { operations } from '@infra-delivery/plugin-infra-delivery-common';
+import { clientGone } from '../http/clientGone';
 import { pageScope } from '../pagination/PageCursors';
 import { RouteContext } from './RouteContext';
 
@@ -16,8 +17,8 @@ export function registerRunnerRoutes({
     );
   });
 
-  bind(operations.claimStepExecution, async ({ caller, body }) => {
-    const claim = await runners.claim(caller, body.data);
+  bind(operations.claimStepExecution, async ({ caller, body, req }) => {
+    const claim = await runners.claim(caller, body.data, clientGone(req));
     return claim && { data: claim };
   });
 

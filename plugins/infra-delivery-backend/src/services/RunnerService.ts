@@ -1,4 +1,5 @@
 import {
+  DEFAULT_RUNNER_POLL_INTERVAL_MS,
   ErrorBody,
   errorCode,
   Runner,
@@ -25,6 +26,18 @@ import { RunnerRegistry } from '../runners/RunnerRegistry';
  * The runner protocol: runners are service accounts (MEMBER or above) that claim the IaC steps
  * of their own organization, keep their lease alive, stream logs and report results.
  */
+/** What a runner says of itself with each claim, for the portal's runner list. */
+interface ClaimingRunner {
+  runnerId: string;
+  labels?: string[];
+  version?: string;
+  hostname?: string;
+  pollIntervalMs?: number;
+}
+
+/** A held claim looks for steps other instances queued at most this often. */
+const MIN_RECHECK_MS = 250;
+
 export class RunnerService {
   private readonly checkouts: RunCheckouts;
 
@@ -52,17 +65,47 @@ export class RunnerService {
     await this.deps.authorizer.require(caller, EXECUTE);
   }
 
+  /**
+   * Hands the runner the organization's oldest queued step. With `waitSeconds`, a claim that
+   * finds none is held that long and answers as soon as a step is queued (the engine wakes it;
+   * it also looks again every poll interval, for steps another instance queued). While held it
+   * keeps the runner's sighting fresh, as its polls would. `signal` ends the wait (the runner
+   * went away).
+   */
   async claim(
     caller: Caller,
-    runner: {
-      runnerId: string;
-      labels?: string[];
-      version?: string;
-      hostname?: string;
-      pollIntervalMs?: number;
-    },
+    runner: ClaimingRunner & { waitSeconds?: number },
+    signal?: AbortSignal,
   ): Promise<RunnerClaim | undefined> {
     await this.requireRunner(caller);
+    const { waitSeconds = 0, ...sighting } = runner;
+    const { claimWaits } = this.deps.engine;
+    const deadline = Date.now() + waitSeconds * 1000;
+    const recheckMs = Math.max(
+      MIN_RECHECK_MS,
+      runner.pollIntervalMs ?? DEFAULT_RUNNER_POLL_INTERVAL_MS,
+    );
+    for (;;) {
+      const claim = await this.claimOnce(caller, sighting);
+      const remainingMs = deadline - Date.now();
+      if (claim || remainingMs <= 0 || signal?.aborted || claimWaits.isClosed) {
+        return claim;
+      }
+      await claimWaits.wait(
+        caller.organizationId,
+        Math.min(recheckMs, remainingMs),
+        signal,
+      );
+      if (signal?.aborted) {
+        return undefined;
+      }
+    }
+  }
+
+  private async claimOnce(
+    caller: Caller,
+    runner: ClaimingRunner,
+  ): Promise<RunnerClaim | undefined> {
     const claimed = await this.deps.engine.claim(
       caller.organizationId,
       runner.runnerId,

@@ -20,7 +20,7 @@ export const claimStepExecution = defineOperation({
   method: 'post',
   path: '/runner/claims',
   summary:
-    'Claim the oldest step waiting for a runner, with a lease; 204 when nothing is claimable',
+    'Claim the oldest step waiting for a runner, with a lease; 204 when nothing is claimable (after holding the request up to `waitSeconds` for a step to be queued)',
   tag: 'Runner protocol',
   access: 'authenticated',
   body: claimRequestSchema,

@@ -60,9 +60,11 @@ function buildQuery(query: Record<string, unknown> = {}) {
 export class InfraDeliveryClient {
   constructor(private readonly options: InfraDeliveryClientOptions) {}
 
+  /** Calls the operation; `options.signal` aborts the request (a held runner claim, say). */
   async call<K extends keyof Operations>(
     operationId: K,
     request: OperationRequest<Operations[K]>,
+    options: { signal?: AbortSignal } = {},
   ): Promise<OperationResponse<Operations[K]>> {
     const operation = operations[operationId] as OperationDefinition;
     const input = request as {
@@ -86,6 +88,7 @@ export class InfraDeliveryClient {
           : { [IDEMPOTENCY_KEY_HEADER]: input.idempotencyKey }),
       },
       body: input.body === undefined ? undefined : JSON.stringify(input.body),
+      signal: options.signal,
     });
     if (!response.ok) {
       throw await errorFromResponse(response);

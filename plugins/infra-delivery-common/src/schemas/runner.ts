@@ -17,6 +17,9 @@ const runnerLabelsSchema = z.array(z.string().max(64)).max(32);
 /** The poll intervals a runner may say it waits between claims: 10 ms to an hour. */
 export const RUNNER_POLL_INTERVAL_MS = { min: 10, max: 3_600_000 } as const;
 
+/** The longest a claim may be held waiting for work: well within common proxies' idle timeouts. */
+export const RUNNER_CLAIM_WAIT_SECONDS = { max: 60 } as const;
+
 export const claimRequestSchema = requestBody(
   z.object({
     runnerId: runnerIdSchema,
@@ -35,6 +38,17 @@ export const claimRequestSchema = requestBody(
       .int()
       .min(RUNNER_POLL_INTERVAL_MS.min)
       .max(RUNNER_POLL_INTERVAL_MS.max)
+      .optional(),
+    /**
+     * How long the service may hold the claim while nothing is claimable: it answers as soon as
+     * a step is queued for a runner, or with 204 when the wait ends. 0 (the default) answers at
+     * once. A runner that waits starts a step the moment it is queued and asks far less often.
+     */
+    waitSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(RUNNER_CLAIM_WAIT_SECONDS.max)
       .optional(),
   }),
 );
