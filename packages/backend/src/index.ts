@@ -34,6 +34,8 @@ backend.add(import('@backstage/plugin-signals-backend'));
 // Approvals waiting, failed runs and deployments, and drift, to the owners concerned.
 backend.add(import('@backstage/plugin-notifications-backend'));
 backend.add(import('@backstage/plugin-mcp-actions-backend'));
+// Where the app keeps each user's settings (theme, starred entities) across browsers.
+backend.add(import('@backstage/plugin-user-settings-backend'));
 
 backend.add(import('@infra-delivery/plugin-infra-delivery-backend'));
 

@@ -2,6 +2,7 @@ import { InfoCard, Progress } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
 import Typography from '@material-ui/core/Typography';
 import { useTheme } from '@material-ui/core/styles';
+import { useMemo } from 'react';
 import {
   CartesianGrid,
   Line,
@@ -15,6 +16,7 @@ import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { MetricSpec } from './metricSpecs';
+import { tickLabel, timeTicks } from './timeTicks';
 
 export interface MetricWindow {
   startTime: string;
@@ -22,8 +24,8 @@ export interface MetricWindow {
   period: number;
 }
 
-const time = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, {
+const time = (ms: number) =>
+  new Date(ms).toLocaleString(undefined, {
     month: 'short',
     day: 'numeric',
     hour: '2-digit',
@@ -62,6 +64,19 @@ export const MetricChart = ({
     [client, cloudAccountId, region, metric, window],
   );
 
+  // A time axis over the whole window, not one slot per datapoint: a stretch without
+  // datapoints keeps its width, and the ticks are evenly spaced on round local times.
+  const start = Date.parse(window.startTime);
+  const end = Date.parse(window.endTime);
+  const points = useMemo(
+    () =>
+      value?.datapoints.map(point => ({
+        time: Date.parse(point.timestamp),
+        value: point.value,
+      })) ?? [],
+    [value],
+  );
+
   return (
     <InfoCard
       title={metric.title}
@@ -76,12 +91,15 @@ export const MetricChart = ({
       )}
       {value && value.datapoints.length > 0 && (
         <ResponsiveContainer width="100%" height={240}>
-          <LineChart data={value.datapoints}>
+          <LineChart data={points}>
             <CartesianGrid strokeDasharray="3 3" stroke={palette.divider} />
             <XAxis
-              dataKey="timestamp"
-              tickFormatter={time}
-              minTickGap={40}
+              dataKey="time"
+              type="number"
+              scale="time"
+              domain={[start, end]}
+              ticks={timeTicks(start, end)}
+              tickFormatter={tickLabel(end - start)}
               tick={ticks}
               stroke={palette.text.secondary}
             />
@@ -91,7 +109,7 @@ export const MetricChart = ({
               stroke={palette.text.secondary}
             />
             <Tooltip
-              labelFormatter={label => time(String(label))}
+              labelFormatter={label => time(Number(label))}
               contentStyle={{
                 background: palette.background.paper,
                 color: palette.text.primary,
