@@ -93,7 +93,8 @@ describe('StacksContent', () => {
   }
 
   /** The service as the table and the drawer read it; tests override single endpoints. */
-  function serveStacks() {
+  /** What a triggered run is at once: RUNNING when the stack is free, QUEUED behind its run. */
+  function serveStacks(triggered: 'RUNNING' | 'QUEUED' = 'RUNNING') {
     server.use(
       http.get(`${baseUrl}/stacks/resource-count`, ({ request }) => {
         const ids = new URL(request.url).searchParams.getAll('stackId');
@@ -150,7 +151,7 @@ describe('StacksContent', () => {
             data: pipelineRun({
               id: 'run-new',
               pipelineId: params.id,
-              status: 'QUEUED',
+              status: triggered,
             }),
           },
           { status: 201 },
@@ -430,7 +431,7 @@ describe('StacksContent', () => {
   });
 
   it('says in the dialog that the stack is busy, and until when the new run waits', async () => {
-    serveStacks();
+    serveStacks('QUEUED');
     renderEntityContent(
       <StacksContent />,
       entityNaming(`${network.id},${database.id}`),
@@ -445,9 +446,13 @@ describe('StacksContent', () => {
     expect(await screen.findByRole('dialog')).toHaveTextContent(
       'The stack is busy: “Plan & apply · Database” waits for approval. This run is queued behind it and starts once someone approves, rejects or cancels it.',
     );
-    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Plan & apply' }));
     await waitFor(() =>
       expect(screen.queryByRole('dialog')).not.toBeInTheDocument(),
+    );
+    // Held behind that run, the new one says so.
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'A plan of Database is queued behind the stack’s current run.',
     );
 
     // Network's latest run is done: nothing to wait for.
@@ -509,7 +514,7 @@ describe('StacksContent', () => {
     );
     expect(await screen.findByText('Network')).toBeInTheDocument();
     const message = await screen.findByRole('status');
-    expect(message).toHaveTextContent('A plan of Network is queued.');
+    expect(message).toHaveTextContent('A plan of Network has started.');
     expect(
       within(message).getByRole('link', { name: 'Follow the run' }),
     ).toHaveAttribute('href', expect.stringMatching(/\/infra-runs\/run-new$/));

@@ -56,12 +56,18 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
   const runLink = useEntityRunLink();
   const { message, say } = useActionMessage();
   /** Says what an action started, with a link to the run's page. */
+  // A run of a free stack starts at once (its first step goes to a runner); one of a busy
+  // stack waits for the run that holds it.
   const startedBy =
     (what: string) =>
     ({ data: run }: { data: PipelineRun }) => {
       const to = runLink(entity, run.id);
       say({
-        text: `${what}.`,
+        text: `${what} ${
+          run.status === 'QUEUED'
+            ? 'is queued behind the stack’s current run'
+            : 'has started'
+        }.`,
         link: to ? { to, label: 'Follow the run' } : undefined,
       });
       refresh();
@@ -167,7 +173,7 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
               onConfirm={description =>
                 trigger(row.stack!.changePipelineId, description)
               }
-              onDone={startedBy(`A plan of ${row.stack.name} is queued`)}
+              onDone={startedBy(`A plan of ${row.stack.name}`)}
             >
               <Typography>
                 This queues a run of the stack's change pipeline: a plan,
@@ -185,9 +191,7 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
               typedConfirmation={row.stack.name}
               confirmLabel="Queue the destruction"
               onConfirm={() => trigger(row.stack!.destroyPipelineId)}
-              onDone={startedBy(
-                `The destruction of ${row.stack.name} is queued`,
-              )}
+              onDone={startedBy(`The destruction of ${row.stack.name}`)}
             >
               <Typography>
                 This queues the destroy pipeline of the stack: it plans the
