@@ -9,40 +9,45 @@ const idle = {
 };
 
 describe('runnerSilentAfterMs', () => {
-  it('waits five polls, and at least ten seconds', () => {
-    expect(runnerSilentAfterMs(2_000)).toBe(10_000);
-    expect(runnerSilentAfterMs(100)).toBe(10_000);
-    expect(runnerSilentAfterMs(30_000)).toBe(150_000);
+  it('waits five polls, at least ten seconds, after the last sighting the service recorded', () => {
+    // Sightings are recorded at most every ten seconds.
+    expect(runnerSilentAfterMs(2_000)).toBe(20_000);
+    expect(runnerSilentAfterMs(100)).toBe(20_000);
+    expect(runnerSilentAfterMs(30_000)).toBe(160_000);
   });
 
   it('assumes the reference runner’s two seconds when a runner did not say', () => {
-    expect(runnerSilentAfterMs(undefined)).toBe(10_000);
+    expect(runnerSilentAfterMs(undefined)).toBe(20_000);
   });
 });
 
 describe('idleRunnerSilenceMs', () => {
   it('is undefined while a free runner asks for work', () => {
+    // Ten seconds since the last recorded sighting, and a poll since: the runner asks.
     expect(
-      idleRunnerSilenceMs({ ...idle, lastSeenAt: seenAgo(9_999) }, now),
+      idleRunnerSilenceMs({ ...idle, lastSeenAt: seenAgo(12_500) }, now),
+    ).toBeUndefined();
+    expect(
+      idleRunnerSilenceMs({ ...idle, lastSeenAt: seenAgo(19_999) }, now),
     ).toBeUndefined();
   });
 
   it('says how long a free runner has not asked for work once it is past its polls', () => {
     expect(
-      idleRunnerSilenceMs({ ...idle, lastSeenAt: seenAgo(17_000) }, now),
-    ).toBe(17_000);
+      idleRunnerSilenceMs({ ...idle, lastSeenAt: seenAgo(27_000) }, now),
+    ).toBe(27_000);
   });
 
   it('scales with the runner’s own poll interval', () => {
     const slow = {
       ...idle,
       pollIntervalMs: 10_000,
-      lastSeenAt: seenAgo(40_000),
+      lastSeenAt: seenAgo(50_000),
     };
     expect(idleRunnerSilenceMs(slow, now)).toBeUndefined();
     expect(
-      idleRunnerSilenceMs({ ...slow, lastSeenAt: seenAgo(50_000) }, now),
-    ).toBe(50_000);
+      idleRunnerSilenceMs({ ...slow, lastSeenAt: seenAgo(60_000) }, now),
+    ).toBe(60_000);
   });
 
   it('leaves a runner working on a step to its lease, and an OFFLINE one to its status', () => {

@@ -4,6 +4,12 @@ import type { Runner } from './schemas';
 export const DEFAULT_RUNNER_POLL_INTERVAL_MS = 2_000;
 
 /**
+ * The service records that an idle runner asked for work at most this often (each instance), so
+ * a runner's `lastSeenAt` may be this much older than its last claim.
+ */
+export const RUNNER_SIGHTING_INTERVAL_MS = 10_000;
+
+/**
  * A free runner is silent once it has not asked for work for this many of its polls, and at
  * least `SILENT_AFTER_MIN_MS`: one poll can be slow, a claim can fail once and be retried after
  * a backoff.
@@ -13,12 +19,17 @@ const SILENT_AFTER_MIN_MS = 10_000;
 
 /**
  * How long a free runner may go without asking for work before it has most likely stopped
- * without signing off (killed, or its host lost), given the poll interval it said it keeps.
+ * without signing off (killed, or its host lost), given the poll interval it said it keeps;
+ * judged on `lastSeenAt`, so it allows for the interval at which sightings are recorded (a
+ * runner asking every two seconds read "Silent" for a moment every ten seconds).
  */
 export function runnerSilentAfterMs(pollIntervalMs?: number): number {
-  return Math.max(
-    SILENT_AFTER_MIN_MS,
-    SILENT_AFTER_POLLS * (pollIntervalMs ?? DEFAULT_RUNNER_POLL_INTERVAL_MS),
+  return (
+    RUNNER_SIGHTING_INTERVAL_MS +
+    Math.max(
+      SILENT_AFTER_MIN_MS,
+      SILENT_AFTER_POLLS * (pollIntervalMs ?? DEFAULT_RUNNER_POLL_INTERVAL_MS),
+    )
   );
 }
 

@@ -122,15 +122,16 @@ describe.each(databases.eachSupportedId())('RunnerRegistry on %s', id => {
       });
       expect((await reasonAt(runners, run))?.runnersSilent).toBeUndefined();
 
-      // Five polls of three seconds: silent since its last sighting, after the step's queueing.
-      now += 11_000;
+      // Five polls of three seconds, after the ten seconds a sighting may go unrecorded: silent
+      // since its last sighting, after the step's queueing.
+      now += 21_000;
       const silent = await reasonAt(runners, run);
       expect(silent).toMatchObject({
         waitingForRunner: false,
         runnersSilent: true,
       });
       expect(silent?.reason).toMatch(
-        /^Queued for a runner: the one connected runner, build-host-1, is free but has not asked for work for 1[56]s; it may have stopped \(killed, or its host lost\)$/,
+        /^Queued for a runner: the one connected runner, build-host-1, is free but has not asked for work for 2[56]s; it may have stopped \(killed, or its host lost\)$/,
       );
 
       // Once the online window passes, it is not connected at all.

@@ -3,6 +3,7 @@ import {
   PipelineRun,
   QueueState,
   Runner,
+  RUNNER_SIGHTING_INTERVAL_MS,
   RunnerStatus,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { KeysetPage, KeysetRequest } from '../database/keyset';
@@ -36,7 +37,7 @@ export const DEFAULT_RUNNER_SETTINGS: RunnerSettings = {
 };
 
 /** Writes of an unchanged sighting are skipped for at most this long. */
-const MAX_RECORD_INTERVAL_MS = 10_000;
+const MAX_RECORD_INTERVAL_MS = RUNNER_SIGHTING_INTERVAL_MS;
 const REMEMBERED_SIGHTINGS = 10_000;
 
 /**

@@ -38,9 +38,10 @@ describe('waitForRunner', () => {
     freeRunnerId: 'build-host-1',
   };
 
-  it('says that a free runner is silent once it has not asked for work in ten seconds, at its default poll', () => {
+  it('says that a free runner is silent once it has not asked for work in twenty seconds, at its default poll', () => {
+    // Five polls of two seconds, after the ten seconds a sighting may go unrecorded.
     expect(
-      waitForRunner(oneFree, queuedAt, at(9)).runnersSilent,
+      waitForRunner(oneFree, queuedAt, at(19)).runnersSilent,
     ).toBeUndefined();
     expect(waitForRunner(oneFree, queuedAt, at(25))).toEqual({
       waitingForRunner: false,
@@ -52,17 +53,17 @@ describe('waitForRunner', () => {
 
   it('waits five of the runners’ polls when they poll less often', () => {
     const slow = { ...oneFree, freePollIntervalMs: 6_000 };
-    expect(waitForRunner(slow, queuedAt, at(29)).runnersSilent).toBeUndefined();
-    expect(waitForRunner(slow, queuedAt, at(30)).runnersSilent).toBe(true);
+    expect(waitForRunner(slow, queuedAt, at(39)).runnersSilent).toBeUndefined();
+    expect(waitForRunner(slow, queuedAt, at(40)).runnersSilent).toBe(true);
   });
 
   it('counts the silence from a runner seen after the step was queued (it finished another step)', () => {
     const finished = { ...oneFree, freeLastSeenAt: seenAt(20) };
     expect(
-      waitForRunner(finished, queuedAt, at(25)).runnersSilent,
+      waitForRunner(finished, queuedAt, at(35)).runnersSilent,
     ).toBeUndefined();
-    expect(waitForRunner(finished, queuedAt, at(32)).reason).toContain(
-      'has not asked for work for 12s',
+    expect(waitForRunner(finished, queuedAt, at(42)).reason).toContain(
+      'has not asked for work for 22s',
     );
   });
 
