@@ -33,6 +33,19 @@ describe('parseOptions', () => {
     });
   });
 
+  it('resolves stack paths where the command was typed, also through npx or yarn', () => {
+    const base = ['--url', 'http://x', '--token', 'idk_x'];
+    expect(parseOptions(base, {})).toMatchObject({ sourceRoot: process.cwd() });
+    expect(
+      parseOptions(base, { INIT_CWD: '/home/dev/infrastructure' }),
+    ).toMatchObject({ sourceRoot: '/home/dev/infrastructure' });
+    expect(
+      parseOptions([...base, '--source-root', '/srv/iac'], {
+        INIT_CWD: '/home/dev/infrastructure',
+      }),
+    ).toMatchObject({ sourceRoot: '/srv/iac' });
+  });
+
   it('takes the token from the environment', () => {
     expect(
       parseOptions(['--url', 'http://x'], {

@@ -129,7 +129,11 @@ export function parseOptions(
     iacBinary: values['iac-binary'] ?? 'tofu',
     workRoot:
       values['work-root'] ?? path.join(os.tmpdir(), 'infra-delivery-runner'),
-    sourceRoot: path.resolve(values['source-root'] ?? process.cwd()),
+    // Started through npx or `yarn workspace … start`, the process runs elsewhere: the
+    // directory the command was typed in is INIT_CWD.
+    sourceRoot: path.resolve(
+      values['source-root'] ?? env.INIT_CWD ?? process.cwd(),
+    ),
     checkout: !values['no-checkout'],
     pollIntervalMs,
     waitSeconds,

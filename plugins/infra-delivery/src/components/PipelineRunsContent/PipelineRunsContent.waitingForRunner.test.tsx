@@ -75,7 +75,8 @@ describe('PipelineRunsContent when a run waits for a runner', () => {
     expect(
       within(notice).getByLabelText('Command that starts a runner'),
     ).toHaveValue(
-      `INFRA_DELIVERY_RUNNER_TOKEN=<api key of a runner service account> npx @infra-delivery/runner --url ${baseUrl} --iac-binary tofu --source-root <path to your infrastructure code>`,
+      // Pasted as it is, it runs: the placeholder is quoted, and the runner says the key is not valid.
+      `INFRA_DELIVERY_RUNNER_TOKEN='<api key of a runner service account>' npx @infra-delivery/runner --url ${baseUrl} --iac-binary tofu`,
     );
     expect(
       await within(notice).findByRole('button', { name: 'Connect a runner' }),

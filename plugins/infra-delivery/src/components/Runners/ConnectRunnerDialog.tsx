@@ -11,8 +11,7 @@ import { useId, useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { RunnerArrival } from './RunnerArrival';
-import { RunnerCommand } from './RunnerCommand';
-import { useRunnerStartCommand } from './runnerCommand';
+import { RunnerStartCommand } from './RunnerStartCommand';
 
 /** The command with the new key, shown once like any other secret, and whether it took. */
 const StartCommand = ({
@@ -22,15 +21,15 @@ const StartCommand = ({
   token: string;
   serviceAccountId: string;
 }) => {
-  const command = useRunnerStartCommand(token);
   return (
     <>
       <Typography gutterBottom>
-        Run this command where the runner should work: on a machine with{' '}
-        <code>tofu</code> and your infrastructure code. Copy it now: the key in
-        it is shown only this once and cannot be read again.
+        Run this command where the runner should work: in the directory that
+        holds your infrastructure code, on a machine with OpenTofu or Terraform.
+        Copy it now: the key in it is shown only this once and cannot be read
+        again.
       </Typography>
-      {command && <RunnerCommand command={command} />}
+      <RunnerStartCommand token={token} />
       <Box marginTop={2}>
         <RunnerArrival serviceAccountId={serviceAccountId} />
       </Box>

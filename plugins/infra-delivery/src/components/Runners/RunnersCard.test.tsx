@@ -409,7 +409,14 @@ describe('RunnersCard', () => {
       'Command that starts a runner',
     );
     expect(command).toHaveValue(
-      `INFRA_DELIVERY_RUNNER_TOKEN=idk_runnersecret9876 ${configuredRunnerCommand} --url ${baseUrl} --iac-binary tofu --source-root <path to your infrastructure code>`,
+      `INFRA_DELIVERY_RUNNER_TOKEN=idk_runnersecret9876 ${configuredRunnerCommand} --url ${baseUrl} --iac-binary tofu`,
+    );
+    // A runner machine with Terraform rather than OpenTofu.
+    await userEvent.click(
+      within(dialog).getByRole('radio', { name: 'Terraform' }),
+    );
+    expect(command).toHaveValue(
+      `INFRA_DELIVERY_RUNNER_TOKEN=idk_runnersecret9876 ${configuredRunnerCommand} --url ${baseUrl} --iac-binary terraform`,
     );
     expect(
       within(dialog).getByRole('button', { name: 'Copy the command' }),
@@ -447,7 +454,7 @@ describe('RunnersCard', () => {
     expect(
       await within(dialog).findByLabelText('Command that starts a runner'),
     ).toHaveValue(
-      `INFRA_DELIVERY_RUNNER_TOKEN=idk_other npx @infra-delivery/runner --url ${baseUrl} --iac-binary tofu --source-root <path to your infrastructure code>`,
+      `INFRA_DELIVERY_RUNNER_TOKEN=idk_other npx @infra-delivery/runner --url ${baseUrl} --iac-binary tofu`,
     );
   });
   it('waits in the Connect dialog for the new runner to ask for work, and says when it has', async () => {

@@ -5,12 +5,9 @@ import Alert from '@material-ui/lab/Alert';
 import AlertTitle from '@material-ui/lab/AlertTitle';
 import { useIsOrganizationAdmin } from '../common/useIsOrganizationAdmin';
 import { ConnectRunnerButton } from './ConnectRunnerButton';
-import { RunnerCommand } from './RunnerCommand';
+import { RunnerStartCommand } from './RunnerStartCommand';
 import { useRunnersCardLink } from './useRunnersCardLink';
-import {
-  RUNNER_TOKEN_PLACEHOLDER,
-  useRunnerStartCommand,
-} from './runnerCommand';
+import { RUNNER_TOKEN_PLACEHOLDER } from './runnerCommand';
 
 const DEFAULT_REASON = 'No runner is connected to this organization.';
 
@@ -49,7 +46,6 @@ export const WaitingForRunnerNotice = ({
   onRunnerConnected?: () => void;
 }) => {
   const isAdmin = useIsOrganizationAdmin();
-  const command = useRunnerStartCommand(RUNNER_TOKEN_PLACEHOLDER);
   return (
     <Box marginBottom={2}>
       <Alert severity="warning" role="status">
@@ -58,14 +54,13 @@ export const WaitingForRunnerNotice = ({
           {asSentence(reason || DEFAULT_REASON)} The run continues as soon as a
           runner claims its next step.
         </Typography>
-        {command && (
-          <Box marginY={1}>
-            <Typography variant="body2" gutterBottom>
-              Start a runner with:
-            </Typography>
-            <RunnerCommand command={command} />
-          </Box>
-        )}
+        <Box marginY={1}>
+          <Typography variant="body2">
+            Start a runner in the directory that holds your infrastructure code,
+            with an API key of a runner service account:
+          </Typography>
+          <RunnerStartCommand token={RUNNER_TOKEN_PLACEHOLDER} />
+        </Box>
         {isAdmin && (
           <ConnectRunnerButton
             variant="outlined"

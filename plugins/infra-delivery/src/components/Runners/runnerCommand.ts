@@ -8,21 +8,31 @@ import useAsync from 'react-use/esm/useAsync';
 /** How a runner is started when `infraDelivery.runners.command` is not configured. */
 export const DEFAULT_RUNNER_COMMAND = 'npx @infra-delivery/runner';
 
-/** Stands in for the secret where the key is not known (it is shown only once). */
-export const RUNNER_TOKEN_PLACEHOLDER = '<api key of a runner service account>';
+/**
+ * Stands in for the secret where the key is not known (it is shown only once); quoted, so that
+ * the command pasted as it is runs, and the runner says that the key is not valid.
+ */
+export const RUNNER_TOKEN_PLACEHOLDER =
+  "'<api key of a runner service account>'";
 
-/** The shell command that starts a runner polling this portal's service with `token`. */
+/** The IaC tools a runner may plan and apply with: its `--iac-binary`. */
+export type IacBinary = 'tofu' | 'terraform';
+
+/**
+ * The shell command that starts a runner of this portal's service with `token`, to paste as it
+ * is in the directory that holds the infrastructure code (the runner's default source root).
+ */
 export function runnerStartCommand(options: {
   command: string;
   serviceUrl: string;
   token: string;
+  iacBinary: IacBinary;
 }): string {
   return [
     `INFRA_DELIVERY_RUNNER_TOKEN=${options.token}`,
     options.command,
     `--url ${options.serviceUrl}`,
-    '--iac-binary tofu',
-    '--source-root <path to your infrastructure code>',
+    `--iac-binary ${options.iacBinary}`,
   ].join(' ');
 }
 
@@ -31,7 +41,10 @@ export function runnerStartCommand(options: {
  * service's URL as the portal reaches it (the same URL the plugin's client calls). Undefined
  * until the URL is known.
  */
-export function useRunnerStartCommand(token: string): string | undefined {
+export function useRunnerStartCommand(
+  token: string,
+  iacBinary: IacBinary,
+): string | undefined {
   const configApi = useApi(configApiRef);
   const discoveryApi = useApi(discoveryApiRef);
   const command =
@@ -43,5 +56,5 @@ export function useRunnerStartCommand(token: string): string | undefined {
   );
   return serviceUrl === undefined
     ? undefined
-    : runnerStartCommand({ command, serviceUrl, token });
+    : runnerStartCommand({ command, serviceUrl, token, iacBinary });
 }
