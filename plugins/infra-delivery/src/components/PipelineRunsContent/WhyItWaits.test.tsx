@@ -44,4 +44,14 @@ describe('WhyItWaits', () => {
       screen.queryByRole('link', { name: 'another run' }),
     ).not.toBeInTheDocument();
   });
+
+  it('says nothing of a run that no longer waits, though it keeps its queue state', async () => {
+    await renderWithService(
+      <WhyItWaits
+        run={{ ...held, status: 'CANCELLED' }}
+        runPath={id => `/runs/${id}`}
+      />,
+    );
+    expect(document.body).not.toHaveTextContent(/Held|busy/);
+  });
 });

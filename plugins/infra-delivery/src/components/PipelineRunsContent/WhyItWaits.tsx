@@ -5,9 +5,8 @@ import { WarningText } from '../common/WarningText';
 
 /**
  * Why a run waits, most specific first: for a runner (none connected, all busy, or free but
- * silent, with a warning icon), for the run
- * that holds its stack, or the
- * service's plain queue reason. A run is only ever held by its own stack (admission holds a
+ * silent, with a warning icon), for the run that holds its stack, or the service's plain queue
+ * reason; nothing for a run that does not wait. A run is only ever held by its own stack (admission holds a
  * stack for one run at a time), which is named beside it wherever it is shown: here it is "the
  * stack". Text only: it takes the style of where it is shown.
  */
@@ -28,6 +27,10 @@ export const WhyItWaits = ({
     ) : (
       <>{reason}</>
     );
+  }
+  // A run that no longer waits (cancelled while held, say) keeps the queue state it had.
+  if (run.status !== 'QUEUED') {
+    return null;
   }
   if (queue?.preflightBlockedByAdmissionCondition && queue.blockingRunId) {
     return (

@@ -56,6 +56,24 @@ describe('ErrorPanel', () => {
     );
 
     expect(screen.getByText('Error: Saving failed')).toBeInTheDocument();
-    expect(screen.getByText('Failed to fetch')).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        "The portal's backend did not answer (Failed to fetch): check your connection, or whether the backend is running, then try again.",
+      ),
+    ).toBeInTheDocument();
+  });
+
+  it('does not call a request without an answer an error the service answered', async () => {
+    await renderInTestApp(
+      <ErrorPanel
+        error={new TypeError('NetworkError when attempting to fetch resource.')}
+      />,
+    );
+    expect(
+      screen.getByText('Error: Could not reach the infrastructure service'),
+    ).toBeInTheDocument();
+    expect(
+      screen.queryByText(/answered with an error/),
+    ).not.toBeInTheDocument();
   });
 });

@@ -42,10 +42,34 @@ const Details = ({ body }: { body: ErrorBody }) => (
 );
 
 /**
+ * True for a request that got no answer at all (the backend down or restarting, the network
+ * gone): browsers reject fetch with a TypeError, worded by each ("Failed to fetch",
+ * "NetworkError when attempting to fetch resource.", "Load failed").
+ */
+function isUnanswered(error: Error): boolean {
+  return (
+    !(error instanceof InfraDeliveryApiError) &&
+    error.name === 'TypeError' &&
+    /fetch|network|load failed/i.test(error.message)
+  );
+}
+
+/** The error's message, and for a request without an answer what a person can check. */
+function messageOf(error: Error): string {
+  return isUnanswered(error)
+    ? `The portal's backend did not answer (${error.message}): check your connection, or whether the backend is running, then try again.`
+    : error.message;
+}
+
+/**
  * What went wrong, by the service's status: a page opened from an old link (a deleted run, an
- * id of another organization) reads "Not found", not as the service failing.
+ * id of another organization) reads "Not found", not as the service failing; a request without
+ * an answer does not read as the service answering.
  */
 function errorTitleOf(error: Error): string {
+  if (isUnanswered(error)) {
+    return 'Could not reach the infrastructure service';
+  }
   switch (error instanceof InfraDeliveryApiError ? error.status : undefined) {
     case 401:
       return 'Not signed in to the infrastructure service';
@@ -72,7 +96,7 @@ export const ErrorPanel = ({
 }) => (
   <WarningPanel severity="error" title={title} defaultExpanded>
     <div>
-      <Typography paragraph>{error.message}</Typography>
+      <Typography paragraph>{messageOf(error)}</Typography>
       {error instanceof InfraDeliveryApiError && (
         <>
           <Details body={error.body} />
