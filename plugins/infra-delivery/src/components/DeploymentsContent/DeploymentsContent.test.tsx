@@ -94,6 +94,35 @@ describe('DeploymentsContent', () => {
     ).toBeInTheDocument();
   });
 
+  it('offers no rollback to the release that runs again after a rollback', async () => {
+    const first = deployment('d1', 'SUCCEEDED', 'app:1');
+    const rolledBack: Deployment = {
+      ...deployment('d5', 'SUCCEEDED', 'app:1'),
+      description: 'Rollback of payments-api to deployment d1',
+      triggerSource: 'ROLLBACK',
+      rollbackToDeploymentId: 'd1',
+      data: { ...first.data },
+    };
+    server.use(
+      http.get(`${baseUrl}/deployments`, () =>
+        HttpResponse.json(
+          list([rolledBack, deployment('d3', 'SUCCEEDED', 'app:3'), first]),
+        ),
+      ),
+    );
+    await renderEntityContent(<DeploymentsContent />, annotated);
+    expect(await screen.findByText('Deploy app:3')).toBeInTheDocument();
+
+    // Only app:3 can be rolled back to; the first deployment's release is the one running.
+    const [button] = screen.getAllByRole('button', { name: 'Rollback' });
+    expect(screen.getAllByRole('button', { name: 'Rollback' })).toHaveLength(1);
+    expect(
+      within(button.closest('tr')!).getByText('Deploy app:3'),
+    ).toBeInTheDocument();
+    const same = screen.getByText('The release running now').closest('tr')!;
+    expect(within(same).getByText('Deploy app:1')).toBeInTheDocument();
+  });
+
   it('keeps each row to five columns: the facts go under the name and the start', async () => {
     server.use(
       http.get(`${baseUrl}/deployments`, () =>

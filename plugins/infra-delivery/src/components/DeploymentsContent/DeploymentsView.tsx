@@ -76,6 +76,12 @@ export const DeploymentsView = ({
 
   const current = deployments.find(d => d.status === 'SUCCEEDED');
   const title = (d: Deployment) => deploymentTitle(d, deployments);
+  const runningRef = current?.data.deployedTaskDefinition?.ref;
+  /** A succeeded deployment of the task definition revision that runs now. */
+  const runsNow = (d: Deployment) =>
+    d.status === 'SUCCEEDED' &&
+    runningRef !== undefined &&
+    d.data.deployedTaskDefinition?.ref === runningRef;
 
   const columns: TableColumn<Deployment>[] = contentWidths<Deployment>([
     {
@@ -120,10 +126,17 @@ export const DeploymentsView = ({
               Running now
             </Typography>
           )}
+          {/* An older deployment of the release that runs (rolled back to): nothing to undo. */}
+          {d.id !== current?.id && runsNow(d) && (
+            <Typography variant="caption" color="textSecondary">
+              The release running now
+            </Typography>
+          )}
           {canRollBack &&
             d.status === 'SUCCEEDED' &&
             current &&
-            d.id !== current.id && (
+            d.id !== current.id &&
+            !runsNow(d) && (
               <ConfirmActionButton
                 label="Rollback"
                 color="secondary"
