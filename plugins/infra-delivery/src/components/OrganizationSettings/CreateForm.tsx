@@ -1,11 +1,11 @@
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
-import { ReactNode, useState } from 'react';
+import { FormEvent, ReactNode, useState } from 'react';
 import { ErrorPanel } from '../common/ErrorPanel';
 
 /**
  * The row of fields at the top of an organization card, with the button that creates what
- * they describe. While the request runs the button waits; when it fails, the ErrorBody is
+ * they describe (or Enter in a field). While the request runs the button waits; when it fails, the ErrorBody is
  * shown under the fields (titled `errorTitle`) and what was typed stays.
  */
 export const CreateForm = ({
@@ -38,18 +38,24 @@ export const CreateForm = ({
   };
   return (
     <>
+      {/* A form: Enter in a field creates, as the button does. */}
       <Box
+        component="form"
         display="flex"
         flexWrap="wrap"
         alignItems="flex-end"
         style={{ gap: 16 }}
         mb={2}
+        onSubmit={(event: FormEvent) => {
+          event.preventDefault();
+          if (!disabled && !busy) submit();
+        }}
       >
         {children}
         <Button
+          type="submit"
           variant="contained"
           color="primary"
-          onClick={submit}
           disabled={disabled || busy}
         >
           {submitLabel}

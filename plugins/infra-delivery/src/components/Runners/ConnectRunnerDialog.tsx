@@ -9,6 +9,7 @@ import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
 import { useId, useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
+import { dialogForm } from '../common/dialogForm';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { RunnerArrival } from './RunnerArrival';
 import { RunnerStartCommand } from './RunnerStartCommand';
@@ -87,6 +88,7 @@ export const ConnectRunnerDialog = ({
       fullWidth
       maxWidth="md"
       aria-labelledby={titleId}
+      PaperProps={dialogForm(connect, !token && !busy && Boolean(name.trim()))}
     >
       <DialogTitle id={titleId}>Connect a runner</DialogTitle>
       <DialogContent>
@@ -127,9 +129,9 @@ export const ConnectRunnerDialog = ({
               Cancel
             </Button>
             <Button
+              type="submit"
               color="primary"
               variant="contained"
-              onClick={connect}
               disabled={busy || !name.trim()}
             >
               Create the key

@@ -402,8 +402,8 @@ describe('RunnersCard', () => {
     const name = within(dialog).getByLabelText('Name');
     expect(name).toHaveValue('Runner');
     await userEvent.clear(name);
-    await userEvent.type(name, 'Build runner');
-    await createTheKey(dialog);
+    // Enter in the name creates the key, as the button does.
+    await userEvent.type(name, 'Build runner{Enter}');
 
     const command = await within(dialog).findByLabelText(
       'Command that starts a runner',

@@ -5,6 +5,7 @@ import DialogContent from '@material-ui/core/DialogContent';
 import DialogTitle from '@material-ui/core/DialogTitle';
 import TextField from '@material-ui/core/TextField';
 import { ReactNode, useState } from 'react';
+import { dialogForm } from './dialogForm';
 import { ErrorPanel } from './ErrorPanel';
 
 let dialogCount = 0;
@@ -55,6 +56,9 @@ export const ConfirmActionButton = <T,>({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Error>();
 
+  const canConfirm =
+    !busy && (typedConfirmation === undefined || typed === typedConfirmation);
+
   const confirm = async () => {
     setBusy(true);
     setError(undefined);
@@ -85,10 +89,12 @@ export const ConfirmActionButton = <T,>({
       >
         {label}
       </Button>
+      {/* A form: Enter in its fields confirms, as the button does. */}
       <Dialog
         open={open}
         onClose={() => !busy && setOpen(false)}
         aria-labelledby={titleId}
+        PaperProps={dialogForm(confirm, canConfirm)}
       >
         <DialogTitle id={titleId}>{title}</DialogTitle>
         <DialogContent>
@@ -124,13 +130,10 @@ export const ConfirmActionButton = <T,>({
             Cancel
           </Button>
           <Button
-            onClick={confirm}
+            type="submit"
             color={color}
             variant="contained"
-            disabled={
-              busy ||
-              (typedConfirmation !== undefined && typed !== typedConfirmation)
-            }
+            disabled={!canConfirm}
           >
             {confirmLabel}
           </Button>

@@ -1,0 +1,59 @@
+import { renderInTestApp } from '@backstage/test-utils';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { ConfirmActionButton } from './ConfirmActionButton';
+
+describe('ConfirmActionButton', () => {
+  it('confirms with Enter in the note, as with the button', async () => {
+    const onConfirm = jest.fn(async (note: string) => note);
+    const onDone = jest.fn();
+    await renderInTestApp(
+      <ConfirmActionButton
+        label="Plan & apply"
+        title="Plan and apply Network?"
+        noteLabel="What is this run for? (optional)"
+        onConfirm={onConfirm}
+        onDone={onDone}
+      >
+        A plan, an approval, then the apply.
+      </ConfirmActionButton>,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Plan & apply' }));
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.type(
+      within(dialog).getByLabelText('What is this run for? (optional)'),
+      'Widen the subnets{Enter}',
+    );
+    await waitFor(() =>
+      expect(onDone).toHaveBeenCalledWith('Widen the subnets'),
+    );
+    expect(onConfirm).toHaveBeenCalledTimes(1);
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument(),
+    );
+  });
+
+  it('takes Enter only once the typed confirmation matches', async () => {
+    const onConfirm = jest.fn(async () => undefined);
+    await renderInTestApp(
+      <ConfirmActionButton
+        label="Destroy"
+        title="Destroy every resource of Network?"
+        typedConfirmation="Network"
+        onConfirm={onConfirm}
+      >
+        Every resource goes.
+      </ConfirmActionButton>,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Destroy' }));
+    const field = within(await screen.findByRole('dialog')).getByLabelText(
+      'Type Network to confirm',
+    );
+    await userEvent.type(field, 'Netw{Enter}');
+    expect(onConfirm).not.toHaveBeenCalled();
+    expect(screen.getByRole('dialog')).toBeInTheDocument();
+
+    await userEvent.type(field, 'ork{Enter}');
+    await waitFor(() => expect(onConfirm).toHaveBeenCalledTimes(1));
+  });
+});
