@@ -78,6 +78,7 @@ export const ApiKeysCard = ({
       >
         <TextField
           id="api-key-name"
+          name="name"
           label="Name"
           value={name}
           onChange={event => setName(event.target.value)}

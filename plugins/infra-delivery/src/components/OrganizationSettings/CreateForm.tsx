@@ -1,12 +1,32 @@
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
-import { FormEvent, ReactNode, useState } from 'react';
+import {
+  Children,
+  cloneElement,
+  FormEvent,
+  isValidElement,
+  ReactElement,
+  ReactNode,
+  useState,
+} from 'react';
 import { ErrorPanel } from '../common/ErrorPanel';
+import { fieldErrorsOf } from './fieldErrors';
+
+/** The `name` of each field among `children`: what the service's validation issues name. */
+function fieldNames(children: ReactNode): string[] {
+  return Children.toArray(children).flatMap(child =>
+    isValidElement<{ name?: string }>(child) && child.props.name
+      ? [child.props.name]
+      : [],
+  );
+}
 
 /**
  * The row of fields at the top of an organization card, with the button that creates what
- * they describe (or Enter in a field). While the request runs the button waits; when it fails, the ErrorBody is
- * shown under the fields (titled `errorTitle`) and what was typed stays.
+ * they describe (or Enter in a field). While the request runs the button waits; when it
+ * fails, what was typed stays, and the service's validation issues are shown under the fields
+ * they name (each field's `name` is the request's), or else its ErrorBody under the row
+ * (titled `errorTitle`).
  */
 export const CreateForm = ({
   submitLabel,
@@ -20,7 +40,7 @@ export const CreateForm = ({
   disabled: boolean;
   onSubmit: () => Promise<void>;
   errorTitle: string;
-  /** The fields. */
+  /** The fields, each `name`d after the request body's field it fills. */
   children: ReactNode;
 }) => {
   const [busy, setBusy] = useState(false);
@@ -36,6 +56,19 @@ export const CreateForm = ({
       setBusy(false);
     }
   };
+  const fieldErrors = fieldErrorsOf(error, fieldNames(children));
+  // Mapped also without errors: the fields keep their keys, and focus, when errors come.
+  const fields = Children.map(children, child => {
+    const name = isValidElement<{ name?: string }>(child)
+      ? child.props.name
+      : undefined;
+    return name && fieldErrors?.[name]
+      ? cloneElement(child as ReactElement, {
+          error: true,
+          helperText: fieldErrors[name],
+        })
+      : child;
+  });
   return (
     <>
       {/* A form: Enter in a field creates, as the button does. */}
@@ -51,7 +84,7 @@ export const CreateForm = ({
           if (!disabled && !busy) submit();
         }}
       >
-        {children}
+        {fields}
         <Button
           type="submit"
           variant="contained"
@@ -61,7 +94,7 @@ export const CreateForm = ({
           {submitLabel}
         </Button>
       </Box>
-      {error && <ErrorPanel error={error} title={errorTitle} />}
+      {error && !fieldErrors && <ErrorPanel error={error} title={errorTitle} />}
     </>
   );
 };

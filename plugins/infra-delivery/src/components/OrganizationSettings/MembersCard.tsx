@@ -154,6 +154,7 @@ export const MembersCard = ({
         >
           <TextField
             id="invite-email"
+            name="email"
             label="Email"
             value={email}
             onChange={event => setEmail(event.target.value)}

@@ -205,6 +205,40 @@ describe('OrganizationSettingsPage', () => {
     });
   });
 
+  it('shows what the service refuses beside the field it names', async () => {
+    server.use(
+      http.post(`${baseUrl}/memberships`, () =>
+        HttpResponse.json(
+          {
+            code: 'InfraDelivery:Request:VALIDATION_FAILED',
+            message: 'The request body is not valid',
+            details: [
+              {
+                title: 'Validation issues',
+                render: 'list',
+                items: ['body.data.email: Invalid email address'],
+              },
+            ],
+            requestId: 'req-1',
+          },
+          { status: 400 },
+        ),
+      ),
+    );
+    await renderPage();
+    await screen.findAllByText('owner@example.com');
+    const email = screen.getByLabelText('Email');
+    await userEvent.type(email, 'not-an-email{Enter}');
+
+    await waitFor(() => expect(email).toHaveAttribute('aria-invalid', 'true'));
+    expect(
+      document.getElementById(email.getAttribute('aria-describedby')!),
+    ).toHaveTextContent('Invalid email address');
+    // Said once, where it is: no panel of codes and request ids under the row.
+    expect(screen.queryByText(/VALIDATION_FAILED/)).not.toBeInTheDocument();
+    expect(email).toHaveValue('not-an-email');
+  });
+
   it('revokes a key only after confirmation', async () => {
     server.use(
       http.delete(

@@ -49,6 +49,7 @@ export const SelfHostedServersCard = () => {
   const field = (name: keyof typeof EMPTY_FORM, label: string) => (
     <TextField
       id={`self-hosted-server-${name}`}
+      name={name}
       label={label}
       type={name === 'clientSecret' ? 'password' : 'text'}
       value={form[name]}

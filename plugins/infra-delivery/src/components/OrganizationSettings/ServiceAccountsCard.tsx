@@ -109,6 +109,7 @@ export const ServiceAccountsCard = ({
         >
           <TextField
             id="service-account-name"
+            name="name"
             label="Name"
             value={name}
             onChange={event => setName(event.target.value)}

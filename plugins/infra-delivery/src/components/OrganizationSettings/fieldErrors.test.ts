@@ -1,0 +1,44 @@
+import { InfraDeliveryApiError } from '@infra-delivery/plugin-infra-delivery-common';
+import { fieldErrorsOf } from './fieldErrors';
+
+const refused = (...items: string[]) =>
+  new InfraDeliveryApiError(400, {
+    code: 'InfraDelivery:Request:VALIDATION_FAILED',
+    message: 'The request body is not valid',
+    details: [{ title: 'Validation issues', render: 'list', items }],
+  });
+
+describe('fieldErrorsOf', () => {
+  it('words each issue for the field it names', () => {
+    expect(
+      fieldErrorsOf(
+        refused(
+          'body.data.name: Too big: expected string to have <=255 characters',
+          'body.data.baseUrl: Invalid URL',
+        ),
+        ['name', 'baseUrl', 'clientId'],
+      ),
+    ).toEqual({
+      name: 'At most 255 characters',
+      baseUrl: 'Not a URL (https://…)',
+    });
+  });
+
+  it('leaves to the error panel what names no field of the form', () => {
+    expect(
+      fieldErrorsOf(refused('body.data.role: Invalid option'), ['name']),
+    ).toBeUndefined();
+    expect(
+      fieldErrorsOf(
+        new InfraDeliveryApiError(409, {
+          code: 'InfraDelivery:ServiceAccount:CONFLICT',
+          message: 'Taken',
+        }),
+        ['name'],
+      ),
+    ).toBeUndefined();
+    expect(
+      fieldErrorsOf(new TypeError('Failed to fetch'), ['name']),
+    ).toBeUndefined();
+  });
+});

@@ -1,0 +1,44 @@
+import { InfraDeliveryApiError } from '@infra-delivery/plugin-infra-delivery-common';
+
+/** A validator's wording as a person reads it beside a field. */
+function readable(message: string): string {
+  const atMost = /^Too big: expected string to have <=(\d+) characters?$/.exec(
+    message,
+  );
+  if (atMost) return `At most ${atMost[1]} characters`;
+  if (/^Too small: expected string to have >=1 characters?$/.test(message)) {
+    return 'Required';
+  }
+  const atLeast =
+    /^Too small: expected string to have >=(\d+) characters?$/.exec(message);
+  if (atLeast) return `At least ${atLeast[1]} characters`;
+  if (message === 'Invalid URL') return 'Not a URL (https://…)';
+  return message;
+}
+
+/**
+ * The service's validation issues of a request body, by the field they name
+ * (`body.data.name: Too big…` → `name`), worded for a person; undefined unless every issue
+ * names one of `fields`, so that nothing is lost when they are shown beside them instead.
+ */
+export function fieldErrorsOf(
+  error: Error | undefined,
+  fields: string[],
+): Record<string, string> | undefined {
+  if (
+    !(error instanceof InfraDeliveryApiError) ||
+    error.status !== 400 ||
+    !error.body.details?.length
+  ) {
+    return undefined;
+  }
+  const errors: Record<string, string> = {};
+  for (const item of error.body.details.flatMap(d => d.items ?? [])) {
+    const issue = /^body\.data\.(\w+): (.+)$/.exec(item);
+    if (!issue || !fields.includes(issue[1])) {
+      return undefined;
+    }
+    errors[issue[1]] ??= readable(issue[2]);
+  }
+  return Object.keys(errors).length ? errors : undefined;
+}
