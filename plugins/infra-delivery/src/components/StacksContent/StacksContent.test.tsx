@@ -300,7 +300,7 @@ describe('StacksContent', () => {
       'Command that starts a runner',
     ) as HTMLTextAreaElement;
     expect(command.value).toContain(
-      'INFRA_DELIVERY_RUNNER_TOKEN=<api key of a runner service account> npx @infra-delivery/runner --url ',
+      "INFRA_DELIVERY_RUNNER_TOKEN='<api key of a runner service account>' npx @infra-delivery/runner --url ",
     );
     expect(
       await within(notice).findByRole('button', { name: 'Connect a runner' }),
