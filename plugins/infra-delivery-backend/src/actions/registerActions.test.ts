@@ -328,7 +328,8 @@ describe.each(databases.eachSupportedId())(
         // The apply waits for the runner that just planned, and the tool says so.
         expect(approved.run).toMatchObject({
           waitingForRunner: false,
-          queueReason: 'Queued for a runner: the one connected runner is free',
+          queueReason:
+            'Queued for a runner: the one connected runner is free and takes it next',
         });
         const steps = (await output(MEMBER, 'get-run', { runId })).steps;
         expect(steps.map((s: any) => s.status)).toEqual([

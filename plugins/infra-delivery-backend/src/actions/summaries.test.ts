@@ -42,7 +42,8 @@ describe('runSummary', () => {
         preflightBlockedByAdmissionCondition: false,
         stackRunPreflightPending: false,
         waitingForRunner: false,
-        reason: 'Queued for a runner: the one connected runner is free',
+        reason:
+          'Queued for a runner: the one connected runner is free and takes it next',
       },
     });
     expect(summary).toMatchObject({ waitingForRunner: false });

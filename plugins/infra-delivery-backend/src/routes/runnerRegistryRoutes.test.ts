@@ -366,7 +366,7 @@ describe.each(databases.eachSupportedId())(
         // Its step done, the runner is free to take the run's step at its next poll.
         await complete(api, runner.key, busyWith);
         expect((await getRun(api, owner, run.id)).queueState?.reason).toBe(
-          'Queued for a runner: the one connected runner is free',
+          'Queued for a runner: the one connected runner is free and takes it next',
         );
 
         await sleep(ONLINE_SECONDS * 1000 + 200);
@@ -381,7 +381,7 @@ describe.each(databases.eachSupportedId())(
         await claimNothing(runner.key, { runnerId: 'stopping' });
         const run = await trigger(api, owner, pipelineId);
         expect(run.queueState?.reason).toBe(
-          'Queued for a runner: the one connected runner is free',
+          'Queued for a runner: the one connected runner is free and takes it next',
         );
 
         await api.post(

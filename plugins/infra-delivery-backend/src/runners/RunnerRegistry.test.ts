@@ -118,7 +118,8 @@ describe.each(databases.eachSupportedId())('RunnerRegistry on %s', id => {
       now += 5_000;
       expect(await reasonAt(runners, run)).toMatchObject({
         waitingForRunner: false,
-        reason: 'Queued for a runner: the one connected runner is free',
+        reason:
+          'Queued for a runner: the one connected runner is free and takes it next',
       });
       expect((await reasonAt(runners, run))?.runnersSilent).toBeUndefined();
 

@@ -18,9 +18,21 @@ describe('waitForRunner', () => {
       3,
       'Queued for a runner: all 3 connected runners are busy with other steps',
     ],
-    [1, 0, 'Queued for a runner: the one connected runner is free'],
-    [3, 2, 'Queued for a runner: 1 of 3 connected runners is free'],
-    [3, 1, 'Queued for a runner: 2 of 3 connected runners are free'],
+    [
+      1,
+      0,
+      'Queued for a runner: the one connected runner is free and takes it next',
+    ],
+    [
+      3,
+      2,
+      'Queued for a runner: 1 of 3 connected runners is free and takes it next',
+    ],
+    [
+      3,
+      1,
+      'Queued for a runner: 2 of 3 connected runners are free; the first to ask takes it',
+    ],
   ])(
     'says why a step waits with %i runners online, %i of them busy',
     (online, busy, reason) => {

@@ -81,9 +81,11 @@ export function waitForRunner(
     waitingForRunner: false,
     reason:
       online === 1
-        ? 'Queued for a runner: the one connected runner is free'
+        ? 'Queued for a runner: the one connected runner is free and takes it next'
         : `Queued for a runner: ${free} of ${online} connected runners ${
-            free === 1 ? 'is' : 'are'
-          } free`,
+            free === 1
+              ? 'is free and takes it next'
+              : 'are free; the first to ask takes it'
+          }`,
   };
 }
