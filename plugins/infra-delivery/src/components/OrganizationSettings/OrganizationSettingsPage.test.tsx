@@ -239,6 +239,47 @@ describe('OrganizationSettingsPage', () => {
     expect(email).toHaveValue('not-an-email');
   });
 
+  it('lists the service account and key a connected runner got once its dialog closes', async () => {
+    server.use(
+      http.post(`${baseUrl}/service-accounts`, () =>
+        HttpResponse.json(
+          { data: { ...account, id: 'sa9', name: 'Runner' } },
+          { status: 201 },
+        ),
+      ),
+      http.post(`${baseUrl}/api-keys`, () =>
+        HttpResponse.json(
+          { data: { ...apiKey, id: 'k9', key: 'idk_runnerkey' } },
+          { status: 201 },
+        ),
+      ),
+    );
+    await renderPage();
+    await screen.findByText('runner-ci-1');
+    const accountLoads = requestsTo('GET', '/service-accounts').length;
+    const keyLoads = requestsTo('GET', '/api-keys').length;
+
+    await userEvent.click(
+      screen.getByRole('button', { name: 'Connect a runner' }),
+    );
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.click(
+      within(dialog).getByRole('button', { name: 'Create the key' }),
+    );
+    await userEvent.click(
+      await within(dialog).findByRole('button', { name: 'Done' }),
+    );
+
+    await waitFor(() =>
+      expect(requestsTo('GET', '/service-accounts').length).toBeGreaterThan(
+        accountLoads,
+      ),
+    );
+    await waitFor(() =>
+      expect(requestsTo('GET', '/api-keys').length).toBeGreaterThan(keyLoads),
+    );
+  });
+
   it('revokes a key only after confirmation', async () => {
     server.use(
       http.delete(

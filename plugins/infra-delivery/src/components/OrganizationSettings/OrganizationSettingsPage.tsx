@@ -15,8 +15,10 @@ import { useList } from './useList';
  * the portal organization.
  */
 export const OrganizationSettingsPage = () => {
-  // Creating or deleting a service account changes who can own keys.
+  // Creating or deleting a service account changes who can own keys; connecting a runner
+  // creates an account and its key.
   const [accountsVersion, setAccountsVersion] = useState(0);
+  const accountsChanged = () => setAccountsVersion(v => v + 1);
   // Read once for the members card and for the API keys' owners.
   const client = useApi(infraDeliveryApiRef);
   const members = useList(
@@ -32,14 +34,15 @@ export const OrganizationSettingsPage = () => {
         </Grid>
         <Grid item xs={12} xl={6}>
           <ServiceAccountsCard
-            onChanged={() => setAccountsVersion(v => v + 1)}
+            version={accountsVersion}
+            onChanged={accountsChanged}
           />
         </Grid>
         <Grid item xs={12} xl={6}>
           <ApiKeysCard version={accountsVersion} members={members.items} />
         </Grid>
         <Grid item xs={12} id="runners">
-          <RunnersCard />
+          <RunnersCard onRunnerConnected={accountsChanged} />
         </Grid>
         <Grid item xs={12} id="self-hosted-servers">
           <SelfHostedServersCard />

@@ -22,8 +22,11 @@ import { LoadingTable } from '../common/LoadingTable';
 
 /** Service accounts for runners and automation. */
 export const ServiceAccountsCard = ({
+  version,
   onChanged,
 }: {
+  /** Changes when service accounts were created elsewhere on the page (Connect a runner). */
+  version: number;
   onChanged: () => void;
 }) => {
   const client = useApi(infraDeliveryApiRef);
@@ -32,7 +35,7 @@ export const ServiceAccountsCard = ({
     async () =>
       (await client.call('listServiceAccounts', { query: { limit: 500 } }))
         .data,
-    [client],
+    [client, version],
   );
   const isAdmin = useIsOrganizationAdmin();
   const [name, setName] = useState('');

@@ -141,7 +141,12 @@ const columns: TableColumn<RunnerRow>[] = contentWidths<RunnerRow>([
 ]);
 
 /** The runners that executed or wait for IaC steps of the organization, as last seen. */
-export const RunnersCard = () => {
+export const RunnersCard = ({
+  onRunnerConnected,
+}: {
+  /** After Connect a runner created a service account and its key. */
+  onRunnerConnected?: () => void;
+} = {}) => {
   const isAdmin = useIsOrganizationAdmin();
   const runners = useRunnerPages();
   const { retry } = runners;
@@ -150,6 +155,7 @@ export const RunnersCard = () => {
   const connected = () => {
     runners.firstPage();
     retry();
+    onRunnerConnected?.();
   };
   const page = runners.value;
   const runTitles = useRunTitles(
