@@ -9,7 +9,7 @@ import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
 import { useId, useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
-import { dialogForm } from '../common/dialogForm';
+import { DialogForm } from '../common/DialogForm';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { RunnerArrival } from './RunnerArrival';
 import { RunnerStartCommand } from './RunnerStartCommand';
@@ -88,57 +88,61 @@ export const ConnectRunnerDialog = ({
       fullWidth
       maxWidth="md"
       aria-labelledby={titleId}
-      PaperProps={dialogForm(connect, !token && !busy && Boolean(name.trim()))}
     >
-      <DialogTitle id={titleId}>Connect a runner</DialogTitle>
-      <DialogContent>
-        {token && serviceAccountId ? (
-          <StartCommand token={token} serviceAccountId={serviceAccountId} />
-        ) : (
-          <>
-            <Typography gutterBottom>
-              A runner executes the plan, apply and destroy steps of pipeline
-              runs. It signs in with the API key of a service account of its
-              own, created now with the Member role.
-            </Typography>
-            <TextField
-              id="runner-name"
-              label="Name"
-              value={name}
-              disabled={busy || Boolean(serviceAccountId)}
-              onChange={event => setName(event.target.value)}
-            />
-            {error && (
-              <ErrorPanel error={error} title="Could not connect a runner" />
-            )}
-          </>
-        )}
-      </DialogContent>
-      <DialogActions>
-        {token ? (
-          <Button
-            color="primary"
-            variant="contained"
-            onClick={() => onClose(true)}
-          >
-            Done
-          </Button>
-        ) : (
-          <>
-            <Button onClick={() => onClose(false)} disabled={busy}>
-              Cancel
-            </Button>
+      <DialogForm
+        onSubmit={connect}
+        canSubmit={!token && !busy && Boolean(name.trim())}
+      >
+        <DialogTitle id={titleId}>Connect a runner</DialogTitle>
+        <DialogContent>
+          {token && serviceAccountId ? (
+            <StartCommand token={token} serviceAccountId={serviceAccountId} />
+          ) : (
+            <>
+              <Typography gutterBottom>
+                A runner executes the plan, apply and destroy steps of pipeline
+                runs. It signs in with the API key of a service account of its
+                own, created now with the Member role.
+              </Typography>
+              <TextField
+                id="runner-name"
+                label="Name"
+                value={name}
+                disabled={busy || Boolean(serviceAccountId)}
+                onChange={event => setName(event.target.value)}
+              />
+              {error && (
+                <ErrorPanel error={error} title="Could not connect a runner" />
+              )}
+            </>
+          )}
+        </DialogContent>
+        <DialogActions>
+          {token ? (
             <Button
-              type="submit"
               color="primary"
               variant="contained"
-              disabled={busy || !name.trim()}
+              onClick={() => onClose(true)}
             >
-              Create the key
+              Done
             </Button>
-          </>
-        )}
-      </DialogActions>
+          ) : (
+            <>
+              <Button onClick={() => onClose(false)} disabled={busy}>
+                Cancel
+              </Button>
+              <Button
+                type="submit"
+                color="primary"
+                variant="contained"
+                disabled={busy || !name.trim()}
+              >
+                Create the key
+              </Button>
+            </>
+          )}
+        </DialogActions>
+      </DialogForm>
     </Dialog>
   );
 };

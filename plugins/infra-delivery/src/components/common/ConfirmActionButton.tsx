@@ -5,7 +5,7 @@ import DialogContent from '@material-ui/core/DialogContent';
 import DialogTitle from '@material-ui/core/DialogTitle';
 import TextField from '@material-ui/core/TextField';
 import { ReactNode, useState } from 'react';
-import { dialogForm } from './dialogForm';
+import { DialogForm } from './DialogForm';
 import { ErrorPanel } from './ErrorPanel';
 
 let dialogCount = 0;
@@ -94,50 +94,51 @@ export const ConfirmActionButton = <T,>({
         open={open}
         onClose={() => !busy && setOpen(false)}
         aria-labelledby={titleId}
-        PaperProps={dialogForm(confirm, canConfirm)}
       >
-        <DialogTitle id={titleId}>{title}</DialogTitle>
-        <DialogContent>
-          {children}
-          {noteLabel !== undefined && (
-            <TextField
-              id={`${titleId}-note`}
-              fullWidth
-              margin="normal"
-              autoComplete="off"
-              label={noteLabel}
-              helperText={noteHelperText}
-              inputProps={{ maxLength: 4000 }}
-              value={note}
-              onChange={event => setNote(event.target.value)}
-            />
-          )}
-          {typedConfirmation !== undefined && (
-            <TextField
-              id={`${titleId}-typed`}
-              fullWidth
-              margin="normal"
-              autoComplete="off"
-              label={`Type ${typedConfirmation} to confirm`}
-              value={typed}
-              onChange={event => setTyped(event.target.value)}
-            />
-          )}
-          {error && <ErrorPanel error={error} title={`${label} failed`} />}
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => setOpen(false)} disabled={busy}>
-            Cancel
-          </Button>
-          <Button
-            type="submit"
-            color={color}
-            variant="contained"
-            disabled={!canConfirm}
-          >
-            {confirmLabel}
-          </Button>
-        </DialogActions>
+        <DialogForm onSubmit={confirm} canSubmit={canConfirm}>
+          <DialogTitle id={titleId}>{title}</DialogTitle>
+          <DialogContent>
+            {children}
+            {noteLabel !== undefined && (
+              <TextField
+                id={`${titleId}-note`}
+                fullWidth
+                margin="normal"
+                autoComplete="off"
+                label={noteLabel}
+                helperText={noteHelperText}
+                inputProps={{ maxLength: 4000 }}
+                value={note}
+                onChange={event => setNote(event.target.value)}
+              />
+            )}
+            {typedConfirmation !== undefined && (
+              <TextField
+                id={`${titleId}-typed`}
+                fullWidth
+                margin="normal"
+                autoComplete="off"
+                label={`Type ${typedConfirmation} to confirm`}
+                value={typed}
+                onChange={event => setTyped(event.target.value)}
+              />
+            )}
+            {error && <ErrorPanel error={error} title={`${label} failed`} />}
+          </DialogContent>
+          <DialogActions>
+            <Button onClick={() => setOpen(false)} disabled={busy}>
+              Cancel
+            </Button>
+            <Button
+              type="submit"
+              color={color}
+              variant="contained"
+              disabled={!canConfirm}
+            >
+              {confirmLabel}
+            </Button>
+          </DialogActions>
+        </DialogForm>
       </Dialog>
     </>
   );
