@@ -1,4 +1,5 @@
 import {
+  ClaimRequest,
   DEFAULT_RUNNER_POLL_INTERVAL_MS,
   ErrorBody,
   errorCode,
@@ -22,22 +23,13 @@ import { RunCheckouts } from '../runners/RunCheckouts';
 import { ingestStepReport, StepReport } from '../iac/ingestStepReport';
 import { RunnerRegistry } from '../runners/RunnerRegistry';
 
+/** A held claim looks for steps other instances queued at most this often. */
+const MIN_RECHECK_MS = 250;
+
 /**
  * The runner protocol: runners are service accounts (MEMBER or above) that claim the IaC steps
  * of their own organization, keep their lease alive, stream logs and report results.
  */
-/** What a runner says of itself with each claim, for the portal's runner list. */
-interface ClaimingRunner {
-  runnerId: string;
-  labels?: string[];
-  version?: string;
-  hostname?: string;
-  pollIntervalMs?: number;
-}
-
-/** A held claim looks for steps other instances queued at most this often. */
-const MIN_RECHECK_MS = 250;
-
 export class RunnerService {
   private readonly checkouts: RunCheckouts;
 
@@ -74,7 +66,7 @@ export class RunnerService {
    */
   async claim(
     caller: Caller,
-    runner: ClaimingRunner & { waitSeconds?: number },
+    runner: ClaimRequest,
     signal?: AbortSignal,
   ): Promise<RunnerClaim | undefined> {
     await this.requireRunner(caller);
@@ -102,9 +94,10 @@ export class RunnerService {
     }
   }
 
+  /** One look for a step; the runner's sighting (what it says of itself) is recorded. */
   private async claimOnce(
     caller: Caller,
-    runner: ClaimingRunner,
+    runner: Omit<ClaimRequest, 'waitSeconds'>,
   ): Promise<RunnerClaim | undefined> {
     const claimed = await this.deps.engine.claim(
       caller.organizationId,

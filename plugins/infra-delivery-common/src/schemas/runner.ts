@@ -53,6 +53,9 @@ export const claimRequestSchema = requestBody(
   }),
 );
 
+/** A claim as a runner sends it: what it says of itself, and how long it may be held. */
+export type ClaimRequest = z.infer<typeof claimRequestSchema>['data'];
+
 /** A runner that stops says so, so that it reads OFFLINE at once rather than after the window. */
 export const signOffRunnerRequestSchema = requestBody(
   z.object({ runnerId: runnerIdSchema }),
