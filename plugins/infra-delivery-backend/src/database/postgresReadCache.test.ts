@@ -58,9 +58,11 @@ describeOnPostgres(
       // The snapshot is the server's: a commit of another test file, in another database of
       // the same server, may fall between the two reads and rightly forget the first. The pair
       // is read again then, a few times at most: a cache that never remembers still fails.
+      // Only the second read's statements are counted: after a retry the first read may itself
+      // be answered from memory, by the pair before it.
       const readTwice = async () => {
-        statements = [];
         const once = await readRows<RunRow>(queued());
+        statements = [];
         return [once, await readRows<RunRow>(queued())];
       };
       let [first, again] = await readTwice();
@@ -72,8 +74,8 @@ describeOnPostgres(
         { id: 'r1', status: 'QUEUED', data: { steps: ['plan'] } },
       ]);
       expect(again).toBe(first);
-      expect(reads()).toHaveLength(1);
-      expect(snapshots()).toHaveLength(2);
+      expect(reads()).toHaveLength(0);
+      expect(snapshots()).toHaveLength(1);
       expect(Object.isFrozen(again)).toBe(true);
       expect(Object.isFrozen(again[0])).toBe(true);
       // A JSON column is an object on PostgreSQL: a reader cannot change it for the others.
