@@ -131,7 +131,11 @@ export async function createRunner(
   api: InfraDeliveryTestClient,
   owner: WithToken,
   role: Exclude<Role, 'OWNER'> = 'MEMBER',
-): Promise<{ key: string; serviceAccountId: string }> {
+): Promise<{
+  key: string;
+  serviceAccountId: string;
+  serviceAccountName: string;
+}> {
   const account = await api.post(
     '/service-accounts',
     { data: { name: `runner ${nextSuffix()}`, role } },
@@ -150,7 +154,11 @@ export async function createRunner(
     owner.token,
   );
   expectStatus(apiKey, 201);
-  return { key: apiKey.body.data.key, serviceAccountId: account.body.data.id };
+  return {
+    key: apiKey.body.data.key,
+    serviceAccountId: account.body.data.id,
+    serviceAccountName: account.body.data.name,
+  };
 }
 
 /** Claims the oldest claimable step; fails unless there is one. */

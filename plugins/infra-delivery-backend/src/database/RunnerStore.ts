@@ -17,6 +17,8 @@ interface RunnerRow {
   organization_id: string;
   runner_id: string;
   service_account_id: string;
+  /** Joined when listed; null once the account is deleted. */
+  service_account_name: string | null;
   labels: string;
   version: string | null;
   hostname: string | null;
@@ -100,6 +102,7 @@ function toRunner(row: RunnerRow, onlineSince: string): Runner {
   return {
     runnerId: row.runner_id,
     serviceAccountId: row.service_account_id,
+    serviceAccountName: optional(row.service_account_name),
     labels: fromJsonColumn<string[]>(row.labels) ?? [],
     version: optional(row.version),
     hostname: optional(row.hostname),
@@ -217,8 +220,14 @@ export class RunnerStore {
     status: RunnerStatus | undefined,
     page: KeysetRequest,
   ): Promise<KeysetPage<Runner>> {
-    // The step it works on, for its run and name (what the portal links to), and the lease on it.
+    // The step it works on, for its run and name (what the portal links to), and the lease on
+    // it; the name of the service account it signs in with, what people call it.
     const query = this.db<RunnerRow>('runners')
+      .leftJoin('service_accounts', join =>
+        join
+          .on('service_accounts.id', 'runners.service_account_id')
+          .andOn('service_accounts.organization_id', 'runners.organization_id'),
+      )
       .leftJoin('step_executions', join =>
         join
           .on('step_executions.id', 'runners.current_step_execution_id')
@@ -226,6 +235,7 @@ export class RunnerStore {
       )
       .select(
         'runners.*',
+        'service_accounts.name as service_account_name',
         'step_executions.pipeline_run_id as current_pipeline_run_id',
         'step_executions.name as current_step_name',
         'step_executions.status as current_step_status',

@@ -88,6 +88,7 @@ describe.each(databases.eachSupportedId())(
         {
           runnerId: 'build-host-1',
           serviceAccountId: runner.serviceAccountId,
+          serviceAccountName: runner.serviceAccountName,
           labels: ['linux', 'aws'],
           version: '1.4.0',
           hostname: 'build-host-1.example.com',
@@ -98,6 +99,27 @@ describe.each(databases.eachSupportedId())(
         },
       ]);
       expect(Date.now() - Date.parse(data[0].lastSeenAt)).toBeLessThan(5_000);
+    });
+
+    it('names a runner by its service account, and still lists it once that account is deleted', async () => {
+      const owner = await api.signup();
+      const runner = await createRunner(api, owner);
+      await claimNothing(runner.key, { runnerId: 'named-1' });
+      expect((await listRunners(owner)).data[0].serviceAccountName).toBe(
+        runner.serviceAccountName,
+      );
+
+      expectStatus(
+        await api.delete(
+          `/service-accounts/${runner.serviceAccountId}`,
+          owner.token,
+        ),
+        204,
+      );
+
+      const [gone] = (await listRunners(owner)).data;
+      expect(gone.runnerId).toBe('named-1');
+      expect(gone).not.toHaveProperty('serviceAccountName');
     });
 
     it('shows the step a runner works on from its claim to its completion', async () => {

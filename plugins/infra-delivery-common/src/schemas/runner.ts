@@ -74,6 +74,12 @@ export const runnerSchema = z
   .object({
     runnerId: runnerIdSchema,
     serviceAccountId: idSchema,
+    serviceAccountName: z
+      .string()
+      .optional()
+      .describe(
+        'The name of the service account whose key the runner signs in with (e.g. "Build hosts"), what people call the runner; absent once the account is deleted',
+      ),
     labels: runnerLabelsSchema,
     version: z.string().optional(),
     hostname: z.string().optional(),

@@ -46,11 +46,15 @@ export const RunnerArrival = ({
   useInterval(look, arrived ? null : ARRIVAL_POLL_MS);
 
   if (arrived) {
+    const where = arrived.hostname
+      ? `${arrived.runnerId} on ${arrived.hostname}`
+      : arrived.runnerId;
+    // Named as the admin named it in the dialog: the service account's name.
     return (
       <Alert severity="success" role="status">
-        {arrived.runnerId} is connected
-        {arrived.hostname ? ` on ${arrived.hostname}` : ''}: it takes the next
-        step queued for a runner.
+        {`${
+          arrived.serviceAccountName ?? 'The runner'
+        } is connected (${where}): it takes the next step queued for a runner.`}
       </Alert>
     );
   }

@@ -93,11 +93,11 @@ describe('RunnersCard', () => {
     requestsTo('GET', '/runners').filter(r => !r.query.has('status'));
 
   /** runner-ci-1's row, once the name of the run it works on is read (the table then redraws). */
-  async function workingRow() {
+  async function workingRow(name = 'runner-ci-1') {
     await screen.findByRole('link', {
       name: 'Apply of Plan & apply · Network',
     });
-    return screen.getByText('runner-ci-1').closest('tr')!;
+    return screen.getByText(name).closest('tr')!;
   }
 
   // The run runner-ci-1 works on: an apply of the Network stack.
@@ -135,20 +135,30 @@ describe('RunnersCard', () => {
       }),
     );
 
-  it('lists the runners with their status in words, host, version, labels, last contact and the step they work on', async () => {
+  it('lists the runners by name with their status in words, id, host, version, labels, last contact and the step they work on', async () => {
     server.use(
       http.get(`${baseUrl}/runners`, () =>
         HttpResponse.json(
-          list([{ ...online, lastSeenAt: secondsAgo(12) }, offline]),
+          list([
+            {
+              ...online,
+              serviceAccountName: 'Build hosts',
+              lastSeenAt: secondsAgo(12),
+            },
+            offline,
+          ]),
         ),
       ),
     );
     renderWithService(<RunnersCard />);
 
-    const onlineRow = await workingRow();
+    // Named by its service account, what the admin called it when connecting it.
+    const onlineRow = await workingRow('Build hosts');
     expect(within(onlineRow).getByText('Online')).toBeInTheDocument();
     expect(
-      within(onlineRow).getByText('build-host-1 · version 0.3.0'),
+      within(onlineRow).getByText(
+        'runner-ci-1 · on build-host-1 · version 0.3.0',
+      ),
     ).toBeInTheDocument();
     expect(within(onlineRow).getByText('linux')).toBeInTheDocument();
     expect(within(onlineRow).getByText('tofu')).toBeInTheDocument();
@@ -167,7 +177,11 @@ describe('RunnersCard', () => {
     expect(lastSeen).toHaveAttribute('title');
     expect(lastSeen.getAttribute('title')).not.toBe('');
 
+    // Its account deleted: named by its id.
     const offlineRow = screen.getByText('runner-old').closest('tr')!;
+    expect(
+      within(offlineRow).getByText('on old-host · version 0.2.0'),
+    ).toBeInTheDocument();
     expect(within(offlineRow).getByText('Offline')).toBeInTheDocument();
     expect(within(offlineRow).getByText('Idle')).toBeInTheDocument();
     expect(within(offlineRow).queryByRole('link')).not.toBeInTheDocument();
@@ -464,6 +478,7 @@ describe('RunnersCard', () => {
       runnerId: 'build-host-7',
       hostname: 'ci-7.example.com',
       serviceAccountId: serviceAccount.id,
+      serviceAccountName: 'Runner',
     });
     server.use(
       http.get(`${baseUrl}/runners`, () =>
@@ -491,7 +506,7 @@ describe('RunnersCard', () => {
     connected = true;
     expect(
       await within(dialog).findByText(
-        'build-host-7 is connected on ci-7.example.com: it takes the next step queued for a runner.',
+        'Runner is connected (build-host-7 on ci-7.example.com): it takes the next step queued for a runner.',
         undefined,
         { timeout: 5_000 },
       ),

@@ -23,13 +23,24 @@ import { LoadingTable } from '../common/LoadingTable';
 /** How often the list is read again, so that runners going on- or offline show. */
 export const RUNNERS_REFRESH_MS = 15_000;
 
-/** Where the runner runs and which release it is, as one line: "build-host-1 · version 0.3.0". */
-function hostAndVersion(runner: Runner): string | undefined {
+/**
+ * The runner as people call it, the name of the service account it signs in with ("Build
+ * hosts"), else its id; and the rest on one line under it: "build-host-1-4242 on build-host-1 ·
+ * version 0.3.0". Several runners of one account are told apart by that line.
+ */
+export function runnerName(runner: Runner): {
+  name: string;
+  details?: string;
+} {
   const parts = [
-    runner.hostname,
+    runner.serviceAccountName ? runner.runnerId : undefined,
+    runner.hostname && `on ${runner.hostname}`,
     runner.version && `version ${runner.version}`,
   ];
-  return parts.filter(Boolean).join(' · ') || undefined;
+  return {
+    name: runner.serviceAccountName ?? runner.runnerId,
+    details: parts.filter(Boolean).join(' · ') || undefined,
+  };
 }
 
 /**
@@ -97,8 +108,8 @@ const WorkingOn = ({ runner }: { runner: RunnerRow }) => {
   );
 };
 
-// Five columns: the host and version go under the runner's id, so that the table fits the
-// Organization tab on a 1,024 px screen.
+// Five columns: the runner's id, host and version go under its name, so that the table fits
+// the Organization tab on a 1,024 px screen.
 const columns: TableColumn<RunnerRow>[] = contentWidths<RunnerRow>([
   {
     title: 'Status',
@@ -107,13 +118,13 @@ const columns: TableColumn<RunnerRow>[] = contentWidths<RunnerRow>([
   {
     title: 'Runner',
     render: runner => {
-      const where = hostAndVersion(runner);
+      const { name, details } = runnerName(runner);
       return (
         <Box minWidth="10em">
-          <Typography variant="body2">{runner.runnerId}</Typography>
-          {where && (
+          <Typography variant="body2">{name}</Typography>
+          {details && (
             <Typography variant="caption" color="textSecondary">
-              {where}
+              {details}
             </Typography>
           )}
         </Box>
