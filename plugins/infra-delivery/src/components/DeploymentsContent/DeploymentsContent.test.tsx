@@ -51,7 +51,10 @@ describe('DeploymentsContent', () => {
         return HttpResponse.json({ data: rollback }, { status: 201 });
       }),
     );
-    await renderEntityContent(<DeploymentsContent />, annotated);
+    const signals = fakeSignals();
+    await renderEntityContent(<DeploymentsContent />, annotated, {
+      signals: signals.api,
+    });
 
     expect(await screen.findByText('Deploy app:3')).toBeInTheDocument();
     const listRequest = requestsTo('GET', '/deployments')[0];
@@ -92,6 +95,22 @@ describe('DeploymentsContent', () => {
         name: 'Rollback to “Deploy app:1”',
       }),
     ).toBeInTheDocument();
+
+    // The rollback succeeds: "started" is no longer news, and goes.
+    history[0] = { ...rollback, status: 'SUCCEEDED' };
+    act(() =>
+      signals.announce('infra-delivery:deployments', {
+        deploymentId: rollback.id,
+        status: 'SUCCEEDED',
+        clusterName: 'payments',
+        serviceName: 'payments-api',
+      }),
+    );
+    await waitFor(() =>
+      expect(
+        screen.queryByText('A rollback to “Deploy app:1” started.'),
+      ).not.toBeInTheDocument(),
+    );
   });
 
   it('offers no rollback to the release that runs again after a rollback', async () => {

@@ -59,9 +59,11 @@ export const DeploymentsView = ({
   const deployments = value?.data ?? [];
   // In the query string: the overview card links straight to a deployment's drawer.
   const [openedId, setOpenedId] = useOpenedDrawer('deployment');
-  const { message, say } = useActionMessage();
-  const opened = deployments.find(d => d.id === openedId);
   const inFlight = deployments.some(d => IN_FLIGHT.includes(d.status));
+  const { message, say } = useActionMessage(id =>
+    deployments.some(d => d.id === id && !IN_FLIGHT.includes(d.status)),
+  );
+  const opened = deployments.find(d => d.id === openedId);
 
   // Deployments progress on their own. The backend announces each change; only an app
   // without signals has to re-read while one is in flight.
@@ -148,6 +150,7 @@ export const DeploymentsView = ({
                 onDone={({ data: rollback }) => {
                   say({
                     text: `A rollback to “${title(d)}” started.`,
+                    whileUnderWay: rollback.id,
                     open: {
                       label: 'Show it',
                       onClick: () => setOpenedId(rollback.id),

@@ -1,6 +1,7 @@
 import {
   IacResource,
   PLAN_CHANGED_ERROR_CODE,
+  PipelineRun,
   StepExecution,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { act, screen, waitFor, within } from '@testing-library/react';
@@ -834,14 +835,22 @@ describe('PipelineRunsContent', () => {
     expect(listRequests().length).toBeGreaterThan(listLoads);
   });
 
-  it('says the apply runs next when the approval was the last one', async () => {
+  it('says the apply runs next when the approval was the last one, until the run has ended', async () => {
     serveRuns();
+    let status: PipelineRun['status'] = 'WAITING_FOR_APPROVAL';
     server.use(
-      http.post(`${baseUrl}/pipeline-runs/:id/approve`, () =>
-        HttpResponse.json({ data: { ...waiting, status: 'RUNNING' } }),
+      http.post(`${baseUrl}/pipeline-runs/:id/approve`, () => {
+        status = 'RUNNING';
+        return HttpResponse.json({ data: { ...waiting, status } });
+      }),
+      http.get(`${baseUrl}/pipeline-runs/${waiting.id}`, () =>
+        HttpResponse.json({ data: { ...waiting, status } }),
       ),
     );
-    renderEntityContent(<PipelineRunsContent />, entity);
+    const signals = fakeSignals();
+    renderEntityContent(<PipelineRunsContent />, entity, {
+      signals: signals.api,
+    });
     const card = await openRun('Apply network changes');
 
     await userEvent.click(
@@ -856,6 +865,17 @@ describe('PipelineRunsContent', () => {
     // Only what the approval did: the status shown beside it moves on by itself.
     expect(await within(card).findByRole('status')).toHaveTextContent(
       /^Approved: the apply runs next\.$/,
+    );
+
+    // The apply succeeds: "the apply runs next" is no longer true, and goes.
+    status = 'SUCCEEDED';
+    act(() =>
+      signals.announce('infra-delivery:pipeline-runs', { runId: waiting.id }),
+    );
+    await waitFor(() =>
+      expect(
+        within(card).queryByText(/^Approved: the apply runs next/),
+      ).not.toBeInTheDocument(),
     );
   });
 

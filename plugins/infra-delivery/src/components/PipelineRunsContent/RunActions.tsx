@@ -55,6 +55,7 @@ export const RunActions = ({
         data.status === 'WAITING_FOR_APPROVAL'
           ? 'Approved: the run waits for its next approval.'
           : 'Approved: the apply runs next.',
+      whileUnderWay: data.id,
     });
   // Its apply found other changes than the approved plan's: retrying would compare with the
   // same plan again, so a new run of the pipeline plans them, with the same input.

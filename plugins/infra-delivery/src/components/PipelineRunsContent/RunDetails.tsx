@@ -1,5 +1,6 @@
 import { InfoCard, Progress } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
+import { FINAL_STATUSES } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
@@ -55,7 +56,9 @@ export const RunDetails = ({
     return { run: run.data, steps: steps.data, summaries: summaries.data };
   }, [client, runId]);
   const refresh = useCallback(() => retry(), [retry]);
-  const { message, say } = useActionMessage();
+  const { message, say } = useActionMessage(
+    id => id === value?.run.id && FINAL_STATUSES.includes(value.run.status),
+  );
   useLiveRuns(refresh);
   useInterval(refresh, isActiveRun(value?.run.status) ? LIVE_POLL_MS : null);
 
