@@ -84,6 +84,17 @@ test('the Infrastructure page has no axe-core violations', async ({ page }) => {
   await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
   await expect(page.getByRole('dialog')).toBeHidden();
 
+  await page.goto('/infra-delivery/modules');
+  await expect(page.getByText('modules/vpc').first()).toBeVisible();
+  await check(page, 'the Modules tab', 'modules');
+  await page.getByRole('button', { name: 'Details of VPC' }).click();
+  await expect(
+    page.getByRole('dialog').getByText('payments-network'),
+  ).toBeVisible();
+  await check(page, 'a module', 'module-drawer');
+  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+  await expect(page.getByRole('dialog')).toBeHidden();
+
   await page.goto('/infra-delivery/cloud-accounts');
   await expect(page.getByText('Production (demo)').first()).toBeVisible();
   await check(page, 'the Cloud accounts tab', 'cloud-accounts');

@@ -72,6 +72,10 @@ describe('InfraDeliveryHomePage in a legacy app', () => {
       ...[
         'pipelines',
         'cloud-accounts',
+        'module-definitions',
+        'module-instances',
+        'code-sources',
+        'default-value-definitions',
         'iac-execution-summaries',
         'iac-resources',
         'memberships',
@@ -117,6 +121,7 @@ describe('InfraDeliveryHomePage in a legacy app', () => {
     expect(screen.getAllByRole('tab').map(tab => tab.textContent)).toEqual([
       'Overview',
       'Runs',
+      'Modules',
       'Cloud accounts',
       'Organization',
       'Service',
@@ -151,6 +156,7 @@ describe('InfraDeliveryHomePage in a legacy app', () => {
 
   it.each([
     ['/infra-delivery/runs', 'Runs', 'Resize subnets'],
+    ['/infra-delivery/modules', 'Modules', 'No module yet.'],
     ['/infra-delivery/cloud-accounts', 'Cloud accounts', 'Add an AWS account'],
     ['/infra-delivery/organization', 'Organization', 'Members and invitations'],
     ['/infra-delivery/status', 'Service', 'Operational'],
@@ -185,7 +191,7 @@ describe('InfraDeliveryHomePage in a legacy app', () => {
     ).toBeInTheDocument();
     expect(
       screen.getByText(
-        "Nothing is at /infra-delivery/settings. The page's tabs are Overview, Runs, Cloud accounts, Organization and Service.",
+        "Nothing is at /infra-delivery/settings. The page's tabs are Overview, Runs, Modules, Cloud accounts, Organization and Service.",
       ),
     ).toBeInTheDocument();
     await userEvent.click(

@@ -21,7 +21,14 @@ import {
 } from './plugin';
 
 /** The Infrastructure page's tabs, in order. */
-const TABS = ['Overview', 'Runs', 'Cloud accounts', 'Organization', 'Service'];
+const TABS = [
+  'Overview',
+  'Runs',
+  'Modules',
+  'Cloud accounts',
+  'Organization',
+  'Service',
+];
 
 const list = (data: unknown[]) => ({
   data,

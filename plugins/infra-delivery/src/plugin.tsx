@@ -129,6 +129,16 @@ export const organizationSubPage = SubPageBlueprint.make({
   },
 });
 
+/** The organization's modules, their versions and where they are deployed (`?module=<id>`). */
+export const modulesSubPage = SubPageBlueprint.make({
+  name: 'modules',
+  params: {
+    path: 'modules',
+    title: 'Modules',
+    loader: () => import('./components/Modules').then(m => <m.ModulesPage />),
+  },
+});
+
 export const cloudAccountsSubPage = SubPageBlueprint.make({
   name: 'cloud-accounts',
   params: {
@@ -252,6 +262,7 @@ export const infraDeliveryPlugin = createFrontendPlugin({
     // The first sub-page is the tab the page opens on.
     overviewSubPage,
     runsSubPage,
+    modulesSubPage,
     cloudAccountsSubPage,
     organizationSubPage,
     serviceStatusSubPage,

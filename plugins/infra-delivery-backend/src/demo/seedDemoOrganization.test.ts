@@ -156,6 +156,45 @@ describe.each(databases.eachSupportedId())(
           (await stores.stacks.get(organization.id, stackId))?.cloudAccountId,
         ).toBe(DEMO_CLOUD_ACCOUNT_ID);
       }
+
+      const defaults = await stores.defaultValueDefinitions.list(
+        organization.id,
+        { limit: 10 },
+      );
+      expect(defaults.items.map(d => d.givenId)).toEqual(['aws-region']);
+      // Two modules in the Network stack's repository, the VPC deployed into production.
+      const modules = await stores.moduleDefinitions.list(
+        organization.id,
+        {},
+        { limit: 10 },
+      );
+      expect(modules.items.map(m => [m.givenId, m.path]).sort()).toEqual([
+        ['service-alarms', 'modules/service-alarms'],
+        ['vpc', 'modules/vpc'],
+      ]);
+      const vpc = modules.items.find(m => m.givenId === 'vpc')!;
+      const versions = await stores.moduleDefinitions.listVersions(
+        organization.id,
+        vpc.id,
+        { limit: 10 },
+      );
+      expect(versions.items.map(v => v.version).sort()).toEqual([
+        '1.0.0',
+        '1.1.0',
+      ]);
+      const instances = await stores.moduleInstances.list(
+        organization.id,
+        {},
+        { limit: 10 },
+      );
+      expect(instances.items).toEqual([
+        expect.objectContaining({
+          name: 'payments-network',
+          moduleDefinitionId: vpc.id,
+          moduleVersionId: versions.items.find(v => v.version === '1.1.0')!.id,
+          values: { region: 'eu-west-1', cidr_block: '10.20.0.0/16' },
+        }),
+      ]);
     });
   },
 );

@@ -14,6 +14,7 @@ import {
   destroyPipelineSteps,
 } from '../services/StackService';
 import { demoServiceAccountId } from './demoServiceAccount';
+import { seedDemoModules } from './seedDemoModules';
 
 /** The runner the demo's steps name (run pages say "on demo-runner"); no process runs it. */
 const DEMO_RUNNER_ID = 'demo-runner';
@@ -56,8 +57,8 @@ async function demoPlan(name: string): Promise<Record<string, unknown>> {
 /**
  * Seeds the portal organization with a project, environments, two stacks and runs in every
  * interesting state: an applied one, one waiting for approval, one held behind it, and a
- * failed one; and cloud accounts, the stacks deploying into the connected one. Runs through
- * the engine exactly as runners would. Does nothing when the demo project exists already, so
+ * failed one; modules (demo/seedDemoModules.ts); and cloud accounts, the stacks deploying into
+ * the connected one. Runs through the engine exactly as runners would. Does nothing when the demo project exists already, so
  * every start after the first leaves the data alone.
  */
 export async function seedDemoOrganization(options: {
@@ -342,6 +343,14 @@ export async function seedDemoOrganization(options: {
     webhookDeliveryId: '5b0e6a80-0000-11f0-8000-00000000d013',
   });
   await runStep(networkPlan, 'FAILED');
+
+  await seedDemoModules({
+    stores,
+    organizationId,
+    codeSourceId: repository.id,
+    production,
+    commits: { older: DEMO_COMMITS.pullRequestHead, newer: DEMO_COMMITS.merge },
+  });
 
   // Cloud accounts: one connected the way the local driver connects, one awaiting.
   const productionAccount = await stores.cloudAccounts.create({

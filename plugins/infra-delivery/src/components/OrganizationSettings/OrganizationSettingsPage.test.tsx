@@ -106,7 +106,7 @@ describe('OrganizationSettingsPage', () => {
     ) as HTMLElement;
     const row = (await within(card).findByText('runner-ci-1')).closest('tr')!;
     expect(within(row).getByText('Online')).toBeInTheDocument();
-    expect(within(row).getByText('build-1')).toBeInTheDocument();
+    expect(within(row).getByText('on build-1')).toBeInTheDocument();
     expect(
       await within(card).findByRole('button', { name: 'Connect a runner' }),
     ).toBeInTheDocument();

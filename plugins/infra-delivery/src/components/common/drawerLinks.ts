@@ -1,10 +1,14 @@
 import { useCallback } from 'react';
 import { useSearchParams } from 'react-router-dom';
 
-/** The query parameter of each tab whose rows open in a drawer: `?stack=<id>`, `?deployment=<id>`. */
+/**
+ * The query parameter of each tab whose rows open in a drawer: `?stack=<id>`,
+ * `?deployment=<id>`, `?module=<id>`.
+ */
 const DRAWER_PARAMS = {
   stack: 'stack',
   deployment: 'deployment',
+  module: 'module',
 } as const;
 
 export type Drawer = keyof typeof DRAWER_PARAMS;

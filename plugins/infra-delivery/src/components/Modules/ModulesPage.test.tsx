@@ -1,0 +1,294 @@
+import {
+  CodeSource,
+  ModuleDefinition,
+  ModuleInstance,
+  ModuleVersion,
+} from '@infra-delivery/plugin-infra-delivery-common';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import {
+  baseUrl,
+  errorResponse,
+  list,
+  now,
+  renderWithService,
+  setupInfraDeliveryServer,
+} from '../../__testUtils__/infraDeliveryTestKit';
+import { ModulesPage } from './ModulesPage';
+
+const repository: CodeSource = {
+  id: 'cs-1',
+  organizationId: 'org-1',
+  type: 'HOSTED_FORGE',
+  auth: { kind: 'installation', forgeInstallationId: '42' },
+  accessLost: false,
+  defaultBranch: 'main',
+  gitRepositoryId: '7',
+  repoName: 'acme/modules',
+  repoUrl: 'https://github.com/acme/modules',
+  visibility: 'PRIVATE',
+  createdAt: now,
+  updatedAt: now,
+};
+
+function definition(
+  overrides: Partial<ModuleDefinition> & Pick<ModuleDefinition, 'id' | 'name'>,
+): ModuleDefinition {
+  return {
+    organizationId: 'org-1',
+    givenId: overrides.id,
+    codeSourceId: repository.id,
+    path: '',
+    createdAt: now,
+    updatedAt: now,
+    ...overrides,
+  };
+}
+
+const vpc = definition({
+  id: 'md-vpc',
+  givenId: 'vpc',
+  name: 'VPC',
+  description: 'A network with public and private subnets',
+  path: 'network/vpc',
+});
+// Its repository was disconnected since.
+const queue = definition({
+  id: 'md-queue',
+  name: 'Queue',
+  codeSourceId: 'cs-gone',
+});
+
+const version = (
+  overrides: Partial<ModuleVersion> & Pick<ModuleVersion, 'id' | 'version'>,
+): ModuleVersion => ({
+  organizationId: 'org-1',
+  moduleDefinitionId: vpc.id,
+  ref: `v${overrides.version}`,
+  commitSha: 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678',
+  inputs: [],
+  createdAt: now,
+  ...overrides,
+});
+
+const versions = [
+  version({
+    id: 'mv-2',
+    version: '1.1.0',
+    inputs: [
+      {
+        id: 'region',
+        label: 'Region',
+        type: 'string',
+        default_from: 'aws-region',
+      },
+      { id: 'cidr', label: 'CIDR block', type: 'string', required: true },
+    ],
+  }),
+  version({ id: 'mv-1', version: '1.0.0' }),
+];
+
+const instance: ModuleInstance = {
+  id: 'mi-1',
+  organizationId: 'org-1',
+  projectId: 'p-payments',
+  environmentId: 'e-production',
+  moduleDefinitionId: vpc.id,
+  moduleVersionId: 'mv-2',
+  name: 'payments-network',
+  values: { cidr: '10.20.0.0/16', region: 'eu-west-1' },
+  createdAt: now,
+  updatedAt: now,
+};
+
+describe('ModulesPage', () => {
+  const { server, requestsTo } = setupInfraDeliveryServer();
+
+  beforeEach(() => {
+    server.use(
+      http.get(`${baseUrl}/module-definitions`, () =>
+        HttpResponse.json(list([vpc, queue])),
+      ),
+      http.get(`${baseUrl}/code-sources`, () =>
+        HttpResponse.json(list([repository])),
+      ),
+      http.get(`${baseUrl}/module-instances`, () =>
+        HttpResponse.json(list([instance])),
+      ),
+      http.get(`${baseUrl}/default-value-definitions`, () =>
+        HttpResponse.json(
+          list([
+            {
+              id: 'dv-1',
+              organizationId: 'org-1',
+              givenId: 'aws-region',
+              name: 'AWS region',
+              description: 'Where the organization deploys',
+              createdByType: 'USER',
+              schema: {
+                id: 'region',
+                label: 'Region',
+                type: 'string',
+                default: 'eu-west-1',
+                values: [{ value: 'eu-west-1' }, { value: 'eu-central-1' }],
+              },
+              createdAt: now,
+              updatedAt: now,
+            },
+          ]),
+        ),
+      ),
+      http.get(`${baseUrl}/module-definitions/:id/versions`, ({ params }) =>
+        HttpResponse.json(list(params.id === vpc.id ? versions : [])),
+      ),
+      http.get(`${baseUrl}/projects/p-payments`, () =>
+        HttpResponse.json({
+          data: { id: 'p-payments', name: 'Payments' },
+        }),
+      ),
+      http.get(`${baseUrl}/projects/p-payments/environments`, () =>
+        HttpResponse.json(
+          list([
+            { id: 'e-production', name: 'Production' },
+            { id: 'e-staging', name: 'Staging' },
+          ]),
+        ),
+      ),
+    );
+  });
+
+  const rowOf = (name: string) =>
+    screen.getByRole('button', { name: `Details of ${name}` }).closest('tr')!;
+
+  it('lists the modules with their repository directory and how often each is deployed', async () => {
+    renderWithService(<ModulesPage />);
+
+    await screen.findByRole('button', { name: 'Details of VPC' });
+    const vpcRow = rowOf('VPC');
+    expect(
+      within(vpcRow).getByText('A network with public and private subnets'),
+    ).toBeInTheDocument();
+    expect(
+      within(vpcRow).getByRole('link', { name: 'acme/modules/network/vpc' }),
+    ).toHaveAttribute(
+      'href',
+      'https://github.com/acme/modules/tree/main/network/vpc',
+    );
+    expect(within(vpcRow).getByText('1 instance')).toBeInTheDocument();
+
+    // Its repository no longer connected: said so, and nothing to link to.
+    const queueRow = rowOf('Queue');
+    expect(
+      within(queueRow).getByText('A repository no longer connected'),
+    ).toBeInTheDocument();
+    expect(within(queueRow).queryByRole('link')).not.toBeInTheDocument();
+    expect(within(queueRow).getByText('Not deployed')).toBeInTheDocument();
+    // One request per list, not one per module.
+    expect(requestsTo('GET', '/module-instances')).toHaveLength(1);
+  });
+
+  it('lists the default values module inputs may take, by the id they name', async () => {
+    renderWithService(<ModulesPage />);
+
+    const row = (await screen.findByText('AWS region')).closest('tr')!;
+    expect(within(row).getByText('aws-region')).toBeInTheDocument();
+    expect(within(row).getByText('eu-west-1')).toBeInTheDocument();
+    expect(
+      within(row).getByText('eu-west-1, eu-central-1'),
+    ).toBeInTheDocument();
+    expect(
+      within(row).getByText('Where the organization deploys'),
+    ).toBeInTheDocument();
+  });
+
+  it('opens a module beside the list with its versions and the environments it is deployed in', async () => {
+    renderWithService(<ModulesPage />);
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Details of VPC' }),
+    );
+
+    const drawer = screen.getByRole('dialog', { name: 'VPC' });
+    const versionsTable = within(drawer)
+      .getByRole('heading', { name: 'Versions' })
+      .closest('section')!;
+    const newest = (await within(versionsTable).findByText('1.1.0')).closest(
+      'tr',
+    )!;
+    expect(within(newest).getByText('v1.1.0')).toBeInTheDocument();
+    expect(
+      within(newest).getByRole('link', { name: 'a1b2c3d' }),
+    ).toHaveAttribute(
+      'href',
+      'https://github.com/acme/modules/commit/a1b2c3d4e5f60718293a4b5c6d7e8f9012345678',
+    );
+    expect(
+      within(newest).getByText('Region (default from aws-region)'),
+    ).toBeInTheDocument();
+    expect(
+      within(newest).getByText('CIDR block (required)'),
+    ).toBeInTheDocument();
+    expect(
+      within(within(versionsTable).getByText('1.0.0').closest('tr')!).getByText(
+        'None',
+      ),
+    ).toBeInTheDocument();
+
+    const deployed = within(drawer)
+      .getByRole('heading', { name: 'Deployed in' })
+      .closest('section')!;
+    const row = within(deployed).getByText('payments-network').closest('tr')!;
+    expect(
+      await within(row).findByText('Payments · Production'),
+    ).toBeInTheDocument();
+    expect(within(row).getByText('1.1.0')).toBeInTheDocument();
+    expect(within(row).getByText('cidr = 10.20.0.0/16')).toBeInTheDocument();
+    expect(within(row).getByText('region = eu-west-1')).toBeInTheDocument();
+
+    await userEvent.click(
+      within(drawer).getByRole('button', { name: 'Close' }),
+    );
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('opens the module a link names (?module=<id>), one without versions or instances saying so', async () => {
+    renderWithService(<ModulesPage />, {
+      initialRouteEntries: ['/?module=md-queue'],
+    });
+
+    const drawer = await screen.findByRole('dialog', { name: 'Queue' });
+    expect(
+      await within(drawer).findByText('No version released yet.'),
+    ).toBeInTheDocument();
+    expect(
+      within(drawer).getByText('Not deployed in any environment yet.'),
+    ).toBeInTheDocument();
+  });
+
+  it('says how modules are added while there is none', async () => {
+    server.use(
+      http.get(`${baseUrl}/module-definitions`, () =>
+        HttpResponse.json(list([])),
+      ),
+    );
+    renderWithService(<ModulesPage />);
+
+    expect(await screen.findByText('No module yet.')).toBeInTheDocument();
+    expect(screen.getByText('POST /module-definitions')).toBeInTheDocument();
+  });
+
+  it('shows what the service answered when the list cannot be read', async () => {
+    server.use(
+      http.get(`${baseUrl}/module-definitions`, () =>
+        errorResponse(403, {
+          code: 'InfraDelivery:Auth:INSUFFICIENT_ROLE',
+          message: 'Not allowed',
+          requestId: 'req-1',
+        }),
+      ),
+    );
+    renderWithService(<ModulesPage />);
+
+    expect(await screen.findByText(/Not allowed/)).toBeInTheDocument();
+  });
+});
