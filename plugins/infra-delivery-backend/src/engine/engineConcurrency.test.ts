@@ -18,7 +18,7 @@ const postgres = databases
   .eachSupportedId()
   .filter(([id]) => id.startsWith('POSTGRES'));
 
-const STACKS = 100;
+const STACKS = 50;
 const RUNS_PER_STACK = 20;
 const RUNNERS = 4;
 /**
