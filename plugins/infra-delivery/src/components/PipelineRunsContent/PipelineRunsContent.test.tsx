@@ -333,20 +333,23 @@ describe('PipelineRunsContent', () => {
     ).toBeInTheDocument();
     const runningRow = await rowOf('Rotate database credentials');
     expect(within(runningRow).getByText('Running')).toBeInTheDocument();
-    // No person started it: what did is named, and a run started through the API says so
-    // by a dash.
-    // What started it names one thing: it is not broken over two lines.
-    expect(within(runningRow).getByText('Drift schedule')).toHaveStyle({
-      whiteSpace: 'nowrap',
-    });
+    // No person started it: what did is named under its name; a run started through the API
+    // names nobody.
+    expect(within(runningRow).getByText('Drift schedule')).toBeInTheDocument();
     expect(
-      within(await rowOf('Apply network changes')).getByText('—'),
-    ).toBeInTheDocument();
+      within(await rowOf('Apply network changes')).queryByText(/^by /),
+    ).not.toBeInTheDocument();
+    // Four columns: who started a run is no column of its own, so Started fits at 1,024 px.
+    expect(
+      screen.getAllByRole('columnheader').map(header => header.textContent),
+    ).toEqual(['Status', 'Run', 'Stack', 'Started']);
     // A run without a description is named by what it does to which stack, and shows who
     // started it; a plain queue reason is shown as is.
     const queuedRow = await rowOf('Destroy · Database');
     expect(within(queuedRow).getByText('Queued')).toBeInTheDocument();
-    expect(within(queuedRow).getByText('ada@example.com')).toBeInTheDocument();
+    expect(
+      within(queuedRow).getByText(byTextContent('by ada@example.com')),
+    ).toBeInTheDocument();
     // The stack is named, and links to its catalog entity's Stacks tab.
     expect(
       within(queuedRow).getByRole('link', { name: 'Database' }),

@@ -21,7 +21,7 @@ import { StartedAndTook } from '../common/StartedAndTook';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { PersonName } from '../common/PersonName';
 import { StackLink } from '../common/StackLink';
-import { useRunNames } from '../common/useRunNames';
+import { RunNames, useRunNames } from '../common/useRunNames';
 import {
   noRunnerWillClaim,
   RunState,
@@ -39,6 +39,23 @@ const STARTED_ON_ITS_OWN: Partial<Record<RunTriggerSource, string>> = {
   DRIFT_SCHEDULE: 'Drift schedule',
   GIT_PUSH: 'GitHub push',
   PULL_REQUEST: 'GitHub pull request',
+};
+
+/**
+ * Who or what started a run that no commit did: "by ada@example.com", "Drift schedule"; nothing
+ * for a run started through the API by a caller no longer known.
+ */
+const StartedBy = ({ run, names }: { run: PipelineRun; names: RunNames }) => {
+  const person = names.personName(run.createdById) ?? run.createdById;
+  if (person) {
+    return (
+      <>
+        by <PersonName name={person} inText />
+      </>
+    );
+  }
+  const source = run.triggerSource && STARTED_ON_ITS_OWN[run.triggerSource];
+  return source ? <>{source}</> : null;
 };
 
 /** Runs per page: a page renders in a few milliseconds however many runs the stacks have. */
@@ -111,8 +128,9 @@ export const PipelineRunsView = ({
     toggleStatus(status);
   };
 
-  // Five columns, so that the table fits an entity's tab on a 1,024 px screen: why a run waits
-  // goes under its status, and how long it took under when it started.
+  // Four columns, so that the table fits an entity's tab on a 1,024 px screen: why a run waits
+  // goes under its status, who started it under its name, and how long it took under when it
+  // started.
   const columns = contentWidths<PipelineRun>([
     {
       title: 'Status',
@@ -128,15 +146,19 @@ export const PipelineRunsView = ({
     {
       title: 'Run',
       // A run's name and its commit are what people read: at least this wide, so that a
-      // pull request's plan is not wrapped over six lines beside a wide status.
+      // pull request's plan is not wrapped over six lines beside a wide status. Who or what
+      // started it goes under its name: a column of its own pushed Started out of an
+      // entity's tab on a 1,024 px screen.
       render: run => (
         <Box minWidth="11em">
           <Link to={runPath(run.id)}>{names.runTitle(run)}</Link>
-          {run.gitSource && (
-            <Typography variant="body2" color="textSecondary">
+          <Typography variant="body2" color="textSecondary">
+            {run.gitSource ? (
               <RunTrigger run={run} />
-            </Typography>
-          )}
+            ) : (
+              <StartedBy run={run} names={names} />
+            )}
+          </Typography>
         </Box>
       ),
     },
@@ -151,19 +173,6 @@ export const PipelineRunsView = ({
         ) : (
           '—'
         );
-      },
-    },
-    {
-      title: 'Triggered by',
-      render: run => {
-        const person = names.personName(run.createdById) ?? run.createdById;
-        const source =
-          run.triggerSource && STARTED_ON_ITS_OWN[run.triggerSource];
-        // "GitHub pull request" names one thing: not broken over two lines on a laptop.
-        if (person) {
-          return <PersonName name={person} />;
-        }
-        return source ? <Box whiteSpace="nowrap">{source}</Box> : '—';
       },
     },
     {
