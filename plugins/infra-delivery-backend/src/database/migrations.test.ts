@@ -73,6 +73,48 @@ describe('migrations', () => {
     },
   );
 
+  it.each(databases.eachSupportedId())(
+    'gives repeated service-account names a number, the oldest keeping its own, and refuses new repeats on %p',
+    async databaseId => {
+      const knex = await databases.init(databaseId);
+      const database = mockServices.database({ knex });
+      await tuneSqlite(knex);
+      await applyDatabaseMigrations(database, knex);
+      await knex.migrate.down({
+        directory: path.resolve(__dirname, '../../migrations'),
+        name: '20261129010000_service_account_names_unique.js',
+      });
+      const stores = createStores(knex);
+      const [acme, other] = await Promise.all(
+        ['acme', 'other'].map(name => stores.organizations.create({ name })),
+      );
+      const account = (organizationId: string, name: string) =>
+        stores.serviceAccounts.create({
+          organizationId,
+          name,
+          role: 'MEMBER',
+          createdById: 'owner',
+        });
+      const oldest = await account(acme.id, 'Runner');
+      const taken = await account(acme.id, 'Runner (2)');
+      const second = await account(acme.id, 'Runner');
+      const third = await account(acme.id, 'Runner');
+      const elsewhere = await account(other.id, 'Runner');
+
+      await applyDatabaseMigrations(database, knex);
+
+      const nameOf = async (id: string) =>
+        (await knex('service_accounts').where({ id }).first()).name;
+      expect(await nameOf(oldest.id)).toBe('Runner');
+      expect(await nameOf(taken.id)).toBe('Runner (2)');
+      expect(await nameOf(second.id)).toBe('Runner (3)');
+      expect(await nameOf(third.id)).toBe('Runner (4)');
+      expect(await nameOf(elsewhere.id)).toBe('Runner');
+      await expect(account(acme.id, 'Runner')).rejects.toThrow();
+      await knex.destroy();
+    },
+  );
+
   it('honours database.migrations.skip', async () => {
     const knex = await databases.init('SQLITE_3');
     const database = mockServices.database({

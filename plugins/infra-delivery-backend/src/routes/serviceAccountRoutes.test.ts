@@ -185,6 +185,31 @@ describe.each(databases.eachSupportedId())(
       expect(badCursor.body.code).toBe('InfraDelivery:Request:INVALID_CURSOR');
     });
 
+    it('refuses a name in use in the organization with 409 NAME_TAKEN, and takes it in another', async () => {
+      const owner = await api.signup();
+      await createAccount(owner, { name: 'Build hosts', role: 'MEMBER' });
+
+      const again = await api.post(
+        '/service-accounts',
+        { data: { name: 'Build hosts', role: 'VIEWER' } },
+        owner.token,
+      );
+      expect(again.status).toBe(409);
+      const body = errorBodySchema.parse(again.body);
+      expect(body.code).toBe('InfraDelivery:ServiceAccount:NAME_TAKEN');
+      expect(body.message).toBe(
+        'A service account named "Build hosts" exists already',
+      );
+      const listed = await api.get('/service-accounts', owner.token);
+      expect(listed.body.data).toHaveLength(1);
+
+      const stranger = await api.signup();
+      expect(
+        (await createAccount(stranger, { name: 'Build hosts', role: 'MEMBER' }))
+          .name,
+      ).toBe('Build hosts');
+    });
+
     it('lets only an OWNER create an ADMIN service account', async () => {
       const owner = await api.signup();
       const admin = await api.member(owner, 'ADMIN');

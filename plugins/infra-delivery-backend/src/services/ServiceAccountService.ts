@@ -7,9 +7,20 @@ import { ADMINISTER, READ } from '../auth/requirements';
 import { Authorizer } from '../auth/Authorizer';
 import { actorIdOf, Caller } from '../auth/Caller';
 import { KeysetPage, KeysetRequest } from '../database/keyset';
+import { isUniqueViolation } from '../database/dbErrors';
 import { Stores } from '../database/stores';
 import { InfraDeliveryError, notFound } from '../errors';
 import { audit } from './audit';
+
+function nameTaken(name: string) {
+  return new InfraDeliveryError({
+    status: 409,
+    entity: 'ServiceAccount',
+    reason: 'NAME_TAKEN',
+    message: `A service account named "${name}" exists already`,
+    metadata: { name },
+  });
+}
 
 /** Non-human principals (runners, automation); they act through their API keys. */
 export class ServiceAccountService {
@@ -40,14 +51,23 @@ export class ServiceAccountService {
       'service-account-create',
       caller,
       { role: input.role },
-      () =>
-        this.deps.stores.serviceAccounts.create({
-          organizationId: caller.organizationId,
-          name: input.name,
-          description: input.description,
-          role: input.role,
-          createdById: actorIdOf(caller),
-        }),
+      async () => {
+        try {
+          return await this.deps.stores.serviceAccounts.create({
+            organizationId: caller.organizationId,
+            name: input.name,
+            description: input.description,
+            role: input.role,
+            createdById: actorIdOf(caller),
+          });
+        } catch (error) {
+          // Names are unique in an organization: they are what a runner is called by.
+          if (isUniqueViolation(error)) {
+            throw nameTaken(input.name);
+          }
+          throw error;
+        }
+      },
     );
   }
 

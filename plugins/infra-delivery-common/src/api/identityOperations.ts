@@ -142,11 +142,13 @@ export const createServiceAccount = defineOperation({
   method: 'post',
   path: '/service-accounts',
   summary: 'Create a service account (runners, automation)',
+  description:
+    'Names are unique in the organization (a runner is called by its account’s name): a name in use is a 409 `NAME_TAKEN`.',
   tag: 'Service accounts',
   access: 'authenticated',
   body: createServiceAccountRequestSchema,
   success: { status: 201, schema: dataResponseSchema(serviceAccountSchema) },
-  errors: [400, 403],
+  errors: [400, 403, 409],
 });
 
 export const listServiceAccounts = defineOperation({

@@ -24,6 +24,17 @@ describe('fieldErrorsOf', () => {
     });
   });
 
+  it('says beside the name that another service account has it', () => {
+    const taken = new InfraDeliveryApiError(409, {
+      code: 'InfraDelivery:ServiceAccount:NAME_TAKEN',
+      message: 'A service account named "Runner" exists already',
+    });
+    expect(fieldErrorsOf(taken, ['name', 'role'])).toEqual({
+      name: 'In use: choose another name',
+    });
+    expect(fieldErrorsOf(taken, ['email'])).toBeUndefined();
+  });
+
   it('leaves to the error panel what names no field of the form', () => {
     expect(
       fieldErrorsOf(refused('body.data.role: Invalid option'), ['name']),

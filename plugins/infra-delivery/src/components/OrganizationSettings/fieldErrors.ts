@@ -19,12 +19,22 @@ function readable(message: string): string {
 /**
  * The service's validation issues of a request body, by the field they name
  * (`body.data.name: Too big…` → `name`), worded for a person; undefined unless every issue
- * names one of `fields`, so that nothing is lost when they are shown beside them instead.
+ * names one of `fields`, so that nothing is lost when they are shown beside them instead. A
+ * name in use (409 `NAME_TAKEN`) is said beside the name.
  */
 export function fieldErrorsOf(
   error: Error | undefined,
   fields: string[],
 ): Record<string, string> | undefined {
+  // A name another of its kind has (a service account's, unique in the organization).
+  if (
+    error instanceof InfraDeliveryApiError &&
+    error.status === 409 &&
+    error.body.code.endsWith(':NAME_TAKEN') &&
+    fields.includes('name')
+  ) {
+    return { name: 'In use: choose another name' };
+  }
   if (
     !(error instanceof InfraDeliveryApiError) ||
     error.status !== 400 ||

@@ -7,10 +7,11 @@ import DialogContent from '@material-ui/core/DialogContent';
 import DialogTitle from '@material-ui/core/DialogTitle';
 import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
 import { DialogForm } from '../common/DialogForm';
 import { ErrorPanel } from '../common/ErrorPanel';
+import { fieldErrorsOf } from '../OrganizationSettings/fieldErrors';
 import { RunnerArrival } from './RunnerArrival';
 import { RunnerStartCommand } from './RunnerStartCommand';
 
@@ -38,6 +39,16 @@ const StartCommand = ({
   );
 };
 
+/** "Runner", or the first of "Runner 2", "Runner 3", … that no name in `taken` is. */
+export function freeName(base: string, taken: string[]): string {
+  const names = new Set(taken);
+  let name = base;
+  for (let n = 2; names.has(name); n++) {
+    name = `${base} ${n}`;
+  }
+  return name;
+}
+
 /**
  * Connects a runner: creates a service account (role MEMBER) and an API key owned by it, then
  * shows once the command that starts a runner with that key, and waits for the runner to ask
@@ -52,6 +63,24 @@ export const ConnectRunnerDialog = ({
   const client = useApi(infraDeliveryApiRef);
   const titleId = useId();
   const [name, setName] = useState('Runner');
+  // The name offered is one no service account has (names are unique in the organization).
+  const [nameEdited, setNameEdited] = useState(false);
+  useEffect(() => {
+    if (nameEdited) return;
+    client
+      .call('listServiceAccounts', { query: { limit: 500 } })
+      .then(page =>
+        setName(current =>
+          current === 'Runner'
+            ? freeName(
+                'Runner',
+                page.data.map(account => account.name),
+              )
+            : current,
+        ),
+      )
+      .catch(() => undefined);
+  }, [client, nameEdited]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Error>();
   // Kept when the key fails, so that trying again does not create a second account.
@@ -81,6 +110,8 @@ export const ConnectRunnerDialog = ({
     }
   };
 
+  const nameError = fieldErrorsOf(error, ['name'])?.name;
+
   return (
     <Dialog
       open
@@ -106,12 +137,18 @@ export const ConnectRunnerDialog = ({
               </Typography>
               <TextField
                 id="runner-name"
+                name="name"
                 label="Name"
                 value={name}
                 disabled={busy || Boolean(serviceAccountId)}
-                onChange={event => setName(event.target.value)}
+                error={Boolean(nameError)}
+                helperText={nameError}
+                onChange={event => {
+                  setNameEdited(true);
+                  setName(event.target.value);
+                }}
               />
-              {error && (
+              {error && !nameError && (
                 <ErrorPanel error={error} title="Could not connect a runner" />
               )}
             </>

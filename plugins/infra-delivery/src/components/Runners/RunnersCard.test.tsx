@@ -4,6 +4,7 @@ import { http, HttpResponse } from 'msw';
 import {
   baseUrl,
   configuredRunnerCommand,
+  errorResponse,
   fakeSignals,
   list,
   pipelineRun,
@@ -59,8 +60,20 @@ const createTheKey = (dialog: HTMLElement) =>
   );
 
 /** The Connect dialog's writes: the runner's service account, then its key (`key`). */
-function serveConnect(name: string, key: string) {
+function serveConnect(name: string, key: string, existing: string[] = []) {
   return [
+    // The accounts there are: the dialog offers a name none of them has.
+    http.get(`${baseUrl}/service-accounts`, () =>
+      HttpResponse.json(
+        list(
+          existing.map((n, i) => ({
+            ...serviceAccount,
+            id: `sa-${i}`,
+            name: n,
+          })),
+        ),
+      ),
+    ),
     http.post(`${baseUrl}/service-accounts`, () =>
       HttpResponse.json({ data: serviceAccount }, { status: 201 }),
     ),
@@ -455,6 +468,33 @@ describe('RunnersCard', () => {
     expect(
       screen.queryByDisplayValue(/idk_runnersecret9876/),
     ).not.toBeInTheDocument();
+  });
+
+  it('offers a name no service account has, and says beside the name when another has it', async () => {
+    serveRunners();
+    server.use(
+      // Taken meanwhile, by someone else.
+      http.post(`${baseUrl}/service-accounts`, () =>
+        errorResponse(409, {
+          code: 'InfraDelivery:ServiceAccount:NAME_TAKEN',
+          message: 'A service account named "Runner 3" exists already',
+          requestId: 'req-1',
+        }),
+      ),
+      ...serveConnect('Runner 3', 'idk_x', ['Runner', 'Runner 2']),
+    );
+    renderWithService(<RunnersCard />);
+    const dialog = await openConnectDialog();
+
+    const name = within(dialog).getByLabelText('Name');
+    await waitFor(() => expect(name).toHaveValue('Runner 3'));
+    await createTheKey(dialog);
+
+    expect(
+      await within(dialog).findByText('In use: choose another name'),
+    ).toBeInTheDocument();
+    expect(name).toHaveAttribute('aria-invalid', 'true');
+    expect(requestsTo('POST', '/api-keys')).toHaveLength(0);
   });
 
   it('uses the default runner command when none is configured', async () => {
