@@ -91,7 +91,7 @@ export async function seedDemoModules(options: {
     organizationId,
     moduleDefinitionId: alarms.id,
     version: '0.1.0',
-    ref: 'main',
+    ref: 'v0.1.0',
     commitSha: commits.newer,
     inputs: [
       {

@@ -1,13 +1,11 @@
-import { useApi } from '@backstage/frontend-plugin-api';
 import { DefaultValueDefinition } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
-import { infraDeliveryApiRef } from '../../api';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { LoadingTable } from '../common/LoadingTable';
 import { contentWidths, TABLE_OPTIONS } from '../common/tableOptions';
 import { Timestamp } from '../common/Timestamp';
-import { useReloadableAsync } from '../common/useReloadableAsync';
+import { useDefaultValues } from './useDefaultValues';
 
 const columns = contentWidths<DefaultValueDefinition>([
   {
@@ -26,10 +24,13 @@ const columns = contentWidths<DefaultValueDefinition>([
   {
     // What a module's input names in `default_from`.
     title: 'Id',
-    render: definition => <code>{definition.givenId}</code>,
+    render: definition => (
+      <code style={{ whiteSpace: 'nowrap' }}>{definition.givenId}</code>
+    ),
   },
   {
     title: 'Value',
+    cellStyle: { whiteSpace: 'nowrap' },
     render: definition => definition.schema.default ?? '—',
   },
   {
@@ -48,22 +49,13 @@ const columns = contentWidths<DefaultValueDefinition>([
  * none, named by the input's `default_from`.
  */
 export const DefaultValuesTable = () => {
-  const client = useApi(infraDeliveryApiRef);
-  const definitions = useReloadableAsync(
-    async () =>
-      (
-        await client.call('listDefaultValueDefinitions', {
-          query: { limit: 500 },
-        })
-      ).data,
-    [client],
-  );
+  const definitions = useDefaultValues();
   return (
     <>
       {definitions.error && <ErrorPanel error={definitions.error} />}
       <LoadingTable
         title="Default values"
-        subtitle="What a module input takes when an instance gives no value, for the inputs that name it in default_from."
+        subtitle="Organization-wide values: a module input that names one takes its value when an instance gives none."
         loading={definitions.loading && !definitions.value}
         loadingLabel="Loading default values"
         options={TABLE_OPTIONS}

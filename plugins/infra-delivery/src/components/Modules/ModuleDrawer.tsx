@@ -1,4 +1,6 @@
 import {
+  DefaultValueDefinition,
+  ModuleInput,
   ModuleInstance,
   ModuleVersion,
 } from '@infra-delivery/plugin-infra-delivery-common';
@@ -14,29 +16,50 @@ import { Timestamp } from '../common/Timestamp';
 import { ModuleLocation } from './ModuleLocation';
 import { commitUrl } from './repositoryLinks';
 import { CatalogModule } from './useModules';
+import { useDefaultValues } from './useDefaultValues';
 import { useModuleDetails } from './useModuleDetails';
 
 /**
- * One input of a version in its own words: "Region (default from aws-region)", "CIDR block
- * (required)".
+ * One input of a version in its own words: "Region (default eu-west-1, from AWS region)",
+ * "CIDR block (required, fixed once set)". `defaults` are the organization's default values
+ * by the id an input names in `default_from`.
  */
-export function inputText(input: ModuleVersion['inputs'][number]): string {
+export function inputText(
+  input: ModuleInput,
+  defaults: Map<string, DefaultValueDefinition>,
+): string {
+  const shared = input.default_from && defaults.get(input.default_from);
+  let origin: string | undefined;
+  if (shared) {
+    origin = `default ${shared.schema.default ?? 'none'}, from ${shared.name}`;
+  } else if (input.default_from) {
+    origin = `default from ${input.default_from}`;
+  } else if (input.default !== undefined) {
+    origin = `default ${input.default}`;
+  }
   const notes = [
     input.required && 'required',
-    input.default_from && `default from ${input.default_from}`,
+    input.immutable && 'fixed once set',
+    origin,
   ].filter(Boolean);
   return notes.length ? `${input.label} (${notes.join(', ')})` : input.label;
 }
 
 /** What a version asks for: one input per line. */
-const Inputs = ({ version }: { version: ModuleVersion }) =>
+const Inputs = ({
+  version,
+  defaults,
+}: {
+  version: ModuleVersion;
+  defaults: Map<string, DefaultValueDefinition>;
+}) =>
   version.inputs.length === 0 ? (
     <>None</>
   ) : (
     <Box minWidth="12em">
       {version.inputs.map(input => (
         <Typography key={input.id} variant="body2">
-          {inputText(input)}
+          {inputText(input, defaults)}
         </Typography>
       ))}
     </Box>
@@ -85,7 +108,7 @@ const Values = ({ instance }: { instance: ModuleInstance }) => {
   );
 };
 
-/** A module beside the catalog: where it lives, its versions, and where it is deployed. */
+/** A module beside the catalog: where it lives, its versions, and its instances. */
 export const ModuleDrawer = ({
   module,
   onClose,
@@ -94,6 +117,13 @@ export const ModuleDrawer = ({
   onClose: () => void;
 }) => {
   const details = useModuleDetails(module);
+  const defaultValues = useDefaultValues();
+  const defaults = new Map(
+    (defaultValues.value ?? []).map(definition => [
+      definition.givenId,
+      definition,
+    ]),
+  );
   const loading = details.loading && !details.value;
   const versions = details.value?.versions ?? [];
   const versionName = (id: string) =>
@@ -140,7 +170,9 @@ export const ModuleDrawer = ({
             },
             {
               title: 'Inputs',
-              render: version => <Inputs version={version} />,
+              render: version => (
+                <Inputs version={version} defaults={defaults} />
+              ),
             },
             {
               title: 'Released',
@@ -156,14 +188,14 @@ export const ModuleDrawer = ({
         />
       </Section>
 
-      <Section id="module-instances-heading" title="Deployed in">
+      <Section id="module-instances-heading" title="Instances">
         <LoadingTable<ModuleInstance>
           options={CARD_TABLE_OPTIONS}
           loading={loading}
-          loadingLabel="Loading where the module is deployed"
+          loadingLabel="Loading the module's instances"
           columns={contentWidths<ModuleInstance>([
             {
-              // Where it is deployed under its name: four columns fit the drawer at 1,024 px.
+              // Its environment under its name: four columns fit the drawer at 1,024 px.
               title: 'Instance',
               render: instance => (
                 <Box minWidth="8em">
@@ -191,7 +223,8 @@ export const ModuleDrawer = ({
           emptyContent={
             <Box padding={2}>
               <Typography variant="body2">
-                Not deployed in any environment yet.
+                No instance yet: an instance is a version of the module chosen
+                for an environment, with its values (POST /module-instances).
               </Typography>
             </Box>
           }

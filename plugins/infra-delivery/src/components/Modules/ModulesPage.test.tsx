@@ -15,6 +15,7 @@ import {
   renderWithService,
   setupInfraDeliveryServer,
 } from '../../__testUtils__/infraDeliveryTestKit';
+import { inputText } from './ModuleDrawer';
 import { ModulesPage } from './ModulesPage';
 
 const repository: CodeSource = {
@@ -83,7 +84,13 @@ const versions = [
         type: 'string',
         default_from: 'aws-region',
       },
-      { id: 'cidr', label: 'CIDR block', type: 'string', required: true },
+      {
+        id: 'cidr',
+        label: 'CIDR block',
+        type: 'string',
+        required: true,
+        immutable: true,
+      },
     ],
   }),
   version({ id: 'mv-1', version: '1.0.0' }),
@@ -161,7 +168,7 @@ describe('ModulesPage', () => {
   const rowOf = (name: string) =>
     screen.getByRole('button', { name: `Details of ${name}` }).closest('tr')!;
 
-  it('lists the modules with their repository directory and how often each is deployed', async () => {
+  it('lists the modules with their repository directory and how many instances each has', async () => {
     renderWithService(<ModulesPage />);
 
     await screen.findByRole('button', { name: 'Details of VPC' });
@@ -175,7 +182,7 @@ describe('ModulesPage', () => {
       'href',
       'https://github.com/acme/modules/tree/main/network/vpc',
     );
-    expect(within(vpcRow).getByText('1 instance')).toBeInTheDocument();
+    expect(within(vpcRow).getByText('1')).toBeInTheDocument();
 
     // Its repository no longer connected: said so, and nothing to link to.
     const queueRow = rowOf('Queue');
@@ -183,7 +190,7 @@ describe('ModulesPage', () => {
       within(queueRow).getByText('A repository no longer connected'),
     ).toBeInTheDocument();
     expect(within(queueRow).queryByRole('link')).not.toBeInTheDocument();
-    expect(within(queueRow).getByText('Not deployed')).toBeInTheDocument();
+    expect(within(queueRow).getByText('None')).toBeInTheDocument();
     // One request per list, not one per module.
     expect(requestsTo('GET', '/module-instances')).toHaveLength(1);
   });
@@ -202,7 +209,7 @@ describe('ModulesPage', () => {
     ).toBeInTheDocument();
   });
 
-  it('opens a module beside the list with its versions and the environments it is deployed in', async () => {
+  it('opens a module beside the list with its versions and its instances in environments', async () => {
     renderWithService(<ModulesPage />);
     await userEvent.click(
       await screen.findByRole('button', { name: 'Details of VPC' }),
@@ -223,10 +230,12 @@ describe('ModulesPage', () => {
       'https://github.com/acme/modules/commit/a1b2c3d4e5f60718293a4b5c6d7e8f9012345678',
     );
     expect(
-      within(newest).getByText('Region (default from aws-region)'),
+      await within(newest).findByText(
+        'Region (default eu-west-1, from AWS region)',
+      ),
     ).toBeInTheDocument();
     expect(
-      within(newest).getByText('CIDR block (required)'),
+      within(newest).getByText('CIDR block (required, fixed once set)'),
     ).toBeInTheDocument();
     expect(
       within(within(versionsTable).getByText('1.0.0').closest('tr')!).getByText(
@@ -235,7 +244,7 @@ describe('ModulesPage', () => {
     ).toBeInTheDocument();
 
     const deployed = within(drawer)
-      .getByRole('heading', { name: 'Deployed in' })
+      .getByRole('heading', { name: 'Instances' })
       .closest('section')!;
     const row = within(deployed).getByText('payments-network').closest('tr')!;
     expect(
@@ -260,9 +269,7 @@ describe('ModulesPage', () => {
     expect(
       await within(drawer).findByText('No version released yet.'),
     ).toBeInTheDocument();
-    expect(
-      within(drawer).getByText('Not deployed in any environment yet.'),
-    ).toBeInTheDocument();
+    expect(within(drawer).getByText(/^No instance yet/)).toBeInTheDocument();
   });
 
   it('says how modules are added while there is none', async () => {
@@ -290,5 +297,26 @@ describe('ModulesPage', () => {
     renderWithService(<ModulesPage />);
 
     expect(await screen.findByText(/Not allowed/)).toBeInTheDocument();
+  });
+});
+
+describe('inputText', () => {
+  it("says an input's own default, and a default value it names but the portal does not know", () => {
+    const none = new Map();
+    expect(
+      inputText(
+        { id: 'threshold', label: 'Threshold', type: 'number', default: '80' },
+        none,
+      ),
+    ).toBe('Threshold (default 80)');
+    expect(
+      inputText(
+        { id: 'zone', label: 'Zone', type: 'string', default_from: 'dns-zone' },
+        none,
+      ),
+    ).toBe('Zone (default from dns-zone)');
+    expect(inputText({ id: 'name', label: 'Name', type: 'string' }, none)).toBe(
+      'Name',
+    );
   });
 });

@@ -13,8 +13,7 @@ import { ModuleDrawer } from './ModuleDrawer';
 import { ModuleLocation } from './ModuleLocation';
 import { CatalogModule, useModules } from './useModules';
 
-const deployedText = (count: number) =>
-  count === 0 ? 'Not deployed' : `${count} instance${count === 1 ? '' : 's'}`;
+const instancesText = (count: number) => (count === 0 ? 'None' : `${count}`);
 
 /** The catalog's columns; a module's name opens it with `open`. */
 function moduleColumns(open: (id: string) => void) {
@@ -37,8 +36,8 @@ function moduleColumns(open: (id: string) => void) {
       render: module => <ModuleLocation module={module} />,
     },
     {
-      title: 'Deployed',
-      render: module => deployedText(module.instances.length),
+      title: 'Instances',
+      render: module => instancesText(module.instances.length),
     },
     {
       title: 'Updated',
@@ -49,7 +48,7 @@ function moduleColumns(open: (id: string) => void) {
 
 /**
  * The organization's modules: directories with a `module.yaml` in its connected repositories,
- * the versions released of each and the environments they are deployed in; and the default
+ * the versions released of each and their instances in environments; and the default
  * values their inputs may take. A module's name opens its versions and instances beside the
  * list (`?module=<id>`).
  */
@@ -64,7 +63,7 @@ export const ModulesPage = () => {
       {modules.error && <ErrorPanel error={modules.error} />}
       <LoadingTable
         title="Modules"
-        subtitle="Reusable infrastructure: a directory with a module.yaml in a connected repository, released as versions and deployed into environments."
+        subtitle="Reusable infrastructure: a directory with a module.yaml in a connected repository, released as versions; an instance is a version chosen for an environment, with its values."
         loading={modules.loading && !modules.value}
         loadingLabel="Loading modules"
         options={TABLE_OPTIONS}
