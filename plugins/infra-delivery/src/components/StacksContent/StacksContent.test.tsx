@@ -466,9 +466,11 @@ describe('StacksContent', () => {
 
   it('plans and applies a stack after confirmation, then reloads', async () => {
     serveStacks();
+    const signals = fakeSignals();
     renderEntityContent(
       <StacksContent />,
       entityNaming(`${network.id},${database.id}`),
+      { signals: signals.api },
     );
 
     const row = await rowOf('Network');
@@ -518,6 +520,18 @@ describe('StacksContent', () => {
     expect(
       within(message).getByRole('link', { name: 'Follow the run' }),
     ).toHaveAttribute('href', expect.stringMatching(/\/infra-runs\/run-new$/));
+
+    // The plan ends and the run waits for approval, as the stack's row says: "has started" is
+    // no longer news, and goes.
+    serveRunningNetworkRun({ id: 'run-new', status: 'WAITING_FOR_APPROVAL' });
+    act(() =>
+      signals.announce('infra-delivery:pipeline-runs', { runId: 'run-new' }),
+    );
+    await waitFor(() =>
+      expect(
+        screen.queryByText(/A plan of Network has started/),
+      ).not.toBeInTheDocument(),
+    );
   });
 
   it('says that an auto-approved stack applies without approval', async () => {

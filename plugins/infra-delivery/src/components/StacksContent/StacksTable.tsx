@@ -54,7 +54,16 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
   const [driftFilter, setDriftFilter] = useState<DriftFilterValue>('ALL');
   const { entity } = useEntity();
   const runLink = useEntityRunLink();
-  const { message, say } = useActionMessage();
+  // "… has started" goes once the run no longer runs: the stack's row then says where it is
+  // (waiting for approval, succeeded).
+  const { message, say } = useActionMessage(runId =>
+    Boolean(
+      value?.some(
+        row =>
+          row.latestRun?.id === runId && !isActiveRun(row.latestRun.status),
+      ),
+    ),
+  );
   /** Says what an action started, with a link to the run's page. */
   // A run of a free stack starts at once (its first step goes to a runner); one of a busy
   // stack waits for the run that holds it.
@@ -69,6 +78,7 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
             : 'has started'
         }.`,
         link: to ? { to, label: 'Follow the run' } : undefined,
+        whileUnderWay: run.id,
       });
       refresh();
     };
