@@ -153,7 +153,7 @@ test('the entity tabs have no axe-core violations', async ({ page }) => {
 
   await page.goto(`${ENTITY}/infra-runs`);
   await expect(
-    page.getByText(/Held: the stack is busy with/).first(),
+    page.getByText(/which waits for approval/).first(),
   ).toBeVisible();
   await check(page, 'the Pipeline runs tab', 'pipeline-runs-tab');
   await page.getByRole('link', { name: 'Add the on-call route' }).click();

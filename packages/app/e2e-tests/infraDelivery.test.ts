@@ -38,7 +38,7 @@ test('a person approves the waiting run, which goes on to its apply', async ({
 }) => {
   await signIn(page, '/catalog/default/component/payments-api/infra-runs');
   await expect(
-    page.getByText(/Held: the stack is busy with/).first(),
+    page.getByText(/which waits for approval/).first(),
   ).toBeVisible();
 
   await page.getByText('Raise the alert thresholds').click();

@@ -32,6 +32,7 @@ import { useLiveRuns } from '../common/useLiveRuns';
 import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
 import { markRunsLoaded, measureRunsRender } from './renderTiming';
 import { RunStateNote } from './RunStateNote';
+import { BlockingRun } from './WhyItWaits';
 import { useRunFilters } from './runFilters';
 
 /** What started a run that no person or service account started. */
@@ -128,6 +129,17 @@ export const PipelineRunsView = ({
     toggleStatus(status);
   };
 
+  // The run holding a queued run's stack, when it is on this page (it usually is: the stack's
+  // current run).
+  const blockerOf = (run: PipelineRun): BlockingRun | undefined => {
+    const blocker = value?.data.find(
+      other => other.id === run.queueState?.blockingRunId,
+    );
+    return (
+      blocker && { title: names.runTitle(blocker), status: blocker.status }
+    );
+  };
+
   // Four columns, so that the table fits an entity's tab on a 1,024 px screen: why a run waits
   // goes under its status, who started it under its name, and how long it took under when it
   // started.
@@ -138,7 +150,11 @@ export const PipelineRunsView = ({
         <Box maxWidth="12em">
           <RunState run={run} />
           <Typography variant="caption" color="textSecondary" component="div">
-            <RunStateNote run={run} runPath={runPath} />
+            <RunStateNote
+              run={run}
+              runPath={runPath}
+              blocker={blockerOf(run)}
+            />
           </Typography>
         </Box>
       ),

@@ -53,7 +53,23 @@ export const RunDetails = ({
         query: { pipelineRunId: runId },
       }),
     ]);
-    return { run: run.data, steps: steps.data, summaries: summaries.data };
+    // The run holding a queued run's stack, to say what it does (gone: said without it).
+    const blockingRunId =
+      run.data.status === 'QUEUED'
+        ? run.data.queueState?.blockingRunId
+        : undefined;
+    const blocker = blockingRunId
+      ? await client
+          .call('getPipelineRun', { params: { id: blockingRunId } })
+          .then(answer => answer.data)
+          .catch(() => undefined)
+      : undefined;
+    return {
+      run: run.data,
+      steps: steps.data,
+      summaries: summaries.data,
+      blocker,
+    };
   }, [client, runId]);
   const refresh = useCallback(() => retry(), [retry]);
   const { message, say } = useActionMessage(
@@ -96,7 +112,16 @@ export const RunDetails = ({
                       color="textSecondary"
                       component="div"
                     >
-                      <WhyItWaits run={value.run} runPath={runPath} />
+                      <WhyItWaits
+                        run={value.run}
+                        runPath={runPath}
+                        blocker={
+                          value.blocker && {
+                            title: names.runTitle(value.blocker),
+                            status: value.blocker.status,
+                          }
+                        }
+                      />
                     </Typography>
                   )}
               </Box>

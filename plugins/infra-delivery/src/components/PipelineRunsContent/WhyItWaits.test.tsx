@@ -45,6 +45,38 @@ describe('WhyItWaits', () => {
     ).not.toBeInTheDocument();
   });
 
+  it('names the run that holds the stack, and what keeps it, where the view has it', async () => {
+    await renderWithService(
+      <WhyItWaits
+        run={held}
+        runPath={id => `/runs/${id}`}
+        blocker={{
+          title: 'Raise the alert thresholds',
+          status: 'WAITING_FOR_APPROVAL',
+        }}
+      />,
+    );
+    expect(document.body).toHaveTextContent(
+      'Waits for Raise the alert thresholds, which waits for approval',
+    );
+    expect(
+      screen.getByRole('link', { name: 'Raise the alert thresholds' }),
+    ).toHaveAttribute('href', '/runs/run-1');
+  });
+
+  it('falls back to "another run" once the holding run has ended', async () => {
+    await renderWithService(
+      <WhyItWaits
+        run={held}
+        runPath={id => `/runs/${id}`}
+        blocker={{ title: 'Old run', status: 'SUCCEEDED' }}
+      />,
+    );
+    expect(document.body).toHaveTextContent(
+      'Held: the stack is busy with another run',
+    );
+  });
+
   it('says nothing of a run that no longer waits, though it keeps its queue state', async () => {
     await renderWithService(
       <WhyItWaits

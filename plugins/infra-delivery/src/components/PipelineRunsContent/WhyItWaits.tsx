@@ -1,7 +1,23 @@
-import { PipelineRun } from '@infra-delivery/plugin-infra-delivery-common';
+import {
+  PipelineRun,
+  RunStatus,
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { MaybeLink } from '../common/MaybeLink';
 import { isQueuedForRunner } from '../common/RunStatus';
 import { WarningText } from '../common/WarningText';
+
+/** The run that holds a queued run's stack, as the view read it. */
+export interface BlockingRun {
+  title: string;
+  status: RunStatus;
+}
+
+/** What the holding run does, as it keeps the stack: "waits for approval". */
+const HOLDING: Partial<Record<RunStatus, string>> = {
+  WAITING_FOR_APPROVAL: 'waits for approval',
+  RUNNING: 'is running',
+  QUEUED: 'is queued ahead of it',
+};
 
 /**
  * Why a run waits, most specific first: for a runner (none connected, all busy, or free but
@@ -13,10 +29,17 @@ import { WarningText } from '../common/WarningText';
 export const WhyItWaits = ({
   run,
   runPath,
+  blocker,
 }: {
   run: PipelineRun;
   /** The page of a run, where the app has one. */
   runPath: (runId: string) => string | undefined;
+  /**
+   * The run that holds the stack, where the view has it: named with what it does ("Waits for
+   * “Raise the alert thresholds”, which waits for approval"), where "busy with another run"
+   * left a person to find out why nothing moves.
+   */
+  blocker?: BlockingRun;
 }) => {
   const queue = run.queueState;
   if (isQueuedForRunner(run)) {
@@ -33,6 +56,18 @@ export const WhyItWaits = ({
     return null;
   }
   if (queue?.preflightBlockedByAdmissionCondition && queue.blockingRunId) {
+    const holding = blocker && HOLDING[blocker.status];
+    if (blocker && holding) {
+      return (
+        <>
+          Waits for{' '}
+          <MaybeLink to={runPath(queue.blockingRunId)} inText>
+            {blocker.title}
+          </MaybeLink>
+          , which {holding}
+        </>
+      );
+    }
     return (
       <>
         Held: the stack is busy with{' '}
