@@ -48,8 +48,11 @@ export const StackDrawer = ({
   latestRun,
   resourceCount,
   onChanged,
+  actions,
 }: {
   stack: Stack;
+  /** What the caller may start on the stack (Plan & apply, Destroy), as its row offers it. */
+  actions?: ReactNode;
   /** The stack's latest run as the table last read it: the history follows it. */
   latestRun?: PipelineRun;
   /** The stack's applied resources as the table counts them. */
@@ -91,6 +94,7 @@ export const StackDrawer = ({
   return (
     <SideDrawer title={stack.name} onClose={onClose}>
       {message}
+      {actions && <Box marginBottom={2}>{actions}</Box>}
       <StackGitTriggerSection stack={stack} onChanged={onChanged} />
       <StackDriftSection
         stack={stack}
@@ -129,6 +133,14 @@ export const StackDrawer = ({
               },
             ])}
             data={value.resources}
+            emptyContent={
+              <Box padding={2}>
+                <Typography variant="body2">
+                  No resources yet: an apply of the stack records what it
+                  created.
+                </Typography>
+              </Box>
+            }
           />
           <Box marginTop={2}>
             <PluginTable
@@ -166,6 +178,13 @@ export const StackDrawer = ({
                 },
               ]}
               data={value.runs}
+              emptyContent={
+                <Box padding={2}>
+                  <Typography variant="body2">
+                    No run yet: Plan & apply starts the first.
+                  </Typography>
+                </Box>
+              }
             />
           </Box>
         </>

@@ -769,6 +769,57 @@ describe('StacksContent', () => {
     expect(within(drawer).queryByText('Network')).not.toBeInTheDocument();
   });
 
+  it('offers Plan & apply and Destroy at the top of the drawer too, and says there what started', async () => {
+    serveStacks();
+    renderEntityContent(
+      <StacksContent />,
+      entityNaming(`${network.id},${database.id}`),
+      { initialRouteEntries: [`/?stack=${network.id}`] },
+    );
+
+    const drawer = await screen.findByRole('dialog', { name: 'Network' });
+    expect(
+      within(drawer).getByRole('button', { name: 'Destroy' }),
+    ).toBeInTheDocument();
+    await userEvent.click(
+      within(drawer).getByRole('button', { name: 'Plan & apply' }),
+    );
+    const confirm = await screen.findByRole('dialog', {
+      name: 'Plan and apply Network?',
+    });
+    await userEvent.click(
+      within(confirm).getByRole('button', { name: 'Plan & apply' }),
+    );
+
+    await waitFor(() => expect(posts()).toHaveLength(1));
+    expect(posts()[0].path).toBe('/pipelines/pipe-change-network/runs');
+    expect(
+      await within(drawer).findByText('A plan of Network has started.', {
+        exact: false,
+      }),
+    ).toBeInTheDocument();
+  });
+
+  it('shows a stack without resources or runs in words, not an empty table', async () => {
+    serveStacks();
+    server.use(
+      http.get(`${baseUrl}/iac-resources`, () => HttpResponse.json(list([]))),
+      http.get(`${baseUrl}/pipeline-runs`, () => HttpResponse.json(list([]))),
+    );
+    renderEntityContent(<StacksContent />, entityNaming(network.id), {
+      initialRouteEntries: [`/?stack=${network.id}`],
+    });
+
+    const drawer = await screen.findByRole('dialog', { name: 'Network' });
+    expect(
+      await within(drawer).findByText(/^No resources yet/),
+    ).toBeInTheDocument();
+    expect(within(drawer).getByText(/^No run yet/)).toBeInTheDocument();
+    expect(
+      within(drawer).queryByText('No records to display'),
+    ).not.toBeInTheDocument();
+  });
+
   it('shows the ErrorBody of a failing resources request in the drawer', async () => {
     serveStacks();
     server.use(

@@ -162,59 +162,58 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
     latestRun && (
       <StackBusyNote run={latestRun} title={runTitle(latestRun, stacks)} />
     );
+  /** Plan & apply and Destroy of a stack: in its row, and at the top of its drawer. */
+  const stackActions = (row: StackOverview) =>
+    row.stack && (
+      // Side by side from 1,280 px, where the other columns make room (outputs are cut to
+      // fit); one above the other below, where the row has no room for both.
+      <Box
+        display="flex"
+        flexWrap={{ xs: 'wrap', lg: 'nowrap' }}
+        style={{ gap: 8, whiteSpace: 'nowrap' }}
+      >
+        <ConfirmActionButton
+          label="Plan & apply"
+          title={`Plan and apply ${row.stack.name}?`}
+          noteLabel="What is this run for? (optional)"
+          noteHelperText="Names the run in the runs list"
+          onConfirm={description =>
+            trigger(row.stack!.changePipelineId, description)
+          }
+          onDone={startedBy(`A plan of ${row.stack.name}`)}
+        >
+          <Typography>
+            This queues a run of the stack's change pipeline: a plan,
+            {row.stack.autoApprove
+              ? ' then the apply without approval.'
+              : ' an approval, then the apply.'}{' '}
+            A plan that changes nothing ends the run.
+          </Typography>
+          {busyNote(row)}
+        </ConfirmActionButton>
+        <ConfirmActionButton
+          label="Destroy"
+          color="secondary"
+          title={`Destroy every resource of ${row.stack.name}?`}
+          typedConfirmation={row.stack.name}
+          confirmLabel="Queue the destruction"
+          onConfirm={() => trigger(row.stack!.destroyPipelineId)}
+          onDone={startedBy(`The destruction of ${row.stack.name}`)}
+        >
+          <Typography>
+            This queues the destroy pipeline of the stack: it plans the
+            destruction of its {row.resourceCount} resources
+            {row.stack.autoApprove
+              ? ' and destroys them without approval.'
+              : ', waits for an approval, then destroys them.'}
+          </Typography>
+          {busyNote(row)}
+        </ConfirmActionButton>
+      </Box>
+    );
   // A viewer has nothing to press here: no empty column.
   if (canExecute) {
-    columns.push({
-      title: 'Actions',
-      render: row =>
-        row.stack && (
-          // Side by side from 1,280 px, where the other columns make room (outputs are cut to
-          // fit); one above the other below, where the row has no room for both.
-          <Box
-            display="flex"
-            flexWrap={{ xs: 'wrap', lg: 'nowrap' }}
-            style={{ gap: 8, whiteSpace: 'nowrap' }}
-          >
-            <ConfirmActionButton
-              label="Plan & apply"
-              title={`Plan and apply ${row.stack.name}?`}
-              noteLabel="What is this run for? (optional)"
-              noteHelperText="Names the run in the runs list"
-              onConfirm={description =>
-                trigger(row.stack!.changePipelineId, description)
-              }
-              onDone={startedBy(`A plan of ${row.stack.name}`)}
-            >
-              <Typography>
-                This queues a run of the stack's change pipeline: a plan,
-                {row.stack.autoApprove
-                  ? ' then the apply without approval.'
-                  : ' an approval, then the apply.'}{' '}
-                A plan that changes nothing ends the run.
-              </Typography>
-              {busyNote(row)}
-            </ConfirmActionButton>
-            <ConfirmActionButton
-              label="Destroy"
-              color="secondary"
-              title={`Destroy every resource of ${row.stack.name}?`}
-              typedConfirmation={row.stack.name}
-              confirmLabel="Queue the destruction"
-              onConfirm={() => trigger(row.stack!.destroyPipelineId)}
-              onDone={startedBy(`The destruction of ${row.stack.name}`)}
-            >
-              <Typography>
-                This queues the destroy pipeline of the stack: it plans the
-                destruction of its {row.resourceCount} resources
-                {row.stack.autoApprove
-                  ? ' and destroys them without approval.'
-                  : ', waits for an approval, then destroys them.'}
-              </Typography>
-              {busyNote(row)}
-            </ConfirmActionButton>
-          </Box>
-        ),
-    });
+    columns.push({ title: 'Actions', render: stackActions });
   }
 
   const waitingForRunner = value?.find(row =>
@@ -255,6 +254,7 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
             say({ text: `${what}.` });
             refresh();
           }}
+          actions={canExecute ? stackActions(opened) : undefined}
         />
       )}
     </>
