@@ -99,7 +99,7 @@ export const AddCloudAccountCard = ({
         <Button
           variant="contained"
           color="primary"
-          style={{ marginTop: 12 }}
+          style={{ marginTop: 12, whiteSpace: 'nowrap', flexShrink: 0 }}
           onClick={create}
           disabled={
             !form.name.trim() ||

@@ -1,6 +1,6 @@
 import { Content } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
-import { TABLE_OPTIONS } from '../common/tableOptions';
+import { contentWidths, TABLE_OPTIONS } from '../common/tableOptions';
 import { CloudAccount } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
@@ -30,6 +30,12 @@ const AccountStatus = ({ account }: { account: CloudAccount }) => {
   return <StatusLabel kind="ok" label="Connected" />;
 };
 
+/** `infra-delivery/deployer` of `arn:aws:iam::111111111111:role/infra-delivery/deployer`. */
+export function roleNameOf(arn: string): string {
+  const role = /^arn:[^:]+:iam::\d+:role\/(.+)$/.exec(arn);
+  return role ? role[1] : arn;
+}
+
 /** The organization's AWS accounts: create, connect through CloudFormation, upgrade. */
 export const CloudAccountsPage = () => {
   const client = useApi(infraDeliveryApiRef);
@@ -55,14 +61,30 @@ export const CloudAccountsPage = () => {
           loading={accounts.loading && !accounts.value}
           loadingLabel="Loading cloud accounts"
           options={TABLE_OPTIONS}
-          columns={[
-            { title: 'Name', field: 'name' },
-            { title: 'AWS account', field: 'cloudId' },
+          columns={contentWidths<CloudAccount>([
+            {
+              title: 'Name',
+              field: 'name',
+              cellStyle: { whiteSpace: 'nowrap' },
+            },
+            {
+              title: 'AWS account',
+              field: 'cloudId',
+              cellStyle: { whiteSpace: 'nowrap' },
+            },
             { title: 'Status', render: a => <AccountStatus account={a} /> },
             {
+              // The role's name; its whole ARN on hover. The ARN ran over five lines at 1,024 px
+              // and repeated the account id of the column beside it.
               title: 'Role',
               render: a =>
-                a.cloudRef ? <ResourceName>{a.cloudRef}</ResourceName> : '—',
+                a.cloudRef ? (
+                  <Box title={a.cloudRef}>
+                    <ResourceName>{roleNameOf(a.cloudRef)}</ResourceName>
+                  </Box>
+                ) : (
+                  '—'
+                ),
             },
             {
               title: 'Actions',
@@ -79,7 +101,7 @@ export const CloudAccountsPage = () => {
                   </Button>
                 ) : null,
             },
-          ]}
+          ])}
           data={accounts.value ?? []}
           emptyContent={
             <Box padding={2}>
