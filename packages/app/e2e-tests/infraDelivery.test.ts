@@ -156,7 +156,7 @@ test('an AWS account is connected through the local driver', async ({
     dialog.getByRole('link', { name: 'Download the template' }),
   ).toHaveAttribute('href', /\/cloud-accounts\/[^/]+\/onboarding-template\?/);
   await expect(
-    dialog.getByText(/quick-create link needs a template bucket/),
+    dialog.getByText(/With a template bucket in the portal's/),
   ).toBeVisible();
   await dialog
     .getByRole('button', { name: 'Connect with the local driver' })

@@ -284,7 +284,7 @@ describe('CloudAccountsPage', () => {
     ).toHaveAttribute('href', quickCreateUrl('ca-outdated'));
     // Connected with v2, the account waits for the stack of v3.
     expect(within(dialog).getByRole('status')).toHaveTextContent(
-      'Waiting for the stack to report back…',
+      'Once the stack has created the role, it reports back and this says so.',
     );
     expect(
       requestsTo('GET', '/cloud-accounts/ca-outdated/template-url'),
@@ -327,7 +327,7 @@ describe('CloudAccountsPage', () => {
     ).toBeInTheDocument();
     expect(within(dialog).getByText(/policy version v3/)).toBeInTheDocument();
     expect(within(dialog).getByRole('status')).toHaveTextContent(
-      'Waiting for the stack to report back…',
+      'Once the stack has created the role, it reports back and this says so.',
     );
     expect(
       requestsTo('GET', '/cloud-accounts/ca-new/template-url'),
@@ -397,7 +397,7 @@ describe('CloudAccountsPage', () => {
       within(dialog).queryByRole('link', { name: 'Launch in the AWS console' }),
     ).not.toBeInTheDocument();
     expect(
-      within(dialog).getByText(/quick-create link needs a template bucket/),
+      within(dialog).getByText(/With a template bucket in the portal's/),
     ).toBeInTheDocument();
   });
 
@@ -482,7 +482,7 @@ describe('CloudAccountsPage', () => {
       ),
     ).toBeInTheDocument();
     expect(within(dialog).getByRole('status')).toHaveTextContent(
-      'Waiting for the stack to report back…',
+      'Once the stack has created the role, it reports back and this says so.',
     );
   });
 
@@ -517,14 +517,14 @@ describe('CloudAccountsPage', () => {
     await eventually(() => expect(polls()).toHaveLength(1));
     await settle();
     expect(within(dialog).getByRole('status')).toHaveTextContent(
-      'Waiting for the stack to report back…',
+      'Once the stack has created the role, it reports back and this says so.',
     );
 
     advance(3000);
     await eventually(() => expect(polls()).toHaveLength(2));
     await settle();
     expect(within(dialog).getByRole('status')).toHaveTextContent(
-      'Waiting for the stack to report back…',
+      'Once the stack has created the role, it reports back and this says so.',
     );
 
     advance(3000);

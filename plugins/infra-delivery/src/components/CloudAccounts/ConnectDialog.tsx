@@ -98,9 +98,9 @@ export const ConnectDialog = ({
                 </Button>
               ) : (
                 <Typography variant="body2">
-                  Create the stack from the downloaded template (the AWS
-                  console's quick-create link needs a template bucket in the
-                  portal's configuration).
+                  Create a stack from the downloaded template in the AWS
+                  console. (With a template bucket in the portal's
+                  configuration, a link here opens the console with it.)
                 </Typography>
               )}
               <Link
@@ -129,7 +129,7 @@ export const ConnectDialog = ({
           <Typography role="status">
             {connected
               ? `Connected with role ${current.cloudRef} (version ${current.roleVersion}).`
-              : 'Waiting for the stack to report back…'}
+              : 'Once the stack has created the role, it reports back and this says so.'}
           </Typography>
         </Box>
       </DialogContent>
