@@ -10,6 +10,7 @@ import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { constantLabel } from '../common/labels';
+import { shortArns } from '../common/shortArns';
 import { eventStage } from './DeploymentStatus';
 
 /** The event's name (service and deployment events) or the task's last status. */
@@ -47,7 +48,7 @@ export const DeploymentEvents = ({
         {deployment.data.events.map((event, i) => (
           <li key={i}>
             {constantLabel(event.stepCode)} · {eventStage(event)}
-            {event.message ? ` — ${event.message}` : ''}
+            {event.message ? ` — ${shortArns(event.message)}` : ''}
           </li>
         ))}
       </Box>

@@ -1,3 +1,4 @@
+import { shortArns } from '../common/shortArns';
 import {
   Deployment,
   DeploymentEvent,
@@ -53,7 +54,7 @@ export const DeploymentProgress = ({
       <Typography variant="body2">{eventStage(last)}</Typography>
       {last.message && (
         <Typography variant="caption" color="textSecondary">
-          {last.message}
+          {shortArns(last.message)}
         </Typography>
       )}
     </Box>

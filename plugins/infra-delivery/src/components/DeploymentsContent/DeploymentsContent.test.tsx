@@ -57,6 +57,11 @@ describe('DeploymentsContent', () => {
     });
 
     expect(await screen.findByText('Deploy app:3')).toBeInTheDocument();
+    // The service by its name, its cluster under it.
+    expect(screen.getByText('Deployments of payments-api')).toBeInTheDocument();
+    expect(
+      screen.getByText('ECS service payments-api in cluster payments'),
+    ).toBeInTheDocument();
     const listRequest = requestsTo('GET', '/deployments')[0];
     expect(listRequest.query.get('clusterRef')).toBe('payments');
     expect(listRequest.query.get('serviceRef')).toBe('payments-api');

@@ -193,7 +193,8 @@ export const DeploymentsView = ({
     <>
       {message}
       <PluginTable
-        title={`Deployments of ${clusterRef}/${serviceRef}`}
+        title={`Deployments of ${serviceRef}`}
+        subtitle={`ECS service ${serviceRef} in cluster ${clusterRef}`}
         options={TABLE_OPTIONS}
         columns={columns}
         data={deployments}
