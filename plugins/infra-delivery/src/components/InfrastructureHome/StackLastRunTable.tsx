@@ -2,6 +2,7 @@ import { Table } from '@backstage/core-components';
 import { Stack } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
+import { useMemo } from 'react';
 import { CARD_TABLE_OPTIONS } from '../common/tableOptions';
 import { Loaded } from '../common/Loaded';
 import { MaybeLink } from '../common/MaybeLink';
@@ -11,6 +12,7 @@ import { StartedAndTook } from '../common/StartedAndTook';
 import { runTitle } from '../common/runTitle';
 import { useRunPagePath } from '../common/useInfrastructurePath';
 import { RunStateNote } from '../PipelineRunsContent/RunStateNote';
+import { useBlockingRuns } from '../PipelineRunsContent/useBlockingRuns';
 import { stackEntityRef } from '../common/stackEntityRef';
 import { useEntityTabLink } from '../common/useEntityTabLink';
 import { useLatestRunPerStack } from '../common/useLatestRunPerStack';
@@ -24,6 +26,12 @@ export const StackLastRunTable = ({ stacks }: { stacks: Stack[] }) => {
   const tabLink = useEntityTabLink();
   const runPagePath = useRunPagePath();
   const latestRuns = useLatestRunPerStack(stacks.map(stack => stack.id));
+  // One list per load: the holders are read again when the latest runs are.
+  const runs = useMemo(
+    () => latestRuns.value && [...latestRuns.value.values()],
+    [latestRuns.value],
+  );
+  const blockerOf = useBlockingRuns(runs, stacks);
   return (
     <Loaded state={latestRuns}>
       {runs => {
@@ -72,7 +80,11 @@ export const StackLastRunTable = ({ stacks }: { stacks: Stack[] }) => {
                         </MaybeLink>
                         {/* Why it waits, or which runner runs it. */}
                         <div>
-                          <RunStateNote run={latestRun} runPath={runPagePath} />
+                          <RunStateNote
+                            run={latestRun}
+                            runPath={runPagePath}
+                            blocker={blockerOf(latestRun)}
+                          />
                         </div>
                       </Typography>
                     )}

@@ -311,6 +311,45 @@ describe('StacksContent', () => {
     expect(within(row).queryByText('Running')).not.toBeInTheDocument();
   });
 
+  it('names the run that holds the stack of a queued run, and what keeps it', async () => {
+    serveStacks();
+    const held = pipelineRun({
+      id: 'run-network-3',
+      attachedEntityId: network.id,
+      status: 'QUEUED',
+      queueState: {
+        preflightBlockedByAdmissionCondition: true,
+        stackRunPreflightPending: false,
+        blockingRunId: 'run-network-2',
+        blockingEntityId: network.id,
+      },
+    });
+    const holder = pipelineRun({
+      id: 'run-network-2',
+      attachedEntityId: network.id,
+      description: 'Widen the subnets',
+      status: 'WAITING_FOR_APPROVAL',
+    });
+    server.use(
+      http.get(`${baseUrl}/pipeline-runs`, ({ request }) => {
+        const ids = new URL(request.url).searchParams.getAll('id');
+        return HttpResponse.json(list(ids.length ? [holder] : [held]));
+      }),
+    );
+
+    renderEntityContent(<StacksContent />, entityNaming(network.id));
+
+    const row = await rowOf('Network');
+    await waitFor(() =>
+      expect(row).toHaveTextContent(
+        'Waits for Widen the subnets, which waits for approval',
+      ),
+    );
+    expect(
+      within(row).getByRole('link', { name: 'Widen the subnets' }),
+    ).toHaveAttribute('href', expect.stringContaining('run-network-2'));
+  });
+
   it('says why a queued run waits: the run that holds its stack', async () => {
     serveStacks();
     serveRunningNetworkRun({

@@ -6,7 +6,7 @@ import { PipelineRun } from '@infra-delivery/plugin-infra-delivery-common';
 import { useApi } from '@backstage/frontend-plugin-api';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
-import { useCallback, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import useInterval from 'react-use/esm/useInterval';
 import { infraDeliveryApiRef } from '../../api';
 import { useActionMessage } from '../common/ActionMessage';
@@ -25,6 +25,7 @@ import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
 import { StackBusyNote } from './StackBusyNote';
 import { StackDrawer } from './StackDrawer';
 import { RunStateNote } from '../PipelineRunsContent/RunStateNote';
+import { useBlockingRuns } from '../PipelineRunsContent/useBlockingRuns';
 import { DriftStatus } from '../Drift/DriftStatus';
 import {
   DriftFilter,
@@ -85,6 +86,8 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
 
   const opened = value?.find(row => row.stackId === openedId);
   const stacks = (value ?? []).flatMap(row => (row.stack ? [row.stack] : []));
+  const latestRuns = useMemo(() => value?.map(row => row.latestRun), [value]);
+  const blockerOf = useBlockingRuns(latestRuns, stacks);
 
   if (loading && !value) {
     return <Progress />;
@@ -135,6 +138,7 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
                 <RunStateNote
                   run={row.latestRun}
                   runPath={runId => runLink(entity, runId)}
+                  blocker={blockerOf(row.latestRun)}
                 />
               </div>
             </Typography>
