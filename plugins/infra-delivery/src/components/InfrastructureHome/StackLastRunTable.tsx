@@ -27,11 +27,11 @@ export const StackLastRunTable = ({ stacks }: { stacks: Stack[] }) => {
   const runPagePath = useRunPagePath();
   const latestRuns = useLatestRunPerStack(stacks.map(stack => stack.id));
   // One list per load: the holders are read again when the latest runs are.
-  const runs = useMemo(
+  const latestList = useMemo(
     () => latestRuns.value && [...latestRuns.value.values()],
     [latestRuns.value],
   );
-  const blockerOf = useBlockingRuns(runs, stacks);
+  const blockerOf = useBlockingRuns(latestList, stacks);
   return (
     <Loaded state={latestRuns}>
       {runs => {
