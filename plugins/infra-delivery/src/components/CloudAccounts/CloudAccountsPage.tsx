@@ -71,8 +71,13 @@ export const CloudAccountsPage = () => {
               title: 'AWS account',
               field: 'cloudId',
               cellStyle: { whiteSpace: 'nowrap' },
+              headerStyle: { whiteSpace: 'nowrap' },
             },
-            { title: 'Status', render: a => <AccountStatus account={a} /> },
+            {
+              title: 'Status',
+              cellStyle: { whiteSpace: 'nowrap' },
+              render: a => <AccountStatus account={a} />,
+            },
             {
               // The role's name; its whole ARN on hover. The ARN ran over five lines at 1,024 px
               // and repeated the account id of the column beside it.
@@ -89,6 +94,7 @@ export const CloudAccountsPage = () => {
             {
               title: 'Actions',
               sorting: false,
+              cellStyle: { whiteSpace: 'nowrap' },
               render: a =>
                 a.status !== 'CONNECTED' ||
                 a.roleVersion !== a.latestRoleVersion ? (
