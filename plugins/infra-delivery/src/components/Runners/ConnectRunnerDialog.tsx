@@ -63,10 +63,9 @@ export const ConnectRunnerDialog = ({
   const client = useApi(infraDeliveryApiRef);
   const titleId = useId();
   const [name, setName] = useState('Runner');
-  // The name offered is one no service account has (names are unique in the organization).
-  const [nameEdited, setNameEdited] = useState(false);
+  // The name offered is one no service account has (names are unique in the organization);
+  // a name typed before the accounts are read is kept.
   useEffect(() => {
-    if (nameEdited) return;
     client
       .call('listServiceAccounts', { query: { limit: 500 } })
       .then(page =>
@@ -80,7 +79,7 @@ export const ConnectRunnerDialog = ({
         ),
       )
       .catch(() => undefined);
-  }, [client, nameEdited]);
+  }, [client]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Error>();
   // Kept when the key fails, so that trying again does not create a second account.
@@ -143,10 +142,7 @@ export const ConnectRunnerDialog = ({
                 disabled={busy || Boolean(serviceAccountId)}
                 error={Boolean(nameError)}
                 helperText={nameError}
-                onChange={event => {
-                  setNameEdited(true);
-                  setName(event.target.value);
-                }}
+                onChange={event => setName(event.target.value)}
               />
               {error && !nameError && (
                 <ErrorPanel error={error} title="Could not connect a runner" />
