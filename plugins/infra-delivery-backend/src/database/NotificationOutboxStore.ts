@@ -1,7 +1,7 @@
 import { Knex } from 'knex';
 import { newId } from './ids';
 import { fromJsonColumn, toJsonColumn } from './json';
-import { nowTimestamp } from './timestamps';
+import { toTimestamp } from './timestamps';
 
 interface OutboxRow {
   id: string;
@@ -54,13 +54,15 @@ function toOutgoing<TPayload>(
 export class NotificationOutboxStore {
   constructor(private readonly db: Knex) {}
 
+  /** Keeps a notification, due at once: `at` is now by the sender's clock, which claims it. */
   async add(input: {
     kind: string;
     recipients: string[];
     payload: unknown;
     recipientLookup?: RecipientLookup;
+    at: Date;
   }): Promise<string> {
-    const now = nowTimestamp();
+    const now = toTimestamp(input.at);
     const id = newId();
     await this.db<OutboxRow>('notification_outbox').insert({
       id,

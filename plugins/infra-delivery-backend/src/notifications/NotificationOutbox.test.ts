@@ -174,6 +174,7 @@ describe.each(databases.eachSupportedId())('NotificationOutbox on %s', id => {
         kind: 'runFailed',
         recipients: ['resource:default/stack-net'],
         payload: payload(scope),
+        at: clock,
       });
     }
 
@@ -194,6 +195,7 @@ describe.each(databases.eachSupportedId())('NotificationOutbox on %s', id => {
       kind: 'runFailed',
       recipients: ['resource:default/stack-net'],
       payload: payload('run-1'),
+      at: clock,
     });
     // Taken by an instance that stopped before sending.
     const claimed = await stores.notificationOutbox.claimDue(

@@ -92,6 +92,7 @@ export class NotificationOutbox {
       recipients,
       payload,
       recipientLookup,
+      at: this.now(),
     });
     this.background.soon();
   }
