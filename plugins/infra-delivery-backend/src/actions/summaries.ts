@@ -69,6 +69,7 @@ export function stepSummary(step: StepExecution) {
     ...(step.completedAt ? { completedAt: step.completedAt } : {}),
     ...(step.error ? { error: step.error.message } : {}),
     ...(step.runnerId ? { runnerId: step.runnerId } : {}),
+    ...(step.runnerName ? { runnerName: step.runnerName } : {}),
     ...(step.lease ? leaseSummary(step.lease) : {}),
   };
 }
@@ -77,6 +78,7 @@ export function stepSummary(step: StepExecution) {
 function leaseSummary(lease: StepLease) {
   return {
     runnerId: lease.runnerId,
+    ...(lease.runnerName ? { runnerName: lease.runnerName } : {}),
     runnerLastReportedAt: lease.renewedAt,
     queuedAgainUnlessReportedBy: lease.expiresAt,
   };
@@ -102,6 +104,12 @@ export const leaseOutputFields = (z: typeof import('zod/v3').z) => ({
     .string()
     .optional()
     .describe('While the step runs: the runner executing it'),
+  runnerName: z
+    .string()
+    .optional()
+    .describe(
+      "The runner's name: its service account's, as the portal shows it",
+    ),
   runnerLastReportedAt: z
     .string()
     .optional()

@@ -79,6 +79,7 @@ export interface StepExecutionRow {
   lease_runner_id: string | null;
   lease_expires_at: Timestamp | null;
   lease_renewed_at: Timestamp | null;
+  runner_service_account_id: string | null;
   error: string | null;
   outputs: string | null;
   started_at: Timestamp | null;
@@ -100,6 +101,8 @@ export interface StepRecord extends StepExecution {
   leaseRunnerId?: string;
   leaseExpiresAt?: string;
   leaseRenewedAt?: string;
+  /** The service account the runner signed in with when it claimed the step. */
+  runnerServiceAccountId?: string;
 }
 
 const ACTIVE_RUN_STATUSES: RunStatus[] = ['RUNNING', 'WAITING_FOR_APPROVAL'];
@@ -180,7 +183,30 @@ function idsOfGroups(rows: readonly { ids: string | null }[]): string[] {
   );
 }
 
-function toStep(row: StepExecutionRow): StepRecord {
+/**
+ * A step row, with the name of its runner's service account where the query joined it
+ * ({@link withRunnerName}).
+ */
+type NamedStepRow = StepExecutionRow & { runner_name?: string | null };
+
+/**
+ * Reads the name of the service account each step's runner signed in with beside the step's
+ * columns, as `runner_name`: what people call the runner.
+ */
+function withRunnerName<Q extends Knex.QueryBuilder>(query: Q): Q {
+  return query
+    .leftJoin('service_accounts', join =>
+      join
+        .on('service_accounts.id', 'step_executions.runner_service_account_id')
+        .andOn(
+          'service_accounts.organization_id',
+          'step_executions.organization_id',
+        ),
+    )
+    .select('service_accounts.name as runner_name') as Q;
+}
+
+function toStep(row: NamedStepRow): StepRecord {
   return {
     id: row.id,
     organizationId: row.organization_id,
@@ -195,6 +221,8 @@ function toStep(row: StepExecutionRow): StepRecord {
     leaseRunnerId: optional(row.lease_runner_id),
     leaseExpiresAt: toOptionalTimestamp(row.lease_expires_at),
     leaseRenewedAt: toOptionalTimestamp(row.lease_renewed_at),
+    runnerServiceAccountId: optional(row.runner_service_account_id),
+    runnerName: optional(row.runner_name),
     error: fromJsonColumn<ErrorBody>(row.error),
     outputs: fromJsonColumn(row.outputs),
     startedAt: toOptionalTimestamp(row.started_at),
@@ -205,18 +233,23 @@ function toStep(row: StepExecutionRow): StepRecord {
 /** What a step's lease columns tell callers: a running step's runner and lease, never the token. */
 export type LeaseColumns = Pick<
   StepRecord,
-  'status' | 'leaseRunnerId' | 'leaseExpiresAt' | 'leaseRenewedAt'
+  | 'status'
+  | 'leaseRunnerId'
+  | 'leaseExpiresAt'
+  | 'leaseRenewedAt'
+  | 'runnerName'
 >;
 
 /** The lease of a step a runner executes (status RUNNING); none otherwise. */
 export function leaseOf(step: LeaseColumns): StepLease | undefined {
-  const { leaseRunnerId, leaseExpiresAt, leaseRenewedAt } = step;
+  const { leaseRunnerId, leaseExpiresAt, leaseRenewedAt, runnerName } = step;
   return step.status === 'RUNNING' &&
     leaseRunnerId &&
     leaseExpiresAt &&
     leaseRenewedAt
     ? {
         runnerId: leaseRunnerId,
+        ...(runnerName ? { runnerName } : {}),
         renewedAt: leaseRenewedAt,
         expiresAt: leaseExpiresAt,
       }
@@ -234,12 +267,16 @@ export function publicStep(step: StepRecord): StepExecution {
     leaseRunnerId: _r,
     leaseExpiresAt: _e,
     leaseRenewedAt: _n,
+    runnerServiceAccountId: _a,
+    runnerName,
     ...rest
   } = step;
   const lease = leaseOf(step);
   return {
     ...rest,
-    ...(step.leaseRunnerId ? { runnerId: step.leaseRunnerId } : {}),
+    ...(step.leaseRunnerId
+      ? { runnerId: step.leaseRunnerId, ...(runnerName ? { runnerName } : {}) }
+      : {}),
     ...(lease ? { lease } : {}),
   };
 }
@@ -295,6 +332,7 @@ export interface StepPatch {
   attemptEpoch?: number;
   leaseTokenHash?: string | null;
   leaseRunnerId?: string | null;
+  runnerServiceAccountId?: string | null;
   leaseExpiresAt?: string | null;
   error?: ErrorBody | null;
   outputs?: Record<string, unknown> | null;
@@ -311,6 +349,8 @@ function stepColumns(patch: StepPatch): Partial<StepExecutionRow> {
     columns.lease_token_hash = patch.leaseTokenHash;
   if (patch.leaseRunnerId !== undefined)
     columns.lease_runner_id = patch.leaseRunnerId;
+  if (patch.runnerServiceAccountId !== undefined)
+    columns.runner_service_account_id = patch.runnerServiceAccountId;
   if (patch.leaseExpiresAt !== undefined) {
     // A lease is renewed when its expiry moves: by the claim, then by each heartbeat.
     columns.lease_expires_at = patch.leaseExpiresAt;
@@ -500,6 +540,7 @@ export class PipelineRunStore implements RunTransitions {
         lease_runner_id: null,
         lease_expires_at: null,
         lease_renewed_at: null,
+        runner_service_account_id: null,
         error: null,
         outputs: null,
         started_at: null,
@@ -891,9 +932,12 @@ export class PipelineRunStore implements RunTransitions {
   }
 
   async listSteps(runId: string): Promise<StepRecord[]> {
-    const rows = await this.db<StepExecutionRow>('step_executions')
-      .where({ pipeline_run_id: runId })
-      .orderBy('position', 'asc');
+    const rows: NamedStepRow[] = await withRunnerName(
+      this.db<StepExecutionRow>('step_executions')
+        .select('step_executions.*')
+        .where('step_executions.pipeline_run_id', runId)
+        .orderBy('step_executions.position', 'asc'),
+    );
     return rows.map(toStep);
   }
 
@@ -901,9 +945,13 @@ export class PipelineRunStore implements RunTransitions {
     organizationId: string,
     id: string,
   ): Promise<StepRecord | undefined> {
-    const row = await this.db<StepExecutionRow>('step_executions')
-      .where({ organization_id: organizationId, id })
-      .first();
+    const row: NamedStepRow | undefined = await withRunnerName(
+      this.db<StepExecutionRow>('step_executions')
+        .select('step_executions.*')
+        .where('step_executions.organization_id', organizationId)
+        .where('step_executions.id', id)
+        .first(),
+    );
     return row && toStep(row);
   }
 
@@ -959,7 +1007,7 @@ export class PipelineRunStore implements RunTransitions {
     // Read for every page of runs with running ones on it, so sent to the driver directly.
     const rows = await readRows<
       Pick<
-        StepExecutionRow,
+        NamedStepRow,
         | 'id'
         | 'pipeline_run_id'
         | 'name'
@@ -967,23 +1015,26 @@ export class PipelineRunStore implements RunTransitions {
         | 'lease_runner_id'
         | 'lease_expires_at'
         | 'lease_renewed_at'
+        | 'runner_name'
         | 'updated_at'
       >
     >(
-      this.db<StepExecutionRow>('step_executions')
-        .select(
-          'id',
-          'pipeline_run_id',
-          'name',
-          'status',
-          'lease_runner_id',
-          'lease_expires_at',
-          'lease_renewed_at',
-          'updated_at',
-        )
-        .whereIn('pipeline_run_id', runIds)
-        .whereIn('status', ['QUEUED', 'RUNNING'])
-        .whereIn('type', types),
+      withRunnerName(
+        this.db<StepExecutionRow>('step_executions')
+          .select(
+            'step_executions.id',
+            'step_executions.pipeline_run_id',
+            'step_executions.name',
+            'step_executions.status',
+            'step_executions.lease_runner_id',
+            'step_executions.lease_expires_at',
+            'step_executions.lease_renewed_at',
+            'step_executions.updated_at',
+          )
+          .whereIn('step_executions.pipeline_run_id', runIds)
+          .whereIn('step_executions.status', ['QUEUED', 'RUNNING'])
+          .whereIn('step_executions.type', types),
+      ),
     );
     return rows.map(row => ({
       id: row.id,
@@ -993,6 +1044,7 @@ export class PipelineRunStore implements RunTransitions {
       leaseRunnerId: optional(row.lease_runner_id),
       leaseExpiresAt: toOptionalTimestamp(row.lease_expires_at),
       leaseRenewedAt: toOptionalTimestamp(row.lease_renewed_at),
+      runnerName: optional(row.runner_name),
       updatedAt: toTimestamp(row.updated_at),
     }));
   }

@@ -84,6 +84,7 @@ function currentStepLeaseOf(row: RunnerRow): StepLease | undefined {
     leaseRunnerId: optional(row.current_step_lease_runner_id),
     leaseRenewedAt: toOptionalTimestamp(row.current_step_lease_renewed_at),
     leaseExpiresAt: toOptionalTimestamp(row.current_step_lease_expires_at),
+    runnerName: optional(row.service_account_name),
   });
   return lease?.runnerId === row.runner_id ? lease : undefined;
 }

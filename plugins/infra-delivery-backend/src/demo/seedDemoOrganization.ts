@@ -16,7 +16,10 @@ import {
 import { demoServiceAccountId } from './demoServiceAccount';
 import { seedDemoModules } from './seedDemoModules';
 
-/** The runner the demo's steps name (run pages say "on demo-runner"); no process runs it. */
+/**
+ * The runner that ran the demo's steps, signed in as the "Demo data" service account (run pages
+ * say "on Demo data"); no process runs it.
+ */
 const DEMO_RUNNER_ID = 'demo-runner';
 /**
  * Stacks of the demo organization get well-known ids, so that the example catalog entities
@@ -196,7 +199,7 @@ export async function seedDemoOrganization(options: {
     planJson: Record<string, unknown>,
     status: 'SUCCEEDED' | 'FAILED' = 'SUCCEEDED',
   ) => {
-    const claim = await engine.claim(organizationId, DEMO_RUNNER_ID);
+    const claim = await engine.claim(organizationId, DEMO_RUNNER_ID, demoActor);
     if (!claim) return;
     await engine.appendLogs(organizationId, claim.step.id, claim.leaseToken, [
       { text: `${claim.step.name} (demo data, no cloud was called)` },

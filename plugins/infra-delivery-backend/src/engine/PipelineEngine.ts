@@ -556,6 +556,7 @@ export class PipelineEngine {
             completedAt: null,
             leaseTokenHash: null,
             leaseRunnerId: null,
+            runnerServiceAccountId: null,
             leaseExpiresAt: null,
           });
         }
@@ -610,10 +611,14 @@ export class PipelineEngine {
     return true;
   }
 
-  /** Hands the organization's oldest queued runner step to a runner, with a lease. */
+  /**
+   * Hands the organization's oldest queued runner step to a runner, with a lease; the step keeps
+   * the service account the runner signed in with (`serviceAccountId`), which names it.
+   */
   async claim(
     organizationId: string,
     runnerId: string,
+    serviceAccountId?: string,
   ): Promise<{ leaseToken: string; step: StepRecord } | undefined> {
     const leaseToken = randomBytes(32).toString('base64url');
     const step = await this.deps.stores.transaction(async tx => {
@@ -633,6 +638,7 @@ export class PipelineEngine {
           startedAt: now.toISOString(),
           leaseTokenHash: hashLeaseToken(leaseToken),
           leaseRunnerId: runnerId,
+          runnerServiceAccountId: serviceAccountId ?? null,
           leaseExpiresAt: new Date(now.getTime() + this.leaseMs).toISOString(),
         },
       );
@@ -913,6 +919,7 @@ export class PipelineEngine {
             attemptEpoch,
             leaseTokenHash: null,
             leaseRunnerId: null,
+            runnerServiceAccountId: null,
             leaseExpiresAt: null,
             startedAt: null,
           },

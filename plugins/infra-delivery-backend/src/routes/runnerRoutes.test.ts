@@ -122,8 +122,11 @@ describe.each(databases.eachSupportedId())(
           attemptEpoch: 1,
           startedAt: expect.any(String),
           runnerId: 'runner-a',
+          // Named by the service account it signed in with, as the portal shows it.
+          runnerName: runner.serviceAccountName,
           lease: {
             runnerId: 'runner-a',
+            runnerName: runner.serviceAccountName,
             renewedAt: expect.any(String),
             expiresAt: plan.leaseExpiresAt,
           },
@@ -142,6 +145,7 @@ describe.each(databases.eachSupportedId())(
             name: 'Plan',
             lease: {
               runnerId: 'runner-a',
+              runnerName: runner.serviceAccountName,
               renewedAt: expect.any(String),
               expiresAt: plan.leaseExpiresAt,
             },
@@ -185,6 +189,7 @@ describe.each(databases.eachSupportedId())(
       const [renewed] = await stepsOf(owner.token, first.id);
       expect(renewed.lease).toEqual({
         runnerId: 'runner-a',
+        runnerName: runner.serviceAccountName,
         renewedAt: expect.any(String),
         expiresAt: heartbeat.body.data.leaseExpiresAt,
       });
@@ -310,6 +315,7 @@ describe.each(databases.eachSupportedId())(
       expect(planDone.runnerId).toBe('runner-a');
       expect((await stepsOf(owner.token, first.id))[0]).toMatchObject({
         runnerId: 'runner-a',
+        runnerName: runner.serviceAccountName,
         status: 'SUCCEEDED',
       });
       const awaiting = await getRun(api, owner, first.id);
@@ -397,6 +403,45 @@ describe.each(databases.eachSupportedId())(
           runner.key,
         ),
       );
+    });
+
+    it('names a step by the runner that claimed it, and by its id once its account is deleted', async () => {
+      const owner = await api.signup();
+      const stack = await createStack(api, owner);
+      const builds = await createRunner(api, owner);
+      const deploys = await createRunner(api, owner);
+      const run = await trigger(api, owner, stack.changePipelineId);
+      const plan = await claim(api, builds.key, 'shared-host');
+      await complete(api, builds.key, plan, { status: 'SUCCEEDED' });
+      await act(api, owner, run.id, 'approve', 'Ship it');
+      // Another account's runner on the same host id applies: the step names that account.
+      const apply = await claim(api, deploys.key, 'shared-host');
+      expect(apply.pipelineRun.leasedStep?.lease.runnerName).toBe(
+        deploys.serviceAccountName,
+      );
+
+      const named = async () =>
+        (await stepsOf(owner.token, run.id)).map(step => [
+          step.name,
+          step.runnerId,
+          step.runnerName,
+        ]);
+      expect(await named()).toEqual([
+        ['Plan', 'shared-host', builds.serviceAccountName],
+        ['Approve the plan', undefined, undefined],
+        ['Apply', 'shared-host', deploys.serviceAccountName],
+      ]);
+
+      const deleted = await api.delete(
+        `/service-accounts/${builds.serviceAccountId}`,
+        owner.token,
+      );
+      expect(deleted.status).toBe(204);
+      expect(await named()).toEqual([
+        ['Plan', 'shared-host', undefined],
+        ['Approve the plan', undefined, undefined],
+        ['Apply', 'shared-host', deploys.serviceAccountName],
+      ]);
     });
 
     it('hands out the oldest queued step first, and a plain pipeline’s steps without a stack', async () => {

@@ -102,6 +102,7 @@ export class RunnerService {
     const claimed = await this.deps.engine.claim(
       caller.organizationId,
       runner.runnerId,
+      actorIdOf(caller),
     );
     const claim = claimed && (await this.describeClaim(caller, claimed));
     await this.deps.runnerRegistry.recordClaim({

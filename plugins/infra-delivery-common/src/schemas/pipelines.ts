@@ -136,12 +136,24 @@ export const createPipelineVersionRequestSchema = requestBody(
 );
 
 /**
+ * What people call the runner of a step: the name of the service account it signed in with when
+ * it claimed the step.
+ */
+const runnerNameSchema = z
+  .string()
+  .optional()
+  .describe(
+    'The name of the service account the runner signed in with when it claimed the step (what the portal calls the runner); absent once that account is deleted, and for steps claimed before it was recorded',
+  );
+
+/**
  * A runner's lease on the step it executes. The runner renews it by heartbeats; unless it does
  * before `expiresAt`, the step is queued again for the next runner (a new attempt).
  */
 export const stepLeaseSchema = z
   .object({
     runnerId: z.string().describe('The runner executing the step'),
+    runnerName: runnerNameSchema,
     renewedAt: timestampSchema.describe(
       "The runner's claim of the step or its latest heartbeat",
     ),
@@ -311,6 +323,7 @@ export const stepExecutionSchema = z
       .describe(
         'The runner that claimed the attempt shown, from its claim on and kept once the step ends: who planned or applied',
       ),
+    runnerName: runnerNameSchema,
   })
   .meta({ id: 'StepExecution' });
 export type StepExecution = z.infer<typeof stepExecutionSchema>;

@@ -26,8 +26,14 @@ const run = pipelineRun({
   isCancellable: true,
 });
 
-/** The plan step, its lease last renewed `secondsAgo` seconds ago by worker-1. */
-function planStep(secondsAgo: number): StepExecution {
+/**
+ * The plan step, its lease last renewed `secondsAgo` seconds ago by worker-1, which signed in as
+ * the service account `runnerName` (none: not known).
+ */
+function planStep(
+  secondsAgo: number,
+  runnerName: string | null = 'Build hosts',
+): StepExecution {
   const renewed = Date.now() - secondsAgo * 1000;
   return stepExecution({
     id: 'step-plan',
@@ -39,6 +45,7 @@ function planStep(secondsAgo: number): StepExecution {
     startedAt: new Date(renewed).toISOString(),
     lease: {
       runnerId: 'worker-1',
+      ...(runnerName ? { runnerName } : {}),
       renewedAt: new Date(renewed).toISOString(),
       expiresAt: new Date(renewed + LEASE_MS).toISOString(),
     },
@@ -84,14 +91,28 @@ describe('PipelineRunsContent when the runner of a running step stops reporting'
     const header = await within(card).findByRole('button', {
       name: /1\. Plan/,
     });
-    expect(header).toHaveTextContent('on worker-1');
+    expect(header).toHaveTextContent('on Build hosts');
     expect(silenceNotice(card)).toBeUndefined();
+  });
+
+  it('names a runner by its id where its service account is not known', async () => {
+    steps = [planStep(5, null)];
+    const card = await openRun();
+
+    expect(
+      await within(card).findByRole('button', { name: /1\. Plan/ }),
+    ).toHaveTextContent('on worker-1');
   });
 
   it('names the runner that ran a step once it ended', async () => {
     const { lease: _lease, ...planned } = planStep(5);
     steps = [
-      { ...planned, status: 'SUCCEEDED', runnerId: 'worker-1' },
+      {
+        ...planned,
+        status: 'SUCCEEDED',
+        runnerId: 'worker-1',
+        runnerName: 'Build hosts',
+      },
       stepExecution({
         id: 'step-approve',
         pipelineRunId: run.id,
@@ -105,7 +126,7 @@ describe('PipelineRunsContent when the runner of a running step stops reporting'
 
     expect(
       await within(card).findByRole('button', { name: /1\. Plan/ }),
-    ).toHaveTextContent('on worker-1');
+    ).toHaveTextContent('on Build hosts');
     // A step no runner claimed names none.
     expect(
       within(card).getByRole('button', { name: /2\. Approve the plan/ }),
@@ -119,14 +140,14 @@ describe('PipelineRunsContent when the runner of a running step stops reporting'
     await waitFor(() => expect(silenceNotice(card)).toBeDefined());
     const notice = silenceNotice(card)!;
     expect(notice).toHaveTextContent(
-      /Runner worker-1 has not reported for 4\ds/,
+      /Runner Build hosts has not reported for 4\ds/,
     );
     expect(notice).toHaveTextContent(
       /Unless it sends a heartbeat within 1\ds, the step is queued again, and the next runner starts it over as attempt 2\. The logs so far stay\./,
     );
     expect(
       within(card).getByRole('button', { name: /1\. Plan/ }),
-    ).toHaveTextContent(/worker-1 has not reported for 4\ds/);
+    ).toHaveTextContent(/Build hosts has not reported for 4\ds/);
   });
 
   it('says the step is being queued again once the lease ran out', async () => {
@@ -154,7 +175,7 @@ describe('PipelineRunsContent when the runner of a running step stops reporting'
     await waitFor(() => expect(silenceNotice(card)).toBeUndefined());
     expect(
       within(card).getByRole('button', { name: /1\. Plan/ }),
-    ).toHaveTextContent('on worker-1');
+    ).toHaveTextContent('on Build hosts');
   });
 
   it('counts a runner silent once half its lease passed without a heartbeat', () => {
@@ -203,13 +224,13 @@ describe('PipelineRunsContent lists a running run with its runner', () => {
     listRunLeasedFor(5);
     const cell = await statusCell();
     expect(cell).toHaveTextContent('Running');
-    expect(cell).toHaveTextContent('Plan on worker-1');
+    expect(cell).toHaveTextContent('Plan on Build hosts');
   });
 
   it('says how long a silent runner has not reported', async () => {
     listRunLeasedFor(40);
     const cell = await statusCell();
-    expect(cell).toHaveTextContent(/worker-1 has not reported for 4\ds/);
-    expect(cell).not.toHaveTextContent('Plan on worker-1');
+    expect(cell).toHaveTextContent(/Build hosts has not reported for 4\ds/);
+    expect(cell).not.toHaveTextContent('Plan on Build hosts');
   });
 });

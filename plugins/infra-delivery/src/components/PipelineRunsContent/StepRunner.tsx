@@ -29,6 +29,15 @@ export function leaseSilence(lease: StepLease, now: number) {
   };
 }
 
+/**
+ * What people call a step's runner: its service account's name (as the Runners card does), its
+ * id where the step has none (claimed before names were kept, or the account deleted).
+ */
+export const runnerNameOf = (runner: {
+  runnerId: string;
+  runnerName?: string;
+}) => runner.runnerName ?? runner.runnerId;
+
 function useLeaseSilence(lease: StepLease | undefined) {
   const now = useNow(1_000, lease !== undefined);
   return lease && leaseSilence(lease, now);
@@ -51,7 +60,8 @@ export const LeaseText = ({
   }
   return (
     <WarningText>
-      {lease.runnerId} has not reported for {formatDuration(silence.silentMs)}
+      {runnerNameOf(lease)} has not reported for{' '}
+      {formatDuration(silence.silentMs)}
     </WarningText>
   );
 };
@@ -70,10 +80,10 @@ export const StepRunnerCaption = ({ step }: { step: StepExecution }) => {
       {step.lease ? (
         <LeaseText
           lease={step.lease}
-          whileReporting={`on ${step.lease.runnerId}`}
+          whileReporting={`on ${runnerNameOf(step.lease)}`}
         />
       ) : (
-        `on ${step.runnerId}`
+        `on ${step.runnerName ?? step.runnerId}`
       )}
     </Typography>
   );
@@ -86,7 +96,7 @@ export const StepRunnerCaption = ({ step }: { step: StepExecution }) => {
 export const LeasedStepNote = ({ step }: { step: LeasedStep }) => (
   <LeaseText
     lease={step.lease}
-    whileReporting={`${step.name} on ${step.lease.runnerId}`}
+    whileReporting={`${step.name} on ${runnerNameOf(step.lease)}`}
   />
 );
 
@@ -106,7 +116,7 @@ export const RunnerSilenceNotice = ({ step }: { step: StepExecution }) => {
     <Box marginBottom={2}>
       <Alert severity="warning" role="status">
         <AlertTitle>
-          Runner {step.lease.runnerId} has not reported for{' '}
+          Runner {runnerNameOf(step.lease)} has not reported for{' '}
           {formatDuration(silence.silentMs)}
         </AlertTitle>
         <Typography variant="body2">
