@@ -40,3 +40,17 @@ output "region" {
 output "alarms" {
   value = { for name, alarm in terraform_data.alarm : name => alarm.output.metric }
 }
+
+variable "on_call_route" {
+  type        = string
+  default     = null
+  description = "The paging route the alarms notify; none until one is added"
+}
+
+resource "terraform_data" "on_call_route" {
+  count = var.on_call_route == null ? 0 : 1
+  input = {
+    route  = var.on_call_route
+    alarms = keys(local.alarms)
+  }
+}

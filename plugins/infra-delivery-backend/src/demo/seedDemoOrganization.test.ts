@@ -69,17 +69,22 @@ describe.each(databases.eachSupportedId())(
         (await stores.stacks.get(organization.id, DEMO_STACK_IDS.network))
           ?.gitTrigger,
       ).toMatchObject({ branch: 'main', pullRequestPlans: true });
-      // Each step the seed ran names the demo's runner, as a run page shows it.
+      // Each step the seed ran names the demo's runner, by the account it ran as, as a run
+      // page shows it ("on Demo data").
       const pushSteps = await stores.pipelineRuns.listSteps(
         byDescription['Push to main: Widen the private subnets (#12)'].id,
       );
-      expect(pushSteps[0].leaseRunnerId).toBe('demo-runner');
+      expect(pushSteps[0]).toMatchObject({
+        leaseRunnerId: 'demo-runner',
+        runnerName: 'Demo data',
+      });
       expect(byDescription['Initial rollout'].status).toBe('SUCCEEDED');
       expect(byDescription['Raise the alert thresholds']).toMatchObject({
         status: 'WAITING_FOR_APPROVAL',
         input: { alarm_threshold_percent: 90 },
       });
-      // Its plan is the example module's, which the local runner's apply plans again.
+      // Its plan is the example module's of the state the initial rollout left, which the
+      // local runner's apply plans again: the three alarms' thresholds change.
       const waitingPlans = await stores.iacResults.listSummaries(
         organization.id,
         { pipelineRunId: byDescription['Raise the alert thresholds'].id },
@@ -88,13 +93,19 @@ describe.each(databases.eachSupportedId())(
       expect(waitingPlans.items).toEqual([
         expect.objectContaining({
           runType: 'PLAN',
-          addCount: 4,
-          changeCount: 0,
+          addCount: 0,
+          changeCount: 3,
           destroyCount: 0,
+          unchangedCount: 1,
         }),
       ]);
       expect(byDescription['Add the on-call route']).toMatchObject({
         status: 'QUEUED',
+        // It keeps the raised thresholds: its plan adds the route, and changes nothing else.
+        input: {
+          alarm_threshold_percent: 90,
+          on_call_route: 'payments-primary',
+        },
         queueState: expect.objectContaining({
           preflightBlockedByAdmissionCondition: true,
           blockingRunId: byDescription['Raise the alert thresholds'].id,
@@ -121,21 +132,29 @@ describe.each(databases.eachSupportedId())(
         Object.values(DEMO_STACK_IDS),
       );
       expect(counts).toEqual([
-        { stackId: DEMO_STACK_IDS.monitoring, count: 13 },
+        { stackId: DEMO_STACK_IDS.monitoring, count: 4 },
       ]);
       const stack = await stores.stacks.get(
         organization.id,
         DEMO_STACK_IDS.monitoring,
       );
-      expect(stack?.output).toEqual({ region: 'eu-west-1' });
+      expect(stack?.output).toEqual({
+        region: 'eu-west-1',
+        alarms: {
+          cpu: 'CPUUtilization',
+          errors: 'HTTPCode_Target_5XX_Count',
+          memory: 'MemoryUtilization',
+        },
+      });
       expect(stack?.description).toBe(
-        'Alarms, schedules and the alerting Lambda of the payments API',
+        'The alarms and dashboard of the payments API',
       );
       // Drift detection is on for this stack, and its check found drift.
       expect(stack).toMatchObject({
         driftCheckIntervalHours: 1,
         driftStatus: 'DRIFTED',
-        driftedResourceCount: 8,
+        // The CPU alarm's threshold, changed outside the code.
+        driftedResourceCount: 1,
         lastDriftCheckRunId: byDescription['Scheduled drift check'].id,
       });
       expect(byDescription['Scheduled drift check']).toMatchObject({
@@ -199,26 +218,58 @@ describe.each(databases.eachSupportedId())(
   },
 );
 
-describe('the demo plan waiting for approval', () => {
-  it('plans the resources of the example module the local runner plans', () => {
-    const repo = path.resolve(__dirname, '../../../..');
-    const module = fs.readFileSync(
-      path.join(repo, 'examples/iac/monitoring/main.tf'),
-      'utf8',
+describe('the demo plans', () => {
+  const repo = path.resolve(__dirname, '../../../..');
+  const declaredIn = (module: string) =>
+    [
+      ...fs
+        .readFileSync(path.join(repo, `examples/iac/${module}/main.tf`), 'utf8')
+        .matchAll(/^resource "(\w+)" "(\w+)"/gm),
+    ]
+      .map(([, type, name]) => `${type}.${name}`)
+      .sort();
+  const demoFile = (name: string) =>
+    JSON.parse(
+      fs.readFileSync(path.join(__dirname, `../../demo/plans/${name}`), 'utf8'),
     );
-    const declared = [...module.matchAll(/^resource "(\w+)" "(\w+)"/gm)].map(
-      ([, type, name]) => `${type}.${name}`,
+
+  // Regenerate them with scripts/generate-demo-plans when this fails.
+  it.each([
+    ['monitoring', 'monitoring'],
+    ['monitoring-drift', 'monitoring'],
+    ['monitoring-alerts', 'monitoring'],
+    ['network', 'network'],
+  ])(
+    '%s plans the resources of examples/iac/%s, which the local runner plans',
+    (plan, module) => {
+      const planned = demoFile(
+        `${plan}.plan.json`,
+      ).configuration.root_module.resources.map(
+        (resource: { address: string }) => resource.address,
+      );
+      expect(planned.sort()).toEqual(declaredIn(module));
+    },
+  );
+
+  it('gives the local runner the state that the initial rollout applies', () => {
+    const created = demoFile('monitoring.plan.json')
+      .resource_changes.filter((change: { change: { actions: string[] } }) =>
+        change.change.actions.includes('create'),
+      )
+      .map((change: { address: string }) => change.address);
+    const state = demoFile('monitoring.tfstate');
+    const held = state.resources.flatMap(
+      (resource: {
+        type: string;
+        name: string;
+        instances: { index_key?: string | number }[];
+      }) =>
+        resource.instances.map(({ index_key: key }) =>
+          key === undefined
+            ? `${resource.type}.${resource.name}`
+            : `${resource.type}.${resource.name}[${JSON.stringify(key)}]`,
+        ),
     );
-    const plan = JSON.parse(
-      fs.readFileSync(
-        path.join(__dirname, '../../demo/plans/monitoring-alerts.plan.json'),
-        'utf8',
-      ),
-    );
-    const planned = plan.configuration.root_module.resources.map(
-      (resource: { address: string }) => resource.address,
-    );
-    // Regenerate demo/plans/monitoring-alerts.plan.json when this fails (its README says how).
-    expect(planned.sort()).toEqual(declared.sort());
+    expect(held.sort()).toEqual(created.sort());
   });
 });

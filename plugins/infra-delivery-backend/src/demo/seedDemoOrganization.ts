@@ -32,7 +32,7 @@ export const DEMO_STACK_IDS = {
 
 /** What each demo stack holds: the catalog shows it on the stack's entity. */
 const DEMO_STACK_DESCRIPTIONS: Record<keyof typeof DEMO_STACK_IDS, string> = {
-  monitoring: 'Alarms, schedules and the alerting Lambda of the payments API',
+  monitoring: 'The alarms and dashboard of the payments API',
   network: 'The VPC and private subnets the payments API runs in',
 };
 
@@ -49,12 +49,25 @@ const DEMO_COMMITS = {
   merge: '9f8e7d6c5b4a39281706f5e4d3c2b1a098765432',
 };
 
-async function demoPlan(name: string): Promise<Record<string, unknown>> {
+/** A file of demo/plans (its README says what each is), parsed. */
+async function demoFile(name: string): Promise<Record<string, unknown>> {
   const file = resolvePackagePath(
     '@infra-delivery/plugin-infra-delivery-backend',
-    `demo/plans/${name}.plan.json`,
+    `demo/plans/${name}`,
   );
   return JSON.parse(await fs.readFile(file, 'utf8'));
+}
+
+const demoPlan = (name: string) => demoFile(`${name}.plan.json`);
+
+/** The outputs a state file holds, by name: what its apply reported. */
+async function demoOutputs(name: string): Promise<Record<string, unknown>> {
+  const { outputs } = (await demoFile(`${name}.tfstate`)) as {
+    outputs: Record<string, { value: unknown }>;
+  };
+  return Object.fromEntries(
+    Object.entries(outputs).map(([output, { value }]) => [output, value]),
+  );
 }
 
 /**
@@ -194,17 +207,21 @@ export async function seedDemoOrganization(options: {
     await engine.admit(run.id);
   };
 
-  /** Does what a runner would: claim the queued step and report the plan, as `demo-runner`. */
+  /**
+   * Does what a runner would: claim the queued step and report the plan (and an apply's
+   * `outputs`), as `demo-runner`.
+   */
   const runStep = async (
     planJson: Record<string, unknown>,
     status: 'SUCCEEDED' | 'FAILED' = 'SUCCEEDED',
+    outputs?: Record<string, unknown>,
   ) => {
     const claim = await engine.claim(organizationId, DEMO_RUNNER_ID, demoActor);
     if (!claim) return;
     await engine.appendLogs(organizationId, claim.step.id, claim.leaseToken, [
       { text: `${claim.step.name} (demo data, no cloud was called)` },
     ]);
-    const report = { planJson, outputs: { region: 'eu-west-1' } };
+    const report = { planJson, outputs };
     await engine.complete(
       organizationId,
       claim.step.id,
@@ -224,28 +241,31 @@ export async function seedDemoOrganization(options: {
     );
   };
 
+  // Each plan is one the local runner makes of the example module (examples/iac): the plan
+  // waiting for approval is of the state the initial rollout left (scripts/local-runner gives
+  // the runner that state), so approved, its apply plans the same changes and makes them. A
+  // plan of other code or state would be refused as changed since its approval.
   const monitoringPlan = await demoPlan('monitoring');
   const networkPlan = await demoPlan('network');
-  // The plan waiting for approval is the one the local runner makes of the example module
-  // (examples/iac/monitoring, nothing applied yet): approved, its apply plans the same and
-  // applies it. A plan of other code would be refused as changed since its approval.
-  const alertsPlan = await demoPlan('monitoring-alerts');
 
-  // Monitoring: applied once; a second change waits for approval; a third is held behind it.
+  // Monitoring: applied once; its drift check found the CPU alarm changed by hand; a second
+  // change waits for approval; a third is held behind it.
   const applied = await trigger('monitoring', 'Initial rollout');
   await runStep(monitoringPlan);
   await engine.approve(
     (await stores.pipelineRuns.getRunForEngine(applied))!,
     true,
   );
-  await runStep(monitoringPlan);
+  await runStep(monitoringPlan, 'SUCCEEDED', await demoOutputs('monitoring'));
   await checkDrift('monitoring');
-  await runStep(monitoringPlan);
-  await trigger('monitoring', 'Raise the alert thresholds', {
-    alarm_threshold_percent: 90,
+  await runStep(await demoPlan('monitoring-drift'));
+  const raisedThresholds = { alarm_threshold_percent: 90 };
+  await trigger('monitoring', 'Raise the alert thresholds', raisedThresholds);
+  await runStep(await demoPlan('monitoring-alerts'));
+  await trigger('monitoring', 'Add the on-call route', {
+    ...raisedThresholds,
+    on_call_route: 'payments-primary',
   });
-  await runStep(alertsPlan);
-  await trigger('monitoring', 'Add the on-call route');
 
   // Network: a plan that failed.
   await trigger('network', 'First plan');

@@ -11,9 +11,28 @@ import { Outcome } from '../common/ActionMessage';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { useCanExecuteRuns } from '../common/useCanExecuteRuns';
 
-/** "The plan adds 5, changes 2, replaces 0 and destroys 1 resources." */
-function planCounts(plan: IacExecutionSummary): string {
-  return `The plan adds ${plan.addCount}, changes ${plan.changeCount}, replaces ${plan.replaceCount} and destroys ${plan.destroyCount} resources.`;
+/**
+ * What an approval lets through, its changes only: "The plan changes 3 resources.", "The plan
+ * adds 5, changes 1 and destroys 2 resources."
+ */
+export function planCounts(plan: IacExecutionSummary): string {
+  const changes = (
+    [
+      ['adds', plan.addCount],
+      ['changes', plan.changeCount],
+      ['replaces', plan.replaceCount],
+      ['destroys', plan.destroyCount],
+    ] as const
+  ).filter(([, count]) => count > 0);
+  if (changes.length === 0) {
+    return 'The plan changes no resources.';
+  }
+  const phrases = changes.map(([verb, count]) => `${verb} ${count}`);
+  const last = phrases.pop()!;
+  const noun = changes[changes.length - 1][1] === 1 ? 'resource' : 'resources';
+  return `The plan ${
+    phrases.length > 0 ? `${phrases.join(', ')} and ` : ''
+  }${last} ${noun}.`;
 }
 
 /**
