@@ -42,16 +42,26 @@ function component(annotations: Record<string, string>): Entity {
 describe('InfraDeliveryOverviewCard', () => {
   const { server, requestsTo } = setupInfraDeliveryServer();
   let latestRuns: PipelineRun[];
+  /** Runs read by id: those holding the stacks of held runs. */
+  let holders: PipelineRun[];
   let deployments: Deployment[];
 
   beforeEach(() => {
     latestRuns = [];
+    holders = [];
     deployments = [];
     server.use(
       stackList([network, database]),
-      http.get(`${baseUrl}/pipeline-runs`, () =>
-        HttpResponse.json(list(latestRuns)),
-      ),
+      http.get(`${baseUrl}/pipeline-runs`, ({ request }) => {
+        const ids = new URL(request.url).searchParams.getAll('id');
+        return HttpResponse.json(
+          list(
+            ids.length
+              ? holders.filter(run => ids.includes(run.id))
+              : latestRuns,
+          ),
+        );
+      }),
       http.get(`${baseUrl}/deployments`, () =>
         HttpResponse.json(list(deployments)),
       ),
@@ -122,6 +132,46 @@ describe('InfraDeliveryOverviewCard', () => {
       '/catalog/default/component/payments/infra-runs/run-7',
     );
     expect(held).toHaveTextContent('Held: the stack is busy with another run');
+  });
+
+  it('names the run that holds the stack of a held newest run, and what keeps it', async () => {
+    holders = [
+      pipelineRun({
+        id: 'run-7',
+        description: 'Raise the alert thresholds',
+        status: 'WAITING_FOR_APPROVAL',
+        attachedEntityId: 'net',
+      }),
+    ];
+    latestRuns = [
+      pipelineRun({
+        id: 'run-8',
+        status: 'QUEUED',
+        attachedEntityId: 'net',
+        pipelineId: network.changePipelineId,
+        startedAt: ago(1),
+        queueState: {
+          preflightBlockedByAdmissionCondition: true,
+          stackRunPreflightPending: false,
+          blockingRunId: 'run-7',
+          blockingEntityId: 'net',
+        },
+      }),
+    ];
+    await renderCard(component({ 'infra-delivery.io/stacks': 'net' }));
+    const held = await section('Latest run');
+
+    expect(
+      await within(held).findByRole('link', {
+        name: 'Raise the alert thresholds',
+      }),
+    ).toHaveAttribute(
+      'href',
+      '/catalog/default/component/payments/infra-runs/run-7',
+    );
+    expect(held).toHaveTextContent(
+      'Waits for Raise the alert thresholds, which waits for approval',
+    );
   });
 
   it('reads a queued or running run again every few seconds, and a finished one not at all', async () => {

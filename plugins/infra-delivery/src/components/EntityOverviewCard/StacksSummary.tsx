@@ -61,6 +61,7 @@ export const StacksSummary = ({
                       <RunStateNote
                         run={latestRun.run}
                         runPath={runId => runLink(entity, runId)}
+                        blocker={latestRun.blocker}
                       />
                     </span>
                   </>

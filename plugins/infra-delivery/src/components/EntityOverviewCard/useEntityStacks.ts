@@ -1,4 +1,5 @@
 import { useApi } from '@backstage/frontend-plugin-api';
+import { useMemo } from 'react';
 import {
   PipelineRun,
   Stack,
@@ -10,6 +11,8 @@ import { runStartedAt } from '../common/runStartedAt';
 import { useLatestRunPerStack } from '../common/useLatestRunPerStack';
 import { loadVisibleStacks } from '../common/visibleStacks';
 import { useReloadableAsync } from '../common/useReloadableAsync';
+import { useBlockingRuns } from '../PipelineRunsContent/useBlockingRuns';
+import { BlockingRun } from '../PipelineRunsContent/WhyItWaits';
 
 /** One of the entity's stacks with its newest run. */
 export interface EntityStack {
@@ -25,7 +28,13 @@ export interface EntityStacks {
    * The newest run of all the stacks, with its stack and what it is called: its description,
    * else what it does to the stack ("Plan & apply", "Destroy").
    */
-  latestRun?: { run: PipelineRun; stack?: Stack; title: string };
+  latestRun?: {
+    run: PipelineRun;
+    stack?: Stack;
+    title: string;
+    /** Held (QUEUED): the run that holds its stack, and what keeps that one. */
+    blocker?: BlockingRun;
+  };
 }
 
 /** The stacks the entity's annotation names, each with its newest run, and the newest of all. */
@@ -37,6 +46,15 @@ export function useEntityStacks(stackIds: string[]): LoadState<EntityStacks> {
     [client, stackIds.join(',')],
   );
   const latestRuns = useLatestRunPerStack(stackIds);
+  // One list per load, so that the holder of a held run is read again with each.
+  const runList = useMemo(
+    () => latestRuns.value && [...latestRuns.value.values()],
+    [latestRuns.value],
+  );
+  const blockerOf = useBlockingRuns(
+    runList,
+    (stacks.value ?? []).filter((stack): stack is Stack => Boolean(stack)),
+  );
   const both = bothLoaded(stacks, latestRuns);
   if (!both.value) {
     return { loading: both.loading, error: both.error };
@@ -62,6 +80,7 @@ export function useEntityStacks(stackIds: string[]): LoadState<EntityStacks> {
         newest.stack ? [newest.stack] : [],
       ) ??
       'Run',
+    blocker: blockerOf(newest.run),
   };
   return {
     loading: both.loading,
