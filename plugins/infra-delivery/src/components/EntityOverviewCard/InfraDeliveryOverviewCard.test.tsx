@@ -28,6 +28,22 @@ const ago = (minutes: number) =>
   new Date(Date.now() - minutes * 60_000).toISOString();
 
 const network = stack({ id: 'net', name: 'Network', givenId: 'network' });
+
+/** A run of Network held while run-7 holds the stack. */
+const heldByRun7 = () =>
+  pipelineRun({
+    id: 'run-8',
+    status: 'QUEUED',
+    attachedEntityId: 'net',
+    pipelineId: network.changePipelineId,
+    startedAt: ago(1),
+    queueState: {
+      preflightBlockedByAdmissionCondition: true,
+      stackRunPreflightPending: false,
+      blockingRunId: 'run-7',
+      blockingEntityId: 'net',
+    },
+  });
 const database = stack({ id: 'db', name: 'Database', givenId: 'database' });
 
 function component(annotations: Record<string, string>): Entity {
@@ -108,21 +124,7 @@ describe('InfraDeliveryOverviewCard', () => {
     ).toBeInTheDocument();
     unmount();
 
-    latestRuns = [
-      pipelineRun({
-        id: 'run-8',
-        status: 'QUEUED',
-        attachedEntityId: 'net',
-        pipelineId: network.changePipelineId,
-        startedAt: ago(1),
-        queueState: {
-          preflightBlockedByAdmissionCondition: true,
-          stackRunPreflightPending: false,
-          blockingRunId: 'run-7',
-          blockingEntityId: 'net',
-        },
-      }),
-    ];
+    latestRuns = [heldByRun7()];
     await renderCard(component({ 'infra-delivery.io/stacks': 'net' }));
     const held = await section('Latest run');
     expect(
@@ -143,21 +145,7 @@ describe('InfraDeliveryOverviewCard', () => {
         attachedEntityId: 'net',
       }),
     ];
-    latestRuns = [
-      pipelineRun({
-        id: 'run-8',
-        status: 'QUEUED',
-        attachedEntityId: 'net',
-        pipelineId: network.changePipelineId,
-        startedAt: ago(1),
-        queueState: {
-          preflightBlockedByAdmissionCondition: true,
-          stackRunPreflightPending: false,
-          blockingRunId: 'run-7',
-          blockingEntityId: 'net',
-        },
-      }),
-    ];
+    latestRuns = [heldByRun7()];
     await renderCard(component({ 'infra-delivery.io/stacks': 'net' }));
     const held = await section('Latest run');
 
