@@ -70,14 +70,25 @@ describe.each(databases.eachSupportedId())(
           ?.gitTrigger,
       ).toMatchObject({ branch: 'main', pullRequestPlans: true });
       // Each step the seed ran names the demo's runner, by the account it ran as, as a run
-      // page shows it ("on Demo data").
+      // page shows it ("Plan on Demo runner"), and a failed one logs the tool's error.
       const pushSteps = await stores.pipelineRuns.listSteps(
         byDescription['Push to main: Widen the private subnets (#12)'].id,
       );
       expect(pushSteps[0]).toMatchObject({
         leaseRunnerId: 'demo-runner',
-        runnerName: 'Demo data',
+        runnerName: 'Demo runner',
+        error: {
+          code: 'InfraDelivery:Runner:COMMAND_FAILED',
+          message: expect.stringContaining('Error acquiring the state lock'),
+        },
       });
+      const pushLog = await stores.pipelineRuns.listLogs(pushSteps[0].id, {
+        limit: 10,
+      });
+      expect(pushLog.items.map(line => line.text)).toEqual([
+        'Plan (demo data, no cloud was called)',
+        expect.stringContaining('Error acquiring the state lock'),
+      ]);
       expect(byDescription['Initial rollout'].status).toBe('SUCCEEDED');
       expect(byDescription['Raise the alert thresholds']).toMatchObject({
         status: 'WAITING_FOR_APPROVAL',

@@ -17,8 +17,8 @@ import { demoServiceAccountId } from './demoServiceAccount';
 import { seedDemoModules } from './seedDemoModules';
 
 /**
- * The runner that ran the demo's steps, signed in as the "Demo data" service account (run pages
- * say "on Demo data"); no process runs it.
+ * The runner that ran the demo's steps, signed in as the "Demo runner" service account (run
+ * pages say "Plan on Demo runner"); no process runs it.
  */
 const DEMO_RUNNER_ID = 'demo-runner';
 /**
@@ -92,6 +92,11 @@ export async function seedDemoOrganization(options: {
   }
   logger.info('Seeding the demo organization');
   const demoActor = await demoServiceAccountId(stores, organizationId);
+  const demoRunner = await demoServiceAccountId(
+    stores,
+    organizationId,
+    'runner',
+  );
 
   const project = await stores.projects.createProject(organizationId, {
     givenId: 'payments',
@@ -209,35 +214,41 @@ export async function seedDemoOrganization(options: {
 
   /**
    * Does what a runner would: claim the queued step and report the plan (and an apply's
-   * `outputs`), as `demo-runner`.
+   * `outputs`), or that the tool failed with `failure` (logged as a runner logs the tool's
+   * error), as `demo-runner`.
    */
   const runStep = async (
     planJson: Record<string, unknown>,
-    status: 'SUCCEEDED' | 'FAILED' = 'SUCCEEDED',
-    outputs?: Record<string, unknown>,
+    outcome: { outputs?: Record<string, unknown> } | { failure: string } = {},
   ) => {
-    const claim = await engine.claim(organizationId, DEMO_RUNNER_ID, demoActor);
+    const claim = await engine.claim(
+      organizationId,
+      DEMO_RUNNER_ID,
+      demoRunner,
+    );
     if (!claim) return;
+    const failure = 'failure' in outcome ? outcome.failure : undefined;
     await engine.appendLogs(organizationId, claim.step.id, claim.leaseToken, [
       { text: `${claim.step.name} (demo data, no cloud was called)` },
+      ...(failure ? [{ text: failure }] : []),
     ]);
-    const report = { planJson, outputs };
+    const report = { planJson, ...outcome };
     await engine.complete(
       organizationId,
       claim.step.id,
       claim.leaseToken,
-      status === 'SUCCEEDED'
-        ? { status }
-        : {
-            status,
+      failure
+        ? {
+            status: 'FAILED',
             error: {
               code: 'InfraDelivery:Runner:COMMAND_FAILED',
-              message: 'tofu plan exited with 1: provider credentials expired',
+              message: `tofu plan exited with 1: ${failure}`,
             },
-          },
-      status === 'SUCCEEDED'
-        ? (tx, step, run) => ingestStepReport(tx, step, run, report)
-        : undefined,
+          }
+        : { status: 'SUCCEEDED' },
+      failure
+        ? undefined
+        : (tx, step, run) => ingestStepReport(tx, step, run, report),
     );
   };
 
@@ -256,7 +267,7 @@ export async function seedDemoOrganization(options: {
     (await stores.pipelineRuns.getRunForEngine(applied))!,
     true,
   );
-  await runStep(monitoringPlan, 'SUCCEEDED', await demoOutputs('monitoring'));
+  await runStep(monitoringPlan, { outputs: await demoOutputs('monitoring') });
   await checkDrift('monitoring');
   await runStep(await demoPlan('monitoring-drift'));
   const raisedThresholds = { alarm_threshold_percent: 90 };
@@ -269,11 +280,14 @@ export async function seedDemoOrganization(options: {
 
   // Network: a plan that failed.
   await trigger('network', 'First plan');
-  await runStep(networkPlan, 'FAILED');
+  await runStep(networkPlan, {
+    failure:
+      'Error: Reference to undeclared input variable "subnet_count" (main.tf line 24)',
+  });
 
   // Network follows its repository: a pull request got its plan, then the merge's push
-  // started the change pipeline, whose plan failed like the first (the stack stays free for
-  // whoever plans it next).
+  // started the change pipeline, whose plan failed (the stack stays free for whoever plans it
+  // next).
   const repository = await stores.codeSources.create({
     organizationId,
     forgeInstallationId: 'demo',
@@ -365,7 +379,11 @@ export async function seedDemoOrganization(options: {
     },
     webhookDeliveryId: '5b0e6a80-0000-11f0-8000-00000000d013',
   });
-  await runStep(networkPlan, 'FAILED');
+  // Its plan found the state locked by a plan someone ran by hand: Retry is what it needs.
+  await runStep(networkPlan, {
+    failure:
+      'Error acquiring the state lock: held by alice@alice-laptop (terraform plan, since 09:12 UTC)',
+  });
 
   await seedDemoModules({
     stores,
