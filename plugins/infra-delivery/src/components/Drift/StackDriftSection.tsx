@@ -79,6 +79,7 @@ export const StackDriftSection = ({
           <ConfirmActionButton
             label="Check for drift"
             disabled={nothingApplied}
+            disabledReason="Nothing is applied yet: there is nothing to drift"
             title={`Check ${stack.name} for drift?`}
             onConfirm={checkNow}
             onDone={({ data }) => onStarted?.('A drift check is queued', data)}

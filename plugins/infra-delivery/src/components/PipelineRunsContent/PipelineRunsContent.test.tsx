@@ -790,8 +790,19 @@ describe('PipelineRunsContent', () => {
       requestsTo('GET', '/pipeline-step-executions/step-plan/logs'),
     ).toHaveLength(1);
 
+    // A step without logs says why it has none.
     await userEvent.click(within(card).getByText(byTextContent('3. Apply')));
-    expect(await within(card).findByText('No log lines.')).toBeInTheDocument();
+    expect(
+      await within(card).findByText(
+        'Not started: it runs once the steps before it have ended.',
+      ),
+    ).toBeInTheDocument();
+    await userEvent.click(within(card).getByText(byTextContent('2. Approval')));
+    expect(
+      await within(card).findByText(
+        'An approval writes no logs: it waits for a person to approve or reject the plan above.',
+      ),
+    ).toBeInTheDocument();
   });
 
   it('approves a waiting run after confirmation, then reloads the run and the list', async () => {

@@ -9,6 +9,26 @@ import { useStepLogs } from './useStepLogs';
 /** The height of the log viewer: it scrolls and searches within it. */
 const LOG_HEIGHT = 320;
 
+/** What a step without log lines says in their place: why it has none. */
+export function noLogsText(step: Pick<StepExecution, 'type' | 'status'>) {
+  if (step.type === 'approval') {
+    return step.status === 'WAITING_FOR_APPROVAL' || step.status === 'RUNNING'
+      ? 'An approval writes no logs: it waits for a person to approve or reject the plan above.'
+      : 'An approval writes no logs.';
+  }
+  switch (step.status) {
+    case 'PENDING':
+      return 'Not started: it runs once the steps before it have ended.';
+    case 'SKIPPED':
+      return 'Skipped: it did not run.';
+    case 'QUEUED':
+    case 'RUNNING':
+      return 'No log lines yet.';
+    default:
+      return 'The step wrote no log lines.';
+  }
+}
+
 /** A step's logs as they grow, with ANSI colours, search and links to lines. */
 export const StepLogs = ({ step }: { step: StepExecution }) => {
   const { lines, loading, error } = useStepLogs(step.id, step.status);
@@ -17,7 +37,6 @@ export const StepLogs = ({ step }: { step: StepExecution }) => {
   if (loading) {
     return <Typography variant="caption">Loading logs…</Typography>;
   }
-  const active = step.status === 'RUNNING' || step.status === 'QUEUED';
   return (
     <Box width="100%">
       {error && <ErrorPanel error={error} title="Could not read the logs" />}
@@ -27,9 +46,7 @@ export const StepLogs = ({ step }: { step: StepExecution }) => {
         </Box>
       )}
       {lines.length === 0 && !error && (
-        <Typography variant="caption">
-          {active ? 'No log lines yet.' : 'No log lines.'}
-        </Typography>
+        <Typography variant="caption">{noLogsText(step)}</Typography>
       )}
     </Box>
   );

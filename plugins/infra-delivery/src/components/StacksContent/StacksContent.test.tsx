@@ -722,6 +722,31 @@ describe('StacksContent', () => {
     ).toBeInTheDocument();
   });
 
+  it('offers no Destroy for a stack with nothing applied, and says why', async () => {
+    serveStacks();
+    server.use(
+      http.get(`${baseUrl}/stacks/resource-count`, () =>
+        HttpResponse.json({ data: { counts: [] } }),
+      ),
+    );
+    renderEntityContent(<StacksContent />, entityNaming(network.id), {
+      authorize: 'ALLOW',
+    });
+
+    const row = await rowOf('Network');
+    const destroy = await within(row).findByRole('button', { name: 'Destroy' });
+    expect(destroy).toBeDisabled();
+    expect(
+      within(row).getByRole('button', { name: 'Plan & apply' }),
+    ).toBeEnabled();
+    await userEvent.hover(destroy.parentElement!);
+    expect(
+      await screen.findByRole('tooltip', {
+        name: 'Nothing is applied yet: there is nothing to destroy',
+      }),
+    ).toBeInTheDocument();
+  });
+
   it("lists a stack's current resources and run history in the details drawer", async () => {
     serveStacks();
     renderEntityContent(

@@ -201,6 +201,8 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
           title={`Destroy every resource of ${row.stack.name}?`}
           typedConfirmation={row.stack.name}
           confirmLabel="Queue the destruction"
+          disabled={row.resourceCount === 0}
+          disabledReason="Nothing is applied yet: there is nothing to destroy"
           onConfirm={() => trigger(row.stack!.destroyPipelineId)}
           onDone={startedBy(`The destruction of ${row.stack.name}`)}
         >

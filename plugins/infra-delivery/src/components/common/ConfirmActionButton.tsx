@@ -4,6 +4,7 @@ import DialogActions from '@material-ui/core/DialogActions';
 import DialogContent from '@material-ui/core/DialogContent';
 import DialogTitle from '@material-ui/core/DialogTitle';
 import TextField from '@material-ui/core/TextField';
+import Tooltip from '@material-ui/core/Tooltip';
 import { ReactNode, useState } from 'react';
 import { DialogForm } from './DialogForm';
 import { ErrorPanel } from './ErrorPanel';
@@ -21,6 +22,8 @@ export interface ConfirmActionButtonProps<T> {
   /** Called with what `onConfirm` answered, e.g. to say what the action started. */
   onDone?: (result: T) => void;
   disabled?: boolean;
+  /** Why the button is disabled, shown on hover and focus: a greyed button says nothing. */
+  disabledReason?: string;
   color?: ButtonProps['color'];
   /** The button's accessible name when its label alone does not say what it acts on. */
   ariaLabel?: string;
@@ -43,6 +46,7 @@ export const ConfirmActionButton = <T,>({
   onConfirm,
   onDone,
   disabled,
+  disabledReason,
   color = 'primary',
   ariaLabel,
   typedConfirmation,
@@ -73,22 +77,32 @@ export const ConfirmActionButton = <T,>({
     }
   };
 
+  const button = (
+    <Button
+      size="small"
+      variant="outlined"
+      color={color}
+      disabled={disabled}
+      aria-label={ariaLabel}
+      onClick={() => {
+        setTyped('');
+        setNote('');
+        setOpen(true);
+      }}
+    >
+      {label}
+    </Button>
+  );
   return (
     <>
-      <Button
-        size="small"
-        variant="outlined"
-        color={color}
-        disabled={disabled}
-        aria-label={ariaLabel}
-        onClick={() => {
-          setTyped('');
-          setNote('');
-          setOpen(true);
-        }}
-      >
-        {label}
-      </Button>
+      {disabled && disabledReason ? (
+        // A disabled button takes no pointer events: the tooltip hangs on its wrapper.
+        <Tooltip title={disabledReason}>
+          <span>{button}</span>
+        </Tooltip>
+      ) : (
+        button
+      )}
       {/* A form: Enter in its fields confirms, as the button does. */}
       <Dialog
         open={open}

@@ -1,0 +1,24 @@
+import { noLogsText } from './StepLogs';
+
+describe('noLogsText', () => {
+  it('says why a step has no log lines', () => {
+    expect(noLogsText({ type: 'iac.plan', status: 'RUNNING' })).toBe(
+      'No log lines yet.',
+    );
+    expect(noLogsText({ type: 'iac.plan', status: 'QUEUED' })).toBe(
+      'No log lines yet.',
+    );
+    expect(noLogsText({ type: 'iac.apply', status: 'PENDING' })).toBe(
+      'Not started: it runs once the steps before it have ended.',
+    );
+    expect(noLogsText({ type: 'iac.apply', status: 'SKIPPED' })).toBe(
+      'Skipped: it did not run.',
+    );
+    expect(noLogsText({ type: 'iac.plan', status: 'SUCCEEDED' })).toBe(
+      'The step wrote no log lines.',
+    );
+    expect(noLogsText({ type: 'approval', status: 'SUCCEEDED' })).toBe(
+      'An approval writes no logs.',
+    );
+  });
+});
