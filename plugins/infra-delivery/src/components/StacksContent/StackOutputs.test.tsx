@@ -10,15 +10,34 @@ const fiveOutputs = {
 };
 
 describe('StackOutputsSummary', () => {
-  it('shows the first three outputs and counts the others', () => {
+  it('shows three outputs, those of one value first, and counts the others', () => {
     render(<StackOutputsSummary output={fiveOutputs} />);
-    expect(screen.getByTitle('region = eu-west-1')).toBeInTheDocument();
-    expect(screen.getByTitle('vpc_id = vpc-0abc')).toBeInTheDocument();
-    expect(
-      screen.getByTitle('subnets = ["10.20.0.0/20","10.20.16.0/20"]'),
-    ).toBeInTheDocument();
-    expect(screen.queryByText(/^nat =/)).not.toBeInTheDocument();
+    expect(screen.getAllByText(/ = /).map(line => line.textContent)).toEqual([
+      'region = eu-west-1',
+      'vpc_id = vpc-0abc',
+      'instances = 3',
+    ]);
     expect(screen.getByText('and 2 more')).toBeInTheDocument();
+  });
+
+  it('shows a list by its items and a map by its keys, the whole value on hover', () => {
+    render(
+      <StackOutputsSummary
+        output={{
+          subnets: ['10.20.0.0/20', '10.20.16.0/20'],
+          alarms: { cpu: 'CPUUtilization', errors: '5XX' },
+          rules: [{ port: 443 }],
+        }}
+      />,
+    );
+    expect(
+      screen.getByText('subnets = 10.20.0.0/20, 10.20.16.0/20'),
+    ).toHaveAttribute('title', 'subnets = ["10.20.0.0/20","10.20.16.0/20"]');
+    expect(screen.getByText('alarms = { cpu, errors }')).toHaveAttribute(
+      'title',
+      'alarms = {"cpu":"CPUUtilization","errors":"5XX"}',
+    );
+    expect(screen.getByText('rules = 1 item')).toBeInTheDocument();
   });
 
   it('shows a dash for a stack without outputs', () => {
@@ -37,8 +56,8 @@ describe('StackOutputsSection', () => {
     expect(values).toEqual([
       'eu-west-1',
       'vpc-0abc',
-      '["10.20.0.0/20","10.20.16.0/20"]',
-      '{"enabled":true}',
+      '[\n  "10.20.0.0/20",\n  "10.20.16.0/20"\n]',
+      '{\n  "enabled": true\n}',
       '3',
     ]);
     expect(

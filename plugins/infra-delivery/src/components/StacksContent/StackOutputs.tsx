@@ -1,9 +1,31 @@
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 
-/** An output's value as people read it: a string as is, anything else as JSON. */
-export function outputValueText(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
+/** An output's whole value: a string as is, anything else as JSON (indented when `indent`). */
+export function outputValueText(value: unknown, indent?: number): string {
+  return typeof value === 'string'
+    ? value
+    : JSON.stringify(value, null, indent);
+}
+
+const isStructured = (value: unknown) =>
+  typeof value === 'object' && value !== null;
+
+/**
+ * An output's value in a line: a scalar as is, a list of scalars joined ("10.20.0.0/20,
+ * 10.20.16.0/20"), a map by its keys ("{ cpu, errors, memory }"), where JSON ran out of the
+ * cell after a few characters.
+ */
+export function outputSummaryText(value: unknown): string {
+  if (Array.isArray(value)) {
+    return value.some(isStructured)
+      ? `${value.length} ${value.length === 1 ? 'item' : 'items'}`
+      : value.map(item => outputValueText(item)).join(', ');
+  }
+  if (isStructured(value)) {
+    return `{ ${Object.keys(value as object).join(', ')} }`;
+  }
+  return outputValueText(value);
 }
 
 function outputsOf(output: Record<string, unknown> | undefined) {
@@ -23,24 +45,27 @@ export const StackOutputsSummary = ({
 }: {
   output: Record<string, unknown> | undefined;
 }) => {
-  const outputs = outputsOf(output);
+  // Scalars first (a region, an id): what a cell of three lines can show whole.
+  const outputs = outputsOf(output).sort(
+    ([, a], [, b]) => Number(isStructured(a)) - Number(isStructured(b)),
+  );
   if (outputs.length === 0) return <>—</>;
   const more = outputs.length - SUMMARY_OUTPUTS;
   return (
     <>
       {outputs.slice(0, SUMMARY_OUTPUTS).map(([name, value]) => {
-        const line = `${name} = ${outputValueText(value)}`;
+        const line = `${name} = ${outputSummaryText(value)}`;
         return (
           <Typography
             key={name}
             variant="body2"
-            title={line}
+            title={`${name} = ${outputValueText(value)}`}
             style={{
               display: '-webkit-box',
               WebkitLineClamp: 2,
               WebkitBoxOrient: 'vertical',
               overflow: 'hidden',
-              overflowWrap: 'anywhere',
+              overflowWrap: 'break-word',
             }}
           >
             {line}
@@ -79,16 +104,20 @@ export const StackOutputsSection = ({
             >
               {name}
             </Typography>
+            {/* A map or list indented over its lines, broken within a word only where one
+                does not fit. */}
             <Typography
               variant="body2"
               component="dd"
               style={{
                 margin: 0,
                 fontFamily: 'monospace',
-                overflowWrap: 'anywhere',
+                whiteSpace: 'pre-wrap',
+                overflowWrap: 'break-word',
+                minWidth: 0,
               }}
             >
-              {outputValueText(value)}
+              {outputValueText(value, 2)}
             </Typography>
           </Box>
         ))}

@@ -232,7 +232,7 @@ describe('StacksContent', () => {
     });
     expect(
       within(networkRow).getByTitle('subnet_ids = ["subnet-a","subnet-b"]'),
-    ).toHaveTextContent('subnet_ids = ["subnet-a","subnet-b"]');
+    ).toHaveTextContent('subnet_ids = subnet-a, subnet-b');
 
     const databaseRow = await rowOf('Database');
     expect(within(databaseRow).getByText('database')).toBeInTheDocument();
@@ -765,7 +765,11 @@ describe('StacksContent', () => {
     const outputs = within(drawer).getByRole('region', { name: 'Outputs' });
     expect(within(outputs).getByText('subnet_ids')).toBeInTheDocument();
     expect(
-      within(outputs).getByText('["subnet-a","subnet-b"]'),
+      within(outputs).getByText(
+        (_, element) =>
+          element?.tagName === 'DD' &&
+          element.textContent === '[\n  "subnet-a",\n  "subnet-b"\n]',
+      ),
     ).toBeInTheDocument();
     expect(within(outputs).getByText('vpc-0abc')).toBeInTheDocument();
     expect(
