@@ -36,6 +36,7 @@ const waiting = pipelineRun({
   attachedEntityId: 'stack-network',
   status: 'WAITING_FOR_APPROVAL',
   isCancellable: true,
+  startedAt: '2026-01-01T09:00:00.000Z',
 });
 const failed = pipelineRun({
   id: 'run-failed',
@@ -809,6 +810,11 @@ describe('PipelineRunsContent', () => {
     serveRuns();
     renderEntityContent(<PipelineRunsContent />, entity);
     const card = await openRun('Apply network changes');
+    // Waiting for approval, it has not ended: its duration counts on.
+    expect(
+      within(card).getByTitle(/^Started .*, not ended yet$/),
+    ).toBeVisible();
+    expect(card).toHaveTextContent(/ so far/);
 
     expect(
       within(card).getByRole('button', { name: 'Reject' }),
@@ -959,6 +965,11 @@ describe('PipelineRunsContent', () => {
     serveRuns();
     renderEntityContent(<PipelineRunsContent />, entity);
     const card = await openRun('Upgrade database');
+    // How long it took, its start and end on hover; a run not ended says "so far".
+    expect(within(card).getByTitle(/^Started .*, ended /)).toHaveTextContent(
+      '2m 05s',
+    );
+    expect(card).not.toHaveTextContent('so far');
 
     expect(
       within(card).getByText('terraform apply exited with status 1'),

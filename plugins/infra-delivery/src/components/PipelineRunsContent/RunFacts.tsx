@@ -34,6 +34,7 @@ export const RunFacts = ({
       )}
       <Timestamp value={run.startedAt ?? run.createdAt} /> ·{' '}
       <Duration startedAt={run.startedAt} completedAt={run.completedAt} />
+      {run.startedAt && !run.completedAt && ' so far'}
       {run.attemptEpoch > 1 && <> · attempt {run.attemptEpoch}</>}
       {run.gitSource && (
         <>

@@ -21,7 +21,7 @@ export const Duration = ({
   }
   const end = completedAt ? Date.parse(completedAt) : now;
   const hover = `Started ${absoluteTime(startedAt)}${
-    completedAt ? `, ended ${absoluteTime(completedAt)}` : ', still running'
+    completedAt ? `, ended ${absoluteTime(completedAt)}` : ', not ended yet'
   }`;
   return (
     <Typography variant="inherit" component="span" title={hover}>
