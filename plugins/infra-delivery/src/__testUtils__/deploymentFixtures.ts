@@ -37,7 +37,9 @@ export function deploymentFixture(
       serviceRef: 'payments-api',
       events: [],
       deployedTaskDefinition: {
-        ref: `arn:aws:ecs:eu-west-1:1:task-definition/payments:${id}`,
+        ref: `arn:aws:ecs:eu-west-1:111122223333:task-definition/payments:${Number(
+          id.slice(1),
+        )}`,
         revision: Number(id.slice(1)),
         definition: {
           family: 'payments',

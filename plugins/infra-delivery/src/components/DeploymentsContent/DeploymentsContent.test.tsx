@@ -171,7 +171,7 @@ describe('DeploymentsContent', () => {
     });
     const row = name.closest('tr')!;
     expect(row).toHaveTextContent(
-      'revision 7 · blue_green · started outside the portal',
+      'payments:7 · blue_green · started outside the portal',
     );
     expect(row).toHaveTextContent('took 1m 30s');
     expect(
@@ -272,7 +272,7 @@ describe('DeploymentsContent', () => {
     const failed = deployment('d2', 'FAILED', 'app:2', {
       strategy: 'rolling',
       previousTaskDefinition: {
-        ref: 'arn:aws:ecs:eu-west-1:1:task-definition/payments:1',
+        ref: 'arn:aws:ecs:eu-west-1:111122223333:task-definition/payments:1',
         revision: 1,
         definition: {
           family: 'payments',
@@ -292,7 +292,7 @@ describe('DeploymentsContent', () => {
         },
       },
       deployedTaskDefinition: {
-        ref: 'arn:aws:ecs:eu-west-1:1:task-definition/payments:2',
+        ref: 'arn:aws:ecs:eu-west-1:111122223333:task-definition/payments:2',
         revision: 2,
         definition: {
           family: 'payments',
@@ -365,7 +365,7 @@ describe('DeploymentsContent', () => {
     );
 
     expect(
-      await screen.findByText('Task definition · revision 1 → 2'),
+      await screen.findByText('Task definition · payments:1 → payments:2'),
     ).toBeInTheDocument();
     const diff = screen.getByText(/containerDefinitions\.app\.image/);
     expect(diff.textContent).toContain(
@@ -430,7 +430,7 @@ describe('DeploymentsContent', () => {
       )[0],
     );
     expect(
-      await screen.findByText('Task definition · revision 1 → 3'),
+      await screen.findByText('Task definition · payments:1 → payments:3'),
     ).toBeInTheDocument();
     expect(
       screen.getByText(

@@ -19,6 +19,7 @@ import { useOpenedDrawer } from '../common/drawerLinks';
 import { DeploymentDrawer } from './DeploymentDrawer';
 import { deploymentTitle } from './deploymentTitle';
 import { DeploymentProgress, DeploymentStatus } from './DeploymentStatus';
+import { taskDefinitionName } from '../common/shortArns';
 import { TaskDefinitionDiff } from './TaskDefinitionDiff';
 
 const IN_FLIGHT = ['PENDING', 'IN_PROGRESS'];
@@ -94,7 +95,7 @@ export const DeploymentsView = ({
           <Typography variant="caption" color="textSecondary" component="div">
             {[
               d.data.deployedTaskDefinition &&
-                `revision ${d.data.deployedTaskDefinition.revision}`,
+                taskDefinitionName(d.data.deployedTaskDefinition),
               d.data.strategy ?? 'rolling',
               d.data.detectedVia === 'EVENT_BUS' &&
                 'started outside the portal',

@@ -1,6 +1,7 @@
 import { Deployment } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
+import { taskDefinitionName } from '../common/shortArns';
 import { TaskDefinitionDiff } from './TaskDefinitionDiff';
 
 /**
@@ -51,7 +52,9 @@ export const ReleaseChanges = ({
       <Typography variant="h6" component="h3">
         Task definition
         {deployed && previous
-          ? ` · revision ${previous.revision} → ${deployed.revision}`
+          ? ` · ${taskDefinitionName(previous)} → ${taskDefinitionName(
+              deployed,
+            )}`
           : ''}
       </Typography>
       {body}

@@ -10,3 +10,15 @@ const TASK_DEFINITION_ARN =
 export function shortArns(message: string): string {
   return message.replace(TASK_DEFINITION_ARN, '$1');
 }
+
+/**
+ * A task definition as the Deployments tab names it: `family:revision` (`payments-api:45`),
+ * where a revision number alone hid that two releases were of different families.
+ */
+export function taskDefinitionName(snapshot: {
+  ref: string;
+  revision: number;
+}): string {
+  const short = shortArns(snapshot.ref);
+  return short === snapshot.ref ? `revision ${snapshot.revision}` : short;
+}
