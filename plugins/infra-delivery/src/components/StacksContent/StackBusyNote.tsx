@@ -3,6 +3,7 @@ import {
   RunStatus,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import Typography from '@material-ui/core/Typography';
+import { BlockingRun } from '../PipelineRunsContent/WhyItWaits';
 
 /** What the stack's open run does, and when a run queued behind it starts. */
 const BUSY: Partial<Record<RunStatus, [doing: string, startsWhen: string]>> = {
@@ -22,11 +23,14 @@ const BUSY: Partial<Record<RunStatus, [doing: string, startsWhen: string]>> = {
 export const StackBusyNote = ({
   run,
   title,
+  blocker,
 }: {
   /** The stack's latest run. */
   run?: PipelineRun;
   /** That run's title, as the table shows it. */
   title: string;
+  /** When that run is held: the run holding the stack, once read. */
+  blocker?: BlockingRun;
 }) => {
   const busy = run && BUSY[run.status];
   if (!busy) {
@@ -40,7 +44,11 @@ export const StackBusyNote = ({
         color="textSecondary"
         style={{ marginTop: 8 }}
       >
-        The stack is busy with another run, and “{title}” is queued behind it.
+        {blocker && BUSY[blocker.status]
+          ? `The stack is busy: “${blocker.title}” ${
+              BUSY[blocker.status]![0]
+            }, and “${title}” is queued behind it.`
+          : `The stack is busy with another run, and “${title}” is queued behind it.`}{' '}
         This run is queued after them and starts when they are done.
       </Typography>
     );

@@ -348,6 +348,14 @@ describe('StacksContent', () => {
     expect(
       within(row).getByRole('link', { name: 'Widen the subnets' }),
     ).toHaveAttribute('href', expect.stringContaining('run-network-2'));
+
+    // A run pressed now waits behind both, and the dialog names the holder.
+    await userEvent.click(
+      within(row).getByRole('button', { name: 'Plan & apply' }),
+    );
+    expect(await screen.findByRole('dialog')).toHaveTextContent(
+      /The stack is busy: “Widen the subnets” waits for approval, and “.+” is queued behind it\. This run is queued after them and starts when they are done\./,
+    );
   });
 
   it('says why a queued run waits: the run that holds its stack', async () => {

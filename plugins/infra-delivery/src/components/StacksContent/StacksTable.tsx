@@ -164,7 +164,11 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
   ];
   const busyNote = ({ latestRun }: StackOverview) =>
     latestRun && (
-      <StackBusyNote run={latestRun} title={runTitle(latestRun, stacks)} />
+      <StackBusyNote
+        run={latestRun}
+        title={runTitle(latestRun, stacks)}
+        blocker={blockerOf(latestRun)}
+      />
     );
   /** Plan & apply and Destroy of a stack: in its row, and at the top of its drawer. */
   const stackActions = (row: StackOverview) =>
