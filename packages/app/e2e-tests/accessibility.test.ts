@@ -170,7 +170,7 @@ test('the entity tabs have no axe-core violations', async ({ page }) => {
   await page.getByRole('button', { name: 'Close' }).click();
   await page
     .getByRole('row', { name: /Release 1\.0\.0/ })
-    .getByRole('button', { name: 'Rollback' })
+    .getByRole('button', { name: 'Roll back' })
     .click();
   await expect(page.getByRole('dialog')).toBeVisible();
   await check(page, 'the rollback dialog', 'deployments-rollback');

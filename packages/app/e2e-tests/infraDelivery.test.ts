@@ -225,7 +225,7 @@ test('a deployment is rolled back and the rollback runs to completion', async ({
   });
   await page.getByRole('button', { name: 'Close' }).click();
 
-  await earliest.getByRole('button', { name: 'Rollback' }).click();
+  await earliest.getByRole('button', { name: 'Roll back' }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByText(/payments-api:1\.0\.0/)).toBeVisible();
   await page.screenshot({

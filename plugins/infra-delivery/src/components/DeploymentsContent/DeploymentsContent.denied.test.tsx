@@ -36,7 +36,7 @@ describe('DeploymentsContent when the permission policy denies running pipelines
       expect(requestsTo('GET', '/me').length).toBeGreaterThan(0),
     );
     expect(
-      screen.queryByRole('button', { name: 'Rollback' }),
+      screen.queryByRole('button', { name: 'Roll back' }),
     ).not.toBeInTheDocument();
     expect(
       screen.queryByRole('button', { name: 'Continue' }),

@@ -16,7 +16,7 @@ import { DeploymentsContent } from './DeploymentsContent';
 describe('DeploymentsContent when the policy allows runs but not rollbacks', () => {
   const { server } = setupInfraDeliveryServer();
 
-  it('offers Continue but no Rollback', async () => {
+  it('offers Continue but no Roll back', async () => {
     server.use(
       http.get(`${baseUrl}/deployments`, () =>
         HttpResponse.json(list(pausedHistory())),
@@ -32,7 +32,7 @@ describe('DeploymentsContent when the policy allows runs but not rollbacks', () 
     ).toBeInTheDocument();
     await waitFor(() =>
       expect(
-        screen.queryByRole('button', { name: 'Rollback' }),
+        screen.queryByRole('button', { name: 'Roll back' }),
       ).not.toBeInTheDocument(),
     );
   });

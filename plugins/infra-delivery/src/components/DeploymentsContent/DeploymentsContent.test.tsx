@@ -66,7 +66,7 @@ describe('DeploymentsContent', () => {
     expect(listRequest.query.get('clusterRef')).toBe('payments');
     expect(listRequest.query.get('serviceRef')).toBe('payments-api');
     // Only the earlier successful deployment offers a rollback; the running one says why not.
-    const buttons = screen.getAllByRole('button', { name: 'Rollback' });
+    const buttons = screen.getAllByRole('button', { name: 'Roll back' });
     expect(buttons).toHaveLength(1);
     const running = screen.getByText('Running now').closest('tr')!;
     expect(within(running).getByText('Deploy app:3')).toBeInTheDocument();
@@ -138,8 +138,8 @@ describe('DeploymentsContent', () => {
     expect(await screen.findByText('Deploy app:3')).toBeInTheDocument();
 
     // Only app:3 can be rolled back to; the first deployment's release is the one running.
-    const [button] = screen.getAllByRole('button', { name: 'Rollback' });
-    expect(screen.getAllByRole('button', { name: 'Rollback' })).toHaveLength(1);
+    const [button] = screen.getAllByRole('button', { name: 'Roll back' });
+    expect(screen.getAllByRole('button', { name: 'Roll back' })).toHaveLength(1);
     expect(
       within(button.closest('tr')!).getByText('Deploy app:3'),
     ).toBeInTheDocument();

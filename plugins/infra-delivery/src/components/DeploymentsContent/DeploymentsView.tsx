@@ -123,7 +123,7 @@ export const DeploymentsView = ({
       sorting: false,
       render: d => (
         <Box display="flex" style={{ gap: 8, whiteSpace: 'nowrap' }}>
-          {/* Why the newest succeeded deployment has no Rollback: it is what runs. */}
+          {/* Why the newest succeeded deployment has no Roll back: it is what runs. */}
           {d.id === current?.id && (
             <Typography variant="caption" color="textSecondary">
               Running now
@@ -141,7 +141,7 @@ export const DeploymentsView = ({
             d.id !== current.id &&
             !runsNow(d) && (
               <ConfirmActionButton
-                label="Rollback"
+                label="Roll back"
                 color="secondary"
                 title="Roll back to this deployment?"
                 confirmLabel="Roll back"
