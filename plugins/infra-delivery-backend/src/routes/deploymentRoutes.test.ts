@@ -286,6 +286,10 @@ describe.each(databases.eachSupportedId())(
         expect(failed.error?.code).toBe(
           'InfraDelivery:Deployment:TASKS_FAILED_TO_START',
         );
+        // It says why, and which rule of the local driver failed it.
+        expect(failed.error?.message).toMatch(
+          /^Tasks of the new revision failed to start: essential container in task exited \(the local driver fails every task definition family ending in -fail\)$/,
+        );
       });
 
       it('keeps one deployment per service in flight', async () => {

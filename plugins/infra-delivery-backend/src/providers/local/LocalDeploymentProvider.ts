@@ -52,7 +52,9 @@ const FAILED_STAGE: LocalStage = {
   stepCode: 'FAILED',
   lifecycleStage: 'SCALE_UP',
   trafficPhase: 'standby',
-  message: 'Tasks of the new revision failed to start',
+  // Why, as ECS gives a stopped task's reason, and which rule of this driver made it so.
+  message:
+    'Tasks of the new revision failed to start: essential container in task exited (the local driver fails every task definition family ending in -fail)',
 };
 /** The stages of a simulated blue/green deployment, in order; the last one is its outcome. */
 const BLUE_GREEN_STAGES: LocalStage[] = [
