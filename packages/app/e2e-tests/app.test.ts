@@ -35,8 +35,8 @@ test('the portal signs in a guest and shows the infrastructure page', async ({
   });
 
   await page
-    .getByRole('tab', { name: 'Service' })
-    .or(page.getByRole('link', { name: 'Service', exact: true }))
+    .getByRole('tab', { name: 'Status' })
+    .or(page.getByRole('link', { name: 'Status', exact: true }))
     .first()
     .click();
   await expect(page.getByText('Operational')).toBeVisible();

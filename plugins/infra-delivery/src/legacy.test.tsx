@@ -124,7 +124,7 @@ describe('InfraDeliveryHomePage in a legacy app', () => {
       'Modules',
       'Cloud accounts',
       'Organization',
-      'Service',
+      'Status',
     ]);
     expect(selectedTab()).toBe('Overview');
   });
@@ -159,7 +159,7 @@ describe('InfraDeliveryHomePage in a legacy app', () => {
     ['/infra-delivery/modules', 'Modules', 'No module yet.'],
     ['/infra-delivery/cloud-accounts', 'Cloud accounts', 'Add an AWS account'],
     ['/infra-delivery/organization', 'Organization', 'Members and invitations'],
-    ['/infra-delivery/status', 'Service', 'Operational'],
+    ['/infra-delivery/status', 'Status', 'Operational'],
   ])('routes %s to its tab', async (path, tab, text) => {
     await renderAt(path);
 
@@ -191,7 +191,7 @@ describe('InfraDeliveryHomePage in a legacy app', () => {
     ).toBeInTheDocument();
     expect(
       screen.getByText(
-        "Nothing is at /infra-delivery/settings. The page's tabs are Overview, Runs, Modules, Cloud accounts, Organization and Service.",
+        "Nothing is at /infra-delivery/settings. The page's tabs are Overview, Runs, Modules, Cloud accounts, Organization and Status.",
       ),
     ).toBeInTheDocument();
     await userEvent.click(

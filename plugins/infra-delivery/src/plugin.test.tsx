@@ -27,7 +27,7 @@ const TABS = [
   'Modules',
   'Cloud accounts',
   'Organization',
-  'Service',
+  'Status',
 ];
 
 const list = (data: unknown[]) => ({

@@ -109,7 +109,7 @@ export const serviceStatusSubPage = SubPageBlueprint.make({
   name: 'status',
   params: {
     path: 'status',
-    title: 'Service',
+    title: 'Status',
     loader: () =>
       import('./components/ServiceStatusPage').then(m => (
         <m.ServiceStatusPage />

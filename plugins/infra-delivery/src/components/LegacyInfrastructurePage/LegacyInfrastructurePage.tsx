@@ -44,7 +44,7 @@ const TABS: Tab[] = [
     title: 'Organization',
     element: <OrganizationSettingsPage />,
   },
-  { path: 'status', title: 'Service', element: <ServiceStatusPage /> },
+  { path: 'status', title: 'Status', element: <ServiceStatusPage /> },
 ];
 
 /** The header tabs, the one of the current path selected. */

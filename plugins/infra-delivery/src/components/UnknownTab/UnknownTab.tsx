@@ -8,7 +8,7 @@ export interface InfrastructureTab {
   title: string;
 }
 
-/** "Overview, Runs and Service". */
+/** "Overview, Runs and Status". */
 function listOf(titles: string[]): string {
   return titles.length < 2
     ? titles.join('')
