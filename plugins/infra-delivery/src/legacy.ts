@@ -43,7 +43,7 @@ export const InfraDeliveryStatusPage = legacyInfraDeliveryPlugin.provide(
  * The Infrastructure page, as the new frontend system's page with its tabs: Overview (runs
  * waiting for approval, runs that failed lately, the stacks with their last run, the cloud
  * accounts to upgrade), Runs with a page per run (`runs/<runId>`), Cloud accounts,
- * Organization and Service, and the self-hosted forge login pages (`gitforge/…`). Mount it at
+ * Organization and Status, and the self-hosted forge login pages (`gitforge/…`). Mount it at
  * one path, e.g. `<Route path="/infra-delivery" element={<InfraDeliveryHomePage />} />`; its
  * links lead to its own tabs under that path.
  */
