@@ -146,7 +146,7 @@ test('an AWS account is connected through the local driver', async ({
   ).toBeVisible();
 
   await page.getByLabel('Name').fill('Analytics');
-  await page.getByLabel('Id (lowercase)').fill('analytics');
+  await page.getByLabel('Id', { exact: true }).fill('analytics');
   await page.getByLabel('AWS account id').fill('333333333333');
   await page.getByRole('button', { name: 'Add and connect' }).click();
 

@@ -76,23 +76,23 @@ export const AddCloudAccountCard = ({
 
   return (
     <InfoCard title="Add an AWS account">
-      {/* Every field keeps a line under it for what is wrong with it: the button lines up
-          with the inputs, not with those lines. */}
+      {/* Every field has a line under it, a hint or what is wrong with it: the button lines
+          up with the inputs, not with those lines. */}
       <Box display="flex" alignItems="flex-start" style={{ gap: 16 }}>
         {(
           [
-            ['name', 'Name'],
-            ['givenId', 'Id (lowercase)'],
-            ['cloudId', 'AWS account id'],
+            ['name', 'Name', 'What people call it: Production'],
+            ['givenId', 'Id', 'Lowercase, for the API: production'],
+            ['cloudId', 'AWS account id', '12 digits'],
           ] as const
-        ).map(([field, label]) => (
+        ).map(([field, label, hint]) => (
           <TextField
             key={field}
             id={`cloud-account-${field}`}
             label={label}
             value={form[field]}
             error={Boolean(problems[field])}
-            helperText={problems[field] ?? ' '}
+            helperText={problems[field] ?? hint}
             onChange={event => change(field, event.target.value)}
           />
         ))}

@@ -180,8 +180,8 @@ describe('CloudAccountsPage', () => {
   ) {
     await user.type(screen.getByLabelText('Name'), values.name);
     // The id the form proposed from the name gives way to the one given.
-    await user.clear(screen.getByLabelText('Id (lowercase)'));
-    await user.type(screen.getByLabelText('Id (lowercase)'), values.givenId);
+    await user.clear(screen.getByLabelText('Id'));
+    await user.type(screen.getByLabelText('Id'), values.givenId);
     await user.type(screen.getByLabelText('AWS account id'), values.cloudId);
   }
 
@@ -247,12 +247,15 @@ describe('CloudAccountsPage', () => {
         .getByText('infra-delivery-portal')
         .closest('[title]'),
     ).toHaveAttribute('title', roleArn('222222222222'));
+    // With the version of its policy, which the Overview and Upgrade speak of.
+    expect(within(connectedRow).getByText('policy version v3')).toBeVisible();
     expect(within(connectedRow).queryAllByRole('button')).toEqual([]);
 
     const outdatedRow = await rowOf('Staging');
+    expect(within(outdatedRow).getByText('Upgrade available')).toBeVisible();
     expect(
-      within(outdatedRow).getByText('Upgrade to v3 available'),
-    ).toBeInTheDocument();
+      within(outdatedRow).getByText('policy version v2 of v3'),
+    ).toBeVisible();
     expect(
       within(outdatedRow).queryByText('Connected'),
     ).not.toBeInTheDocument();
@@ -335,7 +338,7 @@ describe('CloudAccountsPage', () => {
 
     // The form is emptied and the list shows the new account behind the dialog.
     expect(screen.getByLabelText('Name')).toHaveValue('');
-    expect(screen.getByLabelText('Id (lowercase)')).toHaveValue('');
+    expect(screen.getByLabelText('Id')).toHaveValue('');
     expect(screen.getByLabelText('AWS account id')).toHaveValue('');
     await waitFor(() =>
       expect(requestsTo('GET', '/cloud-accounts')).toHaveLength(2),
@@ -347,7 +350,7 @@ describe('CloudAccountsPage', () => {
     await renderPage();
     await rowOf('Sandbox');
     const addButton = screen.getByRole('button', { name: 'Add and connect' });
-    const givenId = screen.getByLabelText('Id (lowercase)');
+    const givenId = screen.getByLabelText('Id');
 
     await user.type(screen.getByLabelText('Name'), 'Data Lake (EU)');
     expect(givenId).toHaveValue('data-lake-eu');
@@ -613,7 +616,7 @@ describe('CloudAccountsPage', () => {
     ).toBeInTheDocument();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     // What was typed stays, to correct it.
-    expect(screen.getByLabelText('Id (lowercase)')).toHaveValue('analytics');
+    expect(screen.getByLabelText('Id')).toHaveValue('analytics');
     expect(requestsTo('POST', '/cloud-accounts')).toHaveLength(1);
     expect(requests().filter(r => r.path.includes('template-url'))).toEqual([]);
   });

@@ -13,7 +13,6 @@ import { StatusLabel } from '../common/StatusLabel';
 import { AddCloudAccountCard } from './AddCloudAccountCard';
 import { ConnectDialog } from './ConnectDialog';
 import { LoadingTable } from '../common/LoadingTable';
-import { ResourceName } from '../common/ResourceName';
 
 const AccountStatus = ({ account }: { account: CloudAccount }) => {
   if (account.status !== 'CONNECTED') {
@@ -21,10 +20,8 @@ const AccountStatus = ({ account }: { account: CloudAccount }) => {
   }
   if (account.roleVersion !== account.latestRoleVersion) {
     return (
-      <StatusLabel
-        kind="warning"
-        label={`Upgrade to ${account.latestRoleVersion} available`}
-      />
+      // Which versions: the Role column says ("policy version 1 of 2").
+      <StatusLabel kind="warning" label="Upgrade available" />
     );
   }
   return <StatusLabel kind="ok" label="Connected" />;
@@ -34,6 +31,15 @@ const AccountStatus = ({ account }: { account: CloudAccount }) => {
 export function roleNameOf(arn: string): string {
   const role = /^arn:[^:]+:iam::\d+:role\/(.+)$/.exec(arn);
   return role ? role[1] : arn;
+}
+
+/** "policy version 2", or "policy version 1 of 2" while an upgrade waits. */
+export function roleVersionText(
+  account: Pick<CloudAccount, 'roleVersion' | 'latestRoleVersion'>,
+): string {
+  return account.roleVersion === account.latestRoleVersion
+    ? `policy version ${account.roleVersion}`
+    : `policy version ${account.roleVersion} of ${account.latestRoleVersion}`;
 }
 
 /** The organization's AWS accounts: create, connect through CloudFormation, upgrade. */
@@ -79,13 +85,29 @@ export const CloudAccountsPage = () => {
               render: a => <AccountStatus account={a} />,
             },
             {
-              // The role's name; its whole ARN on hover. The ARN ran over five lines at 1,024 px
-              // and repeated the account id of the column beside it.
+              // The role's name, its whole ARN on hover (the ARN ran over five lines at 1,024
+              // px and repeated the account id beside it), and the version of its policy,
+              // which the Overview and Upgrade speak of.
               title: 'Role',
               render: a =>
                 a.cloudRef ? (
                   <Box title={a.cloudRef}>
-                    <ResourceName>{roleNameOf(a.cloudRef)}</ResourceName>
+                    <Typography
+                      variant="body2"
+                      style={{ whiteSpace: 'nowrap' }}
+                    >
+                      {roleNameOf(a.cloudRef)}
+                    </Typography>
+                    {a.roleVersion && (
+                      <Typography
+                        variant="caption"
+                        color="textSecondary"
+                        component="div"
+                        style={{ whiteSpace: 'nowrap' }}
+                      >
+                        {roleVersionText(a)}
+                      </Typography>
+                    )}
                   </Box>
                 ) : (
                   '—'
