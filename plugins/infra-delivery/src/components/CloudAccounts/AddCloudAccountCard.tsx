@@ -82,7 +82,7 @@ export const AddCloudAccountCard = ({
         {(
           [
             ['name', 'Name', 'What people call it: Production'],
-            ['givenId', 'Id', 'Lowercase, for the API: production'],
+            ['givenId', 'Id', 'Lowercase: production'],
             ['cloudId', 'AWS account id', '12 digits'],
           ] as const
         ).map(([field, label, hint]) => (

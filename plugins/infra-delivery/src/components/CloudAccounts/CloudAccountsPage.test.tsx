@@ -12,7 +12,7 @@ import {
   now,
   setupInfraDeliveryServer,
 } from '../../__testUtils__/infraDeliveryTestKit';
-import { CloudAccountsPage } from './CloudAccountsPage';
+import { CloudAccountsPage, roleNameOf } from './CloudAccountsPage';
 
 function cloudAccount(
   overrides: Partial<CloudAccount> & Pick<CloudAccount, 'id' | 'name'>,
@@ -619,5 +619,17 @@ describe('CloudAccountsPage', () => {
     expect(screen.getByLabelText('Id')).toHaveValue('analytics');
     expect(requestsTo('POST', '/cloud-accounts')).toHaveLength(1);
     expect(requests().filter(r => r.path.includes('template-url'))).toEqual([]);
+  });
+});
+
+describe('roleNameOf', () => {
+  it('names a role by its name, without its path', () => {
+    expect(
+      roleNameOf('arn:aws:iam::111111111111:role/infra-delivery/deployer'),
+    ).toBe('deployer');
+    expect(roleNameOf('arn:aws:iam::111111111111:role/deployer')).toBe(
+      'deployer',
+    );
+    expect(roleNameOf('not-an-arn')).toBe('not-an-arn');
   });
 });

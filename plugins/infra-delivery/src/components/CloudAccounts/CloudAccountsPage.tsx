@@ -27,9 +27,10 @@ const AccountStatus = ({ account }: { account: CloudAccount }) => {
   return <StatusLabel kind="ok" label="Connected" />;
 };
 
-/** `infra-delivery/deployer` of `arn:aws:iam::111111111111:role/infra-delivery/deployer`. */
+/** `deployer` of `arn:aws:iam::111111111111:role/infra-delivery/deployer`: the name, not the path. */
 export function roleNameOf(arn: string): string {
-  const role = /^arn:[^:]+:iam::\d+:role\/(.+)$/.exec(arn);
+  // A role's name is unique in its account whatever its path (`infra-delivery/`).
+  const role = /^arn:[^:]+:iam::\d+:role\/(?:.*\/)?([^/]+)$/.exec(arn);
   return role ? role[1] : arn;
 }
 
