@@ -298,7 +298,7 @@ describe('InfraDeliveryOverviewCard', () => {
       '/catalog/default/component/payments/infra-deployments?deployment=d3',
     );
     expect(within(deployment).getByText('In progress')).toBeInTheDocument();
-    expect(within(deployment).getByText(/revision 3/)).toBeInTheDocument();
+    expect(within(deployment).getByText(/payments:3 ·/)).toBeInTheDocument();
     expect(
       within(deployment).getByRole('link', { name: 'All deployments' }),
     ).toHaveAttribute(

@@ -4,6 +4,7 @@ import Typography from '@material-ui/core/Typography';
 import { infraDeliveryApiRef } from '../../api';
 import { DeploymentStatus } from '../DeploymentsContent/DeploymentStatus';
 import { drawerLink } from '../common/drawerLinks';
+import { taskDefinitionName } from '../common/shortArns';
 import { Loaded } from '../common/Loaded';
 import { MaybeLink } from '../common/MaybeLink';
 import { Timestamp } from '../common/Timestamp';
@@ -52,7 +53,9 @@ export const LatestDeploymentSummary = ({
               detail={
                 <>
                   {deployment.data.deployedTaskDefinition
-                    ? `revision ${deployment.data.deployedTaskDefinition.revision} · `
+                    ? `${taskDefinitionName(
+                        deployment.data.deployedTaskDefinition,
+                      )} · `
                     : ''}
                   <Timestamp
                     value={deployment.startedAt ?? deployment.createdAt}
