@@ -210,28 +210,58 @@ export const PipelineRunsView = ({
 
   return (
     <Box>
-      <Box display="flex" flexWrap="wrap" style={{ gap: 8 }} marginBottom={2}>
-        {RUN_STATUSES.map(status => (
+      {/* Two filters, each named and kept together with its chips: the run's status (any of
+          those pressed) and its kind. */}
+      <Box
+        display="flex"
+        flexWrap="wrap"
+        alignItems="center"
+        style={{ gap: 8, columnGap: 24 }}
+        marginBottom={2}
+      >
+        <Box
+          display="flex"
+          flexWrap="wrap"
+          alignItems="center"
+          style={{ gap: 8 }}
+          role="group"
+          aria-label="Status"
+        >
+          <Typography variant="body2" color="textSecondary">
+            Status
+          </Typography>
+          {RUN_STATUSES.map(status => (
+            <Chip
+              key={status}
+              label={STATUS_LABELS[status]}
+              clickable
+              aria-pressed={statuses.includes(status)}
+              color={statuses.includes(status) ? 'primary' : 'default'}
+              onClick={() => toggle(status)}
+            />
+          ))}
+        </Box>
+        <Box
+          display="flex"
+          alignItems="center"
+          style={{ gap: 8 }}
+          role="group"
+          aria-label="Kind"
+        >
+          <Typography variant="body2" color="textSecondary">
+            Kind
+          </Typography>
           <Chip
-            key={status}
-            label={STATUS_LABELS[status]}
+            label="Drift checks"
             clickable
-            aria-pressed={statuses.includes(status)}
-            color={statuses.includes(status) ? 'primary' : 'default'}
-            onClick={() => toggle(status)}
+            aria-pressed={driftChecksOnly}
+            color={driftChecksOnly ? 'primary' : 'default'}
+            onClick={() => {
+              setCursors([undefined]);
+              toggleDriftChecks();
+            }}
           />
-        ))}
-        <Chip
-          label="Drift checks"
-          clickable
-          variant={driftChecksOnly ? 'default' : 'outlined'}
-          aria-pressed={driftChecksOnly}
-          color={driftChecksOnly ? 'primary' : 'default'}
-          onClick={() => {
-            setCursors([undefined]);
-            toggleDriftChecks();
-          }}
-        />
+        </Box>
       </Box>
       {error && <ErrorPanel error={error} />}
       {loading && !value && <Progress />}
