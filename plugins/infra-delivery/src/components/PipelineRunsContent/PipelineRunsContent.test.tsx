@@ -414,7 +414,24 @@ describe('PipelineRunsContent', () => {
     renderEntityContent(<PipelineRunsContent />, entity);
     await rowOf('Apply network changes');
 
-    await userEvent.click(screen.getByRole('button', { name: 'Drift checks' }));
+    // The kind filter stands apart from the status filter, each named.
+    await userEvent.click(
+      within(screen.getByRole('group', { name: 'Kind' })).getByRole('button', {
+        name: 'Drift checks',
+      }),
+    );
+    expect(
+      within(screen.getByRole('group', { name: 'Status' }))
+        .getAllByRole('button')
+        .map(chip => chip.textContent),
+    ).toEqual([
+      'Queued',
+      'Running',
+      'Waiting for approval',
+      'Succeeded',
+      'Failed',
+      'Cancelled',
+    ]);
 
     await waitFor(() => expect(listRequests()).toHaveLength(2));
     expect(listRequests()[1].query.getAll('kind')).toEqual(['DRIFT_CHECK']);
