@@ -13,7 +13,7 @@ import Button from '@material-ui/core/Button';
 import Chip from '@material-ui/core/Chip';
 import Typography from '@material-ui/core/Typography';
 import { RunTrigger } from '../common/RunTrigger';
-import { useLayoutEffect, useReducer, useState } from 'react';
+import { ReactNode, useLayoutEffect, useReducer, useState } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import useInterval from 'react-use/esm/useInterval';
 import { infraDeliveryApiRef } from '../../api';
@@ -61,6 +61,29 @@ const StartedBy = ({ run, names }: { run: PipelineRun; names: RunNames }) => {
 
 /** Runs per page: a page renders in a few milliseconds however many runs the stacks have. */
 export const RUNS_PAGE_SIZE = 50;
+
+/** One filter of the list: its name, then its chips, wrapping together. */
+const FilterGroup = ({
+  label,
+  children,
+}: {
+  label: string;
+  children: ReactNode;
+}) => (
+  <Box
+    display="flex"
+    flexWrap="wrap"
+    alignItems="center"
+    style={{ gap: 8 }}
+    role="group"
+    aria-label={label}
+  >
+    <Typography variant="body2" color="textSecondary">
+      {label}
+    </Typography>
+    {children}
+  </Box>
+);
 
 /**
  * The runs of some stacks (all of the organization's when `stackIds` is empty), newest first,
@@ -219,17 +242,7 @@ export const PipelineRunsView = ({
         style={{ gap: 8, columnGap: 24 }}
         marginBottom={2}
       >
-        <Box
-          display="flex"
-          flexWrap="wrap"
-          alignItems="center"
-          style={{ gap: 8 }}
-          role="group"
-          aria-label="Status"
-        >
-          <Typography variant="body2" color="textSecondary">
-            Status
-          </Typography>
+        <FilterGroup label="Status">
           {RUN_STATUSES.map(status => (
             <Chip
               key={status}
@@ -240,17 +253,8 @@ export const PipelineRunsView = ({
               onClick={() => toggle(status)}
             />
           ))}
-        </Box>
-        <Box
-          display="flex"
-          alignItems="center"
-          style={{ gap: 8 }}
-          role="group"
-          aria-label="Kind"
-        >
-          <Typography variant="body2" color="textSecondary">
-            Kind
-          </Typography>
+        </FilterGroup>
+        <FilterGroup label="Kind">
           <Chip
             label="Drift checks"
             clickable
@@ -261,7 +265,7 @@ export const PipelineRunsView = ({
               toggleDriftChecks();
             }}
           />
-        </Box>
+        </FilterGroup>
       </Box>
       {error && <ErrorPanel error={error} />}
       {loading && !value && <Progress />}
