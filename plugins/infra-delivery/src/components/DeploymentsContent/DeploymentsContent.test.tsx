@@ -139,7 +139,9 @@ describe('DeploymentsContent', () => {
 
     // Only app:3 can be rolled back to; the first deployment's release is the one running.
     const [button] = screen.getAllByRole('button', { name: 'Roll back' });
-    expect(screen.getAllByRole('button', { name: 'Roll back' })).toHaveLength(1);
+    expect(screen.getAllByRole('button', { name: 'Roll back' })).toHaveLength(
+      1,
+    );
     expect(
       within(button.closest('tr')!).getByText('Deploy app:3'),
     ).toBeInTheDocument();
