@@ -208,7 +208,7 @@ test('a deployment is rolled back and the rollback runs to completion', async ({
     .getByRole('button', { name: /^Details of / })
     .click();
   await expect(
-    page.getByText(/Task definition · revision \d+ → \d+/),
+    page.getByText(/Task definition · payments-api:\d+ → payments-api:\d+/),
   ).toBeVisible();
   const diff = page.locator('pre', {
     hasText: 'containerDefinitions.app.image',

@@ -72,7 +72,9 @@ test('a plan waits for a runner, then streams its logs live, waits for the appro
     // not come yet.
     const planStep = page.getByRole('button', { name: /^1\. Plan/ });
     await expect(planStep).toContainText('Running');
-    await expect(planStep).toContainText('on e2e-runner');
+    // Named by the service account it signs in with (the local runner's key): the Runners
+    // card's name for it.
+    await expect(planStep).toContainText('on Local runner');
     await expect(
       page.getByText('Plan: 5 to add, 1 to change, 2 to destroy.'),
     ).toHaveCount(0);

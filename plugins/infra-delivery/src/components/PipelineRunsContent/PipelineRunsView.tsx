@@ -78,9 +78,8 @@ const FilterGroup = ({
     role="group"
     aria-label={label}
   >
-    <Typography variant="body2" color="textSecondary">
-      {label}
-    </Typography>
+    {/* In the text's own colour: the secondary grey is too faint on the page's background. */}
+    <Typography variant="body2">{label}</Typography>
     {children}
   </Box>
 );
