@@ -165,7 +165,7 @@ test('the entity tabs have no axe-core violations', async ({ page }) => {
   await expect(release).toBeVisible();
   await check(page, 'the Deployments tab', 'deployments-tab');
   await release.getByRole('button', { name: /^Details of / }).click();
-  await expect(page.getByText(/Task definition · revision/)).toBeVisible();
+  await expect(page.getByText(/Task definition · payments-api:/)).toBeVisible();
   await check(page, 'the deployment drawer', 'deployment-drawer');
   await page.getByRole('button', { name: 'Close' }).click();
   await page
