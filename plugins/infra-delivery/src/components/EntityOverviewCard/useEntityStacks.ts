@@ -1,5 +1,4 @@
 import { useApi } from '@backstage/frontend-plugin-api';
-import { useMemo } from 'react';
 import {
   PipelineRun,
   Stack,
@@ -46,13 +45,9 @@ export function useEntityStacks(stackIds: string[]): LoadState<EntityStacks> {
     [client, stackIds.join(',')],
   );
   const latestRuns = useLatestRunPerStack(stackIds);
-  // One list per load, so that the holder of a held run is read again with each.
-  const runList = useMemo(
-    () => latestRuns.value && [...latestRuns.value.values()],
-    [latestRuns.value],
-  );
+  // The holder of a held run is read again with each load of the latest runs.
   const blockerOf = useBlockingRuns(
-    runList,
+    latestRuns.value,
     (stacks.value ?? []).filter((stack): stack is Stack => Boolean(stack)),
   );
   const both = bothLoaded(stacks, latestRuns);

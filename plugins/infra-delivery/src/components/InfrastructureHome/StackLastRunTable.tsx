@@ -2,7 +2,6 @@ import { Table } from '@backstage/core-components';
 import { Stack } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
-import { useMemo } from 'react';
 import { CARD_TABLE_OPTIONS } from '../common/tableOptions';
 import { Loaded } from '../common/Loaded';
 import { MaybeLink } from '../common/MaybeLink';
@@ -26,12 +25,8 @@ export const StackLastRunTable = ({ stacks }: { stacks: Stack[] }) => {
   const tabLink = useEntityTabLink();
   const runPagePath = useRunPagePath();
   const latestRuns = useLatestRunPerStack(stacks.map(stack => stack.id));
-  // One list per load: the holders are read again when the latest runs are.
-  const latestList = useMemo(
-    () => latestRuns.value && [...latestRuns.value.values()],
-    [latestRuns.value],
-  );
-  const blockerOf = useBlockingRuns(latestList, stacks);
+  // The holders are read again with each load of the latest runs.
+  const blockerOf = useBlockingRuns(latestRuns.value, stacks);
   return (
     <Loaded state={latestRuns}>
       {runs => {

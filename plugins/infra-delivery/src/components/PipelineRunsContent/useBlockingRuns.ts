@@ -10,18 +10,22 @@ import { BlockingRun } from './WhyItWaits';
 
 /**
  * The runs that hold the stacks of the queued ones among `runs`, read in one request each
- * time `runs` is a new list (pass one per load: the holder moves on while the held run waits,
- * approved, then applying), as `WhyItWaits` names them: "Waits for Raise the alert thresholds, which waits for
- * approval". `stacks` name a run without a description.
+ * time `runs` is a new list or map (pass one per load, as a loader's value is: the holder
+ * moves on while the held run waits, approved, then applying), as `WhyItWaits` names them:
+ * "Waits for Raise the alert thresholds, which waits for approval". `stacks` name a run
+ * without a description.
  */
 export function useBlockingRuns(
-  runs: readonly (PipelineRun | undefined)[] | undefined,
+  runs:
+    | readonly (PipelineRun | undefined)[]
+    | ReadonlyMap<string, PipelineRun>
+    | undefined,
   stacks: Stack[],
 ): (run?: PipelineRun) => BlockingRun | undefined {
   const client = useApi(infraDeliveryApiRef);
   const ids = [
     ...new Set(
-      (runs ?? []).flatMap(run =>
+      [...(runs?.values() ?? [])].flatMap(run =>
         run?.status === 'QUEUED' && run.queueState?.blockingRunId
           ? [run.queueState.blockingRunId]
           : [],
