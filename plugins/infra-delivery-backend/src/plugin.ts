@@ -191,6 +191,7 @@ export const infraDeliveryPlugin = createBackendPlugin({
             provider: createDeploymentProvider(
               pluginConfig.deployments,
               cloudProvider,
+              stores.localTaskDefinitions,
             ),
             ingestToken: pluginConfig.deployments.ingestToken,
           },

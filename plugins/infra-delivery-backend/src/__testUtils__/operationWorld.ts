@@ -157,11 +157,13 @@ export async function createOperationWorld(options: {
   };
 
   const tick = async (hoursLater: number) => {
+    const stores = createStores(knex);
     await new DeploymentFollower({
-      stores: createStores(knex),
+      stores,
       deployments: {
         provider: new LocalDeploymentProvider({
           stageMillis: WORLD_STAGE_MILLIS,
+          taskDefinitions: stores.localTaskDefinitions,
         }),
       },
     }).followDeployments(

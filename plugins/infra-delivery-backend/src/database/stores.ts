@@ -27,6 +27,7 @@ import { WebhookDeliveryStore } from './WebhookDeliveryStore';
 import { GitTriggerHeadStore } from './GitTriggerHeadStore';
 import { GithubCheckRunStore } from './GithubCheckRunStore';
 import { NotificationOutboxStore } from './NotificationOutboxStore';
+import { LocalTaskDefinitionStore } from './LocalTaskDefinitionStore';
 
 /** Every store of the plugin over one Knex handle: the database, or a transaction. */
 export interface Stores {
@@ -58,6 +59,8 @@ export interface Stores {
   gitTriggerHeads: GitTriggerHeadStore;
   githubCheckRuns: GithubCheckRunStore;
   notificationOutbox: NotificationOutboxStore;
+  /** The local deployment driver's task definition revisions. */
+  localTaskDefinitions: LocalTaskDefinitionStore;
   /** Runs `work` with stores bound to one transaction; it commits when `work` resolves. */
   transaction<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
 }
@@ -100,6 +103,7 @@ export function createStores(db: Knex, options: StoreOptions = {}): Stores {
     gitTriggerHeads: new GitTriggerHeadStore(db),
     githubCheckRuns: new GithubCheckRunStore(db),
     notificationOutbox: new NotificationOutboxStore(db),
+    localTaskDefinitions: new LocalTaskDefinitionStore(db),
     transaction: async work => {
       if (db.isTransaction) {
         return work(createStores(db, options));

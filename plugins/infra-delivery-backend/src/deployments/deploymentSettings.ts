@@ -4,6 +4,7 @@ import { CloudProvider } from '../providers/CloudProvider';
 import { AwsEcsDeploymentProvider } from '../providers/aws/AwsEcsDeploymentProvider';
 import { DeploymentProvider } from '../providers/DeploymentProvider';
 import { LocalDeploymentProvider } from '../providers/local/LocalDeploymentProvider';
+import { LocalTaskDefinitionStore } from '../database/LocalTaskDefinitionStore';
 
 /** `infraDelivery.deployments` and `infraDelivery.events`; config.d.ts documents each key. */
 export interface DeploymentSettings {
@@ -29,10 +30,14 @@ export function readDeploymentSettings(config: Config): DeploymentSettings {
   return { localStageMillis, ingestToken };
 }
 
-/** ECS through the cloud provider's role sessions, or the local simulation. */
+/**
+ * ECS through the cloud provider's role sessions, or the local simulation, which registers
+ * task definitions in the plugin's database.
+ */
 export function createDeploymentProvider(
   settings: DeploymentSettings,
   cloud: CloudProvider,
+  localTaskDefinitions: LocalTaskDefinitionStore,
 ): DeploymentProvider {
   return cloud instanceof AwsCloudProvider
     ? new AwsEcsDeploymentProvider({
@@ -40,5 +45,6 @@ export function createDeploymentProvider(
       })
     : new LocalDeploymentProvider({
         stageMillis: settings.localStageMillis,
+        taskDefinitions: localTaskDefinitions,
       });
 }

@@ -60,7 +60,10 @@ describe.each(databases.eachSupportedId())(
       const deps = {
         stores,
         deployments: {
-          provider: new LocalDeploymentProvider({ stageMillis: STAGE_MILLIS }),
+          provider: new LocalDeploymentProvider({
+            stageMillis: STAGE_MILLIS,
+            taskDefinitions: stores.localTaskDefinitions,
+          }),
         },
       };
       const follower = new DeploymentFollower(deps);

@@ -1267,10 +1267,13 @@ describe.each(databases.eachSupportedId())(
         expect(response.status).toBe(200);
         expect(Object.keys(response.body).sort()).toEqual([
           'datapoints',
+          'source',
           'unit',
         ]);
         const metric = cloudMetricSchema.parse(response.body);
         expect(metric.unit).toBe('Percent');
+        // The local driver says its series is its own, not CloudWatch's.
+        expect(metric.source).toBe('local');
         expect(metric.datapoints.map(d => d.timestamp)).toEqual(
           Array.from({ length: 7 }, (_, i) =>
             new Date(hourStart - (48 - i) * HOUR).toISOString(),

@@ -111,10 +111,14 @@ describe.each(databases.eachSupportedId())(
 
     /** One pass of the scheduled follower, `hoursLater` on the clock. */
     async function tick(hoursLater: number) {
+      const stores = createStores(knex);
       const follower = new DeploymentFollower({
-        stores: createStores(knex),
+        stores,
         deployments: {
-          provider: new LocalDeploymentProvider({ stageMillis: STAGE_MILLIS }),
+          provider: new LocalDeploymentProvider({
+            stageMillis: STAGE_MILLIS,
+            taskDefinitions: stores.localTaskDefinitions,
+          }),
         },
       });
       await follower.followDeployments(
@@ -290,6 +294,29 @@ describe.each(databases.eachSupportedId())(
         expect(failed.error?.message).toMatch(
           /^Tasks of the new revision failed to start: essential container in task exited \(the local driver fails every task definition family ending in -fail\)$/,
         );
+      });
+
+      it('numbers the revisions of each family 1, 2, 3… per account and region, as ECS does', async () => {
+        // An account of its own: revisions are the account's, whichever organization registers.
+        const cloudId = String(900_000_000_000 + counter);
+        const w = await world(cloudId);
+        const revisionOf = async (family: string, region = 'eu-west-1') => {
+          const finished = await finishedDeployment(w, {
+            taskDefinition: taskDefinition(family),
+            region,
+          });
+          return finished.data.deployedTaskDefinition;
+        };
+        const first = await revisionOf('numbered');
+        expect(first).toMatchObject({
+          revision: 1,
+          ref: `arn:aws:ecs:eu-west-1:${cloudId}:task-definition/numbered:1`,
+        });
+        // The same definition again is a new registration, as with ECS.
+        expect((await revisionOf('numbered'))?.revision).toBe(2);
+        expect((await revisionOf('numbered-fail'))?.revision).toBe(1);
+        expect((await revisionOf('numbered', 'us-east-1'))?.revision).toBe(1);
+        expect((await revisionOf('numbered'))?.revision).toBe(3);
       });
 
       it('keeps one deployment per service in flight', async () => {

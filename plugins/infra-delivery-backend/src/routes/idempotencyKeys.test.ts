@@ -85,10 +85,14 @@ describe.each(databases.eachSupportedId())(
     }
 
     async function tick(hoursLater: number) {
+      const stores = createStores(knex);
       await new DeploymentFollower({
-        stores: createStores(knex),
+        stores,
         deployments: {
-          provider: new LocalDeploymentProvider({ stageMillis: STAGE_MILLIS }),
+          provider: new LocalDeploymentProvider({
+            stageMillis: STAGE_MILLIS,
+            taskDefinitions: stores.localTaskDefinitions,
+          }),
         },
       }).followDeployments(new Date(Date.now() + hoursLater * STAGE_MILLIS));
     }

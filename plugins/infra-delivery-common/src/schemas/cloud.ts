@@ -148,6 +148,12 @@ export const cloudMetricSchema = z
       }),
     ),
     unit: z.string(),
+    source: z
+      .enum(['cloudwatch', 'local'])
+      .optional()
+      .describe(
+        'Where the datapoints come from: CloudWatch, or the synthetic daily wave of the local development driver (infraDelivery.cloud.driver: local), which calls no cloud',
+      ),
   })
   .meta({ id: 'CloudMetric' });
 export type CloudMetric = z.infer<typeof cloudMetricSchema>;

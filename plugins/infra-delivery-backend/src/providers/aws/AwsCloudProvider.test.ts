@@ -197,6 +197,7 @@ describe('AwsCloudProvider', () => {
 
     expect(metric).toEqual({
       unit: 'Percent',
+      source: 'cloudwatch',
       datapoints: [
         { timestamp: t(0).toISOString(), value: 10, max: 11, min: 9 },
         { timestamp: t(5).toISOString(), value: 15, max: 16, min: 14 },
@@ -288,6 +289,7 @@ describe('AwsCloudProvider', () => {
     expect(await provider.getMetricData(account, query)).toEqual({
       datapoints: [],
       unit: 'None',
+      source: 'cloudwatch',
     });
     expect(cloudWatch.commandCalls(GetMetricStatisticsCommand)).toHaveLength(0);
   });

@@ -57,7 +57,7 @@ export class AwsCloudProvider implements CloudProvider {
       const results = await this.fetchAllPages(cloudWatch, query);
       const datapoints = mergeSeries(results);
       const unit = await this.unitOf(cloudWatch, query, datapoints);
-      return { datapoints, unit };
+      return { datapoints, unit, source: 'cloudwatch' };
     } catch (error) {
       throw toCloudError(error, account, 'cloudwatch:GetMetricData');
     } finally {

@@ -66,7 +66,7 @@ export class LocalCloudProvider implements CloudProvider {
         min: round(Math.min(value, average - width)),
       });
     }
-    return { datapoints, unit };
+    return { datapoints, unit, source: 'local' };
   }
 
   private statistic(

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { LocalTaskDefinitionStore } from '../../database/LocalTaskDefinitionStore';
 import {
   errorCode,
   TaskDefinitionSnapshot,
@@ -146,7 +147,13 @@ function familyOf(definition: Record<string, unknown>): string {
 export class LocalDeploymentProvider implements DeploymentProvider {
   readonly driver = 'local' as const;
 
-  constructor(private readonly options: { stageMillis: number }) {}
+  constructor(
+    private readonly options: {
+      stageMillis: number;
+      /** Numbers each registration of a family, as ECS does: 1, 2, 3… */
+      taskDefinitions: Pick<LocalTaskDefinitionStore, 'register'>;
+    },
+  ) {}
 
   async start(
     target: EcsServiceTarget,
@@ -158,15 +165,8 @@ export class LocalDeploymentProvider implements DeploymentProvider {
     const deployedTaskDefinition =
       release.kind === 'replay'
         ? release.snapshot
-        : {
-            ref: '',
-            definition: release.taskDefinition,
-            revision: this.revisionOf(release.taskDefinition),
-          };
+        : await this.register(release.taskDefinition, account.cloudId, region);
     const family = familyOf(deployedTaskDefinition.definition);
-    if (!deployedTaskDefinition.ref) {
-      deployedTaskDefinition.ref = `arn:aws:ecs:${region}:${account.cloudId}:task-definition/${family}:${deployedTaskDefinition.revision}`;
-    }
     const blueGreen = simulationOf(family) === BLUE_GREEN;
     const elb = `arn:aws:elasticloadbalancing:${region}:${account.cloudId}`;
     const lbId = createHash('sha256')
@@ -308,11 +308,22 @@ export class LocalDeploymentProvider implements DeploymentProvider {
     };
   }
 
-  /** A stable revision per definition, as ECS would number a family's registrations. */
-  private revisionOf(definition: Record<string, unknown>): number {
-    const digest = createHash('sha256')
-      .update(JSON.stringify(definition))
-      .digest();
-    return (digest.readUInt16BE(0) % 1000) + 1;
+  /** Registers the definition as its family's next revision, with the ARN ECS would give it. */
+  private async register(
+    definition: Record<string, unknown>,
+    accountCloudId: string,
+    region: string,
+  ): Promise<TaskDefinitionSnapshot> {
+    const family = familyOf(definition);
+    const revision = await this.options.taskDefinitions.register({
+      accountCloudId,
+      region,
+      family,
+    });
+    return {
+      ref: `arn:aws:ecs:${region}:${accountCloudId}:task-definition/${family}:${revision}`,
+      definition,
+      revision,
+    };
   }
 }

@@ -17,6 +17,7 @@ import { infraDeliveryApiRef } from '../../api';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { MetricSpec } from './metricSpecs';
 import { tickLabel, timeTicks } from './timeTicks';
+import { axisUnit, formatMetricValue } from './metricUnits';
 
 export interface MetricWindow {
   startTime: string;
@@ -80,7 +81,12 @@ export const MetricChart = ({
   return (
     <InfoCard
       title={metric.title}
-      subheader={`${metric.namespace} · ${metric.metricName}`}
+      subheader={
+        // Development data says so: the local driver's wave is not the service's load.
+        value?.source === 'local'
+          ? `${metric.namespace} · ${metric.metricName} · simulated locally`
+          : `${metric.namespace} · ${metric.metricName}`
+      }
     >
       {loading && <Progress />}
       {error && (
@@ -104,12 +110,16 @@ export const MetricChart = ({
               stroke={palette.text.secondary}
             />
             <YAxis
-              unit={value.unit === 'Percent' ? '%' : undefined}
+              unit={axisUnit(value.unit)}
               tick={ticks}
               stroke={palette.text.secondary}
             />
             <Tooltip
               labelFormatter={label => time(Number(label))}
+              formatter={point => [
+                formatMetricValue(Number(point), value.unit),
+                metric.statistic,
+              ]}
               contentStyle={{
                 background: palette.background.paper,
                 color: palette.text.primary,

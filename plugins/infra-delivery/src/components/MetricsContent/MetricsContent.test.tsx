@@ -54,8 +54,13 @@ describe('MetricsContent', () => {
   const requestsFor = (metricName: string) =>
     metricRequests().filter(r => r.query.get('metricName') === metricName);
 
-  /** Serves a rising series for every metric, in percent for the ECS ones. */
-  function serveMetrics() {
+  /**
+   * Serves a rising series for every metric, in percent for the ECS ones, and from the source
+   * `sourceOf` names for the namespace, where it names one.
+   */
+  function serveMetrics(
+    sourceOf: (namespace: string) => string | undefined = () => undefined,
+  ) {
     server.use(
       http.get(`${baseUrl}/cloud/metrics/metric`, ({ request }) => {
         const query = new URL(request.url).searchParams;
@@ -82,6 +87,7 @@ describe('MetricsContent', () => {
             },
           ],
           unit: percent ? 'Percent' : 'Count',
+          source: sourceOf(query.get('namespace') ?? ''),
         });
       }),
     );
@@ -184,7 +190,7 @@ describe('MetricsContent', () => {
 
     const cpu = await cardOf('CPU utilization (%)');
     const memory = await cardOf('Memory utilization (%)');
-    const requestCount = await cardOf('RequestCount (Sum)');
+    const requestCount = await cardOf('Request count (sum)');
     expect(
       within(cpu).getByText('AWS/ECS · CPUUtilization'),
     ).toBeInTheDocument();
@@ -381,7 +387,7 @@ describe('MetricsContent', () => {
 
     await renderEntityContent(<MetricsContent />, annotated);
 
-    const card = await cardOf('RequestCount (Sum)');
+    const card = await cardOf('Request count (sum)');
     expect(
       await within(card).findByText(
         'The period must be at least 60 s for this window',
@@ -405,6 +411,28 @@ describe('MetricsContent', () => {
     expect(
       within(cpu).queryByText(/The metric could not be read/),
     ).not.toBeInTheDocument();
+  });
+
+  it('says which series the local driver simulated', async () => {
+    serveMetrics(namespace =>
+      namespace === 'AWS/ECS' ? 'local' : 'cloudwatch',
+    );
+
+    await renderEntityContent(<MetricsContent />, annotated);
+
+    const cpu = await cardOf('CPU utilization (%)');
+    expect(
+      await within(cpu).findByText(
+        'AWS/ECS · CPUUtilization · simulated locally',
+      ),
+    ).toBeInTheDocument();
+    const requestCount = await cardOf('Request count (sum)');
+    await waitFor(() =>
+      expect(requestCount.querySelector('.recharts-wrapper')).not.toBeNull(),
+    );
+    expect(
+      within(requestCount).getByText('AWS/ApplicationELB · RequestCount'),
+    ).toBeInTheDocument();
   });
 
   it('says so when a window has no datapoints', async () => {

@@ -1,4 +1,5 @@
 import { Entity } from '@backstage/catalog-model';
+import { readableMetricName } from './metricUnits';
 import {
   ANNOTATION_CLOUD_ACCOUNT,
   ANNOTATION_ECS_SERVICE,
@@ -29,7 +30,7 @@ function parseExtraMetric(text: string): MetricSpec | undefined {
     return undefined;
   }
   return {
-    title: `${metricName} (${statistic})`,
+    title: `${readableMetricName(metricName)} (${statistic.toLowerCase()})`,
     namespace,
     metricName,
     statistic,
