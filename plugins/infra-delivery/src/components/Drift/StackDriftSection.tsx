@@ -33,7 +33,7 @@ export const StackDriftSection = ({
   /** The stack's applied resources, where known: with none, nothing can have drifted. */
   resourceCount?: number;
   runPath?: (runId: string) => string | undefined;
-  /** Called with the run an action started. */
+  /** Called with the run an action started and what it is ("A drift check"). */
   onStarted?: (what: string, run: PipelineRun) => void;
 }) => {
   const { drifted, checkNow, reconcile } = useDrift(stack);
@@ -82,7 +82,7 @@ export const StackDriftSection = ({
             disabledReason="Nothing is applied yet: there is nothing to drift"
             title={`Check ${stack.name} for drift?`}
             onConfirm={checkNow}
-            onDone={({ data }) => onStarted?.('A drift check is queued', data)}
+            onDone={({ data }) => onStarted?.('A drift check', data)}
           >
             <Typography>
               A runner plans the stack's change pipeline without applying it;
@@ -94,9 +94,7 @@ export const StackDriftSection = ({
               label="Reconcile"
               title={`Reconcile the drift of ${stack.name}?`}
               onConfirm={reconcile}
-              onDone={({ data }) =>
-                onStarted?.('A reconciling plan is queued', data)
-              }
+              onDone={({ data }) => onStarted?.('A reconciling plan', data)}
             >
               <Typography>
                 This queues the stack's change pipeline: a plan,

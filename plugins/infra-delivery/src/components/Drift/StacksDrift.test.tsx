@@ -168,7 +168,9 @@ describe('drift on the Stacks tab', () => {
     expect(
       await within(
         await screen.findByRole('dialog', { name: 'Network' }),
-      ).findByText(/A reconciling plan is queued/),
+      ).findByText(
+        'A reconciling plan is queued behind the stack’s current run.',
+      ),
     ).toBeInTheDocument();
   });
 

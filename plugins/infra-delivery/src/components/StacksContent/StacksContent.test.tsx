@@ -93,8 +93,13 @@ describe('StacksContent', () => {
   }
 
   /** The service as the table and the drawer read it; tests override single endpoints. */
-  /** What a triggered run is at once: RUNNING when the stack is free, QUEUED behind its run. */
-  function serveStacks(triggered: 'RUNNING' | 'QUEUED' = 'RUNNING') {
+  /**
+   * What a triggered run is at once: RUNNING when the stack is free, QUEUED behind its run, or
+   * RUNNING with its first step waiting for a runner (`NO_RUNNER`).
+   */
+  function serveStacks(
+    triggered: 'RUNNING' | 'QUEUED' | 'NO_RUNNER' = 'RUNNING',
+  ) {
     server.use(
       http.get(`${baseUrl}/stacks/resource-count`, ({ request }) => {
         const ids = new URL(request.url).searchParams.getAll('stackId');
@@ -151,7 +156,15 @@ describe('StacksContent', () => {
             data: pipelineRun({
               id: 'run-new',
               pipelineId: params.id,
-              status: triggered,
+              status: triggered === 'QUEUED' ? 'QUEUED' : 'RUNNING',
+              ...(triggered === 'NO_RUNNER' && {
+                queueState: {
+                  preflightBlockedByAdmissionCondition: false,
+                  stackRunPreflightPending: false,
+                  waitingForRunner: true,
+                  reason: 'No runner is connected to this organization',
+                },
+              }),
             }),
           },
           { status: 201 },
@@ -475,6 +488,28 @@ describe('StacksContent', () => {
     ).toBeInTheDocument();
     expect(screen.getByText(/Request id: req-403/)).toBeInTheDocument();
     expect(screen.queryByText(/was not found/)).not.toBeInTheDocument();
+  });
+
+  it('says that a run pressed without a runner waits for one, not that it started', async () => {
+    serveStacks('NO_RUNNER');
+    renderEntityContent(<StacksContent />, entityNaming(network.id));
+
+    await userEvent.click(
+      within(await rowOf('Network')).getByRole('button', {
+        name: 'Plan & apply',
+      }),
+    );
+    await userEvent.click(
+      within(await screen.findByRole('dialog')).getByRole('button', {
+        name: 'Plan & apply',
+      }),
+    );
+
+    const message = await screen.findByRole('status');
+    expect(message).toHaveTextContent(
+      'A plan of Network is waiting for a runner.',
+    );
+    expect(message).not.toHaveTextContent(/started/);
   });
 
   it('says in the dialog that the stack is busy, and until when the new run waits', async () => {

@@ -66,18 +66,20 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
     ),
   );
   /** Says what an action started, with a link to the run's page. */
-  // A run of a free stack starts at once (its first step goes to a runner); one of a busy
-  // stack waits for the run that holds it.
+  // A run of a free stack starts at once (its first step goes to a runner, where one is
+  // connected); one of a busy stack waits for the run that holds it.
   const startedBy =
     (what: string) =>
     ({ data: run }: { data: PipelineRun }) => {
       const to = runLink(entity, run.id);
+      let state = 'has started';
+      if (run.status === 'QUEUED') {
+        state = 'is queued behind the stack’s current run';
+      } else if (noRunnerWillClaim(run)) {
+        state = 'is waiting for a runner';
+      }
       say({
-        text: `${what} ${
-          run.status === 'QUEUED'
-            ? 'is queued behind the stack’s current run'
-            : 'has started'
-        }.`,
+        text: `${what} ${state}.`,
         link: to ? { to, label: 'Follow the run' } : undefined,
         whileUnderWay: run.id,
       });
