@@ -35,24 +35,9 @@ export function providerName(provider: string): string {
   );
 }
 
-/**
- * A stack's drift, its current resources (#14 by stack) and its run history (#13 by entity),
- * read again whenever the stack changes (a run or drift check started here, or ended).
- */
-export const StackDrawer = ({
-  stack,
-  runPath,
-  onClose,
-  onStarted,
-  message,
-  latestRun,
-  resourceCount,
-  onChanged,
-  actions,
-}: {
+/** What the details of a stack show and do, in a drawer or on the stack's own page. */
+export interface StackDetailsProps {
   stack: Stack;
-  /** What the caller may start on the stack (Plan & apply, Destroy), as its row offers it. */
-  actions?: ReactNode;
   /** The stack's latest run as the table last read it: the history follows it. */
   latestRun?: PipelineRun;
   /** The stack's applied resources as the table counts them. */
@@ -61,12 +46,46 @@ export const StackDrawer = ({
   onChanged?: (what: string) => void;
   /** The page of a run, where the app has one: the run history links to it. */
   runPath?: (runId: string) => string | undefined;
-  onClose: () => void;
-  /** Called with a run the drawer's actions started. */
+  /** Called with a run the details' actions started. */
   onStarted?: (what: string, run: PipelineRun) => void;
-  /** What the last action started, said here too: the drawer covers the page's message. */
+}
+
+/**
+ * A stack opened from its row: its details beside the table, with what the caller may start
+ * on it and what the last action started (the drawer covers the page's message).
+ */
+export const StackDrawer = ({
+  onClose,
+  message,
+  actions,
+  ...details
+}: StackDetailsProps & {
+  onClose: () => void;
+  /** What the caller may start on the stack (Plan & apply, Destroy), as its row offers it. */
+  actions?: ReactNode;
+  /** What the last action started, said here too. */
   message?: ReactNode;
-}) => {
+}) => (
+  <SideDrawer title={details.stack.name} onClose={onClose}>
+    {message}
+    {actions && <Box marginBottom={2}>{actions}</Box>}
+    <StackDetails {...details} />
+  </SideDrawer>
+);
+
+/**
+ * A stack's git trigger, drift, outputs, current resources (#14 by stack) and run history (#13
+ * by entity), read again whenever the stack changes (a run or drift check started here, or
+ * ended).
+ */
+export const StackDetails = ({
+  stack,
+  runPath,
+  onStarted,
+  latestRun,
+  resourceCount,
+  onChanged,
+}: StackDetailsProps) => {
   const client = useApi(infraDeliveryApiRef);
   const { value, loading, error } = useAsync(async () => {
     const [resources, runs] = await Promise.all([
@@ -92,9 +111,7 @@ export const StackDrawer = ({
   ]);
 
   return (
-    <SideDrawer title={stack.name} onClose={onClose}>
-      {message}
-      {actions && <Box marginBottom={2}>{actions}</Box>}
+    <>
       <StackGitTriggerSection stack={stack} onChanged={onChanged} />
       <StackDriftSection
         stack={stack}
@@ -189,6 +206,6 @@ export const StackDrawer = ({
           </Box>
         </>
       )}
-    </SideDrawer>
+    </>
   );
 };

@@ -867,6 +867,38 @@ describe('StacksContent', () => {
     );
   });
 
+  it("shows a stack's own page its details under its row, without a drawer", async () => {
+    serveStacks();
+    const stackEntity = entityNaming(network.id);
+    renderEntityContent(<StacksContent />, {
+      ...stackEntity,
+      kind: 'Resource',
+      spec: { type: 'iac-stack', owner: 'team-a' },
+    });
+
+    const details = (await screen.findByText('Network in detail')).closest(
+      '.MuiCard-root',
+    ) as HTMLElement;
+    expect(
+      await within(details).findByText('Current resources (2)'),
+    ).toBeInTheDocument();
+    expect(within(details).getByText('aws_vpc.main')).toBeInTheDocument();
+    expect(within(details).getByText('Run history')).toBeInTheDocument();
+    expect(
+      within(details).getByRole('region', { name: 'Drift' }),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('presentation')).not.toBeInTheDocument();
+  });
+
+  it('keeps the details of a stack named by another entity in the drawer', async () => {
+    serveStacks();
+    renderEntityContent(<StacksContent />, entityNaming(network.id));
+
+    expect(await screen.findByText('Network')).toBeInTheDocument();
+    expect(screen.queryByText('Network in detail')).not.toBeInTheDocument();
+    expect(screen.queryByText(/^Current resources/)).not.toBeInTheDocument();
+  });
+
   it('opens the drawer of the stack a link names', async () => {
     serveStacks();
     renderEntityContent(

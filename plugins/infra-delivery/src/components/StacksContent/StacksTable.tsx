@@ -1,8 +1,11 @@
-import { Progress, TableColumn } from '@backstage/core-components';
+import { InfoCard, Progress, TableColumn } from '@backstage/core-components';
 import { PluginTable } from '../common/PluginTable';
 import { contentWidths, TABLE_OPTIONS } from '../common/tableOptions';
 import { useEntity } from '@backstage/plugin-catalog-react';
-import { PipelineRun } from '@infra-delivery/plugin-infra-delivery-common';
+import {
+  PipelineRun,
+  STACK_ENTITY_TYPE,
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { useApi } from '@backstage/frontend-plugin-api';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
@@ -23,7 +26,7 @@ import { useEntityRunLink } from '../common/useEntityTabLink';
 import { useLiveRuns } from '../common/useLiveRuns';
 import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
 import { StackBusyNote } from './StackBusyNote';
-import { StackDrawer } from './StackDrawer';
+import { StackDetails, StackDrawer } from './StackDrawer';
 import { RunStateNote } from '../PipelineRunsContent/RunStateNote';
 import { useBlockingRuns } from '../PipelineRunsContent/useBlockingRuns';
 import { DriftStatus } from '../Drift/DriftStatus';
@@ -228,6 +231,29 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
     columns.push({ title: 'Actions', render: stackActions });
   }
 
+  // A stack's own page shows its details under its row, where other entities open a drawer.
+  const ownStack =
+    entity.kind === 'Resource' &&
+    entity.spec?.type === STACK_ENTITY_TYPE &&
+    value?.length === 1
+      ? value[0]
+      : undefined;
+  const detailsOf = (row: StackOverview) =>
+    row.stack && {
+      stack: row.stack,
+      runPath: (runId: string) => runLink(entity, runId),
+      onStarted: (what: string, run: PipelineRun) =>
+        startedBy(what)({ data: run }),
+      latestRun: row.latestRun,
+      resourceCount: row.resourceCount,
+      onChanged: (what: string) => {
+        say({ text: `${what}.` });
+        refresh();
+      },
+    };
+  const ownDetails = ownStack && detailsOf(ownStack);
+  const openedDetails = opened && detailsOf(opened);
+
   const waitingForRunner = value?.find(row =>
     noRunnerWillClaim(row.latestRun),
   )?.latestRun;
@@ -253,19 +279,18 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
           matchesDriftFilter(driftFilter, row.stack),
         )}
       />
-      {opened?.stack && (
+      {ownDetails && (
+        <Box marginTop={3}>
+          <InfoCard title={`${ownDetails.stack.name} in detail`}>
+            <StackDetails {...ownDetails} />
+          </InfoCard>
+        </Box>
+      )}
+      {openedDetails && (
         <StackDrawer
-          stack={opened.stack}
-          runPath={runId => runLink(entity, runId)}
+          {...openedDetails}
           onClose={() => setOpenedId(undefined)}
-          onStarted={(what, run) => startedBy(what)({ data: run })}
           message={message}
-          latestRun={opened.latestRun}
-          resourceCount={opened.resourceCount}
-          onChanged={what => {
-            say({ text: `${what}.` });
-            refresh();
-          }}
           actions={canExecute ? stackActions(opened) : undefined}
         />
       )}
