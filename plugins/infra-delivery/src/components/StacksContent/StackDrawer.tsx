@@ -51,29 +51,6 @@ export interface StackDetailsProps {
 }
 
 /**
- * A stack opened from its row: its details beside the table, with what the caller may start
- * on it and what the last action started (the drawer covers the page's message).
- */
-export const StackDrawer = ({
-  onClose,
-  message,
-  actions,
-  ...details
-}: StackDetailsProps & {
-  onClose: () => void;
-  /** What the caller may start on the stack (Plan & apply, Destroy), as its row offers it. */
-  actions?: ReactNode;
-  /** What the last action started, said here too. */
-  message?: ReactNode;
-}) => (
-  <SideDrawer title={details.stack.name} onClose={onClose}>
-    {message}
-    {actions && <Box marginBottom={2}>{actions}</Box>}
-    <StackDetails {...details} />
-  </SideDrawer>
-);
-
-/**
  * A stack's git trigger, drift, outputs, current resources (#14 by stack) and run history (#13
  * by entity), read again whenever the stack changes (a run or drift check started here, or
  * ended).
@@ -209,3 +186,26 @@ export const StackDetails = ({
     </>
   );
 };
+
+/**
+ * A stack opened from its row: its details beside the table, with what the caller may start
+ * on it and what the last action started (the drawer covers the page's message).
+ */
+export const StackDrawer = ({
+  onClose,
+  message,
+  actions,
+  ...details
+}: StackDetailsProps & {
+  onClose: () => void;
+  /** What the caller may start on the stack (Plan & apply, Destroy), as its row offers it. */
+  actions?: ReactNode;
+  /** What the last action started, said here too. */
+  message?: ReactNode;
+}) => (
+  <SideDrawer title={details.stack.name} onClose={onClose}>
+    {message}
+    {actions && <Box marginBottom={2}>{actions}</Box>}
+    <StackDetails {...details} />
+  </SideDrawer>
+);
