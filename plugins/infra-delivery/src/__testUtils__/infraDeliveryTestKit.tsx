@@ -11,6 +11,7 @@ import {
 import { SignalApi, signalApiRef } from '@backstage/plugin-signals-react';
 import {
   CloudAccount,
+  ErrorBody,
   GitSelfHostedServer,
   IacExecutionSummary,
   IacResource,
@@ -257,7 +258,10 @@ export function list<T>(data: T[], totalCount = data.length) {
 /** An ErrorBody answer. */
 export function errorResponse(
   status: number,
-  body: { code: string; message: string; requestId: string },
+  body: { code: string; message: string; requestId: string } & Pick<
+    ErrorBody,
+    'details'
+  >,
 ) {
   return HttpResponse.json(body, { status });
 }

@@ -69,7 +69,7 @@ const InfrastructureTabs = () => {
 /**
  * The Infrastructure page for legacy apps, mounted by the app at one path (e.g.
  * `/infra-delivery`): the Overview, Runs (with a page per run), Modules, Cloud accounts, Organization
- * and Service tabs under it, and the self-hosted forge login pages at `gitforge/…`, as the
+ * and Status tabs under it, and the self-hosted forge login pages at `gitforge/…`, as the
  * new frontend system's page and its sub-pages lay them out.
  */
 export const LegacyInfrastructurePage = () => (

@@ -5,9 +5,12 @@ import {
   ModuleVersion,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
+import Button from '@material-ui/core/Button';
 import Link from '@material-ui/core/Link';
 import Typography from '@material-ui/core/Typography';
-import { ReactNode } from 'react';
+import { ReactNode, useState } from 'react';
+import { useActionMessage } from '../common/ActionMessage';
+import { useCanWriteResources } from '../common/useCanExecuteRuns';
 import { CARD_TABLE_OPTIONS, contentWidths } from '../common/tableOptions';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { LoadingTable } from '../common/LoadingTable';
@@ -18,6 +21,7 @@ import { commitUrl } from './repositoryLinks';
 import { CatalogModule } from './useModules';
 import { useDefaultValues } from './useDefaultValues';
 import { useModuleDetails } from './useModuleDetails';
+import { NewModuleInstanceDialog } from './NewModuleInstanceDialog';
 
 /**
  * One input of a version in its own words: "Region (default eu-west-1, from AWS region)",
@@ -68,16 +72,22 @@ const Inputs = ({
 const Section = ({
   id,
   title,
+  action,
   children,
 }: {
   id: string;
   title: string;
+  /** A button beside the heading. */
+  action?: ReactNode;
   children: ReactNode;
 }) => (
   <Box component="section" aria-labelledby={id} marginTop={3}>
-    <Typography variant="h6" component="h3" id={id} gutterBottom>
-      {title}
-    </Typography>
+    <Box display="flex" alignItems="center" justifyContent="space-between">
+      <Typography variant="h6" component="h3" id={id} gutterBottom>
+        {title}
+      </Typography>
+      {action}
+    </Box>
     {children}
   </Box>
 );
@@ -108,16 +118,25 @@ const Values = ({ instance }: { instance: ModuleInstance }) => {
   );
 };
 
-/** A module beside the catalog: where it lives, its versions, and its instances. */
+/**
+ * A module beside the catalog: where it lives, its versions, and its instances, and for those
+ * who may change resources a new instance of a released version.
+ */
 export const ModuleDrawer = ({
   module,
   onClose,
+  onInstanceCreated,
 }: {
   module: CatalogModule;
   onClose: () => void;
+  /** Called once an instance was created here: the catalog reads its instances again. */
+  onInstanceCreated?: (instance: ModuleInstance) => void;
 }) => {
   const details = useModuleDetails(module);
   const defaultValues = useDefaultValues();
+  const canWrite = useCanWriteResources();
+  const [creating, setCreating] = useState(false);
+  const { message, say } = useActionMessage();
   const defaults = new Map(
     (defaultValues.value ?? []).map(definition => [
       definition.givenId,
@@ -134,6 +153,7 @@ export const ModuleDrawer = ({
 
   return (
     <SideDrawer title={module.name} onClose={onClose}>
+      {message}
       {module.description && (
         <Typography variant="body1" paragraph>
           {module.description}
@@ -188,7 +208,18 @@ export const ModuleDrawer = ({
         />
       </Section>
 
-      <Section id="module-instances-heading" title="Instances">
+      <Section
+        id="module-instances-heading"
+        title="Instances"
+        action={
+          canWrite &&
+          versions.length > 0 && (
+            <Button variant="outlined" onClick={() => setCreating(true)}>
+              New instance
+            </Button>
+          )
+        }
+      >
         <LoadingTable<ModuleInstance>
           options={CARD_TABLE_OPTIONS}
           loading={loading}
@@ -224,12 +255,26 @@ export const ModuleDrawer = ({
             <Box padding={2}>
               <Typography variant="body2">
                 No instance yet: an instance is a version of the module chosen
-                for an environment, with its values (POST /module-instances).
+                for an environment, with its values.
               </Typography>
             </Box>
           }
         />
       </Section>
+      {creating && (
+        <NewModuleInstanceDialog
+          moduleName={module.name}
+          versions={versions}
+          defaults={defaults}
+          onClose={created => {
+            setCreating(false);
+            if (created) {
+              say({ text: `Instance ${created.name} created.` });
+              onInstanceCreated?.(created);
+            }
+          }}
+        />
+      )}
     </SideDrawer>
   );
 };

@@ -4,7 +4,7 @@ import {
   ModuleInstance,
   ModuleVersion,
 } from '@infra-delivery/plugin-infra-delivery-common';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import {
@@ -90,6 +90,12 @@ const versions = [
         type: 'string',
         required: true,
         immutable: true,
+        patterns: [
+          {
+            pattern: '^\\d+\\.\\d+\\.\\d+\\.\\d+/\\d+$',
+            message: 'A CIDR block such as 10.0.0.0/16',
+          },
+        ],
       },
     ],
   }),
@@ -148,6 +154,9 @@ describe('ModulesPage', () => {
       ),
       http.get(`${baseUrl}/module-definitions/:id/versions`, ({ params }) =>
         HttpResponse.json(list(params.id === vpc.id ? versions : [])),
+      ),
+      http.get(`${baseUrl}/projects`, () =>
+        HttpResponse.json(list([{ id: 'p-payments', name: 'Payments' }])),
       ),
       http.get(`${baseUrl}/projects/p-payments`, () =>
         HttpResponse.json({
@@ -258,6 +267,144 @@ describe('ModulesPage', () => {
       within(drawer).getByRole('button', { name: 'Close' }),
     );
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  /** Opens the VPC's drawer and its New instance dialog. */
+  async function openNewInstanceDialog() {
+    renderWithService(<ModulesPage />);
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Details of VPC' }),
+    );
+    const drawer = screen.getByRole('dialog', { name: 'VPC' });
+    await userEvent.click(
+      await within(drawer).findByRole('button', { name: 'New instance' }),
+    );
+    return {
+      drawer,
+      dialog: await screen.findByRole('dialog', {
+        name: 'New instance of VPC',
+      }),
+    };
+  }
+
+  /** Picks an option of one of the dialog's selects. */
+  async function choose(dialog: HTMLElement, label: RegExp, option: string) {
+    await userEvent.click(within(dialog).getByLabelText(label));
+    const listbox = await screen.findByRole('listbox');
+    await userEvent.click(
+      within(listbox).getByRole('option', { name: option }),
+    );
+    await waitFor(() =>
+      expect(screen.queryByRole('listbox')).not.toBeInTheDocument(),
+    );
+  }
+
+  it("creates an instance of a version in an environment, checking the inputs' rules as they are typed", async () => {
+    const created = {
+      ...instance,
+      id: 'mi-2',
+      name: 'payments-network-staging',
+      environmentId: 'e-staging',
+    };
+    server.use(
+      http.post(`${baseUrl}/module-instances`, () =>
+        HttpResponse.json({ data: created }, { status: 201 }),
+      ),
+    );
+    const { drawer, dialog } = await openNewInstanceDialog();
+    const create = within(dialog).getByRole('button', {
+      name: 'Create the instance',
+    });
+    expect(create).toBeDisabled();
+    // The newest version is offered, with a field per input and what an empty one takes.
+    expect(within(dialog).getByText('Values of version 1.1.0')).toBeVisible();
+    expect(
+      within(dialog).getByText(
+        'Empty takes the default: eu-west-1, from AWS region',
+      ),
+    ).toBeInTheDocument();
+
+    await userEvent.type(
+      within(dialog).getByLabelText(/^Name/),
+      'payments-network-staging',
+    );
+    await choose(dialog, /^Environment/, 'Payments · Staging');
+    const cidr = within(dialog).getByLabelText(/^CIDR block/);
+    await userEvent.type(cidr, '10.30.0.0');
+    expect(
+      within(dialog).getByText('A CIDR block such as 10.0.0.0/16'),
+    ).toBeInTheDocument();
+    expect(create).toBeDisabled();
+    await userEvent.type(cidr, '/16');
+    expect(create).toBeEnabled();
+    const listed = requestsTo('GET', '/module-instances').length;
+
+    await userEvent.click(create);
+
+    await waitFor(() =>
+      expect(
+        screen.queryByRole('dialog', { name: 'New instance of VPC' }),
+      ).not.toBeInTheDocument(),
+    );
+    const [post] = requestsTo('POST', '/module-instances');
+    // An empty field is not sent: the service fills its default.
+    expect(post.body).toEqual({
+      data: {
+        name: 'payments-network-staging',
+        environmentId: 'e-staging',
+        moduleVersionId: 'mv-2',
+        values: { cidr: '10.30.0.0/16' },
+      },
+    });
+    expect(
+      within(drawer).getByText('Instance payments-network-staging created.'),
+    ).toBeInTheDocument();
+    // The catalog reads the instances again.
+    await waitFor(() =>
+      expect(requestsTo('GET', '/module-instances').length).toBeGreaterThan(
+        listed,
+      ),
+    );
+  });
+
+  it('says beside a field what the service refused in it, and keeps the dialog open', async () => {
+    server.use(
+      http.post(`${baseUrl}/module-instances`, () =>
+        errorResponse(400, {
+          code: 'InfraDelivery:ModuleInstance:INVALID_VALUES',
+          message: 'The values do not fit the module version',
+          requestId: 'req-values',
+          details: [
+            {
+              title: 'Invalid values',
+              render: 'list',
+              items: ['values.cidr: overlaps the network of payments-network'],
+            },
+          ],
+        }),
+      ),
+    );
+    const { dialog } = await openNewInstanceDialog();
+    await userEvent.type(within(dialog).getByLabelText(/^Name/), 'second');
+    await choose(dialog, /^Environment/, 'Payments · Production');
+    await userEvent.type(
+      within(dialog).getByLabelText(/^CIDR block/),
+      '10.20.0.0/16',
+    );
+
+    await userEvent.click(
+      within(dialog).getByRole('button', { name: 'Create the instance' }),
+    );
+
+    expect(
+      await within(dialog).findByText(
+        'Overlaps the network of payments-network',
+      ),
+    ).toBeInTheDocument();
+    expect(within(dialog).getByLabelText(/^CIDR block/)).toHaveAttribute(
+      'aria-invalid',
+      'true',
+    );
   });
 
   it('opens the module a link names (?module=<id>), one without versions or instances saying so', async () => {

@@ -77,7 +77,7 @@ export const ModulesPage = () => {
               connected to the organization. It is added with{' '}
               <code>POST /module-definitions</code>, and a version released with{' '}
               <code>POST /module-definitions/&#123;id&#125;/versions</code>; the
-              service's API is described on the Service tab.
+              service's API is described on the Status tab.
             </Typography>
           </Box>
         }
@@ -85,7 +85,13 @@ export const ModulesPage = () => {
       <Box marginTop={3}>
         <DefaultValuesTable />
       </Box>
-      {opened && <ModuleDrawer module={opened} onClose={() => setOpenedId()} />}
+      {opened && (
+        <ModuleDrawer
+          module={opened}
+          onClose={() => setOpenedId()}
+          onInstanceCreated={modules.retry}
+        />
+      )}
     </Content>
   );
 };

@@ -1,0 +1,260 @@
+import { Progress } from '@backstage/core-components';
+import { useApi } from '@backstage/frontend-plugin-api';
+import {
+  DefaultValueDefinition,
+  ModuleInput,
+  ModuleInstance,
+  ModuleVersion,
+} from '@infra-delivery/plugin-infra-delivery-common';
+import Box from '@material-ui/core/Box';
+import Button from '@material-ui/core/Button';
+import Dialog from '@material-ui/core/Dialog';
+import DialogActions from '@material-ui/core/DialogActions';
+import DialogContent from '@material-ui/core/DialogContent';
+import DialogTitle from '@material-ui/core/DialogTitle';
+import MenuItem from '@material-ui/core/MenuItem';
+import TextField from '@material-ui/core/TextField';
+import Typography from '@material-ui/core/Typography';
+import { useId, useState } from 'react';
+import { infraDeliveryApiRef } from '../../api';
+import { DialogForm } from '../common/DialogForm';
+import { ErrorPanel } from '../common/ErrorPanel';
+import { fieldErrorsOf } from '../OrganizationSettings/fieldErrors';
+import {
+  givenValues,
+  needsValue,
+  valueErrorsOf,
+  valueProblem,
+} from './moduleValues';
+import { useEnvironmentChoices } from './useEnvironmentChoices';
+
+/** What an empty field falls back on, in words: "eu-west-1, from AWS region". */
+function fallbackOf(
+  input: ModuleInput,
+  defaults: Map<string, DefaultValueDefinition>,
+): string | undefined {
+  const shared = input.default_from && defaults.get(input.default_from);
+  if (shared && shared.schema.default !== undefined) {
+    return `${shared.schema.default}, from ${shared.name}`;
+  }
+  return input.default;
+}
+
+/** The line under an input's field: its description, its default, and whether it stays. */
+function hintOf(
+  input: ModuleInput,
+  defaults: Map<string, DefaultValueDefinition>,
+): string | undefined {
+  const fallback = fallbackOf(input, defaults);
+  return (
+    [
+      input.description,
+      fallback !== undefined && `Empty takes the default: ${fallback}`,
+      input.immutable && 'Fixed once set',
+    ]
+      .filter(Boolean)
+      .join('. ') || undefined
+  );
+}
+
+/**
+ * Deploys a version of a module into an environment (`POST /module-instances`): its name, where
+ * it goes, which version, and a field per input of that version. The inputs' own rules are
+ * checked while the person types; what the service still refuses is said beside the field it
+ * names.
+ */
+export const NewModuleInstanceDialog = ({
+  moduleName,
+  versions,
+  defaults,
+  onClose,
+}: {
+  moduleName: string;
+  /** Newest first: the first is offered. */
+  versions: ModuleVersion[];
+  defaults: Map<string, DefaultValueDefinition>;
+  /** With the instance created, or nothing when the person cancelled. */
+  onClose: (created?: ModuleInstance) => void;
+}) => {
+  const client = useApi(infraDeliveryApiRef);
+  const titleId = useId();
+  const environments = useEnvironmentChoices();
+  const [name, setName] = useState('');
+  const [environmentId, setEnvironmentId] = useState('');
+  const [versionId, setVersionId] = useState(versions[0]?.id ?? '');
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<Error>();
+
+  const version = versions.find(v => v.id === versionId);
+  const inputs = version?.inputs ?? [];
+  const valueOf = (input: ModuleInput) => values[input.id] ?? '';
+  const problems = Object.fromEntries(
+    inputs.flatMap(input => {
+      const problem = valueProblem(input, valueOf(input));
+      return problem ? [[input.id, problem]] : [];
+    }),
+  );
+  const refused = valueErrorsOf(
+    error,
+    inputs.map(input => input.id),
+  );
+  const nameError = fieldErrorsOf(error, ['name'])?.name;
+  const complete =
+    Boolean(name.trim() && environmentId && version) &&
+    inputs.every(input => !needsValue(input) || valueOf(input).trim()) &&
+    Object.keys(problems).length === 0;
+
+  const create = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      const created = await client.call('createModuleInstance', {
+        body: {
+          data: {
+            name: name.trim(),
+            environmentId,
+            moduleVersionId: versionId,
+            // Only this version's inputs: values typed for another version are not sent.
+            values: givenValues(
+              Object.fromEntries(inputs.map(i => [i.id, valueOf(i)])),
+            ),
+          },
+        },
+      });
+      onClose(created.data);
+    } catch (e) {
+      setError(e as Error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog
+      open
+      onClose={() => !busy && onClose()}
+      fullWidth
+      maxWidth="sm"
+      aria-labelledby={titleId}
+    >
+      <DialogForm onSubmit={create} canSubmit={complete && !busy}>
+        <DialogTitle id={titleId}>New instance of {moduleName}</DialogTitle>
+        <DialogContent>
+          <Typography variant="body2" paragraph>
+            An instance is a version of the module chosen for an environment,
+            with its values.
+          </Typography>
+          <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
+            <TextField
+              id="module-instance-name"
+              label="Name"
+              required
+              value={name}
+              error={Boolean(nameError)}
+              helperText={nameError ?? 'What people call it: payments-network'}
+              onChange={event => setName(event.target.value)}
+            />
+            {environments.loading && <Progress />}
+            {environments.error && (
+              <ErrorPanel
+                error={environments.error}
+                title="The environments could not be read"
+              />
+            )}
+            {environments.value && (
+              <TextField
+                id="module-instance-environment"
+                select
+                required
+                label="Environment"
+                value={environmentId}
+                helperText={
+                  environments.value.length === 0
+                    ? 'No environment yet: add one to a project on the Organization tab'
+                    : undefined
+                }
+                onChange={event => setEnvironmentId(event.target.value)}
+              >
+                {environments.value.map(choice => (
+                  <MenuItem key={choice.id} value={choice.id}>
+                    {choice.label}
+                  </MenuItem>
+                ))}
+              </TextField>
+            )}
+            <TextField
+              id="module-instance-version"
+              select
+              required
+              label="Version"
+              value={versionId}
+              onChange={event => setVersionId(event.target.value)}
+            >
+              {versions.map(v => (
+                <MenuItem key={v.id} value={v.id}>
+                  {v.version} ({v.ref})
+                </MenuItem>
+              ))}
+            </TextField>
+            {inputs.length > 0 && (
+              <Typography variant="subtitle2" component="h3">
+                Values of version {version?.version}
+              </Typography>
+            )}
+            {inputs.map(input => {
+              const problem = problems[input.id] ?? refused?.[input.id];
+              const options = input.values ?? [];
+              return (
+                <TextField
+                  key={`${versionId}/${input.id}`}
+                  id={`module-instance-value-${input.id}`}
+                  label={input.label}
+                  required={needsValue(input)}
+                  select={options.length > 0}
+                  placeholder={input.placeholder}
+                  value={valueOf(input)}
+                  error={Boolean(problem)}
+                  helperText={problem ?? hintOf(input, defaults)}
+                  onChange={event =>
+                    setValues({ ...values, [input.id]: event.target.value })
+                  }
+                >
+                  {options.length > 0 && !needsValue(input) && (
+                    <MenuItem value="">
+                      <em>Default</em>
+                    </MenuItem>
+                  )}
+                  {options.map(option => (
+                    <MenuItem key={option.value} value={option.value}>
+                      {option.label ?? option.value}
+                    </MenuItem>
+                  ))}
+                </TextField>
+              );
+            })}
+          </Box>
+          {error && !nameError && !refused && (
+            <ErrorPanel
+              error={error}
+              title="The instance could not be created"
+            />
+          )}
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => onClose()} disabled={busy}>
+            Cancel
+          </Button>
+          <Button
+            type="submit"
+            color="primary"
+            variant="contained"
+            disabled={!complete || busy}
+          >
+            Create the instance
+          </Button>
+        </DialogActions>
+      </DialogForm>
+    </Dialog>
+  );
+};
