@@ -92,6 +92,12 @@ test('the Infrastructure page has no axe-core violations', async ({ page }) => {
     page.getByRole('dialog').getByText('payments-network'),
   ).toBeVisible();
   await check(page, 'a module', 'module-drawer');
+  await page.getByRole('button', { name: 'New instance' }).click();
+  const newInstance = page.getByRole('dialog', { name: 'New instance of VPC' });
+  await expect(newInstance.getByLabel(/^CIDR block/)).toBeVisible();
+  await check(page, 'the new-instance dialog', 'new-module-instance');
+  await newInstance.getByRole('button', { name: 'Cancel' }).click();
+  await expect(newInstance).toBeHidden();
   await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
   await expect(page.getByRole('dialog')).toBeHidden();
 
@@ -110,7 +116,7 @@ test('the Infrastructure page has no axe-core violations', async ({ page }) => {
 
   await page.goto('/infra-delivery/status');
   await expect(page.getByText('Operational').first()).toBeVisible();
-  await check(page, 'the Service tab', 'service-status-page');
+  await check(page, 'the Status tab', 'service-status-page');
 });
 
 test('the entity tabs have no axe-core violations', async ({ page }) => {

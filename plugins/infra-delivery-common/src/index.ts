@@ -13,3 +13,4 @@ export * from './client';
 export * from './iacChanges';
 export * from './formatDuration';
 export * from './runnerSilence';
+export * from './moduleValueProblems';

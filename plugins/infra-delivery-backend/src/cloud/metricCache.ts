@@ -36,8 +36,8 @@ export function metricCacheKey(
 }
 
 function sharedKeyOf(normal: string): string {
-  // v2: entries carry their expiry (see MetricCache).
-  return `cloud-metric:v2:${createHash('sha256').update(normal).digest('hex')}`;
+  // v2: entries carry their expiry (see MetricCache); v3: answers carry their `source`.
+  return `cloud-metric:v3:${createHash('sha256').update(normal).digest('hex')}`;
 }
 
 export function metricCacheTtl(query: MetricQuery, now = new Date()): number {

@@ -1,10 +1,10 @@
 import {
   ModuleInput,
   moduleInputSchema,
+  valueProblems,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
-import { valueProblems } from './moduleValues';
 
 export const MODULE_YAML = 'module.yaml';
 

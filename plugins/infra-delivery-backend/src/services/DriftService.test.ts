@@ -13,6 +13,8 @@ import { Stores } from '../database/stores';
 import { PipelineEngine } from '../engine/PipelineEngine';
 import { ingestStepReport } from '../iac/ingestStepReport';
 import { DriftService } from './DriftService';
+import { Caller } from '../auth/Caller';
+import { RunnerRegistry } from '../runners/RunnerRegistry';
 
 jest.setTimeout(120_000);
 
@@ -56,6 +58,10 @@ describe.each(databases.eachSupportedId())('drift checks on %s', databaseId => {
       stores,
       engine,
       authorizer: new Authorizer(mockServices.permissions()),
+      runnerRegistry: new RunnerRegistry({
+        stores,
+        settings: { onlineSeconds: 60, retentionDays: 7 },
+      }),
     });
     return { stores, seed, engine, drift };
   }
@@ -133,6 +139,25 @@ describe.each(databases.eachSupportedId())('drift checks on %s', databaseId => {
     expect((await stores.pipelineRuns.getRunForEngine(check.id))?.status).toBe(
       'SUCCEEDED',
     );
+  });
+
+  it('says of a check it starts that it waits for a runner while none is connected', async () => {
+    const { stores, seed, engine, drift } = await setup();
+    await deploy(stores, engine, seed, 0);
+    const caller: Caller = {
+      organizationId: seed.organizationId,
+      role: 'MEMBER',
+      principal: { type: 'service-account', serviceAccountId: 'sa-person' },
+      credentialKind: 'api-key',
+    };
+
+    const check = await drift.startCheck(caller, seed.stacks[0].stackId);
+
+    // As the trigger of any run says it: the portal shows "waiting for a runner", not "started".
+    expect(check.queueState).toMatchObject({
+      waitingForRunner: true,
+      reason: 'No runner is connected to this organization',
+    });
   });
 
   it('skips a due check while a change run of the stack is active', async () => {

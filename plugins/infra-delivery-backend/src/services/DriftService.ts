@@ -7,9 +7,9 @@ import {
 import { EXECUTE } from '../auth/requirements';
 import { Authorizer } from '../auth/Authorizer';
 import { actorIdOf, Caller } from '../auth/Caller';
-import { publicRun } from '../database/PipelineRunStore';
 import { Stores } from '../database/stores';
 import { PipelineEngine } from '../engine/PipelineEngine';
+import { RunnerRegistry } from '../runners/RunnerRegistry';
 import { InfraDeliveryError, notFound } from '../errors';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -35,6 +35,8 @@ export class DriftService {
       stores: Stores;
       authorizer: Authorizer;
       engine: PipelineEngine;
+      /** Says of a run it starts whether a runner will claim it, as every run read does. */
+      runnerRegistry: Pick<RunnerRegistry, 'describeRun'>;
       logger?: LoggerService;
     },
   ) {}
@@ -240,6 +242,6 @@ export class DriftService {
       organizationId,
       runId,
     );
-    return publicRun(run!);
+    return this.deps.runnerRegistry.describeRun(run!);
   }
 }

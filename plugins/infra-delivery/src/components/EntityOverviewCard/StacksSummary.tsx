@@ -1,5 +1,4 @@
 import { Entity } from '@backstage/catalog-model';
-import { STACK_ENTITY_TYPE } from '@infra-delivery/plugin-infra-delivery-common';
 import Typography from '@material-ui/core/Typography';
 import { drawerLink } from '../common/drawerLinks';
 import { Loaded } from '../common/Loaded';
@@ -8,6 +7,7 @@ import { runStartedAt } from '../common/runStartedAt';
 import { Timestamp } from '../common/Timestamp';
 import { MaybeLink } from '../common/MaybeLink';
 import { StackLink } from '../common/StackLink';
+import { isStackEntity } from '../common/stackEntityRef';
 import { useEntityRunLink, useEntityTabLink } from '../common/useEntityTabLink';
 import { RunStateNote } from '../PipelineRunsContent/RunStateNote';
 import { OwnStackDrift } from './OwnStackDrift';
@@ -16,9 +16,9 @@ import { SummarySection } from './SummarySection';
 import { useEntityStacks } from './useEntityStacks';
 import { ErrorText } from '../common/WarningText';
 
-/** The catalog module's entity of a stack (a Resource of type `iac-stack`) names only itself. */
+/** The catalog module's entity of a stack names only itself. */
 function isOwnStackPage(entity: Entity, stacks: unknown[]) {
-  return entity.spec?.type === STACK_ENTITY_TYPE && stacks.length === 1;
+  return isStackEntity(entity) && stacks.length === 1;
 }
 
 /**

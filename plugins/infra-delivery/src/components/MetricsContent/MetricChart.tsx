@@ -111,6 +111,12 @@ export const MetricChart = ({
             />
             <YAxis
               unit={axisUnit(value.unit)}
+              // Byte counts in KiB, MiB…, as the tooltip gives them.
+              tickFormatter={
+                value.unit.startsWith('Bytes')
+                  ? tick => formatMetricValue(Number(tick), value.unit)
+                  : undefined
+              }
               tick={ticks}
               stroke={palette.text.secondary}
             />

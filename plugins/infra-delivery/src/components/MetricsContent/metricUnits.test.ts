@@ -10,6 +10,9 @@ describe('formatMetricValue', () => {
     expect(formatMetricValue(812, 'Count')).toBe('812');
     expect(formatMetricValue(7, 'None')).toBe('7');
     expect(formatMetricValue(12, 'Count/Second')).toBe('12 Count/Second');
+    expect(formatMetricValue(2048, 'Bytes/Second')).toBe('2 KiB/s');
+    expect(formatMetricValue(0.004, 'Seconds')).toBe('0.004 s');
+    expect(formatMetricValue(Number.NaN, 'Percent')).toBe('—');
   });
 });
 

@@ -1,7 +1,21 @@
 const BYTE_STEPS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
 
+/** Two decimals, or three significant digits below 1 (0.004 s is not 0 s). */
 function decimals(value: number): string {
-  return value.toLocaleString(undefined, { maximumFractionDigits: 2 });
+  return Math.abs(value) < 1 && value !== 0
+    ? value.toLocaleString(undefined, { maximumSignificantDigits: 3 })
+    : value.toLocaleString(undefined, { maximumFractionDigits: 2 });
+}
+
+/** Bytes in binary steps: "3.2 MiB". */
+function bytes(value: number): string {
+  let step = 0;
+  let scaled = value;
+  while (Math.abs(scaled) >= 1024 && step < BYTE_STEPS.length - 1) {
+    scaled /= 1024;
+    step += 1;
+  }
+  return `${decimals(scaled)} ${BYTE_STEPS[step]}`;
 }
 
 /**
@@ -9,6 +23,7 @@ function decimals(value: number): string {
  * Units without a short form follow the number ("12 Count/Second").
  */
 export function formatMetricValue(value: number, unit: string): string {
+  if (!Number.isFinite(value)) return '—';
   switch (unit) {
     case 'Percent':
       return `${decimals(value)}%`;
@@ -18,15 +33,10 @@ export function formatMetricValue(value: number, unit: string): string {
       return `${decimals(value)} s`;
     case 'Microseconds':
       return `${decimals(value)} µs`;
-    case 'Bytes': {
-      let step = 0;
-      let scaled = value;
-      while (Math.abs(scaled) >= 1024 && step < BYTE_STEPS.length - 1) {
-        scaled /= 1024;
-        step += 1;
-      }
-      return `${decimals(scaled)} ${BYTE_STEPS[step]}`;
-    }
+    case 'Bytes':
+      return bytes(value);
+    case 'Bytes/Second':
+      return `${bytes(value)}/s`;
     case 'Count':
     case 'None':
     case '':

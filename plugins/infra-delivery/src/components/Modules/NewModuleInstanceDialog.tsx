@@ -21,6 +21,7 @@ import { DialogForm } from '../common/DialogForm';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { fieldErrorsOf } from '../OrganizationSettings/fieldErrors';
 import {
+  fallbackOf,
   givenValues,
   needsValue,
   valueErrorsOf,
@@ -28,28 +29,21 @@ import {
 } from './moduleValues';
 import { useEnvironmentChoices } from './useEnvironmentChoices';
 
-/** What an empty field falls back on, in words: "eu-west-1, from AWS region". */
-function fallbackOf(
-  input: ModuleInput,
-  defaults: Map<string, DefaultValueDefinition>,
-): string | undefined {
-  const shared = input.default_from && defaults.get(input.default_from);
-  if (shared && shared.schema.default !== undefined) {
-    return `${shared.schema.default}, from ${shared.name}`;
-  }
-  return input.default;
-}
-
 /** The line under an input's field: its description, its default, and whether it stays. */
 function hintOf(
   input: ModuleInput,
   defaults: Map<string, DefaultValueDefinition>,
 ): string | undefined {
   const fallback = fallbackOf(input, defaults);
+  const fallbackText =
+    fallback &&
+    (fallback.from
+      ? `${fallback.value}, from ${fallback.from}`
+      : fallback.value);
   return (
     [
       input.description,
-      fallback !== undefined && `Empty takes the default: ${fallback}`,
+      fallbackText !== undefined && `Empty takes the default: ${fallbackText}`,
       input.immutable && 'Fixed once set',
     ]
       .filter(Boolean)
@@ -102,7 +96,9 @@ export const NewModuleInstanceDialog = ({
   const nameError = fieldErrorsOf(error, ['name'])?.name;
   const complete =
     Boolean(name.trim() && environmentId && version) &&
-    inputs.every(input => !needsValue(input) || valueOf(input).trim()) &&
+    inputs.every(
+      input => !needsValue(input, defaults) || valueOf(input).trim(),
+    ) &&
     Object.keys(problems).length === 0;
 
   const create = async () => {
@@ -210,7 +206,7 @@ export const NewModuleInstanceDialog = ({
                   key={`${versionId}/${input.id}`}
                   id={`module-instance-value-${input.id}`}
                   label={input.label}
-                  required={needsValue(input)}
+                  required={needsValue(input, defaults)}
                   select={options.length > 0}
                   placeholder={input.placeholder}
                   value={valueOf(input)}
@@ -220,9 +216,11 @@ export const NewModuleInstanceDialog = ({
                     setValues({ ...values, [input.id]: event.target.value })
                   }
                 >
-                  {options.length > 0 && !needsValue(input) && (
+                  {options.length > 0 && !needsValue(input, defaults) && (
                     <MenuItem value="">
-                      <em>Default</em>
+                      <em>
+                        {fallbackOf(input, defaults) ? 'Default' : 'None'}
+                      </em>
                     </MenuItem>
                   )}
                   {options.map(option => (

@@ -1,38 +1,45 @@
 import {
+  DefaultValueDefinition,
   InfraDeliveryApiError,
   ModuleInput,
   ModuleValues,
+  valueProblems,
 } from '@infra-delivery/plugin-infra-delivery-common';
 
+/**
+ * What an empty field of the input falls back on: the default of the default-value definition
+ * it names, then its own, as the service resolves it; undefined when there is none.
+ */
+export function fallbackOf(
+  input: ModuleInput,
+  defaults: Map<string, DefaultValueDefinition>,
+): { value: string; from?: string } | undefined {
+  const shared = input.default_from
+    ? defaults.get(input.default_from)
+    : undefined;
+  if (shared?.schema.default !== undefined) {
+    return { value: shared.schema.default, from: shared.name };
+  }
+  return input.default !== undefined ? { value: input.default } : undefined;
+}
+
 /** Whether an input needs a value from the person: required, with no default to fall back on. */
-export function needsValue(input: ModuleInput): boolean {
-  return Boolean(
-    input.required && input.default === undefined && !input.default_from,
-  );
+export function needsValue(
+  input: ModuleInput,
+  defaults: Map<string, DefaultValueDefinition>,
+): boolean {
+  return Boolean(input.required) && !fallbackOf(input, defaults)?.value;
 }
 
 /**
- * What is wrong with a value as typed, by the input's own rules (its patterns, its allowed
- * values): said while the person types. An empty value is not wrong yet.
+ * What is wrong with a value as typed, by the input's own rules as the service checks them (its
+ * patterns, its allowed values). An empty value is not wrong yet.
  */
 export function valueProblem(
   input: ModuleInput,
   value: string,
 ): string | undefined {
-  if (!value) return undefined;
-  if (input.values?.length && !input.values.some(o => o.value === value)) {
-    return 'Not one of the allowed values';
-  }
-  for (const { pattern, message } of input.patterns ?? []) {
-    let matches = true;
-    try {
-      matches = new RegExp(pattern).test(value);
-    } catch {
-      // A pattern this browser cannot compile is left to the service.
-    }
-    if (!matches) return message;
-  }
-  return undefined;
+  return value ? valueProblems(input, value)[0] : undefined;
 }
 
 /** The values to send: those the person gave; an empty field takes the input's default. */

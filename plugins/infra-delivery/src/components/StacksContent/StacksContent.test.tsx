@@ -888,6 +888,10 @@ describe('StacksContent', () => {
       within(details).getByRole('region', { name: 'Drift' }),
     ).toBeInTheDocument();
     expect(screen.queryByRole('presentation')).not.toBeInTheDocument();
+    // Its name opens no drawer that would repeat them.
+    expect(
+      screen.queryByRole('button', { name: /^Details of / }),
+    ).not.toBeInTheDocument();
   });
 
   it('keeps the details of a stack named by another entity in the drawer', async () => {

@@ -2,10 +2,8 @@ import { InfoCard, Progress, TableColumn } from '@backstage/core-components';
 import { PluginTable } from '../common/PluginTable';
 import { contentWidths, TABLE_OPTIONS } from '../common/tableOptions';
 import { useEntity } from '@backstage/plugin-catalog-react';
-import {
-  PipelineRun,
-  STACK_ENTITY_TYPE,
-} from '@infra-delivery/plugin-infra-delivery-common';
+import { PipelineRun } from '@infra-delivery/plugin-infra-delivery-common';
+import { isStackEntity } from '../common/stackEntityRef';
 import { useApi } from '@backstage/frontend-plugin-api';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
@@ -94,6 +92,9 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
   const latestRuns = useMemo(() => value?.map(row => row.latestRun), [value]);
   const blockerOf = useBlockingRuns(latestRuns, stacks);
 
+  // A stack's own page shows its details under its row, where other entities open a drawer.
+  const ownStack =
+    isStackEntity(entity) && value?.length === 1 ? value[0] : undefined;
   if (loading && !value) {
     return <Progress />;
   }
@@ -114,10 +115,14 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
       render: row =>
         row.stack ? (
           <Box style={{ whiteSpace: 'nowrap' }}>
-            <DetailsButton
-              name={row.stack.name}
-              onClick={() => setOpenedId(row.stackId)}
-            />
+            {ownStack ? (
+              <Typography variant="body2">{row.stack.name}</Typography>
+            ) : (
+              <DetailsButton
+                name={row.stack.name}
+                onClick={() => setOpenedId(row.stackId)}
+              />
+            )}
             <Typography variant="caption" color="textSecondary" component="div">
               {row.stack.givenId}
             </Typography>
@@ -231,13 +236,6 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
     columns.push({ title: 'Actions', render: stackActions });
   }
 
-  // A stack's own page shows its details under its row, where other entities open a drawer.
-  const ownStack =
-    entity.kind === 'Resource' &&
-    entity.spec?.type === STACK_ENTITY_TYPE &&
-    value?.length === 1
-      ? value[0]
-      : undefined;
   const detailsOf = (row: StackOverview) =>
     row.stack && {
       stack: row.stack,
@@ -252,7 +250,8 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
       },
     };
   const ownDetails = ownStack && detailsOf(ownStack);
-  const openedDetails = opened && detailsOf(opened);
+  // Its details are on the page already: no drawer repeats them.
+  const openedDetails = !ownStack && opened && detailsOf(opened);
 
   const waitingForRunner = value?.find(row =>
     noRunnerWillClaim(row.latestRun),
