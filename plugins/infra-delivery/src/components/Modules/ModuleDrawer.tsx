@@ -21,7 +21,10 @@ import { commitUrl } from './repositoryLinks';
 import { CatalogModule } from './useModules';
 import { useDefaultValues } from './useDefaultValues';
 import { useModuleDetails } from './useModuleDetails';
-import { NewModuleInstanceDialog } from './NewModuleInstanceDialog';
+import { ModuleInstanceDialog } from './ModuleInstanceDialog';
+import { ConfirmActionButton } from '../common/ConfirmActionButton';
+import { useApi } from '@backstage/frontend-plugin-api';
+import { infraDeliveryApiRef } from '../../api';
 
 /**
  * One input of a version in its own words: "Region (default eu-west-1, from AWS region)",
@@ -125,17 +128,19 @@ const Values = ({ instance }: { instance: ModuleInstance }) => {
 export const ModuleDrawer = ({
   module,
   onClose,
-  onInstanceCreated,
+  onInstancesChanged,
 }: {
   module: CatalogModule;
   onClose: () => void;
-  /** Called once an instance was created here: the catalog reads its instances again. */
-  onInstanceCreated?: (instance: ModuleInstance) => void;
+  /** Called once an instance was created, changed or deleted here: the catalog reads them again. */
+  onInstancesChanged?: () => void;
 }) => {
+  const client = useApi(infraDeliveryApiRef);
   const details = useModuleDetails(module);
   const defaultValues = useDefaultValues();
   const canWrite = useCanWriteResources();
-  const [creating, setCreating] = useState(false);
+  /** The instance the dialog changes, or `new` for a new one. */
+  const [editing, setEditing] = useState<ModuleInstance | 'new'>();
   const { message, say } = useActionMessage();
   const defaults = new Map(
     (defaultValues.value ?? []).map(definition => [
@@ -214,7 +219,7 @@ export const ModuleDrawer = ({
         action={
           canWrite &&
           versions.length > 0 && (
-            <Button variant="outlined" onClick={() => setCreating(true)}>
+            <Button variant="outlined" onClick={() => setEditing('new')}>
               New instance
             </Button>
           )
@@ -239,7 +244,21 @@ export const ModuleDrawer = ({
             },
             {
               title: 'Version',
-              render: instance => versionName(instance.moduleVersionId),
+              render: instance => (
+                <>
+                  {versionName(instance.moduleVersionId)}
+                  {versions[0] &&
+                    versions[0].id !== instance.moduleVersionId && (
+                      <Typography
+                        variant="caption"
+                        color="textSecondary"
+                        component="div"
+                      >
+                        {versions[0].version} available
+                      </Typography>
+                    )}
+                </>
+              ),
             },
             {
               title: 'Values',
@@ -249,6 +268,44 @@ export const ModuleDrawer = ({
               title: 'Updated',
               render: instance => <Timestamp value={instance.updatedAt} />,
             },
+            ...(canWrite
+              ? [
+                  {
+                    title: 'Actions',
+                    render: (instance: ModuleInstance) => (
+                      <Box display="flex" style={{ gap: 8 }}>
+                        <Button
+                          size="small"
+                          variant="outlined"
+                          aria-label={`Change ${instance.name}`}
+                          onClick={() => setEditing(instance)}
+                        >
+                          Change
+                        </Button>
+                        <ConfirmActionButton
+                          label="Delete"
+                          ariaLabel={`Delete ${instance.name}`}
+                          color="secondary"
+                          title={`Delete ${instance.name}?`}
+                          onConfirm={() =>
+                            client.call('deleteModuleInstance', {
+                              params: { id: instance.id },
+                            })
+                          }
+                          onDone={() => {
+                            say({ text: `Instance ${instance.name} deleted.` });
+                            onInstancesChanged?.();
+                          }}
+                        >
+                          This removes the instance from {place(instance)} and
+                          forgets its values. Infrastructure already applied
+                          stays as it is.
+                        </ConfirmActionButton>
+                      </Box>
+                    ),
+                  },
+                ]
+              : []),
           ])}
           data={module.instances}
           emptyContent={
@@ -261,16 +318,21 @@ export const ModuleDrawer = ({
           }
         />
       </Section>
-      {creating && (
-        <NewModuleInstanceDialog
+      {editing && (
+        <ModuleInstanceDialog
           moduleName={module.name}
           versions={versions}
           defaults={defaults}
-          onClose={created => {
-            setCreating(false);
-            if (created) {
-              say({ text: `Instance ${created.name} created.` });
-              onInstanceCreated?.(created);
+          instance={editing === 'new' ? undefined : editing}
+          onClose={saved => {
+            setEditing(undefined);
+            if (saved) {
+              say({
+                text: `Instance ${saved.name} ${
+                  editing === 'new' ? 'created' : 'changed'
+                }.`,
+              });
+              onInstancesChanged?.();
             }
           }}
         />

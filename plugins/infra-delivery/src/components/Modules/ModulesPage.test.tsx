@@ -407,6 +407,141 @@ describe('ModulesPage', () => {
     );
   });
 
+  /** Opens the VPC's drawer and returns the row of its instance `name`. */
+  async function instanceRow(name: string) {
+    renderWithService(<ModulesPage />);
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Details of VPC' }),
+    );
+    const drawer = screen.getByRole('dialog', { name: 'VPC' });
+    const row = (await within(drawer).findByText(name)).closest('tr')!;
+    return { drawer, row };
+  }
+
+  it('changes a value of an instance, leaving the one fixed once set as it is', async () => {
+    server.use(
+      http.patch(`${baseUrl}/module-instances/:id`, () =>
+        HttpResponse.json({
+          data: {
+            ...instance,
+            values: { ...instance.values, region: 'eu-central-1' },
+          },
+        }),
+      ),
+    );
+    const { drawer, row } = await instanceRow('payments-network');
+    await userEvent.click(
+      await within(row).findByRole('button', {
+        name: 'Change payments-network',
+      }),
+    );
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Change payments-network',
+    });
+    const save = within(dialog).getByRole('button', {
+      name: 'Save the changes',
+    });
+    // Nothing changed yet; the CIDR block is fixed once set, the environment for good.
+    expect(save).toBeDisabled();
+    expect(within(dialog).getByLabelText(/^CIDR block/)).toBeDisabled();
+    expect(within(dialog).getByLabelText(/^CIDR block/)).toHaveValue(
+      '10.20.0.0/16',
+    );
+    expect(
+      within(dialog).getByText('An instance stays in its environment'),
+    ).toBeInTheDocument();
+    const region = within(dialog).getByLabelText(/^Region/);
+    expect(region).toHaveValue('eu-west-1');
+
+    await userEvent.clear(region);
+    await userEvent.type(region, 'eu-central-1');
+    await userEvent.click(save);
+
+    await waitFor(() =>
+      expect(requestsTo('PATCH', '/module-instances/mi-1')).toHaveLength(1),
+    );
+    expect(requestsTo('PATCH', '/module-instances/mi-1')[0].body).toEqual({
+      data: { values: { region: 'eu-central-1' } },
+    });
+    expect(
+      await within(drawer).findByText('Instance payments-network changed.'),
+    ).toBeInTheDocument();
+  });
+
+  it('moves an instance to a newer version, asking for the inputs that version adds', async () => {
+    const older = {
+      ...instance,
+      moduleVersionId: 'mv-1',
+      values: { region: 'eu-west-1' },
+    };
+    server.use(
+      http.get(`${baseUrl}/module-instances`, () =>
+        HttpResponse.json(list([older])),
+      ),
+      http.patch(`${baseUrl}/module-instances/:id`, () =>
+        HttpResponse.json({ data: instance }),
+      ),
+    );
+    const { row } = await instanceRow('payments-network');
+    expect(within(row).getByText('1.0.0')).toBeInTheDocument();
+    expect(within(row).getByText('1.1.0 available')).toBeInTheDocument();
+    await userEvent.click(
+      within(row).getByRole('button', { name: 'Change payments-network' }),
+    );
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Change payments-network',
+    });
+    expect(within(dialog).queryByLabelText(/^CIDR block/)).toBeNull();
+
+    await choose(dialog, /^Version/, '1.1.0 (v1.1.0) · newest');
+    const save = within(dialog).getByRole('button', {
+      name: 'Save the changes',
+    });
+    // 1.1.0 adds a required input without a default.
+    expect(save).toBeDisabled();
+    await userEvent.type(
+      within(dialog).getByLabelText(/^CIDR block/),
+      '10.40.0.0/16',
+    );
+    await userEvent.click(save);
+
+    await waitFor(() =>
+      expect(requestsTo('PATCH', '/module-instances/mi-1')).toHaveLength(1),
+    );
+    expect(requestsTo('PATCH', '/module-instances/mi-1')[0].body).toEqual({
+      data: { moduleVersionId: 'mv-2', values: { cidr: '10.40.0.0/16' } },
+    });
+  });
+
+  it('deletes an instance once the person confirms', async () => {
+    server.use(
+      http.delete(
+        `${baseUrl}/module-instances/:id`,
+        () => new HttpResponse(null, { status: 204 }),
+      ),
+    );
+    const { drawer, row } = await instanceRow('payments-network');
+    await userEvent.click(
+      await within(row).findByRole('button', {
+        name: 'Delete payments-network',
+      }),
+    );
+    const confirm = await screen.findByRole('dialog', {
+      name: 'Delete payments-network?',
+    });
+    expect(requestsTo('DELETE', '/module-instances/mi-1')).toHaveLength(0);
+    await userEvent.click(
+      within(confirm).getByRole('button', { name: 'Delete' }),
+    );
+
+    await waitFor(() =>
+      expect(requestsTo('DELETE', '/module-instances/mi-1')).toHaveLength(1),
+    );
+    expect(
+      await within(drawer).findByText('Instance payments-network deleted.'),
+    ).toBeInTheDocument();
+  });
+
   it('opens the module a link names (?module=<id>), one without versions or instances saying so', async () => {
     renderWithService(<ModulesPage />, {
       initialRouteEntries: ['/?module=md-queue'],

@@ -89,7 +89,7 @@ export const ModulesPage = () => {
         <ModuleDrawer
           module={opened}
           onClose={() => setOpenedId()}
-          onInstanceCreated={modules.retry}
+          onInstancesChanged={modules.retry}
         />
       )}
     </Content>

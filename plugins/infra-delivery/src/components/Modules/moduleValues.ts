@@ -71,3 +71,25 @@ export function valueErrorsOf(
   }
   return Object.keys(errors).length ? errors : undefined;
 }
+
+/**
+ * What a change of an instance sends for its values: each input of the chosen version whose
+ * field differs from the instance's value, `null` for one emptied (its default applies again);
+ * undefined when nothing changed.
+ */
+export function changedValues(
+  inputIds: string[],
+  typed: Record<string, string>,
+  current: ModuleValues,
+): Record<string, string | null> | undefined {
+  const changes: Record<string, string | null> = {};
+  for (const id of inputIds) {
+    const value = typed[id] ?? '';
+    if (value.trim() === '') {
+      if (current[id] !== undefined) changes[id] = null;
+    } else if (value !== current[id]) {
+      changes[id] = value;
+    }
+  }
+  return Object.keys(changes).length ? changes : undefined;
+}

@@ -21,6 +21,7 @@ import { DialogForm } from '../common/DialogForm';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { fieldErrorsOf } from '../OrganizationSettings/fieldErrors';
 import {
+  changedValues,
   fallbackOf,
   givenValues,
   needsValue,
@@ -52,37 +53,50 @@ function hintOf(
 }
 
 /**
- * Deploys a version of a module into an environment (`POST /module-instances`): its name, where
- * it goes, which version, and a field per input of that version. The inputs' own rules are
- * checked while the person types; what the service still refuses is said beside the field it
- * names.
+ * Deploys a version of a module into an environment (`POST /module-instances`), or changes an
+ * instance (`PATCH /module-instances/{id}`): its name, where it goes, which version, and a field
+ * per input of that version. The inputs' own rules are checked while the person types; what the
+ * service still refuses is said beside the field it names. A changed instance stays in its
+ * environment, and an input fixed once set keeps its value.
  */
-export const NewModuleInstanceDialog = ({
+export const ModuleInstanceDialog = ({
   moduleName,
   versions,
   defaults,
+  instance,
   onClose,
 }: {
   moduleName: string;
-  /** Newest first: the first is offered. */
+  /** Newest first: the first is offered for a new instance. */
   versions: ModuleVersion[];
   defaults: Map<string, DefaultValueDefinition>;
-  /** With the instance created, or nothing when the person cancelled. */
-  onClose: (created?: ModuleInstance) => void;
+  /** The instance to change; a new one without it. */
+  instance?: ModuleInstance;
+  /** With the instance created or changed, or nothing when the person cancelled. */
+  onClose: (saved?: ModuleInstance) => void;
 }) => {
   const client = useApi(infraDeliveryApiRef);
   const titleId = useId();
   const environments = useEnvironmentChoices();
-  const [name, setName] = useState('');
-  const [environmentId, setEnvironmentId] = useState('');
-  const [versionId, setVersionId] = useState(versions[0]?.id ?? '');
-  const [values, setValues] = useState<Record<string, string>>({});
+  const [name, setName] = useState(instance?.name ?? '');
+  const [environmentId, setEnvironmentId] = useState(
+    instance?.environmentId ?? '',
+  );
+  const [versionId, setVersionId] = useState(
+    instance?.moduleVersionId ?? versions[0]?.id ?? '',
+  );
+  const [values, setValues] = useState<Record<string, string>>(
+    instance?.values ?? {},
+  );
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Error>();
 
   const version = versions.find(v => v.id === versionId);
   const inputs = version?.inputs ?? [];
   const valueOf = (input: ModuleInput) => values[input.id] ?? '';
+  /** An input fixed once set, set on the instance: its field cannot change it. */
+  const fixed = (input: ModuleInput) =>
+    Boolean(input.immutable && instance?.values[input.id] !== undefined);
   const problems = Object.fromEntries(
     inputs.flatMap(input => {
       const problem = valueProblem(input, valueOf(input));
@@ -94,31 +108,51 @@ export const NewModuleInstanceDialog = ({
     inputs.map(input => input.id),
   );
   const nameError = fieldErrorsOf(error, ['name'])?.name;
+  const change = instance && {
+    ...(name.trim() !== instance.name && { name: name.trim() }),
+    ...(versionId !== instance.moduleVersionId && {
+      moduleVersionId: versionId,
+    }),
+    ...(() => {
+      const changed = changedValues(
+        inputs.filter(input => !fixed(input)).map(input => input.id),
+        values,
+        instance.values,
+      );
+      return changed ? { values: changed } : {};
+    })(),
+  };
   const complete =
     Boolean(name.trim() && environmentId && version) &&
     inputs.every(
       input => !needsValue(input, defaults) || valueOf(input).trim(),
     ) &&
-    Object.keys(problems).length === 0;
+    Object.keys(problems).length === 0 &&
+    (!change || Object.keys(change).length > 0);
 
-  const create = async () => {
+  const save = async () => {
     setBusy(true);
     setError(undefined);
     try {
-      const created = await client.call('createModuleInstance', {
-        body: {
-          data: {
-            name: name.trim(),
-            environmentId,
-            moduleVersionId: versionId,
-            // Only this version's inputs: values typed for another version are not sent.
-            values: givenValues(
-              Object.fromEntries(inputs.map(i => [i.id, valueOf(i)])),
-            ),
-          },
-        },
-      });
-      onClose(created.data);
+      const saved = instance
+        ? await client.call('updateModuleInstance', {
+            params: { id: instance.id },
+            body: { data: change! },
+          })
+        : await client.call('createModuleInstance', {
+            body: {
+              data: {
+                name: name.trim(),
+                environmentId,
+                moduleVersionId: versionId,
+                // Only this version's inputs: values typed for another version are not sent.
+                values: givenValues(
+                  Object.fromEntries(inputs.map(i => [i.id, valueOf(i)])),
+                ),
+              },
+            },
+          });
+      onClose(saved.data);
     } catch (e) {
       setError(e as Error);
     } finally {
@@ -134,12 +168,17 @@ export const NewModuleInstanceDialog = ({
       maxWidth="sm"
       aria-labelledby={titleId}
     >
-      <DialogForm onSubmit={create} canSubmit={complete && !busy}>
-        <DialogTitle id={titleId}>New instance of {moduleName}</DialogTitle>
+      <DialogForm onSubmit={save} canSubmit={complete && !busy}>
+        <DialogTitle id={titleId}>
+          {instance
+            ? `Change ${instance.name}`
+            : `New instance of ${moduleName}`}
+        </DialogTitle>
         <DialogContent>
           <Typography variant="body2" paragraph>
-            An instance is a version of the module chosen for an environment,
-            with its values.
+            {instance
+              ? `An instance of ${moduleName}: a newer version, or other values, apply to its environment at its next run.`
+              : 'An instance is a version of the module chosen for an environment, with its values.'}
           </Typography>
           <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
             <TextField
@@ -165,10 +204,12 @@ export const NewModuleInstanceDialog = ({
                 required
                 label="Environment"
                 value={environmentId}
+                disabled={Boolean(instance)}
                 helperText={
-                  environments.value.length === 0
+                  (instance && 'An instance stays in its environment') ||
+                  (environments.value.length === 0
                     ? 'No environment yet: add one to a project on the Organization tab'
-                    : undefined
+                    : undefined)
                 }
                 onChange={event => setEnvironmentId(event.target.value)}
               >
@@ -187,9 +228,16 @@ export const NewModuleInstanceDialog = ({
               value={versionId}
               onChange={event => setVersionId(event.target.value)}
             >
-              {versions.map(v => (
+              {versions.map((v, index) => (
                 <MenuItem key={v.id} value={v.id}>
                   {v.version} ({v.ref})
+                  {instance &&
+                    v.id === instance.moduleVersionId &&
+                    ' · current'}
+                  {instance &&
+                    index === 0 &&
+                    v.id !== instance.moduleVersionId &&
+                    ' · newest'}
                 </MenuItem>
               ))}
             </TextField>
@@ -207,6 +255,7 @@ export const NewModuleInstanceDialog = ({
                   id={`module-instance-value-${input.id}`}
                   label={input.label}
                   required={needsValue(input, defaults)}
+                  disabled={fixed(input)}
                   select={options.length > 0}
                   placeholder={input.placeholder}
                   value={valueOf(input)}
@@ -235,7 +284,11 @@ export const NewModuleInstanceDialog = ({
           {error && !nameError && !refused && (
             <ErrorPanel
               error={error}
-              title="The instance could not be created"
+              title={
+                instance
+                  ? 'The instance could not be changed'
+                  : 'The instance could not be created'
+              }
             />
           )}
         </DialogContent>
@@ -249,7 +302,7 @@ export const NewModuleInstanceDialog = ({
             variant="contained"
             disabled={!complete || busy}
           >
-            Create the instance
+            {instance ? 'Save the changes' : 'Create the instance'}
           </Button>
         </DialogActions>
       </DialogForm>
