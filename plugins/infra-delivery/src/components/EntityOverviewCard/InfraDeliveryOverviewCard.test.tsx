@@ -160,6 +160,10 @@ describe('InfraDeliveryOverviewCard', () => {
     expect(held).toHaveTextContent(
       'Waits for Raise the alert thresholds, which waits for approval',
     );
+    // The stack's own line says it too: "Queued" alone hid that an approval is what it needs.
+    expect(await section('Stacks')).toHaveTextContent(
+      'Waits for Raise the alert thresholds, which waits for approval',
+    );
   });
 
   it('reads a queued or running run again every few seconds, and a finished one not at all', async () => {

@@ -10,6 +10,7 @@ import { StackLink } from '../common/StackLink';
 import { isStackEntity } from '../common/stackEntityRef';
 import { useEntityRunLink, useEntityTabLink } from '../common/useEntityTabLink';
 import { RunStateNote } from '../PipelineRunsContent/RunStateNote';
+import { isActiveRun } from '../common/livePolling';
 import { OwnStackDrift } from './OwnStackDrift';
 import { SummaryLine } from './SummaryLine';
 import { SummarySection } from './SummarySection';
@@ -90,12 +91,27 @@ export const StacksSummary = ({
               link={tabLink(entity, 'stacks')}
               linkText="All stacks"
             >
-              {stacks.map(({ stackId, stack, latestRun: run }) =>
+              {stacks.map(({ stackId, stack, latestRun: run, blocker }) =>
                 stack ? (
                   <SummaryLine
                     key={stackId}
                     status={<RunState run={run} />}
-                    detail={stack.givenId}
+                    detail={
+                      <>
+                        {stack.givenId}
+                        {/* What a stack whose run is under way waits for: the run that
+                            holds it (and its approval), a runner, or the step it runs. */}
+                        {run && isActiveRun(run.status) && (
+                          <span style={{ display: 'block' }}>
+                            <RunStateNote
+                              run={run}
+                              runPath={runId => runLink(entity, runId)}
+                              blocker={blocker}
+                            />
+                          </span>
+                        )}
+                      </>
+                    }
                   >
                     <StackLink stackId={stackId} name={stack.name} />
                   </SummaryLine>

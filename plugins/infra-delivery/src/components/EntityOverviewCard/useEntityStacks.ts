@@ -19,6 +19,8 @@ export interface EntityStack {
   /** Undefined when the stack does not exist (any more) or is not visible. */
   stack?: Stack;
   latestRun?: PipelineRun;
+  /** Its latest run held (QUEUED): the run that holds the stack, and what keeps that one. */
+  blocker?: BlockingRun;
 }
 
 export interface EntityStacks {
@@ -55,11 +57,15 @@ export function useEntityStacks(stackIds: string[]): LoadState<EntityStacks> {
     return { loading: both.loading, error: both.error };
   }
   const [found, runs] = both.value;
-  const rows = stackIds.map((stackId, i) => ({
-    stackId,
-    stack: found[i],
-    latestRun: runs.get(stackId),
-  }));
+  const rows = stackIds.map((stackId, i) => {
+    const run = runs.get(stackId);
+    return {
+      stackId,
+      stack: found[i],
+      latestRun: run,
+      blocker: run && blockerOf(run),
+    };
+  });
   const newest = rows
     .flatMap(({ latestRun: run, stack }) => (run ? [{ run, stack }] : []))
     .sort(
