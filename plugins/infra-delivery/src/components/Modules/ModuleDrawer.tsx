@@ -95,13 +95,17 @@ const Section = ({
   </Box>
 );
 
+/** The longest `name = value` line kept whole. */
+const SHORT_VALUE_LINE = 32;
+
 /** An instance's values, one `name = value` per line. */
 const Values = ({ instance }: { instance: ModuleInstance }) => {
   const entries = Object.entries(instance.values);
   if (entries.length === 0) {
     return <>None</>;
   }
-  // A line per value, broken only where a value is longer than the column.
+  // A line per value. A short one stays whole (a CIDR block cut after "/1" reads wrong); a
+  // long one breaks where the column ends.
   return (
     <Box minWidth="12em">
       {entries.map(([name, value]) => (
@@ -111,7 +115,9 @@ const Values = ({ instance }: { instance: ModuleInstance }) => {
           style={{
             fontFamily: 'monospace',
             wordBreak: 'normal',
-            overflowWrap: 'anywhere',
+            ...(name.length + value.length <= SHORT_VALUE_LINE
+              ? { whiteSpace: 'nowrap' }
+              : { overflowWrap: 'anywhere' }),
           }}
         >
           {`${name}\u00a0=\u00a0${value}`}
@@ -239,6 +245,42 @@ export const ModuleDrawer = ({
                   <Typography variant="caption" color="textSecondary">
                     {place(instance)}
                   </Typography>
+                  {/* Under its name: a column of their own would not fit the drawer at 1,024 px. */}
+                  {canWrite && (
+                    <Box
+                      display="flex"
+                      marginTop={1}
+                      style={{ gap: 8, whiteSpace: 'nowrap' }}
+                    >
+                      <Button
+                        size="small"
+                        variant="outlined"
+                        aria-label={`Change ${instance.name}`}
+                        onClick={() => setEditing(instance)}
+                      >
+                        Change
+                      </Button>
+                      <ConfirmActionButton
+                        label="Delete"
+                        ariaLabel={`Delete ${instance.name}`}
+                        color="secondary"
+                        title={`Delete ${instance.name}?`}
+                        onConfirm={() =>
+                          client.call('deleteModuleInstance', {
+                            params: { id: instance.id },
+                          })
+                        }
+                        onDone={() => {
+                          say({ text: `Instance ${instance.name} deleted.` });
+                          onInstancesChanged?.();
+                        }}
+                      >
+                        This removes the instance from {place(instance)} and
+                        forgets its values. Infrastructure already applied stays
+                        as it is.
+                      </ConfirmActionButton>
+                    </Box>
+                  )}
                 </Box>
               ),
             },
@@ -268,44 +310,6 @@ export const ModuleDrawer = ({
               title: 'Updated',
               render: instance => <Timestamp value={instance.updatedAt} />,
             },
-            ...(canWrite
-              ? [
-                  {
-                    title: 'Actions',
-                    render: (instance: ModuleInstance) => (
-                      <Box display="flex" style={{ gap: 8 }}>
-                        <Button
-                          size="small"
-                          variant="outlined"
-                          aria-label={`Change ${instance.name}`}
-                          onClick={() => setEditing(instance)}
-                        >
-                          Change
-                        </Button>
-                        <ConfirmActionButton
-                          label="Delete"
-                          ariaLabel={`Delete ${instance.name}`}
-                          color="secondary"
-                          title={`Delete ${instance.name}?`}
-                          onConfirm={() =>
-                            client.call('deleteModuleInstance', {
-                              params: { id: instance.id },
-                            })
-                          }
-                          onDone={() => {
-                            say({ text: `Instance ${instance.name} deleted.` });
-                            onInstancesChanged?.();
-                          }}
-                        >
-                          This removes the instance from {place(instance)} and
-                          forgets its values. Infrastructure already applied
-                          stays as it is.
-                        </ConfirmActionButton>
-                      </Box>
-                    ),
-                  },
-                ]
-              : []),
           ])}
           data={module.instances}
           emptyContent={
