@@ -43,6 +43,7 @@ export async function seedDemoModules(options: {
     label: 'Region',
     type: 'string',
     default_from: 'aws-region',
+    values: [{ value: 'eu-west-1' }, { value: 'eu-central-1' }],
   };
   await definitions.createVersion({
     organizationId,
@@ -64,8 +65,16 @@ export async function seedDemoModules(options: {
         id: 'cidr_block',
         label: 'CIDR block',
         type: 'string',
+        description: 'The address range of the VPC',
         required: true,
         immutable: true,
+        // What AWS takes for a VPC: /16 to /28.
+        patterns: [
+          {
+            pattern: '^(\\d{1,3}\\.){3}\\d{1,3}/(1[6-9]|2[0-8])$',
+            message: 'A CIDR block from /16 to /28, such as 10.0.0.0/16',
+          },
+        ],
       },
     ],
   });

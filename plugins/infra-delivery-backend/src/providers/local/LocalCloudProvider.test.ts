@@ -55,6 +55,22 @@ describe('LocalCloudProvider', () => {
     );
   });
 
+  it('sums counts to whole numbers, as CloudWatch does, and says the series is its own', async () => {
+    const metric = await provider.getMetricData(account, {
+      ...query,
+      namespace: 'AWS/ApplicationELB',
+      metricName: 'RequestCount',
+      statistic: 'Sum',
+    });
+    expect(metric.unit).toBe('Count');
+    expect(metric.source).toBe('local');
+    for (const point of metric.datapoints) {
+      expect(Number.isInteger(point.value)).toBe(true);
+      expect(Number.isInteger(point.max)).toBe(true);
+      expect(Number.isInteger(point.min)).toBe(true);
+    }
+  });
+
   it('honours the period and the statistic', async () => {
     const hourly = await provider.getMetricData(account, {
       ...query,

@@ -59,11 +59,14 @@ export class LocalCloudProvider implements CloudProvider {
       const width = scale * 0.1 * (0.2 + spread);
       const samples = query.period / 60;
       const value = this.statistic(query.statistic, average, width, samples);
+      // A sum of counts is a whole number, as CloudWatch's is.
+      const whole = unit === 'Count' && query.statistic === 'Sum';
+      const shown = (v: number) => (whole ? Math.round(v) : round(v));
       datapoints.push({
         timestamp: new Date(t).toISOString(),
-        value: round(value),
-        max: round(Math.max(value, average + width)),
-        min: round(Math.min(value, average - width)),
+        value: shown(value),
+        max: shown(Math.max(value, average + width)),
+        min: shown(Math.min(value, average - width)),
       });
     }
     return { datapoints, unit, source: 'local' };

@@ -1,4 +1,5 @@
-import { InfoCard, Link, Table } from '@backstage/core-components';
+import { InfoCard, Link } from '@backstage/core-components';
+import { PluginTable } from '../common/PluginTable';
 import { useApi } from '@backstage/frontend-plugin-api';
 import { CloudAccount } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
@@ -40,53 +41,55 @@ export const CloudAccountUpgradesCard = () => {
       noPadding
     >
       <Loaded state={accounts}>
-        {list => (
-          <Table<CloudAccount>
-            options={CARD_TABLE_OPTIONS}
-            data={list}
-            columns={[
-              {
-                title: 'Account',
-                render: account => (
-                  <Box>
-                    <Typography variant="body2">{account.name}</Typography>
-                    <Typography variant="caption" color="textSecondary">
-                      {account.cloudId}
-                    </Typography>
-                  </Box>
-                ),
-              },
-              {
-                title: 'Role version',
-                render: account => (
-                  <span title={account.latestRoleVersionDescription}>
-                    {account.roleVersion ?? 'unknown'} →{' '}
-                    {account.latestRoleVersion}
-                  </span>
-                ),
-              },
-              {
-                title: 'Actions',
-                sorting: false,
-                render: account => (
-                  <Link
-                    to={cloudAccountsPath}
-                    aria-label={`Upgrade ${account.name}`}
-                  >
-                    Upgrade
-                  </Link>
-                ),
-              },
-            ]}
-            emptyContent={
-              <Box padding={2}>
-                <Typography>
-                  Every connected cloud account runs the latest role version.
-                </Typography>
-              </Box>
-            }
-          />
-        )}
+        {list =>
+          // Nothing to upgrade: a sentence, not the headers of an empty table.
+          list.length === 0 ? (
+            <Box padding={2}>
+              <Typography>
+                Every connected cloud account runs the latest role version.
+              </Typography>
+            </Box>
+          ) : (
+            <PluginTable<CloudAccount>
+              options={CARD_TABLE_OPTIONS}
+              data={list}
+              columns={[
+                {
+                  title: 'Account',
+                  render: account => (
+                    <Box>
+                      <Typography variant="body2">{account.name}</Typography>
+                      <Typography variant="caption" color="textSecondary">
+                        {account.cloudId}
+                      </Typography>
+                    </Box>
+                  ),
+                },
+                {
+                  title: 'Role version',
+                  render: account => (
+                    <span title={account.latestRoleVersionDescription}>
+                      {account.roleVersion ?? 'unknown'} →{' '}
+                      {account.latestRoleVersion}
+                    </span>
+                  ),
+                },
+                {
+                  title: 'Actions',
+                  sorting: false,
+                  render: account => (
+                    <Link
+                      to={cloudAccountsPath}
+                      aria-label={`Upgrade ${account.name}`}
+                    >
+                      Upgrade
+                    </Link>
+                  ),
+                },
+              ]}
+            />
+          )
+        }
       </Loaded>
     </InfoCard>
   );

@@ -1,4 +1,4 @@
-import { Table } from '@backstage/core-components';
+import { PluginTable } from '../common/PluginTable';
 import { Stack } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
@@ -32,7 +32,7 @@ export const StackLastRunTable = ({ stacks }: { stacks: Stack[] }) => {
       {runs => {
         const rows = stackRows(stacks, runs);
         return (
-          <Table<StackRow>
+          <PluginTable<StackRow>
             options={{
               ...CARD_TABLE_OPTIONS,
               paging: rows.length > PAGE_SIZE,

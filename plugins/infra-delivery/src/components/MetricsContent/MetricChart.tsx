@@ -2,7 +2,7 @@ import { InfoCard, Progress } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
 import Typography from '@material-ui/core/Typography';
 import { useTheme } from '@material-ui/core/styles';
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import {
   CartesianGrid,
   Line,
@@ -39,11 +39,14 @@ export const MetricChart = ({
   region,
   metric,
   window,
+  onSimulated,
 }: {
   cloudAccountId: string;
   region: string;
   metric: MetricSpec;
   window: MetricWindow;
+  /** Called when the local cloud driver drew the series, not CloudWatch. */
+  onSimulated?: () => void;
 }) => {
   const client = useApi(infraDeliveryApiRef);
   // The theme's colors, not the chart library's (grey ticks on a dark card were unreadable).
@@ -65,6 +68,11 @@ export const MetricChart = ({
     [client, cloudAccountId, region, metric, window],
   );
 
+  const simulated = value?.source === 'local';
+  useEffect(() => {
+    if (simulated) onSimulated?.();
+  }, [simulated, onSimulated]);
+
   // A time axis over the whole window, not one slot per datapoint: a stretch without
   // datapoints keeps its width, and the ticks are evenly spaced on round local times.
   const start = Date.parse(window.startTime);
@@ -81,12 +89,7 @@ export const MetricChart = ({
   return (
     <InfoCard
       title={metric.title}
-      subheader={
-        // Development data says so: the local driver's wave is not the service's load.
-        value?.source === 'local'
-          ? `${metric.namespace} · ${metric.metricName} · simulated locally`
-          : `${metric.namespace} · ${metric.metricName}`
-      }
+      subheader={`${metric.namespace} · ${metric.metricName}`}
     >
       {loading && <Progress />}
       {error && (
@@ -111,17 +114,19 @@ export const MetricChart = ({
             />
             <YAxis
               unit={axisUnit(value.unit)}
-              // Byte counts in KiB, MiB…, as the tooltip gives them.
-              tickFormatter={
+              // Byte counts in KiB, MiB…, others with thousands separated ("225,000"), as
+              // the tooltip gives them.
+              tickFormatter={tick =>
                 value.unit.startsWith('Bytes')
-                  ? tick => formatMetricValue(Number(tick), value.unit)
-                  : undefined
+                  ? formatMetricValue(Number(tick), value.unit)
+                  : Number(tick).toLocaleString()
               }
               tick={ticks}
               stroke={palette.text.secondary}
             />
             <Tooltip
               labelFormatter={label => time(Number(label))}
+              separator=": "
               formatter={point => [
                 formatMetricValue(Number(point), value.unit),
                 metric.statistic,

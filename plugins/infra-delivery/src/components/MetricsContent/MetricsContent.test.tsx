@@ -420,19 +420,26 @@ describe('MetricsContent', () => {
 
     await renderEntityContent(<MetricsContent />, annotated);
 
+    // Said once for the page, above the charts.
+    expect(await screen.findByRole('note')).toHaveTextContent(
+      "Simulated: the portal's local cloud driver draws these series; no CloudWatch was asked.",
+    );
     const cpu = await cardOf('CPU utilization (%)');
     expect(
-      await within(cpu).findByText(
-        'AWS/ECS · CPUUtilization · simulated locally',
-      ),
+      within(cpu).getByText('AWS/ECS · CPUUtilization'),
     ).toBeInTheDocument();
+  });
+
+  it('says nothing of simulation when CloudWatch answers', async () => {
+    serveMetrics(() => 'cloudwatch');
+
+    await renderEntityContent(<MetricsContent />, annotated);
+
     const requestCount = await cardOf('Request count (sum)');
     await waitFor(() =>
       expect(requestCount.querySelector('.recharts-wrapper')).not.toBeNull(),
     );
-    expect(
-      within(requestCount).getByText('AWS/ApplicationELB · RequestCount'),
-    ).toBeInTheDocument();
+    expect(screen.queryByRole('note')).not.toBeInTheDocument();
   });
 
   it('says so when a window has no datapoints', async () => {

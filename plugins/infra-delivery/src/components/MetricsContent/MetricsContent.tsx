@@ -13,7 +13,8 @@ import Button from '@material-ui/core/Button';
 import Grid from '@material-ui/core/Grid';
 import MenuItem from '@material-ui/core/MenuItem';
 import TextField from '@material-ui/core/TextField';
-import { useMemo, useState } from 'react';
+import Typography from '@material-ui/core/Typography';
+import { useCallback, useMemo, useState } from 'react';
 import { MetricChart } from './MetricChart';
 import { entityMetrics } from './metricSpecs';
 import { allowedPeriods, periodLabel, TIME_RANGES } from './timeRanges';
@@ -27,6 +28,9 @@ export const MetricsContent = () => {
     allowedPeriods(TIME_RANGES[2].seconds)[0],
   );
   const [refreshedAt, setRefreshedAt] = useState(() => Date.now());
+  // Development data says so, once for the page: the local driver's wave is not the load.
+  const [simulated, setSimulated] = useState(false);
+  const markSimulated = useCallback(() => setSimulated(true), []);
 
   const window = useMemo(() => {
     // Whole minutes, so that repeated views share the service's cache.
@@ -99,6 +103,16 @@ export const MetricsContent = () => {
         <Button variant="outlined" onClick={() => setRefreshedAt(Date.now())}>
           Refresh
         </Button>
+        {simulated && (
+          <Typography
+            variant="body2"
+            role="note"
+            style={{ alignSelf: 'center' }}
+          >
+            Simulated: the portal's local cloud driver draws these series; no
+            CloudWatch was asked.
+          </Typography>
+        )}
       </Box>
       <Grid container spacing={3}>
         {config.metrics.map(metric => (
@@ -113,6 +127,7 @@ export const MetricsContent = () => {
               region={config.region}
               metric={metric}
               window={window}
+              onSimulated={markSimulated}
             />
           </Grid>
         ))}

@@ -275,9 +275,11 @@ export const ModuleDrawer = ({
                           onInstancesChanged?.();
                         }}
                       >
-                        This removes the instance from {place(instance)} and
-                        forgets its values. Infrastructure already applied stays
-                        as it is.
+                        <Typography>
+                          This removes the instance from {place(instance)} and
+                          forgets its values. Infrastructure already applied
+                          stays as it is.
+                        </Typography>
                       </ConfirmActionButton>
                     </Box>
                   )}

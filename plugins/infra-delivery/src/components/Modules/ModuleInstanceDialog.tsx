@@ -22,6 +22,7 @@ import { ErrorPanel } from '../common/ErrorPanel';
 import { fieldErrorsOf } from '../OrganizationSettings/fieldErrors';
 import {
   changedValues,
+  droppedValues,
   fallbackOf,
   givenValues,
   needsValue,
@@ -29,6 +30,7 @@ import {
   valueProblem,
 } from './moduleValues';
 import { useEnvironmentChoices } from './useEnvironmentChoices';
+import { WarningText } from '../common/WarningText';
 
 /** The line under an input's field: its description, its default, and whether it stays. */
 function hintOf(
@@ -108,6 +110,8 @@ export const ModuleInstanceDialog = ({
     inputs.map(input => input.id),
   );
   const nameError = fieldErrorsOf(error, ['name'])?.name;
+  // Another version may not take every value the instance has: say which go.
+  const dropped = instance ? droppedValues(instance.values, inputs) : [];
   const change = instance && {
     ...(name.trim() !== instance.name && { name: name.trim() }),
     ...(versionId !== instance.moduleVersionId && {
@@ -177,7 +181,7 @@ export const ModuleInstanceDialog = ({
         <DialogContent>
           <Typography variant="body2" paragraph>
             {instance
-              ? `An instance of ${moduleName}: a newer version, or other values, apply to its environment at its next run.`
+              ? `Another version of ${moduleName}, or other values, for this instance.`
               : 'An instance is a version of the module chosen for an environment, with its values.'}
           </Typography>
           <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
@@ -241,6 +245,16 @@ export const ModuleInstanceDialog = ({
                 </MenuItem>
               ))}
             </TextField>
+            {dropped.length > 0 && (
+              <Typography variant="body2" role="status">
+                <WarningText>
+                  Version {version?.version} does not take{' '}
+                  {dropped.map(([id, value]) => `${id} (${value})`).join(', ')}:
+                  moving the instance to it forgets{' '}
+                  {dropped.length === 1 ? 'this value' : 'these values'}.
+                </WarningText>
+              </Typography>
+            )}
             {inputs.length > 0 && (
               <Typography variant="subtitle2" component="h3">
                 Values of version {version?.version}

@@ -513,6 +513,28 @@ describe('ModulesPage', () => {
     });
   });
 
+  it('says which values an older version would forget before the instance moves to it', async () => {
+    const { row } = await instanceRow('payments-network');
+    await userEvent.click(
+      await within(row).findByRole('button', {
+        name: 'Change payments-network',
+      }),
+    );
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Change payments-network',
+    });
+    expect(within(dialog).queryByText(/does not take/)).toBeNull();
+
+    // 1.0.0 takes no input at all.
+    await choose(dialog, /^Version/, '1.0.0 (v1.0.0)');
+
+    expect(
+      within(dialog).getByText(
+        'Version 1.0.0 does not take cidr (10.20.0.0/16), region (eu-west-1): moving the instance to it forgets these values.',
+      ),
+    ).toBeInTheDocument();
+  });
+
   it('deletes an instance once the person confirms', async () => {
     server.use(
       http.delete(

@@ -93,3 +93,17 @@ export function changedValues(
   }
   return Object.keys(changes).length ? changes : undefined;
 }
+
+/**
+ * The instance's values a version would not take (no input of it has their id, or names it in
+ * `moved_from`): moving the instance to that version forgets them.
+ */
+export function droppedValues(
+  current: ModuleValues,
+  inputs: ModuleInput[],
+): [string, string][] {
+  return Object.entries(current).filter(
+    ([id]) =>
+      !inputs.some(input => input.id === id || input.moved_from?.includes(id)),
+  );
+}

@@ -1,4 +1,4 @@
-import { noLogsText } from './StepLogs';
+import { logHeight, noLogsText } from './StepLogs';
 
 describe('noLogsText', () => {
   it('says why a step has no log lines', () => {
@@ -20,5 +20,14 @@ describe('noLogsText', () => {
     expect(noLogsText({ type: 'approval', status: 'SUCCEEDED' })).toBe(
       'An approval writes no logs.',
     );
+  });
+});
+
+describe('logHeight', () => {
+  it('fits a short log and scrolls a long one', () => {
+    expect(logHeight(1)).toBe(logHeight(2));
+    expect(logHeight(3)).toBeGreaterThan(logHeight(2));
+    expect(logHeight(2)).toBeLessThan(150);
+    expect(logHeight(500)).toBe(320);
   });
 });

@@ -6,8 +6,16 @@ import { useMemo } from 'react';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { useStepLogs } from './useStepLogs';
 
-/** The height of the log viewer: it scrolls and searches within it. */
+/** The most height the log viewer takes: it scrolls and searches within it. */
 const LOG_HEIGHT = 320;
+/** Its search bar and margins, and one line of log. */
+const LOG_CHROME = 72;
+const LOG_LINE = 20;
+
+/** As high as its lines need, up to `LOG_HEIGHT`: two lines left 250 px empty below them. */
+export function logHeight(lineCount: number): number {
+  return Math.min(LOG_HEIGHT, LOG_CHROME + Math.max(lineCount, 2) * LOG_LINE);
+}
 
 /** What a step without log lines says in their place: why it has none. */
 export function noLogsText(step: Pick<StepExecution, 'type' | 'status'>) {
@@ -41,7 +49,7 @@ export const StepLogs = ({ step }: { step: StepExecution }) => {
     <Box width="100%">
       {error && <ErrorPanel error={error} title="Could not read the logs" />}
       {lines.length > 0 && (
-        <Box height={LOG_HEIGHT}>
+        <Box height={logHeight(lines.length)}>
           <LogViewer text={text} />
         </Box>
       )}

@@ -16,10 +16,43 @@ export function sortableWhereTheySort<T extends object>(
   );
 }
 
-/** Backstage's `Table`, whose headers are sort buttons only where sorting does something. */
+/**
+ * Backstage's theme sets table cells' line height to 1, which reads well on one line and
+ * cramped on two: a run's title or a repository path that wraps ran its lines together.
+ */
+const READABLE_LINES = { lineHeight: 1.4 };
+
+/** The columns with a line height that keeps wrapped lines apart, under their own style. */
+export function withReadableLines<T extends object>(
+  columns: TableColumn<T>[],
+): TableColumn<T>[] {
+  return columns.map(column => {
+    const { cellStyle } = column;
+    return {
+      ...column,
+      cellStyle:
+        typeof cellStyle === 'function'
+          ? (data, rowData) => ({
+              ...READABLE_LINES,
+              ...cellStyle(data, rowData),
+            })
+          : { ...READABLE_LINES, ...cellStyle },
+    };
+  });
+}
+
+/**
+ * Backstage's `Table`, whose headers are sort buttons only where sorting does something, and
+ * whose wrapped lines stay apart.
+ */
 export function PluginTable<T extends object>({
   columns,
   ...props
 }: TableProps<T>) {
-  return <Table<T> {...props} columns={sortableWhereTheySort(columns)} />;
+  return (
+    <Table<T>
+      {...props}
+      columns={withReadableLines(sortableWhereTheySort(columns))}
+    />
+  );
 }
