@@ -22,9 +22,7 @@ import { CatalogModule } from './useModules';
 import { useDefaultValues } from './useDefaultValues';
 import { useModuleDetails } from './useModuleDetails';
 import { ModuleInstanceDialog } from './ModuleInstanceDialog';
-import { ConfirmActionButton } from '../common/ConfirmActionButton';
-import { useApi } from '@backstage/frontend-plugin-api';
-import { infraDeliveryApiRef } from '../../api';
+import { ModuleInstancesTable } from './ModuleInstancesTable';
 
 /**
  * One input of a version in its own words: "Region (default eu-west-1, from AWS region)",
@@ -95,38 +93,6 @@ const Section = ({
   </Box>
 );
 
-/** The longest `name = value` line kept whole. */
-const SHORT_VALUE_LINE = 32;
-
-/** An instance's values, one `name = value` per line. */
-const Values = ({ instance }: { instance: ModuleInstance }) => {
-  const entries = Object.entries(instance.values);
-  if (entries.length === 0) {
-    return <>None</>;
-  }
-  // A line per value. A short one stays whole (a CIDR block cut after "/1" reads wrong); a
-  // long one breaks where the column ends.
-  return (
-    <Box minWidth="12em">
-      {entries.map(([name, value]) => (
-        <Typography
-          key={name}
-          variant="body2"
-          style={{
-            fontFamily: 'monospace',
-            wordBreak: 'normal',
-            ...(name.length + value.length <= SHORT_VALUE_LINE
-              ? { whiteSpace: 'nowrap' }
-              : { overflowWrap: 'anywhere' }),
-          }}
-        >
-          {`${name}\u00a0=\u00a0${value}`}
-        </Typography>
-      ))}
-    </Box>
-  );
-};
-
 /**
  * A module beside the catalog: where it lives, its versions, and its instances, and for those
  * who may change resources a new instance of a released version.
@@ -141,7 +107,6 @@ export const ModuleDrawer = ({
   /** Called once an instance was created, changed or deleted here: the catalog reads them again. */
   onInstancesChanged?: () => void;
 }) => {
-  const client = useApi(infraDeliveryApiRef);
   const details = useModuleDetails(module);
   const defaultValues = useDefaultValues();
   const canWrite = useCanWriteResources();
@@ -156,8 +121,6 @@ export const ModuleDrawer = ({
   );
   const loading = details.loading && !details.value;
   const versions = details.value?.versions ?? [];
-  const versionName = (id: string) =>
-    versions.find(version => version.id === id)?.version ?? '—';
   const place = (instance: ModuleInstance) =>
     details.value?.places.get(instance.environmentId) ?? '—';
   const source = module.codeSource;
@@ -231,97 +194,16 @@ export const ModuleDrawer = ({
           )
         }
       >
-        <LoadingTable<ModuleInstance>
-          options={CARD_TABLE_OPTIONS}
+        <ModuleInstancesTable
+          instances={module.instances}
+          versions={versions}
           loading={loading}
-          loadingLabel="Loading the module's instances"
-          columns={contentWidths<ModuleInstance>([
-            {
-              // Its environment under its name: four columns fit the drawer at 1,024 px.
-              title: 'Instance',
-              render: instance => (
-                <Box minWidth="8em">
-                  <Typography variant="body2">{instance.name}</Typography>
-                  <Typography variant="caption" color="textSecondary">
-                    {place(instance)}
-                  </Typography>
-                  {/* Under its name: a column of their own would not fit the drawer at 1,024 px. */}
-                  {canWrite && (
-                    <Box
-                      display="flex"
-                      marginTop={1}
-                      style={{ gap: 8, whiteSpace: 'nowrap' }}
-                    >
-                      <Button
-                        size="small"
-                        variant="outlined"
-                        aria-label={`Change ${instance.name}`}
-                        onClick={() => setEditing(instance)}
-                      >
-                        Change
-                      </Button>
-                      <ConfirmActionButton
-                        label="Delete"
-                        ariaLabel={`Delete ${instance.name}`}
-                        color="secondary"
-                        title={`Delete ${instance.name}?`}
-                        onConfirm={() =>
-                          client.call('deleteModuleInstance', {
-                            params: { id: instance.id },
-                          })
-                        }
-                        onDone={() => {
-                          say({ text: `Instance ${instance.name} deleted.` });
-                          onInstancesChanged?.();
-                        }}
-                      >
-                        <Typography>
-                          This removes the instance from {place(instance)} and
-                          forgets its values. Infrastructure already applied
-                          stays as it is.
-                        </Typography>
-                      </ConfirmActionButton>
-                    </Box>
-                  )}
-                </Box>
-              ),
-            },
-            {
-              title: 'Version',
-              render: instance => (
-                <>
-                  {versionName(instance.moduleVersionId)}
-                  {versions[0] &&
-                    versions[0].id !== instance.moduleVersionId && (
-                      <Typography
-                        variant="caption"
-                        color="textSecondary"
-                        component="div"
-                      >
-                        {versions[0].version} available
-                      </Typography>
-                    )}
-                </>
-              ),
-            },
-            {
-              title: 'Values',
-              render: instance => <Values instance={instance} />,
-            },
-            {
-              title: 'Updated',
-              render: instance => <Timestamp value={instance.updatedAt} />,
-            },
-          ])}
-          data={module.instances}
-          emptyContent={
-            <Box padding={2}>
-              <Typography variant="body2">
-                No instance yet: an instance is a version of the module chosen
-                for an environment, with its values.
-              </Typography>
-            </Box>
-          }
+          placeOf={place}
+          onChange={canWrite ? setEditing : undefined}
+          onDeleted={instance => {
+            say({ text: `Instance ${instance.name} deleted.` });
+            onInstancesChanged?.();
+          }}
         />
       </Section>
       {editing && (

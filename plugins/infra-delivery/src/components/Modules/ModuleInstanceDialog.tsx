@@ -23,36 +23,14 @@ import { fieldErrorsOf } from '../OrganizationSettings/fieldErrors';
 import {
   changedValues,
   droppedValues,
-  fallbackOf,
   givenValues,
   needsValue,
   valueErrorsOf,
   valueProblem,
 } from './moduleValues';
 import { useEnvironmentChoices } from './useEnvironmentChoices';
+import { ModuleValueField } from './ModuleValueField';
 import { WarningText } from '../common/WarningText';
-
-/** The line under an input's field: its description, its default, and whether it stays. */
-function hintOf(
-  input: ModuleInput,
-  defaults: Map<string, DefaultValueDefinition>,
-): string | undefined {
-  const fallback = fallbackOf(input, defaults);
-  const fallbackText =
-    fallback &&
-    (fallback.from
-      ? `${fallback.value}, from ${fallback.from}`
-      : fallback.value);
-  return (
-    [
-      input.description,
-      fallbackText !== undefined && `Empty takes the default: ${fallbackText}`,
-      input.immutable && 'Fixed once set',
-    ]
-      .filter(Boolean)
-      .join('. ') || undefined
-  );
-}
 
 /**
  * Deploys a version of a module into an environment (`POST /module-instances`), or changes an
@@ -112,19 +90,19 @@ export const ModuleInstanceDialog = ({
   const nameError = fieldErrorsOf(error, ['name'])?.name;
   // Another version may not take every value the instance has: say which go.
   const dropped = instance ? droppedValues(instance.values, inputs) : [];
+  const valueChanges =
+    instance &&
+    changedValues(
+      inputs.filter(input => !fixed(input)).map(input => input.id),
+      values,
+      instance.values,
+    );
   const change = instance && {
     ...(name.trim() !== instance.name && { name: name.trim() }),
     ...(versionId !== instance.moduleVersionId && {
       moduleVersionId: versionId,
     }),
-    ...(() => {
-      const changed = changedValues(
-        inputs.filter(input => !fixed(input)).map(input => input.id),
-        values,
-        instance.values,
-      );
-      return changed ? { values: changed } : {};
-    })(),
+    ...(valueChanges && { values: valueChanges }),
   };
   const complete =
     Boolean(name.trim() && environmentId && version) &&
@@ -260,40 +238,17 @@ export const ModuleInstanceDialog = ({
                 Values of version {version?.version}
               </Typography>
             )}
-            {inputs.map(input => {
-              const problem = problems[input.id] ?? refused?.[input.id];
-              const options = input.values ?? [];
-              return (
-                <TextField
-                  key={`${versionId}/${input.id}`}
-                  id={`module-instance-value-${input.id}`}
-                  label={input.label}
-                  required={needsValue(input, defaults)}
-                  disabled={fixed(input)}
-                  select={options.length > 0}
-                  placeholder={input.placeholder}
-                  value={valueOf(input)}
-                  error={Boolean(problem)}
-                  helperText={problem ?? hintOf(input, defaults)}
-                  onChange={event =>
-                    setValues({ ...values, [input.id]: event.target.value })
-                  }
-                >
-                  {options.length > 0 && !needsValue(input, defaults) && (
-                    <MenuItem value="">
-                      <em>
-                        {fallbackOf(input, defaults) ? 'Default' : 'None'}
-                      </em>
-                    </MenuItem>
-                  )}
-                  {options.map(option => (
-                    <MenuItem key={option.value} value={option.value}>
-                      {option.label ?? option.value}
-                    </MenuItem>
-                  ))}
-                </TextField>
-              );
-            })}
+            {inputs.map(input => (
+              <ModuleValueField
+                key={`${versionId}/${input.id}`}
+                input={input}
+                defaults={defaults}
+                value={valueOf(input)}
+                problem={problems[input.id] ?? refused?.[input.id]}
+                fixed={fixed(input)}
+                onChange={value => setValues({ ...values, [input.id]: value })}
+              />
+            ))}
           </Box>
           {error && !nameError && !refused && (
             <ErrorPanel
