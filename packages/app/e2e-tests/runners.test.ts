@@ -32,9 +32,15 @@ test('a plan waits for a runner, then streams its logs live, waits for the appro
     .getByRole('button', { name: 'Plan & apply' })
     .click();
 
-  // No runner is connected: the tab says so, and how to start one.
+  // No runner is connected: what was pressed says it waits, and the tab says how to start one
+  // (a string filter is a case-insensitive substring: the notice is the status that starts so).
+  await expect(
+    page
+      .getByRole('status')
+      .filter({ hasText: 'A plan of Network is waiting for a runner.' }),
+  ).toBeVisible();
   const notice = page.getByRole('status').filter({
-    hasText: 'Waiting for a runner',
+    hasText: /^Waiting for a runner/,
   });
   await expect(notice).toBeVisible();
   await expect(notice).toContainText(
@@ -55,7 +61,7 @@ test('a plan waits for a runner, then streams its logs live, waits for the appro
   await expect(
     page
       .getByRole('status')
-      .filter({ hasText: 'Waiting for a runner' })
+      .filter({ hasText: /^Waiting for a runner/ })
       .first(),
   ).toBeVisible();
 
@@ -79,7 +85,7 @@ test('a plan waits for a runner, then streams its logs live, waits for the appro
       page.getByText('Plan: 5 to add, 1 to change, 2 to destroy.'),
     ).toHaveCount(0);
     await expect(
-      page.getByRole('status').filter({ hasText: 'Waiting for a runner' }),
+      page.getByRole('status').filter({ hasText: /^Waiting for a runner/ }),
     ).toHaveCount(0);
     await page.screenshot({
       path: `${SCREENSHOTS}/run-live-logs.png`,
