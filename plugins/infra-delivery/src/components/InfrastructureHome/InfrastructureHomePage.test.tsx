@@ -1,8 +1,10 @@
 import { renderInTestApp } from '@backstage/frontend-test-utils';
-import { entityRouteRef } from '@backstage/plugin-catalog-react';
+import { catalogApiRef, entityRouteRef } from '@backstage/plugin-catalog-react';
+import { catalogApiMock } from '@backstage/plugin-catalog-react/testUtils';
 import { signalApiRef } from '@backstage/plugin-signals-react';
 import {
   CloudAccount,
+  Deployment,
   PipelineRun,
   RUN_SIGNAL_CHANNEL,
   Stack,
@@ -22,6 +24,10 @@ import {
   setupInfraDeliveryServer,
   stack,
 } from '../../__testUtils__/infraDeliveryTestKit';
+import {
+  annotatedServiceEntity,
+  deploymentFixture,
+} from '../../__testUtils__/deploymentFixtures';
 import { InfrastructureHomePage } from './InfrastructureHomePage';
 
 // Four cards with their tables render in every test.
@@ -41,6 +47,7 @@ interface Service {
   failed: PipelineRun[];
   latestPerStack: PipelineRun[];
   accounts: CloudAccount[];
+  failedDeployments: Deployment[];
 }
 
 describe('InfrastructureHomePage', () => {
@@ -54,6 +61,7 @@ describe('InfrastructureHomePage', () => {
       failed: [],
       latestPerStack: [],
       accounts: [],
+      failedDeployments: [],
     };
     server.use(
       http.get(`${baseUrl}/stacks`, () =>
@@ -84,6 +92,9 @@ describe('InfrastructureHomePage', () => {
       http.get(`${baseUrl}/cloud-accounts`, () =>
         HttpResponse.json(list(service.accounts)),
       ),
+      http.get(`${baseUrl}/deployments`, () =>
+        HttpResponse.json(list(service.failedDeployments)),
+      ),
     );
   });
 
@@ -93,6 +104,11 @@ describe('InfrastructureHomePage', () => {
       apis: [
         [infraDeliveryApiRef, client],
         [signalApiRef, signals.api],
+        // The component that names payments/payments-api in its annotation.
+        [
+          catalogApiRef,
+          catalogApiMock({ entities: [annotatedServiceEntity()] }),
+        ],
       ],
       mountedRoutes: { '/catalog/:namespace/:kind/:name': entityRouteRef },
     });
@@ -320,6 +336,45 @@ describe('InfrastructureHomePage', () => {
     expect(within(accounts).queryByText('Sandbox')).not.toBeInTheDocument();
   });
 
+  it('lists the deployments that failed in the last week with why, each service linked to its Deployments tab', async () => {
+    service.failedDeployments = [
+      {
+        ...deploymentFixture('d45', 'FAILED', 'app:45'),
+        description: 'Release 1.2.0',
+        completedAt: ago(2),
+        error: {
+          code: 'InfraDelivery:Deployment:TASKS_FAILED_TO_START',
+          message: 'Tasks of the new revision failed to start',
+          requestId: 'r1',
+        },
+      },
+      {
+        ...deploymentFixture('d12', 'FAILED', 'app:12'),
+        description: 'Release 0.9.0',
+        completedAt: ago(24 * 9),
+      },
+    ];
+    await renderPage();
+
+    const failed = await card('Deployments that failed lately');
+    const row = await rowOf(failed, 'Release 1.2.0');
+    expect(within(row).getByText('payments:45')).toBeInTheDocument();
+    expect(
+      within(row).getByText('Tasks of the new revision failed to start'),
+    ).toBeInTheDocument();
+    expect(
+      await within(row).findByRole('link', { name: 'payments-api' }),
+    ).toHaveAttribute(
+      'href',
+      '/catalog/default/component/payments-api/infra-deployments',
+    );
+    // Older than a week: left out.
+    expect(within(failed).queryByText('Release 0.9.0')).toBeNull();
+    expect(requestsTo('GET', '/deployments')[0].query.get('status')).toBe(
+      'FAILED',
+    );
+  });
+
   it('says so in each card when there is nothing to show', async () => {
     service.stacks = [];
     await renderPage();
@@ -337,6 +392,9 @@ describe('InfrastructureHomePage', () => {
       await screen.findByText(
         'Every connected cloud account runs the latest role version.',
       ),
+    ).toBeInTheDocument();
+    expect(
+      await screen.findByText('No deployment failed in the last 7 days.'),
     ).toBeInTheDocument();
     // Without stacks there is no run of theirs to ask for.
     expect(

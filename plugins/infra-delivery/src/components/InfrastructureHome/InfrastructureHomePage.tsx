@@ -3,6 +3,7 @@ import Grid from '@material-ui/core/Grid';
 import { CloudAccountUpgradesCard } from './CloudAccountUpgradesCard';
 import { DriftedStacksCard } from '../Drift/DriftedStacksCard';
 import { FailedLatelyCard } from './FailedLatelyCard';
+import { FailedDeploymentsCard } from './FailedDeploymentsCard';
 import { StacksCard } from './StacksCard';
 import { useStackDirectory } from './useStackDirectory';
 import { WaitingForApprovalCard } from './WaitingForApprovalCard';
@@ -10,7 +11,8 @@ import { WaitingForApprovalCard } from './WaitingForApprovalCard';
 /**
  * The Infrastructure page's first tab: what needs someone now (runs waiting for approval,
  * runs that failed lately), where every stack stands after its last run, the cloud
- * accounts to upgrade, and the stacks that drifted from their code.
+ * accounts to upgrade, the stacks that drifted from their code, and the deployments that
+ * failed lately.
  */
 export const InfrastructureHomePage = () => {
   // Loaded once for the three cards that name runs and stacks.
@@ -32,6 +34,9 @@ export const InfrastructureHomePage = () => {
         </Grid>
         <Grid item xs={12} lg={6}>
           <DriftedStacksCard />
+        </Grid>
+        <Grid item xs={12} lg={6}>
+          <FailedDeploymentsCard />
         </Grid>
       </Grid>
     </Content>
