@@ -28,6 +28,9 @@ async function check(page: Page, state: string, name: string) {
     content:
       '*, *::before, *::after { transition: none !important; animation: none !important; }',
   });
+  // And past MUI's 250 ms fade in case it began before the style took: "Cancel run" under the
+  // pointer of the click that opened its page still failed color-contrast in one run of ten.
+  await page.waitForTimeout(300);
   // The whole page in the viewport while axe measures: it measures a color where an element
   // is on screen, and one it scrolled to may sit under whatever the scroll left over it (the
   // API keys' "Revoke", below the fold of the Organization tab, failed color-contrast in one
