@@ -978,6 +978,32 @@ describe('PipelineRunsContent', () => {
     expect(posts()).toEqual([]);
   });
 
+  it("says a failed run's error once when its failed step's error is the same", async () => {
+    serveRuns();
+    server.use(
+      http.get(`${baseUrl}/pipeline-runs/:id/step-executions`, () =>
+        HttpResponse.json({
+          data: [
+            {
+              ...steps[failed.id][0],
+              error: { ...steps[failed.id][0].error!, ...failed.error },
+            },
+          ],
+        }),
+      ),
+    );
+    renderEntityContent(<PipelineRunsContent />, entity);
+    const card = await openRun('Upgrade database');
+
+    expect(
+      within(card).getAllByText('terraform apply exited with status 1'),
+    ).toHaveLength(1);
+    // The step still says it failed.
+    expect(
+      within(card).getByRole('button', { name: /^1\. Apply/ }),
+    ).toHaveTextContent('Failed');
+  });
+
   it('offers Retry on a failed run, with its error and the next attempt', async () => {
     serveRuns();
     renderEntityContent(<PipelineRunsContent />, entity);

@@ -154,7 +154,10 @@ export const RunDetails = ({
             {value.summaries.map(summary => (
               <PlanSummary key={summary.id} summary={summary} />
             ))}
-            <StepTimeline steps={value.steps} />
+            <StepTimeline
+              steps={value.steps}
+              runError={value.run.error?.message}
+            />
             <ResourceChanges
               runId={runId}
               stepsKey={value.steps.map(step => step.status).join()}

@@ -25,9 +25,18 @@ function activeStepId(steps: StepExecution[]): string | undefined {
  * The run's steps in order; opening one shows its logs. Until the person opens or closes one
  * themselves, the step the run is at is open, so its logs show as they come; when the run
  * ends, the step it was at last stays open. A run that had ended before the page opened shows
- * its failed step's log: the tool's explanation of the failure is there.
+ * its failed step's log: the tool's explanation of the failure is there. A step's error is said
+ * beside its name unless the run says the same above (a failed run page said one message
+ * three times: the run's, the step's and the log's).
  */
-export const StepTimeline = ({ steps }: { steps: StepExecution[] }) => {
+export const StepTimeline = ({
+  steps,
+  runError,
+}: {
+  steps: StepExecution[];
+  /** The message of the run's own error, shown above the steps. */
+  runError?: string;
+}) => {
   // undefined: not chosen yet (the active step is open); null: all closed.
   const [chosen, setChosen] = useState<string | null>();
   const active = activeStepId(steps);
@@ -69,7 +78,7 @@ export const StepTimeline = ({ steps }: { steps: StepExecution[] }) => {
                 />
               </Typography>
               <StepRunnerCaption step={step} />
-              {step.error && (
+              {step.error && step.error.message !== runError && (
                 <Typography variant="caption">
                   <ErrorText>{step.error.message}</ErrorText>
                 </Typography>
