@@ -1,9 +1,8 @@
+import { followLocalDeployments } from './localDeployments';
 import { Role } from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
 import { AccessTokenIssuer } from '../auth/accessTokens';
 import { createStores } from '../database/stores';
-import { LocalDeploymentProvider } from '../providers/local/LocalDeploymentProvider';
-import { DeploymentFollower } from '../services/DeploymentFollower';
 import { commitSha, FakeGithub } from './fakeGithub';
 import { FakeGitHubEnterprise } from './fakeGitHubEnterprise';
 import { createStack, expectStatus } from './pipelineFixtures';
@@ -156,20 +155,8 @@ export async function createOperationWorld(options: {
     moduleVersionId: '',
   };
 
-  const tick = async (hoursLater: number) => {
-    const stores = createStores(knex);
-    await new DeploymentFollower({
-      stores,
-      deployments: {
-        provider: new LocalDeploymentProvider({
-          stageMillis: WORLD_STAGE_MILLIS,
-          taskDefinitions: stores.localTaskDefinitions,
-        }),
-      },
-    }).followDeployments(
-      new Date(Date.now() + hoursLater * WORLD_STAGE_MILLIS),
-    );
-  };
+  const tick = (hoursLater: number) =>
+    followLocalDeployments(knex, WORLD_STAGE_MILLIS, hoursLater);
 
   const repository = () => {
     const name = `matrix-${unique()}`;

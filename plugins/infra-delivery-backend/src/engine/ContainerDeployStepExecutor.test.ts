@@ -1,3 +1,4 @@
+import { localDeployments } from '../__testUtils__/localDeployments';
 import { mockServices } from '@backstage/backend-test-utils';
 import {
   Deployment,
@@ -21,7 +22,6 @@ import {
   TestOrganization,
 } from '../__testUtils__/testBackend';
 import { createStores } from '../database/stores';
-import { LocalDeploymentProvider } from '../providers/local/LocalDeploymentProvider';
 import { DeploymentFollower } from '../services/DeploymentFollower';
 import { StepDeploymentService } from '../services/StepDeploymentService';
 import { ContainerDeployStepExecutor } from './ContainerDeployStepExecutor';
@@ -59,12 +59,7 @@ describe.each(databases.eachSupportedId())(
       const stores = createStores(knex);
       const deps = {
         stores,
-        deployments: {
-          provider: new LocalDeploymentProvider({
-            stageMillis: STAGE_MILLIS,
-            taskDefinitions: stores.localTaskDefinitions,
-          }),
-        },
+        deployments: localDeployments(stores, STAGE_MILLIS),
       };
       const follower = new DeploymentFollower(deps);
       const engine = new PipelineEngine({

@@ -1,3 +1,4 @@
+import { followLocalDeployments } from '../__testUtils__/localDeployments';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
@@ -34,7 +35,6 @@ import { Authorizer } from '../auth/Authorizer';
 import { Caller } from '../auth/Caller';
 import { createStores } from '../database/stores';
 import { AwsEcsDeploymentProvider } from '../providers/aws/AwsEcsDeploymentProvider';
-import { LocalDeploymentProvider } from '../providers/local/LocalDeploymentProvider';
 import { DeploymentFollower } from '../services/DeploymentFollower';
 import { DeploymentService } from '../services/DeploymentService';
 
@@ -111,19 +111,7 @@ describe.each(databases.eachSupportedId())(
 
     /** One pass of the scheduled follower, `hoursLater` on the clock. */
     async function tick(hoursLater: number) {
-      const stores = createStores(knex);
-      const follower = new DeploymentFollower({
-        stores,
-        deployments: {
-          provider: new LocalDeploymentProvider({
-            stageMillis: STAGE_MILLIS,
-            taskDefinitions: stores.localTaskDefinitions,
-          }),
-        },
-      });
-      await follower.followDeployments(
-        new Date(Date.now() + hoursLater * STAGE_MILLIS),
-      );
+      await followLocalDeployments(knex, STAGE_MILLIS, hoursLater);
     }
 
     interface World {

@@ -1,3 +1,4 @@
+import { followLocalDeployments } from '../__testUtils__/localDeployments';
 import { errorBodySchema } from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
 import request from 'supertest';
@@ -13,9 +14,6 @@ import {
   startInfraDeliveryBackend,
   TestOrganization,
 } from '../__testUtils__/testBackend';
-import { createStores } from '../database/stores';
-import { LocalDeploymentProvider } from '../providers/local/LocalDeploymentProvider';
-import { DeploymentFollower } from '../services/DeploymentFollower';
 
 jest.setTimeout(60_000);
 
@@ -85,16 +83,7 @@ describe.each(databases.eachSupportedId())(
     }
 
     async function tick(hoursLater: number) {
-      const stores = createStores(knex);
-      await new DeploymentFollower({
-        stores,
-        deployments: {
-          provider: new LocalDeploymentProvider({
-            stageMillis: STAGE_MILLIS,
-            taskDefinitions: stores.localTaskDefinitions,
-          }),
-        },
-      }).followDeployments(new Date(Date.now() + hoursLater * STAGE_MILLIS));
+      await followLocalDeployments(knex, STAGE_MILLIS, hoursLater);
     }
 
     async function deploymentWorld() {
