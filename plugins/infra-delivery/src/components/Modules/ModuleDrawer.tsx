@@ -23,6 +23,7 @@ import { useDefaultValues } from './useDefaultValues';
 import { useModuleDetails } from './useModuleDetails';
 import { ModuleInstanceDialog } from './ModuleInstanceDialog';
 import { ModuleInstancesTable } from './ModuleInstancesTable';
+import { fallbackOf } from './moduleValues';
 
 /**
  * One input of a version in its own words: "Region (default eu-west-1, from AWS region)",
@@ -33,14 +34,16 @@ export function inputText(
   input: ModuleInput,
   defaults: Map<string, DefaultValueDefinition>,
 ): string {
-  const shared = input.default_from && defaults.get(input.default_from);
+  // What the service fills an empty value with (`fallbackOf`); a definition the portal does not
+  // know may fill it too.
+  const fallback = fallbackOf(input, defaults);
   let origin: string | undefined;
-  if (shared) {
-    origin = `default ${shared.schema.default ?? 'none'}, from ${shared.name}`;
-  } else if (input.default_from) {
+  if (fallback?.from) {
+    origin = `default ${fallback.value}, from ${fallback.from}`;
+  } else if (input.default_from && !defaults.has(input.default_from)) {
     origin = `default from ${input.default_from}`;
-  } else if (input.default !== undefined) {
-    origin = `default ${input.default}`;
+  } else if (fallback) {
+    origin = `default ${fallback.value}`;
   }
   const notes = [
     input.required && 'required',

@@ -622,5 +622,33 @@ describe('inputText', () => {
     expect(inputText({ id: 'name', label: 'Name', type: 'string' }, none)).toBe(
       'Name',
     );
+    // A definition without a default: the input's own applies, as the service resolves it.
+    const withoutDefault = new Map([
+      [
+        'dns-zone',
+        {
+          id: 'dv-2',
+          organizationId: 'org-1',
+          givenId: 'dns-zone',
+          name: 'DNS zone',
+          createdByType: 'USER' as const,
+          schema: { id: 'zone', label: 'Zone', type: 'string' },
+          createdAt: now,
+          updatedAt: now,
+        },
+      ],
+    ]);
+    expect(
+      inputText(
+        {
+          id: 'zone',
+          label: 'Zone',
+          type: 'string',
+          default_from: 'dns-zone',
+          default: 'example.com',
+        },
+        withoutDefault,
+      ),
+    ).toBe('Zone (default example.com)');
   });
 });
