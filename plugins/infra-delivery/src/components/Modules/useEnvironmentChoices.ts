@@ -3,7 +3,7 @@ import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 
 /** An environment as a person picks it: "Payments · Production". */
-export interface EnvironmentChoice {
+export interface EnvironmentOption {
   id: string;
   label: string;
 }
@@ -17,11 +17,11 @@ const PROJECTS_AT_ONCE = 6;
  */
 export function useEnvironmentChoices() {
   const client = useApi(infraDeliveryApiRef);
-  return useAsync(async (): Promise<EnvironmentChoice[]> => {
+  return useAsync(async (): Promise<EnvironmentOption[]> => {
     const projects = await client.call('listProjects', {
       query: { limit: 500 },
     });
-    const choices: EnvironmentChoice[] = [];
+    const choices: EnvironmentOption[] = [];
     for (let i = 0; i < projects.data.length; i += PROJECTS_AT_ONCE) {
       const batch = projects.data.slice(i, i + PROJECTS_AT_ONCE);
       const perProject = await Promise.all(
