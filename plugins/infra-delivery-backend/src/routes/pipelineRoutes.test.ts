@@ -55,9 +55,11 @@ describe.each(databases.eachSupportedId())(
   'pipeline routes on %s',
   databaseId => {
     let api: InfraDeliveryTestClient;
+    let knex: Awaited<ReturnType<typeof databases.init>>;
 
     beforeAll(async () => {
-      api = await startInfraDeliveryBackend(await databases.init(databaseId));
+      knex = await databases.init(databaseId);
+      api = await startInfraDeliveryBackend(knex);
     });
 
     async function ownMembershipId(owner: TestOrganization): Promise<string> {
@@ -89,7 +91,6 @@ describe.each(databases.eachSupportedId())(
         const steps = [
           { type: 'iac.plan', name: 'Plan', config: { workdir: 'infra' } },
           { type: 'approval', name: 'Approve' },
-          { type: 'iac.apply', name: 'Apply' },
         ];
 
         const created = await api.post(
@@ -687,10 +688,78 @@ describe.each(databases.eachSupportedId())(
           'InfraDelivery:PipelineRun:ATTACHMENT_MISMATCH',
         );
 
+        const elsewhere = await createStack(api, owner);
+        const otherProject = await api.post(
+          `/pipelines/${pipeline.id}/runs`,
+          { data: { attachedEntityId: elsewhere.id } },
+          owner.token,
+        );
+        expect(otherProject.status).toBe(400);
+        expect(otherProject.body).toMatchObject({
+          code: 'InfraDelivery:PipelineRun:ATTACHMENT_MISMATCH',
+          message: `Stack ${elsewhere.id} is in another project than the pipeline: a run attaches to a stack of its pipeline's project`,
+        });
+
         const unattached = await trigger(api, owner, pipeline.id);
         expect(unattached.status).toBe('WAITING_FOR_APPROVAL');
         expect(unattached).not.toHaveProperty('attachedEntityId');
         expect(unattached).not.toHaveProperty('data');
+      });
+
+      it('leaves applying and destroying to a stack’s own pipelines (422)', async () => {
+        const owner = await api.signup();
+        const stack = await createStack(api, owner);
+        const refusal = (step: { type: string; name: string }) => ({
+          code: 'InfraDelivery:Pipeline:CHANGES_OUTSIDE_STACK',
+          message: `Step "${step.name}" (${step.type}) changes infrastructure, which only a stack's own pipelines do: create a stack (POST /stacks) and trigger its changePipelineId or destroyPipelineId. A pipeline of your own may plan (iac.plan), wait for an approval and deploy containers`,
+          metadata: { stepName: step.name, stepType: step.type },
+        });
+
+        const apply = { type: 'iac.apply', name: 'Apply at once' };
+        const created = await api.post(
+          '/pipelines',
+          {
+            data: {
+              projectId: stack.projectId,
+              givenId: 'apply-at-once',
+              name: 'Apply at once',
+              steps: [{ type: 'iac.plan', name: 'Plan' }, apply],
+            },
+          },
+          owner.token,
+        );
+        expect(created.status).toBe(422);
+        expect(created.body).toMatchObject(refusal(apply));
+
+        const own = await createPipeline(api, owner, {
+          projectId: stack.projectId,
+          steps: [{ type: 'iac.plan', name: 'Plan' }],
+        });
+        const destroy = { type: 'iac.destroy', name: 'Tear down' };
+        const versioned = await api.post(
+          `/pipelines/${own.id}/versions`,
+          { data: { steps: [destroy] } },
+          owner.token,
+        );
+        expect(versioned.status).toBe(422);
+        expect(versioned.body).toMatchObject(refusal(destroy));
+
+        // A pipeline that carried such a step before the rule cannot run it on the stack.
+        await knex('pipeline_versions')
+          .where({ pipeline_id: own.id })
+          .update({ steps: JSON.stringify([apply]) });
+        const run = await api.post(
+          `/pipelines/${own.id}/runs`,
+          { data: { attachedEntityId: stack.id } },
+          owner.token,
+        );
+        expect(run.status).toBe(422);
+        expect(run.body).toMatchObject(refusal(apply));
+        const runs = await api.get(
+          `/pipeline-runs?pipelineId=${own.id}`,
+          owner.token,
+        );
+        expect(runs.body.data).toEqual([]);
       });
 
       it('approves and rejects a waiting run, and refuses a run not waiting (409)', async () => {

@@ -17,6 +17,7 @@ import { Stores } from '../database/stores';
 import { PipelineEngine } from '../engine/PipelineEngine';
 import { InfraDeliveryError, notFound } from '../errors';
 import { RunnerRegistry } from '../runners/RunnerRegistry';
+import { refuseStackChangingSteps } from './stackChangingSteps';
 
 /** Pipelines, their versions and runs, as callers see them. */
 export class PipelineService {
@@ -40,6 +41,7 @@ export class PipelineService {
     },
   ): Promise<Pipeline> {
     await this.deps.authorizer.require(caller, WRITE);
+    refuseStackChangingSteps(input.steps);
     const { stores } = this.deps;
     if (
       !(await stores.projects.getProject(
@@ -116,6 +118,7 @@ export class PipelineService {
         message: 'The steps of a stack’s own pipelines are fixed by the stack',
       });
     }
+    refuseStackChangingSteps(steps);
     return this.deps.stores.transaction(tx =>
       tx.pipelines.createVersion(caller.organizationId, id, steps),
     );
@@ -161,6 +164,8 @@ export class PipelineService {
       throw notFound('Pipeline', pipelineId);
     }
     const { pipeline, latestSteps } = found;
+    // A pipeline of one's own created before the rule may still carry such a step.
+    if (!pipeline.stackId) refuseStackChangingSteps(latestSteps);
     const attachedEntityId = pipeline.stackId ?? input.attachedEntityId;
     if (
       pipeline.stackId &&
@@ -184,6 +189,14 @@ export class PipelineService {
       throw notFound('Stack', attachedEntityId);
     }
     const stack = attachedTo?.stack;
+    if (stack && stack.projectId !== pipeline.projectId) {
+      throw new InfraDeliveryError({
+        status: 400,
+        entity: 'PipelineRun',
+        reason: 'ATTACHMENT_MISMATCH',
+        message: `Stack ${stack.id} is in another project than the pipeline: a run attaches to a stack of its pipeline's project`,
+      });
+    }
     // One transaction creates, admits and starts the run (PipelineEngine.startRun).
     const { run, steps } = await this.deps.engine.startRun({
       organizationId: caller.organizationId,

@@ -19,16 +19,20 @@ import {
 import { defineOperation } from './defineOperation';
 import { idParamsSchema } from './params';
 
+const STACK_STEPS_RULE =
+  'Apply (`iac.apply`) and destroy (`iac.destroy`) steps belong to a stack’s own change and destroy pipelines: a pipeline that is not a stack’s is refused with one (422 `InfraDelivery:Pipeline:CHANGES_OUTSIDE_STACK`).';
+
 export const createPipeline = defineOperation({
   operationId: 'createPipeline',
   method: 'post',
   path: '/pipelines',
   summary: 'Create a pipeline with its first version of steps',
+  description: STACK_STEPS_RULE,
   tag: 'Pipelines',
   access: 'authenticated',
   body: createPipelineRequestSchema,
   success: { status: 201, schema: dataResponseSchema(pipelineSchema) },
-  errors: [400, 403, 404, 409],
+  errors: [400, 403, 404, 409, 422],
 });
 
 export const listPipelines = defineOperation({
@@ -74,12 +78,13 @@ export const createPipelineVersion = defineOperation({
   path: '/pipelines/{id}/versions',
   summary:
     'Publish a new immutable version of the steps; later runs use it, running ones keep theirs',
+  description: `The steps of a stack’s own pipelines are fixed by the stack (409 \`InfraDelivery:Pipeline:MANAGED_BY_STACK\`). ${STACK_STEPS_RULE}`,
   tag: 'Pipelines',
   access: 'authenticated',
   params: idParamsSchema,
   body: createPipelineVersionRequestSchema,
   success: { status: 201, schema: dataResponseSchema(pipelineVersionSchema) },
-  errors: [400, 403, 404],
+  errors: [400, 403, 404, 409, 422],
 });
 
 export const listPipelineVersions = defineOperation({
@@ -101,12 +106,14 @@ export const triggerPipelineRun = defineOperation({
   path: '/pipelines/{id}/runs',
   summary:
     "Trigger a run of the pipeline's latest version; it queues until its stack is free",
+  description:
+    'Runs of a stack’s own pipelines attach to that stack; runs of another pipeline attach to the stack given as `attachedEntityId`, which must be in the pipeline’s project (400 `InfraDelivery:PipelineRun:ATTACHMENT_MISMATCH`), or to none: a plan step then plans the runner’s source root and keeps no state. A pipeline that is not a stack’s and still has an apply or destroy step from before that was refused is not run (422 `InfraDelivery:Pipeline:CHANGES_OUTSIDE_STACK`).',
   tag: 'Pipeline runs',
   access: 'authenticated',
   params: idParamsSchema,
   body: triggerRunRequestSchema,
   success: { status: 201, schema: dataResponseSchema(pipelineRunSchema) },
-  errors: [400, 403, 404],
+  errors: [400, 403, 404, 422],
   idempotent: true,
 });
 
