@@ -353,6 +353,45 @@ describe.each(databases.eachSupportedId())('stack routes on %s', databaseId => {
         ),
       ).toEqual([expect.stringMatching(/^body\.data\.autoApprove: /)]);
     });
+
+    it('keeps a stack’s path inside its repository, without slashes around', async () => {
+      const owner = await api.signup();
+      const place = await createEnvironment(api, owner);
+      const withPath = (path: string) =>
+        api.post(
+          '/stacks',
+          { data: { ...place, name: `Path ${path}`, path } },
+          owner.token,
+        );
+      for (const path of ['../../etc', 'infra/../..', 'infra\\net']) {
+        expect(validationItems(await withPath(path))).toEqual([
+          'body.data.path: must be a directory inside the repository (no `.` or `..` segments)',
+        ]);
+      }
+
+      const created = await withPath('/infra/network/');
+      expect(created.status).toBe(201);
+      expect(created.body.data.path).toBe('infra/network');
+
+      const moved = await api.patch(
+        `/stacks/${created.body.data.id}`,
+        { data: { path: 'infra/edge/' } },
+        owner.token,
+      );
+      expect(moved.status).toBe(200);
+      expect(moved.body.data.path).toBe('infra/edge');
+      expect(
+        validationItems(
+          await api.patch(
+            `/stacks/${created.body.data.id}`,
+            { data: { path: 'infra/../../etc' } },
+            owner.token,
+          ),
+        ),
+      ).toEqual([
+        'body.data.path: must be a directory inside the repository (no `.` or `..` segments)',
+      ]);
+    });
   });
 
   describe('GET /stacks', () => {

@@ -1,6 +1,7 @@
 import {
   ModuleDefinition,
   ModuleVersion,
+  normalizeRepositoryPath,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { Authorizer } from '../auth/Authorizer';
 import { Caller } from '../auth/Caller';
@@ -26,11 +27,6 @@ function invalidModuleYaml(
     details: [{ title: path, render: 'list', items: problems }],
     metadata: { path, ref },
   });
-}
-
-/** `/infra/network/` → `infra/network`: module directories are kept without slashes around. */
-function normalizeDirectory(path: string): string {
-  return path.replace(/^\/+|\/+$/g, '');
 }
 
 /** Module definitions and the versions read from their `module.yaml`. */
@@ -64,7 +60,7 @@ export class ModuleDefinitionService {
       return await stores.moduleDefinitions.create({
         ...input,
         organizationId: caller.organizationId,
-        path: normalizeDirectory(input.path),
+        path: normalizeRepositoryPath(input.path),
       });
     } catch (error) {
       if (isUniqueViolation(error)) {

@@ -1,6 +1,7 @@
 import {
   DriftStatus,
   givenIdFromName,
+  normalizeRepositoryPath,
   PipelineStep,
   Stack,
   StackGitTrigger,
@@ -105,7 +106,10 @@ export class StackService {
           name: input.name,
           description: input.description,
           codeSourceId: input.codeSourceId,
-          path: input.path,
+          path:
+            input.path === undefined
+              ? undefined
+              : normalizeRepositoryPath(input.path),
           autoApprove,
           cloudAccountId: input.cloudAccountId,
           driftCheckIntervalHours: input.driftCheckIntervalHours,
@@ -182,7 +186,12 @@ export class StackService {
       );
     }
     await this.deps.stores.transaction(async tx => {
-      await tx.stacks.update(organizationId, id, patch);
+      await tx.stacks.update(organizationId, id, {
+        ...patch,
+        ...(patch.path !== undefined && {
+          path: normalizeRepositoryPath(patch.path),
+        }),
+      });
       if (
         patch.autoApprove !== undefined &&
         patch.autoApprove !== stack.autoApprove

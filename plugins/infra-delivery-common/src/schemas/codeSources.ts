@@ -78,6 +78,11 @@ export const repositoryPathSchema = z
     'must be a directory inside the repository (no `.` or `..` segments)',
   );
 
+/** `/infra/network/` → `infra/network`: repository directories are kept without slashes around. */
+export function normalizeRepositoryPath(path: string): string {
+  return path.replace(/^\/+|\/+$/g, '');
+}
+
 /** A git branch or tag name, as git itself accepts it (`git check-ref-format`, simplified). */
 export const gitRefSchema = z
   .string()

@@ -11,6 +11,10 @@ import {
 import { pageQuerySchema } from './pagination';
 import { driftCheckIntervalHoursSchema, driftStatusSchema } from './drift';
 import { stackGitTriggerSchema } from './gitTriggers';
+import { repositoryPathSchema } from './codeSources';
+
+const STACK_PATH =
+  "The stack's directory in its code source (or in the runner's source root), e.g. `infra/network`; slashes around it are dropped";
 
 export const stackSchema = z
   .object({
@@ -73,7 +77,7 @@ export const createStackRequestSchema = requestBody(
     givenId: givenIdSchema.optional(),
     description: descriptionSchema.optional(),
     codeSourceId: idSchema.optional(),
-    path: z.string().max(1024).optional(),
+    path: repositoryPathSchema.optional().describe(STACK_PATH),
     autoApprove: z.boolean().optional(),
     cloudAccountId: idSchema
       .optional()
@@ -89,7 +93,7 @@ export const updateStackRequestSchema = requestBody(
       name: nameSchema.optional(),
       description: descriptionSchema.optional(),
       codeSourceId: idSchema.optional(),
-      path: z.string().max(1024).optional(),
+      path: repositoryPathSchema.optional().describe(STACK_PATH),
       autoApprove: z.boolean().optional(),
       cloudAccountId: idSchema
         .nullable()
