@@ -21,6 +21,7 @@ import { OperationTable } from './OperationTable';
 import { requestIdOf } from './requestId';
 import { bodyErrors } from './bodyErrors';
 import { sendJson } from './sendJson';
+import { unknownQueryParameterIssues } from './unknownQueryParameters';
 
 /**
  * What a handler receives: the request parts already parsed by the operation's schemas, and
@@ -72,14 +73,16 @@ function parsePart(
   value: unknown,
   part: RequestPart,
 ): unknown {
-  if (!schema) {
-    return undefined;
+  const unknown =
+    part === 'query'
+      ? unknownQueryParameterIssues(schema, value as Record<string, unknown>)
+      : [];
+  const result = schema?.safeParse(value);
+  const issues = [...unknown, ...(result?.error?.issues ?? [])];
+  if (issues.length > 0) {
+    throw validationError(part, new z.ZodError(issues));
   }
-  const result = schema.safeParse(value);
-  if (!result.success) {
-    throw validationError(part, result.error);
-  }
-  return result.data;
+  return result?.data;
 }
 
 /**

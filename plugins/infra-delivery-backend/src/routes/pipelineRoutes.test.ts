@@ -706,6 +706,37 @@ describe.each(databases.eachSupportedId())(
         expect(unattached).not.toHaveProperty('data');
       });
 
+      it('refuses query parameters the operation does not take (400)', async () => {
+        const owner = await api.signup();
+        const pipeline = await createPipeline(api, owner);
+        // A misspelled filter listed every run of the organization.
+        const misspelled = await api.get(
+          '/pipeline-runs?stackId=abc&limit=5',
+          owner.token,
+        );
+        expect(validationItems(misspelled)).toEqual([
+          expect.stringMatching(
+            /^query\.stackId: is not a parameter of this operation \(it takes .*\battachedEntityId\b.*\)$/,
+          ),
+        ]);
+        expect(
+          validationItems(
+            await api.get(`/pipelines/${pipeline.id}?expand=runs`, owner.token),
+          ),
+        ).toEqual([
+          'query.expand: is not a parameter of this operation (it takes no query parameters)',
+        ]);
+        // Listed with the operation's own issues.
+        expect(
+          validationItems(
+            await api.get('/pipeline-runs?limit=0&pipelineID=x', owner.token),
+          ),
+        ).toEqual([
+          expect.stringMatching(/^query\.pipelineID: is not a parameter/),
+          expect.stringMatching(/^query\.limit: /),
+        ]);
+      });
+
       it('leaves applying and destroying to a stack’s own pipelines (422)', async () => {
         const owner = await api.signup();
         const stack = await createStack(api, owner);
