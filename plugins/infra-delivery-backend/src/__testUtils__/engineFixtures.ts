@@ -78,6 +78,7 @@ export async function queueStackRun(
   stores: Stores,
   seed: Awaited<ReturnType<typeof seedStacks>>,
   stackIndex: number,
+  input?: Record<string, unknown>,
 ) {
   const stack = seed.stacks[stackIndex];
   const version = await stores.pipelines.getVersion(
@@ -91,6 +92,7 @@ export async function queueStackRun(
     projectId: seed.projectId,
     attachedEntityId: stack.stackId,
     attachedEntityType: 'STACK',
+    input,
     steps: version!.steps,
   });
 }

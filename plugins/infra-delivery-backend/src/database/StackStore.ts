@@ -32,6 +32,7 @@ interface StackRow {
   latest_run_id: string | null;
   first_applied_at: string | Date | null;
   output: string | null;
+  applied_input: string | null;
   state_workspace: string | null;
   cloud_account_id: string | null;
   drift_check_interval_hours: number | null;
@@ -63,6 +64,7 @@ function toStack(row: StackRow): Stack {
     latestRunId: optional(row.latest_run_id),
     firstAppliedAt: toOptionalTimestamp(row.first_applied_at),
     output: fromJsonColumn(row.output),
+    appliedInput: fromJsonColumn(row.applied_input),
     serviceStateBackendWorkspace: optional(row.state_workspace),
     cloudAccountId: optional(row.cloud_account_id),
     driftCheckIntervalHours: optional(row.drift_check_interval_hours),
@@ -116,6 +118,7 @@ export class StackStore {
       latest_run_id: null,
       first_applied_at: null,
       output: null,
+      applied_input: null,
       state_workspace: `${input.organizationId}/${id}`,
       cloud_account_id: input.cloudAccountId ?? null,
       drift_check_interval_hours: input.driftCheckIntervalHours ?? null,
@@ -270,15 +273,34 @@ export class StackStore {
     return rows.map(toStack);
   }
 
-  /** After an apply: the root outputs it left, and when the stack was first applied. */
+  /**
+   * After an apply: the root outputs it left, the input it applied (none: the module's
+   * defaults), and when the stack was first applied. After a destroy: no outputs, and the
+   * input stays for the next apply.
+   */
   async recordApply(
     id: string,
-    output: Record<string, unknown>,
+    applied:
+      | {
+          output: Record<string, unknown>;
+          input: Record<string, unknown> | undefined;
+        }
+      | 'DESTROYED',
   ): Promise<void> {
     const now = nowTimestamp();
     await this.db('stacks')
       .where({ id })
-      .update({ output: JSON.stringify(output), updated_at: now });
+      .update(
+        applied === 'DESTROYED'
+          ? { output: JSON.stringify({}), updated_at: now }
+          : {
+              output: JSON.stringify(applied.output),
+              applied_input: applied.input
+                ? JSON.stringify(applied.input)
+                : null,
+              updated_at: now,
+            },
+      );
     await this.db('stacks')
       .where({ id })
       .whereNull('first_applied_at')

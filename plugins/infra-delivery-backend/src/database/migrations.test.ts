@@ -74,6 +74,59 @@ describe('migrations', () => {
   );
 
   it.each(databases.eachSupportedId())(
+    'fills a stack’s applied input from its latest change run that succeeded on %p',
+    async databaseId => {
+      const knex = await databases.init(databaseId);
+      const database = mockServices.database({ knex });
+      await tuneSqlite(knex);
+      await applyDatabaseMigrations(database, knex);
+      const stores = createStores(knex);
+      const seed = await seedStacks(stores, 2);
+      const [applied, never] = seed.stacks;
+      const run = async (
+        input: Record<string, unknown> | undefined,
+        status: string,
+        completedAt: string,
+        kind = 'STANDARD',
+      ) => {
+        const created = await stores.pipelineRuns.createRun({
+          organizationId: seed.organizationId,
+          pipelineId: applied.pipelineId,
+          pipelineVersionId: applied.versionId,
+          projectId: seed.projectId,
+          attachedEntityId: applied.stackId,
+          attachedEntityType: 'STACK',
+          input,
+          steps: [],
+        });
+        await knex('pipeline_runs')
+          .where({ id: created.id })
+          .update({ status, kind, completed_at: new Date(completedAt) });
+      };
+      await run({ threshold: 80 }, 'SUCCEEDED', '2026-11-01T10:00:00Z');
+      await run({ threshold: 90 }, 'SUCCEEDED', '2026-11-02T10:00:00Z');
+      // Neither a failed run nor a drift check applied its input.
+      await run({ threshold: 95 }, 'FAILED', '2026-11-03T10:00:00Z');
+      await run(undefined, 'SUCCEEDED', '2026-11-04T10:00:00Z', 'DRIFT_CHECK');
+
+      await knex.migrate.down({
+        directory: path.resolve(__dirname, '../../migrations'),
+        name: '20261129040000_stack_applied_input.js',
+      });
+      expect(await knex.schema.hasColumn('stacks', 'applied_input')).toBe(
+        false,
+      );
+      await applyDatabaseMigrations(database, knex);
+
+      const inputOf = async (stackId: string) =>
+        (await stores.stacks.get(seed.organizationId, stackId))?.appliedInput;
+      expect(await inputOf(applied.stackId)).toEqual({ threshold: 90 });
+      expect(await inputOf(never.stackId)).toBeUndefined();
+      await knex.destroy();
+    },
+  );
+
+  it.each(databases.eachSupportedId())(
     'gives repeated service-account names a number, the oldest keeping its own, and refuses new repeats on %p',
     async databaseId => {
       const knex = await databases.init(databaseId);

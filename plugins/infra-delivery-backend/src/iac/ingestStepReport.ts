@@ -75,9 +75,12 @@ export async function ingestStepReport(
     await recordDriftCheckReport(tx, run, undefined, []);
   }
   if (runType === 'APPLY') {
-    await tx.stacks.recordApply(stackId, output ?? {});
+    await tx.stacks.recordApply(stackId, {
+      output: output ?? {},
+      input: run.input,
+    });
     await tx.stackDrift.recordReconciled(stackId);
   } else if (runType === 'DESTROY') {
-    await tx.stacks.recordApply(stackId, {});
+    await tx.stacks.recordApply(stackId, 'DESTROYED');
   }
 }

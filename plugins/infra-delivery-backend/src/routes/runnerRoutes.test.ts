@@ -444,6 +444,46 @@ describe.each(databases.eachSupportedId())(
       ]);
     });
 
+    it('gives a run of a stack triggered without input the input the stack was applied with', async () => {
+      const owner = await api.signup();
+      const runner = await createRunner(api, owner);
+      const stack = await createStack(api, owner, { autoApprove: true });
+      const triggerWith = async (body: Record<string, unknown>) => {
+        const response = await api.post(
+          `/pipelines/${stack.changePipelineId}/runs`,
+          { data: body },
+          owner.token,
+        );
+        expect(response.status).toBe(201);
+        return response.body.data as PipelineRun;
+      };
+      const applied = { threshold: 90 };
+      const first = await triggerWith({ input: applied });
+      await complete(api, runner.key, await claim(api, runner.key));
+      await complete(api, runner.key, await claim(api, runner.key));
+      expect((await getRun(api, owner, first.id)).status).toBe('SUCCEEDED');
+      const stackNow = await api.get(`/stacks/${stack.id}`, owner.token);
+      expect(stackNow.body.data.appliedInput).toEqual(applied);
+
+      // The portal's Plan & apply sends no input: it plans the code as applied, not the defaults.
+      const again = await triggerWith({});
+      expect(again).toMatchObject({
+        input: applied,
+        data: { module_input: applied, previous_module_input: applied },
+      });
+      await complete(api, runner.key, await claim(api, runner.key));
+      await complete(api, runner.key, await claim(api, runner.key));
+
+      const changed = await triggerWith({ input: { threshold: 95 } });
+      expect(changed).toMatchObject({
+        input: { threshold: 95 },
+        data: {
+          module_input: { threshold: 95 },
+          previous_module_input: applied,
+        },
+      });
+    });
+
     it('hands out the oldest queued step first, and a plain pipeline’s steps without a stack', async () => {
       const owner = await api.signup();
       const runner = await createRunner(api, owner);

@@ -66,14 +66,15 @@ describe.each(databases.eachSupportedId())('drift checks on %s', databaseId => {
     return { stores, seed, engine, drift };
   }
 
-  /** Applies the basic plan to stack `index`, so it holds resources. */
+  /** Applies the basic plan to stack `index` (with `input`), so it holds resources. */
   async function deploy(
     stores: Stores,
     engine: PipelineEngine,
     seed: Awaited<ReturnType<typeof seedStacks>>,
     index: number,
+    input?: Record<string, unknown>,
   ) {
-    const run = await queueStackRun(stores, seed, index);
+    const run = await queueStackRun(stores, seed, index, input);
     await engine.enqueue(run.id);
     await runNextStep(engine, seed.organizationId, BASIC);
     await runNextStep(engine, seed.organizationId, BASIC);
@@ -139,6 +140,38 @@ describe.each(databases.eachSupportedId())('drift checks on %s', databaseId => {
     expect((await stores.pipelineRuns.getRunForEngine(check.id))?.status).toBe(
       'SUCCEEDED',
     );
+  });
+
+  it('checks and reconciles with the input the stack was last applied with', async () => {
+    const { stores, seed, engine, drift } = await setup();
+    const org = seed.organizationId;
+    const stackId = seed.stacks[0].stackId;
+    const caller: Caller = {
+      organizationId: org,
+      role: 'MEMBER',
+      principal: { type: 'service-account', serviceAccountId: 'sa-person' },
+      credentialKind: 'api-key',
+    };
+    await deploy(stores, engine, seed, 0, { threshold: 80 });
+    await deploy(stores, engine, seed, 0, { threshold: 90 });
+    const applied = { threshold: 90 };
+    expect((await stores.stacks.get(org, stackId))?.appliedInput).toEqual(
+      applied,
+    );
+
+    // Planned with the module's defaults, the approved 90 read as drift.
+    const check = await drift.startCheck(caller, stackId);
+    expect(check).toMatchObject({
+      input: applied,
+      data: { kind: 'stack', module_input: applied },
+    });
+    await runNextStep(engine, org, DRIFTED);
+
+    const reconcile = await drift.reconcile(caller, stackId);
+    expect(reconcile).toMatchObject({
+      input: applied,
+      data: { kind: 'stack', module_input: applied },
+    });
   });
 
   it('says of a check it starts that it waits for a runner while none is connected', async () => {

@@ -106,7 +106,9 @@ export class DriftService {
           description ??
           `Reconcile drift: ${stack.driftedResourceCount ?? 'some'} resources`,
         createdById: actorIdOf(caller),
-        data: { kind: 'stack' },
+        // Reconciling applies the code with the input the stack was applied with.
+        input: stack.appliedInput,
+        data: { kind: 'stack', module_input: stack.appliedInput ?? {} },
         steps: version!.steps,
         kind: 'STANDARD',
         triggerSource: 'DRIFT_RECONCILE',
@@ -209,7 +211,9 @@ export class DriftService {
               ? 'Scheduled drift check'
               : 'Drift check'),
           createdById: options.createdById,
-          data: { kind: 'stack' },
+          // Drift is what differs from the code with the input the stack was applied with.
+          input: stack.appliedInput,
+          data: { kind: 'stack', module_input: stack.appliedInput ?? {} },
           steps: [{ ...plan, name: 'Plan (drift check)' }],
           kind: 'DRIFT_CHECK',
           triggerSource: options.triggerSource,

@@ -527,7 +527,9 @@ export class GitTriggerService {
         attachedEntityId: stack.id,
         attachedEntityType: 'STACK',
         description: options.description.slice(0, 4000),
-        data: { kind: 'stack' },
+        // The pushed code planned with the input the stack was applied with.
+        input: stack.appliedInput,
+        data: { kind: 'stack', module_input: stack.appliedInput ?? {} },
         steps,
         kind: options.kind,
         triggerSource:

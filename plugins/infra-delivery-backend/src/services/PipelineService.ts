@@ -189,6 +189,8 @@ export class PipelineService {
       throw notFound('Stack', attachedEntityId);
     }
     const stack = attachedTo?.stack;
+    // Given no input, a run of the stack plans with what the stack was last applied with.
+    const runInput = input.input ?? stack?.appliedInput;
     if (stack && stack.projectId !== pipeline.projectId) {
       throw new InfraDeliveryError({
         status: 400,
@@ -206,7 +208,7 @@ export class PipelineService {
       attachedEntityId: attachedEntityId || undefined,
       attachedEntityType: stack ? 'STACK' : undefined,
       description: input.description,
-      input: input.input,
+      input: runInput,
       variantId: input.variantId,
       variantName: input.variantName,
       createdById: actorIdOf(caller),
@@ -216,7 +218,7 @@ export class PipelineService {
       data: stack
         ? {
             kind: 'stack',
-            module_input: input.input ?? {},
+            module_input: runInput ?? {},
             ...(attachedTo?.latestRun && {
               previous_module_input: attachedTo.latestRun.input ?? {},
             }),

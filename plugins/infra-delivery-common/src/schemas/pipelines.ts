@@ -277,7 +277,12 @@ export const triggerRunRequestSchema = requestBody(
   z
     .object({
       attachedEntityId: idSchema.optional(),
-      input: z.record(z.string(), z.unknown()).optional(),
+      input: z
+        .record(z.string(), z.unknown())
+        .optional()
+        .describe(
+          "The module's variables for the run; a run of a stack given none takes the stack's `appliedInput`",
+        ),
       description: descriptionSchema.optional(),
       variantId: z.string().max(64).optional(),
       variantName: z

@@ -36,6 +36,12 @@ export const stackSchema = z
     firstAppliedAt: timestampSchema.optional(),
     latestRunId: idSchema.optional(),
     output: z.record(z.string(), z.unknown()).optional(),
+    appliedInput: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe(
+        "The input of the stack's latest apply that succeeded (absent: none, or the module's defaults). A run of the stack triggered without `input` takes it, as do drift checks, reconciles and runs started by git",
+      ),
     serviceStateBackendWorkspace: z.string().optional(),
     cloudAccountId: idSchema
       .optional()
