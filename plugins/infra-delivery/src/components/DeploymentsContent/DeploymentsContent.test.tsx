@@ -15,6 +15,7 @@ import {
   deploymentFixture as deployment,
   serviceEntity as entity,
 } from '../../__testUtils__/deploymentFixtures';
+import { afterUnderWayMessageMinimum } from '../../__testUtils__/actionMessageClock';
 import { DeploymentsContent } from './DeploymentsContent';
 
 describe('DeploymentsContent', () => {
@@ -101,21 +102,36 @@ describe('DeploymentsContent', () => {
       }),
     ).toBeInTheDocument();
 
-    // The rollback succeeds: "started" is no longer news, and goes.
+    // The rollback succeeds: "started" is no longer news, and goes once it has stood long
+    // enough to be followed.
     history[0] = { ...rollback, status: 'SUCCEEDED' };
-    act(() =>
-      signals.announce('infra-delivery:deployments', {
-        deploymentId: rollback.id,
-        status: 'SUCCEEDED',
-        clusterName: 'payments',
-        serviceName: 'payments-api',
-      }),
+    const deploymentReads = requestsTo('GET', '/deployments').length;
+    const announceSucceeded = () =>
+      act(() =>
+        signals.announce('infra-delivery:deployments', {
+          deploymentId: rollback.id,
+          status: 'SUCCEEDED',
+          clusterName: 'payments',
+          serviceName: 'payments-api',
+        }),
+      );
+    announceSucceeded();
+    await waitFor(() =>
+      expect(requestsTo('GET', '/deployments').length).toBeGreaterThan(
+        deploymentReads,
+      ),
     );
+    expect(
+      screen.getByText('A rollback to “Deploy app:1” started.'),
+    ).toBeInTheDocument();
+    const restoreClock = afterUnderWayMessageMinimum();
+    announceSucceeded();
     await waitFor(() =>
       expect(
         screen.queryByText('A rollback to “Deploy app:1” started.'),
       ).not.toBeInTheDocument(),
     );
+    restoreClock();
   });
 
   it('offers no rollback to the release that runs again after a rollback', async () => {

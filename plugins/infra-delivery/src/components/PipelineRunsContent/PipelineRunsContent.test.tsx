@@ -25,6 +25,7 @@ import {
   stack,
   stepExecution,
 } from '../../__testUtils__/infraDeliveryTestKit';
+import { afterUnderWayMessageMinimum } from '../../__testUtils__/actionMessageClock';
 import { PipelineRunsContent } from './PipelineRunsContent';
 
 const stackIds = ['stack-network', 'stack-database'];
@@ -918,8 +919,17 @@ describe('PipelineRunsContent', () => {
       /^Approved: the apply runs next\.$/,
     );
 
-    // The apply succeeds: "the apply runs next" is no longer true, and goes.
+    // The apply succeeds: "the apply runs next" is no longer true, and goes once it has stood
+    // long enough to be read.
     status = 'SUCCEEDED';
+    act(() =>
+      signals.announce('infra-delivery:pipeline-runs', { runId: waiting.id }),
+    );
+    expect(await within(card).findByText('Succeeded')).toBeInTheDocument();
+    expect(within(card).getByRole('status')).toHaveTextContent(
+      /^Approved: the apply runs next\.$/,
+    );
+    const restoreClock = afterUnderWayMessageMinimum();
     act(() =>
       signals.announce('infra-delivery:pipeline-runs', { runId: waiting.id }),
     );
@@ -928,6 +938,7 @@ describe('PipelineRunsContent', () => {
         within(card).queryByText(/^Approved: the apply runs next/),
       ).not.toBeInTheDocument(),
     );
+    restoreClock();
   });
 
   it('rejects a waiting run after confirmation', async () => {
@@ -944,13 +955,20 @@ describe('PipelineRunsContent', () => {
     ).toBeInTheDocument();
     expect(posts()).toEqual([]);
 
+    // Why it was rejected goes with the rejection.
+    await userEvent.type(
+      within(dialog).getByRole('textbox', { name: 'Why (optional)' }),
+      'The subnet overlaps the VPN range',
+    );
     await userEvent.click(
       within(dialog).getByRole('button', { name: 'Reject' }),
     );
 
     await waitFor(() => expect(posts()).toHaveLength(1));
     expect(posts()[0].path).toBe(`/pipeline-runs/${waiting.id}/reject`);
-    expect(posts()[0].body).toEqual({ data: {} });
+    expect(posts()[0].body).toEqual({
+      data: { comment: 'The subnet overlaps the VPN range' },
+    });
     await waitFor(() =>
       expect(screen.queryByRole('dialog')).not.toBeInTheDocument(),
     );
@@ -1134,6 +1152,18 @@ describe('PipelineRunsContent', () => {
 
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Cancel this run?')).toBeInTheDocument();
+    expect(
+      within(dialog).getByText(
+        'A running step is stopped by its runner; nothing after it runs.',
+      ),
+    ).toBeInTheDocument();
+    // Beside "Cancel run", the button that leaves the run alone does not say "Cancel".
+    expect(
+      within(dialog).getByRole('button', { name: 'Keep the run' }),
+    ).toBeInTheDocument();
+    expect(
+      within(dialog).queryByRole('button', { name: 'Cancel' }),
+    ).not.toBeInTheDocument();
     expect(posts()).toEqual([]);
 
     await userEvent.click(

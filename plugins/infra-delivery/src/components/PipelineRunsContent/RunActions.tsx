@@ -39,6 +39,21 @@ export function planCounts(plan: IacExecutionSummary): string {
  * Approve, reject, cancel, retry or plan again: only those the run's state allows, and only if
  * permitted.
  */
+/** The longest comment an approval or rejection keeps. */
+const COMMENT_MAX_LENGTH = 2000;
+
+/** What cancelling does to a run in this status, as its dialog says it. */
+function cancelEffect(status: PipelineRun['status']): string {
+  switch (status) {
+    case 'QUEUED':
+      return 'The run has not started: it leaves the queue and none of its steps runs.';
+    case 'WAITING_FOR_APPROVAL':
+      return 'Nothing is applied, and none of the steps after the approval runs.';
+    default:
+      return 'A running step is stopped by its runner; nothing after it runs.';
+  }
+}
+
 export const RunActions = ({
   run,
   plans = [],
@@ -64,7 +79,12 @@ export const RunActions = ({
       | 'rejectPipelineRun'
       | 'cancelPipelineRun'
       | 'retryPipelineRun',
-  ) => client.call(operation, { params: { id: run.id }, body: { data: {} } });
+    comment = '',
+  ) =>
+    client.call(operation, {
+      params: { id: run.id },
+      body: { data: comment ? { comment } : {} },
+    });
   // What an action did, not the status it left the run in: the status beside the message
   // moves on live, and "The run is now Running" read wrong once the apply had succeeded.
   const saying = (what: string) => () => onDone({ text: `${what}.` });
@@ -105,8 +125,11 @@ export const RunActions = ({
           <ConfirmActionButton
             label="Approve"
             title="Approve the plan?"
-            onConfirm={() => act('approvePipelineRun')}
+            onConfirm={comment => act('approvePipelineRun', comment)}
             onDone={approved}
+            noteLabel="Comment (optional)"
+            noteHelperText="Shown with the approval on the run's page"
+            noteMaxLength={COMMENT_MAX_LENGTH}
           >
             {plans
               .filter(plan => plan.runType === 'PLAN')
@@ -123,8 +146,11 @@ export const RunActions = ({
             label="Reject"
             color="secondary"
             title="Reject the plan?"
-            onConfirm={() => act('rejectPipelineRun')}
+            onConfirm={comment => act('rejectPipelineRun', comment)}
             onDone={saying('Rejected: nothing is applied')}
+            noteLabel="Why (optional)"
+            noteHelperText="Shown with the rejection on the run's page"
+            noteMaxLength={COMMENT_MAX_LENGTH}
           >
             <Typography>The run fails and nothing is applied.</Typography>
           </ConfirmActionButton>
@@ -137,10 +163,9 @@ export const RunActions = ({
           title="Cancel this run?"
           onConfirm={() => act('cancelPipelineRun')}
           onDone={saying('Cancelled')}
+          dismissLabel="Keep the run"
         >
-          <Typography>
-            A running step is stopped by its runner; nothing after it runs.
-          </Typography>
+          <Typography>{cancelEffect(run.status)}</Typography>
         </ConfirmActionButton>
       )}
       {planChanged && (

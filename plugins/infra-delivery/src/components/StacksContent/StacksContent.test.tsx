@@ -22,6 +22,7 @@ import {
   findWaitingForRunnerNotice,
   queryWaitingForRunnerNotice,
 } from '../../__testUtils__/waitingForRunnerNotice';
+import { afterUnderWayMessageMinimum } from '../../__testUtils__/actionMessageClock';
 import { StacksContent } from './StacksContent';
 
 const network = stack({
@@ -604,8 +605,18 @@ describe('StacksContent', () => {
     ).toHaveAttribute('href', expect.stringMatching(/\/infra-runs\/run-new$/));
 
     // The plan ends and the run waits for approval, as the stack's row says: "has started" is
-    // no longer news, and goes.
+    // no longer news, and goes, once it has stood long enough to be followed.
     serveRunningNetworkRun({ id: 'run-new', status: 'WAITING_FOR_APPROVAL' });
+    act(() =>
+      signals.announce('infra-delivery:pipeline-runs', { runId: 'run-new' }),
+    );
+    expect(
+      (await screen.findAllByText(/waiting for approval/i)).length,
+    ).toBeGreaterThan(0);
+    expect(screen.getByRole('status')).toHaveTextContent(
+      'A plan of Network has started.',
+    );
+    const restoreClock = afterUnderWayMessageMinimum();
     act(() =>
       signals.announce('infra-delivery:pipeline-runs', { runId: 'run-new' }),
     );
@@ -614,6 +625,7 @@ describe('StacksContent', () => {
         screen.queryByText(/A plan of Network has started/),
       ).not.toBeInTheDocument(),
     );
+    restoreClock();
   });
 
   it('says that an auto-approved stack applies without approval', async () => {

@@ -2,7 +2,7 @@ import { Link } from '@backstage/core-components';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Alert from '@material-ui/lab/Alert';
-import { ReactNode, useCallback, useState } from 'react';
+import { ReactNode, useCallback, useEffect, useReducer, useState } from 'react';
 
 /** What an action did, and where to follow it: a link, or a button that opens it in place. */
 export interface Outcome {
@@ -17,25 +17,44 @@ export interface Outcome {
 }
 
 /**
+ * How long a message about work under way stands at least: a local runner plans in a second,
+ * and "A plan of Network has started. Follow the run" went before anyone could follow it.
+ */
+export const UNDER_WAY_MESSAGE_MIN_MS = 10_000;
+
+/**
  * The outcome of the last action a person took on a view, said until the next one, until they
- * close it, or, for one that speaks of work under way, until `hasEnded` says that work ended:
- * "Approved: the apply runs next." stood above the run's Succeeded. `say` is stable, so it can
- * be passed to callbacks freely.
+ * close it, or, for one that speaks of work under way, until `hasEnded` says that work ended
+ * (and it has stood `UNDER_WAY_MESSAGE_MIN_MS`): "Approved: the apply runs next." stood above
+ * the run's Succeeded. `say` is stable, so it can be passed to callbacks freely.
  */
 export function useActionMessage(hasEnded?: (id: string) => boolean): {
   message: ReactNode;
   say: (outcome: Outcome) => void;
 } {
-  const [said, setOutcome] = useState<Outcome>();
-  const say = useCallback((next: Outcome) => setOutcome(next), []);
-  const outcome =
-    said?.whileUnderWay && hasEnded?.(said.whileUnderWay) ? undefined : said;
+  const [said, setSaid] = useState<{ outcome: Outcome; at: number }>();
+  const say = useCallback(
+    (next: Outcome) => setSaid({ outcome: next, at: Date.now() }),
+    [],
+  );
+  // Looks again once the message has stood long enough, whether or not the view changes then.
+  const [, lookAgain] = useReducer((n: number) => n + 1, 0);
+  useEffect(() => {
+    if (!said?.outcome.whileUnderWay) return undefined;
+    const timer = setTimeout(lookAgain, UNDER_WAY_MESSAGE_MIN_MS);
+    return () => clearTimeout(timer);
+  }, [said]);
+  const gone =
+    said?.outcome.whileUnderWay !== undefined &&
+    Date.now() - said.at >= UNDER_WAY_MESSAGE_MIN_MS &&
+    hasEnded?.(said.outcome.whileUnderWay);
+  const outcome = gone ? undefined : said?.outcome;
   const message = outcome && (
     <Box marginBottom={2}>
       <Alert
         severity="success"
         role="status"
-        onClose={() => setOutcome(undefined)}
+        onClose={() => setSaid(undefined)}
         action={
           outcome.open && (
             <Button color="inherit" size="small" onClick={outcome.open.onClick}>

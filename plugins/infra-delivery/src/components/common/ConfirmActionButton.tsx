@@ -35,6 +35,13 @@ export interface ConfirmActionButtonProps<T> {
   /** Offers an optional note under this label, e.g. what a run is for. */
   noteLabel?: string;
   noteHelperText?: string;
+  /** The longest note the operation takes. */
+  noteMaxLength?: number;
+  /**
+   * The button that closes the dialog without acting, where "Cancel" would read as the action
+   * (beside "Cancel run").
+   */
+  dismissLabel?: string;
 }
 
 /** A button that changes infrastructure: it asks first, then shows the outcome's error if any. */
@@ -52,6 +59,8 @@ export const ConfirmActionButton = <T,>({
   typedConfirmation,
   noteLabel,
   noteHelperText,
+  noteMaxLength = 4000,
+  dismissLabel = 'Cancel',
 }: ConfirmActionButtonProps<T>) => {
   const [titleId] = useState(() => `confirm-action-${++dialogCount}`);
   const [typed, setTyped] = useState('');
@@ -121,7 +130,7 @@ export const ConfirmActionButton = <T,>({
                 autoComplete="off"
                 label={noteLabel}
                 helperText={noteHelperText}
-                inputProps={{ maxLength: 4000 }}
+                inputProps={{ maxLength: noteMaxLength }}
                 value={note}
                 onChange={event => setNote(event.target.value)}
               />
@@ -141,7 +150,7 @@ export const ConfirmActionButton = <T,>({
           </DialogContent>
           <DialogActions>
             <Button onClick={() => setOpen(false)} disabled={busy}>
-              Cancel
+              {dismissLabel}
             </Button>
             <Button
               type="submit"
