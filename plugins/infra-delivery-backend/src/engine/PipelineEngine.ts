@@ -422,7 +422,21 @@ export class PipelineEngine {
     }
   }
 
-  async approve(run: RunRecord, approved: boolean, comment?: string) {
+  /**
+   * Approves or rejects the run's waiting approval. The step keeps who decided
+   * (`outputs.decidedById`) and their comment, which the run's page shows with it.
+   */
+  async approve(
+    run: RunRecord,
+    approved: boolean,
+    comment?: string,
+    decidedById?: string,
+  ) {
+    const decision = {
+      ...(comment ? { comment } : {}),
+      ...(decidedById ? { decidedById } : {}),
+    };
+    const outputs = Object.keys(decision).length > 0 ? decision : null;
     const changed = await this.deps.stores.transaction(async tx => {
       const steps = await tx.pipelineRuns.listSteps(run.id);
       const waiting = steps.find(s => s.status === 'WAITING_FOR_APPROVAL');
@@ -442,7 +456,7 @@ export class PipelineEngine {
           {
             status: 'SUCCEEDED',
             completedAt: now,
-            outputs: comment ? { comment } : null,
+            outputs,
           },
         );
         return tx.pipelineRuns.transitionRun(run.id, ['WAITING_FOR_APPROVAL'], {
@@ -458,7 +472,7 @@ export class PipelineEngine {
       await tx.pipelineRuns.transitionStep(
         waiting.id,
         ['WAITING_FOR_APPROVAL'],
-        { status: 'FAILED', completedAt: now, error },
+        { status: 'FAILED', completedAt: now, error, outputs },
       );
       await this.finishRun(tx, run.id, 'FAILED', error, [
         'WAITING_FOR_APPROVAL',

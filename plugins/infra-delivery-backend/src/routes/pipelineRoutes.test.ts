@@ -815,12 +815,14 @@ describe.each(databases.eachSupportedId())(
         });
         const steps = await stepsOf(owner.token, run.id);
         expect(steps.map(s => s.status)).toEqual(['SUCCEEDED', 'SUCCEEDED']);
-        expect(steps[0].outputs).toEqual({ comment: 'LGTM' });
+        // Each approval keeps who decided, for the run's page.
+        const decidedById = await ownMembershipId(owner);
+        expect(steps[0].outputs).toEqual({ comment: 'LGTM', decidedById });
         expect(steps[0]).toMatchObject({
           startedAt: expect.any(String),
           completedAt: expect.any(String),
         });
-        expect(steps[1]).not.toHaveProperty('outputs');
+        expect(steps[1].outputs).toEqual({ decidedById });
 
         const again = await api.post(
           `/pipeline-runs/${run.id}/approve`,
@@ -852,6 +854,10 @@ describe.each(databases.eachSupportedId())(
         const rejectedSteps = await stepsOf(owner.token, rejectedRun.id);
         expect(rejectedSteps.map(s => s.status)).toEqual(['FAILED', 'SKIPPED']);
         expect(rejectedSteps[0].error).toEqual(rejection);
+        expect(rejectedSteps[0].outputs).toEqual({
+          comment: 'too risky',
+          decidedById,
+        });
 
         for (const action of ['approve', 'reject']) {
           const late = await api.post(

@@ -365,7 +365,7 @@ describe.each(databases.eachSupportedId())(
         (await stepsOf(owner.token, first.id)).map(s => [s.status, s.outputs]),
       ).toEqual([
         ['SUCCEEDED', undefined],
-        ['SUCCEEDED', { comment: 'Ship it' }],
+        ['SUCCEEDED', { comment: 'Ship it', decidedById: expect.any(String) }],
         ['SUCCEEDED', outputs],
       ]);
       // A finished step has no lease to show.

@@ -272,10 +272,10 @@ export class PipelineService {
     const { engine } = this.deps;
     switch (action) {
       case 'approve':
-        await engine.approve(run, true, comment);
+        await engine.approve(run, true, comment, actorIdOf(caller));
         break;
       case 'reject':
-        await engine.approve(run, false, comment);
+        await engine.approve(run, false, comment, actorIdOf(caller));
         break;
       case 'cancel':
         await engine.cancel(run);

@@ -317,7 +317,12 @@ export const stepExecutionSchema = z
     startedAt: timestampSchema.optional(),
     completedAt: timestampSchema.optional(),
     error: errorBodySchema.optional(),
-    outputs: z.record(z.string(), z.unknown()).optional(),
+    outputs: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe(
+        "What the step left: an apply's root outputs; a decided approval's `decidedById` (the membership or service account that approved or rejected) and `comment`",
+      ),
     config: z.record(z.string(), z.unknown()).optional(),
     lease: stepLeaseSchema
       .optional()

@@ -819,9 +819,38 @@ describe('PipelineRunsContent', () => {
     await userEvent.click(within(card).getByText(byTextContent('2. Approval')));
     expect(
       await within(card).findByText(
-        'An approval writes no logs: it waits for a person to approve or reject the plan above.',
+        'Waits for a person to approve or reject the plan above.',
       ),
     ).toBeInTheDocument();
+  });
+
+  it('says who approved or rejected an approval, and what they wrote', async () => {
+    serveRuns();
+    const [plan, approval, apply] = steps[waiting.id];
+    server.use(
+      http.get(`${baseUrl}/pipeline-runs/${waiting.id}/step-executions`, () =>
+        HttpResponse.json({
+          data: [
+            plan,
+            {
+              ...approval,
+              status: 'SUCCEEDED',
+              completedAt: now,
+              outputs: { decidedById: 'member-ada', comment: 'Ship it' },
+            },
+            apply,
+          ],
+        }),
+      ),
+    );
+    renderEntityContent(<PipelineRunsContent />, entity);
+    const card = await openRun('Apply network changes');
+
+    await userEvent.click(within(card).getByText(byTextContent('2. Approval')));
+    expect(
+      await within(card).findByText(/^Approved by ada@example\.com/),
+    ).toBeInTheDocument();
+    expect(within(card).getByText('“Ship it”')).toBeInTheDocument();
   });
 
   it('approves a waiting run after confirmation, then reloads the run and the list', async () => {

@@ -157,6 +157,7 @@ export const RunDetails = ({
             <StepTimeline
               steps={value.steps}
               runError={value.run.error?.message}
+              personName={names.personName}
             />
             <ResourceChanges
               runId={runId}

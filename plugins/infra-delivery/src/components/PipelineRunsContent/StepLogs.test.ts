@@ -17,8 +17,14 @@ describe('noLogsText', () => {
     expect(noLogsText({ type: 'iac.plan', status: 'SUCCEEDED' })).toBe(
       'The step wrote no log lines.',
     );
-    expect(noLogsText({ type: 'approval', status: 'SUCCEEDED' })).toBe(
-      'An approval writes no logs.',
+    expect(
+      noLogsText({ type: 'approval', status: 'WAITING_FOR_APPROVAL' }),
+    ).toBe('Waits for a person to approve or reject the plan above.');
+    expect(noLogsText({ type: 'approval', status: 'CANCELLED' })).toBe(
+      'Nobody decided: the run was cancelled first.',
+    );
+    expect(noLogsText({ type: 'approval', status: 'PENDING' })).toBe(
+      'Not started: it runs once the steps before it have ended.',
     );
   });
 });

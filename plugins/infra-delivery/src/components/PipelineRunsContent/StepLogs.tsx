@@ -17,12 +17,18 @@ export function logHeight(lineCount: number): number {
   return Math.min(LOG_HEIGHT, LOG_CHROME + Math.max(lineCount, 2) * LOG_LINE);
 }
 
-/** What a step without log lines says in their place: why it has none. */
+/**
+ * What a step without log lines says in their place: why it has none. (A decided approval says
+ * who decided instead: `ApprovalDecision`.)
+ */
 export function noLogsText(step: Pick<StepExecution, 'type' | 'status'>) {
   if (step.type === 'approval') {
-    return step.status === 'WAITING_FOR_APPROVAL' || step.status === 'RUNNING'
-      ? 'An approval writes no logs: it waits for a person to approve or reject the plan above.'
-      : 'An approval writes no logs.';
+    if (step.status === 'WAITING_FOR_APPROVAL' || step.status === 'RUNNING') {
+      return 'Waits for a person to approve or reject the plan above.';
+    }
+    if (step.status === 'CANCELLED') {
+      return 'Nobody decided: the run was cancelled first.';
+    }
   }
   switch (step.status) {
     case 'PENDING':

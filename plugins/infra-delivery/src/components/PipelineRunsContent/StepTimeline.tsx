@@ -9,6 +9,7 @@ import { useState } from 'react';
 import { Duration } from '../common/Duration';
 import { STEP_TYPE_LABELS } from '../common/labels';
 import { RunStatus } from '../common/RunStatus';
+import { ApprovalDecision } from './ApprovalDecision';
 import { StepLogs } from './StepLogs';
 import { RunnerSilenceNotice, StepRunnerCaption } from './StepRunner';
 import { ErrorText } from '../common/WarningText';
@@ -32,10 +33,13 @@ function activeStepId(steps: StepExecution[]): string | undefined {
 export const StepTimeline = ({
   steps,
   runError,
+  personName,
 }: {
   steps: StepExecution[];
   /** The message of the run's own error, shown above the steps. */
   runError?: string;
+  /** Who an id names, for who decided an approval. */
+  personName: (id?: string) => string | undefined;
 }) => {
   // undefined: not chosen yet (the active step is open); null: all closed.
   const [chosen, setChosen] = useState<string | null>();
@@ -88,7 +92,11 @@ export const StepTimeline = ({
           <AccordionDetails>
             <Box width="100%">
               <RunnerSilenceNotice step={step} />
-              <StepLogs step={step} />
+              {step.type === 'approval' ? (
+                <ApprovalDecision step={step} personName={personName} />
+              ) : (
+                <StepLogs step={step} />
+              )}
             </Box>
           </AccordionDetails>
         </Accordion>

@@ -1,0 +1,57 @@
+import { StepExecution } from '@infra-delivery/plugin-infra-delivery-common';
+import Box from '@material-ui/core/Box';
+import Typography from '@material-ui/core/Typography';
+import { Timestamp } from '../common/Timestamp';
+import { noLogsText } from './StepLogs';
+
+/** What a person decided on an approval step: its `outputs` since the service keeps them. */
+function decisionOf(step: StepExecution) {
+  const outputs = step.outputs ?? {};
+  const text = (value: unknown) =>
+    typeof value === 'string' && value ? value : undefined;
+  return {
+    decidedById: text(outputs.decidedById),
+    comment: text(outputs.comment),
+  };
+}
+
+/**
+ * An approval step's record in place of logs (it writes none): who approved or rejected it,
+ * when, and what they wrote; while it waits, what it waits for. "An approval writes no logs"
+ * left no trace of who let an apply through.
+ */
+export const ApprovalDecision = ({
+  step,
+  personName,
+}: {
+  step: StepExecution;
+  /** A member's email or a service account's name for an id. */
+  personName: (id?: string) => string | undefined;
+}) => {
+  const decided =
+    step.status === 'SUCCEEDED' ||
+    (step.status === 'FAILED' && step.completedAt !== undefined);
+  if (!decided) {
+    return <Typography variant="caption">{noLogsText(step)}</Typography>;
+  }
+  const { decidedById, comment } = decisionOf(step);
+  const verb = step.status === 'SUCCEEDED' ? 'Approved' : 'Rejected';
+  const who = decidedById && (personName(decidedById) ?? decidedById);
+  return (
+    <Box>
+      <Typography variant="body2">
+        {verb}
+        {who && <> by {who}</>} <Timestamp value={step.completedAt} />
+      </Typography>
+      {comment && (
+        <Typography
+          variant="body2"
+          component="blockquote"
+          style={{ margin: '8px 0 0', whiteSpace: 'pre-wrap' }}
+        >
+          “{comment}”
+        </Typography>
+      )}
+    </Box>
+  );
+};
