@@ -21,6 +21,38 @@ import { LoadingTable } from '../common/LoadingTable';
 
 const MINE = 'mine';
 
+const DAY_MS = 24 * 3600_000;
+
+/** How long a new key lives; a key that never expires is a choice, not the default. */
+const LIFETIMES = [
+  { value: '30', label: '30 days', days: 30 },
+  { value: '90', label: '90 days', days: 90 },
+  { value: '365', label: '1 year', days: 365 },
+  { value: 'never', label: 'Never', days: undefined },
+] as const;
+const DEFAULT_LIFETIME = '90';
+
+/** When a key created now with `lifetime` expires; undefined: never. */
+export function expiryOf(lifetime: string, now = Date.now()) {
+  const days = LIFETIMES.find(l => l.value === lifetime)?.days;
+  return days === undefined
+    ? undefined
+    : new Date(now + days * DAY_MS).toISOString();
+}
+
+/** When a key expires: "never", a date to come, or that it has expired. */
+const KeyExpiry = ({ expiresAt }: { expiresAt?: string }) => {
+  if (!expiresAt) return <>never</>;
+  if (Date.parse(expiresAt) <= Date.now()) {
+    return (
+      <Typography variant="inherit" color="error">
+        expired <Timestamp value={expiresAt} />
+      </Typography>
+    );
+  }
+  return <Timestamp value={expiresAt} />;
+};
+
 /** API keys: created for oneself or a service account, shown once, revocable. */
 export const ApiKeysCard = ({
   version,
@@ -45,6 +77,7 @@ export const ApiKeysCard = ({
   const isAdmin = useIsOrganizationAdmin();
   const [name, setName] = useState('');
   const [owner, setOwner] = useState(MINE);
+  const [lifetime, setLifetime] = useState<string>(DEFAULT_LIFETIME);
   const [key, setKey] = useState<string>();
   const { message, say } = useActionMessage();
 
@@ -53,6 +86,7 @@ export const ApiKeysCard = ({
       body: {
         data: {
           name,
+          ...(expiryOf(lifetime) ? { expiresAt: expiryOf(lifetime) } : {}),
           ...(owner === MINE
             ? {}
             : { ownerType: 'SERVICE_ACCOUNT' as const, ownerId: owner }),
@@ -99,6 +133,20 @@ export const ApiKeysCard = ({
             </MenuItem>
           ))}
         </TextField>
+        <TextField
+          id="api-key-lifetime"
+          select
+          label="Expires after"
+          value={lifetime}
+          onChange={event => setLifetime(event.target.value)}
+          style={{ minWidth: 140 }}
+        >
+          {LIFETIMES.map(l => (
+            <MenuItem key={l.value} value={l.value}>
+              {l.label}
+            </MenuItem>
+          ))}
+        </TextField>
       </CreateForm>
       {keys.error && <ErrorPanel error={keys.error} />}
       <LoadingTable
@@ -118,6 +166,10 @@ export const ApiKeysCard = ({
             },
           },
           { title: 'Ends with', render: k => `…${k.keySuffix}` },
+          {
+            title: 'Expires',
+            render: k => <KeyExpiry expiresAt={k.expiresAt} />,
+          },
           {
             title: 'Last used',
             render: k =>

@@ -84,7 +84,12 @@ describe('OrganizationSettingsPage', () => {
       .closest('tr') as HTMLElement;
     expect(within(developerRow).getByText('Joined')).toBeInTheDocument();
     expect(screen.getByText('…AbCd')).toBeInTheDocument();
-    expect(screen.getByText('never')).toBeInTheDocument();
+    // Never used, and never expires.
+    expect(
+      within(
+        screen.getByText('…AbCd').closest('tr') as HTMLElement,
+      ).getAllByText('never'),
+    ).toHaveLength(2);
     // A member's key is named after its member.
     const keyRow = screen.getByText('laptop').closest('tr') as HTMLElement;
     expect(
@@ -163,8 +168,39 @@ describe('OrganizationSettingsPage', () => {
     expect(within(dialog).getByLabelText('secret value')).toHaveValue(
       'idk_secretvalue1234',
     );
-    expect(requestsTo('POST', '/api-keys')[0].body).toEqual({
-      data: { name: 'runner', ownerType: 'SERVICE_ACCOUNT', ownerId: 'sa1' },
+    // A key expires after 90 days unless the person chooses otherwise.
+    const [created] = requestsTo('POST', '/api-keys');
+    expect(created.body).toEqual({
+      data: {
+        name: 'runner',
+        expiresAt: expect.any(String),
+        ownerType: 'SERVICE_ACCOUNT',
+        ownerId: 'sa1',
+      },
+    });
+    const days =
+      (Date.parse(created.body.data.expiresAt) - Date.now()) / 86_400_000;
+    expect(Math.round(days)).toBe(90);
+
+    // Escape does not close it: the key could not be read again.
+    await userEvent.keyboard('{Escape}');
+    expect(screen.getByRole('dialog')).toBeInTheDocument();
+    const writeText = jest.fn().mockResolvedValue(undefined);
+    Object.defineProperty(navigator, 'clipboard', {
+      value: { writeText },
+      configurable: true,
+    });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Copy' }));
+    expect(writeText).toHaveBeenCalledWith('idk_secretvalue1234');
+    expect(
+      within(dialog).getByText('Copied to the clipboard.'),
+    ).toBeInTheDocument();
+    expect(
+      within(dialog).getByRole('button', { name: 'Copied' }),
+    ).toBeInTheDocument();
+    Object.defineProperty(navigator, 'clipboard', {
+      value: undefined,
+      configurable: true,
     });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Done' }));
     await waitFor(() =>
@@ -172,6 +208,45 @@ describe('OrganizationSettingsPage', () => {
         screen.queryByDisplayValue('idk_secretvalue1234'),
       ).not.toBeInTheDocument(),
     );
+  });
+
+  it('creates a key that never expires on request, and says which keys expired', async () => {
+    server.use(
+      http.get(`${baseUrl}/api-keys`, () =>
+        HttpResponse.json(
+          list([
+            apiKey,
+            {
+              ...apiKey,
+              id: 'k-old',
+              name: 'old-ci',
+              keySuffix: 'Zz99',
+              expiresAt: '2026-01-01T00:00:00.000Z',
+            },
+          ]),
+        ),
+      ),
+      http.post(`${baseUrl}/api-keys`, () =>
+        HttpResponse.json(
+          { data: { ...apiKey, id: 'k2', name: 'forever', key: 'idk_x' } },
+          { status: 201 },
+        ),
+      ),
+    );
+    await renderPage();
+    const card = (await screen.findByText('…Zz99')).closest(
+      '.MuiCard-root',
+    ) as HTMLElement;
+    const oldRow = within(card).getByText('…Zz99').closest('tr') as HTMLElement;
+    expect(within(oldRow).getByText(/^expired/)).toBeInTheDocument();
+
+    await userEvent.click(within(card).getByLabelText('Expires after'));
+    await userEvent.click(await screen.findByRole('option', { name: 'Never' }));
+    await userEvent.type(within(card).getByLabelText('Name'), 'forever{Enter}');
+    await screen.findByRole('dialog');
+    expect(requestsTo('POST', '/api-keys')[0].body).toEqual({
+      data: { name: 'forever' },
+    });
   });
 
   it('invites a member and shows the invitation token once', async () => {

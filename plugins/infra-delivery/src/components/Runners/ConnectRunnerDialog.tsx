@@ -114,7 +114,9 @@ export const ConnectRunnerDialog = ({
   return (
     <Dialog
       open
-      onClose={() => !busy && onClose(Boolean(token))}
+      // Once the key shows, only Done closes: Escape or a click beside the dialog lost it.
+      onClose={() => !busy && !token && onClose(false)}
+      disableEscapeKeyDown={Boolean(token)}
       fullWidth
       maxWidth="md"
       aria-labelledby={titleId}

@@ -459,6 +459,10 @@ describe('RunnersCard', () => {
       },
     });
 
+    // The key is in the command only this once: Escape does not close the dialog.
+    await userEvent.keyboard('{Escape}');
+    expect(screen.getByRole('dialog')).toBeInTheDocument();
+
     const loads = runnerRequests().length;
     await userEvent.click(within(dialog).getByRole('button', { name: 'Done' }));
     await waitFor(() =>
