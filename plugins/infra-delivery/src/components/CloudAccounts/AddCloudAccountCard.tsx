@@ -12,6 +12,7 @@ import TextField from '@material-ui/core/TextField';
 import { useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
 import { ErrorPanel } from '../common/ErrorPanel';
+import { CARD_HEADING } from '../common/cardHeading';
 
 const EMPTY_FORM = { name: '', givenId: '', cloudId: '' };
 
@@ -75,7 +76,7 @@ export const AddCloudAccountCard = ({
   };
 
   return (
-    <InfoCard title="Add an AWS account">
+    <InfoCard titleTypographyProps={CARD_HEADING} title="Add an AWS account">
       {/* Every field has a line under it, a hint or what is wrong with it: the button lines
           up with the inputs, not with those lines. */}
       <Box display="flex" alignItems="flex-start" style={{ gap: 16 }}>

@@ -13,6 +13,7 @@ import { Timestamp } from '../common/Timestamp';
 import { useEntityTabLink } from '../common/useEntityTabLink';
 import { useReloadableAsync } from '../common/useReloadableAsync';
 import { DriftStatus } from './DriftStatus';
+import { CARD_HEADING } from '../common/cardHeading';
 
 /**
  * The stacks whose infrastructure no longer matches their code, as drift checks found them
@@ -32,7 +33,11 @@ export const DriftedStacksCard = () => {
     [client],
   );
   return (
-    <InfoCard title="Drift" subheader="Stacks that no longer match their code">
+    <InfoCard
+      titleTypographyProps={CARD_HEADING}
+      title="Drift"
+      subheader="Stacks that no longer match their code"
+    >
       <Loaded state={drifted}>
         {found => {
           // A service that ignores the filter must not make every stack look drifted.

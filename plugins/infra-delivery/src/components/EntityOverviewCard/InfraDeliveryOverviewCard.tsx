@@ -10,6 +10,7 @@ import {
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { LatestDeploymentSummary } from './LatestDeploymentSummary';
 import { StacksSummary } from './StacksSummary';
+import { CARD_HEADING } from '../common/cardHeading';
 
 /**
  * The infrastructure of a catalog entity at a glance, for its Overview page: the newest run of
@@ -33,7 +34,7 @@ export const InfraDeliveryOverviewCard = () => {
     );
   }
   return (
-    <InfoCard title="Infrastructure">
+    <InfoCard titleTypographyProps={CARD_HEADING} title="Infrastructure">
       {stackIds.length > 0 && (
         <StacksSummary entity={entity} stackIds={stackIds} />
       )}

@@ -4,6 +4,7 @@ import Typography from '@material-ui/core/Typography';
 import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { ErrorPanel } from '../common/ErrorPanel';
+import { CARD_HEADING } from '../common/cardHeading';
 
 /**
  * The self-hosted servers' OAuth callback page: completes the login with what the server sent
@@ -44,7 +45,10 @@ export const CompleteGitForgeLogin = ({
       {error ? (
         <ErrorPanel error={error} title="The login did not complete" />
       ) : (
-        <InfoCard title={`Logged in to ${value!.server.name}`}>
+        <InfoCard
+          titleTypographyProps={CARD_HEADING}
+          title={`Logged in to ${value!.server.name}`}
+        >
           <Typography paragraph>
             The portal now reads repositories on {value!.server.baseUrl} with
             your own access ({value!.login.scopes.join(', ') || 'no scopes'}).

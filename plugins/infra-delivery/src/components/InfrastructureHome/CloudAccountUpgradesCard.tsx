@@ -9,6 +9,7 @@ import { CARD_TABLE_OPTIONS } from '../common/tableOptions';
 import { useInfrastructurePath } from '../common/useInfrastructurePath';
 import { useReloadableAsync } from '../common/useReloadableAsync';
 import { Loaded } from '../common/Loaded';
+import { CARD_HEADING } from '../common/cardHeading';
 
 /** A connected account whose role is not on the latest policy version: it can be upgraded. */
 export function needsUpgrade(account: CloudAccount): boolean {
@@ -35,6 +36,7 @@ export const CloudAccountUpgradesCard = () => {
   );
   return (
     <InfoCard
+      titleTypographyProps={CARD_HEADING}
       title="Cloud accounts needing an upgrade"
       subheader="Their role runs an older policy version"
       deepLink={{ title: 'All cloud accounts', link: cloudAccountsPath }}

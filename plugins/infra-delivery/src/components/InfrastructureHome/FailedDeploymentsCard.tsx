@@ -15,6 +15,7 @@ import { ecsName } from '../common/useLiveDeployments';
 import { useReloadableAsync } from '../common/useReloadableAsync';
 import { FAILED_LATELY_DAYS } from './FailedLatelyCard';
 import { ecsServiceKey, useServiceEntities } from './useServiceEntities';
+import { CARD_HEADING } from '../common/cardHeading';
 
 /** The most failed deployments listed. */
 const MAX_FAILED_DEPLOYMENTS = 10;
@@ -44,6 +45,7 @@ export const FailedDeploymentsCard = () => {
   );
   return (
     <InfoCard
+      titleTypographyProps={CARD_HEADING}
       title="Deployments that failed lately"
       subheader={`ECS deployments that failed in the last ${FAILED_LATELY_DAYS} days`}
       noPadding

@@ -19,6 +19,7 @@ import { runsFilteredBy } from '../PipelineRunsContent/runFilters';
 import { bothLoaded, LoadState } from '../common/loadState';
 import { Loaded } from '../common/Loaded';
 import { StackDirectory } from './useStackDirectory';
+import { CARD_HEADING } from '../common/cardHeading';
 
 export interface RunListCardProps {
   title: string;
@@ -55,6 +56,7 @@ export const RunListCard = ({
   const infrastructurePath = useInfrastructurePath();
   return (
     <InfoCard
+      titleTypographyProps={CARD_HEADING}
       title={title}
       subheader={subheader}
       noPadding

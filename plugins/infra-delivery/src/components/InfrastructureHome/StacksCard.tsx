@@ -3,6 +3,7 @@ import { Loaded } from '../common/Loaded';
 import { LoadState } from '../common/loadState';
 import { StackLastRunTable } from './StackLastRunTable';
 import { StackDirectory } from './useStackDirectory';
+import { CARD_HEADING } from '../common/cardHeading';
 
 /**
  * Every stack of the organization with how its last run went, the most recently run first:
@@ -13,7 +14,12 @@ export const StacksCard = ({
 }: {
   directory: LoadState<StackDirectory>;
 }) => (
-  <InfoCard title="Stacks" subheader="Each stack with its last run" noPadding>
+  <InfoCard
+    titleTypographyProps={CARD_HEADING}
+    title="Stacks"
+    subheader="Each stack with its last run"
+    noPadding
+  >
     <Loaded state={directory}>
       {({ stacks }) => <StackLastRunTable stacks={stacks} />}
     </Loaded>

@@ -18,6 +18,7 @@ import { ErrorPanel } from '../common/ErrorPanel';
 import { MetricSpec } from './metricSpecs';
 import { tickLabel, timeTicks } from './timeTicks';
 import { axisUnit, formatMetricValue } from './metricUnits';
+import { CARD_HEADING } from '../common/cardHeading';
 
 export interface MetricWindow {
   startTime: string;
@@ -88,6 +89,7 @@ export const MetricChart = ({
 
   return (
     <InfoCard
+      titleTypographyProps={CARD_HEADING}
       title={metric.title}
       subheader={`${metric.namespace} · ${metric.metricName}`}
     >

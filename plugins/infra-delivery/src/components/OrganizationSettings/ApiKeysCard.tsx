@@ -18,6 +18,7 @@ import { SecretOnceDialog } from './SecretOnceDialog';
 import { CreateForm } from './CreateForm';
 import { useList } from './useList';
 import { LoadingTable } from '../common/LoadingTable';
+import { CARD_HEADING } from '../common/cardHeading';
 
 const MINE = 'mine';
 
@@ -102,7 +103,7 @@ export const ApiKeysCard = ({
     accounts.items.find(a => a.id === ownerId)?.name ?? ownerId;
 
   return (
-    <InfoCard title="API keys">
+    <InfoCard titleTypographyProps={CARD_HEADING} title="API keys">
       {message}
       <CreateForm
         submitLabel="Create key"

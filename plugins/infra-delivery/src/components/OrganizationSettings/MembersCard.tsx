@@ -22,6 +22,7 @@ import { SecretOnceDialog } from './SecretOnceDialog';
 import { CreateForm } from './CreateForm';
 import { ListState } from './useList';
 import { LoadingTable } from '../common/LoadingTable';
+import { CARD_HEADING } from '../common/cardHeading';
 
 /** Members and pending invitations; inviting shows the invitation token once. */
 export const MembersCard = ({
@@ -142,7 +143,10 @@ export const MembersCard = ({
   }
 
   return (
-    <InfoCard title="Members and invitations">
+    <InfoCard
+      titleTypographyProps={CARD_HEADING}
+      title="Members and invitations"
+    >
       {message}
       {/* Only admins invite, change roles and remove (the service checks it too). */}
       {isAdmin ? (

@@ -179,7 +179,11 @@ describe('OrganizationSettingsPage', () => {
       },
     });
     const days =
-      (Date.parse(created.body.data.expiresAt) - Date.now()) / 86_400_000;
+      (Date.parse(
+        (created.body as { data: { expiresAt: string } }).data.expiresAt,
+      ) -
+        Date.now()) /
+      86_400_000;
     expect(Math.round(days)).toBe(90);
 
     // Escape does not close it: the key could not be read again.

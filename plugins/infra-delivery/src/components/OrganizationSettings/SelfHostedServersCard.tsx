@@ -16,6 +16,7 @@ import { useIsOrganizationAdmin } from '../common/useIsOrganizationAdmin';
 import { useList } from './useList';
 import { CreateForm } from './CreateForm';
 import { LoadingTable } from '../common/LoadingTable';
+import { CARD_HEADING } from '../common/cardHeading';
 
 const EMPTY_FORM = { name: '', baseUrl: '', clientId: '', clientSecret: '' };
 
@@ -58,7 +59,10 @@ export const SelfHostedServersCard = () => {
   );
 
   return (
-    <InfoCard title="Self-hosted git servers">
+    <InfoCard
+      titleTypographyProps={CARD_HEADING}
+      title="Self-hosted git servers"
+    >
       {message}
       {isAdmin && (
         <>

@@ -19,6 +19,7 @@ import { RoleSelect } from './RoleSelect';
 import { CreateForm } from './CreateForm';
 import { useList } from './useList';
 import { LoadingTable } from '../common/LoadingTable';
+import { CARD_HEADING } from '../common/cardHeading';
 
 /** Service accounts for runners and automation. */
 export const ServiceAccountsCard = ({
@@ -100,7 +101,7 @@ export const ServiceAccountsCard = ({
   }
 
   return (
-    <InfoCard title="Service accounts">
+    <InfoCard titleTypographyProps={CARD_HEADING} title="Service accounts">
       {message}
       {/* Only admins create and delete them (the service checks it too). */}
       {isAdmin ? (

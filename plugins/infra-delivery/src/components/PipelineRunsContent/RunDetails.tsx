@@ -26,6 +26,7 @@ import { RunNames } from '../common/useRunNames';
 import { RunFacts } from './RunFacts';
 import { WhyItWaits } from './WhyItWaits';
 import { ErrorText } from '../common/WarningText';
+import { CARD_HEADING } from '../common/cardHeading';
 
 /** One run: its actions, steps with logs, plan summaries and resource changes. */
 export const RunDetails = ({
@@ -81,6 +82,7 @@ export const RunDetails = ({
   return (
     <Box marginTop={2} component="section" aria-label="Run details">
       <InfoCard
+        titleTypographyProps={CARD_HEADING}
         title={
           // eslint-disable-next-line no-nested-ternary
           value ? names.runTitle(value.run) : error ? 'Run' : 'Loading the run…'

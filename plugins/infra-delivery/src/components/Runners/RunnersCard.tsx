@@ -19,6 +19,7 @@ import { useRunTitles } from './useRunTitles';
 import { useRunnerSilent } from './useRunnerSilent';
 import { LeaseText } from '../PipelineRunsContent/StepRunner';
 import { LoadingTable } from '../common/LoadingTable';
+import { CARD_HEADING } from '../common/cardHeading';
 
 /** How often the list is read again, so that runners going on- or offline show. */
 export const RUNNERS_REFRESH_MS = 15_000;
@@ -175,6 +176,7 @@ export const RunnersCard = ({
 
   return (
     <InfoCard
+      titleTypographyProps={CARD_HEADING}
       title="Runners"
       subheader="Runners execute the plan, apply and destroy steps of pipeline runs."
       action={

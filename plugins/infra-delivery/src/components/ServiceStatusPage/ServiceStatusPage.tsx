@@ -22,6 +22,7 @@ import {
 } from '../common/useInfrastructurePath';
 import { runsFilteredBy } from '../PipelineRunsContent/runFilters';
 import { useRunnersCardLink } from '../Runners/useRunnersCardLink';
+import { CARD_HEADING } from '../common/cardHeading';
 
 /**
  * How much work waits and who can do it: the organization's runners and its queued runs. A
@@ -131,7 +132,7 @@ export const ServiceStatusPage = () => {
           )}
         </WarningPanel>
       ) : (
-        <InfoCard title="Service status">
+        <InfoCard titleTypographyProps={CARD_HEADING} title="Service status">
           <StructuredMetadataTable
             // The titles as written (sentence case), not title-cased.
             options={{ titleFormat: (key: string) => key }}

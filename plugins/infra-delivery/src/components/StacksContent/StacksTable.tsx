@@ -36,6 +36,7 @@ import {
 import { StackOverview, useStacksOverview } from './useStacksOverview';
 import { StackOutputsSummary } from './StackOutputs';
 import { ErrorText } from '../common/WarningText';
+import { CARD_HEADING } from '../common/cardHeading';
 
 export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
   const client = useApi(infraDeliveryApiRef);
@@ -280,7 +281,10 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
       />
       {ownDetails && (
         <Box marginTop={3}>
-          <InfoCard title={`${ownDetails.stack.name} in detail`}>
+          <InfoCard
+            titleTypographyProps={CARD_HEADING}
+            title={`${ownDetails.stack.name} in detail`}
+          >
             <StackDetails {...ownDetails} />
           </InfoCard>
         </Box>
