@@ -161,7 +161,9 @@ describe('DeploymentsContent', () => {
     expect(
       within(button.closest('tr')!).getByText('Deploy app:3'),
     ).toBeInTheDocument();
-    const same = screen.getByText('The release running now').closest('tr')!;
+    const same = screen
+      .getByText('Running now: deployed again since')
+      .closest('tr')!;
     expect(within(same).getByText('Deploy app:1')).toBeInTheDocument();
   });
 

@@ -80,11 +80,15 @@ export const DeploymentsView = ({
   const current = deployments.find(d => d.status === 'SUCCEEDED');
   const title = (d: Deployment) => deploymentTitle(d, deployments);
   const runningRef = current?.data.deployedTaskDefinition?.ref;
-  /** A succeeded deployment of the task definition revision that runs now. */
+  /**
+   * A succeeded deployment of the task definition revision that runs now: the newest, or an
+   * older one of the same release (rolled back to), which has nothing to roll back to either.
+   */
   const runsNow = (d: Deployment) =>
-    d.status === 'SUCCEEDED' &&
-    runningRef !== undefined &&
-    d.data.deployedTaskDefinition?.ref === runningRef;
+    d.id === current?.id ||
+    (d.status === 'SUCCEEDED' &&
+      runningRef !== undefined &&
+      d.data.deployedTaskDefinition?.ref === runningRef);
 
   const columns: TableColumn<Deployment>[] = contentWidths<Deployment>([
     {
@@ -106,7 +110,22 @@ export const DeploymentsView = ({
         </Box>
       ),
     },
-    { title: 'Status', render: d => <DeploymentStatus deployment={d} /> },
+    {
+      title: 'Status',
+      render: d => (
+        <Box>
+          <DeploymentStatus deployment={d} />
+          {/* Why a succeeded deployment has no Roll back: its release is what runs. */}
+          {runsNow(d) && (
+            <Typography variant="caption" color="textSecondary" component="div">
+              {d.id === current?.id
+                ? 'Running now'
+                : 'Running now: deployed again since'}
+            </Typography>
+          )}
+        </Box>
+      ),
+    },
     { title: 'Progress', render: d => <DeploymentProgress deployment={d} /> },
     {
       title: 'Started',
@@ -123,22 +142,9 @@ export const DeploymentsView = ({
       sorting: false,
       render: d => (
         <Box display="flex" style={{ gap: 8, whiteSpace: 'nowrap' }}>
-          {/* Why the newest succeeded deployment has no Roll back: it is what runs. */}
-          {d.id === current?.id && (
-            <Typography variant="caption" color="textSecondary">
-              Running now
-            </Typography>
-          )}
-          {/* An older deployment of the release that runs (rolled back to): nothing to undo. */}
-          {d.id !== current?.id && runsNow(d) && (
-            <Typography variant="caption" color="textSecondary">
-              The release running now
-            </Typography>
-          )}
           {canRollBack &&
             d.status === 'SUCCEEDED' &&
             current &&
-            d.id !== current.id &&
             !runsNow(d) && (
               <ConfirmActionButton
                 label="Roll back"
