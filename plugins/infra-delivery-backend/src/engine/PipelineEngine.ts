@@ -21,6 +21,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { LoggerService } from '@backstage/backend-plugin-api';
 import {
+  APPROVAL_REJECTED_ERROR_CODE,
   ErrorBody,
   errorCode,
   FINAL_STATUSES,
@@ -464,7 +465,7 @@ export class PipelineEngine {
         });
       }
       const error: ErrorBody = {
-        code: errorCode('Approval', 'REJECTED'),
+        code: APPROVAL_REJECTED_ERROR_CODE,
         message: comment
           ? `The approval was rejected: ${comment}`
           : 'The approval was rejected',

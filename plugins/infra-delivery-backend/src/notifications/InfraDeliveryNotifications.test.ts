@@ -187,18 +187,22 @@ describe.each(databases.eachSupportedId())(
       // Bob's team does not own the stack.
       await expect(notificationsOf(BOB)).resolves.toEqual([]);
 
-      await act(api, owner, run.id, 'reject');
+      // Rejected, the plan no longer waits: the same notification says so, and no "run
+      // failed" comes of what a person chose.
+      await act(api, owner, run.id, 'reject', 'Overlaps the VPN range');
       const alice = await eventually(async () => {
         const titled = await notificationsOf(ALICE);
         expect(titled.map(n => n.payload.title)).toEqual([
-          'Payments network: a run failed',
-          'Payments network: a plan waits for your approval',
+          'Payments network: the plan was rejected',
         ]);
         return titled;
       });
       expect(alice[0].payload).toMatchObject({
         link,
-        topic: 'Infrastructure: failed runs',
+        topic: 'Infrastructure: approvals',
+        severity: 'normal',
+        description:
+          'The approval was rejected: Overlaps the VPN range. Nothing was applied.',
       });
     });
 

@@ -1,6 +1,9 @@
 import { LoggerService } from '@backstage/backend-plugin-api';
 import { NotificationSendOptions } from '@backstage/plugin-notifications-node';
-import { Deployment } from '@infra-delivery/plugin-infra-delivery-common';
+import {
+  APPROVAL_REJECTED_ERROR_CODE,
+  Deployment,
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { DeploymentChangeListener, ecsName } from '../database/DeploymentStore';
 import { RecipientLookup } from '../database/NotificationOutboxStore';
 import { RunRecord } from '../database/PipelineRunStore';
@@ -87,6 +90,21 @@ export class InfraDeliveryNotifications implements RunEvents {
         description: `${what} planned changes to ${stackName}; approve or reject them.`,
         link: runLink(run.attachedEntityId, run.id),
         severity: 'high',
+        scope: `infra-delivery:run:${run.id}:approval`,
+      });
+    } else if (
+      change.status === 'FAILED' &&
+      run.error?.code === APPROVAL_REJECTED_ERROR_CODE
+    ) {
+      // In place of "a plan waits for your approval" (same scope): that stood unread after
+      // the decision, beside a "run failed" for what a person chose.
+      await this.send('approvalWaiting', await recipients(), {
+        title: `${stackName}: the plan was rejected`,
+        description: `${run.description ? `“${run.description}”: ` : ''}${
+          run.error.message
+        }. Nothing was applied.`,
+        link: runLink(run.attachedEntityId, run.id),
+        severity: 'normal',
         scope: `infra-delivery:run:${run.id}:approval`,
       });
     } else if (change.status === 'FAILED') {

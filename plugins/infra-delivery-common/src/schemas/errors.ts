@@ -12,6 +12,9 @@ export function errorCode(entity: string, reason: string): string {
   return `${ERROR_CODE_PRODUCT}:${entity}:${reason}`;
 }
 
+/** The error of a run whose approval a person rejected: a decision, not a failure to look into. */
+export const APPROVAL_REJECTED_ERROR_CODE = errorCode('Approval', 'REJECTED');
+
 export const errorDetailSectionSchema = z
   .object({
     title: z.string(),

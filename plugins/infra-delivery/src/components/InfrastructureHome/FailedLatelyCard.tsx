@@ -1,5 +1,8 @@
 import { useApi } from '@backstage/frontend-plugin-api';
-import { PipelineRun } from '@infra-delivery/plugin-infra-delivery-common';
+import {
+  APPROVAL_REJECTED_ERROR_CODE,
+  PipelineRun,
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { infraDeliveryApiRef } from '../../api';
 import { useLiveRuns } from '../common/useLiveRuns';
 import { useReloadableAsync } from '../common/useReloadableAsync';
@@ -29,7 +32,12 @@ export const FailedLatelyCard = ({
       query: { status: ['FAILED'], limit: MAX_FAILED_RUNS },
     });
     const since = Date.now() - FAILED_LATELY_DAYS * 86_400_000;
-    return page.data.filter(run => Date.parse(failedAt(run)) >= since);
+    // A rejected plan is a person's decision, not a failure to look into.
+    return page.data.filter(
+      run =>
+        Date.parse(failedAt(run)) >= since &&
+        run.error?.code !== APPROVAL_REJECTED_ERROR_CODE,
+    );
   }, [client]);
   useLiveRuns(runs.retry);
   return (

@@ -204,6 +204,18 @@ describe('InfrastructureHomePage', () => {
         description: 'A failure of last month',
         completedAt: ago(24 * 30),
       }),
+      pipelineRun({
+        id: 'run-6',
+        status: 'FAILED',
+        pipelineId: network.changePipelineId,
+        attachedEntityId: 'net',
+        description: 'A plan someone rejected',
+        completedAt: ago(2),
+        error: {
+          code: 'InfraDelivery:Approval:REJECTED',
+          message: 'The approval was rejected: not now',
+        },
+      }),
     ];
     await renderPage();
 
@@ -225,6 +237,10 @@ describe('InfrastructureHomePage', () => {
 
     expect(
       within(failed).queryByText('A failure of last month'),
+    ).not.toBeInTheDocument();
+    // A rejected plan was a person's decision, not a failure.
+    expect(
+      within(failed).queryByText('A plan someone rejected'),
     ).not.toBeInTheDocument();
     // Older failures are one link away.
     expect(
