@@ -484,6 +484,9 @@ describe.each(databases.eachSupportedId())(
           /^application\/x-yaml/,
         );
         expect(response.headers['cache-control']).toBe('no-store');
+        expect(response.headers['content-disposition']).toBe(
+          `attachment; filename="infra-delivery-onboarding-${account.id}.yaml"`,
+        );
         const template = parseCloudFormation(response.text);
         const { Parameters: parameters, Resources: resources } = template;
         expect(parameters.CloudAccountId.Default).toBe(account.id);

@@ -36,6 +36,11 @@ export function registerCloudRoutes({ bind, services, cursors }: RouteContext) {
       const template = await cloudOnboarding.renderTemplate(params.id, query);
       // Each download carries a fresh one-time token: nothing may keep a copy.
       res.setHeader('Cache-Control', 'no-store');
+      // Saved as a YAML file: the portal's "Download the template" saved one without a name.
+      res.setHeader(
+        'Content-Disposition',
+        `attachment; filename="infra-delivery-onboarding-${params.id}.yaml"`,
+      );
       return template;
     },
   );

@@ -399,9 +399,15 @@ describe('CloudAccountsPage', () => {
     expect(
       within(dialog).queryByRole('link', { name: 'Launch in the AWS console' }),
     ).not.toBeInTheDocument();
+    // What to do with the file, in the person's words, not the portal's configuration.
     expect(
-      within(dialog).getByText(/With a template bucket in the portal's/),
+      within(dialog).getByText(
+        /in the AWS console open CloudFormation, choose Create stack and upload it/,
+      ),
     ).toBeInTheDocument();
+    expect(
+      within(dialog).queryByText(/template bucket/),
+    ).not.toBeInTheDocument();
   });
 
   it('connects with the local driver', async () => {

@@ -82,11 +82,24 @@ export const ConnectDialog = ({
           <>
             <Typography paragraph>
               Launch the CloudFormation stack in AWS account {account.cloudId}.
-              It creates a role the portal may assume (policy version{' '}
-              {template.value.data.version}) and reports back when it is done.
+              It creates a role with the permissions the portal needs (policy
+              version {template.value.data.version}) and reports back when it is
+              done.
             </Typography>
-            <Box display="flex" style={{ gap: 16 }} mb={2}>
-              {template.value.data.quickCreateUrl ? (
+            {!template.value.data.quickCreateUrl && (
+              <Typography variant="body2" paragraph>
+                Download the template, then in the AWS console open
+                CloudFormation, choose Create stack and upload it.
+              </Typography>
+            )}
+            <Box
+              display="flex"
+              flexWrap="wrap"
+              alignItems="center"
+              style={{ gap: 16 }}
+              mb={2}
+            >
+              {template.value.data.quickCreateUrl && (
                 <Button
                   variant="contained"
                   color="primary"
@@ -96,17 +109,10 @@ export const ConnectDialog = ({
                 >
                   Launch in the AWS console
                 </Button>
-              ) : (
-                <Typography variant="body2">
-                  Create a stack from the downloaded template in the AWS
-                  console. (With a template bucket in the portal's
-                  configuration, a link here opens the console with it.)
-                </Typography>
               )}
               <Link
                 href={template.value.data.templateUrl}
-                target="_blank"
-                rel="noopener noreferrer"
+                style={{ whiteSpace: 'nowrap' }}
               >
                 Download the template
               </Link>
