@@ -337,10 +337,15 @@ describe('PipelineRunsContent', () => {
     ).toBeInTheDocument();
     const failedRow = await rowOf('Upgrade database');
     expect(within(failedRow).getByText('Failed')).toBeInTheDocument();
-    // How long it took, under when it started.
+    // How long it took, under when it was triggered (the list's order), not when it started.
     expect(
       within(failedRow).getByText(byTextContent('took 2m 05s')),
     ).toBeInTheDocument();
+    expect(failedRow.querySelector('time')).toHaveAttribute(
+      'datetime',
+      failed.createdAt,
+    );
+    expect(failed.createdAt).not.toBe(failed.startedAt);
     const runningRow = await rowOf('Rotate database credentials');
     expect(within(runningRow).getByText('Running')).toBeInTheDocument();
     // No person started it: what did is named under its name; a run started through the API
@@ -349,10 +354,10 @@ describe('PipelineRunsContent', () => {
     expect(
       within(await rowOf('Apply network changes')).queryByText(/^by /),
     ).not.toBeInTheDocument();
-    // Four columns: who started a run is no column of its own, so Started fits at 1,024 px.
+    // Four columns: who started a run is no column of its own, so Triggered fits at 1,024 px.
     expect(
       screen.getAllByRole('columnheader').map(header => header.textContent),
-    ).toEqual(['Status', 'Run', 'Stack', 'Started']);
+    ).toEqual(['Status', 'Run', 'Stack', 'Triggered']);
     // A run without a description is named by what it does to which stack, and shows who
     // started it; a plain queue reason is shown as is.
     const queuedRow = await rowOf('Destroy · Database');

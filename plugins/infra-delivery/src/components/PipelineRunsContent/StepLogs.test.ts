@@ -1,4 +1,4 @@
-import { logHeight, noLogsText } from './StepLogs';
+import { logHeight, logText, noLogsText } from './StepLogs';
 
 describe('noLogsText', () => {
   it('says why a step has no log lines', () => {
@@ -29,11 +29,30 @@ describe('noLogsText', () => {
   });
 });
 
+describe('logText', () => {
+  it('heads each attempt of a retried step, and leaves a single attempt as it is', () => {
+    const line = (attemptEpoch: number, text: string) => ({
+      attemptEpoch,
+      text,
+    });
+    expect(logText([line(1, 'a'), line(1, 'b')])).toBe('a\nb');
+    expect(logText([line(1, 'a'), line(2, 'b'), line(2, 'c')])).toBe(
+      [
+        '\u001b[1m── Attempt 1 ──\u001b[0m',
+        'a',
+        '\u001b[1m── Attempt 2 ──\u001b[0m',
+        'b',
+        'c',
+      ].join('\n'),
+    );
+  });
+});
+
 describe('logHeight', () => {
   it('fits a short log and scrolls a long one', () => {
     expect(logHeight(1)).toBe(logHeight(2));
     expect(logHeight(3)).toBeGreaterThan(logHeight(2));
     expect(logHeight(2)).toBeLessThan(150);
-    expect(logHeight(500)).toBe(320);
+    expect(logHeight(500)).toBe(480);
   });
 });

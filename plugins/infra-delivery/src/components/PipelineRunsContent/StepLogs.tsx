@@ -1,13 +1,16 @@
 import { LogViewer } from '@backstage/core-components';
-import { StepExecution } from '@infra-delivery/plugin-infra-delivery-common';
+import {
+  StepExecution,
+  StepLogLine,
+} from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { useMemo } from 'react';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { useStepLogs } from './useStepLogs';
 
-/** The most height the log viewer takes: it scrolls and searches within it. */
-const LOG_HEIGHT = 320;
+/** The most height the log viewer takes (some 20 lines): it scrolls and searches within it. */
+const LOG_HEIGHT = 480;
 /** Its search bar and margins, and one line of log. */
 const LOG_CHROME = 72;
 const LOG_LINE = 20;
@@ -43,10 +46,30 @@ export function noLogsText(step: Pick<StepExecution, 'type' | 'status'>) {
   }
 }
 
+/**
+ * The log's text for the viewer. A step retried keeps each attempt's lines: each attempt
+ * begins under a bold "── Attempt 2 ──" line, where attempts ran together before.
+ */
+export function logText(lines: Pick<StepLogLine, 'attemptEpoch' | 'text'>[]) {
+  if (new Set(lines.map(line => line.attemptEpoch)).size <= 1) {
+    return lines.map(line => line.text).join('\n');
+  }
+  const text: string[] = [];
+  let attempt: number | undefined;
+  for (const line of lines) {
+    if (line.attemptEpoch !== attempt) {
+      attempt = line.attemptEpoch;
+      text.push(`\u001b[1m── Attempt ${attempt} ──\u001b[0m`);
+    }
+    text.push(line.text);
+  }
+  return text.join('\n');
+}
+
 /** A step's logs as they grow, with ANSI colours, search and links to lines. */
 export const StepLogs = ({ step }: { step: StepExecution }) => {
   const { lines, loading, error } = useStepLogs(step.id, step.status);
-  const text = useMemo(() => lines.map(line => line.text).join('\n'), [lines]);
+  const text = useMemo(() => logText(lines), [lines]);
 
   if (loading) {
     return <Typography variant="caption">Loading logs…</Typography>;
@@ -55,7 +78,7 @@ export const StepLogs = ({ step }: { step: StepExecution }) => {
     <Box width="100%">
       {error && <ErrorPanel error={error} title="Could not read the logs" />}
       {lines.length > 0 && (
-        <Box height={logHeight(lines.length)}>
+        <Box height={logHeight(text.split('\n').length)}>
           <LogViewer text={text} />
         </Box>
       )}
