@@ -59,6 +59,14 @@ export interface Config {
        */
       enabled?: boolean;
     };
+    /**
+     * Who may sign up through `POST /auth/signup` (people and scripts outside the portal; portal
+     * users never sign up). `open`: anyone who reaches the backend, into a new organization of
+     * their own, as the specification has it. `invitations-only`: only with an invitation of an
+     * organization (403 `InfraDelivery:Signup:INVITATION_REQUIRED` without one), for a portal
+     * whose backend everyone in the company reaches. Default `open`.
+     */
+    signups?: 'open' | 'invitations-only';
     /** Attempts allowed per window on the unauthenticated endpoints (429 beyond). */
     rateLimits?: {
       /** Sign-ups per client address. Default 20 per 3600 s. */

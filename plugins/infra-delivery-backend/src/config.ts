@@ -31,6 +31,7 @@ export interface PluginConfig {
   gitSelfHosted: GitSelfHostedConfig;
   /** Seed the portal organization with demo data at start-up. */
   demoEnabled: boolean;
+  signups: SignupMode;
   portal: PortalAccessOptions;
   rateLimits: AuthRateLimits;
   cloud: CloudSettings;
@@ -40,6 +41,22 @@ export interface PluginConfig {
   runners: RunnerSettings;
   /** Development: where to keep the local runner's API key (see provisionLocalRunner). */
   localRunnerTokenFile?: string;
+}
+
+/**
+ * Who may sign up through `POST /auth/signup`: anyone (a new organization of their own, as the
+ * specification has it), or only people an organization invited.
+ */
+export type SignupMode = 'open' | 'invitations-only';
+
+function readSignupMode(config: Config): SignupMode {
+  const value = config.getOptionalString('signups') ?? 'open';
+  if (value !== 'open' && value !== 'invitations-only') {
+    throw new Error(
+      `infraDelivery.signups must be "open" or "invitations-only", not "${value}"`,
+    );
+  }
+  return value;
 }
 
 function readRateLimit(
@@ -88,6 +105,7 @@ export function readPluginConfig(root: Config): PluginConfig {
       `${root.getOptionalString('app.baseUrl') ?? ''}${DEFAULT_PORTAL_PATH}`
     ).replace(/\/+$/, ''),
     demoEnabled: config.getOptionalBoolean('demo.enabled') ?? false,
+    signups: readSignupMode(config),
     secretsKey: readSecretsKey(config),
     gitSelfHosted: {
       allowLoopbackHttp: process.env.NODE_ENV !== 'production',

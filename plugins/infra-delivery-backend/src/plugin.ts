@@ -186,6 +186,7 @@ export const infraDeliveryPlugin = createBackendPlugin({
           secretsKey: pluginConfig.secretsKey,
           gitSelfHosted: pluginConfig.gitSelfHosted,
           portalUrl: pluginConfig.portalUrl,
+          signups: pluginConfig.signups,
           cloud: { settings: pluginConfig.cloud, provider: cloudProvider },
           deployments: {
             provider: createDeploymentProvider(

@@ -14,7 +14,7 @@ import { Authorizer } from './auth/Authorizer';
 import { CallerResolver, PortalAccessOptions } from './auth/CallerResolver';
 import { createSecretCipher } from './auth/SecretCipher';
 import { AuthRateLimits, RateLimiter } from './auth/RateLimiter';
-import { GitSelfHostedConfig } from './config';
+import { GitSelfHostedConfig, SignupMode } from './config';
 import { Stores } from './database/stores';
 import { PipelineEngine } from './engine/PipelineEngine';
 import { PageCursors } from './pagination/PageCursors';
@@ -42,6 +42,8 @@ export interface PluginContextOptions {
   gitSelfHosted: GitSelfHostedConfig;
   /** The frontend plugin's Infrastructure page (`infraDelivery.portalUrl`). */
   portalUrl: string;
+  /** Who may sign up (`infraDelivery.signups`). */
+  signups: SignupMode;
   cloud: CloudOptions;
   config: RootConfigService;
   urlReader: UrlReaderService;
@@ -117,6 +119,7 @@ export async function createPluginContext(
       options.urlReader,
     ),
     deployments: options.deployments,
+    signups: options.signups,
     logger: options.logger,
   });
 

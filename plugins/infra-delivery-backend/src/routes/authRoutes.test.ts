@@ -127,6 +127,46 @@ describe.each(databases.eachSupportedId())('auth routes on %s', databaseId => {
     });
   });
 
+  it('signs up only with an invitation where the portal says so (403)', async () => {
+    const ADMIN = 'user:default/platform-admin';
+    const closed = await startInfraDeliveryBackend(
+      await databases.init(databaseId),
+      {
+        config: {
+          infraDelivery: {
+            signups: 'invitations-only',
+            roleMappings: [{ entityRef: ADMIN, role: 'ADMIN' }],
+          },
+        },
+      },
+    );
+    const email = uniqueEmail('invited');
+    const uninvited = await closed.post('/auth/signup', {
+      data: { email, password: TEST_PASSWORD },
+    });
+    expect(uninvited.status).toBe(403);
+    expect(errorBodySchema.parse(uninvited.body)).toMatchObject({
+      code: 'InfraDelivery:Signup:INVITATION_REQUIRED',
+      message:
+        'Signing up here takes an invitation: ask an ADMIN of your organization to invite you (POST /memberships), then sign up with its invitationToken',
+    });
+
+    const invitation = await closed.post(
+      '/memberships',
+      { data: { email, role: 'MEMBER' } },
+      closed.backstageUserToken(ADMIN),
+    );
+    expect(invitation.status).toBe(201);
+    const invited = await closed.post('/auth/signup', {
+      data: {
+        email,
+        password: TEST_PASSWORD,
+        invitationToken: invitation.body.data.invitationToken,
+      },
+    });
+    expect(invited.status).toBe(201);
+  });
+
   describe('POST /auth/token', () => {
     it('answers wrong passwords and unknown emails alike (401)', async () => {
       const owner = await api.signup();

@@ -11,6 +11,7 @@ import { isUniqueViolation } from '../database/dbErrors';
 import { Stores } from '../database/stores';
 import { InfraDeliveryError } from '../errors';
 import { audit } from './audit';
+import { SignupMode } from '../config';
 
 /** Invitation tokens are random; only their SHA-256 is stored. */
 export function hashInvitationToken(token: string): string {
@@ -37,6 +38,7 @@ export class IdentityService {
       stores: Stores;
       accessTokens: AccessTokenIssuer;
       auditor: AuditorService;
+      signups: SignupMode;
     },
   ) {}
 
@@ -46,6 +48,15 @@ export class IdentityService {
     invitationToken?: string;
     plan?: string;
   }): Promise<{ organizationId: string; userId: string }> {
+    if (this.deps.signups === 'invitations-only' && !input.invitationToken) {
+      throw new InfraDeliveryError({
+        status: 403,
+        entity: 'Signup',
+        reason: 'INVITATION_REQUIRED',
+        message:
+          'Signing up here takes an invitation: ask an ADMIN of your organization to invite you (POST /memberships), then sign up with its invitationToken',
+      });
+    }
     const passwordHash = await hashPassword(input.password);
     return audit(
       this.deps.auditor,

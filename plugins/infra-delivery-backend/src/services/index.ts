@@ -35,6 +35,7 @@ import { InfrastructureEventService } from './InfrastructureEventService';
 import { RunnerRegistry } from '../runners/RunnerRegistry';
 import { GitTriggerService } from './GitTriggerService';
 import { WebhookDeliveryService } from './WebhookDeliveryService';
+import { SignupMode } from '../config';
 
 /** The domain services, one per resource group. */
 export interface Services {
@@ -78,6 +79,7 @@ export function createServices(deps: {
   cloud: CloudContext;
   githubApps: GithubAppInstallations;
   deployments: DeploymentOptions;
+  signups: SignupMode;
   logger?: LoggerService;
 }): Services {
   const gitTriggers = new GitTriggerService(deps);

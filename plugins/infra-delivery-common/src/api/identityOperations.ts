@@ -31,9 +31,11 @@ export const signup = defineOperation({
     'Create a user and a new organization, or join the inviting organization with an invitation token',
   tag: 'Identity',
   access: 'public',
+  description:
+    'Where the portal is configured with `infraDelivery.signups: invitations-only`, only with an invitation token (403 `InfraDelivery:Signup:INVITATION_REQUIRED` without one).',
   body: signupRequestSchema,
   success: { status: 201, schema: signupResponseSchema },
-  errors: [400, 409, 429],
+  errors: [400, 403, 409, 429],
 });
 
 export const createAccessToken = defineOperation({
