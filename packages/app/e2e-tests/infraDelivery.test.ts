@@ -156,7 +156,7 @@ test('an AWS account is connected through the local driver', async ({
     dialog.getByRole('link', { name: 'Download the template' }),
   ).toHaveAttribute('href', /\/cloud-accounts\/[^/]+\/onboarding-template\?/);
   await expect(
-    dialog.getByText(/With a template bucket in the portal's/),
+    dialog.getByText(/open CloudFormation, choose Create stack and upload it/),
   ).toBeVisible();
   await dialog
     .getByRole('button', { name: 'Connect with the local driver' })
