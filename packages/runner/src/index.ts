@@ -2,7 +2,11 @@ import { InfraDeliveryClient } from '@infra-delivery/plugin-infra-delivery-commo
 import { parseOptions, USAGE, UsageError } from './options';
 import { explainFailure } from './refusalHints';
 import { Runner } from './Runner';
-import { checkSourceRoot, resolveIacBinary } from './startupChecks';
+import {
+  checkSourceRoot,
+  resolveIacBinary,
+  toolEnvironmentWarnings,
+} from './startupChecks';
 
 export { Runner } from './Runner';
 export { parseOptions } from './options';
@@ -46,9 +50,12 @@ export async function main(argv: string[]): Promise<void> {
         headers: { ...init?.headers, authorization: `Bearer ${token}` },
       }),
   });
-  const runner = new Runner(options, client, message =>
-    process.stdout.write(`${new Date().toISOString()} ${message}\n`),
-  );
+  const log = (message: string) =>
+    process.stdout.write(`${new Date().toISOString()} ${message}\n`);
+  for (const warning of await toolEnvironmentWarnings()) {
+    log(warning);
+  }
+  const runner = new Runner(options, client, log);
   process.once('SIGINT', () => runner.stop());
   process.once('SIGTERM', () => runner.stop());
   try {

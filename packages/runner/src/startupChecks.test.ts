@@ -2,7 +2,11 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from './options';
-import { checkSourceRoot, resolveIacBinary } from './startupChecks';
+import {
+  checkSourceRoot,
+  resolveIacBinary,
+  toolEnvironmentWarnings,
+} from './startupChecks';
 
 describe('the runner’s startup checks', () => {
   let dir: string;
@@ -68,5 +72,23 @@ describe('the runner’s startup checks', () => {
     await expect(
       checkSourceRoot(path.join(dir, 'bin', 'tofu')),
     ).rejects.toBeInstanceOf(UsageError);
+  });
+});
+
+describe('toolEnvironmentWarnings', () => {
+  it('says once that TF_CLI_CONFIG_FILE names no file, and nothing when it does or is unset', async () => {
+    const where = await mkdtemp(path.join(os.tmpdir(), 'tool-env-'));
+    const missing = path.join(where, '.terraformrc');
+    expect(
+      await toolEnvironmentWarnings({ TF_CLI_CONFIG_FILE: missing }),
+    ).toEqual([
+      `TF_CLI_CONFIG_FILE names ${missing}, which is not a file: the IaC tool warns about it at the end of every step's log. Unset it or create the file`,
+    ]);
+    await writeFile(missing, 'plugin_cache_dir = "/tmp"\n');
+    expect(
+      await toolEnvironmentWarnings({ TF_CLI_CONFIG_FILE: missing }),
+    ).toEqual([]);
+    expect(await toolEnvironmentWarnings({})).toEqual([]);
+    await rm(where, { recursive: true, force: true });
   });
 });

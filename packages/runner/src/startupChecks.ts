@@ -58,3 +58,24 @@ export async function checkSourceRoot(sourceRoot: string): Promise<void> {
     );
   }
 }
+
+/**
+ * What in the environment makes the IaC tool warn in every step's log, said once at start: a
+ * `TF_CLI_CONFIG_FILE` naming no file made each plan and apply end with "There are some
+ * problems with the CLI configuration … Unable to open", which read as a failure in the portal.
+ */
+export async function toolEnvironmentWarnings(
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<string[]> {
+  const configFile = env.TF_CLI_CONFIG_FILE;
+  if (!configFile) return [];
+  const exists = await stat(configFile).then(
+    s => s.isFile(),
+    () => false,
+  );
+  return exists
+    ? []
+    : [
+        `TF_CLI_CONFIG_FILE names ${configFile}, which is not a file: the IaC tool warns about it at the end of every step's log. Unset it or create the file`,
+      ];
+}
