@@ -136,11 +136,15 @@ export const ServiceStatusPage = () => {
           <StructuredMetadataTable
             // The titles as written (sentence case), not title-cased.
             options={{ titleFormat: (key: string) => key }}
+            // Text as elements, like the rows with links: Backstage sets a plain string in a
+            // paragraph of its own, a few pixels below its title.
             metadata={{
-              Status: value?.health.status === 'ok' ? 'Operational' : 'Down',
+              Status: (
+                <>{value?.health.status === 'ok' ? 'Operational' : 'Down'}</>
+              ),
               ...workRows,
-              API: value?.info.title,
-              'API version': value?.info.version,
+              API: <>{value?.info.title}</>,
+              'API version': <>{value?.info.version}</>,
               Operations: value && (
                 <>
                   {value.operationCount} (
