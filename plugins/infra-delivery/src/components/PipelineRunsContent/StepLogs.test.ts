@@ -38,9 +38,9 @@ describe('logText', () => {
     expect(logText([line(1, 'a'), line(1, 'b')])).toBe('a\nb');
     expect(logText([line(1, 'a'), line(2, 'b'), line(2, 'c')])).toBe(
       [
-        '\u001b[1m── Attempt 1 ──\u001b[0m',
+        '── Attempt 1 ──',
         'a',
-        '\u001b[1m── Attempt 2 ──\u001b[0m',
+        '── Attempt 2 ──',
         'b',
         'c',
       ].join('\n'),

@@ -48,7 +48,7 @@ export function noLogsText(step: Pick<StepExecution, 'type' | 'status'>) {
 
 /**
  * The log's text for the viewer. A step retried keeps each attempt's lines: each attempt
- * begins under a bold "── Attempt 2 ──" line, where attempts ran together before.
+ * begins under a "── Attempt 2 ──" line, where attempts ran together before.
  */
 export function logText(lines: Pick<StepLogLine, 'attemptEpoch' | 'text'>[]) {
   if (new Set(lines.map(line => line.attemptEpoch)).size <= 1) {
@@ -59,7 +59,9 @@ export function logText(lines: Pick<StepLogLine, 'attemptEpoch' | 'text'>[]) {
   for (const line of lines) {
     if (line.attemptEpoch !== attempt) {
       attempt = line.attemptEpoch;
-      text.push(`\u001b[1m── Attempt ${attempt} ──\u001b[0m`);
+      // Plain text: Backstage's log viewer carried a bold heading's style over the lines
+      // after it, its closing code notwithstanding.
+      text.push(`── Attempt ${attempt} ──`);
     }
     text.push(line.text);
   }
