@@ -35,6 +35,7 @@ import { markRunsLoaded, measureRunsRender } from './renderTiming';
 import { RunStateNote } from './RunStateNote';
 import { BlockingRun } from './WhyItWaits';
 import { useRunFilters } from './runFilters';
+import { attemptStartedAt } from './attemptStartedAt';
 
 /** What started a run that no person or service account started. */
 const STARTED_ON_ITS_OWN: Partial<Record<RunTriggerSource, string>> = {
@@ -253,7 +254,7 @@ export const PipelineRunsView = ({
       render: run => (
         <StartedAndTook
           at={run.createdAt}
-          startedAt={run.startedAt}
+          startedAt={attemptStartedAt(run)}
           completedAt={run.completedAt}
         />
       ),

@@ -6,6 +6,7 @@ import { StackLink } from '../common/StackLink';
 import { Timestamp } from '../common/Timestamp';
 import { RunNames } from '../common/useRunNames';
 import { RunTrigger } from '../common/RunTrigger';
+import { attemptStartedAt } from './attemptStartedAt';
 
 /**
  * The line under a run's title: its stack, who started it, when, and how long it took; for a
@@ -33,9 +34,12 @@ export const RunFacts = ({
         </>
       )}
       <Timestamp value={run.startedAt ?? run.createdAt} /> ·{' '}
-      <Duration startedAt={run.startedAt} completedAt={run.completedAt} />
+      {run.attemptEpoch > 1 && <>attempt {run.attemptEpoch}: </>}
+      <Duration
+        startedAt={attemptStartedAt(run)}
+        completedAt={run.completedAt}
+      />
       {run.startedAt && !run.completedAt && ' so far'}
-      {run.attemptEpoch > 1 && <> · attempt {run.attemptEpoch}</>}
       {run.gitSource && (
         <>
           <br />

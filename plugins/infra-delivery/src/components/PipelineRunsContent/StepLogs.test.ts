@@ -37,13 +37,7 @@ describe('logText', () => {
     });
     expect(logText([line(1, 'a'), line(1, 'b')])).toBe('a\nb');
     expect(logText([line(1, 'a'), line(2, 'b'), line(2, 'c')])).toBe(
-      [
-        '── Attempt 1 ──',
-        'a',
-        '── Attempt 2 ──',
-        'b',
-        'c',
-      ].join('\n'),
+      ['── Attempt 1 ──', 'a', '── Attempt 2 ──', 'b', 'c'].join('\n'),
     );
   });
 });
