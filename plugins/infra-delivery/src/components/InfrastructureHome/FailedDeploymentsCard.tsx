@@ -8,7 +8,7 @@ import { Loaded } from '../common/Loaded';
 import { MaybeLink } from '../common/MaybeLink';
 import { PluginTable } from '../common/PluginTable';
 import { shortArns, taskDefinitionName } from '../common/shortArns';
-import { CARD_TABLE_OPTIONS } from '../common/tableOptions';
+import { CARD_TABLE_OPTIONS, contentWidths } from '../common/tableOptions';
 import { Timestamp } from '../common/Timestamp';
 import { useEntityTabLink } from '../common/useEntityTabLink';
 import { ecsName } from '../common/useLiveDeployments';
@@ -16,6 +16,7 @@ import { useReloadableAsync } from '../common/useReloadableAsync';
 import { FAILED_LATELY_DAYS } from './FailedLatelyCard';
 import { ecsServiceKey, useServiceEntities } from './useServiceEntities';
 import { CARD_HEADING } from '../common/cardHeading';
+import { ClampedCaption } from '../common/ClampedCaption';
 
 /** The most failed deployments listed. */
 const MAX_FAILED_DEPLOYMENTS = 10;
@@ -55,7 +56,7 @@ export const FailedDeploymentsCard = () => {
           <PluginTable<Deployment>
             options={CARD_TABLE_OPTIONS}
             data={list}
-            columns={[
+            columns={contentWidths<Deployment>([
               {
                 title: 'Deployment',
                 render: deployment => (
@@ -75,9 +76,9 @@ export const FailedDeploymentsCard = () => {
                       </Typography>
                     )}
                     {deployment.error && (
-                      <Typography variant="caption" color="textSecondary">
-                        {shortArns(deployment.error.message)}
-                      </Typography>
+                      <ClampedCaption
+                        text={shortArns(deployment.error.message)}
+                      />
                     )}
                   </Box>
                 ),
@@ -99,7 +100,7 @@ export const FailedDeploymentsCard = () => {
                   <Timestamp value={failedAt(deployment)} />
                 ),
               },
-            ]}
+            ])}
             emptyContent={
               <Box padding={2}>
                 <Typography>

@@ -6,7 +6,7 @@ import {
 } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
-import { CARD_TABLE_OPTIONS } from '../common/tableOptions';
+import { CARD_TABLE_OPTIONS, contentWidths } from '../common/tableOptions';
 import { MaybeLink } from '../common/MaybeLink';
 import { StackLink } from '../common/StackLink';
 import { Timestamp } from '../common/Timestamp';
@@ -20,6 +20,7 @@ import { bothLoaded, LoadState } from '../common/loadState';
 import { Loaded } from '../common/Loaded';
 import { StackDirectory } from './useStackDirectory';
 import { CARD_HEADING } from '../common/cardHeading';
+import { ClampedCaption } from '../common/ClampedCaption';
 
 export interface RunListCardProps {
   title: string;
@@ -70,7 +71,9 @@ export const RunListCard = ({
           <PluginTable
             options={CARD_TABLE_OPTIONS}
             data={list}
-            columns={[
+            // As wide as their content: equal shares wrapped a failure's reason over eight
+            // lines beside a column of stack names.
+            columns={contentWidths<PipelineRun>([
               {
                 title: 'Run',
                 render: run => {
@@ -82,11 +85,7 @@ export const RunListCard = ({
                           {names.titleOf(run)}
                         </MaybeLink>
                       </Typography>
-                      {detail && (
-                        <Typography variant="caption" color="textSecondary">
-                          {detail}
-                        </Typography>
-                      )}
+                      {detail && <ClampedCaption text={detail} />}
                     </Box>
                   );
                 },
@@ -106,7 +105,7 @@ export const RunListCard = ({
                 title: timeTitle,
                 render: run => <Timestamp value={timeOf(run)} />,
               },
-            ]}
+            ])}
             emptyContent={
               <Box padding={2}>
                 <Typography>{emptyText}</Typography>
