@@ -8,7 +8,11 @@ import { Loaded } from '../common/Loaded';
 import { MaybeLink } from '../common/MaybeLink';
 import { PluginTable } from '../common/PluginTable';
 import { shortArns, taskDefinitionName } from '../common/shortArns';
-import { CARD_TABLE_OPTIONS, contentWidths } from '../common/tableOptions';
+import {
+  CARD_TABLE_OPTIONS,
+  contentWidths,
+  NO_WRAP,
+} from '../common/tableOptions';
 import { Timestamp } from '../common/Timestamp';
 import { useEntityTabLink } from '../common/useEntityTabLink';
 import { ecsName } from '../common/useLiveDeployments';
@@ -85,6 +89,7 @@ export const FailedDeploymentsCard = () => {
               },
               {
                 title: 'Service',
+                cellStyle: NO_WRAP,
                 render: deployment => {
                   const entity = entities.value?.get(serviceKeyOf(deployment));
                   return (
@@ -96,6 +101,7 @@ export const FailedDeploymentsCard = () => {
               },
               {
                 title: 'Failed',
+                cellStyle: NO_WRAP,
                 render: deployment => (
                   <Timestamp value={failedAt(deployment)} />
                 ),

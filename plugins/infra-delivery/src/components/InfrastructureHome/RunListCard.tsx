@@ -6,7 +6,11 @@ import {
 } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
-import { CARD_TABLE_OPTIONS, contentWidths } from '../common/tableOptions';
+import {
+  CARD_TABLE_OPTIONS,
+  contentWidths,
+  NO_WRAP,
+} from '../common/tableOptions';
 import { MaybeLink } from '../common/MaybeLink';
 import { StackLink } from '../common/StackLink';
 import { Timestamp } from '../common/Timestamp';
@@ -92,6 +96,7 @@ export const RunListCard = ({
               },
               {
                 title: 'Stack',
+                cellStyle: NO_WRAP,
                 render: run => {
                   const stack = names.stackOf(run);
                   return stack ? (
@@ -103,6 +108,7 @@ export const RunListCard = ({
               },
               {
                 title: timeTitle,
+                cellStyle: NO_WRAP,
                 render: run => <Timestamp value={timeOf(run)} />,
               },
             ])}

@@ -16,6 +16,7 @@ import { stackEntityRef } from '../common/stackEntityRef';
 import { useEntityTabLink } from '../common/useEntityTabLink';
 import { useLatestRunPerStack } from '../common/useLatestRunPerStack';
 import { StackRow, stackRows } from './stackRows';
+import { attemptStartedAt } from '../PipelineRunsContent/attemptStartedAt';
 
 /** Rows per page. */
 const PAGE_SIZE = 10;
@@ -91,7 +92,7 @@ export const StackLastRunTable = ({ stacks }: { stacks: Stack[] }) => {
                 render: ({ latestRun }) => (
                   <StartedAndTook
                     at={latestRun && runStartedAt(latestRun)}
-                    startedAt={latestRun?.startedAt}
+                    startedAt={latestRun && attemptStartedAt(latestRun)}
                     completedAt={latestRun?.completedAt}
                   />
                 ),

@@ -22,6 +22,7 @@ import { StackDriftSection } from '../Drift/StackDriftSection';
 import { RunTrigger } from '../common/RunTrigger';
 import { StackGitTriggerSection } from './StackGitTriggerSection';
 import { StackOutputsSection } from './StackOutputs';
+import { attemptStartedAt } from '../PipelineRunsContent/attemptStartedAt';
 
 /**
  * A provider as people name it: `hashicorp/aws` for `registry.terraform.io/hashicorp/aws`
@@ -165,7 +166,7 @@ export const StackDetails = ({
                   render: run => (
                     <StartedAndTook
                       at={run.startedAt ?? run.createdAt}
-                      startedAt={run.startedAt}
+                      startedAt={attemptStartedAt(run)}
                       completedAt={run.completedAt}
                     />
                   ),

@@ -27,3 +27,6 @@ export function contentWidths<T extends object>(
 ): TableColumn<T>[] {
   return columns.map(column => ({ ...column, width: 'auto' }));
 }
+
+/** A cell of short words kept on one line: sized by content, "Network" broke as "Netwo / rk". */
+export const NO_WRAP = { whiteSpace: 'nowrap' } as const;
