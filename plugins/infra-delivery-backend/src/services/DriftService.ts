@@ -11,6 +11,7 @@ import { Stores } from '../database/stores';
 import { PipelineEngine } from '../engine/PipelineEngine';
 import { RunnerRegistry } from '../runners/RunnerRegistry';
 import { InfraDeliveryError, notFound } from '../errors';
+import { appliedInputRun } from './appliedInputRun';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -107,8 +108,7 @@ export class DriftService {
           `Reconcile drift: ${stack.driftedResourceCount ?? 'some'} resources`,
         createdById: actorIdOf(caller),
         // Reconciling applies the code with the input the stack was applied with.
-        input: stack.appliedInput,
-        data: { kind: 'stack', module_input: stack.appliedInput ?? {} },
+        ...appliedInputRun(stack),
         steps: version!.steps,
         kind: 'STANDARD',
         triggerSource: 'DRIFT_RECONCILE',
@@ -212,8 +212,7 @@ export class DriftService {
               : 'Drift check'),
           createdById: options.createdById,
           // Drift is what differs from the code with the input the stack was applied with.
-          input: stack.appliedInput,
-          data: { kind: 'stack', module_input: stack.appliedInput ?? {} },
+          ...appliedInputRun(stack),
           steps: [{ ...plan, name: 'Plan (drift check)' }],
           kind: 'DRIFT_CHECK',
           triggerSource: options.triggerSource,

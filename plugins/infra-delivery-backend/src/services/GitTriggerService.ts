@@ -39,6 +39,7 @@ import {
 } from '../gitTriggers/githubEvents';
 import { touchesStack } from '../gitTriggers/pathFilters';
 import { GithubAppInstallations } from '../providers/github/GithubAppInstallations';
+import { appliedInputRun } from './appliedInputRun';
 
 /** GitHub lists at most this many commits in a push delivery; beyond it the files are unknown. */
 const MAX_PUSH_COMMITS = 2048;
@@ -528,8 +529,7 @@ export class GitTriggerService {
         attachedEntityType: 'STACK',
         description: options.description.slice(0, 4000),
         // The pushed code planned with the input the stack was applied with.
-        input: stack.appliedInput,
-        data: { kind: 'stack', module_input: stack.appliedInput ?? {} },
+        ...appliedInputRun(stack),
         steps,
         kind: options.kind,
         triggerSource:

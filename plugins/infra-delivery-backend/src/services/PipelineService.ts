@@ -189,8 +189,6 @@ export class PipelineService {
       throw notFound('Stack', attachedEntityId);
     }
     const stack = attachedTo?.stack;
-    // Given no input, a run of the stack plans with what the stack was last applied with.
-    const runInput = input.input ?? stack?.appliedInput;
     if (stack && stack.projectId !== pipeline.projectId) {
       throw new InfraDeliveryError({
         status: 400,
@@ -199,6 +197,8 @@ export class PipelineService {
         message: `Stack ${stack.id} is in another project than the pipeline: a run attaches to a stack of its pipeline's project`,
       });
     }
+    // Given no input, a run of the stack plans with what the stack was last applied with.
+    const runInput = input.input ?? stack?.appliedInput;
     // One transaction creates, admits and starts the run (PipelineEngine.startRun).
     const { run, steps } = await this.deps.engine.startRun({
       organizationId: caller.organizationId,
