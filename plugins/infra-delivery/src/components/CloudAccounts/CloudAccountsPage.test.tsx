@@ -249,7 +249,12 @@ describe('CloudAccountsPage', () => {
     ).toHaveAttribute('title', roleArn('222222222222'));
     // With the version of its policy, which the Overview and Upgrade speak of.
     expect(within(connectedRow).getByText('policy version v3')).toBeVisible();
-    expect(within(connectedRow).queryAllByRole('button')).toEqual([]);
+    // Nothing to connect: only an admin's Remove.
+    expect(
+      within(connectedRow)
+        .getAllByRole('button')
+        .map(button => button.getAttribute('aria-label') ?? button.textContent),
+    ).toEqual(['Remove Production']);
 
     const outdatedRow = await rowOf('Staging');
     expect(within(outdatedRow).getByText('Upgrade available')).toBeVisible();
@@ -266,9 +271,40 @@ describe('CloudAccountsPage', () => {
     const [listRequest] = requestsTo('GET', '/cloud-accounts');
     expect(listRequest.query.get('limit')).toBe('500');
     // Nothing is fetched for a dialog that is not open.
-    expect(requests().map(r => `${r.method} ${r.path}`)).toEqual([
-      'GET /cloud-accounts',
-    ]);
+    expect(
+      requests()
+        .map(r => `${r.method} ${r.path}`)
+        .sort(),
+    ).toEqual(['GET /cloud-accounts', 'GET /me']);
+  });
+
+  it('removes an account after a confirmation that says what happens to its stacks', async () => {
+    const user = userEvent.setup();
+    server.use(
+      http.delete(`${baseUrl}/cloud-accounts/:id`, ({ params }) => {
+        accounts = accounts.filter(a => a.id !== params.id);
+        return new HttpResponse(null, { status: 204 });
+      }),
+    );
+    await renderPage();
+    const sandbox = await rowOf('Sandbox');
+    await user.click(
+      within(sandbox).getByRole('button', { name: 'Remove Sandbox' }),
+    );
+    const dialog = await screen.findByRole('dialog');
+    expect(
+      within(dialog).getByText(
+        /Stacks that deploy into it are detached from it and keep their resources/,
+      ),
+    ).toBeInTheDocument();
+    expect(requestsTo('DELETE', `/cloud-accounts/${awaiting.id}`)).toEqual([]);
+    await user.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    await waitFor(() =>
+      expect(screen.queryByText('Sandbox')).not.toBeInTheDocument(),
+    );
+    expect(requestsTo('DELETE', `/cloud-accounts/${awaiting.id}`)).toHaveLength(
+      1,
+    );
   });
 
   it('opens the upgrade of an outdated account with the latest template', async () => {

@@ -13,6 +13,8 @@ import { StatusLabel } from '../common/StatusLabel';
 import { AddCloudAccountCard } from './AddCloudAccountCard';
 import { ConnectDialog } from './ConnectDialog';
 import { LoadingTable } from '../common/LoadingTable';
+import { ConfirmActionButton } from '../common/ConfirmActionButton';
+import { useIsOrganizationAdmin } from '../common/useIsOrganizationAdmin';
 
 const AccountStatus = ({ account }: { account: CloudAccount }) => {
   if (account.status !== 'CONNECTED') {
@@ -52,6 +54,7 @@ export const CloudAccountsPage = () => {
     [client],
   );
   const [connecting, setConnecting] = useState<CloudAccount>();
+  const isAdmin = useIsOrganizationAdmin();
 
   return (
     <Content>
@@ -118,17 +121,45 @@ export const CloudAccountsPage = () => {
               title: 'Actions',
               sorting: false,
               cellStyle: { whiteSpace: 'nowrap' },
-              render: a =>
-                a.status !== 'CONNECTED' ||
-                a.roleVersion !== a.latestRoleVersion ? (
-                  <Button
-                    size="small"
-                    variant="outlined"
-                    onClick={() => setConnecting(a)}
-                  >
-                    {a.status === 'CONNECTED' ? 'Upgrade' : 'Connect'}
-                  </Button>
-                ) : null,
+              render: a => (
+                <Box display="flex" style={{ gap: 8 }}>
+                  {(a.status !== 'CONNECTED' ||
+                    a.roleVersion !== a.latestRoleVersion) && (
+                    <Button
+                      size="small"
+                      variant="outlined"
+                      onClick={() => setConnecting(a)}
+                    >
+                      {a.status === 'CONNECTED' ? 'Upgrade' : 'Connect'}
+                    </Button>
+                  )}
+                  {/* An account added by mistake stayed "Awaiting connection" for good. */}
+                  {isAdmin && (
+                    <ConfirmActionButton
+                      label="Remove"
+                      color="secondary"
+                      ariaLabel={`Remove ${a.name}`}
+                      title={`Remove ${a.name}?`}
+                      onConfirm={() =>
+                        client.call('deleteCloudAccount', {
+                          params: { id: a.id },
+                        })
+                      }
+                      onDone={() => accounts.retry()}
+                    >
+                      <Typography paragraph>
+                        The portal forgets AWS account {a.cloudId}. Stacks that
+                        deploy into it are detached from it and keep their
+                        resources.
+                      </Typography>
+                      <Typography>
+                        The role in AWS stays until you delete its
+                        CloudFormation stack there.
+                      </Typography>
+                    </ConfirmActionButton>
+                  )}
+                </Box>
+              ),
             },
           ])}
           data={accounts.value ?? []}
