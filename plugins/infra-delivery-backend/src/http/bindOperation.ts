@@ -21,7 +21,7 @@ import { OperationTable } from './OperationTable';
 import { requestIdOf } from './requestId';
 import { bodyErrors } from './bodyErrors';
 import { sendJson } from './sendJson';
-import { unknownQueryParameterIssues } from './unknownQueryParameters';
+import { unknownQueryParameterCheck } from './unknownQueryParameters';
 
 /**
  * What a handler receives: the request parts already parsed by the operation's schemas, and
@@ -68,17 +68,15 @@ export function expressPath(openApiPath: string): string {
   return openApiPath.replace(/\{(\w+)\}/g, ':$1');
 }
 
+/** Parses a request part; `found` are issues found before the schema's (unknown parameters). */
 function parsePart(
   schema: z.ZodType | undefined,
   value: unknown,
   part: RequestPart,
+  found: z.core.$ZodIssue[] = [],
 ): unknown {
-  const unknown =
-    part === 'query'
-      ? unknownQueryParameterIssues(schema, value as Record<string, unknown>)
-      : [];
   const result = schema?.safeParse(value);
-  const issues = [...unknown, ...(result?.error?.issues ?? [])];
+  const issues = [...found, ...(result?.error?.issues ?? [])];
   if (issues.length > 0) {
     throw validationError(part, new z.ZodError(issues));
   }
@@ -116,6 +114,7 @@ export function createOperationBinder(
   idempotency: IdempotentRequests,
 ): BindOperation {
   return (operation, handler) => {
+    const unknownQueryParameters = unknownQueryParameterCheck(operation.query);
     if (
       operation.idempotent &&
       (operation.access !== 'authenticated' ||
@@ -139,7 +138,12 @@ export function createOperationBinder(
       }
       const input = {
         params: parsePart(operation.params, req.params, 'path'),
-        query: parsePart(operation.query, req.query, 'query'),
+        query: parsePart(
+          operation.query,
+          req.query,
+          'query',
+          unknownQueryParameters(req.query),
+        ),
         body: parsePart(operation.body, req.body, 'body'),
         caller,
         req,
