@@ -21,7 +21,7 @@ import { OperationTable } from './OperationTable';
 import { requestIdOf } from './requestId';
 import { bodyErrors } from './bodyErrors';
 import { sendJson } from './sendJson';
-import { unknownQueryParameterCheck } from './unknownQueryParameters';
+import { queryParameterCheck } from './queryParameterCheck';
 
 /**
  * What a handler receives: the request parts already parsed by the operation's schemas, and
@@ -76,7 +76,12 @@ function parsePart(
   found: z.core.$ZodIssue[] = [],
 ): unknown {
   const result = schema?.safeParse(value);
-  const issues = [...found, ...(result?.error?.issues ?? [])];
+  // A parameter `found` wrong is said once, as `found` says it.
+  const named = new Set(found.map(issue => issue.path[0]));
+  const issues = [
+    ...found,
+    ...(result?.error?.issues ?? []).filter(issue => !named.has(issue.path[0])),
+  ];
   if (issues.length > 0) {
     throw validationError(part, new z.ZodError(issues));
   }
@@ -114,7 +119,7 @@ export function createOperationBinder(
   idempotency: IdempotentRequests,
 ): BindOperation {
   return (operation, handler) => {
-    const unknownQueryParameters = unknownQueryParameterCheck(operation.query);
+    const checkQueryParameters = queryParameterCheck(operation.query);
     if (
       operation.idempotent &&
       (operation.access !== 'authenticated' ||
@@ -142,7 +147,7 @@ export function createOperationBinder(
           operation.query,
           req.query,
           'query',
-          unknownQueryParameters(req.query),
+          checkQueryParameters(req.query),
         ),
         body: parsePart(operation.body, req.body, 'body'),
         caller,

@@ -737,6 +737,29 @@ describe.each(databases.eachSupportedId())(
         ]);
       });
 
+      it('says a parameter taking one value was given twice or with brackets (400)', async () => {
+        const owner = await api.signup();
+        // Its schema saw an array and said "expected number, received NaN".
+        expect(
+          validationItems(
+            await api.get('/pipeline-runs?limit=1&limit=2', owner.token),
+          ),
+        ).toEqual(['query.limit: is given 2 times; give it once']);
+        expect(
+          validationItems(
+            await api.get('/pipeline-runs?limit[a]=1', owner.token),
+          ),
+        ).toEqual([
+          'query.limit: must be a plain value (no brackets after its name)',
+        ]);
+        // Filters that repeat still take several values.
+        const repeated = await api.get(
+          '/pipeline-runs?status=QUEUED&status=RUNNING&limit=1',
+          owner.token,
+        );
+        expect(repeated.status).toBe(200);
+      });
+
       it('leaves applying and destroying to a stack’s own pipelines (422)', async () => {
         const owner = await api.signup();
         const stack = await createStack(api, owner);
