@@ -150,7 +150,7 @@ export class CallerResolver {
   private async fromApiKey(token: string, key: string): Promise<Caller> {
     const invalid = unauthenticated(
       'INVALID_API_KEY',
-      'The API key is not valid',
+      'The API key is not valid: it is mistyped, was revoked, or its service account was removed',
     );
     const parsed = parseApiKey(token);
     if (!parsed) {

@@ -481,7 +481,9 @@ describe.each(databases.eachSupportedId())(
           const response = await api.get('/organizations/current', candidate);
           expect(response.status).toBe(401);
           expect(response.body.code).toBe('InfraDelivery:Auth:INVALID_API_KEY');
-          expect(response.body.message).toBe('The API key is not valid');
+          expect(response.body.message).toBe(
+            'The API key is not valid: it is mistyped, was revoked, or its service account was removed',
+          );
         }
 
         const stillValid = await api.get('/organizations/current', key);
@@ -543,6 +545,8 @@ describe.each(databases.eachSupportedId())(
         expect(afterRevoke.body.code).toBe(
           'InfraDelivery:Auth:INVALID_API_KEY',
         );
+        // A script's owner reads why: not only "not valid".
+        expect(afterRevoke.body.message).toMatch(/was revoked/);
 
         const again = await api.delete(`/api-keys/${ownKey.id}`, member.token);
         expect(again.status).toBe(404);
