@@ -34,7 +34,7 @@ const LIFETIMES = [
 const DEFAULT_LIFETIME = '90';
 
 /** When a key created now with `lifetime` expires; undefined: never. */
-export function expiryOf(lifetime: string, now = Date.now()) {
+function expiryOf(lifetime: string, now = Date.now()) {
   const days = LIFETIMES.find(l => l.value === lifetime)?.days;
   return days === undefined
     ? undefined
@@ -83,11 +83,12 @@ export const ApiKeysCard = ({
   const { message, say } = useActionMessage();
 
   const create = async () => {
+    const expiresAt = expiryOf(lifetime);
     const created = await client.call('createApiKey', {
       body: {
         data: {
           name,
-          ...(expiryOf(lifetime) ? { expiresAt: expiryOf(lifetime) } : {}),
+          ...(expiresAt ? { expiresAt } : {}),
           ...(owner === MINE
             ? {}
             : { ownerType: 'SERVICE_ACCOUNT' as const, ownerId: owner }),
