@@ -9,6 +9,7 @@ export * from './api';
 export * from './annotations';
 export * from './permissions';
 export * from './portalPages';
+export * from './portalNotifications';
 export * from './client';
 export * from './iacChanges';
 export * from './formatDuration';

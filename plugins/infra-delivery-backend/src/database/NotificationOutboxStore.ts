@@ -9,6 +9,7 @@ interface OutboxRow {
   recipients: string;
   payload: string;
   recipient_lookup: string | null;
+  excluded_recipients: string | null;
   attempts: number;
   next_attempt_at: string | Date;
   last_error: string | null;
@@ -28,6 +29,8 @@ export interface OutgoingNotification<TPayload = Record<string, unknown>> {
   payload: TPayload;
   /** More recipients, to look up (in the catalog) when it is sent. */
   recipientLookup?: RecipientLookup;
+  /** Users left out although they own what it tells of (catalog entity refs). */
+  excludedRecipients: string[];
   /** Attempts made, this one included once claimed. */
   attempts: number;
 }
@@ -42,6 +45,7 @@ function toOutgoing<TPayload>(
     recipients: fromJsonColumn<string[]>(row.recipients) ?? [],
     payload: fromJsonColumn<TPayload>(row.payload)!,
     recipientLookup: fromJsonColumn<RecipientLookup>(row.recipient_lookup),
+    excludedRecipients: fromJsonColumn<string[]>(row.excluded_recipients) ?? [],
     attempts,
   };
 }
@@ -60,6 +64,7 @@ export class NotificationOutboxStore {
     recipients: string[];
     payload: unknown;
     recipientLookup?: RecipientLookup;
+    excludedRecipients?: string[];
     at: Date;
   }): Promise<string> {
     const now = toTimestamp(input.at);
@@ -70,6 +75,9 @@ export class NotificationOutboxStore {
       recipients: toJsonColumn(input.recipients)!,
       payload: toJsonColumn(input.payload)!,
       recipient_lookup: toJsonColumn(input.recipientLookup),
+      excluded_recipients: input.excludedRecipients?.length
+        ? toJsonColumn(input.excludedRecipients)
+        : null,
       attempts: 0,
       next_attempt_at: now,
       last_error: null,

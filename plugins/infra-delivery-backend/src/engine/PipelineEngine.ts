@@ -488,7 +488,7 @@ export class PipelineEngine {
         message: `Run ${run.id} changed meanwhile; reload it`,
       });
     }
-    await this.announce(run.id);
+    await this.announce(run.id, { approved, decidedById });
     if (approved) {
       await this.advance(run.id);
     } else {
@@ -983,7 +983,10 @@ export class PipelineEngine {
     }
   }
 
-  private async announce(runId: string): Promise<void> {
+  private async announce(
+    runId: string,
+    approval?: RunStatusChange['approval'],
+  ): Promise<void> {
     const run = await this.deps.stores.pipelineRuns.getRunForEngine(runId);
     if (!run) {
       return;
@@ -1006,6 +1009,7 @@ export class PipelineEngine {
       attachedEntityId: run.attachedEntityId,
       status: run.status,
       kind: run.kind,
+      ...(approval ? { approval } : {}),
     });
   }
 

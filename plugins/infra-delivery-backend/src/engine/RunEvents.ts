@@ -12,6 +12,8 @@ export interface RunStatusChange {
   status: RunStatus;
   /** What made the run: only pull request plans are reported to GitHub. */
   kind?: RunKind;
+  /** Set when a decision on the run's approval made the change: approved or rejected, and by whom. */
+  approval?: { approved: boolean; decidedById?: string };
 }
 
 /** New log lines of a step, for live log views. */

@@ -201,9 +201,61 @@ describe.each(databases.eachSupportedId())(
         link,
         topic: 'Infrastructure: approvals',
         severity: 'normal',
-        description:
-          'The approval was rejected: Overlaps the VPN range. Nothing was applied.',
+        description: expect.stringMatching(
+          /^The approval was rejected: Overlaps the VPN range \(.+\)\. Nothing was applied\.$/,
+        ),
       });
+      // The person who rejected it (here also its starter) keeps the one they had.
+      expect((await notificationsOf(OWNER)).map(n => n.payload)).toContainEqual(
+        expect.objectContaining({
+          title: 'Payments network: a plan waits for your approval',
+          scope: `infra-delivery:run:${run.id}:approval`,
+        }),
+      );
+    });
+
+    it('tells the stack’s owners that the plan they were asked about was approved, and by whom', async () => {
+      const { owner, stack, runner } = await ownedStack();
+      const run = await trigger(api, owner, stack.changePipelineId);
+      await complete(api, runner.key, await claim(api, runner.key), {
+        status: 'SUCCEEDED',
+        planJson: planJson(1),
+      });
+      const scope = `infra-delivery:run:${run.id}:approval`;
+      const ofThisRun = async (ref: string) =>
+        (await notificationsOf(ref))
+          .map(n => n.payload)
+          .filter(payload => payload.scope === scope);
+      await eventually(async () =>
+        expect((await ofThisRun(ALICE)).map(p => p.title)).toEqual([
+          'Payments network: a plan waits for your approval',
+        ]),
+      );
+
+      await act(api, owner, run.id, 'approve');
+      // The apply, so that the next test's runner claims its own steps.
+      await complete(api, runner.key, await claim(api, runner.key), {
+        status: 'SUCCEEDED',
+        planJson: planJson(1),
+      });
+
+      // In place of "waits for your approval", which stood unread after the decision.
+      await eventually(async () =>
+        expect(await ofThisRun(ALICE)).toEqual([
+          expect.objectContaining({
+            title: 'Payments network: the plan was approved',
+            description: expect.stringMatching(
+              /^A run was approved by .+; the run goes on\.$/,
+            ),
+            severity: 'low',
+          }),
+        ]),
+      );
+      await expect(ofThisRun(OWNER)).resolves.toEqual([
+        expect.objectContaining({
+          title: 'Payments network: a plan waits for your approval',
+        }),
+      ]);
     });
 
     it('tells the person who started a run that it failed, while the catalog has no entity for its stack yet', async () => {

@@ -1,7 +1,9 @@
 import { LoggerService } from '@backstage/backend-plugin-api';
 import { NotificationSendOptions } from '@backstage/plugin-notifications-node';
 import {
+  APPROVAL_NOTIFICATION_TOPIC,
   APPROVAL_REJECTED_ERROR_CODE,
+  approvalNotificationScope,
   Deployment,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { DeploymentChangeListener, ecsName } from '../database/DeploymentStore';
@@ -25,7 +27,7 @@ const runLink = (stackId: string, runId: string) =>
   )}/infra-runs/${encodeURIComponent(runId)}`;
 
 const TOPICS: Record<NotificationKind, string> = {
-  approvalWaiting: 'Infrastructure: approvals',
+  approvalWaiting: APPROVAL_NOTIFICATION_TOPIC,
   runFailed: 'Infrastructure: failed runs',
   deploymentFailed: 'Infrastructure: deployments',
   driftFound: 'Infrastructure: drift',
@@ -60,10 +62,12 @@ export class InfraDeliveryNotifications implements RunEvents {
     ) {
       return;
     }
+    const approved = change.approval?.approved === true;
     if (
       change.status !== 'WAITING_FOR_APPROVAL' &&
       change.status !== 'FAILED' &&
-      change.status !== 'SUCCEEDED'
+      change.status !== 'SUCCEEDED' &&
+      !approved
     ) {
       return;
     }
@@ -84,29 +88,55 @@ export class InfraDeliveryNotifications implements RunEvents {
     // for the two notifications that go to them.
     const stackRef = stackEntityRef(run.attachedEntityId);
     const recipients = async () => [stackRef, ...(await this.starterOf(run))];
+    // A decision replaces "a plan waits for your approval" (same scope): that stood unread
+    // after it. The person who decided knows; theirs is left as it was.
+    const decider = change.approval?.decidedById
+      ? await this.memberOf(run.organizationId, change.approval.decidedById)
+      : undefined;
+    const approval = {
+      link: runLink(run.attachedEntityId, run.id),
+      scope: approvalNotificationScope(run.id),
+    };
+    const leaveOut = { excludedRecipients: decider?.ref ? [decider.ref] : [] };
     if (change.status === 'WAITING_FOR_APPROVAL') {
       await this.send('approvalWaiting', await recipients(), {
         title: `${stackName}: a plan waits for your approval`,
         description: `${what} planned changes to ${stackName}; approve or reject them.`,
-        link: runLink(run.attachedEntityId, run.id),
         severity: 'high',
-        scope: `infra-delivery:run:${run.id}:approval`,
+        ...approval,
       });
+    } else if (approved) {
+      await this.send(
+        'approvalWaiting',
+        await recipients(),
+        {
+          ...approval,
+          title: `${stackName}: the plan was approved`,
+          description: `${what} was approved${
+            decider ? ` by ${decider.name}` : ''
+          }; the run goes on.`,
+          severity: 'low',
+        },
+        leaveOut,
+      );
     } else if (
       change.status === 'FAILED' &&
       run.error?.code === APPROVAL_REJECTED_ERROR_CODE
     ) {
-      // In place of "a plan waits for your approval" (same scope): that stood unread after
-      // the decision, beside a "run failed" for what a person chose.
-      await this.send('approvalWaiting', await recipients(), {
-        title: `${stackName}: the plan was rejected`,
-        description: `${run.description ? `“${run.description}”: ` : ''}${
-          run.error.message
-        }. Nothing was applied.`,
-        link: runLink(run.attachedEntityId, run.id),
-        severity: 'normal',
-        scope: `infra-delivery:run:${run.id}:approval`,
-      });
+      // Not also "a run failed" for what a person chose.
+      await this.send(
+        'approvalWaiting',
+        await recipients(),
+        {
+          ...approval,
+          title: `${stackName}: the plan was rejected`,
+          description: `${run.description ? `“${run.description}”: ` : ''}${
+            run.error.message
+          }${decider ? ` (${decider.name})` : ''}. Nothing was applied.`,
+          severity: 'normal',
+        },
+        leaveOut,
+      );
     } else if (change.status === 'FAILED') {
       await this.send('runFailed', await recipients(), {
         title: `${stackName}: ${
@@ -130,13 +160,28 @@ export class InfraDeliveryNotifications implements RunEvents {
 
   /** The portal user who started the run, as a catalog entity ref; none for anyone else. */
   private async starterOf(run: RunRecord): Promise<string[]> {
-    if (!run.createdById) {
-      return [];
+    const starter = run.createdById
+      ? await this.memberOf(run.organizationId, run.createdById)
+      : undefined;
+    return starter?.ref ? [starter.ref] : [];
+  }
+
+  /**
+   * Who acted, by the id a run keeps (`createdById`, `decidedById`): a member's email and
+   * catalog ref (a portal user's), or a service account's name.
+   */
+  private async memberOf(
+    organizationId: string,
+    actorId: string,
+  ): Promise<{ name: string; ref?: string } | undefined> {
+    const { memberships, users, serviceAccounts } = this.deps.stores;
+    const member = await memberships.get(organizationId, actorId);
+    if (!member) {
+      const account = await serviceAccounts.get(organizationId, actorId);
+      return account ? { name: account.name } : undefined;
     }
-    const { memberships, users } = this.deps.stores;
-    const member = await memberships.get(run.organizationId, run.createdById);
-    const user = member?.userId ? await users.get(member.userId) : undefined;
-    return user?.backstageUserRef ? [user.backstageUserRef] : [];
+    const user = member.userId ? await users.get(member.userId) : undefined;
+    return user && { name: user.email, ref: user.backstageUserRef };
   }
 
   private async driftFound(
@@ -208,7 +253,7 @@ export class InfraDeliveryNotifications implements RunEvents {
         severity: rolledBack ? 'normal' : 'high',
         scope: `infra-delivery:deployment:${deployment.id}:${deployment.status}`,
       },
-      { ecsService: service },
+      { recipientLookup: { ecsService: service } },
     );
   }
 
@@ -216,11 +261,14 @@ export class InfraDeliveryNotifications implements RunEvents {
     kind: NotificationKind,
     entityRefs: string[],
     payload: NotificationPayload,
-    recipientLookup?: RecipientLookup,
+    options: {
+      recipientLookup?: RecipientLookup;
+      excludedRecipients?: string[];
+    } = {},
   ): Promise<void> {
     if (
       !this.deps.settings.kinds[kind] ||
-      (entityRefs.length === 0 && !recipientLookup)
+      (entityRefs.length === 0 && !options.recipientLookup)
     ) {
       return;
     }
@@ -228,7 +276,7 @@ export class InfraDeliveryNotifications implements RunEvents {
       kind,
       entityRefs,
       { ...payload, topic: TOPICS[kind] },
-      recipientLookup,
+      options,
     );
   }
 }

@@ -222,7 +222,7 @@ describe.each(databases.eachSupportedId())('NotificationOutbox on %s', id => {
       'deploymentFailed',
       ['resource:default/stack-net'],
       { ...payload('deployment-1'), link: '/run-page' },
-      { ecsService: 'prod/web' },
+      { recipientLookup: { ecsService: 'prod/web' } },
     );
     await outbox.idle();
     expect(backend.send).not.toHaveBeenCalled();
@@ -247,7 +247,7 @@ describe.each(databases.eachSupportedId())('NotificationOutbox on %s', id => {
     const outbox = outboxWith(backend);
 
     await outbox.enqueue('deploymentFailed', [], payload('deployment-2'), {
-      ecsService: 'prod/unknown',
+      recipientLookup: { ecsService: 'prod/unknown' },
     });
     await outbox.idle();
 

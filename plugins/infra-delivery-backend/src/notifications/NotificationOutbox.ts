@@ -85,13 +85,17 @@ export class NotificationOutbox {
     kind: NotificationKind,
     recipients: string[],
     payload: NotificationPayload,
-    recipientLookup?: RecipientLookup,
+    options: {
+      recipientLookup?: RecipientLookup;
+      /** Users left out although they own what it tells of. */
+      excludedRecipients?: string[];
+    } = {},
   ): Promise<void> {
     await this.deps.stores.notificationOutbox.add({
       kind,
       recipients,
       payload,
-      recipientLookup,
+      ...options,
       at: this.now(),
     });
     this.background.soon();
@@ -131,7 +135,7 @@ export class NotificationOutbox {
   private async send(
     notification: OutgoingNotification<NotificationPayload>,
   ): Promise<boolean> {
-    const { recipients, recipientLookup } = notification;
+    const { recipients, recipientLookup, excludedRecipients } = notification;
     let payload = notification.payload;
     const entityRefs = [...recipients];
     if (recipientLookup) {
@@ -145,7 +149,13 @@ export class NotificationOutbox {
       return false;
     }
     await this.deps.notifications.send({
-      recipients: { type: 'entity', entityRef: entityRefs },
+      recipients: {
+        type: 'entity',
+        entityRef: entityRefs,
+        ...(excludedRecipients.length > 0
+          ? { excludeEntityRef: excludedRecipients }
+          : {}),
+      },
       payload,
     });
     return true;
