@@ -3,11 +3,16 @@ import {
   mockApis,
   registerMswTestHooks,
   renderInTestApp,
+  TestApiPair,
 } from '@backstage/frontend-test-utils';
 import {
   EntityProvider,
   entityRouteRef,
 } from '@backstage/plugin-catalog-react';
+import {
+  NotificationsApi,
+  notificationsApiRef,
+} from '@backstage/plugin-notifications';
 import { SignalApi, signalApiRef } from '@backstage/plugin-signals-react';
 import {
   CloudAccount,
@@ -147,6 +152,8 @@ export const configuredRunnerCommand = 'yarn infra-delivery-runner';
 export interface TestAppOptions {
   /** A signals API; without one the app has no signals, as without the signals plugin. */
   signals?: SignalApi;
+  /** A notifications API; without one the app has none, as without the notifications plugin. */
+  notifications?: Partial<NotificationsApi>;
   /** Frontend configuration added to the app's. */
   config?: NonNullable<Parameters<typeof renderInTestApp>[1]>['config'];
   /** Where the app starts, e.g. with a query string (`/?deployment=d1`). */
@@ -165,6 +172,7 @@ export function renderWithService(
 ) {
   const {
     signals,
+    notifications,
     permission = mockApis.permission(),
     initialRouteEntries,
   } = options;
@@ -176,25 +184,19 @@ export function renderWithService(
   const discovery = mockApis.discovery({ baseUrl: new URL(baseUrl).origin });
   // The catalog's entity pages, which the plugin's views link to.
   const mountedRoutes = { '/catalog/:namespace/:kind/:name': entityRouteRef };
-  if (signals) {
-    return renderInTestApp(element, {
-      config,
-      mountedRoutes,
-      initialRouteEntries,
-      apis: [
-        [infraDeliveryApiRef, client],
-        discovery,
-        permission,
-        [signalApiRef, signals],
-      ],
-    });
-  }
-  // Without a signals API, as in an app without the signals plugin.
+  // Without a signals or notifications API, as in an app without those plugins.
+  const apis: TestApiPair<unknown>[] = [
+    [infraDeliveryApiRef, client],
+    discovery,
+    permission,
+    ...(signals ? [[signalApiRef, signals] as const] : []),
+    ...(notifications ? [[notificationsApiRef, notifications] as const] : []),
+  ];
   return renderInTestApp(element, {
     config,
     mountedRoutes,
     initialRouteEntries,
-    apis: [[infraDeliveryApiRef, client], discovery, permission],
+    apis,
   });
 }
 

@@ -1,4 +1,7 @@
+import { GetNotificationsResponse } from '@backstage/plugin-notifications';
 import {
+  APPROVAL_NOTIFICATION_TOPIC,
+  approvalNotificationScope,
   IacResource,
   PLAN_CHANGED_ERROR_CODE,
   PipelineRun,
@@ -919,6 +922,47 @@ describe('PipelineRunsContent', () => {
     await userEvent.click(screen.getByRole('link', { name: 'All runs' }));
     expect(await screen.findByText('Pipeline runs (5)')).toBeInTheDocument();
     expect(listRequests().length).toBeGreaterThan(listLoads);
+  });
+
+  it('marks read the approver’s own “waits for your approval” notification of the run', async () => {
+    serveRuns();
+    const scope = approvalNotificationScope(waiting.id);
+    const notifications = {
+      getNotifications: jest.fn(async () => ({
+        notifications: [
+          { id: 'other-run', payload: { title: 'x', scope: `${scope}-2` } },
+          { id: 'this-run', payload: { title: 'y', scope } },
+        ] as unknown as GetNotificationsResponse['notifications'],
+        totalCount: 2,
+      })),
+      updateNotifications: jest.fn(async () => []),
+    };
+    renderEntityContent(<PipelineRunsContent />, entity, { notifications });
+    const card = await openRun('Apply network changes');
+    await userEvent.click(
+      within(card).getByRole('button', { name: 'Approve' }),
+    );
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Approve the plan?',
+    });
+    expect(notifications.updateNotifications).not.toHaveBeenCalled();
+    await userEvent.click(
+      within(dialog).getByRole('button', { name: 'Approve' }),
+    );
+
+    await waitFor(() =>
+      expect(notifications.updateNotifications).toHaveBeenCalledWith({
+        ids: ['this-run'],
+        read: true,
+      }),
+    );
+    expect(notifications.getNotifications).toHaveBeenCalledWith(
+      expect.objectContaining({
+        read: false,
+        topic: APPROVAL_NOTIFICATION_TOPIC,
+      }),
+    );
+    expect(posts()[0].path).toBe(`/pipeline-runs/${waiting.id}/approve`);
   });
 
   it('says the apply runs next when the approval was the last one, until the run has ended', async () => {

@@ -9,6 +9,7 @@ import Typography from '@material-ui/core/Typography';
 import { infraDeliveryApiRef } from '../../api';
 import { Outcome } from '../common/ActionMessage';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
+import { useApprovalNotificationRead } from '../common/useApprovalNotificationRead';
 import { useCanExecuteRuns } from '../common/useCanExecuteRuns';
 
 /**
@@ -70,21 +71,23 @@ export const RunActions = ({
 }) => {
   const client = useApi(infraDeliveryApiRef);
   const canExecute = useCanExecuteRuns();
+  const markApprovalNotificationRead = useApprovalNotificationRead();
   if (!canExecute) {
     return null;
   }
-  const act = (
-    operation:
-      | 'approvePipelineRun'
-      | 'rejectPipelineRun'
-      | 'cancelPipelineRun'
-      | 'retryPipelineRun',
-    comment = '',
-  ) =>
-    client.call(operation, {
+  const act = (operation: 'cancelPipelineRun' | 'retryPipelineRun') =>
+    client.call(operation, { params: { id: run.id }, body: { data: {} } });
+  const decide = async (
+    operation: 'approvePipelineRun' | 'rejectPipelineRun',
+    comment: string,
+  ) => {
+    const decided = await client.call(operation, {
       params: { id: run.id },
       body: { data: comment ? { comment } : {} },
     });
+    await markApprovalNotificationRead(run.id);
+    return decided;
+  };
   // What an action did, not the status it left the run in: the status beside the message
   // moves on live, and "The run is now Running" read wrong once the apply had succeeded.
   const saying = (what: string) => () => onDone({ text: `${what}.` });
@@ -125,7 +128,7 @@ export const RunActions = ({
           <ConfirmActionButton
             label="Approve"
             title="Approve the plan?"
-            onConfirm={comment => act('approvePipelineRun', comment)}
+            onConfirm={comment => decide('approvePipelineRun', comment)}
             onDone={approved}
             noteLabel="Comment (optional)"
             noteHelperText="Shown with the approval on the run's page"
@@ -146,7 +149,7 @@ export const RunActions = ({
             label="Reject"
             color="secondary"
             title="Reject the plan?"
-            onConfirm={comment => act('rejectPipelineRun', comment)}
+            onConfirm={comment => decide('rejectPipelineRun', comment)}
             onDone={saying('Rejected: nothing is applied')}
             noteLabel="Why (optional)"
             noteHelperText="Shown with the rejection on the run's page"
