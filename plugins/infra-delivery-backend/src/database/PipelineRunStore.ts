@@ -109,6 +109,9 @@ const ACTIVE_RUN_STATUSES: RunStatus[] = ['RUNNING', 'WAITING_FOR_APPROVAL'];
 /** A run in one of these holds its entity or waits for it, and can be cancelled. */
 const OPEN_RUN_STATUSES: RunStatus[] = [...ACTIVE_RUN_STATUSES, 'QUEUED'];
 
+/** Log lines per INSERT: under SQLite's 500 terms of a compound SELECT. */
+const LOG_LINES_PER_INSERT = 250;
+
 export function toRun(row: PipelineRunRow): RunRecord {
   return {
     id: row.id,
@@ -1078,15 +1081,20 @@ export class PipelineRunStore implements RunTransitions {
     lines: { timestamp?: string; text: string }[],
   ): Promise<void> {
     const now = nowTimestamp();
-    await this.db('step_logs').insert(
-      lines.map(line => ({
-        organization_id: step.organizationId,
-        step_execution_id: step.id,
-        attempt_epoch: step.attemptEpoch,
-        timestamp: line.timestamp ?? now,
-        text: line.text,
-      })),
-    );
+    const rows = lines.map(line => ({
+      organization_id: step.organizationId,
+      step_execution_id: step.id,
+      attempt_epoch: step.attemptEpoch,
+      timestamp: line.timestamp ?? now,
+      text: line.text,
+    }));
+    // Knex inserts many rows into SQLite as one compound SELECT, which SQLite caps at 500
+    // terms: a runner's batch of up to 1,000 lines failed with a 500, and again on each retry.
+    for (let i = 0; i < rows.length; i += LOG_LINES_PER_INSERT) {
+      await this.db('step_logs').insert(
+        rows.slice(i, i + LOG_LINES_PER_INSERT),
+      );
+    }
   }
 
   async listLogs(

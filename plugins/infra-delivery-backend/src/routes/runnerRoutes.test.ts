@@ -560,6 +560,34 @@ describe.each(databases.eachSupportedId())(
       expect(stillEmpty.text).toBe('');
     });
 
+    it('keeps a batch of as many log lines as a request takes, in order', async () => {
+      const owner = await api.signup();
+      const stack = await createStack(api, owner);
+      const runner = await createRunner(api, owner);
+      await trigger(api, owner, stack.changePipelineId);
+      const claimed = await claim(api, runner.key);
+      // SQLite refused more than 500 rows in one INSERT: a runner's backlog of 1,000 lines
+      // answered 500, and again at every retry.
+      const lines = Array.from({ length: 1000 }, (_, i) => ({
+        text: `line ${i}`,
+      }));
+
+      const appended = await api.post(
+        path(claimed, 'logs'),
+        { data: { leaseToken: claimed.leaseToken, lines } },
+        runner.key,
+      );
+      expect(appended.status).toBe(204);
+      const texts = (
+        await api.walk(
+          `/pipeline-step-executions/${claimed.stepExecution.id}/logs`,
+          owner.token,
+          500,
+        )
+      ).map((line: { text: string }) => line.text);
+      expect(texts).toEqual(lines.map(line => line.text));
+    });
+
     it('refuses a wrong lease token (409) and keeps the step for its holder', async () => {
       const owner = await api.signup();
       const stack = await createStack(api, owner);
