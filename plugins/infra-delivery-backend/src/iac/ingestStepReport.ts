@@ -5,7 +5,11 @@ import {
 import { RunRecord, StepRecord } from '../database/PipelineRunStore';
 import { Stores } from '../database/stores';
 import { parsePlanJsonInChunks } from './planJson';
-import { plannedResourcesInChunks, rootOutputsOf } from './planResources';
+import {
+  plannedResourcesInChunks,
+  reportedOutputsOf,
+  rootOutputsOf,
+} from './planResources';
 import { planSummaryFromPlanJson } from './planSummary';
 import { recordDriftCheckReport } from './driftCheckReport';
 import { planHasChanges } from './planHasChanges';
@@ -41,7 +45,8 @@ export async function ingestStepReport(
     return;
   }
   const stackId = run.attachedEntityId;
-  let output: Record<string, unknown> | undefined = report.outputs;
+  let output: Record<string, unknown> | undefined =
+    report.outputs && reportedOutputsOf(report.outputs);
   if (report.planJson) {
     const plan = await parsePlanJsonInChunks(report.planJson);
     const counts = planSummaryFromPlanJson(plan);
@@ -55,7 +60,9 @@ export async function ingestStepReport(
       runType,
     };
     if (runType !== 'PLAN') {
-      output ??= rootOutputsOf(plan);
+      output = report.outputs
+        ? reportedOutputsOf(report.outputs, plan)
+        : rootOutputsOf(plan);
     }
     const applyable = runType === 'PLAN' && planHasChanges(plan);
     await tx.iacResults.insertSummary(context, counts, {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parsePlanJson, SENSITIVE_PLACEHOLDER } from './planJson';
-import { plannedResourcesOf } from './planResources';
+import { plannedResourcesOf, reportedOutputsOf } from './planResources';
 
 const fixture = (file: string) =>
   parsePlanJson(
@@ -78,5 +78,46 @@ describe('plannedResourcesOf', () => {
       after: { password: SENSITIVE_PLACEHOLDER, tags: { a: 'c' } },
     });
     expect(JSON.stringify(resource)).not.toContain('secret');
+  });
+});
+
+describe('reportedOutputsOf', () => {
+  it('redacts what a report or its plan marks sensitive, in either shape a runner sends', () => {
+    const plan = parsePlanJson({
+      format_version: '1.2',
+      resource_changes: [],
+      output_changes: {
+        token: { actions: ['create'], after: 'x', after_sensitive: true },
+        endpoint: { actions: ['create'], after: 'x', after_sensitive: false },
+      },
+    });
+    expect(
+      reportedOutputsOf(
+        {
+          // The reference runner: values, already redacted.
+          vpc_id: 'vpc-123',
+          // `terraform output -json` as another client sends it.
+          db_password: {
+            value: 'SuperSecret123!',
+            type: 'string',
+            sensitive: true,
+          },
+          region: { value: 'eu-west-1', type: 'string', sensitive: false },
+          // A value that only looks like such an entry stays a value.
+          tags: { value: 'a', sensitive: true, owner: 'team' },
+          // Sensitive by the applied plan, whatever the report says.
+          token: 'tok-abc',
+          endpoint: 'https://db',
+        },
+        plan,
+      ),
+    ).toEqual({
+      vpc_id: 'vpc-123',
+      db_password: SENSITIVE_PLACEHOLDER,
+      region: 'eu-west-1',
+      tags: { value: 'a', sensitive: true, owner: 'team' },
+      token: SENSITIVE_PLACEHOLDER,
+      endpoint: 'https://db',
+    });
   });
 });

@@ -1,5 +1,10 @@
 import { iacChangeKindOf } from '@infra-delivery/plugin-infra-delivery-common';
-import { PlanJson, redactSensitive, ResourceChange } from './planJson';
+import {
+  PlanJson,
+  redactSensitive,
+  ResourceChange,
+  SENSITIVE_PLACEHOLDER,
+} from './planJson';
 import { CHANGE_KIND_PRIORITY, PlannedResource } from '../domain/iacChanges';
 
 function indexKeyOf(change: ResourceChange): string | undefined {
@@ -55,6 +60,49 @@ export async function plannedResourcesInChunks(
     await new Promise(resolve => setImmediate(resolve));
   }
   return resources;
+}
+
+/**
+ * The outputs a runner reported after an apply, as the stack keeps them: a value as the
+ * reference runner sends it, or an entry of `terraform output -json` (`{ value, type,
+ * sensitive }`) as another client may; sensitive ones redacted, by the entry's own flag or by
+ * the applied plan's `after_sensitive` mask. The reference runner redacts before it sends;
+ * a VIEWER read another client's secrets in plain text.
+ */
+export function reportedOutputsOf(
+  outputs: Record<string, unknown>,
+  plan?: PlanJson,
+): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(outputs).map(([name, reported]) => {
+      const entry = outputJsonEntry(reported);
+      const value = entry
+        ? entry.sensitive
+          ? SENSITIVE_PLACEHOLDER
+          : entry.value
+        : reported;
+      return [
+        name,
+        redactSensitive(value, plan?.output_changes?.[name]?.after_sensitive),
+      ];
+    }),
+  );
+}
+
+/** An entry of `terraform output -json`: only `value`, `type` and a boolean `sensitive`. */
+function outputJsonEntry(
+  reported: unknown,
+): { value: unknown; sensitive: boolean } | undefined {
+  if (!reported || typeof reported !== 'object' || Array.isArray(reported)) {
+    return undefined;
+  }
+  const entry = reported as Record<string, unknown>;
+  const keys = Object.keys(entry);
+  return 'value' in entry &&
+    typeof entry.sensitive === 'boolean' &&
+    keys.every(key => key === 'value' || key === 'type' || key === 'sensitive')
+    ? { value: entry.value, sensitive: entry.sensitive }
+    : undefined;
 }
 
 /** The root module's outputs after an apply, sensitive ones redacted. */

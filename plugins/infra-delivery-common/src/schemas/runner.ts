@@ -186,8 +186,12 @@ export const completeStepRequestSchema = requestBody(
     planJson: z.record(z.string(), z.unknown()).optional(),
     /** The plan file `planJson` was shown from (`-out=…`), kept on the execution summary. */
     planFilename: z.string().min(1).max(255).optional(),
-    /** Root module outputs after an apply. */
-    outputs: z.record(z.string(), z.unknown()).optional(),
+    outputs: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe(
+        'Root module outputs after an apply: name → value, or the entries of `terraform output -json` (`{ value, type, sensitive }`). Sensitive outputs are kept as "(sensitive value)": those an entry or the applied plan marks sensitive',
+      ),
     error: errorBodySchema.optional(),
   }),
 );
