@@ -10,6 +10,7 @@ export * from './annotations';
 export * from './permissions';
 export * from './portalPages';
 export * from './portalNotifications';
+export * from './safeLinks';
 export * from './client';
 export * from './iacChanges';
 export * from './formatDuration';

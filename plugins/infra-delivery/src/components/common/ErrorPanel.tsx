@@ -2,6 +2,7 @@ import { Link, WarningPanel } from '@backstage/core-components';
 import {
   ErrorBody,
   InfraDeliveryApiError,
+  isSafeLinkUrl,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import Typography from '@material-ui/core/Typography';
 
@@ -33,7 +34,7 @@ const Details = ({ body }: { body: ErrorBody }) => (
         )}
       </div>
     ))}
-    {body.action && (
+    {body.action && isSafeLinkUrl(body.action.url) && (
       <Typography paragraph>
         <Link to={body.action.url}>{body.action.label}</Link>
       </Typography>
