@@ -6,8 +6,22 @@ import { InfraDeliveryError } from '../errors';
  * else in a plan is kept out: plans carry provider schemas, configuration and prior state that
  * the service has no use for.
  */
+/**
+ * The actions Terraform (through 1.x) and OpenTofu plan. Another is refused rather than read
+ * as no change: a plan with an action the service does not know was counted as changing
+ * nothing, and an approval would have let through what nobody was shown.
+ */
+const PLANNED_ACTIONS = [
+  'no-op',
+  'create',
+  'read',
+  'update',
+  'delete',
+  'forget',
+] as const;
+
 const changeSchema = z.object({
-  actions: z.array(z.string()).min(1),
+  actions: z.array(z.enum(PLANNED_ACTIONS)).min(1),
   before: z.unknown().optional(),
   after: z.unknown().optional(),
   before_sensitive: z.unknown().optional(),

@@ -1317,6 +1317,18 @@ describe.each(databases.eachSupportedId())('IaC routes on %s', databaseId => {
       for (const planJson of [
         { resource_changes: 'nope' },
         { resource_changes: [{ address: 'a.b' }] },
+        // An action the service does not know was counted as no change, and the plan
+        // waited for an approval that would let through what nobody was shown.
+        {
+          resource_changes: [
+            {
+              address: 'a.b',
+              type: 'a',
+              name: 'b',
+              change: { actions: ['explode'] },
+            },
+          ],
+        },
       ]) {
         const refused = await api.post(
           `/runner/step-executions/${claimed.stepExecution.id}/complete`,
