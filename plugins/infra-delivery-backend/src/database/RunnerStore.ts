@@ -186,14 +186,45 @@ export class RunnerStore {
       });
   }
 
-  /** Records that a runner stops: OFFLINE from `at` until it claims again. */
+  /**
+   * The service account of the runner `runnerId` while it is ONLINE (seen since
+   * `onlineSince`, not signed off); undefined when no runner of that id is.
+   */
+  async onlineHolderOf(
+    organizationId: string,
+    runnerId: string,
+    onlineSince: string,
+  ): Promise<{ serviceAccountId: string; lastSeenAt: string } | undefined> {
+    const row = await this.db<RunnerRow>('runners')
+      .select('service_account_id', 'last_seen_at')
+      .where({ organization_id: organizationId, runner_id: runnerId })
+      .where('last_seen_at', '>=', onlineSince)
+      .whereNull('signed_off_at')
+      .first();
+    return (
+      row && {
+        serviceAccountId: row.service_account_id,
+        lastSeenAt: toTimestamp(row.last_seen_at),
+      }
+    );
+  }
+
+  /**
+   * Records that a runner of `serviceAccountId` stops: OFFLINE from `at` until it claims
+   * again. Another account's runner of the same id is left as it is.
+   */
   async signOff(
     organizationId: string,
     runnerId: string,
+    serviceAccountId: string,
     at: string,
   ): Promise<void> {
     await this.db('runners')
-      .where({ organization_id: organizationId, runner_id: runnerId })
+      .where({
+        organization_id: organizationId,
+        runner_id: runnerId,
+        service_account_id: serviceAccountId,
+      })
       .update({
         last_seen_at: at,
         signed_off_at: at,

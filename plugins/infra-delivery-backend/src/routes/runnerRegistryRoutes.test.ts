@@ -262,6 +262,61 @@ describe.each(databases.eachSupportedId())(
       ).toBe(401);
     });
 
+    it('keeps a runner id to the service account whose runner holds it while it is online', async () => {
+      const owner = await api.signup();
+      const holder = await createRunner(api, owner);
+      const other = await createRunner(api, owner, 'ADMIN');
+      await claimNothing(holder.key, { runnerId: 'build-1' });
+
+      // Its sightings overwrote the holder's account, and its sign-off marked the holder
+      // OFFLINE while it worked.
+      const taken = await api.post(
+        '/runner/claims',
+        { data: { runnerId: 'build-1' } },
+        other.key,
+      );
+      expect(taken.status).toBe(409);
+      expect(errorBodySchema.parse(taken.body)).toMatchObject({
+        code: 'InfraDelivery:Runner:ID_IN_USE',
+        message: expect.stringMatching(
+          /^Runner id "build-1" is in use by a runner of another service account, seen at .+: give this runner an id of its own \(--runner-id\), or stop the other one$/,
+        ),
+      });
+      expectStatus(
+        await api.post(
+          '/runner/sign-offs',
+          { data: { runnerId: 'build-1' } },
+          other.key,
+        ),
+        204,
+      );
+      expect((await listRunners(owner)).data).toEqual([
+        expect.objectContaining({
+          runnerId: 'build-1',
+          status: 'ONLINE',
+          serviceAccountId: holder.serviceAccountId,
+        }),
+      ]);
+
+      // Stopped, its id is free for another account's runner (a key moved to a new account).
+      expectStatus(
+        await api.post(
+          '/runner/sign-offs',
+          { data: { runnerId: 'build-1' } },
+          holder.key,
+        ),
+        204,
+      );
+      await claimNothing(other.key, { runnerId: 'build-1' });
+      expect((await listRunners(owner)).data).toEqual([
+        expect.objectContaining({
+          runnerId: 'build-1',
+          status: 'ONLINE',
+          serviceAccountId: other.serviceAccountId,
+        }),
+      ]);
+    });
+
     it('pages with a cursor, newest runner first, and refuses a foreign cursor', async () => {
       const owner = await api.signup();
       const runner = await createRunner(api, owner);

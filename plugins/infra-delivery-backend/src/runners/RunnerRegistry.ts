@@ -21,6 +21,7 @@ import {
 } from '../database/RunnerStore';
 import { Stores } from '../database/stores';
 import { RUNNER_STEP_TYPES } from '../engine/PipelineEngine';
+import { InfraDeliveryError } from '../errors';
 import { BoundedMap } from '../lib/BoundedMap';
 import { waitForRunner } from './runnerWait';
 
@@ -90,6 +91,44 @@ export class RunnerRegistry {
     };
   }
 
+  /**
+   * Refuses a claim under a runner id that another service account's runner holds while it is
+   * ONLINE (409): the second runner's sightings overwrote the first's account and host, and its
+   * sign-off marked the first OFFLINE while it worked. A runner that stopped, or a key moved to
+   * another account, takes its id back. Looked up at most as often as an unchanged sighting is
+   * written.
+   */
+  async assertRunnerIdFree(
+    organizationId: string,
+    runnerId: string,
+    serviceAccountId: string,
+  ): Promise<void> {
+    const key = JSON.stringify([
+      'holder',
+      organizationId,
+      runnerId,
+      serviceAccountId,
+    ]);
+    if (this.recentlyWritten(key)) {
+      return;
+    }
+    const holder = await this.deps.stores.runners.onlineHolderOf(
+      organizationId,
+      runnerId,
+      this.window().onlineSince,
+    );
+    if (holder && holder.serviceAccountId !== serviceAccountId) {
+      this.lastWritten.delete(key);
+      throw new InfraDeliveryError({
+        status: 409,
+        entity: 'Runner',
+        reason: 'ID_IN_USE',
+        message: `Runner id "${runnerId}" is in use by a runner of another service account, seen at ${holder.lastSeenAt}: give this runner an id of its own (--runner-id), or stop the other one`,
+        metadata: { runnerId },
+      });
+    }
+  }
+
   async recordClaim(sighting: Omit<RunnerSighting, 'seenAt'>): Promise<void> {
     const key = JSON.stringify([
       'claim',
@@ -144,11 +183,16 @@ export class RunnerRegistry {
    * Records that a runner stops. The claims this instance skipped writing are forgotten, so
    * that the runner's next claim (it restarted) makes it ONLINE again at once.
    */
-  async signOff(organizationId: string, runnerId: string): Promise<void> {
+  async signOff(
+    organizationId: string,
+    runnerId: string,
+    serviceAccountId: string,
+  ): Promise<void> {
     this.lastWritten.clear();
     await this.deps.stores.runners.signOff(
       organizationId,
       runnerId,
+      serviceAccountId,
       new Date(this.now()).toISOString(),
     );
   }

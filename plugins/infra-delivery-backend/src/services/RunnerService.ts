@@ -71,6 +71,11 @@ export class RunnerService {
     signal?: AbortSignal,
   ): Promise<RunnerClaim | undefined> {
     await this.requireRunner(caller);
+    await this.deps.runnerRegistry.assertRunnerIdFree(
+      caller.organizationId,
+      runner.runnerId,
+      actorIdOf(caller),
+    );
     const { waitSeconds = 0, ...sighting } = runner;
     const { claimWaits } = this.deps.engine;
     const deadline = Date.now() + waitSeconds * 1000;
@@ -122,7 +127,11 @@ export class RunnerService {
   /** A runner of the caller's organization says that it stops. */
   async signOff(caller: Caller, runnerId: string): Promise<void> {
     await this.requireRunner(caller);
-    await this.deps.runnerRegistry.signOff(caller.organizationId, runnerId);
+    await this.deps.runnerRegistry.signOff(
+      caller.organizationId,
+      runnerId,
+      actorIdOf(caller),
+    );
   }
 
   /**
