@@ -22,7 +22,9 @@ export type GraphQlBehaviour =
   | { kind: 'unauthorized' }
   | { kind: 'rate-limited'; retryAfterSeconds: number }
   /** Answer only when `release()` is called; a client that goes away first aborts it. */
-  | { kind: 'hold' };
+  | { kind: 'hold' }
+  /** Answer with the first page whatever `after` asks for: a server that does not advance. */
+  | { kind: 'first-page' };
 
 export interface RecordedGraphQlRequest {
   authorization: string | undefined;
@@ -280,6 +282,13 @@ export class FakeGitHubEnterprise {
         for (const waiter of this.heldWaiters.splice(0)) {
           waiter();
         }
+        return;
+      case 'first-page':
+        recorded.answered = true;
+        this.answerGraphQl(
+          { ...recorded, variables: { ...recorded.variables, after: null } },
+          res,
+        );
         return;
       default:
         answer();

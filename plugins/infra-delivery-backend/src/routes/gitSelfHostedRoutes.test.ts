@@ -1285,6 +1285,29 @@ describe.each(databases.eachSupportedId())(
         );
       });
 
+      it('ends with an error event, not a repeated batch, when the server answers the same page again', async () => {
+        const { owner, server } = await loggedInOwner();
+        fake.addRepositories('acme', 45);
+        fake.graphQlBehaviour = n =>
+          n >= 2 ? { kind: 'first-page' } : { kind: 'answer' };
+        const client = await openStream(
+          owner,
+          repositoriesPath(
+            'acme',
+            { serverId: server.id, namespaceType: 'ORGANIZATION' },
+            true,
+          ),
+        );
+        const events = await client.rest();
+        // The first 20 were sent once; the client was not handed them twice.
+        expect(events.map(e => e.event)).toEqual(['message', 'error']);
+        expect(JSON.parse(events[0].data).totalReceived).toBe(20);
+        expect(JSON.parse(events[1].data)).toMatchObject({
+          code: 'InfraDelivery:GitSelfHostedServer:UPSTREAM_ERROR',
+          message: expect.stringMatching(/answered the same page twice$/),
+        });
+      });
+
       it('delivers the first batch within a second through the production HTTP stack, compression included', async () => {
         const { owner, server } = await loggedInOwner();
         fake.addRepositories('acme', 45);

@@ -529,9 +529,19 @@ export class GitSelfHostedService {
         { ...request, after, first: GIT_FORGE_REPOSITORY_BATCH_SIZE },
         signal,
       );
-      totalReceived += page.repositories.length;
       const { endCursor, hasNextPage } = page.pageInfo;
       const isFinal = !hasNextPage || endCursor === null;
+      // A page that ends where it started is the previous one again: said before it is sent,
+      // not after the client has received its repositories twice.
+      if (!isFinal && after !== undefined && endCursor === after) {
+        throw new InfraDeliveryError({
+          status: 502,
+          entity: 'GitSelfHostedServer',
+          reason: 'UPSTREAM_ERROR',
+          message: `${session.app.name} answered the same page twice`,
+        });
+      }
+      totalReceived += page.repositories.length;
       yield {
         isFinal,
         pageInfo: page.pageInfo,
@@ -540,14 +550,6 @@ export class GitSelfHostedService {
       };
       if (isFinal) {
         return;
-      }
-      if (endCursor === after) {
-        throw new InfraDeliveryError({
-          status: 502,
-          entity: 'GitSelfHostedServer',
-          reason: 'UPSTREAM_ERROR',
-          message: `${session.app.name} answered the same page twice`,
-        });
       }
       after = endCursor;
     }
