@@ -91,7 +91,11 @@ export class RunChanges {
         compare(stackA, stackB) || compare(runA, runB),
     );
     for (const [runId, stackId] of byStack) {
-      await tx.stacks.recordLatestRun(stackId, runId);
+      await tx.stacks.recordLatestRun(
+        stackId,
+        runId,
+        this.moved.get(runId)!.status,
+      );
     }
   }
 }
