@@ -2,7 +2,11 @@ import {
   ModuleInput,
   ValueSchema,
 } from '@infra-delivery/plugin-infra-delivery-common';
-import { carryModuleValues, resolveModuleValues } from './moduleValues';
+import {
+  carryModuleValues,
+  droppedImmutableValues,
+  resolveModuleValues,
+} from './moduleValues';
 
 const CIDR: ModuleInput = {
   id: 'cidr',
@@ -234,5 +238,49 @@ describe('carryModuleValues', () => {
         inputs,
       ),
     ).toEqual({ subnet_cidr: '10.0.0.0/16', tier: 'large' });
+  });
+});
+
+describe('droppedImmutableValues', () => {
+  const from: ModuleInput[] = [
+    { id: 'cidr_block', label: 'CIDR', type: 'string', immutable: true },
+    { id: 'name', label: 'Name', type: 'string', immutable: true },
+    { id: 'tier', label: 'Tier', type: 'string' },
+  ];
+
+  it('names the immutable values a version would forget, not those it keeps or renames', () => {
+    const values = { cidr_block: '10.30.0.0/16', name: 'main', tier: 'small' };
+    // 1.0.0 has none of them: moved there and back, cidr_block took any value.
+    expect(
+      droppedImmutableValues(
+        values,
+        from,
+        [{ id: 'other', label: 'Other', type: 'string' }],
+        '1.0.0',
+      ),
+    ).toEqual([
+      'values.cidr_block: is immutable and keeps "10.30.0.0/16"; version 1.0.0 has no input cidr_block to keep it in',
+      'values.name: is immutable and keeps "main"; version 1.0.0 has no input name to keep it in',
+    ]);
+    expect(
+      droppedImmutableValues(
+        values,
+        from,
+        [
+          {
+            id: 'cidr',
+            label: 'CIDR',
+            type: 'string',
+            moved_from: ['cidr_block'],
+          },
+          { id: 'name', label: 'Name', type: 'string' },
+        ],
+        '2.0.0',
+      ),
+    ).toEqual([]);
+    // Not set, nothing is forgotten.
+    expect(
+      droppedImmutableValues({ tier: 'small' }, from, [], '1.0.0'),
+    ).toEqual([]);
   });
 });

@@ -142,3 +142,33 @@ export function carryModuleValues(
   }
   return carried;
 }
+
+/**
+ * Problems of moving an instance to a version that would forget one of its immutable values:
+ * an input fixed once set that the version neither has nor renames. Moved to such a version
+ * and back, the input was empty and took any value (a VPC's CIDR block changed, which
+ * replaces the VPC).
+ */
+export function droppedImmutableValues(
+  values: ModuleValues,
+  from: ModuleInput[],
+  to: ModuleInput[],
+  toVersion: string,
+): string[] {
+  const kept = new Set(
+    to.flatMap(input => [input.id, ...(input.moved_from ?? [])]),
+  );
+  return from
+    .filter(
+      input =>
+        input.immutable &&
+        values[input.id] !== undefined &&
+        !kept.has(input.id),
+    )
+    .map(
+      input =>
+        `values.${input.id}: is immutable and keeps ${quote(
+          values[input.id],
+        )}; version ${toVersion} has no input ${input.id} to keep it in`,
+    );
+}

@@ -13,6 +13,7 @@ import { Stores } from '../database/stores';
 import { InfraDeliveryError, notFound } from '../errors';
 import {
   carryModuleValues,
+  droppedImmutableValues,
   resolveModuleValues,
 } from '../modules/moduleValues';
 
@@ -119,6 +120,15 @@ export class ModuleInstanceService {
         metadata: { moduleVersionId: version.id },
       });
     }
+    const dropped =
+      version.id === instance.moduleVersionId
+        ? []
+        : droppedImmutableValues(
+            instance.values,
+            (await this.findVersion(caller, instance.moduleVersionId)).inputs,
+            version.inputs,
+            version.version,
+          );
     const current = carryModuleValues(instance.values, version.inputs);
     const given: ModuleValues = { ...current };
     for (const [key, value] of Object.entries(patch.values ?? {})) {
@@ -128,7 +138,7 @@ export class ModuleInstanceService {
         given[key] = value;
       }
     }
-    const values = await this.resolve(caller, version, given, current);
+    const values = await this.resolve(caller, version, given, current, dropped);
     const name = patch.name ?? instance.name;
     try {
       const updated = await this.deps.stores.moduleInstances.update(
@@ -166,18 +176,22 @@ export class ModuleInstanceService {
     version: ModuleVersion,
     given: ModuleValues,
     previous?: ModuleValues,
+    /** Problems found before: of the move to `version`. */
+    found: string[] = [],
   ): Promise<ModuleValues> {
     const definitions =
       await this.deps.stores.moduleDefinitions.defaultValueSchemas(
         caller.organizationId,
         version.inputs.flatMap(i => (i.default_from ? [i.default_from] : [])),
       );
-    const { values, problems } = resolveModuleValues({
+    const resolved = resolveModuleValues({
       inputs: version.inputs,
       given,
       definitions,
       previous,
     });
+    const { values } = resolved;
+    const problems = [...found, ...resolved.problems];
     if (problems.length > 0) {
       throw new InfraDeliveryError({
         status: 400,

@@ -30,7 +30,7 @@ import {
 } from './moduleValues';
 import { useEnvironmentChoices } from './useEnvironmentChoices';
 import { ModuleValueField } from './ModuleValueField';
-import { WarningText } from '../common/WarningText';
+import { ErrorText, WarningText } from '../common/WarningText';
 
 /**
  * Deploys a version of a module into an environment (`POST /module-instances`), or changes an
@@ -90,6 +90,12 @@ export const ModuleInstanceDialog = ({
   const nameError = fieldErrorsOf(error, ['name'])?.name;
   // Another version may not take every value the instance has: say which go.
   const dropped = instance ? droppedValues(instance.values, inputs) : [];
+  // Of those, the values fixed once set: the service keeps them, so the instance stays.
+  const currentInputs =
+    versions.find(v => v.id === instance?.moduleVersionId)?.inputs ?? [];
+  const droppedFixed = dropped.filter(([id]) =>
+    currentInputs.some(input => input.id === id && input.immutable),
+  );
   const valueChanges =
     instance &&
     changedValues(
@@ -110,6 +116,7 @@ export const ModuleInstanceDialog = ({
       input => !needsValue(input, defaults) || valueOf(input).trim(),
     ) &&
     Object.keys(problems).length === 0 &&
+    droppedFixed.length === 0 &&
     (!change || Object.keys(change).length > 0);
 
   const save = async () => {
@@ -223,7 +230,18 @@ export const ModuleInstanceDialog = ({
                 </MenuItem>
               ))}
             </TextField>
-            {dropped.length > 0 && (
+            {droppedFixed.length > 0 && (
+              <Typography variant="body2" role="status">
+                <ErrorText>
+                  Version {version?.version} does not take{' '}
+                  {droppedFixed
+                    .map(([id, value]) => `${id} (${value})`)
+                    .join(', ')}
+                  , fixed once set: the instance cannot move to it.
+                </ErrorText>
+              </Typography>
+            )}
+            {dropped.length > 0 && droppedFixed.length === 0 && (
               <Typography variant="body2" role="status">
                 <WarningText>
                   Version {version?.version} does not take{' '}

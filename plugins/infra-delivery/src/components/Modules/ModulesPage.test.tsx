@@ -513,7 +513,7 @@ describe('ModulesPage', () => {
     });
   });
 
-  it('says which values an older version would forget before the instance moves to it', async () => {
+  it('keeps an instance from a version that would forget a value fixed once set', async () => {
     const { row } = await instanceRow('payments-network');
     await userEvent.click(
       await within(row).findByRole('button', {
@@ -528,11 +528,15 @@ describe('ModulesPage', () => {
     // 1.0.0 takes no input at all.
     await choose(dialog, /^Version/, '1.0.0 (v1.0.0)');
 
+    // Moved there and back, cidr was empty and took any value (the VPC replaced).
     expect(
       within(dialog).getByText(
-        'Version 1.0.0 does not take cidr (10.20.0.0/16), region (eu-west-1): moving the instance to it forgets these values.',
+        'Version 1.0.0 does not take cidr (10.20.0.0/16), fixed once set: the instance cannot move to it.',
       ),
     ).toBeInTheDocument();
+    expect(
+      within(dialog).getByRole('button', { name: 'Save the changes' }),
+    ).toBeDisabled();
   });
 
   it('deletes an instance once the person confirms', async () => {
