@@ -350,6 +350,88 @@ describe.each(databases.eachSupportedId())(
         ]);
       });
 
+      it("refuses a service account's own key creating or revoking keys of its account (403); an ADMIN service account manages them as any ADMIN", async () => {
+        const owner = await api.signup();
+        const adminAccountId = await createServiceAccount(owner, 'ADMIN');
+        const adminAccountKey = await createKey(owner.token, {
+          name: 'admin robot',
+          ownerType: 'SERVICE_ACCOUNT',
+          ownerId: adminAccountId,
+        });
+
+        for (const role of ['VIEWER', 'MEMBER']) {
+          const accountId = await createServiceAccount(owner, role);
+          const leaked = await createKey(owner.token, {
+            name: 'leaked',
+            ownerType: 'SERVICE_ACCOUNT',
+            ownerId: accountId,
+          });
+
+          // Neither by default (its own account) nor by naming its account.
+          for (const data of [
+            { name: 'child' },
+            { name: 'child', ownerType: 'SERVICE_ACCOUNT', ownerId: accountId },
+          ]) {
+            const child = await api.post('/api-keys', { data }, leaked.key);
+            expect(child.status).toBe(403);
+            expect(errorBodySchema.parse(child.body)).toMatchObject({
+              code: 'InfraDelivery:Auth:INSUFFICIENT_ROLE',
+              message:
+                'Only an ADMIN can create or revoke the API keys of a service account',
+              metadata: { requiredRole: 'ADMIN', role },
+            });
+          }
+
+          const selfRevoke = await api.delete(
+            `/api-keys/${leaked.id}`,
+            leaked.key,
+          );
+          expect(selfRevoke.status).toBe(403);
+          expect(selfRevoke.body.code).toBe(
+            'InfraDelivery:Auth:INSUFFICIENT_ROLE',
+          );
+          expect(
+            (await api.get('/organizations/current', leaked.key)).status,
+          ).toBe(200);
+
+          // It still lists its own keys: there is only the one an ADMIN made.
+          const own = await api.get('/api-keys', leaked.key);
+          expect(own.status).toBe(200);
+          expect(own.body.data.map((k: { id: string }) => k.id)).toEqual([
+            leaked.id,
+          ]);
+
+          // An ADMIN service account creates and revokes its keys as any ADMIN does.
+          const byAdminAccount = await createKey(adminAccountKey.key, {
+            name: 'rotated',
+            ownerType: 'SERVICE_ACCOUNT',
+            ownerId: accountId,
+          });
+          expect(byAdminAccount).toMatchObject({
+            ownerType: 'SERVICE_ACCOUNT',
+            ownerId: accountId,
+            createdById: adminAccountId,
+          });
+          for (const key of [leaked, byAdminAccount]) {
+            const revoked = await api.delete(
+              `/api-keys/${key.id}`,
+              adminAccountKey.key,
+            );
+            expect(revoked.status).toBe(204);
+          }
+
+          // Revoking the leaked key leaves the account no key at all.
+          expect(
+            (await api.get('/organizations/current', leaked.key)).status,
+          ).toBe(401);
+          const left = await api.get(
+            `/api-keys?ownerType=SERVICE_ACCOUNT&ownerId=${accountId}`,
+            owner.token,
+          );
+          expect(left.body.data).toEqual([]);
+        }
+      });
+
       it("refuses a service account of another organization (404), and a member's key for another member (403)", async () => {
         const owner = await api.signup();
         const member = await api.member(owner, 'MEMBER');
