@@ -1,10 +1,10 @@
 import { AuditorService } from '@backstage/backend-plugin-api';
-import { ApiKey } from '@infra-delivery/plugin-infra-delivery-common';
+import { ApiKey, Role } from '@infra-delivery/plugin-infra-delivery-common';
 import { generateApiKey } from '../auth/apiKeyFormat';
 import { Authorizer } from '../auth/Authorizer';
-import { ADMINISTER, READ } from '../auth/requirements';
+import { ADMINISTER, ADMINISTER_ADMINS, READ } from '../auth/requirements';
 import { actorIdOf, Caller } from '../auth/Caller';
-import { roleAtLeast } from '../auth/roles';
+import { managedByOwners, roleAtLeast } from '../auth/roles';
 import { KeysetPage, KeysetRequest } from '../database/keyset';
 import { Stores } from '../database/stores';
 import { InfraDeliveryError, notFound } from '../errors';
@@ -51,8 +51,9 @@ function isOwnMembership(caller: Caller, owner: Owner): boolean {
  * API keys: every member manages the keys of their own membership; ADMINs manage every key,
  * including those of service accounts, but create keys only for themselves and service accounts:
  * a key for another person's membership would act as them. A service account's keys are made
- * and revoked by ADMINs only, never by the account itself; it may list them. The key value
- * leaves the service once, at creation.
+ * and revoked by ADMINs only, never by the account itself; it may list them. Keys of an ADMIN
+ * service account, and other ADMINs' and OWNERs' keys, are an OWNER's to make and revoke, as
+ * everything about an ADMIN principal is. The key value leaves the service once, at creation.
  */
 export class ApiKeyService {
   constructor(
@@ -145,7 +146,13 @@ export class ApiKeyService {
         message: 'Only the member can create an API key for their membership',
       });
     }
-    await this.requireOwnerExists(caller.organizationId, owner);
+    const ownerRole = await this.requireOwnerExists(
+      caller.organizationId,
+      owner,
+    );
+    if (!isOwnMembership(caller, owner)) {
+      await this.requireOwnerForAdmins(caller, owner, ownerRole, 'create');
+    }
 
     const generated = generateApiKey();
     return audit(
@@ -180,6 +187,14 @@ export class ApiKeyService {
       throw notFound('ApiKey', id);
     }
     await this.requireManage(caller, apiKey);
+    if (!isOwnMembership(caller, apiKey)) {
+      await this.requireOwnerForAdmins(
+        caller,
+        apiKey,
+        await this.ownerRole(caller.organizationId, apiKey),
+        'revoke',
+      );
+    }
     await audit(
       this.deps.auditor,
       'api-key-revoke',
@@ -191,24 +206,54 @@ export class ApiKeyService {
     );
   }
 
-  private async requireOwnerExists(organizationId: string, owner: Owner) {
-    const exists =
-      owner.ownerType === 'MEMBERSHIP'
-        ? (
-            await this.deps.stores.memberships.get(
-              organizationId,
-              owner.ownerId,
-            )
-          )?.userId
-        : await this.deps.stores.serviceAccounts.get(
-            organizationId,
-            owner.ownerId,
-          );
-    if (!exists) {
+  /** Keys of an ADMIN or OWNER principal are an OWNER's to create and revoke. */
+  private async requireOwnerForAdmins(
+    caller: Caller,
+    owner: Owner,
+    ownerRole: Role | undefined,
+    what: 'create' | 'revoke',
+  ) {
+    if (ownerRole && managedByOwners(ownerRole)) {
+      await this.deps.authorizer.require(
+        caller,
+        ADMINISTER_ADMINS,
+        owner.ownerType === 'SERVICE_ACCOUNT'
+          ? `Only an OWNER can ${what} the API keys of an ${ownerRole} service account`
+          : `Only an OWNER can ${what} the API keys of an ${ownerRole}`,
+      );
+    }
+  }
+
+  /** The role of a key's owner; undefined when there is no such member (yet) or account. */
+  private async ownerRole(
+    organizationId: string,
+    owner: Owner,
+  ): Promise<Role | undefined> {
+    if (owner.ownerType === 'MEMBERSHIP') {
+      const membership = await this.deps.stores.memberships.get(
+        organizationId,
+        owner.ownerId,
+      );
+      // An invitation not yet accepted owns no keys.
+      return membership?.userId ? membership.role : undefined;
+    }
+    return (
+      await this.deps.stores.serviceAccounts.get(organizationId, owner.ownerId)
+    )?.role;
+  }
+
+  /** The owner's role; a 404 when the member or service account does not exist. */
+  private async requireOwnerExists(
+    organizationId: string,
+    owner: Owner,
+  ): Promise<Role> {
+    const role = await this.ownerRole(organizationId, owner);
+    if (!role) {
       throw notFound(
         owner.ownerType === 'MEMBERSHIP' ? 'Membership' : 'ServiceAccount',
         owner.ownerId,
       );
     }
+    return role;
   }
 }
