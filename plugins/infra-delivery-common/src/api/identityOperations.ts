@@ -32,10 +32,10 @@ export const signup = defineOperation({
   tag: 'Identity',
   access: 'public',
   description:
-    'Where the portal is configured with `infraDelivery.signups: invitations-only`, only with an invitation token (403 `InfraDelivery:Signup:INVITATION_REQUIRED` without one).',
+    'Where the portal is configured with `infraDelivery.signups: invitations-only`, only with an invitation token (403 `InfraDelivery:Signup:INVITATION_REQUIRED` without one). An email that has an account already joins the inviting organization with the invitation token and that account’s password (a wrong password is a 401 `InfraDelivery:Auth:INVALID_CREDENTIALS`, as on `/auth/token`; the password is not changed); the answer names the organization joined and the existing user. Without an invitation token, an email that has an account is a 409 `InfraDelivery:User:ALREADY_EXISTS`.',
   body: signupRequestSchema,
   success: { status: 201, schema: signupResponseSchema },
-  errors: [400, 403, 409, 429],
+  errors: [400, 401, 403, 409, 429],
 });
 
 export const createAccessToken = defineOperation({
