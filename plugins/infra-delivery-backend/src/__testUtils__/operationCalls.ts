@@ -28,6 +28,12 @@ export interface OperationCall {
    * 404 unless given; a filter (not a path) naming them may instead answer 200 with nothing.
    */
   outsider?: number;
+  /**
+   * What the other organization's caller gets when the call names nothing of this world and
+   * its own organization's answer is not the allowed one: it is an ADMIN service account, and
+   * what concerns an ADMIN principal (its own keys) is an OWNER's.
+   */
+  outsiderAtHome?: number;
 }
 
 export interface OperationCallSpec {
@@ -128,7 +134,10 @@ export const OPERATION_CALLS: Record<OperationId, OperationCallSpec> = {
   listApiKeys: { access: 'VIEWER', call: () => ({}) },
   createApiKey: {
     access: 'VIEWER',
-    call: w => ({ body: { data: { name: `own key ${w.unique()}` } } }),
+    call: w => ({
+      body: { data: { name: `own key ${w.unique()}` } },
+      outsiderAtHome: 403,
+    }),
   },
   revokeApiKey: {
     access: 'ADMIN',

@@ -227,8 +227,17 @@ export async function createOperationWorld(options: {
           data: { name: `${marker} robot ${unique()}`, role: 'MEMBER' },
         })
       ).id,
+    // A MEMBER service account's key: an ADMIN revokes it (an OWNER's keys are an OWNER's).
     apiKey: async () =>
-      (await created('/api-keys', { data: { name: `${marker} key` } })).id,
+      (
+        await created('/api-keys', {
+          data: {
+            name: `${marker} key`,
+            ownerType: 'SERVICE_ACCOUNT',
+            ownerId: await fresh.serviceAccount(),
+          },
+        })
+      ).id,
     cloudAccount: async () =>
       (
         await created('/cloud-accounts', {

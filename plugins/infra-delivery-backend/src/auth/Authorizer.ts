@@ -22,13 +22,23 @@ export interface Requirement {
 export class Authorizer {
   constructor(private readonly permissions: PermissionsService) {}
 
-  async require(caller: Caller, requirement: Requirement): Promise<void> {
+  /**
+   * Refuses with 403 INSUFFICIENT_ROLE, saying `refusal` when given (what the role is needed
+   * for, e.g. "Only an OWNER can …"), or the permission framework's 403 PERMISSION_DENIED.
+   */
+  async require(
+    caller: Caller,
+    requirement: Requirement,
+    refusal?: string,
+  ): Promise<void> {
     if (!roleAtLeast(caller.role, requirement.role)) {
       throw new InfraDeliveryError({
         status: 403,
         entity: 'Auth',
         reason: 'INSUFFICIENT_ROLE',
-        message: `This needs the ${requirement.role} role; the caller is ${caller.role}`,
+        message:
+          refusal ??
+          `This needs the ${requirement.role} role; the caller is ${caller.role}`,
         metadata: { requiredRole: requirement.role, role: caller.role },
       });
     }

@@ -31,6 +31,16 @@ export const ADMINISTER: Requirement = {
   permission: infraDeliveryAdministerPermission,
 };
 
+/**
+ * Acting on an ADMIN (or OWNER) principal: granting or taking away ADMIN, inviting an ADMIN,
+ * creating or deleting an ADMIN service account, creating or revoking its keys. ADMINs manage
+ * MEMBERs and VIEWERs; ADMINs are managed by OWNERs.
+ */
+export const ADMINISTER_ADMINS: Requirement = {
+  role: 'OWNER',
+  permission: infraDeliveryAdministerPermission,
+};
+
 /** Rolling a service back to an earlier deployment's release. */
 export const ROLLBACK: Requirement = {
   role: 'MEMBER',

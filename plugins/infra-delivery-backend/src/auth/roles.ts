@@ -8,3 +8,8 @@ export function roleAtLeast(role: Role, minimum: Role): boolean {
 export function strongestRole(roles: Role[]): Role | undefined {
   return [...roles].sort((a, b) => ROLES.indexOf(a) - ROLES.indexOf(b))[0];
 }
+
+/** Whether only an OWNER may act on a principal (member or service account) of this role. */
+export function managedByOwners(role: Role): boolean {
+  return roleAtLeast(role, 'ADMIN');
+}

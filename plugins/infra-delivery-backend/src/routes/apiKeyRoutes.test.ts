@@ -350,6 +350,156 @@ describe.each(databases.eachSupportedId())(
         ]);
       });
 
+      it("refuses a service account's own key creating or revoking keys of its account (403); an ADMIN service account manages them as any ADMIN", async () => {
+        const owner = await api.signup();
+        const adminAccountId = await createServiceAccount(owner, 'ADMIN');
+        const adminAccountKey = await createKey(owner.token, {
+          name: 'admin robot',
+          ownerType: 'SERVICE_ACCOUNT',
+          ownerId: adminAccountId,
+        });
+
+        for (const role of ['VIEWER', 'MEMBER']) {
+          const accountId = await createServiceAccount(owner, role);
+          const leaked = await createKey(owner.token, {
+            name: 'leaked',
+            ownerType: 'SERVICE_ACCOUNT',
+            ownerId: accountId,
+          });
+
+          // Neither by default (its own account) nor by naming its account.
+          for (const data of [
+            { name: 'child' },
+            { name: 'child', ownerType: 'SERVICE_ACCOUNT', ownerId: accountId },
+          ]) {
+            const child = await api.post('/api-keys', { data }, leaked.key);
+            expect(child.status).toBe(403);
+            expect(errorBodySchema.parse(child.body)).toMatchObject({
+              code: 'InfraDelivery:Auth:INSUFFICIENT_ROLE',
+              message:
+                'Only an ADMIN can create or revoke the API keys of a service account',
+              metadata: { requiredRole: 'ADMIN', role },
+            });
+          }
+
+          const selfRevoke = await api.delete(
+            `/api-keys/${leaked.id}`,
+            leaked.key,
+          );
+          expect(selfRevoke.status).toBe(403);
+          expect(selfRevoke.body.code).toBe(
+            'InfraDelivery:Auth:INSUFFICIENT_ROLE',
+          );
+          expect(
+            (await api.get('/organizations/current', leaked.key)).status,
+          ).toBe(200);
+
+          // It still lists its own keys: there is only the one an ADMIN made.
+          const own = await api.get('/api-keys', leaked.key);
+          expect(own.status).toBe(200);
+          expect(own.body.data.map((k: { id: string }) => k.id)).toEqual([
+            leaked.id,
+          ]);
+
+          // An ADMIN service account creates and revokes its keys as any ADMIN does.
+          const byAdminAccount = await createKey(adminAccountKey.key, {
+            name: 'rotated',
+            ownerType: 'SERVICE_ACCOUNT',
+            ownerId: accountId,
+          });
+          expect(byAdminAccount).toMatchObject({
+            ownerType: 'SERVICE_ACCOUNT',
+            ownerId: accountId,
+            createdById: adminAccountId,
+          });
+          for (const key of [leaked, byAdminAccount]) {
+            const revoked = await api.delete(
+              `/api-keys/${key.id}`,
+              adminAccountKey.key,
+            );
+            expect(revoked.status).toBe(204);
+          }
+
+          // Revoking the leaked key leaves the account no key at all.
+          expect(
+            (await api.get('/organizations/current', leaked.key)).status,
+          ).toBe(401);
+          const left = await api.get(
+            `/api-keys?ownerType=SERVICE_ACCOUNT&ownerId=${accountId}`,
+            owner.token,
+          );
+          expect(left.body.data).toEqual([]);
+        }
+      });
+
+      it('lets only an OWNER create or revoke keys of an ADMIN service account', async () => {
+        const owner = await api.signup();
+        const admin = await api.member(owner, 'ADMIN');
+        const adminAccountId = await createServiceAccount(owner, 'ADMIN');
+        const adminAccountKey = await createKey(owner.token, {
+          name: 'admin robot',
+          ownerType: 'SERVICE_ACCOUNT',
+          ownerId: adminAccountId,
+        });
+
+        // Neither an ADMIN member nor the ADMIN service account itself makes one.
+        for (const token of [admin.token, adminAccountKey.key]) {
+          const refused = await api.post(
+            '/api-keys',
+            {
+              data: {
+                name: 'another',
+                ownerType: 'SERVICE_ACCOUNT',
+                ownerId: adminAccountId,
+              },
+            },
+            token,
+          );
+          expect(refused.status).toBe(403);
+          expect(errorBodySchema.parse(refused.body)).toMatchObject({
+            code: 'InfraDelivery:Auth:INSUFFICIENT_ROLE',
+            message:
+              'Only an OWNER can create the API keys of an ADMIN service account',
+            metadata: { requiredRole: 'OWNER', role: 'ADMIN' },
+          });
+
+          const revoke = await api.delete(
+            `/api-keys/${adminAccountKey.id}`,
+            token,
+          );
+          expect(revoke.status).toBe(403);
+          expect(revoke.body.message).toBe(
+            'Only an OWNER can revoke the API keys of an ADMIN service account',
+          );
+        }
+        const ownDefault = await api.post(
+          '/api-keys',
+          { data: { name: 'child' } },
+          adminAccountKey.key,
+        );
+        expect(ownDefault.status).toBe(403);
+        expect(
+          (await api.get('/organizations/current', adminAccountKey.key)).status,
+        ).toBe(200);
+        const keys = await api.get(
+          `/api-keys?ownerType=SERVICE_ACCOUNT&ownerId=${adminAccountId}`,
+          owner.token,
+        );
+        expect(keys.body.data.map((k: { id: string }) => k.id)).toEqual([
+          adminAccountKey.id,
+        ]);
+
+        const byOwner = await createKey(owner.token, {
+          name: 'rotated',
+          ownerType: 'SERVICE_ACCOUNT',
+          ownerId: adminAccountId,
+        });
+        for (const key of [adminAccountKey, byOwner]) {
+          const revoked = await api.delete(`/api-keys/${key.id}`, owner.token);
+          expect(revoked.status).toBe(204);
+        }
+      });
+
       it("refuses a service account of another organization (404), and a member's key for another member (403)", async () => {
         const owner = await api.signup();
         const member = await api.member(owner, 'MEMBER');
@@ -554,6 +704,48 @@ describe.each(databases.eachSupportedId())(
         const adminList = await api.get('/api-keys', owner.token);
         expect(adminList.body.data.map((k: { id: string }) => k.id)).toEqual([
           otherKey.id,
+        ]);
+      });
+
+      it("lets only an OWNER revoke another ADMIN's or an OWNER's keys, and an ADMIN a MEMBER's", async () => {
+        const owner = await api.signup();
+        const admin = await api.member(owner, 'ADMIN');
+        const otherAdmin = await api.member(owner, 'ADMIN');
+        const member = await api.member(owner, 'MEMBER');
+        const ownerKey = await createKey(owner.token, { name: 'owner' });
+        const otherAdminKey = await createKey(otherAdmin.token, {
+          name: 'other admin',
+        });
+        const memberKey = await createKey(member.token, { name: 'member' });
+        const adminKey = await createKey(admin.token, { name: 'own' });
+
+        for (const [key, role] of [
+          [ownerKey, 'OWNER'],
+          [otherAdminKey, 'ADMIN'],
+        ] as const) {
+          const refused = await api.delete(`/api-keys/${key.id}`, admin.token);
+          expect(refused.status).toBe(403);
+          expect(errorBodySchema.parse(refused.body)).toMatchObject({
+            code: 'InfraDelivery:Auth:INSUFFICIENT_ROLE',
+            message: `Only an OWNER can revoke the API keys of an ${role}`,
+          });
+          expect(
+            (await api.get('/organizations/current', key.key)).status,
+          ).toBe(200);
+        }
+
+        for (const key of [memberKey, adminKey]) {
+          const revoked = await api.delete(`/api-keys/${key.id}`, admin.token);
+          expect(revoked.status).toBe(204);
+        }
+        const byOwner = await api.delete(
+          `/api-keys/${otherAdminKey.id}`,
+          owner.token,
+        );
+        expect(byOwner.status).toBe(204);
+        const left = await api.get('/api-keys', owner.token);
+        expect(left.body.data.map((k: { id: string }) => k.id)).toEqual([
+          ownerKey.id,
         ]);
       });
 

@@ -127,6 +127,160 @@ describe.each(databases.eachSupportedId())('auth routes on %s', databaseId => {
     });
   });
 
+  describe('POST /auth/signup with an invitation for an email that has an account', () => {
+    async function invite(
+      inviter: { token: string },
+      email: string,
+      role = 'MEMBER',
+    ) {
+      const invitation = await api.post(
+        '/memberships',
+        { data: { email, role } },
+        inviter.token,
+      );
+      expect(invitation.status).toBe(201);
+      return invitation.body.data as { id: string; invitationToken: string };
+    }
+
+    it("joins the inviting organization with the account's password, and keeps the account's other organization", async () => {
+      const existing = await api.signup();
+      const inviter = await api.signup();
+      const invitation = await invite(inviter, existing.email);
+
+      const joined = await api.post('/auth/signup', {
+        data: {
+          email: existing.email.toUpperCase(),
+          password: TEST_PASSWORD,
+          invitationToken: invitation.invitationToken,
+        },
+      });
+      expect(joined.status).toBe(201);
+      expect(joined.body).toEqual({
+        data: {
+          organizationId: inviter.organizationId,
+          userId: existing.userId,
+        },
+      });
+
+      const members = await api.get('/memberships', inviter.token);
+      expect(members.body.data).toContainEqual(
+        expect.objectContaining({
+          id: invitation.id,
+          role: 'MEMBER',
+          userId: existing.userId,
+          email: existing.email,
+        }),
+      );
+      const token = await api.post('/auth/token', {
+        data: {
+          email: existing.email,
+          password: TEST_PASSWORD,
+          organizationId: inviter.organizationId,
+        },
+      });
+      expect(token.status).toBe(200);
+      const me = await api.get('/me', token.body.data.accessToken);
+      expect(me.body.data).toMatchObject({
+        organizationId: inviter.organizationId,
+        role: 'MEMBER',
+      });
+      // Without organizationId the token is still for the account's first organization.
+      const first = await api.get(
+        '/organizations/current',
+        await api.token(existing.email),
+      );
+      expect(first.body.data.id).toBe(existing.organizationId);
+
+      // The invitation is used up.
+      const again = await api.post('/auth/signup', {
+        data: {
+          email: existing.email,
+          password: TEST_PASSWORD,
+          invitationToken: invitation.invitationToken,
+        },
+      });
+      expect(again.status).toBe(400);
+      expect(again.body.code).toBe('InfraDelivery:Invitation:INVALID');
+    });
+
+    it('answers a wrong password as /auth/token does, and leaves the invitation pending', async () => {
+      const existing = await api.signup();
+      const inviter = await api.signup();
+      const invitation = await invite(inviter, existing.email, 'VIEWER');
+
+      const wrong = await api.post('/auth/signup', {
+        data: {
+          email: existing.email,
+          password: 'not the right password',
+          invitationToken: invitation.invitationToken,
+        },
+      });
+      const onToken = await api.post('/auth/token', {
+        data: { email: existing.email, password: 'not the right password' },
+      });
+      expect(wrong.status).toBe(401);
+      expect(errorBodySchema.parse(wrong.body)).toMatchObject({
+        code: onToken.body.code,
+        message: onToken.body.message,
+      });
+      expect(wrong.body.code).toBe('InfraDelivery:Auth:INVALID_CREDENTIALS');
+
+      const members = await api.get('/memberships', inviter.token);
+      const pending = members.body.data.find(
+        (m: { id: string }) => m.id === invitation.id,
+      );
+      expect(pending).not.toHaveProperty('userId');
+
+      // Another email's invitation is refused before the password is looked at.
+      const other = await invite(inviter, uniqueEmail('someone-else'));
+      const foreign = await api.post('/auth/signup', {
+        data: {
+          email: existing.email,
+          password: TEST_PASSWORD,
+          invitationToken: other.invitationToken,
+        },
+      });
+      expect(foreign.status).toBe(400);
+      expect(foreign.body.code).toBe('InfraDelivery:Invitation:INVALID');
+
+      // Still no way in without an invitation: the email is taken.
+      const uninvited = await api.post('/auth/signup', {
+        data: { email: existing.email, password: TEST_PASSWORD },
+      });
+      expect(uninvited.status).toBe(409);
+      expect(uninvited.body.code).toBe('InfraDelivery:User:ALREADY_EXISTS');
+
+      const joined = await api.post('/auth/signup', {
+        data: {
+          email: existing.email,
+          password: TEST_PASSWORD,
+          invitationToken: invitation.invitationToken,
+        },
+      });
+      expect(joined.status).toBe(201);
+      expect(joined.body.data.organizationId).toBe(inviter.organizationId);
+    });
+
+    it('slows down wrong passwords as /auth/token does (429)', async () => {
+      const existing = await api.signup();
+      const inviter = await api.signup();
+      const invitation = await invite(inviter, existing.email);
+      let last;
+      for (let attempt = 0; attempt < 11; attempt++) {
+        last = await api.post('/auth/signup', {
+          data: {
+            email: existing.email,
+            password: 'not the right password',
+            invitationToken: invitation.invitationToken,
+          },
+        });
+      }
+      expect(last!.status).toBe(429);
+      expect(last!.body.code).toBe('InfraDelivery:Request:RATE_LIMITED');
+      expect(Number(last!.headers['retry-after'])).toBeGreaterThan(0);
+    });
+  });
+
   it('signs up only with an invitation where the portal says so (403)', async () => {
     const ADMIN = 'user:default/platform-admin';
     const closed = await startInfraDeliveryBackend(

@@ -16,7 +16,23 @@ export function registerAuthRoutes({
       clientAddress(req),
       rateLimits.signupsPerAddress,
     );
-    return { data: await services.identity.signup(body.data) };
+    if (!body.data.invitationToken) {
+      return { data: await services.identity.signup(body.data) };
+    }
+    // With an invitation, an email that has an account joins with its password: wrong ones
+    // are slowed down as on /auth/token.
+    const guessKey = `${clientAddress(req)}|${body.data.email.toLowerCase()}`;
+    await passwordGuesses.assertAllowed(guessKey);
+    try {
+      const joined = await services.identity.signup(body.data);
+      await passwordGuesses.forget(guessKey);
+      return { data: joined };
+    } catch (error) {
+      if (error instanceof InfraDeliveryError && error.status === 401) {
+        await passwordGuesses.recordFailure(guessKey);
+      }
+      throw error;
+    }
   });
 
   bind(operations.createAccessToken, async ({ body, req }) => {

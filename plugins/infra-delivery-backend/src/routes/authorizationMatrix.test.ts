@@ -68,7 +68,7 @@ function expectedStatus(
     const named = JSON.stringify([call.params, call.query, call.body]);
     return world.secrets().some(secret => named.includes(secret))
       ? call.outsider ?? 404
-      : allowed;
+      : call.outsiderAtHome ?? allowed;
   }
   if (spec.access === 'runner') {
     return 403;

@@ -223,25 +223,39 @@ describe.each(databases.eachSupportedId())(
         expect(elsewhere.status).toBe(201);
       });
 
-      it('lets only an OWNER invite an OWNER, and only ADMINs invite at all', async () => {
+      it('lets only an OWNER invite an OWNER or an ADMIN, and only ADMINs invite at all', async () => {
         const owner = await api.signup();
         const admin = await api.member(owner, 'ADMIN');
         const member = await api.member(owner, 'MEMBER');
 
-        const byAdmin = await api.post(
+        for (const role of ['OWNER', 'ADMIN']) {
+          const byAdmin = await api.post(
+            '/memberships',
+            { data: { email: uniqueEmail(`${role}2`), role } },
+            admin.token,
+          );
+          expect(byAdmin.status).toBe(403);
+          expect(errorBodySchema.parse(byAdmin.body)).toMatchObject({
+            code: 'InfraDelivery:Auth:INSUFFICIENT_ROLE',
+            message: `Only an OWNER can invite an ${role}`,
+            metadata: { requiredRole: 'OWNER', role: 'ADMIN' },
+          });
+        }
+
+        const adminInvitesMember = await api.post(
           '/memberships',
-          { data: { email: uniqueEmail('owner2'), role: 'OWNER' } },
+          { data: { email: uniqueEmail('member2'), role: 'MEMBER' } },
           admin.token,
         );
-        expect(byAdmin.status).toBe(403);
-        expect(byAdmin.body.code).toBe('InfraDelivery:Auth:INSUFFICIENT_ROLE');
+        expect(adminInvitesMember.status).toBe(201);
 
-        const adminInvitesAdmin = await api.post(
+        const ownerInvitesAdmin = await api.post(
           '/memberships',
           { data: { email: uniqueEmail('admin2'), role: 'ADMIN' } },
-          admin.token,
+          owner.token,
         );
-        expect(adminInvitesAdmin.status).toBe(201);
+        expect(ownerInvitesAdmin.status).toBe(201);
+        expect(ownerInvitesAdmin.body.data.role).toBe('ADMIN');
 
         const byMember = await api.post(
           '/memberships',
@@ -390,6 +404,58 @@ describe.each(databases.eachSupportedId())(
           (await setRole(second.membershipId, 'ADMIN', owner.token)).body.data
             .role,
         ).toBe('ADMIN');
+      });
+
+      it('lets only an OWNER grant or take away ADMIN, and an ADMIN step down', async () => {
+        const owner = await api.signup();
+        const admin = await api.member(owner, 'ADMIN');
+        const otherAdmin = await api.member(owner, 'ADMIN');
+        const member = await api.member(owner, 'MEMBER');
+        const invitation = await api.post(
+          '/memberships',
+          { data: { email: uniqueEmail('invited'), role: 'VIEWER' } },
+          owner.token,
+        );
+
+        for (const [id, role] of [
+          [member.membershipId, 'ADMIN'],
+          [invitation.body.data.id, 'ADMIN'],
+          [otherAdmin.membershipId, 'MEMBER'],
+          [otherAdmin.membershipId, 'VIEWER'],
+        ]) {
+          const refused = await setRole(id, role, admin.token);
+          expect(refused.status).toBe(403);
+          expect(errorBodySchema.parse(refused.body)).toMatchObject({
+            code: 'InfraDelivery:Auth:INSUFFICIENT_ROLE',
+            message: 'Only an OWNER can grant or take away ADMIN',
+            metadata: { requiredRole: 'OWNER', role: 'ADMIN' },
+          });
+        }
+        const list = await api.get('/memberships', owner.token);
+        const roles = Object.fromEntries(
+          list.body.data.map((m: { id: string; role: string }) => [
+            m.id,
+            m.role,
+          ]),
+        );
+        expect(roles[member.membershipId]).toBe('MEMBER');
+        expect(roles[otherAdmin.membershipId]).toBe('ADMIN');
+
+        expect(
+          (await setRole(member.membershipId, 'ADMIN', owner.token)).body.data
+            .role,
+        ).toBe('ADMIN');
+        expect(
+          (await setRole(otherAdmin.membershipId, 'MEMBER', owner.token)).body
+            .data.role,
+        ).toBe('MEMBER');
+        const stepDown = await setRole(
+          admin.membershipId,
+          'VIEWER',
+          admin.token,
+        );
+        expect(stepDown.status).toBe(200);
+        expect(stepDown.body.data.role).toBe('VIEWER');
       });
 
       it('lets nobody raise their own role, and anybody lower it', async () => {
@@ -661,6 +727,54 @@ describe.each(databases.eachSupportedId())(
           admin.token,
         );
         expect(byAdmin.status).toBe(204);
+      });
+
+      it('lets only an OWNER remove an ADMIN, and an ADMIN leave', async () => {
+        const owner = await api.signup();
+        const admin = await api.member(owner, 'ADMIN');
+        const otherAdmin = await api.member(owner, 'ADMIN');
+        const adminInvitation = await api.post(
+          '/memberships',
+          { data: { email: uniqueEmail('admin-invited'), role: 'ADMIN' } },
+          owner.token,
+        );
+
+        for (const id of [
+          otherAdmin.membershipId,
+          adminInvitation.body.data.id,
+        ]) {
+          const refused = await api.delete(`/memberships/${id}`, admin.token);
+          expect(refused.status).toBe(403);
+          expect(errorBodySchema.parse(refused.body)).toMatchObject({
+            code: 'InfraDelivery:Auth:INSUFFICIENT_ROLE',
+            message: 'Only an OWNER can remove an ADMIN',
+            metadata: { requiredRole: 'OWNER', role: 'ADMIN' },
+          });
+        }
+        expect(
+          (await api.get('/organizations/current', otherAdmin.token)).status,
+        ).toBe(200);
+
+        const byOwner = await api.delete(
+          `/memberships/${otherAdmin.membershipId}`,
+          owner.token,
+        );
+        expect(byOwner.status).toBe(204);
+        const withdrawn = await api.delete(
+          `/memberships/${adminInvitation.body.data.id}`,
+          owner.token,
+        );
+        expect(withdrawn.status).toBe(204);
+
+        const leaves = await api.delete(
+          `/memberships/${admin.membershipId}`,
+          admin.token,
+        );
+        expect(leaves.status).toBe(204);
+        const listed = await api.get('/memberships', owner.token);
+        expect(listed.body.data.map((m: { id: string }) => m.id)).toEqual([
+          await ownMembershipId(owner),
+        ]);
       });
 
       it("answers 404 for another organization's membership and leaves it alone", async () => {

@@ -220,7 +220,11 @@ describe.each(databases.eachSupportedId())(
         admin.token,
       );
       expect(byAdmin.status).toBe(403);
-      expect(byAdmin.body.code).toBe('InfraDelivery:Auth:INSUFFICIENT_ROLE');
+      expect(errorBodySchema.parse(byAdmin.body)).toMatchObject({
+        code: 'InfraDelivery:Auth:INSUFFICIENT_ROLE',
+        message: 'Only an OWNER can create an ADMIN service account',
+        metadata: { requiredRole: 'OWNER', role: 'ADMIN' },
+      });
 
       // An ADMIN creates service accounts of the weaker roles.
       const memberBot = await api.post(
@@ -245,6 +249,71 @@ describe.each(databases.eachSupportedId())(
         byOwner.body.data.id,
         memberBot.body.data.id,
       ]);
+    });
+
+    it('lets only an OWNER delete an ADMIN service account, and an ADMIN the weaker ones', async () => {
+      const owner = await api.signup();
+      const admin = await api.member(owner, 'ADMIN');
+      const adminAccount = await createAccount(owner, {
+        name: 'admin bot',
+        role: 'ADMIN',
+      });
+      const memberAccount = await createAccount(owner, {
+        name: 'member bot',
+        role: 'MEMBER',
+      });
+      const adminAccountKey = await api.post(
+        '/api-keys',
+        {
+          data: {
+            name: 'admin bot key',
+            ownerType: 'SERVICE_ACCOUNT',
+            ownerId: adminAccount.id,
+          },
+        },
+        owner.token,
+      );
+      expect(adminAccountKey.status).toBe(201);
+
+      // Neither an ADMIN member nor the ADMIN service account itself.
+      for (const token of [admin.token, adminAccountKey.body.data.key]) {
+        const refused = await api.delete(
+          `/service-accounts/${adminAccount.id}`,
+          token,
+        );
+        expect(refused.status).toBe(403);
+        expect(errorBodySchema.parse(refused.body)).toMatchObject({
+          code: 'InfraDelivery:Auth:INSUFFICIENT_ROLE',
+          message: 'Only an OWNER can delete an ADMIN service account',
+          metadata: { requiredRole: 'OWNER', role: 'ADMIN' },
+        });
+      }
+      expect(
+        (await api.get('/organizations/current', adminAccountKey.body.data.key))
+          .status,
+      ).toBe(200);
+
+      const weaker = await api.delete(
+        `/service-accounts/${memberAccount.id}`,
+        admin.token,
+      );
+      expect(weaker.status).toBe(204);
+
+      const unknown = await api.delete(
+        '/service-accounts/00000000-0000-7000-8000-000000000000',
+        admin.token,
+      );
+      expect(unknown.status).toBe(404);
+
+      const byOwner = await api.delete(
+        `/service-accounts/${adminAccount.id}`,
+        owner.token,
+      );
+      expect(byOwner.status).toBe(204);
+      expect(
+        (await api.get('/organizations/current', adminAccountKey.body.data.key))
+          .status,
+      ).toBe(401);
     });
 
     it('refuses MEMBERs and VIEWERs creating or deleting, and lets VIEWERs read', async () => {

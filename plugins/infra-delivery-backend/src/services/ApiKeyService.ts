@@ -1,10 +1,10 @@
 import { AuditorService } from '@backstage/backend-plugin-api';
-import { ApiKey } from '@infra-delivery/plugin-infra-delivery-common';
+import { ApiKey, Role } from '@infra-delivery/plugin-infra-delivery-common';
 import { generateApiKey } from '../auth/apiKeyFormat';
 import { Authorizer } from '../auth/Authorizer';
-import { ADMINISTER, READ } from '../auth/requirements';
+import { ADMINISTER, ADMINISTER_ADMINS, READ } from '../auth/requirements';
 import { actorIdOf, Caller } from '../auth/Caller';
-import { roleAtLeast } from '../auth/roles';
+import { managedByOwners, roleAtLeast } from '../auth/roles';
 import { KeysetPage, KeysetRequest } from '../database/keyset';
 import { Stores } from '../database/stores';
 import { InfraDeliveryError, notFound } from '../errors';
@@ -16,8 +16,11 @@ interface Owner {
   ownerId: string;
 }
 
-/** The caller's own principal as a key owner, when it can own keys. */
-function ownOwner(caller: Caller): Owner | undefined {
+/**
+ * The caller's own principal as a key owner: the owner of a key created without naming one,
+ * and whose keys a caller who is not an ADMIN lists.
+ */
+function callerAsOwner(caller: Caller): Owner | undefined {
   if (caller.principal.type === 'membership') {
     return { ownerType: 'MEMBERSHIP', ownerId: caller.principal.membershipId };
   }
@@ -30,16 +33,27 @@ function ownOwner(caller: Caller): Owner | undefined {
   return undefined;
 }
 
-function isOwn(caller: Caller, owner: Owner): boolean {
-  const own = ownOwner(caller);
+function isCallerAsOwner(caller: Caller, owner: Owner): boolean {
+  const own = callerAsOwner(caller);
   return own?.ownerType === owner.ownerType && own.ownerId === owner.ownerId;
 }
 
 /**
- * API keys: everybody manages the keys of their own membership; ADMINs manage every key,
+ * Keys the caller creates and revokes without being an ADMIN: only their own membership's. A
+ * service account does not manage its own keys: a leaked key would otherwise mint keys that
+ * outlive its revocation.
+ */
+function isOwnMembership(caller: Caller, owner: Owner): boolean {
+  return owner.ownerType === 'MEMBERSHIP' && isCallerAsOwner(caller, owner);
+}
+
+/**
+ * API keys: every member manages the keys of their own membership; ADMINs manage every key,
  * including those of service accounts, but create keys only for themselves and service accounts:
- * a key for another person's membership would act as them. The key value leaves the service
- * once, at creation.
+ * a key for another person's membership would act as them. A service account's keys are made
+ * and revoked by ADMINs only, never by the account itself; it may list them. Keys of an ADMIN
+ * service account, and other ADMINs' and OWNERs' keys, are an OWNER's to make and revoke, as
+ * everything about an ADMIN principal is. The key value leaves the service once, at creation.
  */
 export class ApiKeyService {
   constructor(
@@ -50,10 +64,26 @@ export class ApiKeyService {
     },
   ) {}
 
+  /** Creating or revoking a key of `owner`. */
   private async requireManage(caller: Caller, owner: Owner) {
+    if (isOwnMembership(caller, owner)) {
+      await this.deps.authorizer.require(caller, READ);
+      return;
+    }
     await this.deps.authorizer.require(
       caller,
-      isOwn(caller, owner) ? READ : ADMINISTER,
+      ADMINISTER,
+      owner.ownerType === 'SERVICE_ACCOUNT'
+        ? 'Only an ADMIN can create or revoke the API keys of a service account'
+        : undefined,
+    );
+  }
+
+  /** Listing the keys of `owner`: one's own, or anybody's for an ADMIN. */
+  private async requireList(caller: Caller, owner: Owner) {
+    await this.deps.authorizer.require(
+      caller,
+      isCallerAsOwner(caller, owner) ? READ : ADMINISTER,
     );
   }
 
@@ -65,13 +95,13 @@ export class ApiKeyService {
     let owner: Partial<Owner> = {};
     if (filter.ownerType && filter.ownerId) {
       owner = { ownerType: filter.ownerType, ownerId: filter.ownerId };
-      await this.requireManage(caller, owner as Owner);
+      await this.requireList(caller, owner as Owner);
     } else if (roleAtLeast(caller.role, 'ADMIN')) {
       await this.deps.authorizer.require(caller, ADMINISTER);
     } else {
       // Without a filter, whoever is not an ADMIN sees their own keys.
-      owner = ownOwner(caller) ?? { ownerType: 'MEMBERSHIP', ownerId: '' };
-      await this.requireManage(caller, owner as Owner);
+      owner = callerAsOwner(caller) ?? { ownerType: 'MEMBERSHIP', ownerId: '' };
+      await this.requireList(caller, owner as Owner);
     }
     return this.deps.stores.apiKeys.list(caller.organizationId, owner, page);
   }
@@ -89,7 +119,7 @@ export class ApiKeyService {
     const owner: Owner | undefined =
       input.ownerType && input.ownerId
         ? { ownerType: input.ownerType, ownerId: input.ownerId }
-        : ownOwner(caller);
+        : callerAsOwner(caller);
     if (!owner) {
       throw new InfraDeliveryError({
         status: 400,
@@ -107,7 +137,7 @@ export class ApiKeyService {
       });
     }
     await this.requireManage(caller, owner);
-    if (owner.ownerType === 'MEMBERSHIP' && !isOwn(caller, owner)) {
+    if (owner.ownerType === 'MEMBERSHIP' && !isOwnMembership(caller, owner)) {
       // A key for someone else's membership would act as them, whatever their role.
       throw new InfraDeliveryError({
         status: 403,
@@ -116,7 +146,13 @@ export class ApiKeyService {
         message: 'Only the member can create an API key for their membership',
       });
     }
-    await this.requireOwnerExists(caller.organizationId, owner);
+    const ownerRole = await this.requireOwnerExists(
+      caller.organizationId,
+      owner,
+    );
+    if (!isOwnMembership(caller, owner)) {
+      await this.requireOwnerForAdmins(caller, owner, ownerRole, 'create');
+    }
 
     const generated = generateApiKey();
     return audit(
@@ -151,6 +187,14 @@ export class ApiKeyService {
       throw notFound('ApiKey', id);
     }
     await this.requireManage(caller, apiKey);
+    if (!isOwnMembership(caller, apiKey)) {
+      await this.requireOwnerForAdmins(
+        caller,
+        apiKey,
+        await this.ownerRole(caller.organizationId, apiKey),
+        'revoke',
+      );
+    }
     await audit(
       this.deps.auditor,
       'api-key-revoke',
@@ -162,24 +206,54 @@ export class ApiKeyService {
     );
   }
 
-  private async requireOwnerExists(organizationId: string, owner: Owner) {
-    const exists =
-      owner.ownerType === 'MEMBERSHIP'
-        ? (
-            await this.deps.stores.memberships.get(
-              organizationId,
-              owner.ownerId,
-            )
-          )?.userId
-        : await this.deps.stores.serviceAccounts.get(
-            organizationId,
-            owner.ownerId,
-          );
-    if (!exists) {
+  /** Keys of an ADMIN or OWNER principal are an OWNER's to create and revoke. */
+  private async requireOwnerForAdmins(
+    caller: Caller,
+    owner: Owner,
+    ownerRole: Role | undefined,
+    what: 'create' | 'revoke',
+  ) {
+    if (ownerRole && managedByOwners(ownerRole)) {
+      await this.deps.authorizer.require(
+        caller,
+        ADMINISTER_ADMINS,
+        owner.ownerType === 'SERVICE_ACCOUNT'
+          ? `Only an OWNER can ${what} the API keys of an ${ownerRole} service account`
+          : `Only an OWNER can ${what} the API keys of an ${ownerRole}`,
+      );
+    }
+  }
+
+  /** The role of a key's owner; undefined when there is no such member (yet) or account. */
+  private async ownerRole(
+    organizationId: string,
+    owner: Owner,
+  ): Promise<Role | undefined> {
+    if (owner.ownerType === 'MEMBERSHIP') {
+      const membership = await this.deps.stores.memberships.get(
+        organizationId,
+        owner.ownerId,
+      );
+      // An invitation not yet accepted owns no keys.
+      return membership?.userId ? membership.role : undefined;
+    }
+    return (
+      await this.deps.stores.serviceAccounts.get(organizationId, owner.ownerId)
+    )?.role;
+  }
+
+  /** The owner's role; a 404 when the member or service account does not exist. */
+  private async requireOwnerExists(
+    organizationId: string,
+    owner: Owner,
+  ): Promise<Role> {
+    const role = await this.ownerRole(organizationId, owner);
+    if (!role) {
       throw notFound(
         owner.ownerType === 'MEMBERSHIP' ? 'Membership' : 'ServiceAccount',
         owner.ownerId,
       );
     }
+    return role;
   }
 }

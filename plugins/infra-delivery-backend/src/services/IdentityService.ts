@@ -9,6 +9,7 @@ import {
 } from '../auth/passwords';
 import { isUniqueViolation } from '../database/dbErrors';
 import { Stores } from '../database/stores';
+import { UserRecord } from '../database/UserStore';
 import { InfraDeliveryError } from '../errors';
 import { audit } from './audit';
 import { SignupMode } from '../config';
@@ -29,6 +30,14 @@ const invalidInvitation = () =>
     reason: 'INVALID',
     message:
       'The invitation token is not valid for this email, was used already or has expired',
+  });
+
+const wrongCredentials = () =>
+  new InfraDeliveryError({
+    status: 401,
+    entity: 'Auth',
+    reason: 'INVALID_CREDENTIALS',
+    message: 'The email or the password is wrong',
   });
 
 /** Sign-up and access tokens: the ways in for people who are not portal users. */
@@ -56,6 +65,15 @@ export class IdentityService {
         message:
           'Signing up here takes an invitation: ask an ADMIN of your organization to invite you (POST /memberships), then sign up with its invitationToken',
       });
+    }
+    if (input.invitationToken) {
+      const user = await this.deps.stores.users.findByEmail(input.email);
+      if (user) {
+        return this.joinWithInvitation(user, {
+          ...input,
+          invitationToken: input.invitationToken,
+        });
+      }
     }
     const passwordHash = await hashPassword(input.password);
     return audit(
@@ -122,17 +140,62 @@ export class IdentityService {
     );
   }
 
+  /**
+   * An invitation for an email that has an account already: the person proves it is theirs
+   * with its password, and joins the inviting organization as signing up would have.
+   */
+  private async joinWithInvitation(
+    user: UserRecord,
+    input: { email: string; password: string; invitationToken: string },
+  ): Promise<{ organizationId: string; userId: string }> {
+    return audit(
+      this.deps.auditor,
+      'signup',
+      undefined,
+      { withInvitation: true, existingUser: true },
+      async () => {
+        // The invitation first: without one for this email, the password is not looked at.
+        const invitation =
+          await this.deps.stores.memberships.findPendingInvitation(
+            hashInvitationToken(input.invitationToken),
+          );
+        if (
+          !invitation ||
+          invitation.invitedEmail !== input.email ||
+          new Date(invitation.expiresAt) <= new Date()
+        ) {
+          throw invalidInvitation();
+        }
+        // Verify against a decoy when the account has no password (a portal user's), so the
+        // answer takes as long either way.
+        const passwordOk = await verifyPassword(
+          input.password,
+          user.passwordHash ?? (await decoyPasswordHash()),
+        );
+        if (!user.passwordHash || !passwordOk) {
+          throw wrongCredentials();
+        }
+        // Used once: of two joins at once, the second finds it taken.
+        if (
+          !(await this.deps.stores.memberships.acceptInvitation(
+            invitation.membershipId,
+            user.id,
+            input.email,
+          ))
+        ) {
+          throw invalidInvitation();
+        }
+        return { organizationId: invitation.organizationId, userId: user.id };
+      },
+    );
+  }
+
   async createAccessToken(input: {
     email: string;
     password: string;
     organizationId?: string;
   }): Promise<{ accessToken: string; tokenType: 'Bearer'; expiresAt: string }> {
-    const wrong = new InfraDeliveryError({
-      status: 401,
-      entity: 'Auth',
-      reason: 'INVALID_CREDENTIALS',
-      message: 'The email or the password is wrong',
-    });
+    const wrong = wrongCredentials();
     const user = await this.deps.stores.users.findByEmail(input.email);
     // Verify against a decoy when there is no user, so the answer takes as long either way.
     const passwordOk = await verifyPassword(

@@ -4,10 +4,10 @@ import {
   Organization,
   Role,
 } from '@infra-delivery/plugin-infra-delivery-common';
-import { ADMINISTER, READ } from '../auth/requirements';
+import { ADMINISTER, ADMINISTER_ADMINS, READ } from '../auth/requirements';
 import { Authorizer } from '../auth/Authorizer';
 import { Caller } from '../auth/Caller';
-import { roleAtLeast } from '../auth/roles';
+import { managedByOwners, roleAtLeast } from '../auth/roles';
 import { isUniqueViolation } from '../database/dbErrors';
 import { KeysetPage, KeysetRequest } from '../database/keyset';
 import { Stores } from '../database/stores';
@@ -17,7 +17,7 @@ import { hashInvitationToken, newInvitationToken } from './IdentityService';
 
 const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
 
-function onlyOwnersManageOwners(caller: Caller, what: string) {
+function onlyOwners(caller: Caller, what: string) {
   return new InfraDeliveryError({
     status: 403,
     entity: 'Auth',
@@ -109,11 +109,15 @@ export class MembershipService {
     caller: Caller,
     input: { email: string; role: Role },
   ): Promise<Membership & { invitationToken: string }> {
-    // Only an OWNER can make another OWNER.
-    await this.deps.authorizer.require(
-      caller,
-      input.role === 'OWNER' ? { ...ADMINISTER, role: 'OWNER' } : ADMINISTER,
-    );
+    await this.deps.authorizer.require(caller, ADMINISTER);
+    // ADMINs invite MEMBERs and VIEWERs; only an OWNER makes another ADMIN or OWNER.
+    if (managedByOwners(input.role)) {
+      await this.deps.authorizer.require(
+        caller,
+        ADMINISTER_ADMINS,
+        `Only an OWNER can invite an ${input.role}`,
+      );
+    }
     const invitationToken = newInvitationToken();
     return audit(
       this.deps.auditor,
@@ -147,9 +151,9 @@ export class MembershipService {
   }
 
   /**
-   * Changes a member's (or an invitation's) role. ADMINs manage MEMBER and VIEWER roles; OWNER
-   * is granted and taken away by OWNERs only; nobody raises their own role; the last OWNER who
-   * has signed up stays OWNER.
+   * Changes a member's (or an invitation's) role. ADMINs manage MEMBER and VIEWER roles; ADMIN
+   * and OWNER are granted and taken away by OWNERs only; nobody raises their own role, anybody
+   * lowers it; the last OWNER who has signed up stays OWNER.
    */
   async changeRole(
     caller: Caller,
@@ -168,11 +172,10 @@ export class MembershipService {
           if (membership.role === role) {
             return membership;
           }
-          if (
+          const own =
             caller.principal.type === 'membership' &&
-            caller.principal.membershipId === id &&
-            roleAtLeast(role, membership.role)
-          ) {
+            caller.principal.membershipId === id;
+          if (own && roleAtLeast(role, membership.role)) {
             throw new InfraDeliveryError({
               status: 403,
               entity: 'Membership',
@@ -185,7 +188,15 @@ export class MembershipService {
             (role === 'OWNER' || membership.role === 'OWNER') &&
             caller.role !== 'OWNER'
           ) {
-            throw onlyOwnersManageOwners(caller, 'grant or take away OWNER');
+            throw onlyOwners(caller, 'grant or take away OWNER');
+          }
+          // An ADMIN may step down to MEMBER or VIEWER, but not demote another ADMIN.
+          if (
+            (role === 'ADMIN' || membership.role === 'ADMIN') &&
+            caller.role !== 'OWNER' &&
+            !own
+          ) {
+            throw onlyOwners(caller, 'grant or take away ADMIN');
           }
           await keepAnOwner(tx, membership, 'demoted');
           await tx.memberships.updateRole(caller.organizationId, id, role);
@@ -204,8 +215,16 @@ export class MembershipService {
       () =>
         this.deps.stores.transaction(async tx => {
           const membership = await existingMembership(tx, caller, id);
-          if (membership.role === 'OWNER' && caller.role !== 'OWNER') {
-            throw onlyOwnersManageOwners(caller, 'remove an OWNER');
+          const own =
+            caller.principal.type === 'membership' &&
+            caller.principal.membershipId === id;
+          // Anybody may leave; only an OWNER removes an ADMIN or an OWNER.
+          if (
+            managedByOwners(membership.role) &&
+            caller.role !== 'OWNER' &&
+            !own
+          ) {
+            throw onlyOwners(caller, `remove an ${membership.role}`);
           }
           await keepAnOwner(tx, membership, 'removed');
           await tx.apiKeys.deleteForOwner(

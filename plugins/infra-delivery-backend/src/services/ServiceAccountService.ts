@@ -3,9 +3,10 @@ import {
   Role,
   ServiceAccount,
 } from '@infra-delivery/plugin-infra-delivery-common';
-import { ADMINISTER, READ } from '../auth/requirements';
+import { ADMINISTER, ADMINISTER_ADMINS, READ } from '../auth/requirements';
 import { Authorizer } from '../auth/Authorizer';
 import { actorIdOf, Caller } from '../auth/Caller';
+import { managedByOwners } from '../auth/roles';
 import { KeysetPage, KeysetRequest } from '../database/keyset';
 import { isUniqueViolation } from '../database/dbErrors';
 import { Stores } from '../database/stores';
@@ -22,7 +23,10 @@ function nameTaken(name: string) {
   });
 }
 
-/** Non-human principals (runners, automation); they act through their API keys. */
+/**
+ * Non-human principals (runners, automation); they act through their API keys. ADMINs create
+ * and delete MEMBER and VIEWER service accounts; ADMIN ones are an OWNER's.
+ */
 export class ServiceAccountService {
   constructor(
     private readonly deps: {
@@ -37,14 +41,12 @@ export class ServiceAccountService {
     input: { name: string; description?: string; role: Exclude<Role, 'OWNER'> },
   ): Promise<ServiceAccount> {
     await this.deps.authorizer.require(caller, ADMINISTER);
-    if (input.role === 'ADMIN' && caller.role !== 'OWNER') {
-      throw new InfraDeliveryError({
-        status: 403,
-        entity: 'Auth',
-        reason: 'INSUFFICIENT_ROLE',
-        message: 'Only an OWNER can create an ADMIN service account',
-        metadata: { requiredRole: 'OWNER', role: caller.role },
-      });
+    if (managedByOwners(input.role)) {
+      await this.deps.authorizer.require(
+        caller,
+        ADMINISTER_ADMINS,
+        'Only an OWNER can create an ADMIN service account',
+      );
     }
     return audit(
       this.deps.auditor,
@@ -93,6 +95,22 @@ export class ServiceAccountService {
 
   async delete(caller: Caller, id: string): Promise<void> {
     await this.deps.authorizer.require(caller, ADMINISTER);
+    // A service account's role never changes: read before the transaction, so that the
+    // permission framework is not asked while it holds the database.
+    const account = await this.deps.stores.serviceAccounts.get(
+      caller.organizationId,
+      id,
+    );
+    if (!account) {
+      throw notFound('ServiceAccount', id);
+    }
+    if (managedByOwners(account.role)) {
+      await this.deps.authorizer.require(
+        caller,
+        ADMINISTER_ADMINS,
+        'Only an OWNER can delete an ADMIN service account',
+      );
+    }
     await audit(
       this.deps.auditor,
       'service-account-delete',

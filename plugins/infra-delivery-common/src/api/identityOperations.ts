@@ -32,10 +32,10 @@ export const signup = defineOperation({
   tag: 'Identity',
   access: 'public',
   description:
-    'Where the portal is configured with `infraDelivery.signups: invitations-only`, only with an invitation token (403 `InfraDelivery:Signup:INVITATION_REQUIRED` without one).',
+    'Where the portal is configured with `infraDelivery.signups: invitations-only`, only with an invitation token (403 `InfraDelivery:Signup:INVITATION_REQUIRED` without one). An email that has an account already joins the inviting organization with the invitation token and that account’s password (a wrong password is a 401 `InfraDelivery:Auth:INVALID_CREDENTIALS`, as on `/auth/token`; the password is not changed); the answer names the organization joined and the existing user. Without an invitation token, an email that has an account is a 409 `InfraDelivery:User:ALREADY_EXISTS`.',
   body: signupRequestSchema,
   success: { status: 201, schema: signupResponseSchema },
-  errors: [400, 403, 409, 429],
+  errors: [400, 401, 403, 409, 429],
 });
 
 export const createAccessToken = defineOperation({
@@ -90,6 +90,8 @@ export const createMembership = defineOperation({
   method: 'post',
   path: '/memberships',
   summary: 'Invite a person into the organization with a role',
+  description:
+    'An ADMIN invites MEMBERs and VIEWERs; only an OWNER invites an ADMIN or an OWNER (403 `InfraDelivery:Auth:INSUFFICIENT_ROLE`).',
   tag: 'Memberships',
   access: 'authenticated',
   body: createMembershipRequestSchema,
@@ -118,7 +120,7 @@ export const updateMembership = defineOperation({
   path: '/memberships/{id}',
   summary: "Change a member's or an invitation's role",
   description:
-    'An ADMIN may change MEMBER and VIEWER roles; only an OWNER may grant or take away OWNER. Nobody may raise their own role, and the last OWNER who has signed up cannot be demoted (409 `LAST_OWNER`).',
+    'An ADMIN may change MEMBER and VIEWER roles; only an OWNER may grant or take away ADMIN or OWNER. Nobody may raise their own role, anybody may lower it, and the last OWNER who has signed up cannot be demoted (409 `LAST_OWNER`).',
   tag: 'Memberships',
   access: 'authenticated',
   params: idParamsSchema,
@@ -132,6 +134,8 @@ export const deleteMembership = defineOperation({
   method: 'delete',
   path: '/memberships/{id}',
   summary: 'Remove a member or withdraw an invitation',
+  description:
+    'An ADMIN removes MEMBERs and VIEWERs; only an OWNER removes an ADMIN or an OWNER. Anybody may leave, except the last OWNER who has signed up (409 `LAST_OWNER`).',
   tag: 'Memberships',
   access: 'authenticated',
   params: idParamsSchema,
@@ -145,7 +149,7 @@ export const createServiceAccount = defineOperation({
   path: '/service-accounts',
   summary: 'Create a service account (runners, automation)',
   description:
-    'Names are unique in the organization (a runner is called by its account’s name): a name in use is a 409 `NAME_TAKEN`.',
+    'Names are unique in the organization (a runner is called by its account’s name): a name in use is a 409 `NAME_TAKEN`. Only an OWNER creates an ADMIN service account.',
   tag: 'Service accounts',
   access: 'authenticated',
   body: createServiceAccountRequestSchema,
@@ -182,6 +186,7 @@ export const deleteServiceAccount = defineOperation({
   method: 'delete',
   path: '/service-accounts/{id}',
   summary: 'Delete a service account and revoke its API keys',
+  description: 'Only an OWNER deletes an ADMIN service account.',
   tag: 'Service accounts',
   access: 'authenticated',
   params: idParamsSchema,
@@ -208,6 +213,8 @@ export const createApiKey = defineOperation({
   path: '/api-keys',
   summary:
     "Create an API key for the caller's membership or, for an ADMIN, a service account; the key is returned once",
+  description:
+    "Without `ownerType` and `ownerId` the key is the caller's own. A service account's keys are created by an ADMIN, those of an ADMIN service account by an OWNER only; a service account's own key never creates keys for its account (403 `InfraDelivery:Auth:INSUFFICIENT_ROLE`).",
   tag: 'API keys',
   access: 'authenticated',
   body: createApiKeyRequestSchema,
@@ -221,6 +228,8 @@ export const revokeApiKey = defineOperation({
   method: 'delete',
   path: '/api-keys/{id}',
   summary: 'Revoke an API key',
+  description:
+    "Everybody revokes their own membership's keys; an ADMIN revokes MEMBERs', VIEWERs' and their service accounts' keys; only an OWNER revokes an ADMIN's, an OWNER's or an ADMIN service account's keys. A service account does not revoke its own keys.",
   tag: 'API keys',
   access: 'authenticated',
   params: idParamsSchema,

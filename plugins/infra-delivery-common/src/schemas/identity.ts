@@ -40,8 +40,17 @@ export const passwordSchema = z
 export const signupRequestSchema = requestBody(
   z.object({
     email: emailSchema,
-    password: passwordSchema,
-    invitationToken: z.string().min(1).max(256).optional(),
+    password: passwordSchema.describe(
+      "The new account's password; with an invitation for an email that has an account already, that account's password",
+    ),
+    invitationToken: z
+      .string()
+      .min(1)
+      .max(256)
+      .optional()
+      .describe(
+        "An organization's invitation (POST /memberships): joins that organization with the invited role instead of creating one",
+      ),
     plan: z.string().min(1).max(64).optional(),
   }),
 );
