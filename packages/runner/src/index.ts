@@ -5,7 +5,7 @@ import { Runner } from './Runner';
 import {
   checkSourceRoot,
   resolveIacBinary,
-  toolEnvironmentWarnings,
+  settleToolEnvironment,
 } from './startupChecks';
 
 export { Runner } from './Runner';
@@ -52,7 +52,7 @@ export async function main(argv: string[]): Promise<void> {
   });
   const log = (message: string) =>
     process.stdout.write(`${new Date().toISOString()} ${message}\n`);
-  for (const warning of await toolEnvironmentWarnings()) {
+  for (const warning of await settleToolEnvironment()) {
     log(warning);
   }
   const runner = new Runner(options, client, log);

@@ -5,7 +5,7 @@ import { UsageError } from './options';
 import {
   checkSourceRoot,
   resolveIacBinary,
-  toolEnvironmentWarnings,
+  settleToolEnvironment,
 } from './startupChecks';
 
 describe('the runner’s startup checks', () => {
@@ -75,20 +75,24 @@ describe('the runner’s startup checks', () => {
   });
 });
 
-describe('toolEnvironmentWarnings', () => {
-  it('says once that TF_CLI_CONFIG_FILE names no file, and nothing when it does or is unset', async () => {
+describe('settleToolEnvironment', () => {
+  it('runs the tool without a TF_CLI_CONFIG_FILE that names no file, and says so once', async () => {
     const where = await mkdtemp(path.join(os.tmpdir(), 'tool-env-'));
     const missing = path.join(where, '.terraformrc');
-    expect(
-      await toolEnvironmentWarnings({ TF_CLI_CONFIG_FILE: missing }),
-    ).toEqual([
-      `TF_CLI_CONFIG_FILE names ${missing}, which is not a file: the IaC tool warns about it at the end of every step's log. Unset it or create the file`,
+    const env: NodeJS.ProcessEnv = {
+      TF_CLI_CONFIG_FILE: missing,
+      PATH: '/bin',
+    };
+    expect(await settleToolEnvironment(env)).toEqual([
+      `TF_CLI_CONFIG_FILE names ${missing}, which is not a file: the IaC tool runs without it (as it would, but without a warning at the end of every step's log)`,
     ]);
+    expect(env).toEqual({ PATH: '/bin' });
+
     await writeFile(missing, 'plugin_cache_dir = "/tmp"\n');
-    expect(
-      await toolEnvironmentWarnings({ TF_CLI_CONFIG_FILE: missing }),
-    ).toEqual([]);
-    expect(await toolEnvironmentWarnings({})).toEqual([]);
+    const kept: NodeJS.ProcessEnv = { TF_CLI_CONFIG_FILE: missing };
+    expect(await settleToolEnvironment(kept)).toEqual([]);
+    expect(kept).toEqual({ TF_CLI_CONFIG_FILE: missing });
+    expect(await settleToolEnvironment({})).toEqual([]);
     await rm(where, { recursive: true, force: true });
   });
 });

@@ -60,11 +60,14 @@ export async function checkSourceRoot(sourceRoot: string): Promise<void> {
 }
 
 /**
- * What in the environment makes the IaC tool warn in every step's log, said once at start: a
- * `TF_CLI_CONFIG_FILE` naming no file made each plan and apply end with "There are some
- * problems with the CLI configuration … Unable to open", which read as a failure in the portal.
+ * Settles what in the environment made the IaC tool warn in every step's log, and says so once
+ * at start: a `TF_CLI_CONFIG_FILE` naming no file made each plan and apply end with "There are
+ * some problems with the CLI configuration … Unable to open", which read as a failure in the
+ * portal. The tool reads no configuration from a file that is not there, so the runner leaves
+ * the variable out of `env` (the environment its commands inherit) and runs it the same way,
+ * without the warning.
  */
-export async function toolEnvironmentWarnings(
+export async function settleToolEnvironment(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<string[]> {
   const configFile = env.TF_CLI_CONFIG_FILE;
@@ -73,9 +76,9 @@ export async function toolEnvironmentWarnings(
     s => s.isFile(),
     () => false,
   );
-  return exists
-    ? []
-    : [
-        `TF_CLI_CONFIG_FILE names ${configFile}, which is not a file: the IaC tool warns about it at the end of every step's log. Unset it or create the file`,
-      ];
+  if (exists) return [];
+  delete env.TF_CLI_CONFIG_FILE;
+  return [
+    `TF_CLI_CONFIG_FILE names ${configFile}, which is not a file: the IaC tool runs without it (as it would, but without a warning at the end of every step's log)`,
+  ];
 }
