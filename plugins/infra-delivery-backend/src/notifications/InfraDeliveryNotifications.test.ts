@@ -139,6 +139,7 @@ describe.each(databases.eachSupportedId())(
       return response.body.notifications as {
         payload: {
           title: string;
+          description?: string;
           link?: string;
           topic?: string;
           scope?: string;
@@ -158,6 +159,7 @@ describe.each(databases.eachSupportedId())(
         spec: { type: 'iac-stack', owner: 'group:default/payments' },
         relations: [{ type: 'ownedBy', targetRef: 'group:default/payments' }],
       });
+      // Each test's runner its own id: the tests share the portal organization.
       const runner = await createRunner(api, owner);
       return { owner, stack, runner };
     }
@@ -165,10 +167,15 @@ describe.each(databases.eachSupportedId())(
     it('tells the stack’s owners that a plan waits for them, then that the run failed', async () => {
       const { owner, stack, runner } = await ownedStack();
       const run = await trigger(api, owner, stack.changePipelineId);
-      await complete(api, runner.key, await claim(api, runner.key), {
-        status: 'SUCCEEDED',
-        planJson: planJson(2),
-      });
+      await complete(
+        api,
+        runner.key,
+        await claim(api, runner.key, runner.serviceAccountId),
+        {
+          status: 'SUCCEEDED',
+          planJson: planJson(2),
+        },
+      );
 
       const link = `/catalog/default/resource/stack-${stack.id}/infra-runs/${run.id}`;
       // Sent in the background, after the runner's report was answered.
@@ -217,10 +224,15 @@ describe.each(databases.eachSupportedId())(
     it('tells the stack’s owners that the plan they were asked about was approved, and by whom', async () => {
       const { owner, stack, runner } = await ownedStack();
       const run = await trigger(api, owner, stack.changePipelineId);
-      await complete(api, runner.key, await claim(api, runner.key), {
-        status: 'SUCCEEDED',
-        planJson: planJson(1),
-      });
+      await complete(
+        api,
+        runner.key,
+        await claim(api, runner.key, runner.serviceAccountId),
+        {
+          status: 'SUCCEEDED',
+          planJson: planJson(1),
+        },
+      );
       const scope = `infra-delivery:run:${run.id}:approval`;
       const ofThisRun = async (ref: string) =>
         (await notificationsOf(ref))
@@ -234,10 +246,15 @@ describe.each(databases.eachSupportedId())(
 
       await act(api, owner, run.id, 'approve');
       // The apply, so that the next test's runner claims its own steps.
-      await complete(api, runner.key, await claim(api, runner.key), {
-        status: 'SUCCEEDED',
-        planJson: planJson(1),
-      });
+      await complete(
+        api,
+        runner.key,
+        await claim(api, runner.key, runner.serviceAccountId),
+        {
+          status: 'SUCCEEDED',
+          planJson: planJson(1),
+        },
+      );
 
       // In place of "waits for your approval", which stood unread after the decision.
       await eventually(async () =>
@@ -258,19 +275,55 @@ describe.each(databases.eachSupportedId())(
       ]);
     });
 
+    it('says that a plan waiting for approval destroys the stack', async () => {
+      const { owner, stack, runner } = await ownedStack();
+      const run = await trigger(api, owner, stack.destroyPipelineId);
+      await complete(
+        api,
+        runner.key,
+        await claim(api, runner.key, runner.serviceAccountId),
+        {
+          status: 'SUCCEEDED',
+          planJson: planJson(2),
+        },
+      );
+      const scope = `infra-delivery:run:${run.id}:approval`;
+      await eventually(async () =>
+        expect(
+          (await notificationsOf(ALICE))
+            .map(n => n.payload)
+            .filter(payload => payload.scope === scope),
+        ).toEqual([
+          expect.objectContaining({
+            // It read "A run planned changes to Payments network".
+            title:
+              'Payments network: a plan to destroy it waits for your approval',
+            description:
+              'A destroy run plans to destroy every resource of Payments network; approve or reject it.',
+          }),
+        ]),
+      );
+      await act(api, owner, run.id, 'reject');
+    });
+
     it('tells the person who started a run that it failed, while the catalog has no entity for its stack yet', async () => {
       const owner = { token: api.backstageUserToken(OWNER) };
       const stack = await createStack(api, owner, { name: 'Brand new' });
       const runner = await createRunner(api, owner);
       const before = (await notificationsOf(OWNER)).length;
       const run = await trigger(api, owner, stack.changePipelineId);
-      await complete(api, runner.key, await claim(api, runner.key), {
-        status: 'FAILED',
-        error: {
-          code: 'InfraDelivery:StepExecution:FAILED',
-          message: 'terraform plan exited with 1: No configuration files',
+      await complete(
+        api,
+        runner.key,
+        await claim(api, runner.key, runner.serviceAccountId),
+        {
+          status: 'FAILED',
+          error: {
+            code: 'InfraDelivery:StepExecution:FAILED',
+            message: 'terraform plan exited with 1: No configuration files',
+          },
         },
-      });
+      );
 
       const mine = await eventually(async () => {
         const received = await notificationsOf(OWNER);
@@ -291,15 +344,25 @@ describe.each(databases.eachSupportedId())(
     it('tells them drift was found, once per stack however often a check finds it', async () => {
       const { owner, stack, runner } = await ownedStack();
       const applied = await trigger(api, owner, stack.changePipelineId);
-      await complete(api, runner.key, await claim(api, runner.key), {
-        status: 'SUCCEEDED',
-        planJson: planJson(3),
-      });
+      await complete(
+        api,
+        runner.key,
+        await claim(api, runner.key, runner.serviceAccountId),
+        {
+          status: 'SUCCEEDED',
+          planJson: planJson(3),
+        },
+      );
       await act(api, owner, applied.id, 'approve');
-      await complete(api, runner.key, await claim(api, runner.key), {
-        status: 'SUCCEEDED',
-        planJson: planJson(3),
-      });
+      await complete(
+        api,
+        runner.key,
+        await claim(api, runner.key, runner.serviceAccountId),
+        {
+          status: 'SUCCEEDED',
+          planJson: planJson(3),
+        },
+      );
 
       for (const drifted of [2, 1]) {
         const check = await api.post(
@@ -308,10 +371,15 @@ describe.each(databases.eachSupportedId())(
           owner.token,
         );
         expectStatus(check, 201);
-        await complete(api, runner.key, await claim(api, runner.key), {
-          status: 'SUCCEEDED',
-          planJson: planJson(drifted),
-        });
+        await complete(
+          api,
+          runner.key,
+          await claim(api, runner.key, runner.serviceAccountId),
+          {
+            status: 'SUCCEEDED',
+            planJson: planJson(drifted),
+          },
+        );
       }
 
       // Both checks' notifications sent (the outbox empty): the second updated the first.

@@ -99,9 +99,17 @@ export class InfraDeliveryNotifications implements RunEvents {
     };
     const leaveOut = { excludedRecipients: decider?.ref ? [decider.ref] : [] };
     if (change.status === 'WAITING_FOR_APPROVAL') {
+      // A destroy says so: "planned changes" read like any other change.
+      const destroys = stack?.destroyPipelineId === run.pipelineId;
       await this.send('approvalWaiting', await recipients(), {
-        title: `${stackName}: a plan waits for your approval`,
-        description: `${what} planned changes to ${stackName}; approve or reject them.`,
+        title: destroys
+          ? `${stackName}: a plan to destroy it waits for your approval`
+          : `${stackName}: a plan waits for your approval`,
+        description: destroys
+          ? `${
+              run.description ? what : 'A destroy run'
+            } plans to destroy every resource of ${stackName}; approve or reject it.`
+          : `${what} planned changes to ${stackName}; approve or reject them.`,
         severity: 'high',
         ...approval,
       });
