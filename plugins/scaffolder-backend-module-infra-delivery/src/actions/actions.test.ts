@@ -277,9 +277,14 @@ describe('infra-delivery:run:trigger', () => {
     const ctx = createMockActionContext({
       input: { pipelineId: 'pipe-change', wait: true },
     });
-    await expect(
-      triggerRunAction({ clients, pollIntervalMs: 1 }).handler(ctx as any),
-    ).rejects.toThrow('Run run-1 ended FAILED: plan failed');
+    const failure = await triggerRunAction({ clients, pollIntervalMs: 1 })
+      .handler(ctx as any)
+      .catch((error: Error) => error);
+    expect(failure).toBeInstanceOf(Error);
+    // The task log shows the error's stack: the message, without source paths.
+    expect((failure as Error).stack).toBe(
+      'Error: Run run-1 ended FAILED: plan failed',
+    );
     expect(ctx.output).toHaveBeenCalledWith('runId', 'run-1');
     expect(ctx.output).toHaveBeenCalledWith('status', 'FAILED');
   });

@@ -4,6 +4,7 @@ import {
   FINAL_STATUSES,
   PipelineRun,
 } from '@infra-delivery/plugin-infra-delivery-common';
+import { ActionFailure } from './actionFailure';
 import { InfraDeliveryClientFactory } from './clients';
 
 /** Why a run is not moving, for the task log: held in the queue, or waiting for a runner. */
@@ -155,7 +156,7 @@ export function triggerRunAction(options: {
         if (FINAL_STATUSES.includes(run.status)) {
           ctx.output('status', run.status);
           if (run.status !== 'SUCCEEDED') {
-            throw new Error(
+            throw new ActionFailure(
               `Run ${run.id} ended ${run.status}${
                 run.error ? `: ${run.error.message}` : ''
               }`,
@@ -165,7 +166,7 @@ export function triggerRunAction(options: {
         }
         if (Date.now() >= deadline) {
           ctx.output('status', run.status);
-          throw new Error(
+          throw new ActionFailure(
             `Run ${run.id} did not finish within ${
               ctx.input.timeoutSeconds ?? 1800
             } seconds; it is ${run.status}`,
