@@ -245,6 +245,80 @@ describe('DeploymentsContent', () => {
       expect(requestsTo('POST', '/deployments/d5/continue')).toHaveLength(1),
     );
   });
+  it('cancels a deployment in progress after confirmation', async () => {
+    const history = [
+      deployment('d3', 'IN_PROGRESS', 'app:3'),
+      deployment('d2', 'SUCCEEDED', 'app:2'),
+    ];
+    server.use(
+      http.get(`${baseUrl}/deployments`, () =>
+        HttpResponse.json(list(history)),
+      ),
+      http.post(`${baseUrl}/deployments/d3/cancel`, () =>
+        HttpResponse.json({
+          data: {
+            ...history[0],
+            data: { ...history[0].data, revertRequestedAt: now },
+          },
+        }),
+      ),
+    );
+    await renderEntityContent(<DeploymentsContent />, annotated);
+    await screen.findByText('Deploy app:3');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    const dialog = await screen.findByRole('dialog', {
+      name: /^Cancel “.+”\?$/,
+    });
+    expect(
+      within(dialog).getByText(
+        'ECS stops it and restores the revision that ran before; it ends Cancelled once that runs again.',
+      ),
+    ).toBeInTheDocument();
+    expect(requestsTo('POST', '/deployments/d3/cancel')).toHaveLength(0);
+    await userEvent.click(
+      within(dialog).getByRole('button', { name: 'Cancel the deployment' }),
+    );
+    await waitFor(() =>
+      expect(requestsTo('POST', '/deployments/d3/cancel')).toHaveLength(1),
+    );
+  });
+
+  it('deploys the release of a failed deployment again', async () => {
+    const failed = deployment('d3', 'FAILED', 'app:3');
+    const again: Deployment = {
+      ...deployment('d4', 'PENDING', 'app:3'),
+      redeployOfDeploymentId: 'd3',
+    };
+    const history = [failed, deployment('d2', 'SUCCEEDED', 'app:2')];
+    server.use(
+      http.get(`${baseUrl}/deployments`, () =>
+        HttpResponse.json(list(history)),
+      ),
+      http.post(`${baseUrl}/deployments/d3/redeploy`, () => {
+        history.unshift(again);
+        return HttpResponse.json({ data: again }, { status: 201 });
+      }),
+    );
+    await renderEntityContent(<DeploymentsContent />, annotated);
+    await screen.findByText('Deploy app:3');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Deploy again' }));
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.click(
+      within(dialog).getByRole('button', { name: 'Deploy again' }),
+    );
+    await waitFor(() =>
+      expect(requestsTo('POST', '/deployments/d3/redeploy')).toHaveLength(1),
+    );
+    // While the new deployment is in flight, nothing is offered again.
+    await waitFor(() =>
+      expect(
+        screen.queryByRole('button', { name: 'Deploy again' }),
+      ).not.toBeInTheDocument(),
+    );
+  });
+
   it('shows a progress bar while the history loads', async () => {
     let answer: () => void = () => {};
     const answered = new Promise<void>(resolve => {

@@ -176,6 +176,65 @@ export const DeploymentsView = ({
                 />
               </ConfirmActionButton>
             )}
+          {canContinue &&
+            IN_FLIGHT.includes(d.status) &&
+            !d.data.detectedVia &&
+            !d.data.revertRequestedAt && (
+              <ConfirmActionButton
+                label="Cancel"
+                color="secondary"
+                title={`Cancel “${title(d)}”?`}
+                confirmLabel="Cancel the deployment"
+                dismissLabel="Keep deploying"
+                onConfirm={() =>
+                  client.call('cancelDeployment', { params: { id: d.id } })
+                }
+                onDone={() => {
+                  say({
+                    text: `“${title(d)}” is being cancelled.`,
+                    whileUnderWay: d.id,
+                  });
+                  refresh();
+                }}
+              >
+                <Typography>
+                  {d.status === 'PENDING'
+                    ? 'It has not started: it ends at once and nothing changes.'
+                    : 'ECS stops it and restores the revision that ran before; it ends Cancelled once that runs again.'}
+                </Typography>
+              </ConfirmActionButton>
+            )}
+          {canContinue &&
+            d.status === 'FAILED' &&
+            d.data.deployedTaskDefinition &&
+            !inFlight && (
+              <ConfirmActionButton
+                label="Deploy again"
+                title={`Deploy “${title(d)}” again?`}
+                confirmLabel="Deploy again"
+                onConfirm={() =>
+                  client.call('redeployDeployment', { params: { id: d.id } })
+                }
+                onDone={({ data: again }) => {
+                  say({
+                    text: `“${title(d)}” is deployed again.`,
+                    whileUnderWay: again.id,
+                    open: {
+                      label: 'Show it',
+                      onClick: () => setOpenedId(again.id),
+                    },
+                  });
+                  refresh();
+                }}
+              >
+                <Typography>
+                  A new deployment rolls the same release again, with new tasks:
+                  for a failure that may pass (a capacity shortage, a dependency
+                  that was down). It fails the same way if the release itself
+                  does not start.
+                </Typography>
+              </ConfirmActionButton>
+            )}
           {canContinue && isPaused(d) && (
             <ConfirmActionButton
               label="Continue"
