@@ -8,9 +8,11 @@ import {
   descriptionSchema,
   givenIdSchema,
   idSchema,
+  multiLineTextSchema,
   nameSchema,
   repeatableQuery,
   requestBody,
+  singleLineTextSchema,
   timestampSchema,
 } from './primitives';
 
@@ -55,7 +57,7 @@ export type StepType = z.infer<typeof stepTypeSchema>;
 export const pipelineStepSchema = z
   .object({
     type: stepTypeSchema,
-    name: z.string().min(1).max(255),
+    name: nameSchema,
     /**
      * Step-specific settings handed to whoever executes it (e.g. the runner); a
      * `container.deploy` step's are ContainerDeployStepConfig.
@@ -284,9 +286,8 @@ export const triggerRunRequestSchema = requestBody(
           "The module's variables for the run; a run of a stack given none takes the stack's `appliedInput`",
         ),
       description: descriptionSchema.optional(),
-      variantId: z.string().max(64).optional(),
-      variantName: z
-        .string()
+      variantId: singleLineTextSchema.max(64).optional(),
+      variantName: singleLineTextSchema
         .min(1)
         .max(200)
         .optional()
@@ -300,7 +301,7 @@ export const triggerRunRequestSchema = requestBody(
 
 export const runActionRequestSchema = z.object({
   data: z
-    .object({ comment: z.string().max(2000).optional() })
+    .object({ comment: multiLineTextSchema.max(2000).optional() })
     .optional()
     .default({}),
 });
