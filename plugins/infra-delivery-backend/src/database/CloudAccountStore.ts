@@ -129,6 +129,20 @@ export class CloudAccountStore {
     return updated === 1 ? this.get(organizationId, id) : undefined;
   }
 
+  /**
+   * Whether the account exists, locking its row until the transaction ends (PostgreSQL; SQLite
+   * runs one write transaction at a time): a deployment being made with it meanwhile waits for
+   * the delete, and fails on the foreign key, instead of being deleted with the account.
+   */
+  async lockForDelete(organizationId: string, id: string): Promise<boolean> {
+    const row = await this.db('cloud_accounts')
+      .where({ organization_id: organizationId, id })
+      .select('id')
+      .forUpdate()
+      .first();
+    return Boolean(row);
+  }
+
   /** Moves the access epoch too: instances remember connected accounts under it. */
   async delete(organizationId: string, id: string): Promise<boolean> {
     const deleted = await changingAccess(this.db, db =>
