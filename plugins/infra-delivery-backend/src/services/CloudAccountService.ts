@@ -56,10 +56,21 @@ export class CloudAccountService {
       { givenId: input.givenId, cloudId: input.cloudId },
       async () => {
         try {
-          const record = await this.deps.stores.cloudAccounts.create({
-            organizationId: caller.organizationId,
-            ...input,
-            externalId: randomBytes(24).toString('base64url'),
+          const record = await this.deps.stores.transaction(async tx => {
+            // One AWS account is registered once: a second registration would hold a second
+            // role and external id for it, and its deployments would not be the first's.
+            const existing = await tx.cloudAccounts.lockedByCloudId(
+              caller.organizationId,
+              input.cloudId,
+            );
+            if (existing) {
+              throw cloudIdTaken(existing);
+            }
+            return tx.cloudAccounts.create({
+              organizationId: caller.organizationId,
+              ...input,
+              externalId: randomBytes(24).toString('base64url'),
+            });
           });
           return toCloudAccount(record);
         } catch (error) {
@@ -145,6 +156,20 @@ export class CloudAccountService {
         }),
     );
   }
+}
+
+function cloudIdTaken(existing: CloudAccountRecord): InfraDeliveryError {
+  return new InfraDeliveryError({
+    status: 409,
+    entity: 'CloudAccount',
+    reason: 'CLOUD_ID_TAKEN',
+    message: `AWS account ${existing.cloudId} is registered already, as cloud account ${existing.givenId} ("${existing.name}")`,
+    metadata: {
+      cloudId: existing.cloudId,
+      cloudAccountId: existing.id,
+      givenId: existing.givenId,
+    },
+  });
 }
 
 function accountInUse(

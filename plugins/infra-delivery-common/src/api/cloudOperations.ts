@@ -20,6 +20,8 @@ export const createCloudAccount = defineOperation({
   method: 'post',
   path: '/cloud-accounts',
   summary: 'Register an AWS account; it awaits connection through onboarding',
+  description:
+    'An AWS account is registered once in an organization: a `cloudId` registered already is a 409 `CLOUD_ID_TAKEN` that names the existing account, a `givenId` in use a 409 `GIVEN_ID_TAKEN`.',
   tag: 'Cloud accounts',
   access: 'authenticated',
   body: createCloudAccountRequestSchema,
