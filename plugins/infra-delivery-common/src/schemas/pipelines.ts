@@ -110,7 +110,29 @@ export const pipelineVersionSchema = z
   .meta({ id: 'PipelineVersion' });
 export type PipelineVersion = z.infer<typeof pipelineVersionSchema>;
 
-const stepsSchema = z.array(pipelineStepSchema).min(1).max(50);
+/**
+ * A version's steps: one to fifty, each of its own name (a run's steps, logs and approvals are
+ * told apart by name in the portal and in messages).
+ */
+const stepsSchema = z
+  .array(pipelineStepSchema)
+  .min(1)
+  .max(50)
+  .superRefine((steps, ctx) => {
+    const positions = new Map<string, number>();
+    steps.forEach((step, index) => {
+      const first = positions.get(step.name);
+      if (first === undefined) {
+        positions.set(step.name, index);
+        return;
+      }
+      ctx.addIssue({
+        code: 'custom',
+        path: [index, 'name'],
+        message: `"${step.name}" is the name of steps[${first}] already: each step of a pipeline has its own name`,
+      });
+    });
+  });
 
 export const createPipelineRequestSchema = requestBody(
   z.object({
