@@ -440,12 +440,23 @@ describe.each(databases.eachSupportedId())(
           revertExternalDeploymentId: requested.externalDeploymentId,
           revertServiceDeploymentRef: requested.data.serviceDeploymentRef,
         });
-        expect(
-          errorCode(
-            await api.post(`/deployments/${id}/cancel`, {}, w.owner.token),
-            409,
-          ),
-        ).toBe('InfraDelivery:Deployment:NOT_CANCELLABLE');
+        // A second cancel says the first one is under way, not that the deployment is not
+        // in progress (it still is, until ECS has rolled the service back).
+        const again = await api.post(
+          `/deployments/${id}/cancel`,
+          {},
+          w.owner.token,
+        );
+        expect(errorCode(again, 409)).toBe(
+          'InfraDelivery:Deployment:NOT_CANCELLABLE',
+        );
+        expect(again.body.message).toBe(
+          `Deployment ${id} is already being cancelled (since ${requested.data.revertRequestedAt}); it ends CANCELLED once the service is rolled back`,
+        );
+        expect(again.body.metadata).toEqual({
+          status: 'IN_PROGRESS',
+          revertRequestedAt: requested.data.revertRequestedAt,
+        });
 
         await tick(0.5);
         const cancelled = await get(w, id);
@@ -458,12 +469,17 @@ describe.each(databases.eachSupportedId())(
           'INIT',
           'CANCELLED',
         ]);
-        expect(
-          errorCode(
-            await api.post(`/deployments/${id}/cancel`, {}, w.owner.token),
-            409,
-          ),
-        ).toBe('InfraDelivery:Deployment:NOT_CANCELLABLE');
+        const ended = await api.post(
+          `/deployments/${id}/cancel`,
+          {},
+          w.owner.token,
+        );
+        expect(errorCode(ended, 409)).toBe(
+          'InfraDelivery:Deployment:NOT_CANCELLABLE',
+        );
+        expect(ended.body.message).toBe(
+          `Deployment ${id} is CANCELLED; only a deployment in progress can be cancelled`,
+        );
         const other = await world();
         expect(
           errorCode(
