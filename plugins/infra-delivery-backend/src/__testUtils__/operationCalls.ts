@@ -414,7 +414,7 @@ export const OPERATION_CALLS: Record<OperationId, OperationCallSpec> = {
         data: {
           givenId: `naws-${w.unique()}`,
           name: 'New account',
-          cloudId: '210987654321',
+          cloudId: w.uniqueCloudId(),
         },
       },
     }),

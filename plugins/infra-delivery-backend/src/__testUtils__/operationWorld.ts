@@ -95,6 +95,8 @@ export interface OperationWorld {
   secrets(): string[];
   /** A unique suffix for names and given ids. */
   unique(): string;
+  /** A 12-digit AWS account id no other registration of the test file uses. */
+  uniqueCloudId(): string;
   fresh: FreshResources;
 }
 
@@ -108,7 +110,8 @@ export interface FreshResources {
   invitation(): Promise<string>;
   serviceAccount(): Promise<string>;
   apiKey(): Promise<string>;
-  cloudAccount(): Promise<string>;
+  /** An account of its own AWS account id (one is registered once), or of `cloudId`. */
+  cloudAccount(cloudId?: string): Promise<string>;
   succeededDeployment(serviceRef?: string): Promise<string>;
   /** A succeeded deployment that a later succeeded one of its service replaced. */
   rollbackTarget(): Promise<string>;
@@ -120,6 +123,8 @@ export interface FreshResources {
 }
 
 let worldCounter = 0;
+let cloudIdCounter = 0;
+const uniqueCloudId = () => String(300_000_000_000 + ++cloudIdCounter);
 
 export async function createOperationWorld(options: {
   api: InfraDeliveryTestClient;
@@ -238,13 +243,13 @@ export async function createOperationWorld(options: {
           },
         })
       ).id,
-    cloudAccount: async () =>
+    cloudAccount: async (cloudId = uniqueCloudId()) =>
       (
         await created('/cloud-accounts', {
           data: {
             givenId: `aws-${unique()}`,
             name: `${marker} account`,
-            cloudId: WORLD_CLOUD_ID,
+            cloudId,
           },
         })
       ).id,
@@ -340,7 +345,7 @@ export async function createOperationWorld(options: {
   ids.push(stepExecutionId);
   const serviceAccountId = await fresh.serviceAccount();
   const apiKeyId = await fresh.apiKey();
-  const cloudAccountId = await fresh.cloudAccount();
+  const cloudAccountId = await fresh.cloudAccount(WORLD_CLOUD_ID);
   seeded.cloudAccountId = cloudAccountId;
   expectStatus(
     await api.post(
@@ -466,6 +471,7 @@ export async function createOperationWorld(options: {
     gitSelfHostedServerId,
     secrets: () => [...ids, marker, owner.email],
     unique,
+    uniqueCloudId,
     fresh,
   };
 }

@@ -98,6 +98,27 @@ export class CloudAccountStore {
   }
 
   /**
+   * The organization's oldest account of an AWS account id, if any. In a transaction the
+   * organization's row stays locked until it ends (PostgreSQL; SQLite runs one write
+   * transaction at a time), so two registrations of one AWS account cannot both find none.
+   * The lock does not hold up writes that only reference the organization.
+   */
+  async lockedByCloudId(
+    organizationId: string,
+    cloudId: string,
+  ): Promise<CloudAccountRecord | undefined> {
+    await this.db('organizations')
+      .where({ id: organizationId })
+      .select('id')
+      .forNoKeyUpdate();
+    const row = await this.db<CloudAccountRow>('cloud_accounts')
+      .where({ organization_id: organizationId, cloud_id: cloudId })
+      .orderBy('id')
+      .first();
+    return row && toRecord(row);
+  }
+
+  /**
    * By id alone, for requests whose own signature names the account (a signed template URL);
    * everything else goes through `get` with the caller's organization.
    */
@@ -127,6 +148,20 @@ export class CloudAccountStore {
       .where({ organization_id: organizationId, id })
       .update({ name, updated_at: nowTimestamp() });
     return updated === 1 ? this.get(organizationId, id) : undefined;
+  }
+
+  /**
+   * Whether the account exists, locking its row until the transaction ends (PostgreSQL; SQLite
+   * runs one write transaction at a time): a deployment being made with it meanwhile waits for
+   * the delete, and fails on the foreign key, instead of being deleted with the account.
+   */
+  async lockForDelete(organizationId: string, id: string): Promise<boolean> {
+    const row = await this.db('cloud_accounts')
+      .where({ organization_id: organizationId, id })
+      .select('id')
+      .forUpdate()
+      .first();
+    return Boolean(row);
   }
 
   /** Moves the access epoch too: instances remember connected accounts under it. */

@@ -215,6 +215,28 @@ export class DeploymentStore {
     return keysetPage(query, 'id', page, toDeployment);
   }
 
+  /**
+   * The deployments made with a cloud account, and how many of them are still in flight
+   * (PENDING or IN_PROGRESS): they need the account for their history, rollbacks and follow-up.
+   */
+  async countByCloudAccount(
+    organizationId: string,
+    cloudAccountId: string,
+  ): Promise<{ total: number; inFlight: number }> {
+    const ofAccount = () =>
+      this.db('deployments').where({
+        organization_id: organizationId,
+        cloud_account_id: cloudAccountId,
+      });
+    const [[total], [inFlight]] = await Promise.all([
+      ofAccount().count({ count: '*' }),
+      ofAccount()
+        .whereIn('status', IN_FLIGHT_DEPLOYMENT_STATUSES)
+        .count({ count: '*' }),
+    ]);
+    return { total: Number(total.count), inFlight: Number(inFlight.count) };
+  }
+
   /** The deployment of the service that is PENDING or IN_PROGRESS, if any. */
   async inFlightOfService(
     organizationId: string,

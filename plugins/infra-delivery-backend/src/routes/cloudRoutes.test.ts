@@ -328,6 +328,59 @@ describe.each(databases.eachSupportedId())(
         );
         expect(elsewhere.status).toBe(201);
       });
+
+      it('registers an AWS account once per organization (409 naming the existing account)', async () => {
+        const owner = await api.signup();
+        const account = await createAccount(owner);
+
+        const again = await api.post(
+          '/cloud-accounts',
+          {
+            data: {
+              givenId: 'again',
+              name: 'Again',
+              cloudId: account.cloudId,
+            },
+          },
+          owner.token,
+        );
+        expect(errorCode(again, 409)).toBe(
+          'InfraDelivery:CloudAccount:CLOUD_ID_TAKEN',
+        );
+        expect(again.body.message).toBe(
+          `AWS account ${account.cloudId} is registered already, as cloud account ${account.givenId} ("${account.name}")`,
+        );
+        expect(again.body.metadata).toEqual({
+          cloudId: account.cloudId,
+          cloudAccountId: account.id,
+          givenId: account.givenId,
+        });
+
+        // Two registrations at once: one wins.
+        const cloudId = nextAccount().cloudId;
+        const racing = await Promise.all(
+          ['race-1', 'race-2', 'race-3'].map(givenId =>
+            api.post(
+              '/cloud-accounts',
+              { data: { givenId, name: givenId, cloudId } },
+              owner.token,
+            ),
+          ),
+        );
+        expect(racing.map(r => r.status).sort()).toEqual([201, 409, 409]);
+
+        const listed = await api.get('/cloud-accounts', owner.token);
+        expect(listed.body.meta.totalCount).toBe(2);
+
+        // Another organization may register the same AWS account.
+        const other = await api.signup();
+        const elsewhere = await api.post(
+          '/cloud-accounts',
+          { data: { ...nextAccount(), cloudId: account.cloudId } },
+          other.token,
+        );
+        expect(elsewhere.status).toBe(201);
+      });
     });
 
     describe('access', () => {

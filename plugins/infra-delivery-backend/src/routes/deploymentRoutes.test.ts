@@ -440,12 +440,23 @@ describe.each(databases.eachSupportedId())(
           revertExternalDeploymentId: requested.externalDeploymentId,
           revertServiceDeploymentRef: requested.data.serviceDeploymentRef,
         });
-        expect(
-          errorCode(
-            await api.post(`/deployments/${id}/cancel`, {}, w.owner.token),
-            409,
-          ),
-        ).toBe('InfraDelivery:Deployment:NOT_CANCELLABLE');
+        // A second cancel says the first one is under way, not that the deployment is not
+        // in progress (it still is, until ECS has rolled the service back).
+        const again = await api.post(
+          `/deployments/${id}/cancel`,
+          {},
+          w.owner.token,
+        );
+        expect(errorCode(again, 409)).toBe(
+          'InfraDelivery:Deployment:NOT_CANCELLABLE',
+        );
+        expect(again.body.message).toBe(
+          `Deployment ${id} is already being cancelled (since ${requested.data.revertRequestedAt}); it ends CANCELLED once the service is rolled back`,
+        );
+        expect(again.body.metadata).toEqual({
+          status: 'IN_PROGRESS',
+          revertRequestedAt: requested.data.revertRequestedAt,
+        });
 
         await tick(0.5);
         const cancelled = await get(w, id);
@@ -458,12 +469,17 @@ describe.each(databases.eachSupportedId())(
           'INIT',
           'CANCELLED',
         ]);
-        expect(
-          errorCode(
-            await api.post(`/deployments/${id}/cancel`, {}, w.owner.token),
-            409,
-          ),
-        ).toBe('InfraDelivery:Deployment:NOT_CANCELLABLE');
+        const ended = await api.post(
+          `/deployments/${id}/cancel`,
+          {},
+          w.owner.token,
+        );
+        expect(errorCode(ended, 409)).toBe(
+          'InfraDelivery:Deployment:NOT_CANCELLABLE',
+        );
+        expect(ended.body.message).toBe(
+          `Deployment ${id} is CANCELLED; only a deployment in progress can be cancelled`,
+        );
         const other = await world();
         expect(
           errorCode(
@@ -493,6 +509,72 @@ describe.each(databases.eachSupportedId())(
           error: { code: 'InfraDelivery:Deployment:CANCELLED' },
         });
         expectStatus(await deploy(w), 201);
+      });
+
+      it('refuses to delete a cloud account that deployments were made with (409), and keeps them', async () => {
+        const w = await world();
+        const finished = await finishedDeployment(w);
+        const running = await deploy(w, { serviceRef: 'api' });
+        expectStatus(running, 201);
+        expect(running.body.data.status).toBe('IN_PROGRESS');
+
+        const refused = await api.delete(
+          `/cloud-accounts/${w.cloudAccountId}`,
+          w.owner.token,
+        );
+        expect(errorCode(refused, 409)).toBe(
+          'InfraDelivery:CloudAccount:IN_USE',
+        );
+        expect(refused.body.message).toBe(
+          '2 deployments were made with this cloud account (1 of them still in progress); their history and rollbacks need it, so it cannot be removed',
+        );
+        expect(refused.body.metadata).toEqual({
+          cloudAccountId: w.cloudAccountId,
+          deployments: 2,
+          deploymentsInProgress: 1,
+        });
+
+        // Nothing went: the account, both deployments, and the rollback to the first.
+        expectStatus(
+          await api.get(`/cloud-accounts/${w.cloudAccountId}`, w.owner.token),
+          200,
+        );
+        const listed = await api.get('/deployments', w.owner.token);
+        expectStatus(listed, 200);
+        expect(listed.body.data.map((d: Deployment) => d.id).sort()).toEqual(
+          [finished.id, running.body.data.id].sort(),
+        );
+        await tick(10);
+        await finishedDeployment(w);
+        expectStatus(
+          await api.post(
+            `/deployments/${finished.id}/rollback`,
+            undefined,
+            w.owner.token,
+          ),
+          201,
+        );
+
+        // An account without deployments still goes.
+        const unused = await api.post(
+          '/cloud-accounts',
+          {
+            data: {
+              givenId: 'unused',
+              name: 'Unused',
+              cloudId: '000000000001',
+            },
+          },
+          w.owner.token,
+        );
+        expectStatus(unused, 201);
+        expectStatus(
+          await api.delete(
+            `/cloud-accounts/${unused.body.data.id}`,
+            w.owner.token,
+          ),
+          204,
+        );
       });
 
       it('redeploys the exact release of a finished deployment', async () => {

@@ -90,10 +90,11 @@ describe.each(databases.eachSupportedId())(
       const account = await api.post(
         '/cloud-accounts',
         {
+          // An AWS account is registered once in an organization: each world has its own.
           data: {
             givenId: `aws-${next()}`,
             name: 'AWS',
-            cloudId: '123456789012',
+            cloudId: String(123_456_789_012 + next()),
           },
         },
         owner.token,

@@ -331,6 +331,158 @@ describe.each(databases.eachSupportedId())(
         }
       });
 
+      it("refuses deploy steps naming another organization's or unknown ids (404), and two steps of one name (400)", async () => {
+        const owner = await api.signup();
+        const { projectId, environmentId } = await createEnvironment(
+          api,
+          owner,
+        );
+        const accountOf = async (org: TestOrganization, cloudId: string) => {
+          const account = await api.post(
+            '/cloud-accounts',
+            { data: { givenId: 'aws', name: 'AWS', cloudId } },
+            org.token,
+          );
+          expect(account.status).toBe(201);
+          return account.body.data.id as string;
+        };
+        const cloudAccountId = await accountOf(owner, '123456789012');
+        const stranger = await api.signup();
+        const strangerAccountId = await accountOf(stranger, '210987654321');
+        const strangerPlace = await createEnvironment(api, stranger);
+        const deployStep = (config: Record<string, unknown> = {}) => ({
+          type: 'container.deploy',
+          name: 'Deploy web',
+          config: {
+            cloudAccountId,
+            region: 'eu-west-1',
+            environmentId,
+            clusterRef: 'main',
+            serviceRef: 'web',
+            image: {
+              containerName: 'app',
+              image: 'registry.example.com/web:2',
+            },
+            ...config,
+          },
+        });
+        const unknownId = '0193a8c0-0000-7000-8000-000000000000';
+        const refusals: [Record<string, unknown>, string, string][] = [
+          [
+            { cloudAccountId: strangerAccountId },
+            'CloudAccount',
+            'cloudAccountId',
+          ],
+          [{ cloudAccountId: unknownId }, 'CloudAccount', 'cloudAccountId'],
+          [
+            { environmentId: strangerPlace.environmentId },
+            'Environment',
+            'environmentId',
+          ],
+          [{ environmentId: unknownId }, 'Environment', 'environmentId'],
+          [
+            { moduleInstanceId: unknownId },
+            'ModuleInstance',
+            'moduleInstanceId',
+          ],
+        ];
+        const plain = await createPipeline(api, owner, {
+          projectId,
+          steps: [{ type: 'approval', name: 'Approve' }],
+        });
+        for (const [config, entity, field] of refusals) {
+          const steps = [
+            { type: 'approval', name: 'Approve' },
+            deployStep(config),
+          ];
+          const named = (config[field] as string) ?? '';
+          for (const response of [
+            await api.post(
+              '/pipelines',
+              { data: { projectId, givenId: 'deploy', name: 'Deploy', steps } },
+              owner.token,
+            ),
+            await api.post(
+              `/pipelines/${plain.id}/versions`,
+              { data: { steps } },
+              owner.token,
+            ),
+          ]) {
+            expect(response.status).toBe(404);
+            expect(errorBodySchema.parse(response.body)).toMatchObject({
+              code: `InfraDelivery:${entity}:NOT_FOUND`,
+              message: `${entity} ${named} was not found: step "Deploy web" (steps[1]) names it as config.${field}`,
+              metadata: {
+                id: named,
+                stepName: 'Deploy web',
+                field: `steps.1.config.${field}`,
+              },
+            });
+          }
+        }
+        expect(
+          (await api.get('/pipelines', owner.token)).body.meta.totalCount,
+        ).toBe(1);
+        expect(
+          (await api.get(`/pipelines/${plain.id}/versions`, owner.token)).body
+            .meta.totalCount,
+        ).toBe(1);
+
+        // Two steps of one name: which of them a log, an approval or a message means is unclear.
+        const twice = [
+          { type: 'approval', name: 'Approve' },
+          deployStep(),
+          { type: 'approval', name: 'Approve' },
+        ];
+        for (const response of [
+          await api.post(
+            '/pipelines',
+            {
+              data: {
+                projectId,
+                givenId: 'twice',
+                name: 'Twice',
+                steps: twice,
+              },
+            },
+            owner.token,
+          ),
+          await api.post(
+            `/pipelines/${plain.id}/versions`,
+            { data: { steps: twice } },
+            owner.token,
+          ),
+        ]) {
+          expect(validationItems(response)).toEqual([
+            'body.data.steps.2.name: "Approve" is the name of steps[0] already: each step of a pipeline has its own name',
+          ]);
+        }
+
+        // The organization's own account and environment are taken, connected or not.
+        const created = await api.post(
+          '/pipelines',
+          {
+            data: {
+              projectId,
+              givenId: 'deploy',
+              name: 'Deploy',
+              steps: [{ type: 'approval', name: 'Approve' }, deployStep()],
+            },
+          },
+          owner.token,
+        );
+        expect(created.status).toBe(201);
+        expect(
+          (
+            await api.post(
+              `/pipelines/${plain.id}/versions`,
+              { data: { steps: [deployStep()] } },
+              owner.token,
+            )
+          ).status,
+        ).toBe(201);
+      });
+
       it('shows the latest run and its status on the pipeline', async () => {
         const owner = await api.signup();
         const pipeline = await createPipeline(api, owner);

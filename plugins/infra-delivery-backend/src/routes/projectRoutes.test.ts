@@ -238,6 +238,71 @@ describe.each(databases.eachSupportedId())(
         ]);
       });
 
+      it('refuses control characters in a name and a description (400), and keeps other Unicode', async () => {
+        const owner = await api.signup();
+        for (const name of [
+          'a\u0000b',
+          'bell\u0007',
+          'Payments\u202eipa',
+          'isolate\u2066x\u2069',
+          'lone \ud800 surrogate',
+          'two\nlines',
+          'tab\there',
+          'c1\u0085',
+        ]) {
+          const response = await api.post(
+            '/projects',
+            { data: { givenId: 'ctl', name } },
+            owner.token,
+          );
+          expect(validationItems(response)).toEqual([
+            expect.stringMatching(
+              /^body\.data\.name: must not contain control characters/,
+            ),
+          ]);
+        }
+        const nul = await api.post(
+          '/projects',
+          { data: { givenId: 'ctl', name: 'Ctl', description: 'a\u0000b' } },
+          owner.token,
+        );
+        expect(validationItems(nul)).toEqual([
+          expect.stringMatching(
+            /^body\.data\.description: must not contain control characters/,
+          ),
+        ]);
+        expect((await api.get('/projects', owner.token)).body.data).toEqual([]);
+
+        // Letters of any script, emoji and right-to-left text are names; a description keeps
+        // its lines and tabs.
+        const project = await api.post(
+          '/projects',
+          {
+            data: {
+              givenId: 'ctl',
+              name: 'Zahlungen Ü 支付 مدفوعات\u200f 🚀👩‍💻',
+              description: 'First line\n\tsecond line\r\n',
+            },
+          },
+          owner.token,
+        );
+        expect(project.status).toBe(201);
+        expect(project.body.data).toMatchObject({
+          name: 'Zahlungen Ü 支付 مدفوعات\u200f 🚀👩‍💻',
+          description: 'First line\n\tsecond line\r\n',
+        });
+        const renamed = await api.patch(
+          `/projects/${project.body.data.id}`,
+          { data: { name: 'x\u001by' } },
+          owner.token,
+        );
+        expect(validationItems(renamed)).toEqual([
+          expect.stringMatching(
+            /^body\.data\.name: must not contain control characters/,
+          ),
+        ]);
+      });
+
       it('refuses a PATCH without changes or with an empty name (400)', async () => {
         const owner = await api.signup();
         const project = await createProject(owner, 'payments', 'Payments');

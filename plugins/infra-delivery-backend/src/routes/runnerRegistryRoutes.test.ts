@@ -101,6 +101,46 @@ describe.each(databases.eachSupportedId())(
       expect(Date.now() - Date.parse(data[0].lastSeenAt)).toBeLessThan(5_000);
     });
 
+    it('refuses control characters in what a runner says of itself (400), and lists no such runner', async () => {
+      const owner = await api.signup();
+      const runner = await createRunner(api, owner);
+      for (const [field, value] of [
+        ['runnerId', '\u0000'],
+        ['runnerId', 'host\u202e1'],
+        ['runnerId', '\ud800'],
+        ['hostname', 'build\nhost'],
+        ['version', '1.0\u0007'],
+        ['labels', ['linux', 'a\u0000b']],
+      ] as const) {
+        const response = await api.post(
+          '/runner/claims',
+          { data: { runnerId: 'build-host-1', [field]: value } },
+          runner.key,
+        );
+        expectStatus(response, 400);
+        const body = errorBodySchema.parse(response.body);
+        expect(body.code).toBe('InfraDelivery:Request:VALIDATION_FAILED');
+        expect(body.details?.[0].items).toEqual([
+          expect.stringMatching(
+            new RegExp(
+              `^body\\.data\\.${field}(\\.1)?: must not contain control characters`,
+            ),
+          ),
+        ]);
+      }
+      expect((await listRunners(owner)).data).toEqual([]);
+
+      // Letters of any script and emoji are a runner's name as much as ASCII is.
+      await claimNothing(runner.key, {
+        runnerId: 'hôte-構築-🚀',
+        hostname: 'hôte.example.com',
+        labels: ['linux', 'région-ouest'],
+      });
+      expect((await listRunners(owner)).data.map(r => r.runnerId)).toEqual([
+        'hôte-構築-🚀',
+      ]);
+    });
+
     it('names a runner by its service account, and still lists it once that account is deleted', async () => {
       const owner = await api.signup();
       const runner = await createRunner(api, owner);

@@ -56,10 +56,21 @@ export class CloudAccountService {
       { givenId: input.givenId, cloudId: input.cloudId },
       async () => {
         try {
-          const record = await this.deps.stores.cloudAccounts.create({
-            organizationId: caller.organizationId,
-            ...input,
-            externalId: randomBytes(24).toString('base64url'),
+          const record = await this.deps.stores.transaction(async tx => {
+            // One AWS account is registered once: a second registration would hold a second
+            // role and external id for it, and its deployments would not be the first's.
+            const existing = await tx.cloudAccounts.lockedByCloudId(
+              caller.organizationId,
+              input.cloudId,
+            );
+            if (existing) {
+              throw cloudIdTaken(existing);
+            }
+            return tx.cloudAccounts.create({
+              organizationId: caller.organizationId,
+              ...input,
+              externalId: randomBytes(24).toString('base64url'),
+            });
           });
           return toCloudAccount(record);
         } catch (error) {
@@ -114,6 +125,11 @@ export class CloudAccountService {
     return toCloudAccount(record);
   }
 
+  /**
+   * Forgets the account. Stacks that deploy into it are detached (they keep their resources);
+   * deployments made with it are not: they are the services' history, and their rollbacks and
+   * follow-up need the account, so an account with deployments is refused (409 IN_USE).
+   */
   async delete(caller: Caller, id: string): Promise<void> {
     await this.deps.authorizer.require(caller, ADMINISTER);
     await requireCloudAccount(this.deps.stores, caller.organizationId, id);
@@ -122,16 +138,64 @@ export class CloudAccountService {
       'cloud-account-delete',
       caller,
       { cloudAccountId: id },
-      async () => {
-        if (
-          !(await this.deps.stores.cloudAccounts.delete(
+      () =>
+        this.deps.stores.transaction(async tx => {
+          if (
+            !(await tx.cloudAccounts.lockForDelete(caller.organizationId, id))
+          ) {
+            throw notFound('CloudAccount', id);
+          }
+          const used = await tx.deployments.countByCloudAccount(
             caller.organizationId,
             id,
-          ))
-        ) {
-          throw notFound('CloudAccount', id);
-        }
-      },
+          );
+          if (used.total > 0) {
+            throw accountInUse(id, used);
+          }
+          await tx.cloudAccounts.delete(caller.organizationId, id);
+        }),
     );
   }
+}
+
+function cloudIdTaken(existing: CloudAccountRecord): InfraDeliveryError {
+  return new InfraDeliveryError({
+    status: 409,
+    entity: 'CloudAccount',
+    reason: 'CLOUD_ID_TAKEN',
+    message: `AWS account ${existing.cloudId} is registered already, as cloud account ${existing.givenId} ("${existing.name}")`,
+    metadata: {
+      cloudId: existing.cloudId,
+      cloudAccountId: existing.id,
+      givenId: existing.givenId,
+    },
+  });
+}
+
+function accountInUse(
+  id: string,
+  used: { total: number; inFlight: number },
+): InfraDeliveryError {
+  const deployments =
+    used.total === 1 ? '1 deployment was' : `${used.total} deployments were`;
+  let inFlight = '';
+  if (used.inFlight > 0) {
+    inFlight =
+      used.total === 1
+        ? ' (still in progress)'
+        : ` (${used.inFlight} of them still in progress)`;
+  }
+  return new InfraDeliveryError({
+    status: 409,
+    entity: 'CloudAccount',
+    reason: 'IN_USE',
+    message: `${deployments} made with this cloud account${inFlight}; their history and rollbacks need it, so it cannot be removed`,
+    description:
+      'Deployments keep the cloud account they were made with: their rollbacks, redeploys and events need it. Rename the account if its name misleads; to take away the service’s access, delete the role’s CloudFormation stack in AWS.',
+    metadata: {
+      cloudAccountId: id,
+      deployments: used.total,
+      deploymentsInProgress: used.inFlight,
+    },
+  });
 }

@@ -60,6 +60,22 @@ function errorBodyOf(error: unknown): ErrorBody {
   };
 }
 
+/** Why a deployment cannot be cancelled (again), as the 409 says it. */
+function notCancellableMessage(deployment: Deployment): string {
+  const { id } = deployment;
+  if (deployment.data.detectedVia === 'EVENT_BUS') {
+    return `Deployment ${id} was started outside the platform; stop it where it was started`;
+  }
+  if (
+    deployment.status === 'IN_PROGRESS' &&
+    deployment.data.revertRequestedAt
+  ) {
+    // IN_PROGRESS still: ECS rolls the service back, and the follower ends it CANCELLED then.
+    return `Deployment ${id} is already being cancelled (since ${deployment.data.revertRequestedAt}); it ends CANCELLED once the service is rolled back`;
+  }
+  return `Deployment ${id} is ${deployment.status}; only a deployment in progress can be cancelled`;
+}
+
 /**
  * What the three callers of deployments share: the API (DeploymentService), the engine's
  * container.deploy steps (StepDeploymentService) and the scheduler's follower
@@ -162,13 +178,14 @@ export class DeploymentRollout {
         status: 409,
         entity: 'Deployment',
         reason: 'NOT_CANCELLABLE',
-        message:
-          deployment.data.detectedVia === 'EVENT_BUS'
-            ? `Deployment ${id} was started outside the platform; stop it where it was started`
-            : `Deployment ${id} is ${deployment.status}${
-                deployment.data.revertRequestedAt ? ' and being cancelled' : ''
-              }; only a deployment in progress can be cancelled`,
-        metadata: { status: deployment.status },
+        message: notCancellableMessage(deployment),
+        metadata: {
+          status: deployment.status,
+          ...(deployment.status === 'IN_PROGRESS' &&
+          deployment.data.revertRequestedAt
+            ? { revertRequestedAt: deployment.data.revertRequestedAt }
+            : {}),
+        },
       });
     }
     await this.deps.deployments.provider.cancel(

@@ -17,6 +17,7 @@ import { Stores } from '../database/stores';
 import { PipelineEngine } from '../engine/PipelineEngine';
 import { InfraDeliveryError, notFound } from '../errors';
 import { RunnerRegistry } from '../runners/RunnerRegistry';
+import { requireStepReferences } from './pipelineStepReferences';
 import { refuseStackChangingSteps } from './stackChangingSteps';
 
 /** Pipelines, their versions and runs, as callers see them. */
@@ -51,6 +52,7 @@ export class PipelineService {
     ) {
       throw notFound('Project', input.projectId);
     }
+    await requireStepReferences(stores, caller.organizationId, input.steps);
     try {
       return await stores.transaction(tx =>
         tx.pipelines.create({
@@ -119,6 +121,7 @@ export class PipelineService {
       });
     }
     refuseStackChangingSteps(steps);
+    await requireStepReferences(this.deps.stores, caller.organizationId, steps);
     return this.deps.stores.transaction(tx =>
       tx.pipelines.createVersion(caller.organizationId, id, steps),
     );

@@ -20,6 +20,8 @@ export const createCloudAccount = defineOperation({
   method: 'post',
   path: '/cloud-accounts',
   summary: 'Register an AWS account; it awaits connection through onboarding',
+  description:
+    'An AWS account is registered once in an organization: a `cloudId` registered already is a 409 `CLOUD_ID_TAKEN` that names the existing account, a `givenId` in use a 409 `GIVEN_ID_TAKEN`.',
   tag: 'Cloud accounts',
   access: 'authenticated',
   body: createCloudAccountRequestSchema,
@@ -70,11 +72,13 @@ export const deleteCloudAccount = defineOperation({
   path: '/cloud-accounts/{id}',
   summary:
     'Forget a cloud account (the role in AWS stays until its stack is deleted)',
+  description:
+    'Stacks that deploy into the account are detached from it and keep their resources. An account that deployments were made with is kept: their history, rollbacks and redeploys need it, so deleting it answers 409 `IN_USE` with the number of those deployments.',
   tag: 'Cloud accounts',
   access: 'authenticated',
   params: idParamsSchema,
   success: { status: 204 },
-  errors: [403, 404],
+  errors: [403, 404, 409],
 });
 
 export const getCloudAccountTemplateUrl = defineOperation({

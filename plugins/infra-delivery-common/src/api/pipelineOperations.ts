@@ -20,7 +20,7 @@ import { defineOperation } from './defineOperation';
 import { idParamsSchema } from './params';
 
 const STACK_STEPS_RULE =
-  'Apply (`iac.apply`) and destroy (`iac.destroy`) steps belong to a stack’s own change and destroy pipelines: a pipeline that is not a stack’s is refused with one (422 `InfraDelivery:Pipeline:CHANGES_OUTSIDE_STACK`).';
+  'Apply (`iac.apply`) and destroy (`iac.destroy`) steps belong to a stack’s own change and destroy pipelines: a pipeline that is not a stack’s is refused with one (422 `InfraDelivery:Pipeline:CHANGES_OUTSIDE_STACK`). Each step has its own name (400 otherwise). A `container.deploy` step’s `cloudAccountId`, `environmentId` and `moduleInstanceId` must name the organization’s own, as for `POST /deployments` (404 `CloudAccount`, `Environment` or `ModuleInstance` `NOT_FOUND` otherwise).';
 
 export const createPipeline = defineOperation({
   operationId: 'createPipeline',

@@ -8,9 +8,11 @@ import {
   descriptionSchema,
   givenIdSchema,
   idSchema,
+  multiLineTextSchema,
   nameSchema,
   repeatableQuery,
   requestBody,
+  singleLineTextSchema,
   timestampSchema,
 } from './primitives';
 
@@ -55,7 +57,7 @@ export type StepType = z.infer<typeof stepTypeSchema>;
 export const pipelineStepSchema = z
   .object({
     type: stepTypeSchema,
-    name: z.string().min(1).max(255),
+    name: nameSchema,
     /**
      * Step-specific settings handed to whoever executes it (e.g. the runner); a
      * `container.deploy` step's are ContainerDeployStepConfig.
@@ -108,7 +110,29 @@ export const pipelineVersionSchema = z
   .meta({ id: 'PipelineVersion' });
 export type PipelineVersion = z.infer<typeof pipelineVersionSchema>;
 
-const stepsSchema = z.array(pipelineStepSchema).min(1).max(50);
+/**
+ * A version's steps: one to fifty, each of its own name (a run's steps, logs and approvals are
+ * told apart by name in the portal and in messages).
+ */
+const stepsSchema = z
+  .array(pipelineStepSchema)
+  .min(1)
+  .max(50)
+  .superRefine((steps, ctx) => {
+    const positions = new Map<string, number>();
+    steps.forEach((step, index) => {
+      const first = positions.get(step.name);
+      if (first === undefined) {
+        positions.set(step.name, index);
+        return;
+      }
+      ctx.addIssue({
+        code: 'custom',
+        path: [index, 'name'],
+        message: `"${step.name}" is the name of steps[${first}] already: each step of a pipeline has its own name`,
+      });
+    });
+  });
 
 export const createPipelineRequestSchema = requestBody(
   z.object({
@@ -284,9 +308,8 @@ export const triggerRunRequestSchema = requestBody(
           "The module's variables for the run; a run of a stack given none takes the stack's `appliedInput`",
         ),
       description: descriptionSchema.optional(),
-      variantId: z.string().max(64).optional(),
-      variantName: z
-        .string()
+      variantId: singleLineTextSchema.max(64).optional(),
+      variantName: singleLineTextSchema
         .min(1)
         .max(200)
         .optional()
@@ -300,7 +323,7 @@ export const triggerRunRequestSchema = requestBody(
 
 export const runActionRequestSchema = z.object({
   data: z
-    .object({ comment: z.string().max(2000).optional() })
+    .object({ comment: multiLineTextSchema.max(2000).optional() })
     .optional()
     .default({}),
 });

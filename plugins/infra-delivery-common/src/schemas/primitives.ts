@@ -30,8 +30,47 @@ export function givenIdFromName(name: string, fallback: string): string {
   );
 }
 
-export const nameSchema = z.string().trim().min(1).max(255);
-export const descriptionSchema = z.string().max(4000);
+/**
+ * Text of one line (names, runner ids, hostnames, labels): no C0 or C1 control character (NUL,
+ * BEL, tab, line feed, DEL, …), no line or paragraph separator, no bidirectional embedding,
+ * override or isolate (U+202A–U+202E, U+2066–U+2069: they make text display in another order
+ * than it reads), and no unpaired surrogate (not Unicode at all; PostgreSQL refuses NUL too).
+ * Letters of any script, emoji and the bidirectional marks (U+200E, U+200F) are text.
+ */
+const SINGLE_LINE_TEXT =
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  /^[^\u0000-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069\uD800-\uDFFF]*$/u;
+
+/**
+ * Text of several lines (descriptions, comments): as {@link SINGLE_LINE_TEXT}, but tabs, line
+ * feeds, carriage returns and the line and paragraph separators are text.
+ */
+const MULTI_LINE_TEXT =
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  /^[^\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uD800-\uDFFF]*$/u;
+
+const SINGLE_LINE_MESSAGE =
+  'must not contain control characters (nor line breaks, tabs, bidirectional overrides or unpaired surrogates)';
+const MULTI_LINE_MESSAGE =
+  'must not contain control characters other than tabs and line breaks (nor bidirectional overrides or unpaired surrogates)';
+
+/** A string of one line (see {@link SINGLE_LINE_TEXT}); bounds are added by the caller. */
+export const singleLineTextSchema = z
+  .string()
+  .regex(SINGLE_LINE_TEXT, SINGLE_LINE_MESSAGE);
+
+/** A string of several lines (see {@link MULTI_LINE_TEXT}); bounds are added by the caller. */
+export const multiLineTextSchema = z
+  .string()
+  .regex(MULTI_LINE_TEXT, MULTI_LINE_MESSAGE);
+
+export const nameSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(255)
+  .regex(SINGLE_LINE_TEXT, SINGLE_LINE_MESSAGE);
+export const descriptionSchema = multiLineTextSchema.max(4000);
 
 export const emailSchema = z
   .email()

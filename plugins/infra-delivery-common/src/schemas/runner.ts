@@ -6,13 +6,18 @@ import {
   stepExecutionSchema,
   stepLeaseSchema,
 } from './pipelines';
-import { idSchema, requestBody, timestampSchema } from './primitives';
+import {
+  idSchema,
+  requestBody,
+  singleLineTextSchema,
+  timestampSchema,
+} from './primitives';
 import { stackSchema } from './stacks';
 
 const leaseTokenSchema = z.string().min(16).max(128);
 
-const runnerIdSchema = z.string().min(1).max(128);
-const runnerLabelsSchema = z.array(z.string().max(64)).max(32);
+const runnerIdSchema = singleLineTextSchema.min(1).max(128);
+const runnerLabelsSchema = z.array(singleLineTextSchema.max(64)).max(32);
 
 /** The poll intervals a runner may say it waits between claims: 10 ms to an hour. */
 export const RUNNER_POLL_INTERVAL_MS = { min: 10, max: 3_600_000 } as const;
@@ -25,9 +30,9 @@ export const claimRequestSchema = requestBody(
     runnerId: runnerIdSchema,
     labels: runnerLabelsSchema.optional(),
     /** The runner's own version, shown in the portal's runner list. */
-    version: z.string().max(64).optional(),
+    version: singleLineTextSchema.max(64).optional(),
     /** The host the runner runs on, shown in the portal's runner list. */
-    hostname: z.string().max(255).optional(),
+    hostname: singleLineTextSchema.max(255).optional(),
     /**
      * How long the runner waits between claims when it finds no work. A free runner that has not
      * claimed a waiting step within a few of these has stopped without signing off; without it

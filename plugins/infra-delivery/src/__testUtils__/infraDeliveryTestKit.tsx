@@ -262,7 +262,7 @@ export function errorResponse(
   status: number,
   body: { code: string; message: string; requestId: string } & Pick<
     ErrorBody,
-    'details'
+    'description' | 'details'
   >,
 ) {
   return HttpResponse.json(body, { status });

@@ -297,6 +297,11 @@ describe('CloudAccountsPage', () => {
         /Stacks that deploy into it are detached from it and keep their resources/,
       ),
     ).toBeInTheDocument();
+    expect(
+      within(dialog).getByText(
+        'An account that deployments were made with is kept: their history and rollbacks need it.',
+      ),
+    ).toBeInTheDocument();
     expect(requestsTo('DELETE', `/cloud-accounts/${awaiting.id}`)).toEqual([]);
     await user.click(within(dialog).getByRole('button', { name: 'Remove' }));
     await waitFor(() =>
@@ -305,6 +310,52 @@ describe('CloudAccountsPage', () => {
     expect(requestsTo('DELETE', `/cloud-accounts/${awaiting.id}`)).toHaveLength(
       1,
     );
+  });
+
+  it('keeps the dialog open with the reason when the service refuses to remove an account with deployments', async () => {
+    const user = userEvent.setup();
+    server.use(
+      http.delete(`${baseUrl}/cloud-accounts/:id`, () =>
+        errorResponse(409, {
+          code: 'InfraDelivery:CloudAccount:IN_USE',
+          message:
+            '2 deployments were made with this cloud account (1 of them still in progress); their history and rollbacks need it, so it cannot be removed',
+          description:
+            'Deployments keep the cloud account they were made with: their rollbacks, redeploys and events need it.',
+          requestId: 'req-remove-409',
+        }),
+      ),
+    );
+    await renderPage();
+    const production = await rowOf('Production');
+    await user.click(
+      within(production).getByRole('button', { name: 'Remove Production' }),
+    );
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByRole('button', { name: 'Remove' }));
+
+    expect(await within(dialog).findByText(/Remove failed/)).toBeVisible();
+    expect(
+      within(dialog).getByText(
+        '2 deployments were made with this cloud account (1 of them still in progress); their history and rollbacks need it, so it cannot be removed',
+      ),
+    ).toBeVisible();
+    expect(
+      within(dialog).getByText(
+        'Deployments keep the cloud account they were made with: their rollbacks, redeploys and events need it.',
+      ),
+    ).toBeVisible();
+    expect(
+      within(dialog).getByText(
+        'InfraDelivery:CloudAccount:IN_USE · Request id: req-remove-409',
+      ),
+    ).toBeInTheDocument();
+    // The account is still listed; the dialog closes only when asked.
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument(),
+    );
+    expect(await rowOf('Production')).toBeInTheDocument();
   });
 
   it('opens the upgrade of an outdated account with the latest template', async () => {

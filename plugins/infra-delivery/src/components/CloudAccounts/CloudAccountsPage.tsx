@@ -133,7 +133,8 @@ export const CloudAccountsPage = () => {
                       {a.status === 'CONNECTED' ? 'Upgrade' : 'Connect'}
                     </Button>
                   )}
-                  {/* An account added by mistake stayed "Awaiting connection" for good. */}
+                  {/* An account added by mistake stayed "Awaiting connection" for good. A
+                      refusal (one with deployments) shows in the dialog, which stays open. */}
                   {isAdmin && (
                     <ConfirmActionButton
                       label="Remove"
@@ -151,6 +152,11 @@ export const CloudAccountsPage = () => {
                         The portal forgets AWS account {a.cloudId}. Stacks that
                         deploy into it are detached from it and keep their
                         resources.
+                      </Typography>
+                      {/* The service refuses it (409 IN_USE): say so before, not only after. */}
+                      <Typography paragraph>
+                        An account that deployments were made with is kept:
+                        their history and rollbacks need it.
                       </Typography>
                       <Typography>
                         The role in AWS stays until you delete its
