@@ -571,7 +571,7 @@ export class PipelineRunStore implements RunTransitions {
         countRun: true,
       }),
       ...(row.attached_entity_type === 'STACK' && row.attached_entity_id
-        ? [stackLatestRunUpdate(db, row.attached_entity_id, row.id, row.status)]
+        ? [stackLatestRunUpdate(db, row.attached_entity_id, row.id)]
         : []),
     ];
     if (this.isPostgres) {

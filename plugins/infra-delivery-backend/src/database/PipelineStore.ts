@@ -2,7 +2,6 @@ import {
   Pipeline,
   PipelineStep,
   PipelineVersion,
-  FINAL_STATUSES,
   RunStatus,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
@@ -234,42 +233,26 @@ export function latestRunUpdate(
   status: RunStatus,
   options: { countRun?: boolean } = {},
 ): Knex.QueryBuilder {
-  const pipeline = db('pipelines').where({ id: pipelineId });
-  if (takesLatestRunPointer(status)) {
-    return pipeline.update({
-      ...(options.countRun ? { run_count: db.raw('run_count + 1') } : {}),
-      latest_run_id: runId,
-      latest_run_status: status,
-    });
-  }
   if (!options.countRun) {
-    return pipeline
+    return db('pipelines')
+      .where({ id: pipelineId })
       .where(q =>
         q.whereNull('latest_run_id').orWhere('latest_run_id', '<=', runId),
       )
       .update({ latest_run_id: runId, latest_run_status: status });
   }
   const newer = 'latest_run_id IS NULL OR latest_run_id <= ?';
-  return pipeline.update({
-    run_count: db.raw('run_count + 1'),
-    latest_run_id: db.raw(`CASE WHEN ${newer} THEN ? ELSE latest_run_id END`, [
-      runId,
-      runId,
-    ]),
-    latest_run_status: db.raw(
-      `CASE WHEN ${newer} THEN ? ELSE latest_run_status END`,
-      [runId, status],
-    ),
-  });
-}
-
-/**
- * Whether a run in `status` becomes its pipeline's and stack's latest run whatever its age: a
- * run under way (queued, running, waiting) does. A retried older run stayed behind the newer
- * run cancelled before it, and its stack read "Cancelled" beside the resources the retry had
- * just applied. A run that ends moves the pointer only from older runs, so the end of an old
- * run does not hide a newer one under way.
- */
-export function takesLatestRunPointer(status: RunStatus): boolean {
-  return !FINAL_STATUSES.includes(status);
+  return db('pipelines')
+    .where({ id: pipelineId })
+    .update({
+      run_count: db.raw('run_count + 1'),
+      latest_run_id: db.raw(
+        `CASE WHEN ${newer} THEN ? ELSE latest_run_id END`,
+        [runId, runId],
+      ),
+      latest_run_status: db.raw(
+        `CASE WHEN ${newer} THEN ? ELSE latest_run_status END`,
+        [runId, status],
+      ),
+    });
 }

@@ -1,12 +1,10 @@
 import {
   DriftStatus,
-  RunStatus,
   Stack,
   StackGitTrigger,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
 import { readFirst } from './directReads';
-import { takesLatestRunPointer } from './PipelineStore';
 import { newId } from './ids';
 import { fromJsonColumn, toJsonColumn } from './json';
 import { KeysetPage, keysetPage, KeysetRequest } from './keyset';
@@ -320,32 +318,24 @@ export class StackStore {
     return deleted === 1;
   }
 
-  async recordLatestRun(
-    id: string,
-    runId: string,
-    status: RunStatus,
-  ): Promise<void> {
-    await stackLatestRunUpdate(this.db, id, runId, status);
+  async recordLatestRun(id: string, runId: string): Promise<void> {
+    await stackLatestRunUpdate(this.db, id, runId);
   }
 }
 
 /**
- * Points a stack at a run: one under way whatever its age, one that ended unless the stack
- * points at a newer run ({@link takesLatestRunPointer}). A builder, so that a new run's insert
- * can carry it in the same statement (PipelineRunStore.insertCountedRun).
+ * Points a stack at a run unless it already points at a newer one. A builder, so that a new
+ * run's insert can carry it in the same statement (PipelineRunStore.insertCountedRun).
  */
 export function stackLatestRunUpdate(
   db: Knex,
   stackId: string,
   runId: string,
-  status: RunStatus,
 ): Knex.QueryBuilder {
-  const stack = db('stacks').where({ id: stackId });
-  return (
-    takesLatestRunPointer(status)
-      ? stack
-      : stack.where(q =>
-          q.whereNull('latest_run_id').orWhere('latest_run_id', '<=', runId),
-        )
-  ).update({ latest_run_id: runId, updated_at: nowTimestamp() });
+  return db('stacks')
+    .where({ id: stackId })
+    .where(q =>
+      q.whereNull('latest_run_id').orWhere('latest_run_id', '<=', runId),
+    )
+    .update({ latest_run_id: runId, updated_at: nowTimestamp() });
 }

@@ -1000,7 +1000,6 @@ export class PipelineEngine {
       await this.deps.stores.stacks.recordLatestRun(
         run.attachedEntityId,
         run.id,
-        run.status,
       );
     }
     await this.publish({

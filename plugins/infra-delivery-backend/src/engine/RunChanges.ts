@@ -91,11 +91,7 @@ export class RunChanges {
         compare(stackA, stackB) || compare(runA, runB),
     );
     for (const [runId, stackId] of byStack) {
-      await tx.stacks.recordLatestRun(
-        stackId,
-        runId,
-        this.moved.get(runId)!.status,
-      );
+      await tx.stacks.recordLatestRun(stackId, runId);
     }
   }
 }
