@@ -223,6 +223,17 @@ export class PipelineStore {
   ): Promise<void> {
     await latestRunUpdate(this.db, pipelineId, runId, status, options);
   }
+
+  /** Points the pipeline at a run however old: a retried run is its latest work. */
+  async pointLatestRunAt(
+    pipelineId: string,
+    runId: string,
+    status: RunStatus,
+  ): Promise<void> {
+    await this.db('pipelines')
+      .where({ id: pipelineId })
+      .update({ latest_run_id: runId, latest_run_status: status });
+  }
 }
 
 /** The statement of `PipelineStore.recordLatestRun`, not yet run. */

@@ -321,6 +321,17 @@ export class StackStore {
   async recordLatestRun(id: string, runId: string): Promise<void> {
     await stackLatestRunUpdate(this.db, id, runId);
   }
+
+  /**
+   * Points the stack at a run however old: a retried run is its latest work. Kept at the newer
+   * run cancelled before the retry, the stack read "Cancelled" beside the resources the retry
+   * had just applied.
+   */
+  async pointLatestRunAt(id: string, runId: string): Promise<void> {
+    await this.db('stacks')
+      .where({ id })
+      .update({ latest_run_id: runId, updated_at: nowTimestamp() });
+  }
 }
 
 /**

@@ -560,6 +560,11 @@ export class PipelineEngine {
       if (!moved) {
         return false;
       }
+      // The retried run is the latest work of its pipeline and stack, newer runs or not.
+      await tx.pipelines.pointLatestRunAt(run.pipelineId, run.id, 'QUEUED');
+      if (run.attachedEntityType === 'STACK' && run.attachedEntityId) {
+        await tx.stacks.pointLatestRunAt(run.attachedEntityId, run.id);
+      }
       for (const step of await tx.pipelineRuns.listSteps(run.id)) {
         if (step.status !== 'SUCCEEDED') {
           await tx.pipelineRuns.updateStep(step.id, {

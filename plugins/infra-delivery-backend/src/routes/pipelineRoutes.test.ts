@@ -546,6 +546,42 @@ describe.each(databases.eachSupportedId())(
         });
       });
 
+      it('makes a retried older run the latest run of its pipeline and stack', async () => {
+        const owner = await api.signup();
+        const stack = await createStack(api, owner);
+        const older = await trigger(api, owner, stack.changePipelineId);
+        await act(api, owner, older.id, 'cancel');
+        const newer = await trigger(api, owner, stack.changePipelineId);
+        await act(api, owner, newer.id, 'cancel');
+
+        // The stack read "Cancelled" (the newer run) while the retry applied its changes.
+        await act(api, owner, older.id, 'retry');
+        const latest = async () => ({
+          stack: (await api.get(`/stacks/${stack.id}`, owner.token)).body.data
+            .latestRunId,
+          pipeline: (
+            await api.get(`/pipelines/${stack.changePipelineId}`, owner.token)
+          ).body.data,
+        });
+        expect(await latest()).toEqual({
+          stack: older.id,
+          pipeline: expect.objectContaining({
+            latestRunId: older.id,
+            latestRunStatus: 'RUNNING',
+          }),
+        });
+
+        // Ended, it stays the latest.
+        await act(api, owner, older.id, 'cancel');
+        expect(await latest()).toEqual({
+          stack: older.id,
+          pipeline: expect.objectContaining({
+            latestRunId: older.id,
+            latestRunStatus: 'CANCELLED',
+          }),
+        });
+      });
+
       it('lets VIEWERs read and MEMBERs write pipelines', async () => {
         const owner = await api.signup();
         const viewer = await api.member(owner, 'VIEWER');

@@ -15,6 +15,7 @@ import {
   createPipeline,
   createRunner,
   createStack,
+  expectStatus,
   getRun,
   trigger,
 } from '../__testUtils__/pipelineFixtures';
@@ -414,7 +415,16 @@ describe.each(databases.eachSupportedId())(
       const plan = await claim(api, builds.key, 'shared-host');
       await complete(api, builds.key, plan, { status: 'SUCCEEDED' });
       await act(api, owner, run.id, 'approve', 'Ship it');
-      // Another account's runner on the same host id applies: the step names that account.
+      // The first runner stops; another account's runner on the same host takes its id and
+      // applies: each step names the account whose runner executed it.
+      expectStatus(
+        await api.post(
+          '/runner/sign-offs',
+          { data: { runnerId: 'shared-host' } },
+          builds.key,
+        ),
+        204,
+      );
       const apply = await claim(api, deploys.key, 'shared-host');
       expect(apply.pipelineRun.leasedStep?.lease.runnerName).toBe(
         deploys.serviceAccountName,
