@@ -14,6 +14,11 @@ export interface Outcome {
    * runs next", "a rollback started"): the message goes once the view says it has ended.
    */
   whileUnderWay?: string;
+  /**
+   * What the message says instead once that work has ended, while it still stands: "Approved:
+   * the apply runs next." read wrong above the run's Succeeded.
+   */
+  onceEnded?: string;
 }
 
 /**
@@ -25,8 +30,9 @@ export const UNDER_WAY_MESSAGE_MIN_MS = 10_000;
 /**
  * The outcome of the last action a person took on a view, said until the next one, until they
  * close it, or, for one that speaks of work under way, until `hasEnded` says that work ended
- * (and it has stood `UNDER_WAY_MESSAGE_MIN_MS`): "Approved: the apply runs next." stood above
- * the run's Succeeded. `say` is stable, so it can be passed to callbacks freely.
+ * (and it has stood `UNDER_WAY_MESSAGE_MIN_MS`; until then it says its `onceEnded` instead):
+ * "Approved: the apply runs next." stood above the run's Succeeded. `say` is stable, so it can
+ * be passed to callbacks freely.
  */
 export function useActionMessage(hasEnded?: (id: string) => boolean): {
   message: ReactNode;
@@ -44,11 +50,14 @@ export function useActionMessage(hasEnded?: (id: string) => boolean): {
     const timer = setTimeout(lookAgain, UNDER_WAY_MESSAGE_MIN_MS);
     return () => clearTimeout(timer);
   }, [said]);
+  const underWay = said?.outcome.whileUnderWay;
+  const ended = underWay !== undefined && Boolean(hasEnded?.(underWay));
   const gone =
-    said?.outcome.whileUnderWay !== undefined &&
-    Date.now() - said.at >= UNDER_WAY_MESSAGE_MIN_MS &&
-    hasEnded?.(said.outcome.whileUnderWay);
+    ended &&
+    said !== undefined &&
+    Date.now() - said.at >= UNDER_WAY_MESSAGE_MIN_MS;
   const outcome = gone ? undefined : said?.outcome;
+  const text = ended ? outcome?.onceEnded ?? outcome?.text : outcome?.text;
   const message = outcome && (
     <Box marginBottom={2}>
       <Alert
@@ -63,7 +72,7 @@ export function useActionMessage(hasEnded?: (id: string) => boolean): {
           )
         }
       >
-        {outcome.text}
+        {text}
         {outcome.link && (
           <>
             {' '}
