@@ -861,6 +861,60 @@ describe('PipelineRunsContent', () => {
     expect(within(card).getByText('“Ship it”')).toBeInTheDocument();
   });
 
+  it('names a portal user who decided an approval as the run’s header names who started it', async () => {
+    serveRuns();
+    const [plan, approval, apply] = steps[waiting.id];
+    server.use(
+      http.get(`${baseUrl}/memberships`, () =>
+        HttpResponse.json(
+          list([
+            {
+              id: 'member-guest',
+              organizationId: 'org-1',
+              email: 'user:default/guest',
+              role: 'OWNER',
+              userId: 'user-guest',
+              createdAt: now,
+              updatedAt: now,
+            },
+          ]),
+        ),
+      ),
+      http.get(`${baseUrl}/pipeline-runs/${waiting.id}`, () =>
+        HttpResponse.json({
+          data: { ...waiting, status: 'FAILED', createdById: 'member-guest' },
+        }),
+      ),
+      http.get(`${baseUrl}/pipeline-runs/${waiting.id}/step-executions`, () =>
+        HttpResponse.json({
+          data: [
+            plan,
+            {
+              ...approval,
+              status: 'FAILED',
+              completedAt: now,
+              outputs: { decidedById: 'member-guest' },
+            },
+            { ...apply, status: 'SKIPPED' },
+          ],
+        }),
+      ),
+    );
+    renderEntityContent(<PipelineRunsContent />, entity);
+    const card = await openRun('Apply network changes');
+    await waitFor(() =>
+      expect(within(card).getByText(/started by/)).toHaveTextContent(
+        'started by guest',
+      ),
+    );
+
+    // The rejected approval is open: it is where the run failed.
+    expect(
+      await within(card).findByText(byTextContent(/^Rejected by guest /)),
+    ).toBeInTheDocument();
+    expect(within(card).queryByText(/user:default/)).not.toBeInTheDocument();
+  });
+
   it('approves a waiting run after confirmation, then reloads the run and the list', async () => {
     serveRuns();
     renderEntityContent(<PipelineRunsContent />, entity);
