@@ -491,6 +491,11 @@ describe('OrganizationSettingsPage', () => {
         'Its API keys are revoked; runners using them stop.',
       ),
     ).toBeInTheDocument();
+    // The online runner signs in with another account.
+    await waitFor(() =>
+      expect(requestsTo('GET', '/runners').length).toBeGreaterThan(1),
+    );
+    expect(within(dialog).queryByText(/is online/)).not.toBeInTheDocument();
     expect(requestsTo('DELETE', '/service-accounts/sa1')).toHaveLength(0);
     await userEvent.click(
       within(dialog).getByRole('button', { name: 'Delete' }),
@@ -608,6 +613,244 @@ describe('OrganizationSettingsPage', () => {
     expect(await screen.findByRole('status')).toHaveTextContent(
       'dev@example.com is no longer a member.',
     );
+  });
+
+  it('withdraws an invitation with words for an invitee, who has no tokens or keys', async () => {
+    const invitee = {
+      ...developer,
+      id: 'm3',
+      email: 'dana@example.com',
+      userId: undefined,
+    };
+    server.use(
+      http.get(`${baseUrl}/memberships`, () =>
+        HttpResponse.json(list([membership, invitee])),
+      ),
+      http.delete(
+        `${baseUrl}/memberships/m3`,
+        () => new HttpResponse(null, { status: 204 }),
+      ),
+    );
+    await renderPage();
+    const row = (await screen.findByText('dana@example.com')).closest(
+      'tr',
+    ) as HTMLElement;
+    await userEvent.click(
+      within(row).getByRole('button', { name: /^Withdraw/ }),
+    );
+
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Withdraw the invitation of dana@example.com?',
+    });
+    expect(
+      within(dialog).getByText('The invitation token stops working.'),
+    ).toBeInTheDocument();
+    expect(within(dialog).queryByText(/API keys/)).not.toBeInTheDocument();
+    await userEvent.click(
+      within(dialog).getByRole('button', { name: 'Withdraw' }),
+    );
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'The invitation of dana@example.com is withdrawn.',
+    );
+  });
+
+  it('says what an invitee does with the invitation token', async () => {
+    server.use(
+      http.post(`${baseUrl}/memberships`, () =>
+        HttpResponse.json(
+          {
+            data: {
+              ...developer,
+              id: 'm4',
+              email: 'new@example.com',
+              userId: undefined,
+              invitationToken: 'idi_token123',
+            },
+          },
+          { status: 201 },
+        ),
+      ),
+    );
+    await renderPage();
+    await screen.findAllByText('owner@example.com');
+    await userEvent.type(screen.getByLabelText('Email'), 'new@example.com');
+    await userEvent.click(screen.getByRole('button', { name: 'Invite' }));
+
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent(
+      'The invitee signs up with it through the API: POST /auth/signup with their email, a password and this token as invitationToken.',
+    );
+    expect(dialog).toHaveTextContent(
+      'People who use the portal need no invitation: infraDelivery.roleMappings gives them their role.',
+    );
+  });
+
+  it('keeps one action’s outcome on the page: a later action in another card takes it away', async () => {
+    server.use(
+      http.delete(
+        `${baseUrl}/service-accounts/sa1`,
+        () => new HttpResponse(null, { status: 204 }),
+      ),
+      http.post(`${baseUrl}/memberships`, () =>
+        errorResponse(409, {
+          code: 'InfraDelivery:Membership:ALREADY_EXISTS',
+          message: 'dup@example.com is a member or invited already',
+          requestId: 'req-dup',
+        }),
+      ),
+    );
+    await renderPage();
+    const accountsCard = (await screen.findByText('Service accounts')).closest(
+      '.MuiCard-root',
+    ) as HTMLElement;
+    await userEvent.click(
+      await within(accountsCard).findByRole('button', { name: /^Delete/ }),
+    );
+    await userEvent.click(
+      within(await screen.findByRole('dialog')).getByRole('button', {
+        name: 'Delete',
+      }),
+    );
+    expect(await within(accountsCard).findByRole('status')).toHaveTextContent(
+      'ci-runner is deleted.',
+    );
+
+    await userEvent.type(screen.getByLabelText('Email'), 'dup@example.com');
+    await userEvent.click(screen.getByRole('button', { name: 'Invite' }));
+
+    expect(
+      await screen.findByText('dup@example.com is a member or invited already'),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+    expect(screen.queryByText('ci-runner is deleted.')).not.toBeInTheDocument();
+
+    // And the error goes in its turn once another action starts.
+    await userEvent.click(
+      await screen.findByRole('button', { name: /^Revoke/ }),
+    );
+    await userEvent.click(
+      within(await screen.findByRole('dialog')).getByRole('button', {
+        name: 'Revoke',
+      }),
+    );
+    await waitFor(() =>
+      expect(
+        screen.queryByText('dup@example.com is a member or invited already'),
+      ).not.toBeInTheDocument(),
+    );
+  });
+
+  it('creates a key for oneself once the service account chosen for it was deleted', async () => {
+    let accounts = [account];
+    server.use(
+      http.get(`${baseUrl}/service-accounts`, () =>
+        HttpResponse.json(list(accounts)),
+      ),
+      http.delete(`${baseUrl}/service-accounts/sa1`, () => {
+        accounts = [];
+        return new HttpResponse(null, { status: 204 });
+      }),
+      http.post(`${baseUrl}/api-keys`, () =>
+        HttpResponse.json(
+          { data: { ...apiKey, id: 'k2', name: 'stale', key: 'idk_x' } },
+          { status: 201 },
+        ),
+      ),
+    );
+    await renderPage();
+    await screen.findByText('…AbCd');
+    const keysCard = screen
+      .getByText('API keys')
+      .closest('.MuiCard-root') as HTMLElement;
+    await userEvent.click(within(keysCard).getByLabelText('For'));
+    await userEvent.click(
+      await screen.findByRole('option', { name: 'ci-runner' }),
+    );
+    expect(within(keysCard).getByLabelText('For')).toHaveTextContent(
+      'ci-runner',
+    );
+
+    const accountsCard = screen
+      .getByText('Service accounts')
+      .closest('.MuiCard-root') as HTMLElement;
+    await userEvent.click(
+      within(accountsCard).getByRole('button', { name: /^Delete/ }),
+    );
+    await userEvent.click(
+      within(await screen.findByRole('dialog')).getByRole('button', {
+        name: 'Delete',
+      }),
+    );
+
+    await waitFor(() =>
+      expect(within(keysCard).getByLabelText('For')).toHaveTextContent('Me'),
+    );
+    await userEvent.type(
+      within(keysCard).getByLabelText('Name'),
+      'stale{Enter}',
+    );
+    await screen.findByRole('dialog');
+    expect(requestsTo('POST', '/api-keys')[0].body).toEqual({
+      data: { name: 'stale', expiresAt: expect.any(String) },
+    });
+  });
+
+  it('warns that runs wait for a runner when the key or account of the only online runner goes', async () => {
+    server.use(
+      http.get(`${baseUrl}/api-keys`, () =>
+        HttpResponse.json(
+          list([
+            {
+              ...apiKey,
+              name: 'runner key',
+              ownerType: 'SERVICE_ACCOUNT',
+              ownerId: 'sa1',
+            },
+          ]),
+        ),
+      ),
+      http.get(`${baseUrl}/runners`, () =>
+        HttpResponse.json(
+          list([
+            runner({ runnerId: 'runner-ci-1', serviceAccountId: 'sa1' }),
+            runner({
+              runnerId: 'runner-old',
+              serviceAccountId: 'sa-other',
+              status: 'OFFLINE',
+            }),
+          ]),
+        ),
+      ),
+    );
+    await renderPage();
+    await screen.findByText('…AbCd');
+
+    await userEvent.click(screen.getByRole('button', { name: /^Revoke/ }));
+    const revoke = await screen.findByRole('dialog');
+    expect(
+      await within(revoke).findByText(
+        'Runner runner-ci-1 is online and signs in with this key: it stops, and runs wait until another runner connects.',
+      ),
+    ).toBeInTheDocument();
+    await userEvent.click(
+      within(revoke).getByRole('button', { name: 'Cancel' }),
+    );
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument(),
+    );
+
+    const accountsCard = screen
+      .getByText('Service accounts')
+      .closest('.MuiCard-root') as HTMLElement;
+    await userEvent.click(
+      within(accountsCard).getByRole('button', { name: /^Delete/ }),
+    );
+    const remove = await screen.findByRole('dialog');
+    expect(
+      await within(remove).findByText(
+        'Runner runner-ci-1 is online and signs in with this account: it stops, and runs wait until another runner connects.',
+      ),
+    ).toBeInTheDocument();
   });
 
   it('says what a role change did', async () => {
