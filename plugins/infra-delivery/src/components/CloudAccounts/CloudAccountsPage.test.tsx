@@ -278,6 +278,25 @@ describe('CloudAccountsPage', () => {
     ).toEqual(['GET /cloud-accounts', 'GET /me']);
   });
 
+  it('fits a 1,024 px screen: text wraps between words, actions stack, labels stay whole', async () => {
+    await renderPage();
+    const row = await rowOf('Sandbox');
+    const cells = within(row).getAllByRole('cell');
+    const cellOf = (text: string) =>
+      cells.find(cell => within(cell).queryByText(text))!;
+    // Kept on one line, name, status and role made the table 1,092 px wide.
+    for (const text of ['Sandbox', 'Awaiting connection']) {
+      expect(cellOf(text)).not.toHaveStyle({ whiteSpace: 'nowrap' });
+    }
+    expect(cellOf('Sandbox')).toHaveStyle({ wordBreak: 'normal' });
+    const connect = within(row).getByRole('button', { name: 'Connect' });
+    const actions = connect.parentElement!;
+    expect(actions).toHaveStyle({ flexWrap: 'wrap', whiteSpace: 'nowrap' });
+    expect(
+      within(row).getByRole('button', { name: 'Remove Sandbox' }),
+    ).toHaveStyle({ whiteSpace: 'nowrap' });
+  });
+
   it('removes an account after a confirmation that says what happens to its stacks', async () => {
     const user = userEvent.setup();
     server.use(

@@ -136,6 +136,23 @@ describe('OrganizationSettingsPage', () => {
     ).toBeInTheDocument();
   });
 
+  it('keeps the self-hosted servers’ button labels whole, stacking them where the row is narrow', async () => {
+    await renderPage();
+    const card = (await screen.findByText('Self-hosted git servers')).closest(
+      '.MuiCard-root',
+    ) as HTMLElement;
+    const row = (await within(card).findByText('Corporate GitHub')).closest(
+      'tr',
+    )!;
+    // At 1,024 px they read "LOG / IN" and "REMOV / E / SERVE / R".
+    const actions = within(row).getByText('Log in').closest('a')!
+      .parentElement!;
+    expect(actions).toHaveStyle({ flexWrap: 'wrap', whiteSpace: 'nowrap' });
+    expect(within(row).getByRole('button', { name: /^Remove/ })).toHaveStyle({
+      whiteSpace: 'nowrap',
+    });
+  });
+
   it('shows a new API key once, for a chosen service account', async () => {
     server.use(
       http.post(`${baseUrl}/api-keys`, () =>

@@ -96,6 +96,8 @@ export const ConfirmActionButton = <T,>({
       color={color}
       disabled={disabled}
       aria-label={ariaLabel}
+      // Its label stays whole in a squeezed table column ("REMOV / E").
+      style={{ whiteSpace: 'nowrap' }}
       onClick={() => {
         setTyped('');
         setNote('');
