@@ -23,7 +23,7 @@ import { isActiveRun, LIVE_POLL_MS } from '../common/livePolling';
 import { useEntityRunLink } from '../common/useEntityTabLink';
 import { useLiveRuns } from '../common/useLiveRuns';
 import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
-import { StackBusyNote } from './StackBusyNote';
+import { driftCheckBusyReason, StackBusyNote } from './StackBusyNote';
 import { StackDetails, StackDrawer } from './StackDrawer';
 import { RunStateNote } from '../PipelineRunsContent/RunStateNote';
 import { useBlockingRuns } from '../PipelineRunsContent/useBlockingRuns';
@@ -245,6 +245,13 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
         startedBy(what)({ data: run }),
       latestRun: row.latestRun,
       resourceCount: row.resourceCount,
+      driftCheckBusy:
+        row.latestRun &&
+        driftCheckBusyReason(
+          row.latestRun,
+          runTitle(row.latestRun, stacks),
+          blockerOf(row.latestRun),
+        ),
       onChanged: (what: string) => {
         say({ text: `${what}.` });
         refresh();
