@@ -236,7 +236,7 @@ describe('CloudAccountsPage', () => {
     expect(within(awaitingRow).getByText('111111111111')).toBeInTheDocument();
     expect(within(awaitingRow).getByText('—')).toBeInTheDocument();
     expect(
-      within(awaitingRow).getByRole('button', { name: 'Connect' }),
+      within(awaitingRow).getByRole('button', { name: 'Connect Sandbox' }),
     ).toBeInTheDocument();
 
     const connectedRow = await rowOf('Production');
@@ -265,7 +265,7 @@ describe('CloudAccountsPage', () => {
       within(outdatedRow).queryByText('Connected'),
     ).not.toBeInTheDocument();
     expect(
-      within(outdatedRow).getByRole('button', { name: 'Upgrade' }),
+      within(outdatedRow).getByRole('button', { name: 'Upgrade Staging' }),
     ).toBeInTheDocument();
 
     const [listRequest] = requestsTo('GET', '/cloud-accounts');
@@ -289,7 +289,7 @@ describe('CloudAccountsPage', () => {
       expect(cellOf(text)).not.toHaveStyle({ whiteSpace: 'nowrap' });
     }
     expect(cellOf('Sandbox')).toHaveStyle({ wordBreak: 'normal' });
-    const connect = within(row).getByRole('button', { name: 'Connect' });
+    const connect = within(row).getByRole('button', { name: /^Connect / });
     const actions = connect.parentElement!;
     expect(actions).toHaveStyle({ flexWrap: 'wrap', whiteSpace: 'nowrap' });
     expect(
@@ -331,7 +331,7 @@ describe('CloudAccountsPage', () => {
     await renderPage();
 
     const row = await rowOf('Staging');
-    await user.click(within(row).getByRole('button', { name: 'Upgrade' }));
+    await user.click(within(row).getByRole('button', { name: /^Upgrade / }));
 
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Connect Staging')).toBeInTheDocument();
@@ -624,7 +624,7 @@ describe('CloudAccountsPage', () => {
     await renderPage();
 
     const row = await rowOf('Sandbox');
-    await user.click(within(row).getByRole('button', { name: 'Connect' }));
+    await user.click(within(row).getByRole('button', { name: /^Connect / }));
     const dialog = await screen.findByRole('dialog');
     advance(3000);
     await eventually(() =>

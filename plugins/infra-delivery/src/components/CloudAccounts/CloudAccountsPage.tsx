@@ -129,6 +129,9 @@ export const CloudAccountsPage = () => {
                     <Button
                       size="small"
                       variant="outlined"
+                      aria-label={`${
+                        a.status === 'CONNECTED' ? 'Upgrade' : 'Connect'
+                      } ${a.name}`}
                       onClick={() => setConnecting(a)}
                     >
                       {a.status === 'CONNECTED' ? 'Upgrade' : 'Connect'}

@@ -222,6 +222,7 @@ export const ApiKeysCard = ({
             render: k => (
               <ConfirmActionButton
                 label="Revoke"
+                ariaLabel={`Revoke ${k.name}`}
                 color="secondary"
                 title={`Revoke ${k.name}?`}
                 onConfirm={() =>

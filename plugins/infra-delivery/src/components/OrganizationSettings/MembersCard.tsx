@@ -126,6 +126,11 @@ export const MembersCard = ({
         ) : (
           <ConfirmActionButton
             label={m.userId ? 'Remove' : 'Withdraw'}
+            ariaLabel={
+              m.userId
+                ? `Remove ${personText(m.email)}`
+                : `Withdraw the invitation of ${m.email}`
+            }
             color="secondary"
             // An invitee has no tokens or keys yet: only their invitation stops working.
             title={

@@ -148,7 +148,11 @@ describe('OrganizationSettingsPage', () => {
     const actions = within(row).getByText('Log in').closest('a')!
       .parentElement!;
     expect(actions).toHaveStyle({ flexWrap: 'wrap', whiteSpace: 'nowrap' });
-    expect(within(row).getByRole('button', { name: /^Remove/ })).toHaveStyle({
+    expect(
+      within(row).getByRole('button', {
+        name: 'Remove server Corporate GitHub',
+      }),
+    ).toHaveStyle({
       whiteSpace: 'nowrap',
     });
   });
@@ -385,7 +389,7 @@ describe('OrganizationSettingsPage', () => {
     );
     await renderPage();
     await userEvent.click(
-      await screen.findByRole('button', { name: 'Revoke' }),
+      await screen.findByRole('button', { name: 'Revoke laptop' }),
     );
     expect(requestsTo('DELETE', '/api-keys/k1')).toHaveLength(0);
     const dialog = await screen.findByRole('dialog');
@@ -500,7 +504,7 @@ describe('OrganizationSettingsPage', () => {
     );
     await renderPage();
     await userEvent.click(
-      await screen.findByRole('button', { name: 'Delete' }),
+      await screen.findByRole('button', { name: 'Delete ci-runner' }),
     );
     const dialog = await screen.findByRole('dialog');
     expect(
@@ -568,7 +572,7 @@ describe('OrganizationSettingsPage', () => {
       ),
     ).toBeInTheDocument();
     expect(
-      within(ownerRow).queryByRole('button', { name: 'Remove' }),
+      within(ownerRow).queryByRole('button', { name: /^Remove/ }),
     ).not.toBeInTheDocument();
     expect(
       within(ownerRow).getByRole('button', {
@@ -580,7 +584,9 @@ describe('OrganizationSettingsPage', () => {
       .getByText('dev@example.com')
       .closest('tr') as HTMLElement;
     expect(
-      within(developerRow).getByRole('button', { name: 'Remove' }),
+      within(developerRow).getByRole('button', {
+        name: 'Remove dev@example.com',
+      }),
     ).toBeEnabled();
   });
 
@@ -595,7 +601,9 @@ describe('OrganizationSettingsPage', () => {
       await screen.findAllByText('owner@example.com')
     )[0].closest('tr') as HTMLElement;
     expect(
-      within(ownerRow).getByRole('button', { name: 'Remove' }),
+      within(ownerRow).getByRole('button', {
+        name: 'Remove owner@example.com',
+      }),
     ).toBeEnabled();
     expect(
       screen.queryByText('The last owner: make another member Owner first'),
@@ -614,7 +622,9 @@ describe('OrganizationSettingsPage', () => {
       'tr',
     ) as HTMLElement;
     await userEvent.click(
-      within(developerRow).getByRole('button', { name: 'Remove' }),
+      within(developerRow).getByRole('button', {
+        name: 'Remove dev@example.com',
+      }),
     );
     const dialog = await screen.findByRole('dialog');
     expect(
@@ -630,6 +640,42 @@ describe('OrganizationSettingsPage', () => {
     expect(await screen.findByRole('status')).toHaveTextContent(
       'dev@example.com is no longer a member.',
     );
+  });
+
+  it('names each row’s action after its row, keeping the visible label', async () => {
+    server.use(
+      http.get(`${baseUrl}/service-accounts`, () =>
+        HttpResponse.json(
+          list([account, { ...account, id: 'sa2', name: 'deployer' }]),
+        ),
+      ),
+      http.get(`${baseUrl}/api-keys`, () =>
+        HttpResponse.json(
+          list([apiKey, { ...apiKey, id: 'k2', name: 'ci key' }]),
+        ),
+      ),
+    );
+    await renderPage();
+
+    // "Delete" ×2 and "Revoke" ×2 told a screen reader nothing of what they act on.
+    for (const name of ['Delete ci-runner', 'Delete deployer']) {
+      expect(await screen.findByRole('button', { name })).toHaveTextContent(
+        /^Delete$/,
+      );
+    }
+    for (const name of ['Revoke laptop', 'Revoke ci key']) {
+      expect(await screen.findByRole('button', { name })).toHaveTextContent(
+        /^Revoke$/,
+      );
+    }
+    expect(
+      screen.getByRole('button', { name: 'Remove dev@example.com' }),
+    ).toHaveTextContent(/^Remove$/);
+    expect(
+      await screen.findByRole('button', {
+        name: 'Remove server Corporate GitHub',
+      }),
+    ).toHaveTextContent(/^Remove server$/);
   });
 
   it('withdraws an invitation with words for an invitee, who has no tokens or keys', async () => {
@@ -653,7 +699,9 @@ describe('OrganizationSettingsPage', () => {
       'tr',
     ) as HTMLElement;
     await userEvent.click(
-      within(row).getByRole('button', { name: /^Withdraw/ }),
+      within(row).getByRole('button', {
+        name: 'Withdraw the invitation of dana@example.com',
+      }),
     );
 
     const dialog = await screen.findByRole('dialog', {
@@ -721,7 +769,9 @@ describe('OrganizationSettingsPage', () => {
       '.MuiCard-root',
     ) as HTMLElement;
     await userEvent.click(
-      await within(accountsCard).findByRole('button', { name: /^Delete/ }),
+      await within(accountsCard).findByRole('button', {
+        name: 'Delete ci-runner',
+      }),
     );
     await userEvent.click(
       within(await screen.findByRole('dialog')).getByRole('button', {
@@ -743,7 +793,7 @@ describe('OrganizationSettingsPage', () => {
 
     // And the error goes in its turn once another action starts.
     await userEvent.click(
-      await screen.findByRole('button', { name: /^Revoke/ }),
+      await screen.findByRole('button', { name: 'Revoke laptop' }),
     );
     await userEvent.click(
       within(await screen.findByRole('dialog')).getByRole('button', {
@@ -791,7 +841,7 @@ describe('OrganizationSettingsPage', () => {
       .getByText('Service accounts')
       .closest('.MuiCard-root') as HTMLElement;
     await userEvent.click(
-      within(accountsCard).getByRole('button', { name: /^Delete/ }),
+      within(accountsCard).getByRole('button', { name: 'Delete ci-runner' }),
     );
     await userEvent.click(
       within(await screen.findByRole('dialog')).getByRole('button', {
@@ -842,7 +892,9 @@ describe('OrganizationSettingsPage', () => {
     await renderPage();
     await screen.findByText('…AbCd');
 
-    await userEvent.click(screen.getByRole('button', { name: /^Revoke/ }));
+    await userEvent.click(
+      screen.getByRole('button', { name: 'Revoke runner key' }),
+    );
     const revoke = await screen.findByRole('dialog');
     expect(
       await within(revoke).findByText(
@@ -860,7 +912,7 @@ describe('OrganizationSettingsPage', () => {
       .getByText('Service accounts')
       .closest('.MuiCard-root') as HTMLElement;
     await userEvent.click(
-      within(accountsCard).getByRole('button', { name: /^Delete/ }),
+      within(accountsCard).getByRole('button', { name: 'Delete ci-runner' }),
     );
     const remove = await screen.findByRole('dialog');
     expect(

@@ -122,6 +122,7 @@ export const SelfHostedServersCard = () => {
                 {isAdmin && (
                   <ConfirmActionButton
                     label="Remove server"
+                    ariaLabel={`Remove server ${server.name}`}
                     color="secondary"
                     title={`Remove ${server.name}?`}
                     onConfirm={() =>

@@ -80,6 +80,7 @@ export const ServiceAccountsCard = ({
       render: account => (
         <ConfirmActionButton
           label="Delete"
+          ariaLabel={`Delete ${account.name}`}
           color="secondary"
           title={`Delete ${account.name}?`}
           onConfirm={() =>

@@ -193,6 +193,7 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
       >
         <ConfirmActionButton
           label="Plan & apply"
+          ariaLabel={`Plan & apply ${row.stack.name}`}
           title={`Plan and apply ${row.stack.name}?`}
           noteLabel="What is this run for? (optional)"
           noteHelperText="Names the run in the runs list"
@@ -212,6 +213,7 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
         </ConfirmActionButton>
         <ConfirmActionButton
           label="Destroy"
+          ariaLabel={`Destroy ${row.stack.name}`}
           color="secondary"
           title={`Destroy every resource of ${row.stack.name}?`}
           typedConfirmation={row.stack.name}
