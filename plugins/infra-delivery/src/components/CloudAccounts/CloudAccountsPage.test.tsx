@@ -236,7 +236,7 @@ describe('CloudAccountsPage', () => {
     expect(within(awaitingRow).getByText('111111111111')).toBeInTheDocument();
     expect(within(awaitingRow).getByText('—')).toBeInTheDocument();
     expect(
-      within(awaitingRow).getByRole('button', { name: 'Connect' }),
+      within(awaitingRow).getByRole('button', { name: 'Connect Sandbox' }),
     ).toBeInTheDocument();
 
     const connectedRow = await rowOf('Production');
@@ -265,7 +265,7 @@ describe('CloudAccountsPage', () => {
       within(outdatedRow).queryByText('Connected'),
     ).not.toBeInTheDocument();
     expect(
-      within(outdatedRow).getByRole('button', { name: 'Upgrade' }),
+      within(outdatedRow).getByRole('button', { name: 'Upgrade Staging' }),
     ).toBeInTheDocument();
 
     const [listRequest] = requestsTo('GET', '/cloud-accounts');
@@ -276,6 +276,25 @@ describe('CloudAccountsPage', () => {
         .map(r => `${r.method} ${r.path}`)
         .sort(),
     ).toEqual(['GET /cloud-accounts', 'GET /me']);
+  });
+
+  it('fits a 1,024 px screen: text wraps between words, actions stack, labels stay whole', async () => {
+    await renderPage();
+    const row = await rowOf('Sandbox');
+    const cells = within(row).getAllByRole('cell');
+    const cellOf = (text: string) =>
+      cells.find(cell => within(cell).queryByText(text))!;
+    // Kept on one line, name, status and role made the table 1,092 px wide.
+    for (const text of ['Sandbox', 'Awaiting connection']) {
+      expect(cellOf(text)).not.toHaveStyle({ whiteSpace: 'nowrap' });
+    }
+    expect(cellOf('Sandbox')).toHaveStyle({ wordBreak: 'normal' });
+    const connect = within(row).getByRole('button', { name: /^Connect / });
+    const actions = connect.parentElement!;
+    expect(actions).toHaveStyle({ flexWrap: 'wrap', whiteSpace: 'nowrap' });
+    expect(
+      within(row).getByRole('button', { name: 'Remove Sandbox' }),
+    ).toHaveStyle({ whiteSpace: 'nowrap' });
   });
 
   it('removes an account after a confirmation that says what happens to its stacks', async () => {
@@ -363,7 +382,7 @@ describe('CloudAccountsPage', () => {
     await renderPage();
 
     const row = await rowOf('Staging');
-    await user.click(within(row).getByRole('button', { name: 'Upgrade' }));
+    await user.click(within(row).getByRole('button', { name: /^Upgrade / }));
 
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Connect Staging')).toBeInTheDocument();
@@ -656,7 +675,7 @@ describe('CloudAccountsPage', () => {
     await renderPage();
 
     const row = await rowOf('Sandbox');
-    await user.click(within(row).getByRole('button', { name: 'Connect' }));
+    await user.click(within(row).getByRole('button', { name: /^Connect / }));
     const dialog = await screen.findByRole('dialog');
     advance(3000);
     await eventually(() =>

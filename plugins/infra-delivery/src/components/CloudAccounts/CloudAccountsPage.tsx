@@ -1,6 +1,11 @@
 import { Content } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
-import { contentWidths, TABLE_OPTIONS } from '../common/tableOptions';
+import {
+  contentWidths,
+  ROW_ACTIONS_STYLE,
+  TABLE_OPTIONS,
+  WRAP_BETWEEN_WORDS,
+} from '../common/tableOptions';
 import { CloudAccount } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
@@ -18,12 +23,12 @@ import { useIsOrganizationAdmin } from '../common/useIsOrganizationAdmin';
 
 const AccountStatus = ({ account }: { account: CloudAccount }) => {
   if (account.status !== 'CONNECTED') {
-    return <StatusLabel kind="pending" label="Awaiting connection" />;
+    return <StatusLabel kind="pending" label="Awaiting connection" wrap />;
   }
   if (account.roleVersion !== account.latestRoleVersion) {
     return (
       // Which versions: the Role column says ("policy version 1 of 2").
-      <StatusLabel kind="warning" label="Upgrade available" />
+      <StatusLabel kind="warning" label="Upgrade available" wrap />
     );
   }
   return <StatusLabel kind="ok" label="Connected" />;
@@ -71,21 +76,22 @@ export const CloudAccountsPage = () => {
           loading={accounts.loading && !accounts.value}
           loadingLabel="Loading cloud accounts"
           options={TABLE_OPTIONS}
+          // Names, statuses and roles wrap between words, and the actions stack: kept on one
+          // line each, the table was 1,092 px wide and cut off a row's Remove at 1,024 px.
           columns={contentWidths<CloudAccount>([
             {
               title: 'Name',
               field: 'name',
-              cellStyle: { whiteSpace: 'nowrap' },
+              cellStyle: WRAP_BETWEEN_WORDS,
             },
             {
               title: 'AWS account',
               field: 'cloudId',
               cellStyle: { whiteSpace: 'nowrap' },
-              headerStyle: { whiteSpace: 'nowrap' },
+              headerStyle: WRAP_BETWEEN_WORDS,
             },
             {
               title: 'Status',
-              cellStyle: { whiteSpace: 'nowrap' },
               render: a => <AccountStatus account={a} />,
             },
             {
@@ -95,11 +101,8 @@ export const CloudAccountsPage = () => {
               title: 'Role',
               render: a =>
                 a.cloudRef ? (
-                  <Box title={a.cloudRef}>
-                    <Typography
-                      variant="body2"
-                      style={{ whiteSpace: 'nowrap' }}
-                    >
+                  <Box title={a.cloudRef} style={WRAP_BETWEEN_WORDS}>
+                    <Typography variant="body2">
                       {roleNameOf(a.cloudRef)}
                     </Typography>
                     {a.roleVersion && (
@@ -107,7 +110,6 @@ export const CloudAccountsPage = () => {
                         variant="caption"
                         color="textSecondary"
                         component="div"
-                        style={{ whiteSpace: 'nowrap' }}
                       >
                         {roleVersionText(a)}
                       </Typography>
@@ -120,14 +122,16 @@ export const CloudAccountsPage = () => {
             {
               title: 'Actions',
               sorting: false,
-              cellStyle: { whiteSpace: 'nowrap' },
               render: a => (
-                <Box display="flex" style={{ gap: 8 }}>
+                <Box style={ROW_ACTIONS_STYLE}>
                   {(a.status !== 'CONNECTED' ||
                     a.roleVersion !== a.latestRoleVersion) && (
                     <Button
                       size="small"
                       variant="outlined"
+                      aria-label={`${
+                        a.status === 'CONNECTED' ? 'Upgrade' : 'Connect'
+                      } ${a.name}`}
                       onClick={() => setConnecting(a)}
                     >
                       {a.status === 'CONNECTED' ? 'Upgrade' : 'Connect'}

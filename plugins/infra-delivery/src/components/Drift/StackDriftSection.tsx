@@ -28,8 +28,14 @@ export const StackDriftSection = ({
   runPath,
   onStarted,
   resourceCount,
+  busy,
 }: {
   stack: Stack;
+  /**
+   * Why a drift check cannot start now: the stack has an open run, whose plan shows the drift
+   * (the service refuses the check, STACK_BUSY).
+   */
+  busy?: string;
   /** The stack's applied resources, where known: with none, nothing can have drifted. */
   resourceCount?: number;
   runPath?: (runId: string) => string | undefined;
@@ -78,8 +84,12 @@ export const StackDriftSection = ({
         <Box display="flex" flexWrap="wrap" style={{ gap: 8 }} marginTop={1}>
           <ConfirmActionButton
             label="Check for drift"
-            disabled={nothingApplied}
-            disabledReason="Nothing is applied yet: there is nothing to drift"
+            disabled={nothingApplied || busy !== undefined}
+            disabledReason={
+              nothingApplied
+                ? 'Nothing is applied yet: there is nothing to drift'
+                : busy
+            }
             title={`Check ${stack.name} for drift?`}
             onConfirm={checkNow}
             onDone={({ data }) => onStarted?.('A drift check', data)}
@@ -104,6 +114,11 @@ export const StackDriftSection = ({
                 bringing the drifted resources back to what the code says.
               </Typography>
             </ConfirmActionButton>
+          )}
+          {busy && !nothingApplied && (
+            <Typography variant="body2" color="textSecondary">
+              {busy}
+            </Typography>
           )}
           {nothingApplied && (
             <Typography variant="body2" color="textSecondary">

@@ -174,6 +174,52 @@ describe('drift on the Stacks tab', () => {
     ).toBeInTheDocument();
   });
 
+  it('says up front that a drift check waits for the stack’s open run, instead of failing once confirmed', async () => {
+    server.use(
+      http.get(`${baseUrl}/stacks/resource-count`, () =>
+        HttpResponse.json({
+          data: { counts: [{ stackId: drifted.id, count: 4 }] },
+        }),
+      ),
+      http.get(`${baseUrl}/pipeline-runs`, () =>
+        HttpResponse.json(
+          list([
+            pipelineRun({
+              id: 'run-waiting',
+              description: 'Raise the alert thresholds',
+              attachedEntityId: drifted.id,
+              pipelineId: drifted.changePipelineId,
+              status: 'WAITING_FOR_APPROVAL',
+            }),
+          ]),
+        ),
+      ),
+    );
+    renderEntityContent(<StacksContent />, entityNaming(drifted.id));
+
+    await userEvent.click(
+      within(await rowOf('Network')).getByRole('button', {
+        name: /^Details of /,
+      }),
+    );
+    const section = within(await screen.findByRole('presentation')).getByRole(
+      'region',
+      { name: 'Drift' },
+    );
+    const reason =
+      'The stack is busy: “Raise the alert thresholds” waits for approval. A drift check cannot start until that run ends.';
+    expect(await within(section).findByText(reason)).toBeVisible();
+    const check = within(section).getByRole('button', {
+      name: 'Check for drift',
+    });
+    expect(check).toBeDisabled();
+    await userEvent.hover(check.parentElement!);
+    expect(await screen.findByRole('tooltip')).toHaveTextContent(reason);
+    expect(requestsTo('POST', `/stacks/${drifted.id}/drift-checks`)).toEqual(
+      [],
+    );
+  });
+
   it('offers no drift filter over a single stack', async () => {
     renderEntityContent(<StacksContent />, entityNaming(drifted.id));
 

@@ -1,6 +1,9 @@
 import { InfoCard } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
-import { Membership } from '@infra-delivery/plugin-infra-delivery-common';
+import {
+  ApiKey,
+  Membership,
+} from '@infra-delivery/plugin-infra-delivery-common';
 import MenuItem from '@material-ui/core/MenuItem';
 import Box from '@material-ui/core/Box';
 import TextField from '@material-ui/core/TextField';
@@ -18,6 +21,7 @@ import { SecretOnceDialog } from './SecretOnceDialog';
 import { CreateForm } from './CreateForm';
 import { useList } from './useList';
 import { LoadingTable } from '../common/LoadingTable';
+import { OnlineRunnersWarning } from '../Runners/OnlineRunnersWarning';
 import { CARD_HEADING } from '../common/cardHeading';
 
 const MINE = 'mine';
@@ -54,6 +58,10 @@ const KeyExpiry = ({ expiresAt }: { expiresAt?: string }) => {
   return <Timestamp value={expiresAt} />;
 };
 
+/** Whether a key still opens the API: one that expired signs nobody in. */
+const isUsable = (k: ApiKey) =>
+  !k.expiresAt || Date.parse(k.expiresAt) > Date.now();
+
 /** API keys: created for oneself or a service account, shown once, revocable. */
 export const ApiKeysCard = ({
   version,
@@ -77,7 +85,15 @@ export const ApiKeysCard = ({
   );
   const isAdmin = useIsOrganizationAdmin();
   const [name, setName] = useState('');
-  const [owner, setOwner] = useState(MINE);
+  const [chosenOwner, setOwner] = useState(MINE);
+  // A service account deleted since it was chosen (in the card beside this one) left the
+  // select blank, and creating a key failed with NOT_FOUND: the key is then the person's own.
+  const owner =
+    chosenOwner !== MINE &&
+    accounts.value &&
+    !accounts.items.some(account => account.id === chosenOwner)
+      ? MINE
+      : chosenOwner;
   const [lifetime, setLifetime] = useState<string>(DEFAULT_LIFETIME);
   const [key, setKey] = useState<string>();
   const { message, say } = useActionMessage();
@@ -102,6 +118,29 @@ export const ApiKeysCard = ({
 
   const ownerName = (ownerId: string) =>
     accounts.items.find(a => a.id === ownerId)?.name ?? ownerId;
+
+  /**
+   * The online runners a key's revocation stops: its service account's, which sign in with one
+   * of the account's keys (this one, when it is the only one that still works).
+   */
+  const runnersWarning = (apiKey: ApiKey) => {
+    const onlyKey = !keys.items.some(
+      other =>
+        other.id !== apiKey.id &&
+        other.ownerType === 'SERVICE_ACCOUNT' &&
+        other.ownerId === apiKey.ownerId &&
+        isUsable(other),
+    );
+    return (
+      <OnlineRunnersWarning
+        serviceAccountId={apiKey.ownerId}
+        signsInWith={
+          onlyKey ? 'this key' : `a key of ${ownerName(apiKey.ownerId)}`
+        }
+        ifThisKey={!onlyKey}
+      />
+    );
+  };
 
   return (
     <InfoCard titleTypographyProps={CARD_HEADING} title="API keys">
@@ -183,6 +222,7 @@ export const ApiKeysCard = ({
             render: k => (
               <ConfirmActionButton
                 label="Revoke"
+                ariaLabel={`Revoke ${k.name}`}
                 color="secondary"
                 title={`Revoke ${k.name}?`}
                 onConfirm={() =>
@@ -193,9 +233,10 @@ export const ApiKeysCard = ({
                   keys.retry();
                 }}
               >
-                <Typography>
+                <Typography paragraph>
                   Requests with this key fail from now on.
                 </Typography>
+                {k.ownerType === 'SERVICE_ACCOUNT' && runnersWarning(k)}
               </ConfirmActionButton>
             ),
           },

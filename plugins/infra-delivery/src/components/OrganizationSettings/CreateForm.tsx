@@ -9,6 +9,7 @@ import {
   ReactNode,
   useState,
 } from 'react';
+import { useActionOutcome, useActionStarted } from '../common/ActionMessage';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { fieldErrorsOf } from './fieldErrors';
 
@@ -44,8 +45,12 @@ export const CreateForm = ({
   children: ReactNode;
 }) => {
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error>();
+  // Goes once another action starts on the page: it stood under the fields beside the
+  // outcome of what was done since.
+  const [error, setError] = useActionOutcome<Error>();
+  const actionStarted = useActionStarted();
   const submit = async () => {
+    actionStarted();
     setBusy(true);
     setError(undefined);
     try {

@@ -9,7 +9,11 @@ import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
-import { useActionMessage } from '../common/ActionMessage';
+import {
+  useActionMessage,
+  useActionOutcome,
+  useActionStarted,
+} from '../common/ActionMessage';
 import { PersonName, personText } from '../common/PersonName';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { CARD_TABLE_OPTIONS } from '../common/tableOptions';
@@ -35,7 +39,8 @@ export const MembersCard = ({
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('MEMBER');
   const [token, setToken] = useState<string>();
-  const [roleError, setRoleError] = useState<Error>();
+  const [roleError, setRoleError] = useActionOutcome<Error>();
+  const actionStarted = useActionStarted();
   const { message, say } = useActionMessage();
   const { role: callerRole } = useCallerRole();
   const isAdmin = useIsOrganizationAdmin();
@@ -50,6 +55,7 @@ export const MembersCard = ({
     callerRole === 'OWNER' ? [...ROLES] : ['ADMIN', 'MEMBER', 'VIEWER'];
 
   const changeRole = async (membership: Membership, newRole: Role) => {
+    actionStarted();
     setRoleError(undefined);
     try {
       await client.call('updateMembership', {
@@ -120,8 +126,18 @@ export const MembersCard = ({
         ) : (
           <ConfirmActionButton
             label={m.userId ? 'Remove' : 'Withdraw'}
+            ariaLabel={
+              m.userId
+                ? `Remove ${personText(m.email)}`
+                : `Withdraw the invitation of ${m.email}`
+            }
             color="secondary"
-            title={`Remove ${personText(m.email)}?`}
+            // An invitee has no tokens or keys yet: only their invitation stops working.
+            title={
+              m.userId
+                ? `Remove ${personText(m.email)}?`
+                : `Withdraw the invitation of ${m.email}?`
+            }
             onConfirm={() =>
               client.call('deleteMembership', { params: { id: m.id } })
             }
@@ -135,7 +151,9 @@ export const MembersCard = ({
             }}
           >
             <Typography>
-              Their access tokens and API keys stop working at once.
+              {m.userId
+                ? 'Their access tokens and API keys stop working at once.'
+                : 'The invitation token stops working.'}
             </Typography>
           </ConfirmActionButton>
         ),
@@ -188,7 +206,14 @@ export const MembersCard = ({
           title="Invitation token"
           secret={token}
           onClose={() => setToken(undefined)}
-        />
+        >
+          {/* It is not for the portal: a portal user's access comes from role mappings. */}
+          The invitee signs up with it through the API:{' '}
+          <code>POST /auth/signup</code> with their email, a password and this
+          token as <code>invitationToken</code>. People who use the portal need
+          no invitation: <code>infraDelivery.roleMappings</code> gives them
+          their role.
+        </SecretOnceDialog>
       )}
     </InfoCard>
   );

@@ -136,6 +136,27 @@ describe('OrganizationSettingsPage', () => {
     ).toBeInTheDocument();
   });
 
+  it('keeps the self-hosted servers’ button labels whole, stacking them where the row is narrow', async () => {
+    await renderPage();
+    const card = (await screen.findByText('Self-hosted git servers')).closest(
+      '.MuiCard-root',
+    ) as HTMLElement;
+    const row = (await within(card).findByText('Corporate GitHub')).closest(
+      'tr',
+    )!;
+    // At 1,024 px they read "LOG / IN" and "REMOV / E / SERVE / R".
+    const actions = within(row).getByText('Log in').closest('a')!
+      .parentElement!;
+    expect(actions).toHaveStyle({ flexWrap: 'wrap', whiteSpace: 'nowrap' });
+    expect(
+      within(row).getByRole('button', {
+        name: 'Remove server Corporate GitHub',
+      }),
+    ).toHaveStyle({
+      whiteSpace: 'nowrap',
+    });
+  });
+
   it('shows a new API key once, for a chosen service account', async () => {
     server.use(
       http.post(`${baseUrl}/api-keys`, () =>
@@ -368,7 +389,7 @@ describe('OrganizationSettingsPage', () => {
     );
     await renderPage();
     await userEvent.click(
-      await screen.findByRole('button', { name: 'Revoke' }),
+      await screen.findByRole('button', { name: 'Revoke laptop' }),
     );
     expect(requestsTo('DELETE', '/api-keys/k1')).toHaveLength(0);
     const dialog = await screen.findByRole('dialog');
@@ -483,7 +504,7 @@ describe('OrganizationSettingsPage', () => {
     );
     await renderPage();
     await userEvent.click(
-      await screen.findByRole('button', { name: 'Delete' }),
+      await screen.findByRole('button', { name: 'Delete ci-runner' }),
     );
     const dialog = await screen.findByRole('dialog');
     expect(
@@ -491,6 +512,11 @@ describe('OrganizationSettingsPage', () => {
         'Its API keys are revoked; runners using them stop.',
       ),
     ).toBeInTheDocument();
+    // The online runner signs in with another account.
+    await waitFor(() =>
+      expect(requestsTo('GET', '/runners').length).toBeGreaterThan(1),
+    );
+    expect(within(dialog).queryByText(/is online/)).not.toBeInTheDocument();
     expect(requestsTo('DELETE', '/service-accounts/sa1')).toHaveLength(0);
     await userEvent.click(
       within(dialog).getByRole('button', { name: 'Delete' }),
@@ -546,7 +572,7 @@ describe('OrganizationSettingsPage', () => {
       ),
     ).toBeInTheDocument();
     expect(
-      within(ownerRow).queryByRole('button', { name: 'Remove' }),
+      within(ownerRow).queryByRole('button', { name: /^Remove/ }),
     ).not.toBeInTheDocument();
     expect(
       within(ownerRow).getByRole('button', {
@@ -558,7 +584,9 @@ describe('OrganizationSettingsPage', () => {
       .getByText('dev@example.com')
       .closest('tr') as HTMLElement;
     expect(
-      within(developerRow).getByRole('button', { name: 'Remove' }),
+      within(developerRow).getByRole('button', {
+        name: 'Remove dev@example.com',
+      }),
     ).toBeEnabled();
   });
 
@@ -573,7 +601,9 @@ describe('OrganizationSettingsPage', () => {
       await screen.findAllByText('owner@example.com')
     )[0].closest('tr') as HTMLElement;
     expect(
-      within(ownerRow).getByRole('button', { name: 'Remove' }),
+      within(ownerRow).getByRole('button', {
+        name: 'Remove owner@example.com',
+      }),
     ).toBeEnabled();
     expect(
       screen.queryByText('The last owner: make another member Owner first'),
@@ -592,7 +622,9 @@ describe('OrganizationSettingsPage', () => {
       'tr',
     ) as HTMLElement;
     await userEvent.click(
-      within(developerRow).getByRole('button', { name: 'Remove' }),
+      within(developerRow).getByRole('button', {
+        name: 'Remove dev@example.com',
+      }),
     );
     const dialog = await screen.findByRole('dialog');
     expect(
@@ -608,6 +640,286 @@ describe('OrganizationSettingsPage', () => {
     expect(await screen.findByRole('status')).toHaveTextContent(
       'dev@example.com is no longer a member.',
     );
+  });
+
+  it('names each row’s action after its row, keeping the visible label', async () => {
+    server.use(
+      http.get(`${baseUrl}/service-accounts`, () =>
+        HttpResponse.json(
+          list([account, { ...account, id: 'sa2', name: 'deployer' }]),
+        ),
+      ),
+      http.get(`${baseUrl}/api-keys`, () =>
+        HttpResponse.json(
+          list([apiKey, { ...apiKey, id: 'k2', name: 'ci key' }]),
+        ),
+      ),
+    );
+    await renderPage();
+
+    // "Delete" ×2 and "Revoke" ×2 told a screen reader nothing of what they act on.
+    for (const name of ['Delete ci-runner', 'Delete deployer']) {
+      expect(await screen.findByRole('button', { name })).toHaveTextContent(
+        /^Delete$/,
+      );
+    }
+    for (const name of ['Revoke laptop', 'Revoke ci key']) {
+      expect(await screen.findByRole('button', { name })).toHaveTextContent(
+        /^Revoke$/,
+      );
+    }
+    expect(
+      screen.getByRole('button', { name: 'Remove dev@example.com' }),
+    ).toHaveTextContent(/^Remove$/);
+    expect(
+      await screen.findByRole('button', {
+        name: 'Remove server Corporate GitHub',
+      }),
+    ).toHaveTextContent(/^Remove server$/);
+  });
+
+  it('withdraws an invitation with words for an invitee, who has no tokens or keys', async () => {
+    const invitee = {
+      ...developer,
+      id: 'm3',
+      email: 'dana@example.com',
+      userId: undefined,
+    };
+    server.use(
+      http.get(`${baseUrl}/memberships`, () =>
+        HttpResponse.json(list([membership, invitee])),
+      ),
+      http.delete(
+        `${baseUrl}/memberships/m3`,
+        () => new HttpResponse(null, { status: 204 }),
+      ),
+    );
+    await renderPage();
+    const row = (await screen.findByText('dana@example.com')).closest(
+      'tr',
+    ) as HTMLElement;
+    await userEvent.click(
+      within(row).getByRole('button', {
+        name: 'Withdraw the invitation of dana@example.com',
+      }),
+    );
+
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Withdraw the invitation of dana@example.com?',
+    });
+    expect(
+      within(dialog).getByText('The invitation token stops working.'),
+    ).toBeInTheDocument();
+    expect(within(dialog).queryByText(/API keys/)).not.toBeInTheDocument();
+    await userEvent.click(
+      within(dialog).getByRole('button', { name: 'Withdraw' }),
+    );
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'The invitation of dana@example.com is withdrawn.',
+    );
+  });
+
+  it('says what an invitee does with the invitation token', async () => {
+    server.use(
+      http.post(`${baseUrl}/memberships`, () =>
+        HttpResponse.json(
+          {
+            data: {
+              ...developer,
+              id: 'm4',
+              email: 'new@example.com',
+              userId: undefined,
+              invitationToken: 'idi_token123',
+            },
+          },
+          { status: 201 },
+        ),
+      ),
+    );
+    await renderPage();
+    await screen.findAllByText('owner@example.com');
+    await userEvent.type(screen.getByLabelText('Email'), 'new@example.com');
+    await userEvent.click(screen.getByRole('button', { name: 'Invite' }));
+
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent(
+      'The invitee signs up with it through the API: POST /auth/signup with their email, a password and this token as invitationToken.',
+    );
+    expect(dialog).toHaveTextContent(
+      'People who use the portal need no invitation: infraDelivery.roleMappings gives them their role.',
+    );
+  });
+
+  it('keeps one action’s outcome on the page: a later action in another card takes it away', async () => {
+    server.use(
+      http.delete(
+        `${baseUrl}/service-accounts/sa1`,
+        () => new HttpResponse(null, { status: 204 }),
+      ),
+      http.post(`${baseUrl}/memberships`, () =>
+        errorResponse(409, {
+          code: 'InfraDelivery:Membership:ALREADY_EXISTS',
+          message: 'dup@example.com is a member or invited already',
+          requestId: 'req-dup',
+        }),
+      ),
+    );
+    await renderPage();
+    const accountsCard = (await screen.findByText('Service accounts')).closest(
+      '.MuiCard-root',
+    ) as HTMLElement;
+    await userEvent.click(
+      await within(accountsCard).findByRole('button', {
+        name: 'Delete ci-runner',
+      }),
+    );
+    await userEvent.click(
+      within(await screen.findByRole('dialog')).getByRole('button', {
+        name: 'Delete',
+      }),
+    );
+    expect(await within(accountsCard).findByRole('status')).toHaveTextContent(
+      'ci-runner is deleted.',
+    );
+
+    await userEvent.type(screen.getByLabelText('Email'), 'dup@example.com');
+    await userEvent.click(screen.getByRole('button', { name: 'Invite' }));
+
+    expect(
+      await screen.findByText('dup@example.com is a member or invited already'),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+    expect(screen.queryByText('ci-runner is deleted.')).not.toBeInTheDocument();
+
+    // And the error goes in its turn once another action starts.
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Revoke laptop' }),
+    );
+    await userEvent.click(
+      within(await screen.findByRole('dialog')).getByRole('button', {
+        name: 'Revoke',
+      }),
+    );
+    await waitFor(() =>
+      expect(
+        screen.queryByText('dup@example.com is a member or invited already'),
+      ).not.toBeInTheDocument(),
+    );
+  });
+
+  it('creates a key for oneself once the service account chosen for it was deleted', async () => {
+    let accounts = [account];
+    server.use(
+      http.get(`${baseUrl}/service-accounts`, () =>
+        HttpResponse.json(list(accounts)),
+      ),
+      http.delete(`${baseUrl}/service-accounts/sa1`, () => {
+        accounts = [];
+        return new HttpResponse(null, { status: 204 });
+      }),
+      http.post(`${baseUrl}/api-keys`, () =>
+        HttpResponse.json(
+          { data: { ...apiKey, id: 'k2', name: 'stale', key: 'idk_x' } },
+          { status: 201 },
+        ),
+      ),
+    );
+    await renderPage();
+    await screen.findByText('…AbCd');
+    const keysCard = screen
+      .getByText('API keys')
+      .closest('.MuiCard-root') as HTMLElement;
+    await userEvent.click(within(keysCard).getByLabelText('For'));
+    await userEvent.click(
+      await screen.findByRole('option', { name: 'ci-runner' }),
+    );
+    expect(within(keysCard).getByLabelText('For')).toHaveTextContent(
+      'ci-runner',
+    );
+
+    const accountsCard = screen
+      .getByText('Service accounts')
+      .closest('.MuiCard-root') as HTMLElement;
+    await userEvent.click(
+      within(accountsCard).getByRole('button', { name: 'Delete ci-runner' }),
+    );
+    await userEvent.click(
+      within(await screen.findByRole('dialog')).getByRole('button', {
+        name: 'Delete',
+      }),
+    );
+
+    await waitFor(() =>
+      expect(within(keysCard).getByLabelText('For')).toHaveTextContent('Me'),
+    );
+    await userEvent.type(
+      within(keysCard).getByLabelText('Name'),
+      'stale{Enter}',
+    );
+    await screen.findByRole('dialog');
+    expect(requestsTo('POST', '/api-keys')[0].body).toEqual({
+      data: { name: 'stale', expiresAt: expect.any(String) },
+    });
+  });
+
+  it('warns that runs wait for a runner when the key or account of the only online runner goes', async () => {
+    server.use(
+      http.get(`${baseUrl}/api-keys`, () =>
+        HttpResponse.json(
+          list([
+            {
+              ...apiKey,
+              name: 'runner key',
+              ownerType: 'SERVICE_ACCOUNT',
+              ownerId: 'sa1',
+            },
+          ]),
+        ),
+      ),
+      http.get(`${baseUrl}/runners`, () =>
+        HttpResponse.json(
+          list([
+            runner({ runnerId: 'runner-ci-1', serviceAccountId: 'sa1' }),
+            runner({
+              runnerId: 'runner-old',
+              serviceAccountId: 'sa-other',
+              status: 'OFFLINE',
+            }),
+          ]),
+        ),
+      ),
+    );
+    await renderPage();
+    await screen.findByText('…AbCd');
+
+    await userEvent.click(
+      screen.getByRole('button', { name: 'Revoke runner key' }),
+    );
+    const revoke = await screen.findByRole('dialog');
+    expect(
+      await within(revoke).findByText(
+        'Runner runner-ci-1 is online and signs in with this key: it stops, and runs wait until another runner connects.',
+      ),
+    ).toBeInTheDocument();
+    await userEvent.click(
+      within(revoke).getByRole('button', { name: 'Cancel' }),
+    );
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument(),
+    );
+
+    const accountsCard = screen
+      .getByText('Service accounts')
+      .closest('.MuiCard-root') as HTMLElement;
+    await userEvent.click(
+      within(accountsCard).getByRole('button', { name: 'Delete ci-runner' }),
+    );
+    const remove = await screen.findByRole('dialog');
+    expect(
+      await within(remove).findByText(
+        'Runner runner-ci-1 is online and signs in with this account: it stops, and runs wait until another runner connects.',
+      ),
+    ).toBeInTheDocument();
   });
 
   it('says what a role change did', async () => {

@@ -3,6 +3,7 @@ import { useApi } from '@backstage/frontend-plugin-api';
 import Grid from '@material-ui/core/Grid';
 import { useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
+import { ActionMessageScope } from '../common/ActionMessage';
 import { ApiKeysCard } from './ApiKeysCard';
 import { RunnersCard } from '../Runners/RunnersCard';
 import { MembersCard } from './MembersCard';
@@ -26,28 +27,31 @@ export const OrganizationSettingsPage = () => {
       (await client.call('listMemberships', { query: { limit: 500 } })).data,
     [client],
   );
+  // One action's outcome at a time on the page, whichever card it stands in.
   return (
     <Content>
-      <Grid container spacing={3}>
-        <Grid item xs={12}>
-          <MembersCard members={members} />
+      <ActionMessageScope>
+        <Grid container spacing={3}>
+          <Grid item xs={12}>
+            <MembersCard members={members} />
+          </Grid>
+          <Grid item xs={12} xl={6}>
+            <ServiceAccountsCard
+              version={accountsVersion}
+              onChanged={accountsChanged}
+            />
+          </Grid>
+          <Grid item xs={12} xl={6}>
+            <ApiKeysCard version={accountsVersion} members={members.items} />
+          </Grid>
+          <Grid item xs={12} id="runners">
+            <RunnersCard onRunnerConnected={accountsChanged} />
+          </Grid>
+          <Grid item xs={12} id="self-hosted-servers">
+            <SelfHostedServersCard />
+          </Grid>
         </Grid>
-        <Grid item xs={12} xl={6}>
-          <ServiceAccountsCard
-            version={accountsVersion}
-            onChanged={accountsChanged}
-          />
-        </Grid>
-        <Grid item xs={12} xl={6}>
-          <ApiKeysCard version={accountsVersion} members={members.items} />
-        </Grid>
-        <Grid item xs={12} id="runners">
-          <RunnersCard onRunnerConnected={accountsChanged} />
-        </Grid>
-        <Grid item xs={12} id="self-hosted-servers">
-          <SelfHostedServersCard />
-        </Grid>
-      </Grid>
+      </ActionMessageScope>
     </Content>
   );
 };

@@ -5,7 +5,7 @@ import DialogContent from '@material-ui/core/DialogContent';
 import DialogTitle from '@material-ui/core/DialogTitle';
 import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
-import { useState } from 'react';
+import { ReactNode, useState } from 'react';
 
 type Copied = 'NOT_YET' | 'COPIED' | 'FAILED';
 
@@ -24,10 +24,13 @@ export const SecretOnceDialog = ({
   title,
   secret,
   onClose,
+  children,
 }: {
   title: string;
   secret: string;
   onClose: () => void;
+  /** What the person does with it, when the title alone does not say. */
+  children?: ReactNode;
 }) => {
   const [copied, setCopied] = useState<Copied>('NOT_YET');
   const titleId = 'secret-once-title';
@@ -73,6 +76,11 @@ export const SecretOnceDialog = ({
           {copied === 'FAILED' &&
             'The browser did not let the portal copy it: it is selected, copy it with your keyboard.'}
         </Typography>
+        {children && (
+          <Typography variant="body2" style={{ marginTop: 16 }}>
+            {children}
+          </Typography>
+        )}
       </DialogContent>
       <DialogActions>
         <Button onClick={copy}>{COPY_LABELS[copied]}</Button>

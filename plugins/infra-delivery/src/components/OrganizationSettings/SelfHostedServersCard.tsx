@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
 import { useActionMessage } from '../common/ActionMessage';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
-import { CARD_TABLE_OPTIONS } from '../common/tableOptions';
+import { CARD_TABLE_OPTIONS, ROW_ACTIONS_STYLE } from '../common/tableOptions';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { StatusLabel } from '../common/StatusLabel';
 import { useInfrastructurePath } from '../common/useInfrastructurePath';
@@ -106,7 +106,7 @@ export const SelfHostedServersCard = () => {
           {
             title: 'Actions',
             render: server => (
-              <Box display="flex" style={{ gap: 8 }}>
+              <Box style={ROW_ACTIONS_STYLE}>
                 <LinkButton
                   variant="outlined"
                   size="small"
@@ -122,6 +122,7 @@ export const SelfHostedServersCard = () => {
                 {isAdmin && (
                   <ConfirmActionButton
                     label="Remove server"
+                    ariaLabel={`Remove server ${server.name}`}
                     color="secondary"
                     title={`Remove ${server.name}?`}
                     onConfirm={() =>

@@ -19,6 +19,7 @@ import { RoleSelect } from './RoleSelect';
 import { CreateForm } from './CreateForm';
 import { useList } from './useList';
 import { LoadingTable } from '../common/LoadingTable';
+import { OnlineRunnersWarning } from '../Runners/OnlineRunnersWarning';
 import { CARD_HEADING } from '../common/cardHeading';
 
 /** Service accounts for runners and automation. */
@@ -79,6 +80,7 @@ export const ServiceAccountsCard = ({
       render: account => (
         <ConfirmActionButton
           label="Delete"
+          ariaLabel={`Delete ${account.name}`}
           color="secondary"
           title={`Delete ${account.name}?`}
           onConfirm={() =>
@@ -95,6 +97,10 @@ export const ServiceAccountsCard = ({
           <Typography>
             Its API keys are revoked; runners using them stop.
           </Typography>
+          <OnlineRunnersWarning
+            serviceAccountId={account.id}
+            signsInWith="this account"
+          />
         </ConfirmActionButton>
       ),
     });

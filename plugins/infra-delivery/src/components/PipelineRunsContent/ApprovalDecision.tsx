@@ -1,6 +1,7 @@
 import { StepExecution } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
+import { PersonName } from '../common/PersonName';
 import { Timestamp } from '../common/Timestamp';
 import { noLogsText } from './StepLogs';
 
@@ -36,12 +37,20 @@ export const ApprovalDecision = ({
   }
   const { decidedById, comment } = decisionOf(step);
   const verb = step.status === 'SUCCEEDED' ? 'Approved' : 'Rejected';
+  // Named as the run's header names who started it: "user:default/guest" read as "guest"
+  // there and as the ref here.
   const who = decidedById && (personName(decidedById) ?? decidedById);
   return (
     <Box>
       <Typography variant="body2">
         {verb}
-        {who && <> by {who}</>} <Timestamp value={step.completedAt} />
+        {who && (
+          <>
+            {' '}
+            by <PersonName name={who} inText />
+          </>
+        )}{' '}
+        <Timestamp value={step.completedAt} />
       </Typography>
       {comment && (
         <Typography

@@ -861,6 +861,60 @@ describe('PipelineRunsContent', () => {
     expect(within(card).getByText('“Ship it”')).toBeInTheDocument();
   });
 
+  it('names a portal user who decided an approval as the run’s header names who started it', async () => {
+    serveRuns();
+    const [plan, approval, apply] = steps[waiting.id];
+    server.use(
+      http.get(`${baseUrl}/memberships`, () =>
+        HttpResponse.json(
+          list([
+            {
+              id: 'member-guest',
+              organizationId: 'org-1',
+              email: 'user:default/guest',
+              role: 'OWNER',
+              userId: 'user-guest',
+              createdAt: now,
+              updatedAt: now,
+            },
+          ]),
+        ),
+      ),
+      http.get(`${baseUrl}/pipeline-runs/${waiting.id}`, () =>
+        HttpResponse.json({
+          data: { ...waiting, status: 'FAILED', createdById: 'member-guest' },
+        }),
+      ),
+      http.get(`${baseUrl}/pipeline-runs/${waiting.id}/step-executions`, () =>
+        HttpResponse.json({
+          data: [
+            plan,
+            {
+              ...approval,
+              status: 'FAILED',
+              completedAt: now,
+              outputs: { decidedById: 'member-guest' },
+            },
+            { ...apply, status: 'SKIPPED' },
+          ],
+        }),
+      ),
+    );
+    renderEntityContent(<PipelineRunsContent />, entity);
+    const card = await openRun('Apply network changes');
+    await waitFor(() =>
+      expect(within(card).getByText(/started by/)).toHaveTextContent(
+        'started by guest',
+      ),
+    );
+
+    // The rejected approval is open: it is where the run failed.
+    expect(
+      await within(card).findByText(byTextContent(/^Rejected by guest /)),
+    ).toBeInTheDocument();
+    expect(within(card).queryByText(/user:default/)).not.toBeInTheDocument();
+  });
+
   it('approves a waiting run after confirmation, then reloads the run and the list', async () => {
     serveRuns();
     renderEntityContent(<PipelineRunsContent />, entity);
@@ -997,26 +1051,87 @@ describe('PipelineRunsContent', () => {
       /^Approved: the apply runs next\.$/,
     );
 
-    // The apply succeeds: "the apply runs next" is no longer true, and goes once it has stood
-    // long enough to be read.
+    // The apply succeeds: "the apply runs next" is no longer true; the message says only what
+    // the approval did, and goes once it has stood long enough to be read.
     status = 'SUCCEEDED';
     act(() =>
       signals.announce('infra-delivery:pipeline-runs', { runId: waiting.id }),
     );
-    expect(await within(card).findByText('Succeeded')).toBeInTheDocument();
-    expect(within(card).getByRole('status')).toHaveTextContent(
-      /^Approved: the apply runs next\.$/,
+    await waitFor(() =>
+      expect(within(card).getByRole('status')).toHaveTextContent(
+        /^Approved\.$/,
+      ),
     );
+    expect(within(card).getAllByText('Succeeded').length).toBeGreaterThan(1);
     const restoreClock = afterUnderWayMessageMinimum();
     act(() =>
       signals.announce('infra-delivery:pipeline-runs', { runId: waiting.id }),
     );
     await waitFor(() =>
-      expect(
-        within(card).queryByText(/^Approved: the apply runs next/),
-      ).not.toBeInTheDocument(),
+      expect(within(card).queryByRole('status')).not.toBeInTheDocument(),
     );
     restoreClock();
+  });
+
+  it('names the step an approval lets run: a destroy run destroys next', async () => {
+    serveRuns();
+    server.use(
+      http.get(`${baseUrl}/pipeline-runs/${waiting.id}/step-executions`, () =>
+        HttpResponse.json({
+          data: [
+            stepExecution({
+              id: 'step-plan-destroy',
+              pipelineRunId: waiting.id,
+              position: 0,
+              name: 'Plan the destruction',
+              type: 'iac.plan',
+              status: 'SUCCEEDED',
+            }),
+            stepExecution({
+              id: 'step-approve-destroy',
+              pipelineRunId: waiting.id,
+              position: 1,
+              name: 'Approve the destruction',
+              type: 'approval',
+              status: 'WAITING_FOR_APPROVAL',
+            }),
+            stepExecution({
+              id: 'step-destroy',
+              pipelineRunId: waiting.id,
+              position: 2,
+              name: 'Destroy',
+              type: 'iac.destroy',
+              status: 'PENDING',
+            }),
+          ],
+        }),
+      ),
+      http.post(`${baseUrl}/pipeline-runs/:id/approve`, () =>
+        HttpResponse.json({ data: { ...waiting, status: 'RUNNING' } }),
+      ),
+    );
+    renderEntityContent(<PipelineRunsContent />, entity);
+    const card = await openRun('Apply network changes');
+
+    await userEvent.click(
+      within(card).getByRole('button', { name: 'Approve' }),
+    );
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Approve the plan?',
+    });
+    expect(
+      within(dialog).getByText(
+        'The run continues with the next step (destroy).',
+      ),
+    ).toBeInTheDocument();
+    expect(within(dialog).queryByText(/apply/)).not.toBeInTheDocument();
+
+    await userEvent.click(
+      within(dialog).getByRole('button', { name: 'Approve' }),
+    );
+    expect(await within(card).findByRole('status')).toHaveTextContent(
+      /^Approved: the destroy runs next\.$/,
+    );
   });
 
   it('rejects a waiting run after confirmation', async () => {

@@ -1,5 +1,8 @@
-import { IacExecutionSummary } from '@infra-delivery/plugin-infra-delivery-common';
-import { planCounts } from './RunActions';
+import {
+  IacExecutionSummary,
+  StepExecution,
+} from '@infra-delivery/plugin-infra-delivery-common';
+import { nextStepWord, planCounts } from './RunActions';
 
 const plan = (
   counts: Partial<
@@ -32,5 +35,36 @@ describe('planCounts', () => {
 
   it('says so when the plan changes nothing', () => {
     expect(planCounts(plan({}))).toBe('The plan changes no resources.');
+  });
+});
+
+describe('nextStepWord', () => {
+  const step = (
+    position: number,
+    type: StepExecution['type'],
+    status: StepExecution['status'],
+  ) => ({ position, type, status } as StepExecution);
+
+  it('names the step after the approval that waits', () => {
+    expect(
+      nextStepWord([
+        step(2, 'iac.destroy', 'PENDING'),
+        step(0, 'iac.plan', 'SUCCEEDED'),
+        step(1, 'approval', 'WAITING_FOR_APPROVAL'),
+      ]),
+    ).toBe('destroy');
+    expect(
+      nextStepWord([
+        step(0, 'iac.plan', 'SUCCEEDED'),
+        step(1, 'approval', 'WAITING_FOR_APPROVAL'),
+        step(2, 'iac.apply', 'PENDING'),
+      ]),
+    ).toBe('apply');
+  });
+
+  it("says what the run's pipeline does when its steps are not known", () => {
+    expect(nextStepWord([], 'Destroy')).toBe('destroy');
+    expect(nextStepWord([], 'Plan & apply')).toBe('apply');
+    expect(nextStepWord([])).toBeUndefined();
   });
 });

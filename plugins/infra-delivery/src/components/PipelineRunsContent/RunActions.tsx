@@ -3,6 +3,8 @@ import {
   IacExecutionSummary,
   PipelineRun,
   PLAN_CHANGED_ERROR_CODE,
+  StepExecution,
+  StepType,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
@@ -55,15 +57,49 @@ function cancelEffect(status: PipelineRun['status']): string {
   }
 }
 
+/** What a step after an approval does, in the words of "the destroy runs next". */
+const NEXT_STEP_WORDS: Record<StepType, string> = {
+  'iac.plan': 'plan',
+  'iac.apply': 'apply',
+  'iac.destroy': 'destroy',
+  approval: 'approval',
+  'container.deploy': 'deployment',
+};
+
+/**
+ * The step an approval lets run: the one after the approval that waits, else what the run's
+ * pipeline does ("Destroy" destroys). A destroy run's approval said "the apply runs next".
+ */
+export function nextStepWord(
+  steps: StepExecution[],
+  pipelineKind?: string,
+): string | undefined {
+  const ordered = [...steps].sort((a, b) => a.position - b.position);
+  const waiting = ordered.findIndex(
+    step => step.type === 'approval' && step.status === 'WAITING_FOR_APPROVAL',
+  );
+  const next = waiting >= 0 ? ordered[waiting + 1] : undefined;
+  if (next) return NEXT_STEP_WORDS[next.type];
+  if (pipelineKind === 'Destroy') return 'destroy';
+  if (pipelineKind === 'Plan & apply') return 'apply';
+  return undefined;
+}
+
 export const RunActions = ({
   run,
   plans = [],
+  steps = [],
+  pipelineKind,
   runPath,
   onDone,
 }: {
   run: PipelineRun;
   /** The run's plan summaries: the approve dialog repeats what will be applied. */
   plans?: IacExecutionSummary[];
+  /** The run's steps: the approve dialog names the step it lets run. */
+  steps?: StepExecution[];
+  /** "Plan & apply" or "Destroy": names that step when the steps do not. */
+  pipelineKind?: string;
   /** The page of a run: where a run started here is followed. */
   runPath: (runId: string) => string | undefined;
   /** Called after an action, with what it did, as a person reads it. */
@@ -91,13 +127,19 @@ export const RunActions = ({
   // What an action did, not the status it left the run in: the status beside the message
   // moves on live, and "The run is now Running" read wrong once the apply had succeeded.
   const saying = (what: string) => () => onDone({ text: `${what}.` });
+  const next = nextStepWord(steps, pipelineKind);
+  const continues = next
+    ? `the ${next} runs next`
+    : 'the run continues with its next step';
   const approved = ({ data }: { data: PipelineRun }) =>
     onDone({
       text:
         data.status === 'WAITING_FOR_APPROVAL'
           ? 'Approved: the run waits for its next approval.'
-          : 'Approved: the apply runs next.',
+          : `Approved: ${continues}.`,
       whileUnderWay: data.id,
+      // Once the run has ended, nothing runs next.
+      onceEnded: 'Approved.',
     });
   // Its apply found other changes than the approved plan's: retrying would compare with the
   // same plan again, so a new run of the pipeline plans them, with the same input.
@@ -142,7 +184,9 @@ export const RunActions = ({
                 </Typography>
               ))}
             <Typography>
-              The run continues with the next step (apply).
+              {next
+                ? `The run continues with the next step (${next}).`
+                : 'The run continues with its next step.'}
             </Typography>
           </ConfirmActionButton>
           <ConfirmActionButton

@@ -130,6 +130,8 @@ export const RunDetails = ({
               <RunActions
                 run={value.run}
                 plans={value.summaries}
+                steps={value.steps}
+                pipelineKind={names.pipelineKind(value.run.pipelineId)}
                 runPath={runPath}
                 onDone={outcome => {
                   say(outcome);

@@ -61,3 +61,30 @@ export const StackBusyNote = ({
     </Typography>
   );
 };
+
+/**
+ * Why a drift check of a stack with an open run cannot start, or undefined when it can: the
+ * service refuses it (STACK_BUSY), since that run's plan shows the drift. Offered anyway, it
+ * failed only once confirmed.
+ */
+export function driftCheckBusyReason(
+  /** The stack's latest run. */
+  run: PipelineRun | undefined,
+  /** That run's title, as the table shows it. */
+  title: string,
+  /** When that run is held: the run holding the stack, once read. */
+  blocker?: BlockingRun,
+): string | undefined {
+  const busy = run && BUSY[run.status];
+  if (!busy) {
+    return undefined;
+  }
+  if (run.queueState?.blockingRunId) {
+    const holder =
+      blocker && BUSY[blocker.status]
+        ? `“${blocker.title}” ${BUSY[blocker.status]![0]}`
+        : 'another run holds it';
+    return `The stack is busy: ${holder}, and “${title}” is queued behind it. A drift check cannot start until they end.`;
+  }
+  return `The stack is busy: “${title}” ${busy[0]}. A drift check cannot start until that run ends.`;
+}

@@ -49,6 +49,8 @@ export interface StackDetailsProps {
   runPath?: (runId: string) => string | undefined;
   /** Called with a run the details' actions started. */
   onStarted?: (what: string, run: PipelineRun) => void;
+  /** Why a drift check cannot start now: the stack's open run, in words. */
+  driftCheckBusy?: string;
 }
 
 /**
@@ -63,6 +65,7 @@ export const StackDetails = ({
   latestRun,
   resourceCount,
   onChanged,
+  driftCheckBusy,
 }: StackDetailsProps) => {
   const client = useApi(infraDeliveryApiRef);
   const { value, loading, error } = useAsync(async () => {
@@ -96,6 +99,7 @@ export const StackDetails = ({
         runPath={runPath}
         onStarted={onStarted}
         resourceCount={resourceCount}
+        busy={driftCheckBusy}
       />
       <StackOutputsSection output={stack.output} />
       {loading && !value && <Progress />}

@@ -365,7 +365,7 @@ describe('StacksContent', () => {
 
     // A run pressed now waits behind both, and the dialog names the holder.
     await userEvent.click(
-      within(row).getByRole('button', { name: 'Plan & apply' }),
+      within(row).getByRole('button', { name: /^Plan & apply / }),
     );
     expect(await screen.findByRole('dialog')).toHaveTextContent(
       /The stack is busy: “Widen the subnets” waits for approval, and “.+” is queued behind it\. This run is queued after them and starts when they are done\./,
@@ -401,7 +401,7 @@ describe('StacksContent', () => {
 
     // A run pressed now waits behind both: the holder is not the held run.
     await userEvent.click(
-      within(row).getByRole('button', { name: 'Plan & apply' }),
+      within(row).getByRole('button', { name: /^Plan & apply / }),
     );
     const dialog = await screen.findByRole('dialog');
     expect(dialog).toHaveTextContent(
@@ -497,7 +497,7 @@ describe('StacksContent', () => {
 
     await userEvent.click(
       within(await rowOf('Network')).getByRole('button', {
-        name: 'Plan & apply',
+        name: /^Plan & apply /,
       }),
     );
     await userEvent.click(
@@ -523,7 +523,7 @@ describe('StacksContent', () => {
     // Database's latest run waits for approval: a run pressed now is held behind it.
     await userEvent.click(
       within(await rowOf('Database')).getByRole('button', {
-        name: 'Plan & apply',
+        name: /^Plan & apply /,
       }),
     );
     expect(await screen.findByRole('dialog')).toHaveTextContent(
@@ -540,7 +540,7 @@ describe('StacksContent', () => {
 
     // Network's latest run is done: nothing to wait for.
     await userEvent.click(
-      within(await rowOf('Network')).getByRole('button', { name: 'Destroy' }),
+      within(await rowOf('Network')).getByRole('button', { name: /^Destroy / }),
     );
     expect(await screen.findByRole('dialog')).not.toHaveTextContent(
       'The stack is busy',
@@ -558,7 +558,7 @@ describe('StacksContent', () => {
 
     const row = await rowOf('Network');
     await userEvent.click(
-      within(row).getByRole('button', { name: 'Plan & apply' }),
+      within(row).getByRole('button', { name: /^Plan & apply / }),
     );
 
     const dialog = await screen.findByRole('dialog');
@@ -634,7 +634,7 @@ describe('StacksContent', () => {
 
     const row = await rowOf('Database');
     await userEvent.click(
-      within(row).getByRole('button', { name: 'Plan & apply' }),
+      within(row).getByRole('button', { name: /^Plan & apply / }),
     );
 
     const dialog = await screen.findByRole('dialog');
@@ -657,7 +657,7 @@ describe('StacksContent', () => {
 
     const row = await rowOf('Network');
     await userEvent.click(
-      within(row).getByRole('button', { name: 'Plan & apply' }),
+      within(row).getByRole('button', { name: /^Plan & apply / }),
     );
     const dialog = await screen.findByRole('dialog');
     await userEvent.click(
@@ -685,7 +685,7 @@ describe('StacksContent', () => {
 
     const row = await rowOf('Network');
     await userEvent.click(
-      within(row).getByRole('button', { name: 'Plan & apply' }),
+      within(row).getByRole('button', { name: /^Plan & apply / }),
     );
     const dialog = await screen.findByRole('dialog');
     await userEvent.click(
@@ -712,7 +712,9 @@ describe('StacksContent', () => {
     );
 
     const row = await rowOf('Network');
-    await userEvent.click(within(row).getByRole('button', { name: 'Destroy' }));
+    await userEvent.click(
+      within(row).getByRole('button', { name: /^Destroy / }),
+    );
 
     const dialog = await screen.findByRole('dialog');
     expect(
@@ -752,7 +754,9 @@ describe('StacksContent', () => {
     renderEntityContent(<StacksContent />, entityNaming(database.id));
 
     const row = await rowOf('Database');
-    await userEvent.click(within(row).getByRole('button', { name: 'Destroy' }));
+    await userEvent.click(
+      within(row).getByRole('button', { name: /^Destroy / }),
+    );
 
     const dialog = await screen.findByRole('dialog');
     expect(
@@ -770,11 +774,31 @@ describe('StacksContent', () => {
 
     const row = await rowOf('Network');
     expect(
-      await within(row).findByRole('button', { name: 'Plan & apply' }),
+      await within(row).findByRole('button', { name: /^Plan & apply / }),
     ).toBeInTheDocument();
     expect(
-      within(row).getByRole('button', { name: 'Destroy' }),
+      within(row).getByRole('button', { name: /^Destroy / }),
     ).toBeInTheDocument();
+  });
+
+  it('names each row’s actions after its stack, keeping the visible labels', async () => {
+    serveStacks();
+    renderEntityContent(
+      <StacksContent />,
+      entityNaming([network.id, database.id].join(',')),
+    );
+
+    // "Plan & apply" and "Destroy" once per row told a screen reader nothing of the stack.
+    for (const name of ['Network', 'Database']) {
+      const row = await rowOf(name);
+      const plan = await within(row).findByRole('button', {
+        name: `Plan & apply ${name}`,
+      });
+      expect(plan).toHaveTextContent('Plan & apply');
+      expect(
+        within(row).getByRole('button', { name: `Destroy ${name}` }),
+      ).toHaveTextContent('Destroy');
+    }
   });
 
   it('offers no Destroy for a stack with nothing applied, and says why', async () => {
@@ -789,10 +813,12 @@ describe('StacksContent', () => {
     });
 
     const row = await rowOf('Network');
-    const destroy = await within(row).findByRole('button', { name: 'Destroy' });
+    const destroy = await within(row).findByRole('button', {
+      name: /^Destroy /,
+    });
     expect(destroy).toBeDisabled();
     expect(
-      within(row).getByRole('button', { name: 'Plan & apply' }),
+      within(row).getByRole('button', { name: /^Plan & apply / }),
     ).toBeEnabled();
     await userEvent.hover(destroy.parentElement!);
     expect(
@@ -938,10 +964,10 @@ describe('StacksContent', () => {
 
     const drawer = await screen.findByRole('dialog', { name: 'Network' });
     expect(
-      within(drawer).getByRole('button', { name: 'Destroy' }),
+      within(drawer).getByRole('button', { name: /^Destroy / }),
     ).toBeInTheDocument();
     await userEvent.click(
-      within(drawer).getByRole('button', { name: 'Plan & apply' }),
+      within(drawer).getByRole('button', { name: /^Plan & apply / }),
     );
     const confirm = await screen.findByRole('dialog', {
       name: 'Plan and apply Network?',
@@ -1033,7 +1059,7 @@ describe('StacksContent', () => {
       signals: signals.api,
     });
     await userEvent.click(
-      within(await rowOf('Network')).getByRole('button', { name: 'Destroy' }),
+      within(await rowOf('Network')).getByRole('button', { name: /^Destroy / }),
     );
     const dialog = await screen.findByRole('dialog');
     await userEvent.type(within(dialog).getByRole('textbox'), 'Netw');

@@ -23,7 +23,7 @@ import { isActiveRun, LIVE_POLL_MS } from '../common/livePolling';
 import { useEntityRunLink } from '../common/useEntityTabLink';
 import { useLiveRuns } from '../common/useLiveRuns';
 import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
-import { StackBusyNote } from './StackBusyNote';
+import { driftCheckBusyReason, StackBusyNote } from './StackBusyNote';
 import { StackDetails, StackDrawer } from './StackDrawer';
 import { RunStateNote } from '../PipelineRunsContent/RunStateNote';
 import { useBlockingRuns } from '../PipelineRunsContent/useBlockingRuns';
@@ -193,6 +193,7 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
       >
         <ConfirmActionButton
           label="Plan & apply"
+          ariaLabel={`Plan & apply ${row.stack.name}`}
           title={`Plan and apply ${row.stack.name}?`}
           noteLabel="What is this run for? (optional)"
           noteHelperText="Names the run in the runs list"
@@ -212,6 +213,7 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
         </ConfirmActionButton>
         <ConfirmActionButton
           label="Destroy"
+          ariaLabel={`Destroy ${row.stack.name}`}
           color="secondary"
           title={`Destroy every resource of ${row.stack.name}?`}
           typedConfirmation={row.stack.name}
@@ -245,6 +247,13 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
         startedBy(what)({ data: run }),
       latestRun: row.latestRun,
       resourceCount: row.resourceCount,
+      driftCheckBusy:
+        row.latestRun &&
+        driftCheckBusyReason(
+          row.latestRun,
+          runTitle(row.latestRun, stacks),
+          blockerOf(row.latestRun),
+        ),
       onChanged: (what: string) => {
         say({ text: `${what}.` });
         refresh();

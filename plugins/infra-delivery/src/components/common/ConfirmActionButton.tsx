@@ -6,6 +6,7 @@ import DialogTitle from '@material-ui/core/DialogTitle';
 import TextField from '@material-ui/core/TextField';
 import Tooltip from '@material-ui/core/Tooltip';
 import { ReactNode, useState } from 'react';
+import { useActionStarted } from './ActionMessage';
 import { DialogForm } from './DialogForm';
 import { ErrorPanel } from './ErrorPanel';
 
@@ -68,11 +69,13 @@ export const ConfirmActionButton = <T,>({
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Error>();
+  const actionStarted = useActionStarted();
 
   const canConfirm =
     !busy && (typedConfirmation === undefined || typed === typedConfirmation);
 
   const confirm = async () => {
+    actionStarted();
     setBusy(true);
     setError(undefined);
     try {
@@ -93,6 +96,8 @@ export const ConfirmActionButton = <T,>({
       color={color}
       disabled={disabled}
       aria-label={ariaLabel}
+      // Its label stays whole in a squeezed table column ("REMOV / E").
+      style={{ whiteSpace: 'nowrap' }}
       onClick={() => {
         setTyped('');
         setNote('');

@@ -30,3 +30,21 @@ export function contentWidths<T extends object>(
 
 /** A cell of short words kept on one line: sized by content, "Network" broke as "Netwo / rk". */
 export const NO_WRAP = { whiteSpace: 'nowrap' } as const;
+
+/**
+ * A cell whose text wraps between words only: tables break words anywhere (the Backstage
+ * theme's `word-break: break-word`), and one kept on a single line instead (`NO_WRAP`) pushed
+ * the cloud accounts' Remove button off a 1,024 px screen.
+ */
+export const WRAP_BETWEEN_WORDS = { wordBreak: 'normal' } as const;
+
+/**
+ * The buttons of a row: each label whole ("REMOV / E / SERVE / R" in a squeezed column), side
+ * by side where the row has room, one above the other where it has not.
+ */
+export const ROW_ACTIONS_STYLE = {
+  display: 'flex',
+  flexWrap: 'wrap',
+  gap: 8,
+  whiteSpace: 'nowrap',
+} as const;
