@@ -107,10 +107,11 @@ export const UNDER_WAY_MESSAGE_MIN_MS = 10_000;
 
 /**
  * The outcome of the last action a person took on a view, said until the next one (in an
- * `ActionMessageScope`, the next one anywhere in it), until they close it, or, for one that speaks of work under way, until `hasEnded` says that work ended
- * (and it has stood `UNDER_WAY_MESSAGE_MIN_MS`; until then it says its `onceEnded` instead):
- * "Approved: the apply runs next." stood above the run's Succeeded. `say` is stable, so it can
- * be passed to callbacks freely.
+ * `ActionMessageScope`, the next one anywhere in it), until they close it, or, for one that
+ * speaks of work under way, until `hasEnded` says that work ended (and it has stood
+ * `UNDER_WAY_MESSAGE_MIN_MS`; until then it says its `onceEnded` instead): "Approved: the apply
+ * runs next." stood above the run's Succeeded. `say` is stable, so it can be passed to
+ * callbacks freely.
  */
 export function useActionMessage(hasEnded?: (id: string) => boolean): {
   message: ReactNode;
