@@ -27,6 +27,7 @@ import { eventually } from '../__testUtils__/gitTriggerFixtures';
 import { createTestDatabases } from '../__testUtils__/testDatabases';
 import { InfraDeliveryTestClient } from '../__testUtils__/testBackend';
 import { infraDeliveryPlugin } from '../plugin';
+import { approvalNotificationScope } from '@infra-delivery/plugin-infra-delivery-common';
 import { readNotificationSettings } from './notificationSettings';
 
 jest.setTimeout(120_000);
@@ -148,6 +149,29 @@ describe.each(databases.eachSupportedId())(
       }[];
     }
 
+    /**
+     * The runner's next step, claimed and reported: under an id of the runner's own, since the
+     * tests' runners share the portal organization.
+     */
+    async function reportNextStep(
+      runner: { key: string; serviceAccountId: string },
+      result: Record<string, unknown>,
+    ) {
+      return complete(
+        api,
+        runner.key,
+        await claim(api, runner.key, runner.serviceAccountId),
+        result,
+      );
+    }
+
+    /** The user's notifications of a run's approval: the one a later one replaces. */
+    async function approvalNotificationsOf(userRef: string, runId: string) {
+      return (await notificationsOf(userRef))
+        .map(n => n.payload)
+        .filter(payload => payload.scope === approvalNotificationScope(runId));
+    }
+
     /** A stack of the portal organization, in the catalog owned by the payments team. */
     async function ownedStack() {
       const owner = { token: api.backstageUserToken(OWNER) };
@@ -159,7 +183,6 @@ describe.each(databases.eachSupportedId())(
         spec: { type: 'iac-stack', owner: 'group:default/payments' },
         relations: [{ type: 'ownedBy', targetRef: 'group:default/payments' }],
       });
-      // Each test's runner its own id: the tests share the portal organization.
       const runner = await createRunner(api, owner);
       return { owner, stack, runner };
     }
@@ -167,15 +190,10 @@ describe.each(databases.eachSupportedId())(
     it('tells the stack’s owners that a plan waits for them, then that the run failed', async () => {
       const { owner, stack, runner } = await ownedStack();
       const run = await trigger(api, owner, stack.changePipelineId);
-      await complete(
-        api,
-        runner.key,
-        await claim(api, runner.key, runner.serviceAccountId),
-        {
-          status: 'SUCCEEDED',
-          planJson: planJson(2),
-        },
-      );
+      await reportNextStep(runner, {
+        status: 'SUCCEEDED',
+        planJson: planJson(2),
+      });
 
       const link = `/catalog/default/resource/stack-${stack.id}/infra-runs/${run.id}`;
       // Sent in the background, after the runner's report was answered.
@@ -213,31 +231,21 @@ describe.each(databases.eachSupportedId())(
         ),
       });
       // The person who rejected it (here also its starter) keeps the one they had.
-      expect((await notificationsOf(OWNER)).map(n => n.payload)).toContainEqual(
+      expect(await approvalNotificationsOf(OWNER, run.id)).toEqual([
         expect.objectContaining({
           title: 'Payments network: a plan waits for your approval',
-          scope: `infra-delivery:run:${run.id}:approval`,
         }),
-      );
+      ]);
     });
 
     it('tells the stack’s owners that the plan they were asked about was approved, and by whom', async () => {
       const { owner, stack, runner } = await ownedStack();
       const run = await trigger(api, owner, stack.changePipelineId);
-      await complete(
-        api,
-        runner.key,
-        await claim(api, runner.key, runner.serviceAccountId),
-        {
-          status: 'SUCCEEDED',
-          planJson: planJson(1),
-        },
-      );
-      const scope = `infra-delivery:run:${run.id}:approval`;
-      const ofThisRun = async (ref: string) =>
-        (await notificationsOf(ref))
-          .map(n => n.payload)
-          .filter(payload => payload.scope === scope);
+      await reportNextStep(runner, {
+        status: 'SUCCEEDED',
+        planJson: planJson(1),
+      });
+      const ofThisRun = (ref: string) => approvalNotificationsOf(ref, run.id);
       await eventually(async () =>
         expect((await ofThisRun(ALICE)).map(p => p.title)).toEqual([
           'Payments network: a plan waits for your approval',
@@ -246,15 +254,10 @@ describe.each(databases.eachSupportedId())(
 
       await act(api, owner, run.id, 'approve');
       // The apply, so that the next test's runner claims its own steps.
-      await complete(
-        api,
-        runner.key,
-        await claim(api, runner.key, runner.serviceAccountId),
-        {
-          status: 'SUCCEEDED',
-          planJson: planJson(1),
-        },
-      );
+      await reportNextStep(runner, {
+        status: 'SUCCEEDED',
+        planJson: planJson(1),
+      });
 
       // In place of "waits for your approval", which stood unread after the decision.
       await eventually(async () =>
@@ -278,22 +281,12 @@ describe.each(databases.eachSupportedId())(
     it('says that a plan waiting for approval destroys the stack', async () => {
       const { owner, stack, runner } = await ownedStack();
       const run = await trigger(api, owner, stack.destroyPipelineId);
-      await complete(
-        api,
-        runner.key,
-        await claim(api, runner.key, runner.serviceAccountId),
-        {
-          status: 'SUCCEEDED',
-          planJson: planJson(2),
-        },
-      );
-      const scope = `infra-delivery:run:${run.id}:approval`;
+      await reportNextStep(runner, {
+        status: 'SUCCEEDED',
+        planJson: planJson(2),
+      });
       await eventually(async () =>
-        expect(
-          (await notificationsOf(ALICE))
-            .map(n => n.payload)
-            .filter(payload => payload.scope === scope),
-        ).toEqual([
+        expect(await approvalNotificationsOf(ALICE, run.id)).toEqual([
           expect.objectContaining({
             // It read "A run planned changes to Payments network".
             title:
@@ -312,18 +305,13 @@ describe.each(databases.eachSupportedId())(
       const runner = await createRunner(api, owner);
       const before = (await notificationsOf(OWNER)).length;
       const run = await trigger(api, owner, stack.changePipelineId);
-      await complete(
-        api,
-        runner.key,
-        await claim(api, runner.key, runner.serviceAccountId),
-        {
-          status: 'FAILED',
-          error: {
-            code: 'InfraDelivery:StepExecution:FAILED',
-            message: 'terraform plan exited with 1: No configuration files',
-          },
+      await reportNextStep(runner, {
+        status: 'FAILED',
+        error: {
+          code: 'InfraDelivery:StepExecution:FAILED',
+          message: 'terraform plan exited with 1: No configuration files',
         },
-      );
+      });
 
       const mine = await eventually(async () => {
         const received = await notificationsOf(OWNER);
@@ -344,25 +332,15 @@ describe.each(databases.eachSupportedId())(
     it('tells them drift was found, once per stack however often a check finds it', async () => {
       const { owner, stack, runner } = await ownedStack();
       const applied = await trigger(api, owner, stack.changePipelineId);
-      await complete(
-        api,
-        runner.key,
-        await claim(api, runner.key, runner.serviceAccountId),
-        {
-          status: 'SUCCEEDED',
-          planJson: planJson(3),
-        },
-      );
+      await reportNextStep(runner, {
+        status: 'SUCCEEDED',
+        planJson: planJson(3),
+      });
       await act(api, owner, applied.id, 'approve');
-      await complete(
-        api,
-        runner.key,
-        await claim(api, runner.key, runner.serviceAccountId),
-        {
-          status: 'SUCCEEDED',
-          planJson: planJson(3),
-        },
-      );
+      await reportNextStep(runner, {
+        status: 'SUCCEEDED',
+        planJson: planJson(3),
+      });
 
       for (const drifted of [2, 1]) {
         const check = await api.post(
@@ -371,15 +349,10 @@ describe.each(databases.eachSupportedId())(
           owner.token,
         );
         expectStatus(check, 201);
-        await complete(
-          api,
-          runner.key,
-          await claim(api, runner.key, runner.serviceAccountId),
-          {
-            status: 'SUCCEEDED',
-            planJson: planJson(drifted),
-          },
-        );
+        await reportNextStep(runner, {
+          status: 'SUCCEEDED',
+          planJson: planJson(drifted),
+        });
       }
 
       // Both checks' notifications sent (the outbox empty): the second updated the first.
