@@ -176,6 +176,18 @@ export async function claim(
   return response.body.data;
 }
 
+/** Signs a runner off (204): it stops, and its id is free for another account's runner. */
+export async function signOff(
+  api: InfraDeliveryTestClient,
+  runnerKey: string,
+  runnerId: string,
+): Promise<void> {
+  expectStatus(
+    await api.post('/runner/sign-offs', { data: { runnerId } }, runnerKey),
+    204,
+  );
+}
+
 /** Reports a claimed step's result. */
 export async function complete(
   api: InfraDeliveryTestClient,

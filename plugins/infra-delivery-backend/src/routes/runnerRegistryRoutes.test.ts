@@ -12,6 +12,7 @@ import {
   createStack,
   expectStatus,
   getRun,
+  signOff,
   trigger,
 } from '../__testUtils__/pipelineFixtures';
 import {
@@ -249,12 +250,7 @@ describe.each(databases.eachSupportedId())(
       const strangers = await createRunner(api, stranger);
       await claimNothing(strangers.key, { runnerId: 'leaving' });
 
-      const signOff = await api.post(
-        '/runner/sign-offs',
-        { data: { runnerId: 'leaving' } },
-        runner.key,
-      );
-      expectStatus(signOff, 204);
+      await signOff(api, runner.key, 'leaving');
 
       const runners = (await listRunners(owner)).data;
       expect(runners.find(r => r.runnerId === 'leaving')).toMatchObject({
@@ -322,14 +318,7 @@ describe.each(databases.eachSupportedId())(
           /^Runner id "build-1" is in use by a runner of another service account, seen at .+: give this runner an id of its own \(--runner-id\), or stop the other one$/,
         ),
       });
-      expectStatus(
-        await api.post(
-          '/runner/sign-offs',
-          { data: { runnerId: 'build-1' } },
-          other.key,
-        ),
-        204,
-      );
+      await signOff(api, other.key, 'build-1');
       expect((await listRunners(owner)).data).toEqual([
         expect.objectContaining({
           runnerId: 'build-1',
@@ -339,14 +328,7 @@ describe.each(databases.eachSupportedId())(
       ]);
 
       // Stopped, its id is free for another account's runner (a key moved to a new account).
-      expectStatus(
-        await api.post(
-          '/runner/sign-offs',
-          { data: { runnerId: 'build-1' } },
-          holder.key,
-        ),
-        204,
-      );
+      await signOff(api, holder.key, 'build-1');
       await claimNothing(other.key, { runnerId: 'build-1' });
       expect((await listRunners(owner)).data).toEqual([
         expect.objectContaining({
