@@ -90,7 +90,7 @@ describe('infraDeliveryPlugin', () => {
   it('answers malformed JSON with a 400 ErrorBody, not a stack trace', async () => {
     const server = await startBackend();
     const response = await request(server)
-      .post('/api/infra-delivery/health')
+      .post('/api/infra-delivery/auth/token')
       .set('content-type', 'application/json')
       .send('{"data": ');
     expect(response.status).toBe(400);
@@ -101,7 +101,7 @@ describe('infraDeliveryPlugin', () => {
   it('answers an oversized body with 413', async () => {
     const server = await startBackend();
     const response = await request(server)
-      .post('/api/infra-delivery/health')
+      .post('/api/infra-delivery/auth/token')
       .set('content-type', 'application/json')
       .send(JSON.stringify({ data: 'x'.repeat(1_100_000) }));
     expect(response.status).toBe(413);

@@ -14,7 +14,7 @@ import { createErrorHandler } from './http/errorHandler';
 import { OperationTable } from './http/OperationTable';
 import { incrementalJsonBody } from './http/incrementalJsonBody';
 import { authenticateFirst, callerResolver } from './http/authenticateFirst';
-import { limitJsonDepth } from './http/jsonDepth';
+import { jsonBodyReader } from './http/jsonBody';
 import { redactUrlCredentials } from './http/redactUrlCredentials';
 import { requestIdMiddleware } from './http/requestId';
 import { PluginContext } from './pluginContext';
@@ -89,11 +89,6 @@ export async function createRouter(
       threshold: DEFAULT_BODY_LIMIT,
     }),
   );
-  router.use(
-    express.json({ limit: DEFAULT_BODY_LIMIT, inflate: false }),
-    limitJsonDepth(),
-  );
-
   // Every operation is served through one table lookup (http/OperationTable.ts).
   const operationTable = new OperationTable();
   router.use(operationTable.middleware());
@@ -103,6 +98,7 @@ export async function createRouter(
       callerResolver(resolveCaller),
       options.logger,
       options.context.idempotency,
+      jsonBodyReader(DEFAULT_BODY_LIMIT),
     ),
     services,
     cursors,

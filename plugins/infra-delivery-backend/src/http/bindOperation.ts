@@ -20,6 +20,7 @@ import {
 import { OperationTable } from './OperationTable';
 import { requestIdOf } from './requestId';
 import { bodyErrors } from './bodyErrors';
+import { BodyReader } from './jsonBody';
 import { sendJson } from './sendJson';
 import { queryParameterCheck } from './queryParameterCheck';
 
@@ -107,7 +108,8 @@ export type BindOperation = <O extends OperationDefinition>(
 
 /**
  * Serves operations through `table`: resolves the caller of an authenticated operation first (a
- * 401 before anything is parsed), parses path, query and body with the operation's schemas (a
+ * 401 before anything is read), reads the JSON body of an operation that takes one with
+ * `readBody`, parses path, query and body with the operation's schemas (a
  * failure is a 400 ErrorBody listing every issue), calls the handler, and answers with the
  * operation's success status: JSON, a redirect, or Server-Sent Events. An `idempotent`
  * operation called with an `Idempotency-Key` answers through `idempotency`.
@@ -117,6 +119,7 @@ export function createOperationBinder(
   resolveCaller: (req: Request) => Promise<Caller>,
   logger: LoggerService,
   idempotency: IdempotentRequests,
+  readBody: BodyReader,
 ): BindOperation {
   return (operation, handler) => {
     const checkQueryParameters = queryParameterCheck(operation.query);
@@ -136,6 +139,9 @@ export function createOperationBinder(
         operation.access === 'authenticated'
           ? await resolveCaller(req)
           : undefined;
+      if (operation.body && !operation.readsOwnBody) {
+        await readBody(req, res);
+      }
       if (operation.body && !operation.readsOwnBody && !bodyWasParsed(req)) {
         // `curl -d` sends form encoding unless told otherwise: say so, rather than that
         // `body.data` is missing.

@@ -332,6 +332,24 @@ describe.each(databases.eachSupportedId())('bad input on %s', databaseId => {
       expect(malformed.status).toBe(400);
       expect(malformed.body.code).toBe('InfraDelivery:Request:MALFORMED_JSON');
 
+      // Who is not signed in hears that first, whatever the body: nothing is read for them.
+      for (const body of [
+        '{"data": {"givenId": ',
+        `{"data":"${'x'.repeat(1_100_000)}"}`,
+      ]) {
+        const anonymous = await request(world.api.server)
+          .post(`${BASE}/projects`)
+          .set('content-type', 'application/json')
+          .send(body);
+        expect(anonymous.status).toBe(401);
+      }
+      const wrongKey = await request(world.api.server)
+        .post(`${BASE}/projects`)
+        .set('authorization', 'Bearer not-a-key')
+        .set('content-type', 'application/json')
+        .send('{"data": {"givenId": ');
+      expect(wrongKey.status).toBe(401);
+
       const depth = 200_000;
       const nested = await request(world.api.server)
         .post(`${BASE}/projects`)
