@@ -631,6 +631,24 @@ export class PipelineRunStore implements RunTransitions {
     return row && toRun(row);
   }
 
+  /**
+   * The run, its row locked until the transaction ends (PostgreSQL; SQLite has a single
+   * writer already). An engine transaction that changes a run's steps takes this first, so
+   * that it and any other transition of the run (a cancel, a decision, a runner's report)
+   * run one after the other on what the previous one committed, and take their locks in one
+   * order — the run, then its steps — instead of deadlocking.
+   */
+  async lockRunForEngine(id: string): Promise<RunRecord | undefined> {
+    const query = this.db<PipelineRunRow>('pipeline_runs')
+      .where({ id })
+      .first();
+    if (this.isPostgres) {
+      query.forUpdate();
+    }
+    const row = await query;
+    return row && toRun(row);
+  }
+
   async updateRun(id: string, patch: RunPatch): Promise<void> {
     await this.db('pipeline_runs').where({ id }).update(runColumns(patch));
   }

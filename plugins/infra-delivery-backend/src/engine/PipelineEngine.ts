@@ -798,6 +798,13 @@ export class PipelineEngine {
     ingest?: (tx: Stores, step: StepRecord, run: RunRecord) => Promise<void>,
   ): Promise<StepRecord> {
     const { step, runFailed } = await this.deps.stores.transaction(async tx => {
+      // The run first (a cancel takes it before the steps too), then the step as the
+      // transactions before this one left it: a second report of the same lease waits here
+      // and finds the lease gone, instead of recording the plan a second time.
+      const reported = await tx.pipelineRuns.getStep(organizationId, stepId);
+      if (reported) {
+        await tx.pipelineRuns.lockRunForEngine(reported.pipelineRunId);
+      }
       const leased = await this.leasedStep(
         tx,
         organizationId,
@@ -856,7 +863,7 @@ export class PipelineEngine {
    */
   async startInProcessStep(step: StepRecord): Promise<boolean> {
     return this.deps.stores.transaction(async tx => {
-      const run = await tx.pipelineRuns.getRunForEngine(step.pipelineRunId);
+      const run = await tx.pipelineRuns.lockRunForEngine(step.pipelineRunId);
       if (run?.status !== 'RUNNING' || run.attemptEpoch !== step.attemptEpoch) {
         return false;
       }
@@ -878,6 +885,7 @@ export class PipelineEngine {
     result: StepResult,
   ): Promise<boolean> {
     const outcome = await this.deps.stores.transaction(async tx => {
+      await tx.pipelineRuns.lockRunForEngine(step.pipelineRunId);
       const current = await runningAttempt(tx, step, attemptEpoch);
       if (!current) {
         return undefined;
@@ -926,7 +934,7 @@ export class PipelineEngine {
     let requeued = 0;
     for (const step of expired) {
       const done = await this.deps.stores.transaction(async tx => {
-        const run = await tx.pipelineRuns.getRunForEngine(step.pipelineRunId);
+        const run = await tx.pipelineRuns.lockRunForEngine(step.pipelineRunId);
         if (!run || run.status !== 'RUNNING') {
           return false;
         }

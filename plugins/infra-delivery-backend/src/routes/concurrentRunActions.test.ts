@@ -1,0 +1,205 @@
+import { errorBodySchema } from '@infra-delivery/plugin-infra-delivery-common';
+import request from 'supertest';
+import {
+  claim,
+  createRunner,
+  createStack,
+  getRun,
+  getSteps,
+  trigger,
+} from '../__testUtils__/pipelineFixtures';
+import {
+  createTestDatabases,
+  InfraDeliveryTestClient,
+  startInfraDeliveryBackend,
+  TestOrganization,
+} from '../__testUtils__/testBackend';
+
+jest.setTimeout(120_000);
+
+const databases = createTestDatabases();
+
+/** How many times each race is run: each round is one chance for the two actions to interleave. */
+const ROUNDS = 8;
+
+/** A plan of `terraform show -json` creating `count` objects. */
+function planJson(count: number) {
+  return {
+    format_version: '1.2',
+    terraform_version: '1.9.0',
+    resource_changes: Array.from({ length: count }, (_, i) => ({
+      address: `aws_s3_object.object[${i}]`,
+      mode: 'managed',
+      type: 'aws_s3_object',
+      name: 'object',
+      index: i,
+      provider_name: 'registry.terraform.io/hashicorp/aws',
+      change: {
+        actions: ['create'],
+        before: null,
+        after: { key: `object-${i}` },
+        after_sensitive: {},
+      },
+    })),
+  };
+}
+
+function codeOf(response: request.Response): string {
+  return errorBodySchema.parse(response.body).code;
+}
+
+describe.each(databases.eachSupportedId())(
+  'concurrent actions on one run, on %s',
+  databaseId => {
+    let api: InfraDeliveryTestClient;
+
+    beforeAll(async () => {
+      api = await startInfraDeliveryBackend(await databases.init(databaseId));
+    });
+
+    /** Ends a run whatever state a race left it in, so that its steps are claimed no more. */
+    async function endRun(owner: TestOrganization, runId: string) {
+      const response = await api.post(
+        `/pipeline-runs/${runId}/cancel`,
+        { data: {} },
+        owner.token,
+      );
+      expect([200, 409]).toContain(response.status);
+    }
+
+    function reportTwice(runnerKey: string, stepId: string, body: object) {
+      return Promise.all(
+        [0, 1].map(() =>
+          api.post(
+            `/runner/step-executions/${stepId}/complete`,
+            { data: body },
+            runnerKey,
+          ),
+        ),
+      );
+    }
+
+    it('records a plan reported twice at once by one lease once, and refuses the second report', async () => {
+      const owner = await api.signup();
+      const runner = await createRunner(api, owner);
+      for (let round = 0; round < ROUNDS; round++) {
+        const stack = await createStack(api, owner);
+        const run = await trigger(api, owner, stack.changePipelineId);
+        const claimed = await claim(api, runner.key);
+        const answers = await reportTwice(
+          runner.key,
+          claimed.stepExecution.id,
+          {
+            leaseToken: claimed.leaseToken,
+            status: 'SUCCEEDED',
+            planJson: planJson(3),
+          },
+        );
+
+        expect(answers.map(answer => answer.status).sort()).toEqual([200, 409]);
+        expect(codeOf(answers.find(answer => answer.status === 409)!)).toBe(
+          'InfraDelivery:Runner:LEASE_LOST',
+        );
+        const summaries = await api.get(
+          `/iac-execution-summaries?pipelineRunId=${run.id}`,
+          owner.token,
+        );
+        expect(summaries.body.meta.totalCount).toBe(1);
+        const resources = await api.get(
+          `/iac-resources?pipelineRunId=${run.id}`,
+          owner.token,
+        );
+        expect(resources.body.meta.totalCount).toBe(3);
+        expect((await getRun(api, owner, run.id)).status).toBe(
+          'WAITING_FOR_APPROVAL',
+        );
+        await endRun(owner, run.id);
+      }
+    });
+
+    it('lets a runner’s failure report and a cancel of its run race: one of them ends the run, the other is refused', async () => {
+      const owner = await api.signup();
+      const runner = await createRunner(api, owner);
+      for (let round = 0; round < ROUNDS; round++) {
+        const stack = await createStack(api, owner);
+        const run = await trigger(api, owner, stack.changePipelineId);
+        const claimed = await claim(api, runner.key);
+        const [report, cancel] = await Promise.all([
+          api.post(
+            `/runner/step-executions/${claimed.stepExecution.id}/complete`,
+            {
+              data: {
+                leaseToken: claimed.leaseToken,
+                status: 'FAILED',
+              },
+            },
+            runner.key,
+          ),
+          api.post(
+            `/pipeline-runs/${run.id}/cancel`,
+            { data: {} },
+            owner.token,
+          ),
+        ]);
+
+        const ended = await getRun(api, owner, run.id);
+        const [step] = await getSteps(api, owner, run.id);
+        if (report.status === 200) {
+          expect(cancel.status).toBe(409);
+          expect(codeOf(cancel)).toBe(
+            'InfraDelivery:PipelineRun:NOT_CANCELLABLE',
+          );
+          expect(ended.status).toBe('FAILED');
+          expect(step.status).toBe('FAILED');
+        } else {
+          expect(report.status).toBe(409);
+          expect(codeOf(report)).toBe('InfraDelivery:Runner:LEASE_LOST');
+          expect(cancel.status).toBe(200);
+          expect(ended.status).toBe('CANCELLED');
+          expect(step.status).toBe('CANCELLED');
+        }
+      }
+    });
+
+    it('keeps the success a runner was told of when a cancel races its report', async () => {
+      const owner = await api.signup();
+      const runner = await createRunner(api, owner);
+      for (let round = 0; round < ROUNDS; round++) {
+        const stack = await createStack(api, owner);
+        const run = await trigger(api, owner, stack.changePipelineId);
+        const claimed = await claim(api, runner.key);
+        const [report, cancel] = await Promise.all([
+          api.post(
+            `/runner/step-executions/${claimed.stepExecution.id}/complete`,
+            {
+              data: {
+                leaseToken: claimed.leaseToken,
+                status: 'SUCCEEDED',
+                planJson: planJson(1),
+              },
+            },
+            runner.key,
+          ),
+          api.post(
+            `/pipeline-runs/${run.id}/cancel`,
+            { data: {} },
+            owner.token,
+          ),
+        ]);
+
+        // The cancel comes first or second; either way it ends the run.
+        expect(cancel.status).toBe(200);
+        expect((await getRun(api, owner, run.id)).status).toBe('CANCELLED');
+        const [step] = await getSteps(api, owner, run.id);
+        if (report.status === 200) {
+          expect(report.body.data.status).toBe('SUCCEEDED');
+          expect(step.status).toBe('SUCCEEDED');
+        } else {
+          expect(report.status).toBe(409);
+          expect(codeOf(report)).toBe('InfraDelivery:Runner:LEASE_LOST');
+          expect(step.status).toBe('CANCELLED');
+        }
+      }
+    });
+  },
+);
