@@ -327,7 +327,7 @@ export class PipelineEngine {
   async advance(runId: string): Promise<void> {
     const changes = new RunChanges();
     const finished = await this.deps.stores.transaction(async tx => {
-      const run = await tx.pipelineRuns.getRunForEngine(runId);
+      const run = await tx.pipelineRuns.lockRunForEngine(runId);
       if (!run) {
         return false;
       }
@@ -439,14 +439,17 @@ export class PipelineEngine {
     };
     const outputs = Object.keys(decision).length > 0 ? decision : null;
     const changed = await this.deps.stores.transaction(async tx => {
+      // Decided on the run as the decisions and cancels before this one left it: a second
+      // decision waits for the first and is refused, instead of both being answered 200.
+      const current = (await tx.pipelineRuns.lockRunForEngine(run.id)) ?? run;
       const steps = await tx.pipelineRuns.listSteps(run.id);
       const waiting = steps.find(s => s.status === 'WAITING_FOR_APPROVAL');
-      if (!waiting || run.status !== 'WAITING_FOR_APPROVAL') {
+      if (!waiting || current.status !== 'WAITING_FOR_APPROVAL') {
         throw new InfraDeliveryError({
           status: 409,
           entity: 'PipelineRun',
           reason: 'NOT_WAITING_FOR_APPROVAL',
-          message: `Run ${run.id} is ${run.status}, not waiting for an approval`,
+          message: `Run ${run.id} is ${current.status}, not waiting for an approval`,
         });
       }
       const now = nowTimestamp();

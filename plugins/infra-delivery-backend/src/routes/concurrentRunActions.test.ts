@@ -201,5 +201,97 @@ describe.each(databases.eachSupportedId())(
         }
       }
     });
+
+    /** A run of a new stack waiting for the approval of its plan. */
+    async function waitingForApproval(
+      owner: TestOrganization,
+      runnerKey: string,
+    ) {
+      const stack = await createStack(api, owner);
+      const run = await trigger(api, owner, stack.changePipelineId);
+      const claimed = await claim(api, runnerKey);
+      const report = await api.post(
+        `/runner/step-executions/${claimed.stepExecution.id}/complete`,
+        {
+          data: {
+            leaseToken: claimed.leaseToken,
+            status: 'SUCCEEDED',
+            planJson: planJson(1),
+          },
+        },
+        runnerKey,
+      );
+      expect(report.status).toBe(200);
+      expect((await getRun(api, owner, run.id)).status).toBe(
+        'WAITING_FOR_APPROVAL',
+      );
+      return run;
+    }
+
+    function decide(
+      owner: TestOrganization,
+      runId: string,
+      action: 'approve' | 'reject' | 'cancel',
+    ) {
+      return api.post(
+        `/pipeline-runs/${runId}/${action}`,
+        { data: {} },
+        owner.token,
+      );
+    }
+
+    it('takes one of an approval and a rejection sent at once, and refuses the other', async () => {
+      const owner = await api.signup();
+      const runner = await createRunner(api, owner);
+      for (let round = 0; round < ROUNDS; round++) {
+        const run = await waitingForApproval(owner, runner.key);
+        const [approve, reject] = await Promise.all([
+          decide(owner, run.id, 'approve'),
+          decide(owner, run.id, 'reject'),
+        ]);
+
+        expect([approve.status, reject.status].sort()).toEqual([200, 409]);
+        const refused = approve.status === 409 ? approve : reject;
+        expect(codeOf(refused)).toBe(
+          'InfraDelivery:PipelineRun:NOT_WAITING_FOR_APPROVAL',
+        );
+        const [, approval] = await getSteps(api, owner, run.id);
+        const decided = await getRun(api, owner, run.id);
+        if (approve.status === 200) {
+          expect(approval.status).toBe('SUCCEEDED');
+          expect(decided.status).toBe('RUNNING');
+        } else {
+          expect(approval.status).toBe('FAILED');
+          expect(decided.status).toBe('FAILED');
+        }
+        await endRun(owner, run.id);
+      }
+    });
+
+    it('lets an approval and a cancel race without an error: the run ends cancelled', async () => {
+      const owner = await api.signup();
+      const runner = await createRunner(api, owner);
+      for (let round = 0; round < ROUNDS; round++) {
+        const run = await waitingForApproval(owner, runner.key);
+        const [approve, cancel] = await Promise.all([
+          decide(owner, run.id, 'approve'),
+          decide(owner, run.id, 'cancel'),
+        ]);
+
+        expect(cancel.status).toBe(200);
+        const [, approval, apply] = await getSteps(api, owner, run.id);
+        if (approve.status === 200) {
+          expect(approval.status).toBe('SUCCEEDED');
+        } else {
+          expect(approve.status).toBe(409);
+          expect(codeOf(approve)).toBe(
+            'InfraDelivery:PipelineRun:NOT_WAITING_FOR_APPROVAL',
+          );
+          expect(approval.status).toBe('CANCELLED');
+        }
+        expect(['SKIPPED', 'CANCELLED']).toContain(apply.status);
+        expect((await getRun(api, owner, run.id)).status).toBe('CANCELLED');
+      }
+    });
   },
 );
