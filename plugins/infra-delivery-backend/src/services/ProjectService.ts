@@ -120,13 +120,21 @@ export class ProjectService {
   ): Promise<Environment> {
     await this.deps.authorizer.require(caller, WRITE);
     await this.requireProject(caller.organizationId, projectId);
-    return uniqueGivenId('Environment', input.givenId, () =>
-      this.deps.stores.projects.createEnvironment(
-        caller.organizationId,
-        projectId,
-        input,
-      ),
-    );
+    try {
+      return await uniqueGivenId('Environment', input.givenId, () =>
+        this.deps.stores.projects.createEnvironment(
+          caller.organizationId,
+          projectId,
+          input,
+        ),
+      );
+    } catch (error) {
+      // The project was deleted between the check and the insert.
+      if (isForeignKeyViolation(error)) {
+        throw notFound('Project', projectId);
+      }
+      throw error;
+    }
   }
 
   async listEnvironments(

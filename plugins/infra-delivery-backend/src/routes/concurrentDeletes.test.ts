@@ -1,0 +1,66 @@
+import { errorBodySchema } from '@infra-delivery/plugin-infra-delivery-common';
+import request from 'supertest';
+import {
+  createTestDatabases,
+  InfraDeliveryTestClient,
+  startInfraDeliveryBackend,
+} from '../__testUtils__/testBackend';
+
+jest.setTimeout(120_000);
+
+const databases = createTestDatabases();
+
+/** How many times each race is run: each round is one chance for the two calls to interleave. */
+const ROUNDS = 12;
+
+function codeOf(response: request.Response): string {
+  return errorBodySchema.parse(response.body).code;
+}
+
+describe.each(databases.eachSupportedId())(
+  'a deletion racing the creation of what it contains, on %s',
+  databaseId => {
+    let api: InfraDeliveryTestClient;
+
+    beforeAll(async () => {
+      api = await startInfraDeliveryBackend(await databases.init(databaseId));
+    });
+
+    it('answers an environment created in a project being deleted with 404, or refuses the deletion', async () => {
+      const owner = await api.signup();
+      for (let round = 0; round < ROUNDS; round++) {
+        const project = await api.post(
+          '/projects',
+          { data: { givenId: `project-${round}`, name: 'Project' } },
+          owner.token,
+        );
+        expect(project.status).toBe(201);
+        const projectId = project.body.data.id;
+        const [deletion, creation] = await Promise.all([
+          api.delete(`/projects/${projectId}`, owner.token),
+          api.post(
+            `/projects/${projectId}/environments`,
+            { data: { givenId: `env-${round}`, name: 'Environment' } },
+            owner.token,
+          ),
+        ]);
+
+        const environments = await api.get(
+          `/projects/${projectId}/environments`,
+          owner.token,
+        );
+        if (deletion.status === 204) {
+          expect(creation.status).toBe(404);
+          expect(codeOf(creation)).toBe('InfraDelivery:Project:NOT_FOUND');
+          expect(environments.status).toBe(404);
+        } else {
+          expect(deletion.status).toBe(409);
+          expect(creation.status).toBe(201);
+          expect(environments.body.data.map((e: any) => e.id)).toEqual([
+            creation.body.data.id,
+          ]);
+        }
+      }
+    });
+  },
+);
