@@ -1,5 +1,6 @@
 import { errorBodySchema } from '@infra-delivery/plugin-infra-delivery-common';
 import request from 'supertest';
+import { createEnvironment } from '../__testUtils__/pipelineFixtures';
 import {
   createTestDatabases,
   InfraDeliveryTestClient,
@@ -59,6 +60,38 @@ describe.each(databases.eachSupportedId())(
           expect(environments.body.data.map((e: any) => e.id)).toEqual([
             creation.body.data.id,
           ]);
+        }
+      }
+    });
+
+    it('answers a stack created in an environment being deleted with 404, or refuses the deletion', async () => {
+      const owner = await api.signup();
+      for (let round = 0; round < ROUNDS; round++) {
+        const place = await createEnvironment(api, owner);
+        const [deletion, creation] = await Promise.all([
+          api.delete(
+            `/projects/${place.projectId}/environments/${place.environmentId}`,
+            owner.token,
+          ),
+          api.post(
+            '/stacks',
+            { data: { ...place, name: 'Stack' } },
+            owner.token,
+          ),
+        ]);
+
+        if (deletion.status === 204) {
+          expect(creation.status).toBe(404);
+          expect(codeOf(creation)).toBe('InfraDelivery:Environment:NOT_FOUND');
+        } else {
+          expect(deletion.status).toBe(409);
+          expect(codeOf(deletion)).toBe('InfraDelivery:Environment:IN_USE');
+          expect(creation.status).toBe(201);
+          const stack = await api.get(
+            `/stacks/${creation.body.data.id}`,
+            owner.token,
+          );
+          expect(stack.status).toBe(200);
         }
       }
     });

@@ -9,7 +9,7 @@ import {
 import { READ, WRITE } from '../auth/requirements';
 import { Authorizer } from '../auth/Authorizer';
 import { Caller } from '../auth/Caller';
-import { isUniqueViolation } from '../database/dbErrors';
+import { isForeignKeyViolation, isUniqueViolation } from '../database/dbErrors';
 import { KeysetPage, KeysetRequest } from '../database/keyset';
 import { Stores } from '../database/stores';
 import { InfraDeliveryError, notFound } from '../errors';
@@ -79,21 +79,24 @@ export class StackService {
       throw gitTriggerNeedsCodeSource();
     }
     const organizationId = caller.organizationId;
-    if (
-      !(await stores.projects.getEnvironment(
-        organizationId,
-        input.projectId,
-        input.environmentId,
-      ))
-    ) {
-      throw notFound('Environment', input.environmentId);
-    }
-    if (input.codeSourceId) {
-      await this.requireCodeSource(organizationId, input.codeSourceId);
-    }
-    if (input.cloudAccountId) {
-      await requireCloudAccount(stores, organizationId, input.cloudAccountId);
-    }
+    const requireReferences = async () => {
+      if (
+        !(await stores.projects.getEnvironment(
+          organizationId,
+          input.projectId,
+          input.environmentId,
+        ))
+      ) {
+        throw notFound('Environment', input.environmentId);
+      }
+      if (input.codeSourceId) {
+        await this.requireCodeSource(organizationId, input.codeSourceId);
+      }
+      if (input.cloudAccountId) {
+        await requireCloudAccount(stores, organizationId, input.cloudAccountId);
+      }
+    };
+    await requireReferences();
     const givenId = input.givenId ?? givenIdFromName(input.name, 'stack');
     const autoApprove = input.autoApprove ?? false;
     try {
@@ -147,6 +150,11 @@ export class StackService {
           message: `Stack ${givenId} exists already in the project`,
           metadata: { givenId },
         });
+      }
+      if (isForeignKeyViolation(error)) {
+        // What it names was deleted between the checks and the insert: said as the checks
+        // say it.
+        await requireReferences();
       }
       throw error;
     }
