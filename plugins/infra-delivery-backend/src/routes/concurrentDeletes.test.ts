@@ -1,6 +1,9 @@
 import { errorBodySchema } from '@infra-delivery/plugin-infra-delivery-common';
 import request from 'supertest';
-import { createEnvironment } from '../__testUtils__/pipelineFixtures';
+import {
+  createEnvironment,
+  createStack,
+} from '../__testUtils__/pipelineFixtures';
 import {
   createTestDatabases,
   InfraDeliveryTestClient,
@@ -92,6 +95,36 @@ describe.each(databases.eachSupportedId())(
             owner.token,
           );
           expect(stack.status).toBe(200);
+        }
+      }
+    });
+
+    it('answers a run triggered on a stack being deleted with 404, or refuses the deletion while the run is open', async () => {
+      const owner = await api.signup();
+      for (let round = 0; round < ROUNDS; round++) {
+        const stack = await createStack(api, owner);
+        const [deletion, triggered] = await Promise.all([
+          api.delete(`/stacks/${stack.id}`, owner.token),
+          api.post(
+            `/pipelines/${stack.changePipelineId}/runs`,
+            { data: {} },
+            owner.token,
+          ),
+        ]);
+
+        if (deletion.status === 204) {
+          expect(triggered.status).toBe(404);
+          expect(codeOf(triggered)).toBe('InfraDelivery:Pipeline:NOT_FOUND');
+        } else {
+          expect(deletion.status).toBe(409);
+          expect(codeOf(deletion)).toBe('InfraDelivery:Stack:BUSY');
+          expect(triggered.status).toBe(201);
+          const run = await api.get(
+            `/pipeline-runs/${triggered.body.data.id}`,
+            owner.token,
+          );
+          expect(run.status).toBe(200);
+          expect(run.body.data.status).toBe('RUNNING');
         }
       }
     });

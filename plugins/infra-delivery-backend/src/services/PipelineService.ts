@@ -10,7 +10,7 @@ import {
 import { EXECUTE, READ, WRITE } from '../auth/requirements';
 import { Authorizer } from '../auth/Authorizer';
 import { actorIdOf, Caller } from '../auth/Caller';
-import { isUniqueViolation } from '../database/dbErrors';
+import { isForeignKeyViolation, isUniqueViolation } from '../database/dbErrors';
 import { KeysetPage, KeysetRequest } from '../database/keyset';
 import { publicStep, RunRecord } from '../database/PipelineRunStore';
 import { Stores } from '../database/stores';
@@ -203,32 +203,40 @@ export class PipelineService {
     // Given no input, a run of the stack plans with what the stack was last applied with.
     const runInput = input.input ?? stack?.appliedInput;
     // One transaction creates, admits and starts the run (PipelineEngine.startRun).
-    const { run, steps } = await this.deps.engine.startRun({
-      organizationId: caller.organizationId,
-      pipelineId: pipeline.id,
-      pipelineVersionId: pipeline.latestVersionId!,
-      projectId: pipeline.projectId,
-      attachedEntityId: attachedEntityId || undefined,
-      attachedEntityType: stack ? 'STACK' : undefined,
-      description: input.description,
-      input: runInput,
-      variantId: input.variantId,
-      variantName: input.variantName,
-      createdById: actorIdOf(caller),
-      triggerMetadata: { trigger_given_id: triggeredBy },
-      // The stack's module runs with the run's input; the input of the stack's run before
-      // lets a person see what changed.
-      data: stack
-        ? {
-            kind: 'stack',
-            module_input: runInput ?? {},
-            ...(attachedTo?.latestRun && {
-              previous_module_input: attachedTo.latestRun.input ?? {},
-            }),
-          }
-        : undefined,
-      steps: latestSteps,
-    });
+    const { run, steps } = await this.deps.engine
+      .startRun({
+        organizationId: caller.organizationId,
+        pipelineId: pipeline.id,
+        pipelineVersionId: pipeline.latestVersionId!,
+        projectId: pipeline.projectId,
+        attachedEntityId: attachedEntityId || undefined,
+        attachedEntityType: stack ? 'STACK' : undefined,
+        description: input.description,
+        input: runInput,
+        variantId: input.variantId,
+        variantName: input.variantName,
+        createdById: actorIdOf(caller),
+        triggerMetadata: { trigger_given_id: triggeredBy },
+        // The stack's module runs with the run's input; the input of the stack's run before
+        // lets a person see what changed.
+        data: stack
+          ? {
+              kind: 'stack',
+              module_input: runInput ?? {},
+              ...(attachedTo?.latestRun && {
+                previous_module_input: attachedTo.latestRun.input ?? {},
+              }),
+            }
+          : undefined,
+        steps: latestSteps,
+      })
+      .catch(error => {
+        // The pipeline (with its stack) was deleted between the read and the run's insert.
+        if (isForeignKeyViolation(error)) {
+          throw notFound('Pipeline', pipelineId);
+        }
+        throw error;
+      });
     return this.deps.runnerRegistry.describeRun(run, steps);
   }
 

@@ -230,6 +230,10 @@ export class StackService {
     await this.deps.authorizer.require(caller, WRITE);
     const organizationId = caller.organizationId;
     await this.deps.stores.transaction(async tx => {
+      // A trigger takes this lock before it writes a run of the stack: the two run one after
+      // the other, so a run triggered meanwhile makes the stack busy, or finds it gone, instead
+      // of being deleted with it just after its trigger was answered 201.
+      await tx.pipelineRuns.lockEntityForAdmission(id);
       if (!(await tx.stacks.get(organizationId, id))) {
         throw notFound('Stack', id);
       }
