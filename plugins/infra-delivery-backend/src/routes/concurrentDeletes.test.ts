@@ -17,8 +17,11 @@ const databases = createTestDatabases();
 /** How many times each race is run: each round is one chance for the two calls to interleave. */
 const ROUNDS = 12;
 
-function codeOf(response: request.Response): string {
-  return errorBodySchema.parse(response.body).code;
+/** An answer as a test compares it: its status, and its error code when it is an error. */
+function answerOf(response: request.Response): string {
+  return response.status < 400
+    ? String(response.status)
+    : `${response.status} ${errorBodySchema.parse(response.body).code}`;
 }
 
 describe.each(databases.eachSupportedId())(
@@ -53,17 +56,23 @@ describe.each(databases.eachSupportedId())(
           `/projects/${projectId}/environments`,
           owner.token,
         );
-        if (deletion.status === 204) {
-          expect(creation.status).toBe(404);
-          expect(codeOf(creation)).toBe('InfraDelivery:Project:NOT_FOUND');
-          expect(environments.status).toBe(404);
-        } else {
-          expect(deletion.status).toBe(409);
-          expect(creation.status).toBe(201);
-          expect(environments.body.data.map((e: any) => e.id)).toEqual([
-            creation.body.data.id,
-          ]);
-        }
+        const created = { creation: '201', environments: 1 };
+        expect([
+          {
+            deletion: '204',
+            creation: '404 InfraDelivery:Project:NOT_FOUND',
+            environments: undefined,
+          },
+          {
+            deletion: '409 InfraDelivery:Project:HAS_ENVIRONMENTS',
+            ...created,
+          },
+          { deletion: '409 InfraDelivery:Project:IN_USE', ...created },
+        ]).toContainEqual({
+          deletion: answerOf(deletion),
+          creation: answerOf(creation),
+          environments: environments.body.data?.length,
+        });
       }
     });
 
@@ -83,19 +92,26 @@ describe.each(databases.eachSupportedId())(
           ),
         ]);
 
-        if (deletion.status === 204) {
-          expect(creation.status).toBe(404);
-          expect(codeOf(creation)).toBe('InfraDelivery:Environment:NOT_FOUND');
-        } else {
-          expect(deletion.status).toBe(409);
-          expect(codeOf(deletion)).toBe('InfraDelivery:Environment:IN_USE');
-          expect(creation.status).toBe(201);
-          const stack = await api.get(
-            `/stacks/${creation.body.data.id}`,
-            owner.token,
-          );
-          expect(stack.status).toBe(200);
-        }
+        const stack =
+          creation.status === 201
+            ? await api.get(`/stacks/${creation.body.data.id}`, owner.token)
+            : undefined;
+        expect([
+          {
+            deletion: '204',
+            creation: '404 InfraDelivery:Environment:NOT_FOUND',
+            stack: undefined,
+          },
+          {
+            deletion: '409 InfraDelivery:Environment:IN_USE',
+            creation: '201',
+            stack: 200,
+          },
+        ]).toContainEqual({
+          deletion: answerOf(deletion),
+          creation: answerOf(creation),
+          stack: stack?.status,
+        });
       }
     });
 
@@ -112,20 +128,29 @@ describe.each(databases.eachSupportedId())(
           ),
         ]);
 
-        if (deletion.status === 204) {
-          expect(triggered.status).toBe(404);
-          expect(codeOf(triggered)).toBe('InfraDelivery:Pipeline:NOT_FOUND');
-        } else {
-          expect(deletion.status).toBe(409);
-          expect(codeOf(deletion)).toBe('InfraDelivery:Stack:BUSY');
-          expect(triggered.status).toBe(201);
-          const run = await api.get(
-            `/pipeline-runs/${triggered.body.data.id}`,
-            owner.token,
-          );
-          expect(run.status).toBe(200);
-          expect(run.body.data.status).toBe('RUNNING');
-        }
+        const run =
+          triggered.status === 201
+            ? await api.get(
+                `/pipeline-runs/${triggered.body.data.id}`,
+                owner.token,
+              )
+            : undefined;
+        expect([
+          {
+            deletion: '204',
+            trigger: '404 InfraDelivery:Pipeline:NOT_FOUND',
+            run: undefined,
+          },
+          {
+            deletion: '409 InfraDelivery:Stack:BUSY',
+            trigger: '201',
+            run: 'RUNNING',
+          },
+        ]).toContainEqual({
+          deletion: answerOf(deletion),
+          trigger: answerOf(triggered),
+          run: run?.body.data?.status,
+        });
       }
     });
   },
