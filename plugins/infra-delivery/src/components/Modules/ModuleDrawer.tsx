@@ -10,6 +10,7 @@ import Link from '@material-ui/core/Link';
 import Typography from '@material-ui/core/Typography';
 import { ReactNode, useState } from 'react';
 import { useActionMessage } from '../common/ActionMessage';
+import { ButtonWithReason } from '../common/ButtonWithReason';
 import { useCanWriteResources } from '../common/useCanExecuteRuns';
 import { CARD_TABLE_OPTIONS, contentWidths } from '../common/tableOptions';
 import { ErrorPanel } from '../common/ErrorPanel';
@@ -23,6 +24,7 @@ import { useDefaultValues } from './useDefaultValues';
 import { useModuleDetails } from './useModuleDetails';
 import { ModuleInstanceDialog } from './ModuleInstanceDialog';
 import { ModuleInstancesTable } from './ModuleInstancesTable';
+import { ReleaseVersionDialog } from './ReleaseVersionDialog';
 import { fallbackOf } from './moduleValues';
 
 /**
@@ -73,6 +75,17 @@ const Inputs = ({
     </Box>
   );
 
+/** Why no version can be released now, if so: its repository is out of the service's reach. */
+function releaseBlocker(module: CatalogModule): string | undefined {
+  if (!module.codeSource) {
+    return 'Its repository is no longer connected: there is no module.yaml to read';
+  }
+  if (module.codeSource.accessLost) {
+    return `The service no longer reaches ${module.codeSource.repoName}: reconnect it first`;
+  }
+  return undefined;
+}
+
 const Section = ({
   id,
   title,
@@ -98,7 +111,8 @@ const Section = ({
 
 /**
  * A module beside the catalog: where it lives, its versions, and its instances, and for those
- * who may change resources a new instance of a released version.
+ * who may change resources a new version released from a branch or tag and a new instance of
+ * a released version.
  */
 export const ModuleDrawer = ({
   module,
@@ -115,6 +129,7 @@ export const ModuleDrawer = ({
   const canWrite = useCanWriteResources();
   /** The instance the dialog changes, or `new` for a new one. */
   const [editing, setEditing] = useState<ModuleInstance | 'new'>();
+  const [releasing, setReleasing] = useState(false);
   const { message, say } = useActionMessage();
   const defaults = new Map(
     (defaultValues.value ?? []).map(definition => [
@@ -127,6 +142,7 @@ export const ModuleDrawer = ({
   const place = (instance: ModuleInstance) =>
     details.value?.places.get(instance.environmentId) ?? '—';
   const source = module.codeSource;
+  const blocker = releaseBlocker(module);
 
   return (
     <SideDrawer title={module.name} onClose={onClose}>
@@ -141,7 +157,22 @@ export const ModuleDrawer = ({
       </Typography>
       {details.error && <ErrorPanel error={details.error} />}
 
-      <Section id="module-versions-heading" title="Versions">
+      <Section
+        id="module-versions-heading"
+        title="Versions"
+        action={
+          canWrite && (
+            <ButtonWithReason
+              variant="outlined"
+              disabled={Boolean(blocker)}
+              disabledReason={blocker}
+              onClick={() => setReleasing(true)}
+            >
+              Release version
+            </ButtonWithReason>
+          )
+        }
+      >
         <LoadingTable<ModuleVersion>
           options={CARD_TABLE_OPTIONS}
           loading={loading}
@@ -209,6 +240,19 @@ export const ModuleDrawer = ({
           }}
         />
       </Section>
+      {releasing && (
+        <ReleaseVersionDialog
+          module={module}
+          newest={versions[0]}
+          onClose={released => {
+            setReleasing(false);
+            if (released) {
+              say({ text: `Version ${released.version} released.` });
+              details.retry();
+            }
+          }}
+        />
+      )}
       {editing && (
         <ModuleInstanceDialog
           moduleName={module.name}

@@ -14,7 +14,7 @@ import { ModulesPage } from './ModulesPage';
 describe('ModulesPage for a VIEWER', () => {
   const { server, requestsTo } = setupInfraDeliveryServer({ role: 'VIEWER' });
 
-  it('offers a VIEWER neither adding a module nor a new instance', async () => {
+  it('offers a VIEWER neither adding a module, nor releasing a version, nor a new instance', async () => {
     server.use(
       http.get(`${baseUrl}/module-definitions`, () =>
         HttpResponse.json(
@@ -72,5 +72,8 @@ describe('ModulesPage for a VIEWER', () => {
         within(drawer).queryByRole('button', { name: 'New instance' }),
       ).not.toBeInTheDocument(),
     );
+    expect(
+      within(drawer).queryByRole('button', { name: 'Release version' }),
+    ).not.toBeInTheDocument();
   });
 });
