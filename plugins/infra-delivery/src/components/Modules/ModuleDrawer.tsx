@@ -24,6 +24,8 @@ import { useDefaultValues } from './useDefaultValues';
 import { useModuleDetails } from './useModuleDetails';
 import { ModuleInstanceDialog } from './ModuleInstanceDialog';
 import { ModuleInstancesTable } from './ModuleInstancesTable';
+import { DeleteModuleButton } from './DeleteModuleButton';
+import { EditModuleDialog } from './EditModuleDialog';
 import { ReleaseVersionDialog } from './ReleaseVersionDialog';
 import { fallbackOf } from './moduleValues';
 
@@ -112,17 +114,23 @@ const Section = ({
 /**
  * A module beside the catalog: where it lives, its versions, and its instances, and for those
  * who may change resources a new version released from a branch or tag and a new instance of
- * a released version.
+ * a released version, and editing or deleting the module.
  */
 export const ModuleDrawer = ({
   module,
   onClose,
-  onInstancesChanged,
+  onChanged,
+  onDeleted,
 }: {
   module: CatalogModule;
   onClose: () => void;
-  /** Called once an instance was created, changed or deleted here: the catalog reads them again. */
-  onInstancesChanged?: () => void;
+  /**
+   * Called once the module was changed, or an instance created, changed or deleted here: the
+   * catalog reads them again.
+   */
+  onChanged?: () => void;
+  /** Called once the module was deleted here. */
+  onDeleted?: () => void;
 }) => {
   const details = useModuleDetails(module);
   const defaultValues = useDefaultValues();
@@ -130,6 +138,7 @@ export const ModuleDrawer = ({
   /** The instance the dialog changes, or `new` for a new one. */
   const [editing, setEditing] = useState<ModuleInstance | 'new'>();
   const [releasing, setReleasing] = useState(false);
+  const [editingModule, setEditingModule] = useState(false);
   const { message, say } = useActionMessage();
   const defaults = new Map(
     (defaultValues.value ?? []).map(definition => [
@@ -155,6 +164,19 @@ export const ModuleDrawer = ({
       <Typography variant="body2">
         <ModuleLocation module={module} /> · id {module.givenId}
       </Typography>
+      {canWrite && (
+        <Box display="flex" marginTop={1} style={{ gap: 8 }}>
+          <Button
+            size="small"
+            variant="outlined"
+            aria-label={`Edit ${module.name}`}
+            onClick={() => setEditingModule(true)}
+          >
+            Edit
+          </Button>
+          <DeleteModuleButton module={module} onDeleted={() => onDeleted?.()} />
+        </Box>
+      )}
       {details.error && <ErrorPanel error={details.error} />}
 
       <Section
@@ -236,10 +258,22 @@ export const ModuleDrawer = ({
           onChange={canWrite ? setEditing : undefined}
           onDeleted={instance => {
             say({ text: `Instance ${instance.name} deleted.` });
-            onInstancesChanged?.();
+            onChanged?.();
           }}
         />
       </Section>
+      {editingModule && (
+        <EditModuleDialog
+          module={module}
+          onClose={changed => {
+            setEditingModule(false);
+            if (changed) {
+              say({ text: `Module ${changed.name} changed.` });
+              onChanged?.();
+            }
+          }}
+        />
+      )}
       {releasing && (
         <ReleaseVersionDialog
           module={module}
@@ -267,7 +301,7 @@ export const ModuleDrawer = ({
                   editing === 'new' ? 'created' : 'changed'
                 }.`,
               });
-              onInstancesChanged?.();
+              onChanged?.();
             }
           }}
         />

@@ -111,7 +111,12 @@ export const ModulesPage = () => {
         <ModuleDrawer
           module={opened}
           onClose={() => setOpenedId()}
-          onInstancesChanged={modules.retry}
+          onChanged={modules.retry}
+          onDeleted={() => {
+            say({ text: `Module ${opened.name} deleted.` });
+            setOpenedId();
+            retry();
+          }}
         />
       )}
     </Content>

@@ -14,7 +14,7 @@ import { ModulesPage } from './ModulesPage';
 describe('ModulesPage for a VIEWER', () => {
   const { server, requestsTo } = setupInfraDeliveryServer({ role: 'VIEWER' });
 
-  it('offers a VIEWER neither adding a module, nor releasing a version, nor a new instance', async () => {
+  it('offers a VIEWER no change: adding, editing or deleting a module, releasing a version, a new instance', async () => {
     server.use(
       http.get(`${baseUrl}/module-definitions`, () =>
         HttpResponse.json(
@@ -72,8 +72,10 @@ describe('ModulesPage for a VIEWER', () => {
         within(drawer).queryByRole('button', { name: 'New instance' }),
       ).not.toBeInTheDocument(),
     );
-    expect(
-      within(drawer).queryByRole('button', { name: 'Release version' }),
-    ).not.toBeInTheDocument();
+    for (const name of ['Release version', 'Edit VPC', 'Delete VPC']) {
+      expect(
+        within(drawer).queryByRole('button', { name }),
+      ).not.toBeInTheDocument();
+    }
   });
 });
