@@ -10,6 +10,7 @@ import Link from '@material-ui/core/Link';
 import Typography from '@material-ui/core/Typography';
 import { ReactNode, useState } from 'react';
 import { useActionMessage } from '../common/ActionMessage';
+import { ButtonWithReason } from '../common/ButtonWithReason';
 import { useCanWriteResources } from '../common/useCanExecuteRuns';
 import { CARD_TABLE_OPTIONS, contentWidths } from '../common/tableOptions';
 import { ErrorPanel } from '../common/ErrorPanel';
@@ -23,6 +24,9 @@ import { useDefaultValues } from './useDefaultValues';
 import { useModuleDetails } from './useModuleDetails';
 import { ModuleInstanceDialog } from './ModuleInstanceDialog';
 import { ModuleInstancesTable } from './ModuleInstancesTable';
+import { DeleteModuleButton } from './DeleteModuleButton';
+import { EditModuleDialog } from './EditModuleDialog';
+import { ReleaseVersionDialog } from './ReleaseVersionDialog';
 import { fallbackOf } from './moduleValues';
 
 /**
@@ -73,6 +77,17 @@ const Inputs = ({
     </Box>
   );
 
+/** Why no version can be released now, if so: its repository is out of the service's reach. */
+function releaseBlocker(module: CatalogModule): string | undefined {
+  if (!module.codeSource) {
+    return 'Its repository is no longer connected: there is no module.yaml to read';
+  }
+  if (module.codeSource.accessLost) {
+    return `The service no longer reaches ${module.codeSource.repoName}: reconnect it first`;
+  }
+  return undefined;
+}
+
 const Section = ({
   id,
   title,
@@ -98,23 +113,32 @@ const Section = ({
 
 /**
  * A module beside the catalog: where it lives, its versions, and its instances, and for those
- * who may change resources a new instance of a released version.
+ * who may change resources a new version released from a branch or tag and a new instance of
+ * a released version, and editing or deleting the module.
  */
 export const ModuleDrawer = ({
   module,
   onClose,
-  onInstancesChanged,
+  onChanged,
+  onDeleted,
 }: {
   module: CatalogModule;
   onClose: () => void;
-  /** Called once an instance was created, changed or deleted here: the catalog reads them again. */
-  onInstancesChanged?: () => void;
+  /**
+   * Called once the module was changed, or an instance created, changed or deleted here: the
+   * catalog reads them again.
+   */
+  onChanged?: () => void;
+  /** Called once the module was deleted here. */
+  onDeleted?: () => void;
 }) => {
   const details = useModuleDetails(module);
   const defaultValues = useDefaultValues();
   const canWrite = useCanWriteResources();
   /** The instance the dialog changes, or `new` for a new one. */
   const [editing, setEditing] = useState<ModuleInstance | 'new'>();
+  const [releasing, setReleasing] = useState(false);
+  const [editingModule, setEditingModule] = useState(false);
   const { message, say } = useActionMessage();
   const defaults = new Map(
     (defaultValues.value ?? []).map(definition => [
@@ -127,6 +151,7 @@ export const ModuleDrawer = ({
   const place = (instance: ModuleInstance) =>
     details.value?.places.get(instance.environmentId) ?? '—';
   const source = module.codeSource;
+  const blocker = releaseBlocker(module);
 
   return (
     <SideDrawer title={module.name} onClose={onClose}>
@@ -139,9 +164,37 @@ export const ModuleDrawer = ({
       <Typography variant="body2">
         <ModuleLocation module={module} /> · id {module.givenId}
       </Typography>
+      {canWrite && (
+        <Box display="flex" marginTop={1} style={{ gap: 8 }}>
+          <Button
+            size="small"
+            variant="outlined"
+            aria-label={`Edit ${module.name}`}
+            onClick={() => setEditingModule(true)}
+          >
+            Edit
+          </Button>
+          <DeleteModuleButton module={module} onDeleted={() => onDeleted?.()} />
+        </Box>
+      )}
       {details.error && <ErrorPanel error={details.error} />}
 
-      <Section id="module-versions-heading" title="Versions">
+      <Section
+        id="module-versions-heading"
+        title="Versions"
+        action={
+          canWrite && (
+            <ButtonWithReason
+              variant="outlined"
+              disabled={Boolean(blocker)}
+              disabledReason={blocker}
+              onClick={() => setReleasing(true)}
+            >
+              Release version
+            </ButtonWithReason>
+          )
+        }
+      >
         <LoadingTable<ModuleVersion>
           options={CARD_TABLE_OPTIONS}
           loading={loading}
@@ -205,10 +258,35 @@ export const ModuleDrawer = ({
           onChange={canWrite ? setEditing : undefined}
           onDeleted={instance => {
             say({ text: `Instance ${instance.name} deleted.` });
-            onInstancesChanged?.();
+            onChanged?.();
           }}
         />
       </Section>
+      {editingModule && (
+        <EditModuleDialog
+          module={module}
+          onClose={changed => {
+            setEditingModule(false);
+            if (changed) {
+              say({ text: `Module ${changed.name} changed.` });
+              onChanged?.();
+            }
+          }}
+        />
+      )}
+      {releasing && (
+        <ReleaseVersionDialog
+          module={module}
+          newest={versions[0]}
+          onClose={released => {
+            setReleasing(false);
+            if (released) {
+              say({ text: `Version ${released.version} released.` });
+              details.retry();
+            }
+          }}
+        />
+      )}
       {editing && (
         <ModuleInstanceDialog
           moduleName={module.name}
@@ -223,7 +301,7 @@ export const ModuleDrawer = ({
                   editing === 'new' ? 'created' : 'changed'
                 }.`,
               });
-              onInstancesChanged?.();
+              onChanged?.();
             }
           }}
         />

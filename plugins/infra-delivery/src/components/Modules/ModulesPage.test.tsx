@@ -1,9 +1,3 @@
-import {
-  CodeSource,
-  ModuleDefinition,
-  ModuleInstance,
-  ModuleVersion,
-} from '@infra-delivery/plugin-infra-delivery-common';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
@@ -15,163 +9,15 @@ import {
   renderWithService,
   setupInfraDeliveryServer,
 } from '../../__testUtils__/infraDeliveryTestKit';
+import { instance, moduleHandlers } from '../../__testUtils__/moduleFixtures';
 import { inputText } from './ModuleDrawer';
 import { ModulesPage } from './ModulesPage';
-
-const repository: CodeSource = {
-  id: 'cs-1',
-  organizationId: 'org-1',
-  type: 'HOSTED_FORGE',
-  auth: { kind: 'installation', forgeInstallationId: '42' },
-  accessLost: false,
-  defaultBranch: 'main',
-  gitRepositoryId: '7',
-  repoName: 'acme/modules',
-  repoUrl: 'https://github.com/acme/modules',
-  visibility: 'PRIVATE',
-  createdAt: now,
-  updatedAt: now,
-};
-
-function definition(
-  overrides: Partial<ModuleDefinition> & Pick<ModuleDefinition, 'id' | 'name'>,
-): ModuleDefinition {
-  return {
-    organizationId: 'org-1',
-    givenId: overrides.id,
-    codeSourceId: repository.id,
-    path: '',
-    createdAt: now,
-    updatedAt: now,
-    ...overrides,
-  };
-}
-
-const vpc = definition({
-  id: 'md-vpc',
-  givenId: 'vpc',
-  name: 'VPC',
-  description: 'A network with public and private subnets',
-  path: 'network/vpc',
-});
-// Its repository was disconnected since.
-const queue = definition({
-  id: 'md-queue',
-  name: 'Queue',
-  codeSourceId: 'cs-gone',
-});
-
-const version = (
-  overrides: Partial<ModuleVersion> & Pick<ModuleVersion, 'id' | 'version'>,
-): ModuleVersion => ({
-  organizationId: 'org-1',
-  moduleDefinitionId: vpc.id,
-  ref: `v${overrides.version}`,
-  commitSha: 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678',
-  inputs: [],
-  createdAt: now,
-  ...overrides,
-});
-
-const versions = [
-  version({
-    id: 'mv-2',
-    version: '1.1.0',
-    inputs: [
-      {
-        id: 'region',
-        label: 'Region',
-        type: 'string',
-        default_from: 'aws-region',
-      },
-      {
-        id: 'cidr',
-        label: 'CIDR block',
-        type: 'string',
-        required: true,
-        immutable: true,
-        patterns: [
-          {
-            pattern: '^\\d+\\.\\d+\\.\\d+\\.\\d+/\\d+$',
-            message: 'A CIDR block such as 10.0.0.0/16',
-          },
-        ],
-      },
-    ],
-  }),
-  version({ id: 'mv-1', version: '1.0.0' }),
-];
-
-const instance: ModuleInstance = {
-  id: 'mi-1',
-  organizationId: 'org-1',
-  projectId: 'p-payments',
-  environmentId: 'e-production',
-  moduleDefinitionId: vpc.id,
-  moduleVersionId: 'mv-2',
-  name: 'payments-network',
-  values: { cidr: '10.20.0.0/16', region: 'eu-west-1' },
-  createdAt: now,
-  updatedAt: now,
-};
 
 describe('ModulesPage', () => {
   const { server, requestsTo } = setupInfraDeliveryServer();
 
   beforeEach(() => {
-    server.use(
-      http.get(`${baseUrl}/module-definitions`, () =>
-        HttpResponse.json(list([vpc, queue])),
-      ),
-      http.get(`${baseUrl}/code-sources`, () =>
-        HttpResponse.json(list([repository])),
-      ),
-      http.get(`${baseUrl}/module-instances`, () =>
-        HttpResponse.json(list([instance])),
-      ),
-      http.get(`${baseUrl}/default-value-definitions`, () =>
-        HttpResponse.json(
-          list([
-            {
-              id: 'dv-1',
-              organizationId: 'org-1',
-              givenId: 'aws-region',
-              name: 'AWS region',
-              description: 'Where the organization deploys',
-              createdByType: 'USER',
-              schema: {
-                id: 'region',
-                label: 'Region',
-                type: 'string',
-                default: 'eu-west-1',
-                values: [{ value: 'eu-west-1' }, { value: 'eu-central-1' }],
-              },
-              createdAt: now,
-              updatedAt: now,
-            },
-          ]),
-        ),
-      ),
-      http.get(`${baseUrl}/module-definitions/:id/versions`, ({ params }) =>
-        HttpResponse.json(list(params.id === vpc.id ? versions : [])),
-      ),
-      http.get(`${baseUrl}/projects`, () =>
-        HttpResponse.json(list([{ id: 'p-payments', name: 'Payments' }])),
-      ),
-      http.get(`${baseUrl}/projects/p-payments`, () =>
-        HttpResponse.json({
-          data: { id: 'p-payments', name: 'Payments' },
-        }),
-      ),
-      http.get(`${baseUrl}/projects/p-payments/environments`, () =>
-        HttpResponse.json(
-          list([
-            { id: 'e-production', name: 'Production' },
-            { id: 'e-staging', name: 'Staging' },
-          ]),
-        ),
-      ),
-    );
+    server.use(...moduleHandlers());
   });
 
   const rowOf = (name: string) =>
@@ -578,18 +424,6 @@ describe('ModulesPage', () => {
       await within(drawer).findByText('No version released yet.'),
     ).toBeInTheDocument();
     expect(within(drawer).getByText(/^No instance yet/)).toBeInTheDocument();
-  });
-
-  it('says how modules are added while there is none', async () => {
-    server.use(
-      http.get(`${baseUrl}/module-definitions`, () =>
-        HttpResponse.json(list([])),
-      ),
-    );
-    renderWithService(<ModulesPage />);
-
-    expect(await screen.findByText('No module yet.')).toBeInTheDocument();
-    expect(screen.getByText('POST /module-definitions')).toBeInTheDocument();
   });
 
   it('shows what the service answered when the list cannot be read', async () => {

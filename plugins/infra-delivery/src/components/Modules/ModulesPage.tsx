@@ -1,13 +1,17 @@
 import { Content } from '@backstage/core-components';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
-import { useMemo } from 'react';
+import { ModuleDefinition } from '@infra-delivery/plugin-infra-delivery-common';
+import { useCallback, useMemo } from 'react';
+import { useActionMessage } from '../common/ActionMessage';
+import { useCanWriteResources } from '../common/useCanExecuteRuns';
 import { contentWidths, TABLE_OPTIONS } from '../common/tableOptions';
 import { DetailsButton } from '../common/DetailsButton';
 import { useOpenedDrawer } from '../common/drawerLinks';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { LoadingTable } from '../common/LoadingTable';
 import { Timestamp } from '../common/Timestamp';
+import { AddModuleButton } from './AddModuleButton';
 import { DefaultValuesTable } from './DefaultValuesTable';
 import { ModuleDrawer } from './ModuleDrawer';
 import { ModuleLocation } from './ModuleLocation';
@@ -50,17 +54,36 @@ function moduleColumns(open: (id: string) => void) {
  * The organization's modules: directories with a `module.yaml` in its connected repositories,
  * the versions released of each and their instances in environments; and the default
  * values their inputs may take. A module's name opens its versions and instances beside the
- * list (`?module=<id>`).
+ * list (`?module=<id>`). Those who may change resources add modules here.
  */
 export const ModulesPage = () => {
   const modules = useModules();
   const [openedId, setOpenedId] = useOpenedDrawer('module');
   const opened = modules.value?.find(module => module.id === openedId);
   const columns = useMemo(() => moduleColumns(setOpenedId), [setOpenedId]);
+  const canWrite = useCanWriteResources();
+  const { message, say } = useActionMessage();
+  const { retry } = modules;
+  // The list reads it again, and its drawer opens once it is there.
+  const added = useCallback(
+    (module: ModuleDefinition) => {
+      say({ text: `Module ${module.name} added.` });
+      retry();
+      setOpenedId(module.id);
+    },
+    [say, retry, setOpenedId],
+  );
+  const empty = modules.value?.length === 0;
 
   return (
     <Content>
+      {message}
       {modules.error && <ErrorPanel error={modules.error} />}
+      {canWrite && !empty && (
+        <Box display="flex" justifyContent="flex-end" marginBottom={2}>
+          <AddModuleButton onAdded={added} />
+        </Box>
+      )}
       <LoadingTable
         title="Modules"
         subtitle="Reusable infrastructure: a directory with a module.yaml in a connected repository, released as versions; an instance is a version chosen for an environment, with its values."
@@ -72,13 +95,12 @@ export const ModulesPage = () => {
         emptyContent={
           <Box padding={2}>
             <Typography gutterBottom>No module yet.</Typography>
-            <Typography variant="body2" color="textSecondary">
-              A module is a directory with a module.yaml in a repository
-              connected to the organization. It is added with{' '}
-              <code>POST /module-definitions</code>, and a version released with{' '}
-              <code>POST /module-definitions/&#123;id&#125;/versions</code>; the
-              service's API is described on the Status tab.
+            <Typography variant="body2" color="textSecondary" paragraph>
+              A module is a directory with a module.yaml in a connected
+              repository: released as versions, it is deployed into environments
+              as instances.
             </Typography>
+            {canWrite && <AddModuleButton onAdded={added} />}
           </Box>
         }
       />
@@ -89,7 +111,12 @@ export const ModulesPage = () => {
         <ModuleDrawer
           module={opened}
           onClose={() => setOpenedId()}
-          onInstancesChanged={modules.retry}
+          onChanged={modules.retry}
+          onDeleted={() => {
+            say({ text: `Module ${opened.name} deleted.` });
+            setOpenedId();
+            retry();
+          }}
         />
       )}
     </Content>

@@ -14,7 +14,7 @@ import { ModulesPage } from './ModulesPage';
 describe('ModulesPage for a VIEWER', () => {
   const { server, requestsTo } = setupInfraDeliveryServer({ role: 'VIEWER' });
 
-  it('offers no new instance to a VIEWER', async () => {
+  it('offers a VIEWER no change: adding, editing or deleting a module, releasing a version, a new instance', async () => {
     server.use(
       http.get(`${baseUrl}/module-definitions`, () =>
         HttpResponse.json(
@@ -58,16 +58,24 @@ describe('ModulesPage for a VIEWER', () => {
     );
 
     renderWithService(<ModulesPage />);
+    await waitFor(() => expect(requestsTo('GET', '/me')).toHaveLength(1));
+    expect(
+      screen.queryByRole('button', { name: 'Add module' }),
+    ).not.toBeInTheDocument();
     await userEvent.click(
       await screen.findByRole('button', { name: 'Details of VPC' }),
     );
     const drawer = screen.getByRole('dialog', { name: 'VPC' });
     expect(await within(drawer).findByText('1.0.0')).toBeInTheDocument();
-    await waitFor(() => expect(requestsTo('GET', '/me')).toHaveLength(1));
     await waitFor(() =>
       expect(
         within(drawer).queryByRole('button', { name: 'New instance' }),
       ).not.toBeInTheDocument(),
     );
+    for (const name of ['Release version', 'Edit VPC', 'Delete VPC']) {
+      expect(
+        within(drawer).queryByRole('button', { name }),
+      ).not.toBeInTheDocument();
+    }
   });
 });

@@ -1,0 +1,48 @@
+import { CodeSource } from '@infra-delivery/plugin-infra-delivery-common';
+import Typography from '@material-ui/core/Typography';
+import { WarningText } from '../common/WarningText';
+import { moduleLocation } from './repositoryLinks';
+import { useModuleYamlCheck } from './useModuleYamlCheck';
+
+/**
+ * Whether the directory a person names holds a `module.yaml` on the repository's default
+ * branch, said before they add the module: a typo in the path showed only when its first
+ * version was refused.
+ */
+export const ModuleYamlStatus = ({
+  source,
+  path,
+}: {
+  source?: CodeSource;
+  path: string;
+}) => {
+  const check = useModuleYamlCheck(source?.id ?? '', path);
+  if (!source || check.path === undefined) return null;
+  const where = `${moduleLocation(source, check.path)} on ${
+    source.defaultBranch
+  }`;
+  let text;
+  if (check.error) {
+    text = (
+      <WarningText>
+        Could not look for module.yaml at {where}: {check.error.message}
+      </WarningText>
+    );
+  } else if (check.exists === true) {
+    text = <>module.yaml found at {where}</>;
+  } else if (check.exists === false) {
+    text = (
+      <WarningText>
+        module.yaml not found at {where}: the module can be added, but a version
+        is released only from a branch or tag that has it.
+      </WarningText>
+    );
+  } else {
+    text = <>Looking for module.yaml at {where}…</>;
+  }
+  return (
+    <Typography variant="body2" role="status">
+      {text}
+    </Typography>
+  );
+};

@@ -1,0 +1,153 @@
+import { useApi } from '@backstage/frontend-plugin-api';
+import {
+  gitRefSchema,
+  ModuleVersion,
+  moduleVersionNameSchema,
+} from '@infra-delivery/plugin-infra-delivery-common';
+import Box from '@material-ui/core/Box';
+import Button from '@material-ui/core/Button';
+import Dialog from '@material-ui/core/Dialog';
+import DialogActions from '@material-ui/core/DialogActions';
+import DialogContent from '@material-ui/core/DialogContent';
+import DialogTitle from '@material-ui/core/DialogTitle';
+import TextField from '@material-ui/core/TextField';
+import Typography from '@material-ui/core/Typography';
+import { useId, useState } from 'react';
+import { infraDeliveryApiRef } from '../../api';
+import { DialogForm } from '../common/DialogForm';
+import { ErrorPanel } from '../common/ErrorPanel';
+import { refusedFieldsOf } from './refusedFields';
+import { CatalogModule } from './useModules';
+
+/** The service's refusals said beside a field, by their reason. */
+const REFUSED_BY_REASON = {
+  VERSION_TAKEN: 'version',
+  REF_NOT_FOUND: 'ref',
+  MODULE_YAML_NOT_FOUND: 'ref',
+};
+
+/**
+ * Releases a version of a module (`POST /module-definitions/{id}/versions`): its name, and
+ * the branch or tag whose `module.yaml` the service reads and pins to its commit. A version
+ * taken, a ref the repository lacks or a `module.yaml` missing there is said beside its
+ * field; an invalid `module.yaml` lists its problems below.
+ */
+export const ReleaseVersionDialog = ({
+  module,
+  newest,
+  onClose,
+}: {
+  module: CatalogModule;
+  /** The newest version released, to say what the next one follows. */
+  newest?: ModuleVersion;
+  /** With the version released, or nothing when the person cancelled. */
+  onClose: (released?: ModuleVersion) => void;
+}) => {
+  const client = useApi(infraDeliveryApiRef);
+  const titleId = useId();
+  const [version, setVersion] = useState('');
+  const [ref, setRef] = useState(module.codeSource?.defaultBranch ?? '');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<Error>();
+
+  const problems: Record<string, string | undefined> = {
+    version: version.trim()
+      ? moduleVersionNameSchema.safeParse(version.trim()).error?.issues[0]
+          ?.message
+      : undefined,
+    ref: ref.trim()
+      ? gitRefSchema.safeParse(ref.trim()).error?.issues[0]?.message
+      : undefined,
+  };
+  const refused = refusedFieldsOf(error, ['version', 'ref'], REFUSED_BY_REASON);
+  const problemOf = (field: string) => problems[field] ?? refused?.[field];
+  const complete =
+    Boolean(version.trim() && ref.trim()) && !problems.version && !problems.ref;
+
+  const release = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      const released = await client.call('createModuleVersion', {
+        params: { id: module.id },
+        body: { data: { version: version.trim(), ref: ref.trim() } },
+      });
+      onClose(released.data);
+    } catch (e) {
+      setError(e as Error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog
+      open
+      onClose={() => !busy && onClose()}
+      fullWidth
+      maxWidth="sm"
+      aria-labelledby={titleId}
+    >
+      <DialogForm onSubmit={release} canSubmit={complete && !busy}>
+        <DialogTitle id={titleId}>
+          Release a version of {module.name}
+        </DialogTitle>
+        <DialogContent>
+          <Typography variant="body2" paragraph>
+            The service reads module.yaml at the branch or tag, and keeps its
+            inputs and the commit it points to now.
+          </Typography>
+          <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
+            <TextField
+              id="release-version-name"
+              label="Version"
+              required
+              value={version}
+              error={Boolean(problemOf('version'))}
+              helperText={
+                problemOf('version') ??
+                `A semantic version: 1.2.0, v1.2.0-rc.1${
+                  newest ? ` (newest: ${newest.version})` : ''
+                }`
+              }
+              onChange={event => setVersion(event.target.value)}
+            />
+            <TextField
+              id="release-version-ref"
+              label="Git ref"
+              required
+              value={ref}
+              error={Boolean(problemOf('ref'))}
+              helperText={
+                problemOf('ref') ??
+                `A branch or tag of ${
+                  module.codeSource?.repoName ?? 'the repository'
+                }`
+              }
+              onChange={event => setRef(event.target.value)}
+            />
+          </Box>
+          {error && !refused && (
+            <ErrorPanel
+              error={error}
+              title="The version could not be released"
+            />
+          )}
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => onClose()} disabled={busy}>
+            Cancel
+          </Button>
+          <Button
+            type="submit"
+            color="primary"
+            variant="contained"
+            disabled={!complete || busy}
+          >
+            Release
+          </Button>
+        </DialogActions>
+      </DialogForm>
+    </Dialog>
+  );
+};
