@@ -76,6 +76,55 @@ describe.each(databases.eachSupportedId())(
       }
     });
 
+    it('answers a pipeline created in a project being deleted with 404, or refuses the deletion', async () => {
+      const owner = await api.signup();
+      for (let round = 0; round < ROUNDS; round++) {
+        const project = await api.post(
+          '/projects',
+          { data: { givenId: `pipelines-${round}`, name: 'Project' } },
+          owner.token,
+        );
+        expect(project.status).toBe(201);
+        const projectId = project.body.data.id;
+        const [deletion, creation] = await Promise.all([
+          api.delete(`/projects/${projectId}`, owner.token),
+          api.post(
+            '/pipelines',
+            {
+              data: {
+                projectId,
+                givenId: `pipeline-${round}`,
+                name: 'Pipeline',
+                steps: [{ type: 'approval', name: 'Approve' }],
+              },
+            },
+            owner.token,
+          ),
+        ]);
+
+        const pipelines = await api.get(
+          `/pipelines?projectId=${projectId}`,
+          owner.token,
+        );
+        expect([
+          {
+            deletion: '204',
+            creation: '404 InfraDelivery:Project:NOT_FOUND',
+            pipelines: 0,
+          },
+          {
+            deletion: '409 InfraDelivery:Project:IN_USE',
+            creation: '201',
+            pipelines: 1,
+          },
+        ]).toContainEqual({
+          deletion: answerOf(deletion),
+          creation: answerOf(creation),
+          pipelines: pipelines.body.data?.length,
+        });
+      }
+    });
+
     it('answers a stack created in an environment being deleted with 404, or refuses the deletion', async () => {
       const owner = await api.signup();
       for (let round = 0; round < ROUNDS; round++) {
