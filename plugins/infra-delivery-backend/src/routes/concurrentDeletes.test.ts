@@ -1,13 +1,16 @@
 import { errorBodySchema } from '@infra-delivery/plugin-infra-delivery-common';
 import request from 'supertest';
+import { commitSha, FakeGithub } from '../__testUtils__/fakeGithub';
 import {
   createEnvironment,
   createStack,
+  expectStatus,
 } from '../__testUtils__/pipelineFixtures';
 import {
   createTestDatabases,
   InfraDeliveryTestClient,
   startInfraDeliveryBackend,
+  TestOrganization,
 } from '../__testUtils__/testBackend';
 
 jest.setTimeout(120_000);
@@ -199,6 +202,126 @@ describe.each(databases.eachSupportedId())(
           deletion: answerOf(deletion),
           trigger: answerOf(triggered),
           run: run?.body.data?.status,
+        });
+      }
+    });
+  },
+);
+
+/** A module with one input, at tag v1 of the fake repository. */
+const MODULE_V1 = commitSha('module-v1');
+const MODULE_YAML = `
+inputs:
+  - id: tier
+    label: Tier
+    type: string
+    default: small
+`;
+
+describe.each(databases.eachSupportedId())(
+  'a deletion racing the creation of a module version or instance, on %s',
+  databaseId => {
+    let api: InfraDeliveryTestClient;
+    let github: FakeGithub;
+    let repositories = 0;
+
+    beforeAll(async () => {
+      github = await FakeGithub.start();
+      api = await startInfraDeliveryBackend(await databases.init(databaseId), {
+        config: github.config(),
+      });
+    });
+
+    afterAll(async () => {
+      await github.close();
+    });
+
+    /** An organization with a code source whose repository holds the module at tag v1. */
+    async function organization() {
+      repositories += 1;
+      const name = `races-${databaseId.toLowerCase()}-${repositories}`;
+      const installationId = String(6000 + repositories);
+      github.addRepository({
+        owner: 'acme',
+        name,
+        id: 60_000 + repositories,
+        branches: { main: MODULE_V1 },
+        tags: { v1: MODULE_V1 },
+        commits: { [MODULE_V1]: { 'module/module.yaml': MODULE_YAML } },
+      });
+      github.install(installationId, 'all');
+      const owner = await api.signup();
+      const source = await api.post(
+        '/code-sources',
+        {
+          data: {
+            forgeInstallationId: installationId,
+            repoUrl: github.repoUrl('acme', name),
+            type: 'HOSTED_FORGE',
+          },
+        },
+        owner.token,
+      );
+      expectStatus(source, 201);
+      return { owner, codeSourceId: source.body.data.id as string };
+    }
+
+    async function defineModule(
+      org: { owner: TestOrganization; codeSourceId: string },
+      givenId: string,
+    ): Promise<string> {
+      const response = await api.post(
+        '/module-definitions',
+        {
+          data: {
+            givenId,
+            name: 'Module',
+            codeSourceId: org.codeSourceId,
+            path: 'module',
+          },
+        },
+        org.owner.token,
+      );
+      expectStatus(response, 201);
+      return response.body.data.id;
+    }
+
+    function publish(owner: TestOrganization, definitionId: string) {
+      return api.post(
+        `/module-definitions/${definitionId}/versions`,
+        { data: { version: '1.0.0', ref: 'v1' } },
+        owner.token,
+      );
+    }
+
+    it('answers a version published of a module definition being deleted with 404, or deletes it with the definition', async () => {
+      const org = await organization();
+      for (let round = 0; round < ROUNDS; round++) {
+        const definitionId = await defineModule(org, `module-${round}`);
+        const [deletion, creation] = await Promise.all([
+          api.delete(`/module-definitions/${definitionId}`, org.owner.token),
+          publish(org.owner, definitionId),
+        ]);
+
+        const version =
+          creation.status === 201
+            ? await api.get(
+                `/module-versions/${creation.body.data.id}`,
+                org.owner.token,
+              )
+            : undefined;
+        expect([
+          {
+            deletion: '204',
+            creation: '404 InfraDelivery:ModuleDefinition:NOT_FOUND',
+            version: undefined,
+          },
+          // Published first, then deleted with its definition, as in that order one by one.
+          { deletion: '204', creation: '201', version: 404 },
+        ]).toContainEqual({
+          deletion: answerOf(deletion),
+          creation: answerOf(creation),
+          version: version?.status,
         });
       }
     });

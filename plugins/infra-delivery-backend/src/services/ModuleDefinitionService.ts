@@ -13,6 +13,7 @@ import { InfraDeliveryError, notFound } from '../errors';
 import { moduleYamlPath, parseModuleYaml } from '../modules/moduleYaml';
 import { GithubAppInstallations } from '../providers/github/GithubAppInstallations';
 import { deleteUnlessInUse } from './deleteUnlessInUse';
+import { insertUnderParents } from './insertUnderParents';
 
 function invalidModuleYaml(
   path: string,
@@ -204,14 +205,19 @@ export class ModuleDefinitionService {
     }
 
     try {
-      return await stores.moduleDefinitions.createVersion({
-        organizationId,
-        moduleDefinitionId,
-        version: input.version,
-        ref: input.ref,
-        commitSha,
-        inputs: parsed.inputs,
-      });
+      return await insertUnderParents(
+        () =>
+          stores.moduleDefinitions.createVersion({
+            organizationId,
+            moduleDefinitionId,
+            version: input.version,
+            ref: input.ref,
+            commitSha,
+            inputs: parsed.inputs,
+          }),
+        // Deleted while its module.yaml was read.
+        () => this.find(caller, moduleDefinitionId),
+      );
     } catch (error) {
       if (isUniqueViolation(error)) {
         throw new InfraDeliveryError({
