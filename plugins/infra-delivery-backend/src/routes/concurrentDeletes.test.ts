@@ -325,5 +325,87 @@ describe.each(databases.eachSupportedId())(
         });
       }
     });
+
+    it('answers a module instance created in an environment, or of a module, being deleted with 404, or refuses the deletion', async () => {
+      const org = await organization();
+      for (let round = 0; round < ROUNDS; round++) {
+        const definitionId = await defineModule(org, `instantiated-${round}`);
+        const version = await publish(org.owner, definitionId);
+        expectStatus(version, 201);
+        const place = await createEnvironment(api, org.owner);
+        const instantiate = (name: string, environmentId: string) =>
+          api.post(
+            '/module-instances',
+            {
+              data: {
+                moduleVersionId: version.body.data.id,
+                environmentId,
+                name,
+              },
+            },
+            org.owner.token,
+          );
+        const instances = async () =>
+          (
+            await api.get(
+              `/module-instances?environmentId=${place.environmentId}`,
+              org.owner.token,
+            )
+          ).body.data.length;
+
+        const [environmentDeletion, inEnvironment] = await Promise.all([
+          api.delete(
+            `/projects/${place.projectId}/environments/${place.environmentId}`,
+            org.owner.token,
+          ),
+          instantiate(`first-${round}`, place.environmentId),
+        ]);
+        expect([
+          {
+            deletion: '204',
+            creation: '404 InfraDelivery:Environment:NOT_FOUND',
+            instances: 0,
+          },
+          {
+            deletion: '409 InfraDelivery:Environment:IN_USE',
+            creation: '201',
+            instances: 1,
+          },
+        ]).toContainEqual({
+          deletion: answerOf(environmentDeletion),
+          creation: answerOf(inEnvironment),
+          instances: await instances(),
+        });
+
+        const elsewhere = await createEnvironment(api, org.owner);
+        const [moduleDeletion, ofModule] = await Promise.all([
+          api.delete(`/module-definitions/${definitionId}`, org.owner.token),
+          instantiate(`second-${round}`, elsewhere.environmentId),
+        ]);
+        const created =
+          ofModule.status === 201
+            ? await api.get(
+                `/module-instances/${ofModule.body.data.id}`,
+                org.owner.token,
+              )
+            : undefined;
+        expect([
+          {
+            deletion: '204',
+            creation: '404 InfraDelivery:ModuleVersion:NOT_FOUND',
+            instance: undefined,
+          },
+          {
+            deletion: '409 InfraDelivery:ModuleDefinition:IN_USE',
+            creation: '201',
+            instance: 200,
+          },
+        ]).toContainEqual({
+          deletion: answerOf(moduleDeletion),
+          creation: answerOf(ofModule),
+          instance: created?.status,
+        });
+      }
+    });
   },
 );
