@@ -128,6 +128,77 @@ describe.each(databases.eachSupportedId())(
       }
     });
 
+    it('never keeps an API key of a service account or member deleted while it is created', async () => {
+      const owner = await api.signup();
+      const keysOf = async (ownerType: string, ownerId: string) =>
+        (
+          await api.get(
+            `/api-keys?ownerType=${ownerType}&ownerId=${ownerId}`,
+            owner.token,
+          )
+        ).body.data.length;
+      for (let round = 0; round < ROUNDS; round++) {
+        const account = await api.post(
+          '/service-accounts',
+          { data: { name: `account-${round}`, role: 'MEMBER' } },
+          owner.token,
+        );
+        expect(account.status).toBe(201);
+        const accountId = account.body.data.id;
+        const [accountDeletion, accountKey] = await Promise.all([
+          api.delete(`/service-accounts/${accountId}`, owner.token),
+          api.post(
+            '/api-keys',
+            {
+              data: {
+                name: 'Runner',
+                ownerType: 'SERVICE_ACCOUNT',
+                ownerId: accountId,
+              },
+            },
+            owner.token,
+          ),
+        ]);
+        expect([
+          {
+            deletion: '204',
+            creation: '404 InfraDelivery:ServiceAccount:NOT_FOUND',
+            keys: 0,
+          },
+          // Created first, then deleted with its owner.
+          { deletion: '204', creation: '201', keys: 0 },
+        ]).toContainEqual({
+          deletion: answerOf(accountDeletion),
+          creation: answerOf(accountKey),
+          keys: await keysOf('SERVICE_ACCOUNT', accountId),
+        });
+
+        const member = await api.member(owner, 'MEMBER');
+        const [removal, ownKey] = await Promise.all([
+          api.delete(`/memberships/${member.membershipId}`, owner.token),
+          api.post('/api-keys', { data: { name: 'Mine' } }, member.token),
+        ]);
+        expect([
+          {
+            removal: '204',
+            creation: '404 InfraDelivery:Membership:NOT_FOUND',
+            keys: 0,
+          },
+          // The member was gone when their request was authenticated.
+          {
+            removal: '204',
+            creation: '401 InfraDelivery:Auth:INVALID_TOKEN',
+            keys: 0,
+          },
+          { removal: '204', creation: '201', keys: 0 },
+        ]).toContainEqual({
+          removal: answerOf(removal),
+          creation: answerOf(ownKey),
+          keys: await keysOf('MEMBERSHIP', member.membershipId),
+        });
+      }
+    });
+
     it('answers a stack created in an environment being deleted with 404, or refuses the deletion', async () => {
       const owner = await api.signup();
       for (let round = 0; round < ROUNDS; round++) {
