@@ -199,6 +199,73 @@ describe.each(databases.eachSupportedId())(
       }
     });
 
+    it('answers a deployment made with a cloud account being deleted with 404, or refuses the deletion', async () => {
+      const owner = await api.signup();
+      for (let round = 0; round < ROUNDS; round++) {
+        const account = await api.post(
+          '/cloud-accounts',
+          {
+            data: {
+              givenId: `aws-${round}`,
+              name: 'AWS',
+              cloudId: String(210_000_000_000 + round),
+            },
+          },
+          owner.token,
+        );
+        expect(account.status).toBe(201);
+        const cloudAccountId = account.body.data.id;
+        expect(
+          (
+            await api.post(
+              `/cloud-accounts/${cloudAccountId}/connect-local`,
+              {},
+              owner.token,
+            )
+          ).status,
+        ).toBe(200);
+        const place = await createEnvironment(api, owner);
+        const [creation, deletion] = await Promise.all([
+          api.post(
+            '/deployments',
+            {
+              data: {
+                cloudAccountId,
+                region: 'eu-west-1',
+                environmentId: place.environmentId,
+                clusterRef: 'main',
+                serviceRef: 'web',
+                taskDefinition: {
+                  family: 'web',
+                  containerDefinitions: [
+                    { name: 'app', image: 'web:1', essential: true },
+                  ],
+                  cpu: '256',
+                  memory: '512',
+                },
+              },
+            },
+            owner.token,
+          ),
+          api.delete(`/cloud-accounts/${cloudAccountId}`, owner.token),
+        ]);
+
+        expect([
+          {
+            deletion: '204',
+            creation: '404 InfraDelivery:CloudAccount:NOT_FOUND',
+          },
+          {
+            deletion: '409 InfraDelivery:CloudAccount:IN_USE',
+            creation: '201',
+          },
+        ]).toContainEqual({
+          deletion: answerOf(deletion),
+          creation: answerOf(creation),
+        });
+      }
+    });
+
     it('answers a stack created in an environment being deleted with 404, or refuses the deletion', async () => {
       const owner = await api.signup();
       for (let round = 0; round < ROUNDS; round++) {
