@@ -432,6 +432,38 @@ describe.each(databases.eachSupportedId())(
       );
     }
 
+    it('answers a module definition created of a code source being deleted with 404, or refuses the deletion', async () => {
+      for (let round = 0; round < ROUNDS; round++) {
+        const org = await organization();
+        const [creation, deletion] = await Promise.all([
+          api.post(
+            '/module-definitions',
+            {
+              data: {
+                givenId: 'module',
+                name: 'Module',
+                codeSourceId: org.codeSourceId,
+                path: 'module',
+              },
+            },
+            org.owner.token,
+          ),
+          api.delete(`/code-sources/${org.codeSourceId}`, org.owner.token),
+        ]);
+
+        expect([
+          {
+            deletion: '204',
+            creation: '404 InfraDelivery:CodeSource:NOT_FOUND',
+          },
+          { deletion: '409 InfraDelivery:CodeSource:IN_USE', creation: '201' },
+        ]).toContainEqual({
+          deletion: answerOf(deletion),
+          creation: answerOf(creation),
+        });
+      }
+    });
+
     it('answers a version published of a module definition being deleted with 404, or deletes it with the definition', async () => {
       const org = await organization();
       for (let round = 0; round < ROUNDS; round++) {

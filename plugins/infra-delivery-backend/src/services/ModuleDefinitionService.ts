@@ -52,17 +52,27 @@ export class ModuleDefinitionService {
   ): Promise<ModuleDefinition> {
     await this.deps.authorizer.require(caller, WRITE);
     const { stores } = this.deps;
-    if (
-      !(await stores.codeSources.get(caller.organizationId, input.codeSourceId))
-    ) {
-      throw notFound('CodeSource', input.codeSourceId);
-    }
+    const requireCodeSource = async () => {
+      if (
+        !(await stores.codeSources.get(
+          caller.organizationId,
+          input.codeSourceId,
+        ))
+      ) {
+        throw notFound('CodeSource', input.codeSourceId);
+      }
+    };
+    await requireCodeSource();
     try {
-      return await stores.moduleDefinitions.create({
-        ...input,
-        organizationId: caller.organizationId,
-        path: normalizeRepositoryPath(input.path),
-      });
+      return await insertUnderParents(
+        () =>
+          stores.moduleDefinitions.create({
+            ...input,
+            organizationId: caller.organizationId,
+            path: normalizeRepositoryPath(input.path),
+          }),
+        requireCodeSource,
+      );
     } catch (error) {
       if (isUniqueViolation(error)) {
         throw new InfraDeliveryError({
