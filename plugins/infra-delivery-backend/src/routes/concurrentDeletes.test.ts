@@ -331,6 +331,12 @@ describe.each(databases.eachSupportedId())(
             trigger: '404 InfraDelivery:Pipeline:NOT_FOUND',
             run: undefined,
           },
+          // The pipeline was read before the deletion, its stack after it.
+          {
+            deletion: '204',
+            trigger: '404 InfraDelivery:Stack:NOT_FOUND',
+            run: undefined,
+          },
           {
             deletion: '409 InfraDelivery:Stack:BUSY',
             trigger: '201',
@@ -432,6 +438,26 @@ describe.each(databases.eachSupportedId())(
       );
     }
 
+    function instantiate(
+      owner: TestOrganization,
+      moduleVersionId: string,
+      place: { name: string; environmentId: string },
+    ) {
+      return api.post(
+        '/module-instances',
+        { data: { moduleVersionId, ...place } },
+        owner.token,
+      );
+    }
+
+    async function instancesIn(owner: TestOrganization, environmentId: string) {
+      const response = await api.get(
+        `/module-instances?environmentId=${environmentId}`,
+        owner.token,
+      );
+      return response.body.data.length;
+    }
+
     it('answers a module definition created of a code source being deleted with 404, or refuses the deletion', async () => {
       for (let round = 0; round < ROUNDS; round++) {
         const org = await organization();
@@ -503,32 +529,15 @@ describe.each(databases.eachSupportedId())(
         const version = await publish(org.owner, definitionId);
         expectStatus(version, 201);
         const place = await createEnvironment(api, org.owner);
-        const instantiate = (name: string, environmentId: string) =>
-          api.post(
-            '/module-instances',
-            {
-              data: {
-                moduleVersionId: version.body.data.id,
-                environmentId,
-                name,
-              },
-            },
-            org.owner.token,
-          );
-        const instances = async () =>
-          (
-            await api.get(
-              `/module-instances?environmentId=${place.environmentId}`,
-              org.owner.token,
-            )
-          ).body.data.length;
-
         const [environmentDeletion, inEnvironment] = await Promise.all([
           api.delete(
             `/projects/${place.projectId}/environments/${place.environmentId}`,
             org.owner.token,
           ),
-          instantiate(`first-${round}`, place.environmentId),
+          instantiate(org.owner, version.body.data.id, {
+            name: `first-${round}`,
+            environmentId: place.environmentId,
+          }),
         ]);
         expect([
           {
@@ -544,13 +553,16 @@ describe.each(databases.eachSupportedId())(
         ]).toContainEqual({
           deletion: answerOf(environmentDeletion),
           creation: answerOf(inEnvironment),
-          instances: await instances(),
+          instances: await instancesIn(org.owner, place.environmentId),
         });
 
         const elsewhere = await createEnvironment(api, org.owner);
         const [moduleDeletion, ofModule] = await Promise.all([
           api.delete(`/module-definitions/${definitionId}`, org.owner.token),
-          instantiate(`second-${round}`, elsewhere.environmentId),
+          instantiate(org.owner, version.body.data.id, {
+            name: `second-${round}`,
+            environmentId: elsewhere.environmentId,
+          }),
         ]);
         const created =
           ofModule.status === 201

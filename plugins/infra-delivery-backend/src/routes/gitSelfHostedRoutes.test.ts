@@ -21,7 +21,6 @@ import {
   createTestDatabases,
   InfraDeliveryTestClient,
   startInfraDeliveryBackend,
-  TestOrganization,
 } from '../__testUtils__/testBackend';
 import { infraDeliveryPlugin } from '../plugin';
 
