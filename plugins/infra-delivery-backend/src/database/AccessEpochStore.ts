@@ -60,3 +60,16 @@ export async function changingAccess<T>(
     ? advanceAndChange(db)
     : db.transaction(advanceAndChange);
 }
+
+/**
+ * Locks the access epoch's row until the transaction `db` ends, without moving it
+ * (PostgreSQL; SQLite runs one write transaction at a time). What adds a way to call as a
+ * principal (an API key) takes it before reading that the principal still exists: the
+ * principal's deletion takes it (through `changingAccess`) before deleting what calls as the
+ * principal, so the two run one after the other instead of leaving a key of nobody.
+ */
+export async function holdingAccess(db: Knex): Promise<void> {
+  if (String(db.client.config.client).startsWith('pg')) {
+    await db('access_epoch').where({ id: 1 }).select('epoch').forUpdate();
+  }
+}

@@ -1,6 +1,6 @@
 import { ApiKey } from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
-import { changingAccess } from './AccessEpochStore';
+import { changingAccess, holdingAccess } from './AccessEpochStore';
 import { newId } from './ids';
 import { KeysetPage, keysetPage, KeysetRequest } from './keyset';
 import {
@@ -86,6 +86,14 @@ export class ApiKeyStore {
     };
     await this.db('api_keys').insert(row);
     return toApiKey(row);
+  }
+
+  /**
+   * In a transaction: holds off every deletion of a key's owner until it ends, so that a key
+   * created meanwhile (after its owner is read again) is deleted with the owner or refused.
+   */
+  async holdOwners(): Promise<void> {
+    await holdingAccess(this.db);
   }
 
   async findByLookupId(

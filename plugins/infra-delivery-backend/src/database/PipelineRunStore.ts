@@ -980,6 +980,26 @@ export class PipelineRunStore implements RunTransitions {
     await this.db('step_executions').where({ id }).update(stepColumns(patch));
   }
 
+  /**
+   * Moves the expiry of the lease `step` was read with, while the step still runs under that
+   * lease: false when a report, a cancel or the lease's expiry ended it, or another attempt
+   * took it, since it was read.
+   */
+  async renewLease(
+    step: Pick<StepRecord, 'id' | 'attemptEpoch' | 'leaseTokenHash'>,
+    leaseExpiresAt: string,
+  ): Promise<boolean> {
+    const updated = await this.db('step_executions')
+      .where({
+        id: step.id,
+        status: 'RUNNING',
+        attempt_epoch: step.attemptEpoch,
+        lease_token_hash: step.leaseTokenHash,
+      })
+      .update(stepColumns({ leaseExpiresAt }));
+    return updated === 1;
+  }
+
   /** Moves a step from one of `from`; false when another transition won. */
   async transitionStep(
     id: string,

@@ -68,6 +68,14 @@ function leaseLost(message: string) {
   });
 }
 
+/** A heartbeat's answer on a step cancelled under its lease: the runner is to stop. */
+function cancelRequested(step: StepRecord) {
+  return {
+    leaseExpiresAt: step.leaseExpiresAt ?? nowTimestamp(),
+    cancelRequested: true,
+  };
+}
+
 export interface StepResult {
   status: 'SUCCEEDED' | 'FAILED';
   outputs?: Record<string, unknown>;
@@ -712,10 +720,7 @@ export class PipelineEngine {
         leaseToken,
       );
       if (step.status === 'CANCELLED') {
-        return {
-          leaseExpiresAt: step.leaseExpiresAt ?? nowTimestamp(),
-          cancelRequested: true,
-        };
+        return cancelRequested(step);
       }
       const now = Date.now();
       if (
@@ -726,8 +731,22 @@ export class PipelineEngine {
         throw leaseLost('The lease has expired');
       }
       const leaseExpiresAt = new Date(now + this.leaseMs).toISOString();
-      await tx.pipelineRuns.updateStep(step.id, { leaseExpiresAt });
-      return { leaseExpiresAt, cancelRequested: false };
+      if (await tx.pipelineRuns.renewLease(step, leaseExpiresAt)) {
+        return { leaseExpiresAt, cancelRequested: false };
+      }
+      // The runner's report (or a cancel, or the lease's expiry) ended the step after it was
+      // read: answered as a heartbeat sent after it is, instead of giving the ended step a
+      // lease again.
+      const ended = await this.leasedStep(
+        tx,
+        organizationId,
+        stepId,
+        leaseToken,
+      );
+      if (ended.status === 'CANCELLED') {
+        return cancelRequested(ended);
+      }
+      throw leaseLost(`The lease is gone; the step is ${ended.status}`);
     });
   }
 
@@ -747,6 +766,11 @@ export class PipelineEngine {
       if (leased.status !== 'RUNNING') {
         throw leaseLost(`The step is ${leased.status}`);
       }
+      // Not ordered against the runner's report (no lock): a batch sent at the same moment may
+      // be stored just after the report ended the step. Left so on purpose: the lines are
+      // still this attempt's own output (stored under its attemptEpoch, and the lease was
+      // the step's when they were sent), a runner sends its last lines before its report, and
+      // locking the run for every batch would make log streaming wait on every transition.
       await tx.pipelineRuns.appendLogs(leased, lines);
       return leased;
     });

@@ -1,4 +1,5 @@
 import { errorBodySchema } from '@infra-delivery/plugin-infra-delivery-common';
+import { Knex } from 'knex';
 import request from 'supertest';
 import {
   claim,
@@ -58,10 +59,12 @@ function answerOf(response: request.Response): string {
 describe.each(databases.eachSupportedId())(
   'concurrent actions on one run, on %s',
   databaseId => {
+    let knex: Knex;
     let api: InfraDeliveryTestClient;
 
     beforeAll(async () => {
-      api = await startInfraDeliveryBackend(await databases.init(databaseId));
+      knex = await databases.init(databaseId);
+      api = await startInfraDeliveryBackend(knex);
     });
 
     /** Ends a run whatever state a race left it in, so that its steps are claimed no more. */
@@ -317,6 +320,55 @@ describe.each(databases.eachSupportedId())(
         });
         expect(['SKIPPED', 'CANCELLED']).toContain(apply.status);
         expect((await getRun(api, owner, run.id)).status).toBe('CANCELLED');
+      }
+    });
+
+    it('gives a step that its runner’s report ended no lease again when a heartbeat races the report', async () => {
+      const owner = await api.signup();
+      const runner = await createRunner(api, owner);
+      for (let round = 0; round < ROUNDS; round++) {
+        const stack = await createStack(api, owner);
+        const run = await trigger(api, owner, stack.changePipelineId);
+        const claimed = await claim(api, runner.key);
+        const stepPath = `/runner/step-executions/${claimed.stepExecution.id}`;
+        const [heartbeat, report] = await Promise.all([
+          api.post(
+            `${stepPath}/heartbeat`,
+            { data: { leaseToken: claimed.leaseToken } },
+            runner.key,
+          ),
+          api.post(
+            `${stepPath}/complete`,
+            {
+              data: {
+                leaseToken: claimed.leaseToken,
+                status: 'SUCCEEDED',
+                planJson: planJson(1),
+              },
+            },
+            runner.key,
+          ),
+        ]);
+
+        // The lease as the database keeps it: the API shows none on a step that ended.
+        const step = await knex('step_executions')
+          .where({ id: claimed.stepExecution.id })
+          .first('status', 'lease_expires_at');
+        expect([
+          { heartbeat: '200', report: '200', step: 'SUCCEEDED', lease: null },
+          {
+            heartbeat: '409 InfraDelivery:Runner:LEASE_LOST',
+            report: '200',
+            step: 'SUCCEEDED',
+            lease: null,
+          },
+        ]).toContainEqual({
+          heartbeat: answerOf(heartbeat),
+          report: answerOf(report),
+          step: step.status,
+          lease: step.lease_expires_at,
+        });
+        await endRun(owner, run.id);
       }
     });
   },

@@ -21,7 +21,6 @@ import {
   createTestDatabases,
   InfraDeliveryTestClient,
   startInfraDeliveryBackend,
-  TestOrganization,
 } from '../__testUtils__/testBackend';
 import { infraDeliveryPlugin } from '../plugin';
 
@@ -204,7 +203,7 @@ describe.each(databases.eachSupportedId())(
     }
 
     function openStream(
-      owner: TestOrganization,
+      owner: { token: string },
       path: string,
       baseUrl = backendUrl,
     ) {
@@ -1257,6 +1256,39 @@ describe.each(databases.eachSupportedId())(
           owner.token,
         );
         expect(view.body.data.loggedIn).toBe(false);
+      });
+
+      it('ends a member’s stream with an error event once the member is removed, sending nothing fetched after', async () => {
+        const owner = await api.signup();
+        const server = await createServer(owner.token);
+        const member = await api.member(owner, 'MEMBER');
+        await logIn(member.token, server.id);
+        fake.addRepositories('acme', 45);
+        fake.graphQlBehaviour = n =>
+          n === 2 ? { kind: 'hold' } : { kind: 'answer' };
+        const client = await openStream(
+          member,
+          repositoriesPath(
+            'acme',
+            { serverId: server.id, namespaceType: 'ORGANIZATION' },
+            true,
+          ),
+        );
+        expect(batchOf(await client.next()).repositories).toHaveLength(20);
+        await fake.whenHolding();
+        expect(
+          (await api.delete(`/memberships/${member.membershipId}`, owner.token))
+            .status,
+        ).toBe(204);
+        fake.release();
+
+        const events = await client.rest();
+        expect(events.map(e => e.event)).toEqual(['error']);
+        expect(JSON.parse(events[0].data).code).toBe(
+          'InfraDelivery:GitSelfHostedLogin:REQUIRED',
+        );
+        // The token the removal forgot was not used again.
+        expect(fake.graphQlRequests).toHaveLength(2);
       });
 
       it('ends with an error event when the server fails mid-stream', async () => {

@@ -161,17 +161,24 @@ export class ApiKeyService {
       caller,
       { ownerType: owner.ownerType, ownerId: owner.ownerId },
       async () => {
-        const apiKey = await this.deps.stores.apiKeys.create({
-          organizationId: caller.organizationId,
-          lookupId: generated.lookupId,
-          secretHash: generated.secretHash,
-          keySuffix: generated.keySuffix,
-          name: input.name,
-          description: input.description,
-          ownerType: owner.ownerType,
-          ownerId: owner.ownerId,
-          createdById: actorIdOf(caller),
-          expiresAt: input.expiresAt,
+        // The owner may be deleted (or leave) meanwhile: read again under the lock its
+        // deletion takes before deleting its keys, so that the key is deleted with the owner,
+        // or refused with a 404, never kept for nobody after a 201.
+        const apiKey = await this.deps.stores.transaction(async tx => {
+          await tx.apiKeys.holdOwners();
+          await this.requireOwnerExists(caller.organizationId, owner, tx);
+          return tx.apiKeys.create({
+            organizationId: caller.organizationId,
+            lookupId: generated.lookupId,
+            secretHash: generated.secretHash,
+            keySuffix: generated.keySuffix,
+            name: input.name,
+            description: input.description,
+            ownerType: owner.ownerType,
+            ownerId: owner.ownerId,
+            createdById: actorIdOf(caller),
+            expiresAt: input.expiresAt,
+          });
         });
         return { ...apiKey, key: generated.key };
       },
@@ -228,26 +235,27 @@ export class ApiKeyService {
   private async ownerRole(
     organizationId: string,
     owner: Owner,
+    stores: Stores = this.deps.stores,
   ): Promise<Role | undefined> {
     if (owner.ownerType === 'MEMBERSHIP') {
-      const membership = await this.deps.stores.memberships.get(
+      const membership = await stores.memberships.get(
         organizationId,
         owner.ownerId,
       );
       // An invitation not yet accepted owns no keys.
       return membership?.userId ? membership.role : undefined;
     }
-    return (
-      await this.deps.stores.serviceAccounts.get(organizationId, owner.ownerId)
-    )?.role;
+    return (await stores.serviceAccounts.get(organizationId, owner.ownerId))
+      ?.role;
   }
 
   /** The owner's role; a 404 when the member or service account does not exist. */
   private async requireOwnerExists(
     organizationId: string,
     owner: Owner,
+    stores: Stores = this.deps.stores,
   ): Promise<Role> {
-    const role = await this.ownerRole(organizationId, owner);
+    const role = await this.ownerRole(organizationId, owner, stores);
     if (!role) {
       throw notFound(
         owner.ownerType === 'MEMBERSHIP' ? 'Membership' : 'ServiceAccount',

@@ -22,6 +22,7 @@ import {
 } from '../providers/ecs/lifecycleStages';
 import { InfraDeliveryError, notFound } from '../errors';
 import { requireCloudAccount } from './CloudAccountService';
+import { insertUnderParents } from './insertUnderParents';
 
 /** What the plugin hands the services for deployments and events. */
 export interface DeploymentOptions {
@@ -120,28 +121,34 @@ export class DeploymentRollout {
       input.cloudAccountId,
     );
     const family = String(input.taskDefinition.family);
-    const pending = await this.insert({
-      organizationId,
-      projectId,
-      environmentId: input.environmentId,
-      moduleInstanceId: input.moduleInstanceId,
-      status: 'PENDING',
-      triggerSource: trigger.triggerSource,
-      step: trigger.step,
-      description:
-        input.description ?? `Deploy ${family} to ${ecsName(input.serviceRef)}`,
-      data: {
-        type: 'cloud:container',
-        cloudAccountId: input.cloudAccountId,
-        region: input.region,
-        clusterRef: input.clusterRef,
-        serviceRef: input.serviceRef,
-        events: [],
-        initiationType: 'SERVICE',
-        triggerChannel: trigger.triggerChannel,
-        triggeredBy: trigger.triggeredBy,
-      },
-    });
+    const pending = await insertUnderParents(
+      () =>
+        this.insert({
+          organizationId,
+          projectId,
+          environmentId: input.environmentId,
+          moduleInstanceId: input.moduleInstanceId,
+          status: 'PENDING',
+          triggerSource: trigger.triggerSource,
+          step: trigger.step,
+          description:
+            input.description ??
+            `Deploy ${family} to ${ecsName(input.serviceRef)}`,
+          data: {
+            type: 'cloud:container',
+            cloudAccountId: input.cloudAccountId,
+            region: input.region,
+            clusterRef: input.clusterRef,
+            serviceRef: input.serviceRef,
+            events: [],
+            initiationType: 'SERVICE',
+            triggerChannel: trigger.triggerChannel,
+            triggeredBy: trigger.triggeredBy,
+          },
+        }),
+      // The cloud account was deleted since it was read (its deletion locks it first).
+      () => requireCloudAccount(stores, organizationId, input.cloudAccountId),
+    );
     return this.start(pending, account, {
       kind: 'register',
       taskDefinition: input.taskDefinition,

@@ -494,6 +494,21 @@ export class GitSelfHostedService {
     }
   }
 
+  /**
+   * Ends a stream whose login was deleted since it opened — the member was removed, logged out,
+   * or the server was deleted: the token it holds is used and its repositories sent no more.
+   */
+  private async requireLoginKept(session: ForgeSession): Promise<void> {
+    const login = await this.deps.stores.gitSelfHostedServers.getLogin(
+      session.organizationId,
+      session.app.id,
+      session.membershipId,
+    );
+    if (!login) {
+      throw this.loginRequired(session.app);
+    }
+  }
+
   /** #11: one page of a namespace's repositories. */
   async listRepositories(
     caller: Caller,
@@ -523,12 +538,16 @@ export class GitSelfHostedService {
   ): AsyncGenerator<GitForgeRepositoryBatch> {
     let after = request.after;
     let totalReceived = 0;
-    for (;;) {
+    for (let batch = 0; ; batch++) {
+      if (batch > 0) {
+        await this.requireLoginKept(session);
+      }
       const page = await this.fetchPage(
         session,
         { ...request, after, first: GIT_FORGE_REPOSITORY_BATCH_SIZE },
         signal,
       );
+      await this.requireLoginKept(session);
       const { endCursor, hasNextPage } = page.pageInfo;
       const isFinal = !hasNextPage || endCursor === null;
       // A page that ends where it started is the previous one again: said before it is sent,

@@ -13,6 +13,7 @@ import { InfraDeliveryError, notFound } from '../errors';
 import { moduleYamlPath, parseModuleYaml } from '../modules/moduleYaml';
 import { GithubAppInstallations } from '../providers/github/GithubAppInstallations';
 import { deleteUnlessInUse } from './deleteUnlessInUse';
+import { insertUnderParents } from './insertUnderParents';
 
 function invalidModuleYaml(
   path: string,
@@ -51,17 +52,27 @@ export class ModuleDefinitionService {
   ): Promise<ModuleDefinition> {
     await this.deps.authorizer.require(caller, WRITE);
     const { stores } = this.deps;
-    if (
-      !(await stores.codeSources.get(caller.organizationId, input.codeSourceId))
-    ) {
-      throw notFound('CodeSource', input.codeSourceId);
-    }
+    const requireCodeSource = async () => {
+      if (
+        !(await stores.codeSources.get(
+          caller.organizationId,
+          input.codeSourceId,
+        ))
+      ) {
+        throw notFound('CodeSource', input.codeSourceId);
+      }
+    };
+    await requireCodeSource();
     try {
-      return await stores.moduleDefinitions.create({
-        ...input,
-        organizationId: caller.organizationId,
-        path: normalizeRepositoryPath(input.path),
-      });
+      return await insertUnderParents(
+        () =>
+          stores.moduleDefinitions.create({
+            ...input,
+            organizationId: caller.organizationId,
+            path: normalizeRepositoryPath(input.path),
+          }),
+        requireCodeSource,
+      );
     } catch (error) {
       if (isUniqueViolation(error)) {
         throw new InfraDeliveryError({
@@ -204,14 +215,19 @@ export class ModuleDefinitionService {
     }
 
     try {
-      return await stores.moduleDefinitions.createVersion({
-        organizationId,
-        moduleDefinitionId,
-        version: input.version,
-        ref: input.ref,
-        commitSha,
-        inputs: parsed.inputs,
-      });
+      return await insertUnderParents(
+        () =>
+          stores.moduleDefinitions.createVersion({
+            organizationId,
+            moduleDefinitionId,
+            version: input.version,
+            ref: input.ref,
+            commitSha,
+            inputs: parsed.inputs,
+          }),
+        // Deleted while its module.yaml was read.
+        () => this.find(caller, moduleDefinitionId),
+      );
     } catch (error) {
       if (isUniqueViolation(error)) {
         throw new InfraDeliveryError({

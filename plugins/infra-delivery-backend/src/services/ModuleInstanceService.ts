@@ -16,6 +16,7 @@ import {
   droppedImmutableValues,
   resolveModuleValues,
 } from '../modules/moduleValues';
+import { insertUnderParents } from './insertUnderParents';
 
 function nameTaken(name: string): InfraDeliveryError {
   return new InfraDeliveryError({
@@ -45,25 +46,34 @@ export class ModuleInstanceService {
     await this.deps.authorizer.require(caller, WRITE);
     const { stores } = this.deps;
     const organizationId = caller.organizationId;
-    const version = await this.findVersion(caller, input.moduleVersionId);
-    const projectId = await stores.moduleInstances.projectOfEnvironment(
-      organizationId,
-      input.environmentId,
-    );
-    if (!projectId) {
-      throw notFound('Environment', input.environmentId);
-    }
+    const requireParents = async () => {
+      const version = await this.findVersion(caller, input.moduleVersionId);
+      const projectId = await stores.moduleInstances.projectOfEnvironment(
+        organizationId,
+        input.environmentId,
+      );
+      if (!projectId) {
+        throw notFound('Environment', input.environmentId);
+      }
+      return { version, projectId };
+    };
+    const { version, projectId } = await requireParents();
     const values = await this.resolve(caller, version, input.values ?? {});
     try {
-      return await stores.moduleInstances.create({
-        organizationId,
-        projectId,
-        environmentId: input.environmentId,
-        moduleDefinitionId: version.moduleDefinitionId,
-        moduleVersionId: version.id,
-        name: input.name,
-        values,
-      });
+      return await insertUnderParents(
+        () =>
+          stores.moduleInstances.create({
+            organizationId,
+            projectId,
+            environmentId: input.environmentId,
+            moduleDefinitionId: version.moduleDefinitionId,
+            moduleVersionId: version.id,
+            name: input.name,
+            values,
+          }),
+        // The environment, or the module with its versions, was deleted meanwhile.
+        requireParents,
+      );
     } catch (error) {
       if (isUniqueViolation(error)) {
         throw nameTaken(input.name);

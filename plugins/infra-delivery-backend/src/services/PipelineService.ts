@@ -17,6 +17,7 @@ import { Stores } from '../database/stores';
 import { PipelineEngine } from '../engine/PipelineEngine';
 import { InfraDeliveryError, notFound } from '../errors';
 import { RunnerRegistry } from '../runners/RunnerRegistry';
+import { insertUnderParents } from './insertUnderParents';
 import { requireStepReferences } from './pipelineStepReferences';
 import { refuseStackChangingSteps } from './stackChangingSteps';
 
@@ -44,21 +45,28 @@ export class PipelineService {
     await this.deps.authorizer.require(caller, WRITE);
     refuseStackChangingSteps(input.steps);
     const { stores } = this.deps;
-    if (
-      !(await stores.projects.getProject(
-        caller.organizationId,
-        input.projectId,
-      ))
-    ) {
-      throw notFound('Project', input.projectId);
-    }
+    const requireProject = async () => {
+      if (
+        !(await stores.projects.getProject(
+          caller.organizationId,
+          input.projectId,
+        ))
+      ) {
+        throw notFound('Project', input.projectId);
+      }
+    };
+    await requireProject();
     await requireStepReferences(stores, caller.organizationId, input.steps);
     try {
-      return await stores.transaction(tx =>
-        tx.pipelines.create({
-          organizationId: caller.organizationId,
-          ...input,
-        }),
+      return await insertUnderParents(
+        () =>
+          stores.transaction(tx =>
+            tx.pipelines.create({
+              organizationId: caller.organizationId,
+              ...input,
+            }),
+          ),
+        requireProject,
       );
     } catch (error) {
       if (isUniqueViolation(error)) {

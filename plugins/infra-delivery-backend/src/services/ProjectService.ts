@@ -11,6 +11,7 @@ import { NamedResourcePatch } from '../database/namedPatch';
 import { NamedResourceInput } from '../database/ProjectStore';
 import { Stores } from '../database/stores';
 import { InfraDeliveryError, notFound } from '../errors';
+import { insertUnderParents } from './insertUnderParents';
 
 function givenIdTaken(entity: string, givenId: string) {
   return new InfraDeliveryError({
@@ -120,21 +121,17 @@ export class ProjectService {
   ): Promise<Environment> {
     await this.deps.authorizer.require(caller, WRITE);
     await this.requireProject(caller.organizationId, projectId);
-    try {
-      return await uniqueGivenId('Environment', input.givenId, () =>
-        this.deps.stores.projects.createEnvironment(
-          caller.organizationId,
-          projectId,
-          input,
+    return insertUnderParents(
+      () =>
+        uniqueGivenId('Environment', input.givenId, () =>
+          this.deps.stores.projects.createEnvironment(
+            caller.organizationId,
+            projectId,
+            input,
+          ),
         ),
-      );
-    } catch (error) {
-      // The project was deleted between the check and the insert.
-      if (isForeignKeyViolation(error)) {
-        throw notFound('Project', projectId);
-      }
-      throw error;
-    }
+      () => this.requireProject(caller.organizationId, projectId),
+    );
   }
 
   async listEnvironments(

@@ -9,10 +9,11 @@ import {
 import { READ, WRITE } from '../auth/requirements';
 import { Authorizer } from '../auth/Authorizer';
 import { Caller } from '../auth/Caller';
-import { isForeignKeyViolation, isUniqueViolation } from '../database/dbErrors';
+import { isUniqueViolation } from '../database/dbErrors';
 import { KeysetPage, KeysetRequest } from '../database/keyset';
 import { Stores } from '../database/stores';
 import { InfraDeliveryError, notFound } from '../errors';
+import { insertUnderParents } from './insertUnderParents';
 import { requireCloudAccount } from './CloudAccountService';
 
 /** The change pipeline of a stack: plan, a person approves, apply. */
@@ -100,46 +101,51 @@ export class StackService {
     const givenId = input.givenId ?? givenIdFromName(input.name, 'stack');
     const autoApprove = input.autoApprove ?? false;
     try {
-      const id = await stores.transaction(async tx => {
-        const stackId = await tx.stacks.create({
-          organizationId,
-          projectId: input.projectId,
-          environmentId: input.environmentId,
-          givenId,
-          name: input.name,
-          description: input.description,
-          codeSourceId: input.codeSourceId,
-          path:
-            input.path === undefined
-              ? undefined
-              : normalizeRepositoryPath(input.path),
-          autoApprove,
-          cloudAccountId: input.cloudAccountId,
-          driftCheckIntervalHours: input.driftCheckIntervalHours,
-          gitTrigger: input.gitTrigger,
-        });
-        const change = await tx.pipelines.create({
-          organizationId,
-          projectId: input.projectId,
-          stackId,
-          givenId: `stack-${stackId}-change`,
-          name: `${input.name}: change`,
-          steps: changePipelineSteps(autoApprove),
-        });
-        const destroy = await tx.pipelines.create({
-          organizationId,
-          projectId: input.projectId,
-          stackId,
-          givenId: `stack-${stackId}-destroy`,
-          name: `${input.name}: destroy`,
-          steps: destroyPipelineSteps(autoApprove),
-        });
-        await tx.stacks.attachPipelines(stackId, {
-          changePipelineId: change.id,
-          destroyPipelineId: destroy.id,
-        });
-        return stackId;
-      });
+      const id = await insertUnderParents(
+        () =>
+          stores.transaction(async tx => {
+            const stackId = await tx.stacks.create({
+              organizationId,
+              projectId: input.projectId,
+              environmentId: input.environmentId,
+              givenId,
+              name: input.name,
+              description: input.description,
+              codeSourceId: input.codeSourceId,
+              path:
+                input.path === undefined
+                  ? undefined
+                  : normalizeRepositoryPath(input.path),
+              autoApprove,
+              cloudAccountId: input.cloudAccountId,
+              driftCheckIntervalHours: input.driftCheckIntervalHours,
+              gitTrigger: input.gitTrigger,
+            });
+            const change = await tx.pipelines.create({
+              organizationId,
+              projectId: input.projectId,
+              stackId,
+              givenId: `stack-${stackId}-change`,
+              name: `${input.name}: change`,
+              steps: changePipelineSteps(autoApprove),
+            });
+            const destroy = await tx.pipelines.create({
+              organizationId,
+              projectId: input.projectId,
+              stackId,
+              givenId: `stack-${stackId}-destroy`,
+              name: `${input.name}: destroy`,
+              steps: destroyPipelineSteps(autoApprove),
+            });
+            await tx.stacks.attachPipelines(stackId, {
+              changePipelineId: change.id,
+              destroyPipelineId: destroy.id,
+            });
+            return stackId;
+          }),
+        // What it names was deleted between the checks and the insert.
+        requireReferences,
+      );
       return (await stores.stacks.get(organizationId, id))!;
     } catch (error) {
       if (isUniqueViolation(error)) {
@@ -150,11 +156,6 @@ export class StackService {
           message: `Stack ${givenId} exists already in the project`,
           metadata: { givenId },
         });
-      }
-      if (isForeignKeyViolation(error)) {
-        // What it names was deleted between the checks and the insert: said as the checks
-        // say it.
-        await requireReferences();
       }
       throw error;
     }
