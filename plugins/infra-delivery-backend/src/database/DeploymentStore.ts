@@ -134,6 +134,18 @@ export interface DeploymentChangeListener {
   deploymentChanged(deployment: Deployment): Promise<void>;
 }
 
+/** What a deployment is made with, in or of: none of them is deleted while it has deployments. */
+export interface DeploymentReference {
+  kind: 'cloudAccount' | 'environment' | 'moduleInstance';
+  id: string;
+}
+
+const REFERENCE_COLUMNS: Record<DeploymentReference['kind'], string> = {
+  cloudAccount: 'cloud_account_id',
+  environment: 'environment_id',
+  moduleInstance: 'module_instance_id',
+};
+
 export class DeploymentStore {
   constructor(
     private readonly db: Knex,
@@ -219,18 +231,22 @@ export class DeploymentStore {
    * The deployments made with a cloud account, and how many of them are still in flight
    * (PENDING or IN_PROGRESS): they need the account for their history, rollbacks and follow-up.
    */
-  async countByCloudAccount(
+  /**
+   * How many deployments were made with a cloud account, in an environment or of a module
+   * instance, and how many of them are in flight: what their deletion is refused for.
+   */
+  async countUsing(
     organizationId: string,
-    cloudAccountId: string,
+    what: DeploymentReference,
   ): Promise<{ total: number; inFlight: number }> {
-    const ofAccount = () =>
+    const using = () =>
       this.db('deployments').where({
         organization_id: organizationId,
-        cloud_account_id: cloudAccountId,
+        [REFERENCE_COLUMNS[what.kind]]: what.id,
       });
     const [[total], [inFlight]] = await Promise.all([
-      ofAccount().count({ count: '*' }),
-      ofAccount()
+      using().count({ count: '*' }),
+      using()
         .whereIn('status', IN_FLIGHT_DEPLOYMENT_STATUSES)
         .count({ count: '*' }),
     ]);

@@ -146,6 +146,20 @@ export class ModuleInstanceStore {
     return this.get(organizationId, id);
   }
 
+  /** As `ProjectStore.lockEnvironment`, for a module instance's deployments. */
+  async lock(
+    organizationId: string,
+    id: string,
+    mode: 'share' | 'update',
+  ): Promise<boolean> {
+    const query = this.db('module_instances')
+      .where({ organization_id: organizationId, id })
+      .select('id')
+      .first();
+    const row = await (mode === 'share' ? query.forShare() : query.forUpdate());
+    return Boolean(row);
+  }
+
   async delete(organizationId: string, id: string): Promise<boolean> {
     const deleted = await this.db('module_instances')
       .where({ organization_id: organizationId, id })

@@ -172,6 +172,25 @@ export class ProjectStore {
     return this.getEnvironment(organizationId, projectId, id);
   }
 
+  /**
+   * Locks the environment's row until the transaction ends (PostgreSQL; SQLite has one
+   * writer): `share` while a deployment in it is recorded, `update` while it is deleted, so
+   * that no deployment is recorded in an environment its deletion found unused. False when it
+   * is not there.
+   */
+  async lockEnvironment(
+    organizationId: string,
+    id: string,
+    mode: 'share' | 'update',
+  ): Promise<boolean> {
+    const query = this.db('environments')
+      .where({ organization_id: organizationId, id })
+      .select('id')
+      .first();
+    const row = await (mode === 'share' ? query.forShare() : query.forUpdate());
+    return Boolean(row);
+  }
+
   async deleteEnvironment(
     organizationId: string,
     projectId: string,

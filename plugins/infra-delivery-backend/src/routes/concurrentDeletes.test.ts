@@ -27,6 +27,61 @@ function answerOf(response: request.Response): string {
     : `${response.status} ${errorBodySchema.parse(response.body).code}`;
 }
 
+/** A cloud account connected to the local driver, for deployments. */
+async function connectedCloudAccount(
+  api: InfraDeliveryTestClient,
+  owner: { token: string },
+  n: number,
+): Promise<string> {
+  const account = await api.post(
+    '/cloud-accounts',
+    {
+      data: {
+        givenId: `aws-used-${n}`,
+        name: 'AWS',
+        cloudId: String(220_000_000_000 + n),
+      },
+    },
+    owner.token,
+  );
+  expectStatus(account, 201);
+  expectStatus(
+    await api.post(
+      `/cloud-accounts/${account.body.data.id}/connect-local`,
+      {},
+      owner.token,
+    ),
+    200,
+  );
+  return account.body.data.id;
+}
+
+/** A deployment's request body: a web service's release into `environmentId`. */
+function deploymentIn(
+  cloudAccountId: string,
+  environmentId: string,
+  moduleInstanceId?: string,
+) {
+  return {
+    data: {
+      cloudAccountId,
+      region: 'eu-west-1',
+      environmentId,
+      moduleInstanceId,
+      clusterRef: 'main',
+      serviceRef: `web-${environmentId.slice(-8)}`,
+      taskDefinition: {
+        family: 'web',
+        containerDefinitions: [
+          { name: 'app', image: 'web:1', essential: true },
+        ],
+        cpu: '256',
+        memory: '512',
+      },
+    },
+  };
+}
+
 describe.each(databases.eachSupportedId())(
   'a deletion racing the creation of what it contains, on %s',
   databaseId => {
@@ -264,6 +319,72 @@ describe.each(databases.eachSupportedId())(
           creation: answerOf(creation),
         });
       }
+    });
+
+    it('answers a deployment made in an environment being deleted with 404, or refuses the deletion', async () => {
+      const owner = await api.signup();
+      const cloudAccountId = await connectedCloudAccount(api, owner, 0);
+      for (let round = 0; round < ROUNDS; round++) {
+        const place = await createEnvironment(api, owner);
+        const [creation, deletion] = await Promise.all([
+          api.post(
+            '/deployments',
+            deploymentIn(cloudAccountId, place.environmentId),
+            owner.token,
+          ),
+          api.delete(
+            `/projects/${place.projectId}/environments/${place.environmentId}`,
+            owner.token,
+          ),
+        ]);
+
+        expect([
+          {
+            deletion: '204',
+            creation: '404 InfraDelivery:Environment:NOT_FOUND',
+          },
+          {
+            deletion: '409 InfraDelivery:Environment:IN_USE',
+            creation: '201',
+          },
+        ]).toContainEqual({
+          deletion: answerOf(deletion),
+          creation: answerOf(creation),
+        });
+      }
+    });
+
+    it('refuses to delete an environment that a deployment was made in, saying why', async () => {
+      const owner = await api.signup();
+      const cloudAccountId = await connectedCloudAccount(api, owner, 1);
+      const place = await createEnvironment(api, owner);
+      expectStatus(
+        await api.post(
+          '/deployments',
+          deploymentIn(cloudAccountId, place.environmentId),
+          owner.token,
+        ),
+        201,
+      );
+
+      const refused = await api.delete(
+        `/projects/${place.projectId}/environments/${place.environmentId}`,
+        owner.token,
+      );
+      expect(refused.status).toBe(409);
+      expect(errorBodySchema.parse(refused.body)).toMatchObject({
+        code: 'InfraDelivery:Environment:IN_USE',
+        message: expect.stringMatching(
+          /^1 deployment was made in this environment.*so it cannot be removed$/,
+        ),
+        metadata: { environmentId: place.environmentId, deployments: 1 },
+      });
+      // Still there, with its deployment.
+      const deployments = await api.get(
+        `/deployments?environmentId=${place.environmentId}`,
+        owner.token,
+      );
+      expect(deployments.body.data).toHaveLength(1);
     });
 
     it('answers a stack created in an environment being deleted with 404, or refuses the deletion', async () => {
@@ -588,6 +709,50 @@ describe.each(databases.eachSupportedId())(
           instance: created?.status,
         });
       }
+    });
+
+    it('refuses to delete a module instance that a deployment was made of, saying why', async () => {
+      const org = await organization();
+      const definitionId = await defineModule(org, 'deployed');
+      const version = await publish(org.owner, definitionId);
+      expectStatus(version, 201);
+      const place = await createEnvironment(api, org.owner);
+      const instance = await instantiate(org.owner, version.body.data.id, {
+        name: 'deployed',
+        environmentId: place.environmentId,
+      });
+      expectStatus(instance, 201);
+      const cloudAccountId = await connectedCloudAccount(
+        api,
+        org.owner,
+        100 + repositories,
+      );
+      expectStatus(
+        await api.post(
+          '/deployments',
+          deploymentIn(
+            cloudAccountId,
+            place.environmentId,
+            instance.body.data.id,
+          ),
+          org.owner.token,
+        ),
+        201,
+      );
+
+      const refused = await api.delete(
+        `/module-instances/${instance.body.data.id}`,
+        org.owner.token,
+      );
+      expect(refused.status).toBe(409);
+      expect(errorBodySchema.parse(refused.body)).toMatchObject({
+        code: 'InfraDelivery:ModuleInstance:IN_USE',
+        message: expect.stringMatching(
+          /^1 deployment was made of this module instance/,
+        ),
+        metadata: { moduleInstanceId: instance.body.data.id },
+      });
+      expect(await instancesIn(org.owner, place.environmentId)).toBe(1);
     });
   },
 );

@@ -11,6 +11,7 @@ import { KeysetPage, KeysetRequest } from '../database/keyset';
 import { Stores } from '../database/stores';
 import { InfraDeliveryError, notFound } from '../errors';
 import { audit } from './audit';
+import { deploymentsInUse } from './deploymentsInUse';
 
 /** The wire form: the stored account (without its external id) and the latest role version. */
 export function toCloudAccount(record: CloudAccountRecord): CloudAccount {
@@ -145,12 +146,12 @@ export class CloudAccountService {
           ) {
             throw notFound('CloudAccount', id);
           }
-          const used = await tx.deployments.countByCloudAccount(
-            caller.organizationId,
+          const used = await tx.deployments.countUsing(caller.organizationId, {
+            kind: 'cloudAccount',
             id,
-          );
+          });
           if (used.total > 0) {
-            throw accountInUse(id, used);
+            throw deploymentsInUse({ kind: 'cloudAccount', id }, used);
           }
           await tx.cloudAccounts.delete(caller.organizationId, id);
         }),
@@ -168,34 +169,6 @@ function cloudIdTaken(existing: CloudAccountRecord): InfraDeliveryError {
       cloudId: existing.cloudId,
       cloudAccountId: existing.id,
       givenId: existing.givenId,
-    },
-  });
-}
-
-function accountInUse(
-  id: string,
-  used: { total: number; inFlight: number },
-): InfraDeliveryError {
-  const deployments =
-    used.total === 1 ? '1 deployment was' : `${used.total} deployments were`;
-  let inFlight = '';
-  if (used.inFlight > 0) {
-    inFlight =
-      used.total === 1
-        ? ' (still in progress)'
-        : ` (${used.inFlight} of them still in progress)`;
-  }
-  return new InfraDeliveryError({
-    status: 409,
-    entity: 'CloudAccount',
-    reason: 'IN_USE',
-    message: `${deployments} made with this cloud account${inFlight}; their history and rollbacks need it, so it cannot be removed`,
-    description:
-      'Deployments keep the cloud account they were made with: their rollbacks, redeploys and events need it. Rename the account if its name misleads; to take away the service’s access, delete the role’s CloudFormation stack in AWS.',
-    metadata: {
-      cloudAccountId: id,
-      deployments: used.total,
-      deploymentsInProgress: used.inFlight,
     },
   });
 }

@@ -329,7 +329,10 @@ export class DeploymentRollout {
 
   async insert(input: NewDeployment): Promise<Deployment> {
     try {
-      return await this.deps.stores.deployments.create(input);
+      return await this.deps.stores.transaction(async tx => {
+        await lockTargets(tx, input);
+        return tx.deployments.create(input);
+      });
     } catch (error) {
       if (!isUniqueViolation(error)) {
         throw error;
@@ -453,5 +456,26 @@ export class DeploymentRollout {
       startedAt: deployment.startedAt,
       completedAt: deployment.completedAt,
     };
+  }
+}
+
+/**
+ * Holds the environment and the module instance a deployment is recorded in and of until it
+ * is: their deletion, which counts their deployments under its own lock, comes before it (404
+ * here) or after it (409 there), never between (a deployment in an environment that is gone).
+ */
+async function lockTargets(tx: Stores, input: NewDeployment): Promise<void> {
+  const { organizationId, environmentId, moduleInstanceId } = input;
+  if (
+    environmentId &&
+    !(await tx.projects.lockEnvironment(organizationId, environmentId, 'share'))
+  ) {
+    throw notFound('Environment', environmentId);
+  }
+  if (
+    moduleInstanceId &&
+    !(await tx.moduleInstances.lock(organizationId, moduleInstanceId, 'share'))
+  ) {
+    throw notFound('ModuleInstance', moduleInstanceId);
   }
 }

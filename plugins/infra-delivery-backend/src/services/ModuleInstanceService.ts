@@ -17,6 +17,7 @@ import {
   resolveModuleValues,
 } from '../modules/moduleValues';
 import { insertUnderParents } from './insertUnderParents';
+import { deploymentsInUse } from './deploymentsInUse';
 
 function nameTaken(name: string): InfraDeliveryError {
   return new InfraDeliveryError({
@@ -168,16 +169,23 @@ export class ModuleInstanceService {
     }
   }
 
+  /** Deletes an instance no deployment was made of (their history and rollbacks need it). */
   async delete(caller: Caller, id: string): Promise<void> {
     await this.deps.authorizer.require(caller, WRITE);
-    if (
-      !(await this.deps.stores.moduleInstances.delete(
-        caller.organizationId,
-        id,
-      ))
-    ) {
-      throw notFound('ModuleInstance', id);
-    }
+    const { organizationId } = caller;
+    await this.deps.stores.transaction(async tx => {
+      if (!(await tx.moduleInstances.lock(organizationId, id, 'update'))) {
+        throw notFound('ModuleInstance', id);
+      }
+      const instance = { kind: 'moduleInstance', id } as const;
+      const used = await tx.deployments.countUsing(organizationId, instance);
+      if (used.total > 0) {
+        throw deploymentsInUse(instance, used);
+      }
+      if (!(await tx.moduleInstances.delete(organizationId, id))) {
+        throw notFound('ModuleInstance', id);
+      }
+    });
   }
 
   /** The values to keep, defaults applied; a 400 listing every problem otherwise. */

@@ -12,6 +12,7 @@ import { NamedResourceInput } from '../database/ProjectStore';
 import { Stores } from '../database/stores';
 import { InfraDeliveryError, notFound } from '../errors';
 import { insertUnderParents } from './insertUnderParents';
+import { deploymentsInUse } from './deploymentsInUse';
 
 function givenIdTaken(entity: string, givenId: string) {
   return new InfraDeliveryError({
@@ -184,29 +185,46 @@ export class ProjectService {
     return environment;
   }
 
+  /**
+   * Deletes an environment that nothing uses: stacks in it refuse the deletion (their foreign
+   * key), and so do deployments made in it (their history and rollbacks need it).
+   */
   async deleteEnvironment(
     caller: Caller,
     projectId: string,
     id: string,
   ): Promise<void> {
     await this.deps.authorizer.require(caller, WRITE);
+    const { organizationId } = caller;
     try {
-      if (
-        !(await this.deps.stores.projects.deleteEnvironment(
-          caller.organizationId,
-          projectId,
-          id,
-        ))
-      ) {
-        throw notFound('Environment', id);
-      }
+      await this.deps.stores.transaction(async tx => {
+        if (
+          !(await tx.projects.lockEnvironment(organizationId, id, 'update'))
+        ) {
+          throw notFound('Environment', id);
+        }
+        const environment = { kind: 'environment', id } as const;
+        const used = await tx.deployments.countUsing(
+          organizationId,
+          environment,
+        );
+        if (used.total > 0) {
+          throw deploymentsInUse(environment, used);
+        }
+        if (
+          !(await tx.projects.deleteEnvironment(organizationId, projectId, id))
+        ) {
+          throw notFound('Environment', id);
+        }
+      });
     } catch (error) {
       if (isForeignKeyViolation(error)) {
         throw new InfraDeliveryError({
           status: 409,
           entity: 'Environment',
           reason: 'IN_USE',
-          message: 'Stacks or deployments still use this environment',
+          message:
+            'Stacks or module instances still use this environment: delete them first',
         });
       }
       throw error;
