@@ -14,6 +14,12 @@ export const portalPages = {
   gitForgeLoginCallback: '/gitforge/callback',
   /** One run, on the Infrastructure page's Runs tab. */
   run: (runId: string) => `/runs/${encodeURIComponent(runId)}`,
+  /**
+   * One stack, its details open over the Infrastructure page's Overview: there as soon as the
+   * stack is, where the catalog knows its entity only after the catalog's next refresh.
+   */
+  stack: (stackId: string) =>
+    `/overview?${new URLSearchParams({ stack: stackId })}`,
 } as const;
 
 /** A portal page's absolute address, given where the Infrastructure page is mounted. */

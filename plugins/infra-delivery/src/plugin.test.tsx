@@ -12,6 +12,8 @@ import { EntityCardBlueprint } from '@backstage/plugin-catalog-react/alpha';
 import { FormFieldBlueprint } from '@backstage/plugin-scaffolder-react/alpha';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { portalPages } from '@infra-delivery/plugin-infra-delivery-common';
+import { stack } from './__testUtils__/infraDeliveryTestKit';
 import {
   cloudAccountPickerFormField,
   codeSourcePickerFormField,
@@ -120,6 +122,38 @@ describe('infraDeliveryPlugin', () => {
       await screen.findByText('No run waits for approval.', undefined, {
         timeout: 10_000,
       }),
+    ).toBeInTheDocument();
+  });
+
+  it('opens the stack a link names over the Overview, as a template links a stack it created', async () => {
+    const network = stack({ id: 'stack-net', name: 'Network' });
+    server.use(
+      http.get(`*/api/infra-delivery/stacks/${network.id}`, () =>
+        HttpResponse.json({ data: network }),
+      ),
+      http.get('*/api/infra-delivery/iac-resources', () =>
+        HttpResponse.json(list([])),
+      ),
+    );
+    renderTestApp({
+      features: [infraDeliveryPlugin],
+      initialRouteEntries: [`/infra-delivery${portalPages.stack(network.id)}`],
+    });
+
+    // Read by its id: the catalog may not know the stack's entity yet.
+    const drawer = await screen.findByRole(
+      'dialog',
+      { name: 'Network' },
+      { timeout: 10_000 },
+    );
+    expect(
+      await within(drawer).findByText('Current resources (0)'),
+    ).toBeInTheDocument();
+    // Over the Overview tab, which the modal drawer hides from assistive technology.
+    expect(
+      within(
+        screen.getByRole('tab', { selected: true, hidden: true }),
+      ).getByText('Overview'),
     ).toBeInTheDocument();
   });
 

@@ -77,9 +77,8 @@ describe('scaffolderModuleInfraDelivery', () => {
     }
   });
 
-  it('is used by the example template with inputs its schemas know', async () => {
-    const actions = await registeredActions();
-    const template = parse(
+  const exampleTemplate = () =>
+    parse(
       readFileSync(
         resolve(
           __dirname,
@@ -88,6 +87,10 @@ describe('scaffolderModuleInfraDelivery', () => {
         'utf8',
       ),
     );
+
+  it('is used by the example template with inputs its schemas know', async () => {
+    const actions = await registeredActions();
+    const template = exampleTemplate();
     const steps = template.spec.steps as {
       action: string;
       input: Record<string, unknown>;
@@ -102,6 +105,32 @@ describe('scaffolderModuleInfraDelivery', () => {
       );
       for (const required of action.schema.input.required ?? []) {
         expect(Object.keys(step.input)).toContain(required);
+      }
+    }
+  });
+
+  it('links the example template’s success page to the new stack and its first run, with outputs the actions give', async () => {
+    const actions = await registeredActions();
+    const template = exampleTemplate();
+    const actionOf = Object.fromEntries(
+      (template.spec.steps as { id: string; action: string }[]).map(step => [
+        step.id,
+        actions.find(a => a.id === step.action),
+      ]),
+    );
+    const links = template.spec.output.links as { url: string }[];
+    // The Overview listed every stack; the new stack's page opens it at once.
+    expect(links.map(link => link.url)).toEqual([
+      '/infra-delivery${{ steps.stack.output.stackPage }}',
+      '/infra-delivery${{ steps.run.output.runPage }}',
+    ]);
+    for (const { url } of links) {
+      for (const [, step, output] of url.matchAll(
+        /steps\.(\w+)\.output\.(\w+)/g,
+      )) {
+        expect(Object.keys(actionOf[step].schema.output.properties)).toContain(
+          output,
+        );
       }
     }
   });

@@ -12,6 +12,9 @@ export function registerMembershipRoutes({
       organizationId: caller.organizationId,
       role: caller.role,
       principalType: caller.principal.type,
+      ...(caller.principal.type === 'membership'
+        ? { membershipId: caller.principal.membershipId }
+        : {}),
     },
   }));
 

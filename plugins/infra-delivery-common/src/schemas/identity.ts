@@ -186,7 +186,7 @@ export const listApiKeysQuerySchema = pageQuerySchema
     path: ['ownerId'],
   });
 
-/** Who the service takes the caller to be: their organization and role there. */
+/** Who the service takes the caller to be: their organization, role and membership there. */
 export const currentCallerSchema = z
   .object({
     organizationId: idSchema,
@@ -196,6 +196,11 @@ export const currentCallerSchema = z
       'service-account',
       'backstage-service',
     ]),
+    membershipId: idSchema
+      .optional()
+      .describe(
+        "The caller's own membership when the caller is a member: what they may do to themselves (lower their role, leave, revoke their keys) others may not",
+      ),
   })
   .meta({ id: 'CurrentCaller' });
 export type CurrentCaller = z.infer<typeof currentCallerSchema>;

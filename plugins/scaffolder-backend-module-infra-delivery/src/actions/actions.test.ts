@@ -94,6 +94,11 @@ describe('infra-delivery:stack:create', () => {
       'destroyPipelineId',
       'pipe-destroy',
     );
+    // The stack's page in the portal, there before the catalog knows the stack.
+    expect(ctx.output).toHaveBeenCalledWith(
+      'stackPage',
+      '/overview?stack=stack-1',
+    );
   });
 
   it('fails with the API’s error when the service refuses the input', async () => {
@@ -150,6 +155,7 @@ describe('infra-delivery:run:trigger', () => {
       body: { data: { description: 'From the portal' } },
     });
     expect(ctx.output).toHaveBeenCalledWith('runId', 'run-1');
+    expect(ctx.output).toHaveBeenCalledWith('runPage', '/runs/run-1');
     expect(ctx.output).toHaveBeenCalledWith('status', 'QUEUED');
   });
 

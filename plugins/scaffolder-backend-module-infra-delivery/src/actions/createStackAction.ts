@@ -1,4 +1,5 @@
 import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
+import { portalPages } from '@infra-delivery/plugin-infra-delivery-common';
 import { InfraDeliveryClientFactory } from './clients';
 
 /** `infra-delivery:stack:create`: a stack with its change and destroy pipelines. */
@@ -74,6 +75,12 @@ export function createStackAction(options: {
           z.string().describe('Pipeline that plans and applies changes'),
         destroyPipelineId: z =>
           z.string().describe('Pipeline that destroys the stack'),
+        stackPage: z =>
+          z
+            .string()
+            .describe(
+              "The stack's page in the portal, under the Infrastructure page's path (links: url: /infra-delivery${{ steps.stack.output.stackPage }}); there at once, where the catalog knows the stack after its next refresh",
+            ),
       },
     },
     async handler(ctx) {
@@ -109,6 +116,7 @@ export function createStackAction(options: {
       ctx.output('givenId', stack.givenId);
       ctx.output('changePipelineId', stack.changePipelineId);
       ctx.output('destroyPipelineId', stack.destroyPipelineId);
+      ctx.output('stackPage', portalPages.stack(stack.id));
     },
   });
 }

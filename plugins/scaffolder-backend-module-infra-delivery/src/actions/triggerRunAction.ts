@@ -3,6 +3,7 @@ import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
 import {
   FINAL_STATUSES,
   PipelineRun,
+  portalPages,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { ActionFailure } from './actionFailure';
 import { InfraDeliveryClientFactory } from './clients';
@@ -83,6 +84,12 @@ export function triggerRunAction(options: {
       output: {
         runId: z => z.string(),
         pipelineId: z => z.string(),
+        runPage: z =>
+          z
+            .string()
+            .describe(
+              "The run's page in the portal, under the Infrastructure page's path (links: url: /infra-delivery${{ steps.run.output.runPage }})",
+            ),
         status: z => z.string().describe('Status when the action finished'),
       },
     },
@@ -120,6 +127,7 @@ export function triggerRunAction(options: {
       );
       ctx.output('runId', triggered.runId);
       ctx.output('pipelineId', triggered.pipelineId);
+      ctx.output('runPage', portalPages.run(triggered.runId));
       if (!ctx.input.wait) {
         ctx.output('status', triggered.status);
         return;

@@ -36,10 +36,10 @@ describe('DeploymentsContent when the permission policy denies running pipelines
       expect(requestsTo('GET', '/me').length).toBeGreaterThan(0),
     );
     expect(
-      screen.queryByRole('button', { name: 'Roll back' }),
+      screen.queryByRole('button', { name: /^Roll back/ }),
     ).not.toBeInTheDocument();
     expect(
-      screen.queryByRole('button', { name: 'Continue' }),
+      screen.queryByRole('button', { name: /^Continue/ }),
     ).not.toBeInTheDocument();
   });
 });

@@ -28,11 +28,11 @@ describe('DeploymentsContent when the policy allows runs but not rollbacks', () 
     });
 
     expect(
-      await screen.findByRole('button', { name: 'Continue' }),
+      await screen.findByRole('button', { name: /^Continue/ }),
     ).toBeInTheDocument();
     await waitFor(() =>
       expect(
-        screen.queryByRole('button', { name: 'Roll back' }),
+        screen.queryByRole('button', { name: /^Roll back/ }),
       ).not.toBeInTheDocument(),
     );
   });

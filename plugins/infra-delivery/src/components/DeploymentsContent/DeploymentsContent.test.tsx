@@ -66,14 +66,19 @@ describe('DeploymentsContent', () => {
     const listRequest = requestsTo('GET', '/deployments')[0];
     expect(listRequest.query.get('clusterRef')).toBe('payments');
     expect(listRequest.query.get('serviceRef')).toBe('payments-api');
-    // Only the earlier successful deployment offers a rollback; the running one says why not.
-    const buttons = screen.getAllByRole('button', { name: 'Roll back' });
+    // Only the earlier successful deployment offers a rollback, named after its row; the
+    // running one says why not.
+    const buttons = screen.getAllByRole('button', { name: /^Roll back/ });
     expect(buttons).toHaveLength(1);
+    expect(buttons[0]).toHaveAccessibleName('Roll back to “Deploy app:1”');
+    expect(buttons[0]).toHaveTextContent(/^Roll back$/);
     const running = screen.getByText('Running now').closest('tr')!;
     expect(within(running).getByText('Deploy app:3')).toBeInTheDocument();
 
     await userEvent.click(buttons[0]);
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Roll back to “Deploy app:1”?',
+    });
     expect(
       within(dialog).getByText(/containerDefinitions\.app\.image/),
     ).toBeInTheDocument();
@@ -154,17 +159,40 @@ describe('DeploymentsContent', () => {
     expect(await screen.findByText('Deploy app:3')).toBeInTheDocument();
 
     // Only app:3 can be rolled back to; the first deployment's release is the one running.
-    const [button] = screen.getAllByRole('button', { name: 'Roll back' });
-    expect(screen.getAllByRole('button', { name: 'Roll back' })).toHaveLength(
+    const [button] = screen.getAllByRole('button', { name: /^Roll back/ });
+    expect(screen.getAllByRole('button', { name: /^Roll back/ })).toHaveLength(
       1,
     );
-    expect(
-      within(button.closest('tr')!).getByText('Deploy app:3'),
-    ).toBeInTheDocument();
+    expect(button).toHaveAccessibleName('Roll back to “Deploy app:3”');
     const same = screen
       .getByText('Running now: deployed again since')
       .closest('tr')!;
     expect(within(same).getByText('Deploy app:1')).toBeInTheDocument();
+  });
+
+  it('names each row’s Roll back after the release it goes back to, keeping the visible label', async () => {
+    server.use(
+      http.get(`${baseUrl}/deployments`, () =>
+        HttpResponse.json(
+          list([
+            deployment('d3', 'SUCCEEDED', 'app:3'),
+            deployment('d2', 'SUCCEEDED', 'app:2'),
+            deployment('d1', 'SUCCEEDED', 'app:1'),
+          ]),
+        ),
+      ),
+    );
+    await renderEntityContent(<DeploymentsContent />, annotated);
+    await screen.findByText('Deploy app:3');
+
+    // Two "Roll back" buttons told a screen reader nothing of where each goes.
+    for (const release of ['Deploy app:2', 'Deploy app:1']) {
+      const button = screen.getByRole('button', {
+        name: `Roll back to “${release}”`,
+      });
+      expect(button).toHaveTextContent(/^Roll back$/);
+      expect(within(button.closest('tr')!).getByText(release)).toBeVisible();
+    }
   });
 
   it('keeps each row to five columns: the facts go under the name and the start', async () => {
@@ -232,8 +260,12 @@ describe('DeploymentsContent', () => {
     expect(
       await screen.findByText(/2\/4 · Post test traffic shift/),
     ).toBeInTheDocument();
-    await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
-    const dialog = await screen.findByRole('dialog');
+    await userEvent.click(
+      screen.getByRole('button', { name: 'Continue “Deploy app:5”' }),
+    );
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Continue “Deploy app:5”?',
+    });
     expect(
       within(dialog).getByText('The deployment goes on to its next stage.'),
     ).toBeInTheDocument();
@@ -266,9 +298,11 @@ describe('DeploymentsContent', () => {
     await renderEntityContent(<DeploymentsContent />, annotated);
     await screen.findByText('Deploy app:3');
 
-    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await userEvent.click(
+      screen.getByRole('button', { name: 'Cancel “Deploy app:3”' }),
+    );
     const dialog = await screen.findByRole('dialog', {
-      name: /^Cancel “.+”\?$/,
+      name: 'Cancel “Deploy app:3”?',
     });
     expect(
       within(dialog).getByText(
@@ -303,8 +337,12 @@ describe('DeploymentsContent', () => {
     await renderEntityContent(<DeploymentsContent />, annotated);
     await screen.findByText('Deploy app:3');
 
-    await userEvent.click(screen.getByRole('button', { name: 'Deploy again' }));
-    const dialog = await screen.findByRole('dialog');
+    await userEvent.click(
+      screen.getByRole('button', { name: 'Deploy “Deploy app:3” again' }),
+    );
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Deploy “Deploy app:3” again?',
+    });
     await userEvent.click(
       within(dialog).getByRole('button', { name: 'Deploy again' }),
     );
@@ -314,7 +352,7 @@ describe('DeploymentsContent', () => {
     // While the new deployment is in flight, nothing is offered again.
     await waitFor(() =>
       expect(
-        screen.queryByRole('button', { name: 'Deploy again' }),
+        screen.queryByRole('button', { name: /^Deploy .* again$/ }),
       ).not.toBeInTheDocument(),
     );
   });

@@ -148,8 +148,10 @@ export const DeploymentsView = ({
             !runsNow(d) && (
               <ConfirmActionButton
                 label="Roll back"
+                // Each row's action is named after its row, quoted: descriptions are free text.
+                ariaLabel={`Roll back to “${title(d)}”`}
                 color="secondary"
-                title="Roll back to this deployment?"
+                title={`Roll back to “${title(d)}”?`}
                 confirmLabel="Roll back"
                 onConfirm={() =>
                   client.call('rollbackDeployment', { params: { id: d.id } })
@@ -182,6 +184,7 @@ export const DeploymentsView = ({
             !d.data.revertRequestedAt && (
               <ConfirmActionButton
                 label="Cancel"
+                ariaLabel={`Cancel “${title(d)}”`}
                 color="secondary"
                 title={`Cancel “${title(d)}”?`}
                 confirmLabel="Cancel the deployment"
@@ -210,6 +213,7 @@ export const DeploymentsView = ({
             !inFlight && (
               <ConfirmActionButton
                 label="Deploy again"
+                ariaLabel={`Deploy “${title(d)}” again`}
                 title={`Deploy “${title(d)}” again?`}
                 confirmLabel="Deploy again"
                 onConfirm={() =>
@@ -238,7 +242,8 @@ export const DeploymentsView = ({
           {canContinue && isPaused(d) && (
             <ConfirmActionButton
               label="Continue"
-              title="Continue the paused deployment?"
+              ariaLabel={`Continue “${title(d)}”`}
+              title={`Continue “${title(d)}”?`}
               onConfirm={() =>
                 client.call('continueDeployment', { params: { id: d.id } })
               }

@@ -10,6 +10,7 @@ import {
   Stack,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { infraDeliveryApiRef } from '../../api';
 import {
@@ -99,8 +100,9 @@ describe('InfrastructureHomePage', () => {
   });
 
   /** Renders the page and waits until every card has loaded. */
-  const renderPage = async (signals = fakeSignals()) => {
+  const renderPage = async (signals = fakeSignals(), path = '/') => {
     const rendered = await renderInTestApp(<InfrastructureHomePage />, {
+      initialRouteEntries: [path],
       apis: [
         [infraDeliveryApiRef, client],
         [signalApiRef, signals.api],
@@ -443,6 +445,30 @@ describe('InfrastructureHomePage', () => {
     expect(
       await screen.findByText('No run waits for approval.'),
     ).toBeInTheDocument();
+  });
+
+  it('says so when the stack a link opens cannot be read, and closes it', async () => {
+    server.use(
+      http.get(`${baseUrl}/stacks/gone`, () =>
+        errorResponse(404, {
+          code: 'InfraDelivery:Stack:NOT_FOUND',
+          message: 'Stack gone not found',
+          requestId: 'r1',
+        }),
+      ),
+    );
+    await renderPage(fakeSignals(), '/?stack=gone');
+
+    const drawer = await screen.findByRole('dialog', { name: 'Stack' });
+    expect(
+      await within(drawer).findByText('Stack gone not found'),
+    ).toBeInTheDocument();
+    await userEvent.click(
+      within(drawer).getByRole('button', { name: 'Close' }),
+    );
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument(),
+    );
   });
 
   it('lists a run as soon as the service announces that it waits', async () => {

@@ -4,6 +4,7 @@ import { CloudAccountUpgradesCard } from './CloudAccountUpgradesCard';
 import { DriftedStacksCard } from '../Drift/DriftedStacksCard';
 import { FailedLatelyCard } from './FailedLatelyCard';
 import { FailedDeploymentsCard } from './FailedDeploymentsCard';
+import { OverviewStackDrawer } from './OverviewStackDrawer';
 import { StacksCard } from './StacksCard';
 import { useStackDirectory } from './useStackDirectory';
 import { WaitingForApprovalCard } from './WaitingForApprovalCard';
@@ -12,7 +13,7 @@ import { WaitingForApprovalCard } from './WaitingForApprovalCard';
  * The Infrastructure page's first tab: what needs someone now (runs waiting for approval,
  * runs that failed lately), where every stack stands after its last run, the cloud
  * accounts to upgrade, the stacks that drifted from their code, and the deployments that
- * failed lately.
+ * failed lately. A link opens one stack's details over it (`?stack=<id>`).
  */
 export const InfrastructureHomePage = () => {
   // Loaded once for the three cards that name runs and stacks.
@@ -39,6 +40,7 @@ export const InfrastructureHomePage = () => {
           <FailedDeploymentsCard />
         </Grid>
       </Grid>
+      <OverviewStackDrawer />
     </Content>
   );
 };

@@ -16,7 +16,9 @@ import { CARD_TABLE_OPTIONS } from '../common/tableOptions';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { PersonName } from '../common/PersonName';
 import { Timestamp } from '../common/Timestamp';
+import { useCallerRole } from '../common/useCallerRole';
 import { useIsOrganizationAdmin } from '../common/useIsOrganizationAdmin';
+import { needsAnOwner } from './ownersOnly';
 import { SecretOnceDialog } from './SecretOnceDialog';
 import { CreateForm } from './CreateForm';
 import { useList } from './useList';
@@ -84,6 +86,12 @@ export const ApiKeysCard = ({
     [client, version],
   );
   const isAdmin = useIsOrganizationAdmin();
+  const { role: callerRole, membershipId: ownId } = useCallerRole();
+  // A service account's keys are an admin's to create; an ADMIN one's an owner's (the service
+  // checks it too).
+  const keyOwners = isAdmin
+    ? accounts.items.filter(account => !needsAnOwner(callerRole, account.role))
+    : [];
   const [name, setName] = useState('');
   const [chosenOwner, setOwner] = useState(MINE);
   // A service account deleted since it was chosen (in the card beside this one) left the
@@ -118,6 +126,20 @@ export const ApiKeysCard = ({
 
   const ownerName = (ownerId: string) =>
     accounts.items.find(a => a.id === ownerId)?.name ?? ownerId;
+
+  /** Why the caller may not revoke a key: the keys of an ADMIN or OWNER are an owner's. */
+  const revokeRefusal = (apiKey: ApiKey) => {
+    if (apiKey.ownerType === 'SERVICE_ACCOUNT') {
+      const account = accounts.items.find(a => a.id === apiKey.ownerId);
+      return account && needsAnOwner(callerRole, account.role)
+        ? 'Only an owner revokes the keys of an admin service account'
+        : undefined;
+    }
+    const member = members.find(m => m.id === apiKey.ownerId);
+    return member && needsAnOwner(callerRole, member.role, member.id === ownId)
+      ? `Only an owner revokes the keys of an ${member.role.toLowerCase()}`
+      : undefined;
+  };
 
   /**
    * The online runners a key's revocation stops: its service account's, which sign in with one
@@ -167,8 +189,7 @@ export const ApiKeysCard = ({
           style={{ minWidth: 180 }}
         >
           <MenuItem value={MINE}>Me</MenuItem>
-          {/* A service account's keys are an admin's to create (the service checks it too). */}
-          {(isAdmin ? accounts.items : []).map(account => (
+          {keyOwners.map(account => (
             <MenuItem key={account.id} value={account.id}>
               {account.name}
             </MenuItem>
@@ -224,6 +245,8 @@ export const ApiKeysCard = ({
                 label="Revoke"
                 ariaLabel={`Revoke ${k.name}`}
                 color="secondary"
+                disabled={revokeRefusal(k) !== undefined}
+                disabledReason={revokeRefusal(k)}
                 title={`Revoke ${k.name}?`}
                 onConfirm={() =>
                   client.call('revokeApiKey', { params: { id: k.id } })

@@ -1,10 +1,6 @@
 import { InfoCard, TableColumn } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
-import {
-  Membership,
-  Role,
-  ROLES,
-} from '@infra-delivery/plugin-infra-delivery-common';
+import { Membership, Role } from '@infra-delivery/plugin-infra-delivery-common';
 import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
@@ -21,6 +17,7 @@ import { ErrorPanel } from '../common/ErrorPanel';
 import { ROLE_LABELS } from '../common/labels';
 import { useCallerRole } from '../common/useCallerRole';
 import { useIsOrganizationAdmin } from '../common/useIsOrganizationAdmin';
+import { grantableRoles, needsAnOwner, roleChoices } from './ownersOnly';
 import { RoleSelect } from './RoleSelect';
 import { SecretOnceDialog } from './SecretOnceDialog';
 import { CreateForm } from './CreateForm';
@@ -42,7 +39,7 @@ export const MembersCard = ({
   const [roleError, setRoleError] = useActionOutcome<Error>();
   const actionStarted = useActionStarted();
   const { message, say } = useActionMessage();
-  const { role: callerRole } = useCallerRole();
+  const { role: callerRole, membershipId: ownId } = useCallerRole();
   const isAdmin = useIsOrganizationAdmin();
   // The service refuses to remove or demote the last OWNER who signed up: not offered.
   const signedUpOwners = members.items.filter(
@@ -50,9 +47,11 @@ export const MembersCard = ({
   ).length;
   const isLastOwner = (m: Membership) =>
     m.role === 'OWNER' && !!m.userId && signedUpOwners <= 1;
-  // Only an OWNER grants or takes away OWNER (the service enforces it too).
-  const assignable: Role[] =
-    callerRole === 'OWNER' ? [...ROLES] : ['ADMIN', 'MEMBER', 'VIEWER'];
+  // Only an OWNER grants, takes away or removes ADMIN and OWNER (the service enforces it too).
+  const ownersOnly = (m: Membership) =>
+    needsAnOwner(callerRole, m.role, m.id === ownId);
+  const choicesFor = (m: Membership) =>
+    isLastOwner(m) ? [m.role] : roleChoices(callerRole, m.role, m.id === ownId);
 
   const changeRole = async (membership: Membership, newRole: Role) => {
     actionStarted();
@@ -96,12 +95,8 @@ export const MembersCard = ({
             label={`Role of ${personText(m.email)}`}
             hideLabel
             value={m.role}
-            roles={
-              assignable.includes(m.role) && !isLastOwner(m)
-                ? assignable
-                : [m.role]
-            }
-            disabled={!assignable.includes(m.role) || isLastOwner(m)}
+            roles={choicesFor(m)}
+            disabled={choicesFor(m).length < 2}
             onChange={newRole => changeRole(m, newRole)}
           />
         ) : (
@@ -118,12 +113,26 @@ export const MembersCard = ({
     columns.push({
       title: 'Actions',
       sorting: false,
-      render: m =>
-        isLastOwner(m) ? (
-          <Typography variant="caption" color="textSecondary">
-            The last owner: make another member Owner first
-          </Typography>
-        ) : (
+      render: m => {
+        // First: the last owner's caption asks an ADMIN to make another member Owner.
+        if (ownersOnly(m)) {
+          const whom = `an ${ROLE_LABELS[m.role].toLowerCase()}`;
+          return (
+            <Typography variant="caption" color="textSecondary">
+              {m.userId
+                ? `Only an owner changes or removes ${whom}`
+                : `Only an owner changes or withdraws the invitation of ${whom}`}
+            </Typography>
+          );
+        }
+        if (isLastOwner(m)) {
+          return (
+            <Typography variant="caption" color="textSecondary">
+              The last owner: make another member Owner first
+            </Typography>
+          );
+        }
+        return (
           <ConfirmActionButton
             label={m.userId ? 'Remove' : 'Withdraw'}
             ariaLabel={
@@ -156,7 +165,8 @@ export const MembersCard = ({
                 : 'The invitation token stops working.'}
             </Typography>
           </ConfirmActionButton>
-        ),
+        );
+      },
     });
   }
 
@@ -181,7 +191,12 @@ export const MembersCard = ({
             value={email}
             onChange={event => setEmail(event.target.value)}
           />
-          <RoleSelect id="invite-role" value={role} onChange={setRole} />
+          <RoleSelect
+            id="invite-role"
+            value={role}
+            onChange={setRole}
+            roles={grantableRoles(callerRole)}
+          />
         </CreateForm>
       ) : (
         isAdmin === false && (

@@ -14,7 +14,9 @@ import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { CARD_TABLE_OPTIONS } from '../common/tableOptions';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { ROLE_LABELS } from '../common/labels';
+import { useCallerRole } from '../common/useCallerRole';
 import { useIsOrganizationAdmin } from '../common/useIsOrganizationAdmin';
+import { grantableRoles, needsAnOwner } from './ownersOnly';
 import { RoleSelect } from './RoleSelect';
 import { CreateForm } from './CreateForm';
 import { useList } from './useList';
@@ -40,6 +42,7 @@ export const ServiceAccountsCard = ({
     [client, version],
   );
   const isAdmin = useIsOrganizationAdmin();
+  const { role: callerRole } = useCallerRole();
   const [name, setName] = useState('');
   const [role, setRole] = useState<Role>('MEMBER');
 
@@ -82,6 +85,9 @@ export const ServiceAccountsCard = ({
           label="Delete"
           ariaLabel={`Delete ${account.name}`}
           color="secondary"
+          // Only an OWNER deletes an ADMIN service account (the service checks it too).
+          disabled={needsAnOwner(callerRole, account.role)}
+          disabledReason="Only an owner deletes an admin service account"
           title={`Delete ${account.name}?`}
           onConfirm={() =>
             client.call('deleteServiceAccount', {
@@ -128,7 +134,8 @@ export const ServiceAccountsCard = ({
             id="service-account-role"
             value={role}
             onChange={setRole}
-            roles={['ADMIN', 'MEMBER', 'VIEWER']}
+            // A service account is never an OWNER; only an OWNER creates an ADMIN one.
+            roles={grantableRoles(callerRole).filter(r => r !== 'OWNER')}
           />
         </CreateForm>
       ) : (

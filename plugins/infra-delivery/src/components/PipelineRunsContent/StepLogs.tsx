@@ -7,6 +7,7 @@ import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { useMemo } from 'react';
 import { ErrorPanel } from '../common/ErrorPanel';
+import { linksAsWritten } from './linksAsWritten';
 import { useStepLogs } from './useStepLogs';
 
 /** The most height the log viewer takes (some 20 lines): it scrolls and searches within it. */
@@ -68,10 +69,27 @@ export function logText(lines: Pick<StepLogLine, 'attemptEpoch' | 'text'>[]) {
   return text.join('\n');
 }
 
-/** A step's logs as they grow, with ANSI colours, search and links to lines. */
+/**
+ * Each line as the viewer gets it, worked out once per line: a running step's lines are read
+ * again every few seconds, and a long log's lines took half a second each time.
+ */
+const shownLines = new WeakMap<StepLogLine, StepLogLine>();
+function shown(line: StepLogLine): StepLogLine {
+  let result = shownLines.get(line);
+  if (!result) {
+    result = { ...line, text: linksAsWritten(line.text) };
+    shownLines.set(line, result);
+  }
+  return result;
+}
+
+/**
+ * A step's logs as they grow, with ANSI colours, search, links to lines, and links where the
+ * log writes a URL (not where it names a file such as `main.tf`).
+ */
 export const StepLogs = ({ step }: { step: StepExecution }) => {
   const { lines, loading, error } = useStepLogs(step.id, step.status);
-  const text = useMemo(() => logText(lines), [lines]);
+  const text = useMemo(() => logText(lines.map(shown)), [lines]);
 
   if (loading) {
     return <Typography variant="caption">Loading logs…</Typography>;

@@ -18,6 +18,7 @@ import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
 import { ErrorPanel } from '../common/ErrorPanel';
+import { StopFollowingButton } from './StopFollowingButton';
 
 /** Path filters as people type them: one per line, or separated by commas. */
 export function parsePathFilters(text: string): string[] {
@@ -66,32 +67,28 @@ export const GitTriggerDialog = ({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Error>();
 
-  const save = async (gitTrigger: StackGitTrigger | null) => {
+  const save = async (gitTrigger: StackGitTrigger) => {
     setBusy(true);
     setError(undefined);
     try {
-      const pathFilters = gitTrigger?.pathFilters;
+      const pathFilters = gitTrigger.pathFilters;
       const saved = await client.call('updateStack', {
         params: { id: stack.id },
         body: {
-          data: gitTrigger
-            ? {
-                codeSourceId,
-                gitTrigger: {
-                  ...gitTrigger,
-                  pathFilters: pathFilters?.length ? pathFilters : undefined,
-                },
-              }
-            : { gitTrigger: null },
+          data: {
+            codeSourceId,
+            gitTrigger: {
+              ...gitTrigger,
+              pathFilters: pathFilters?.length ? pathFilters : undefined,
+            },
+          },
         },
       });
       onSaved(
         saved.data,
-        gitTrigger
-          ? `${stack.name} follows ${gitTrigger.branch}${
-              codeSource ? ` of ${codeSource.repoName}` : ''
-            }`
-          : `${stack.name} no longer follows a repository: runs start by hand`,
+        `${stack.name} follows ${gitTrigger.branch}${
+          codeSource ? ` of ${codeSource.repoName}` : ''
+        }`,
       );
     } catch (e) {
       setError(e as Error);
@@ -191,9 +188,21 @@ export const GitTriggerDialog = ({
       </DialogContent>
       <DialogActions>
         {current && (
-          <Button color="secondary" disabled={busy} onClick={() => save(null)}>
-            Stop following
-          </Button>
+          <StopFollowingButton
+            stack={stack}
+            trigger={current}
+            repoName={
+              codeSources.find(source => source.id === stack.codeSourceId)
+                ?.repoName
+            }
+            disabled={busy}
+            onStopped={saved =>
+              onSaved(
+                saved,
+                `${stack.name} no longer follows a repository: runs start by hand`,
+              )
+            }
+          />
         )}
         <Button onClick={onClose} disabled={busy}>
           Cancel

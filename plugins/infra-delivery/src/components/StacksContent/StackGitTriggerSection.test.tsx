@@ -130,7 +130,7 @@ describe('a stack’s trigger rules in its drawer', () => {
     ).toHaveAttribute('href', repository.repoUrl);
   });
 
-  it('stops following, back to runs by hand', async () => {
+  it('stops following, back to runs by hand, once the person confirms what stops', async () => {
     current = {
       ...current,
       codeSourceId: repository.id,
@@ -150,6 +150,34 @@ describe('a stack’s trigger rules in its drawer', () => {
     });
     await userEvent.click(
       within(dialog).getByRole('button', { name: 'Stop following' }),
+    );
+    // It asked first, saying what stops happening; nothing changed yet.
+    const confirm = await screen.findByRole('dialog', {
+      name: 'Stop following main?',
+    });
+    expect(
+      within(confirm).getByText(
+        'Pushes to main of acme/network-infra no longer start runs of Network.',
+      ),
+    ).toBeInTheDocument();
+    expect(within(confirm).getByText('Runs start by hand only.')).toBeVisible();
+    await userEvent.click(
+      within(confirm).getByRole('button', { name: 'Keep following' }),
+    );
+    await waitFor(() =>
+      expect(
+        screen.queryByRole('dialog', { name: 'Stop following main?' }),
+      ).not.toBeInTheDocument(),
+    );
+    expect(requestsTo('PATCH', `/stacks/${current.id}`)).toHaveLength(0);
+
+    await userEvent.click(
+      within(dialog).getByRole('button', { name: 'Stop following' }),
+    );
+    await userEvent.click(
+      within(
+        await screen.findByRole('dialog', { name: 'Stop following main?' }),
+      ).getByRole('button', { name: 'Stop following' }),
     );
     await waitFor(() =>
       expect(requestsTo('PATCH', `/stacks/${current.id}`)).toHaveLength(1),

@@ -25,10 +25,19 @@ function currentCaller(client: Client) {
 /**
  * The signed-in person's role in the organization (`GET /me`): `loading` until it is known,
  * `role` undefined when it cannot be read. Views decide what to offer from it; the service
- * checks every request anyway.
+ * checks every request anyway. `membershipId` is the person's own membership: what they may
+ * do to themselves (step down, leave, revoke their keys) they may not do to others.
  */
-export function useCallerRole(): { loading: boolean; role?: Role } {
+export function useCallerRole(): {
+  loading: boolean;
+  role?: Role;
+  membershipId?: string;
+} {
   const client = useApi(infraDeliveryApiRef);
   const me = useAsync(() => currentCaller(client), [client]);
-  return { loading: me.loading, role: me.value?.data.role };
+  return {
+    loading: me.loading,
+    role: me.value?.data.role,
+    membershipId: me.value?.data.membershipId,
+  };
 }
