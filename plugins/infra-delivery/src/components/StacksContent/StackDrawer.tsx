@@ -22,6 +22,7 @@ import { StackDriftSection } from '../Drift/StackDriftSection';
 import { RunTrigger } from '../common/RunTrigger';
 import { StackGitTriggerSection } from './StackGitTriggerSection';
 import { StackOutputsSection } from './StackOutputs';
+import { StackSettingsSection } from './StackSettingsSection';
 import { attemptStartedAt } from '../PipelineRunsContent/attemptStartedAt';
 
 /**
@@ -54,7 +55,7 @@ export interface StackDetailsProps {
 }
 
 /**
- * A stack's git trigger, drift, outputs, current resources (#14 by stack) and run history (#13
+ * A stack's settings, git trigger, drift, outputs, current resources (#14 by stack) and run history (#13
  * by entity), read again whenever the stack changes (a run or drift check started here, or
  * ended).
  */
@@ -93,6 +94,7 @@ export const StackDetails = ({
 
   return (
     <>
+      <StackSettingsSection stack={stack} onChanged={onChanged} />
       <StackGitTriggerSection stack={stack} onChanged={onChanged} />
       <StackDriftSection
         stack={stack}
