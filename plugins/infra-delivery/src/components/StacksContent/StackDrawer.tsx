@@ -23,6 +23,7 @@ import { RunTrigger } from '../common/RunTrigger';
 import { StackGitTriggerSection } from './StackGitTriggerSection';
 import { StackOutputsSection } from './StackOutputs';
 import { StackSettingsSection } from './StackSettingsSection';
+import { DeleteStackButton } from './DeleteStackButton';
 import { attemptStartedAt } from '../PipelineRunsContent/attemptStartedAt';
 
 /**
@@ -52,6 +53,8 @@ export interface StackDetailsProps {
   onStarted?: (what: string, run: PipelineRun) => void;
   /** Why a drift check cannot start now: the stack's open run, in words. */
   driftCheckBusy?: string;
+  /** Called once the stack is deleted: with it, those who may change stacks can delete it. */
+  onDeleted?: (stack: Stack) => void;
 }
 
 /**
@@ -67,6 +70,7 @@ export const StackDetails = ({
   resourceCount,
   onChanged,
   driftCheckBusy,
+  onDeleted,
 }: StackDetailsProps) => {
   const client = useApi(infraDeliveryApiRef);
   const { value, loading, error } = useAsync(async () => {
@@ -94,7 +98,16 @@ export const StackDetails = ({
 
   return (
     <>
-      <StackSettingsSection stack={stack} onChanged={onChanged} />
+      <StackSettingsSection stack={stack} onChanged={onChanged}>
+        {onDeleted && (
+          <DeleteStackButton
+            stack={stack}
+            resourceCount={resourceCount}
+            latestRun={latestRun}
+            onDeleted={onDeleted}
+          />
+        )}
+      </StackSettingsSection>
       <StackGitTriggerSection stack={stack} onChanged={onChanged} />
       <StackDriftSection
         stack={stack}

@@ -19,15 +19,19 @@ function workingDirectory(stack: Stack): ReactNode {
 /**
  * A stack's settings in its details: its description, where its code is and whether plans
  * apply without approval, with "Edit settings" for those who may change stacks (a stack
- * created with a wrong working directory failed every run, and only the API could fix it).
+ * created with a wrong working directory failed every run, and only the API could fix it)
+ * and what else they may do with the stack (delete it, in the drawer).
  */
 export const StackSettingsSection = ({
   stack,
   onChanged,
+  children,
 }: {
   stack: Stack;
   /** Called with what an edit changed, in words. */
   onChanged?: (what: string) => void;
+  /** Further actions beside "Edit settings", for those who may change the stack. */
+  children?: ReactNode;
 }) => {
   const canEdit = useCanWriteResources();
   const [editing, setEditing] = useState(false);
@@ -50,7 +54,13 @@ export const StackSettingsSection = ({
           : 'Plans apply after an approval'}
       </Typography>
       {canEdit && (
-        <Box marginTop={1}>
+        <Box
+          display="flex"
+          flexWrap="wrap"
+          alignItems="center"
+          marginTop={1}
+          style={{ gap: 8 }}
+        >
           <Button
             size="small"
             variant="outlined"
@@ -59,6 +69,7 @@ export const StackSettingsSection = ({
           >
             Edit settings
           </Button>
+          {children}
         </Box>
       )}
       {editing && (

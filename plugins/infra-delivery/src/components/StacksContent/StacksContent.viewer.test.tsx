@@ -50,7 +50,7 @@ describe('StacksContent for a VIEWER whom the permission policy allows', () => {
     ).not.toBeInTheDocument();
   });
 
-  it('shows a VIEWER the stack’s settings in its drawer, without a way to change them', async () => {
+  it('shows a VIEWER the stack’s settings in its drawer, without a way to change or delete the stack', async () => {
     server.use(
       http.get(`${baseUrl}/stacks/resource-count`, () =>
         HttpResponse.json({ data: { counts: [] } }),
@@ -75,6 +75,9 @@ describe('StacksContent for a VIEWER whom the permission policy allows', () => {
         within(drawer).queryByRole('button', { name: 'Edit settings' }),
       ).not.toBeInTheDocument(),
     );
+    expect(
+      within(drawer).queryByRole('button', { name: 'Delete stack' }),
+    ).not.toBeInTheDocument();
   });
 
   it('tells a VIEWER that a run waits for a runner, without offering to connect one', async () => {
