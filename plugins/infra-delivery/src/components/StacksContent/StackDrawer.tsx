@@ -22,6 +22,8 @@ import { StackDriftSection } from '../Drift/StackDriftSection';
 import { RunTrigger } from '../common/RunTrigger';
 import { StackGitTriggerSection } from './StackGitTriggerSection';
 import { StackOutputsSection } from './StackOutputs';
+import { StackSettingsSection } from './StackSettingsSection';
+import { DeleteStackButton } from './DeleteStackButton';
 import { attemptStartedAt } from '../PipelineRunsContent/attemptStartedAt';
 
 /**
@@ -51,10 +53,12 @@ export interface StackDetailsProps {
   onStarted?: (what: string, run: PipelineRun) => void;
   /** Why a drift check cannot start now: the stack's open run, in words. */
   driftCheckBusy?: string;
+  /** Called once the stack is deleted: with it, those who may change stacks can delete it. */
+  onDeleted?: (stack: Stack) => void;
 }
 
 /**
- * A stack's git trigger, drift, outputs, current resources (#14 by stack) and run history (#13
+ * A stack's settings, git trigger, drift, outputs, current resources (#14 by stack) and run history (#13
  * by entity), read again whenever the stack changes (a run or drift check started here, or
  * ended).
  */
@@ -66,6 +70,7 @@ export const StackDetails = ({
   resourceCount,
   onChanged,
   driftCheckBusy,
+  onDeleted,
 }: StackDetailsProps) => {
   const client = useApi(infraDeliveryApiRef);
   const { value, loading, error } = useAsync(async () => {
@@ -93,6 +98,16 @@ export const StackDetails = ({
 
   return (
     <>
+      <StackSettingsSection stack={stack} onChanged={onChanged}>
+        {onDeleted && (
+          <DeleteStackButton
+            stack={stack}
+            resourceCount={resourceCount}
+            latestRun={latestRun}
+            onDeleted={onDeleted}
+          />
+        )}
+      </StackSettingsSection>
       <StackGitTriggerSection stack={stack} onChanged={onChanged} />
       <StackDriftSection
         stack={stack}

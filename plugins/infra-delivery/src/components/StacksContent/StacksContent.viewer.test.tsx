@@ -50,6 +50,36 @@ describe('StacksContent for a VIEWER whom the permission policy allows', () => {
     ).not.toBeInTheDocument();
   });
 
+  it('shows a VIEWER the stack’s settings in its drawer, without a way to change or delete the stack', async () => {
+    server.use(
+      http.get(`${baseUrl}/stacks/resource-count`, () =>
+        HttpResponse.json({ data: { counts: [] } }),
+      ),
+      stackList([{ ...network, path: 'infra/network' }]),
+      http.get(`${baseUrl}/pipeline-runs`, () => HttpResponse.json(list([]))),
+      http.get(`${baseUrl}/iac-resources`, () => HttpResponse.json(list([]))),
+      http.get(`${baseUrl}/code-sources`, () => HttpResponse.json(list([]))),
+    );
+
+    renderEntityContent(<StacksContent />, entityNaming(network.id), {
+      authorize: 'ALLOW',
+      initialRouteEntries: [`/?stack=${network.id}`],
+    });
+
+    const drawer = await screen.findByRole('dialog', { name: 'Network' });
+    const settings = within(drawer).getByRole('region', { name: 'Settings' });
+    expect(within(settings).getByText('infra/network')).toBeInTheDocument();
+    await waitFor(() => expect(requestsTo('GET', '/me')).not.toHaveLength(0));
+    await waitFor(() =>
+      expect(
+        within(drawer).queryByRole('button', { name: 'Edit settings' }),
+      ).not.toBeInTheDocument(),
+    );
+    expect(
+      within(drawer).queryByRole('button', { name: 'Delete stack' }),
+    ).not.toBeInTheDocument();
+  });
+
   it('tells a VIEWER that a run waits for a runner, without offering to connect one', async () => {
     server.use(
       http.get(`${baseUrl}/stacks/resource-count`, () =>

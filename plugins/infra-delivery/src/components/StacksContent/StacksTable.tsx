@@ -55,6 +55,9 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
   // the table reloads.
   const [openedId, setOpenedId] = useOpenedDrawer('stack');
   const [driftFilter, setDriftFilter] = useState<DriftFilterValue>('ALL');
+  // Stacks deleted here: the entity's annotation names them until the catalog reads the
+  // service again, and their rows would read "not found" until then.
+  const [deletedIds, setDeletedIds] = useState<string[]>([]);
   const { entity } = useEntity();
   const runLink = useEntityRunLink();
   // "… has started" goes once the run no longer runs: the stack's row then says where it is
@@ -284,8 +287,10 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
         title="Stacks"
         options={TABLE_OPTIONS}
         columns={contentWidths(columns)}
-        data={(value ?? []).filter(row =>
-          matchesDriftFilter(driftFilter, row.stack),
+        data={(value ?? []).filter(
+          row =>
+            !deletedIds.includes(row.stackId) &&
+            matchesDriftFilter(driftFilter, row.stack),
         )}
       />
       {ownDetails && (
@@ -302,6 +307,14 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
         <StackDrawer
           {...openedDetails}
           onClose={() => setOpenedId(undefined)}
+          onDeleted={deleted => {
+            setDeletedIds(ids => [...ids, deleted.id]);
+            setOpenedId(undefined);
+            say({
+              text: `${deleted.name} is deleted, with its pipelines and run history. It leaves the catalog at the catalog's next read of the service.`,
+            });
+            refresh();
+          }}
           message={message}
           actions={canExecute ? stackActions(opened) : undefined}
         />
