@@ -37,8 +37,8 @@ export class LeaseKeeper {
       runId: string;
       leaseToken: string;
       leaseExpiresAt: string;
-      /** Stops the step's command. */
-      stopCommand: () => void;
+      /** Stops the step's command (interrupted, killed after a grace period). */
+      stopCommand: (reason: string) => void;
       log: (message: string) => void;
     },
   ) {
@@ -70,7 +70,7 @@ export class LeaseKeeper {
     if (this.lost) return;
     this.lost = true;
     this.options.log(message);
-    this.options.stopCommand();
+    this.options.stopCommand(message);
   }
 
   private async beat() {

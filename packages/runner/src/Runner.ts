@@ -7,7 +7,7 @@ import path from 'node:path';
 import { CommitCheckouts } from './CommitCheckouts';
 import { checkAgainstApprovedPlan } from './approvedPlan';
 import { executeStep } from './executeStep';
-import { IacTool } from './IacTool';
+import { DEFAULT_STOP_GRACE_MS, IacTool } from './IacTool';
 import { LeaseKeeper } from './LeaseKeeper';
 import { LogShipper } from './LogShipper';
 import { RunnerOptions } from './options';
@@ -43,6 +43,8 @@ export class Runner {
   private connected = false;
   /** Aborts the claim in flight, when the runner stops while the service holds it. */
   private claiming?: AbortController;
+  /** The step executing now, and its tool. */
+  private current?: { stepId: string; tool: IacTool };
   private readonly checkouts?: CommitCheckouts;
 
   constructor(
@@ -57,10 +59,31 @@ export class Runner {
     }
   }
 
-  /** Stops after the step it executes; a claim the service holds open ends at once. */
+  /**
+   * Stops: a claim the service holds open ends at once, and the step executing is stopped like
+   * a cancelled one (its command interrupted, killed after the grace period), then reported as
+   * stopped. Stopped again, it kills the command at once.
+   */
   stop() {
+    const again = this.stopped;
     this.stopped = true;
     this.claiming?.abort();
+    const current = this.current;
+    if (!current) return;
+    const binary = path.basename(this.options.iacBinary);
+    if (again) {
+      this.log(`Killing ${binary} of step ${current.stepId}`);
+      current.tool.kill('the runner was stopped');
+    } else {
+      this.log(
+        `Stopping: interrupting ${binary} of step ${
+          current.stepId
+        } (killed if it has not exited within ${formatDuration(
+          this.options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS,
+        )}; stop the runner again to kill it now)`,
+      );
+      current.tool.stop('the runner was stopped');
+    }
   }
 
   /**
@@ -271,7 +294,11 @@ export class Runner {
         body: { data: { leaseToken, lines } },
       });
     }, this.log);
-    const tool = new IacTool(this.options.iacBinary, line => logs.add(line));
+    const tool = new IacTool(this.options.iacBinary, line => logs.add(line), {
+      stopGraceMs: this.options.stopGraceMs,
+    });
+    this.current = { stepId: step.id, tool };
+    if (this.stopped) tool.stop('the runner was stopped');
     const flushTimer = setInterval(() => logs.flush(), LOG_FLUSH_MS);
 
     const lease = new LeaseKeeper({
@@ -280,7 +307,7 @@ export class Runner {
       runId: claim.pipelineRun.id,
       leaseToken,
       leaseExpiresAt: claim.leaseExpiresAt,
-      stopCommand: () => tool.stop(),
+      stopCommand: reason => tool.stop(reason),
       log: this.log,
     });
     lease.start();
@@ -321,6 +348,7 @@ export class Runner {
     } catch (error) {
       this.log(`Step ${step.id} could not be reported: ${error}`);
     } finally {
+      this.current = undefined;
       lease.stop();
       clearInterval(flushTimer);
     }
