@@ -81,7 +81,11 @@ describe('the reference runner stopping a step whose command will not end', () =
     }
   });
 
-  function runnerWith(client: InfraDeliveryClient, logs: string[]) {
+  function runnerWith(
+    client: InfraDeliveryClient,
+    logs: string[],
+    once = false,
+  ) {
     const options: RunnerOptions = {
       url: baseUrl,
       token: 'unused: the client sends the key',
@@ -91,7 +95,7 @@ describe('the reference runner stopping a step whose command will not end', () =
       checkout: true,
       pollIntervalMs: 10,
       waitSeconds: 0,
-      once: false,
+      once,
       labels: [],
       hostname: 'stopping-host',
       stopGraceMs: 500,
@@ -100,7 +104,7 @@ describe('the reference runner stopping a step whose command will not end', () =
   }
 
   /** A plan the runner executes; answers once its command runs, with its child's pid. */
-  async function planRunning(logs: string[]) {
+  async function planRunning(logs: string[], once = false) {
     const world = await organizationWithStack(baseUrl);
     const runId = (
       await world.owner.call('triggerPipelineRun', {
@@ -108,7 +112,7 @@ describe('the reference runner stopping a step whose command will not end', () =
         body: { data: {} },
       })
     ).data.id;
-    const runner = runnerWith(clientFor(baseUrl, world.runnerKey), logs);
+    const runner = runnerWith(clientFor(baseUrl, world.runnerKey), logs, once);
     const running = runner.run();
     const stepLogs = async () => {
       const [step] = (
@@ -166,5 +170,33 @@ describe('the reference runner stopping a step whose command will not end', () =
     await until(() => !alive(child));
     const [listed] = (await owner.call('listRunners', { query: {} })).data;
     expect(listed.status).toBe('OFFLINE');
+  });
+
+  it('stops a cancelled step at the refusal of its logs, not a heartbeat later, and keeps what the tool said meanwhile', async () => {
+    const logs: string[] = [];
+    const { owner, runId, running, child } = await planRunning(logs, true);
+
+    await owner.call('cancelPipelineRun', {
+      params: { id: runId },
+      body: { data: {} },
+    });
+    // The next heartbeat is 100 s away: the refused batch of logs stops the command.
+    await running;
+
+    const [step] = (
+      await owner.call('listStepExecutions', { params: { id: runId } })
+    ).data;
+    expect(step.status).toBe('CANCELLED');
+    expect(logs).toEqual(
+      expect.arrayContaining([
+        `The service refused the step's logs (409: The step is CANCELLED); no more are sent, the rest is written here`,
+        `Run ${runId} was cancelled; stopping`,
+        // What the tool said while it stopped is in the runner's own log.
+        `[step ${step.id}] Interrupt received.`,
+        `[step ${step.id}] Error: execution halted`,
+        `Abandoned step ${step.id}`,
+      ]),
+    );
+    await until(() => !alive(child));
   });
 });

@@ -288,12 +288,18 @@ export class Runner {
       `Executing ${step.type} "${step.name}" of run ${claim.pipelineRun.id} (attempt ${step.attemptEpoch})`,
     );
 
-    const logs = new LogShipper(async lines => {
-      await this.client.call('appendStepExecutionLogs', {
-        params,
-        body: { data: { leaseToken, lines } },
-      });
-    }, this.log);
+    const logs = new LogShipper(
+      async lines => {
+        await this.client.call('appendStepExecutionLogs', {
+          params,
+          body: { data: { leaseToken, lines } },
+        });
+      },
+      this.log,
+      {
+        keep: line => this.log(`[step ${step.id}] ${line.text}`),
+      },
+    );
     const tool = new IacTool(this.options.iacBinary, line => logs.add(line), {
       stopGraceMs: this.options.stopGraceMs,
     });
@@ -310,6 +316,9 @@ export class Runner {
       stopCommand: reason => tool.stop(reason),
       log: this.log,
     });
+    // A refused batch of logs (the run cancelled: 409) stops the command at once, not at the
+    // next heartbeat.
+    logs.onRefused = error => lease.refused(error);
     lease.start();
 
     try {
