@@ -199,4 +199,59 @@ describe('the reference runner stopping a step whose command will not end', () =
     );
     await until(() => !alive(child));
   });
+
+  it("says in the step's log that a silent command still runs", async () => {
+    delete process.env.FAKE_IAC_HANG;
+    // The plan prints nothing for 3 s; the notice comes after each second of silence.
+    process.env.FAKE_IAC_SLEEP_MS = '3000';
+    const world = await organizationWithStack(baseUrl);
+    const runId = (
+      await world.owner.call('triggerPipelineRun', {
+        params: { id: world.stack.changePipelineId },
+        body: { data: {} },
+      })
+    ).data.id;
+    const runner = new Runner(
+      {
+        url: baseUrl,
+        token: 'unused',
+        runnerId: 'silence-runner',
+        iacBinary: FAKE_IAC,
+        ...runnerDirectories('silence'),
+        checkout: true,
+        pollIntervalMs: 10,
+        waitSeconds: 0,
+        once: true,
+        labels: [],
+        hostname: 'silence-host',
+        silenceNoticeMs: 1000,
+      },
+      clientFor(baseUrl, world.runnerKey),
+      () => {},
+    );
+    try {
+      await runner.run();
+    } finally {
+      delete process.env.FAKE_IAC_SLEEP_MS;
+    }
+    const [step] = (
+      await world.owner.call('listStepExecutions', { params: { id: runId } })
+    ).data;
+    expect(step.status).toBe('SUCCEEDED');
+    const lines = (
+      await world.owner.call('listStepExecutionLogs', {
+        params: { id: step.id },
+        query: {},
+      })
+    ).data.map(line => line.text);
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^No output from fake-iac for \d+s \(still running, pid \d+\)$/,
+      ),
+    );
+    // Said while the plan was silent, before what it printed at its end.
+    expect(
+      lines.findIndex(line => line.startsWith('No output from')),
+    ).toBeLessThan(lines.indexOf('Plan: 5 to add, 1 to change, 2 to destroy.'));
+  });
 });

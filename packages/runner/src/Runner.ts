@@ -14,6 +14,8 @@ import { RunnerOptions } from './options';
 import { backoffMs, isRefusal } from './serviceAnswers';
 
 const LOG_FLUSH_MS = 1000;
+/** How long a command may print nothing before the step's log says that it still runs. */
+export const DEFAULT_SILENCE_NOTICE_MS = 5 * 60_000;
 const SIGN_OFF_TIMEOUT_MS = 5000;
 /** A held claim answered this much before its wait ended still counts as held. */
 const HELD_CLAIM_SLACK_MS = 1000;
@@ -300,9 +302,34 @@ export class Runner {
         keep: line => this.log(`[step ${step.id}] ${line.text}`),
       },
     );
-    const tool = new IacTool(this.options.iacBinary, line => logs.add(line), {
-      stopGraceMs: this.options.stopGraceMs,
-    });
+    let lastOutput = Date.now();
+    const tool = new IacTool(
+      this.options.iacBinary,
+      line => {
+        lastOutput = Date.now();
+        logs.add(line);
+      },
+      { stopGraceMs: this.options.stopGraceMs },
+    );
+    // A command silent for long (a provider waiting on a cloud API, a prompt nobody answers)
+    // is said in the step's log, so that the portal does not show a step that seems dead.
+    const binary = path.basename(this.options.iacBinary);
+    const silenceMs = this.options.silenceNoticeMs ?? DEFAULT_SILENCE_NOTICE_MS;
+    const silenceTimer = setInterval(() => {
+      const pid = tool.pid;
+      if (pid === undefined) {
+        lastOutput = Date.now();
+        return;
+      }
+      const silent = Date.now() - lastOutput;
+      if (silent >= silenceMs) {
+        logs.add(
+          `No output from ${binary} for ${formatDuration(
+            silent,
+          )} (still running, pid ${pid})`,
+        );
+      }
+    }, silenceMs);
     this.current = { stepId: step.id, tool };
     if (this.stopped) tool.stop('the runner was stopped');
     const flushTimer = setInterval(() => logs.flush(), LOG_FLUSH_MS);
@@ -357,6 +384,7 @@ export class Runner {
     } catch (error) {
       this.log(`Step ${step.id} could not be reported: ${error}`);
     } finally {
+      clearInterval(silenceTimer);
       this.current = undefined;
       lease.stop();
       clearInterval(flushTimer);

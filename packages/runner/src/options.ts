@@ -40,6 +40,12 @@ export interface RunnerOptions {
    * 30 s when absent.
    */
   stopGraceMs?: number;
+  /**
+   * How long a command may print nothing before the step's log says that it still runs ("No
+   * output from tofu for 5m 00s (still running, pid 123)"), and again every as long; 5 minutes
+   * when absent.
+   */
+  silenceNoticeMs?: number;
   /** Execute at most one step, then stop (for scripts and tests). */
   once: boolean;
   /** Shown in the portal's runner list. */
