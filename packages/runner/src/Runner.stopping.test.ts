@@ -137,14 +137,27 @@ describe('the reference runner stopping a step whose command will not end', () =
     await until(async () =>
       (await stepLogs())?.some(line => line.startsWith('still creating')),
     );
-    return { ...world, runId, runner, running, child };
+    return { ...world, runId, runner, running, child, stepLogs };
   }
 
-  it('stopped itself, interrupts the command, kills it when it will not stop, and reports the step', async () => {
+  it('stopped itself, lets the step go on; stopped again, interrupts the command, kills it when it will not stop, and reports the step', async () => {
     process.env.FAKE_IAC_STUBBORN = '1';
     const logs: string[] = [];
-    const { owner, runId, runner, running, child } = await planRunning(logs);
+    const { owner, runId, runner, running, child, stepLogs } =
+      await planRunning(logs);
 
+    // Stopped once, it lets the step go on.
+    runner.stop();
+    expect(logs).toContainEqual(
+      expect.stringMatching(
+        /^Stopping once step .+ has ended \(stop the runner again to interrupt fake-iac\)$/,
+      ),
+    );
+    const linesBefore = (await stepLogs())?.length ?? 0;
+    await until(async () => ((await stepLogs())?.length ?? 0) > linesBefore);
+    expect(alive(child)).toBe(true);
+
+    // Stopped again, it interrupts the command.
     runner.stop();
     await running;
 
@@ -160,13 +173,13 @@ describe('the reference runner stopping a step whose command will not end', () =
     expect(step.error).toMatchObject({
       message: 'fake-iac plan was stopped: the runner was stopped',
     });
-    const stepLogs = (
+    const stoppedLogs = (
       await owner.call('listStepExecutionLogs', {
         params: { id: step.id },
         query: {},
       })
     ).data.map(line => line.text);
-    expect(stepLogs).toContain('Interrupt received.');
+    expect(stoppedLogs).toContain('Interrupt received.');
     await until(() => !alive(child));
     const [listed] = (await owner.call('listRunners', { query: {} })).data;
     expect(listed.status).toBe('OFFLINE');

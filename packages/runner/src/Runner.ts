@@ -42,6 +42,8 @@ const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
  */
 export class Runner {
   private stopped = false;
+  /** How many times the runner was told to stop (SIGINT, SIGTERM). */
+  private stopRequests = 0;
   private connected = false;
   /** Aborts the claim in flight, when the runner stops while the service holds it. */
   private claiming?: AbortController;
@@ -62,21 +64,23 @@ export class Runner {
   }
 
   /**
-   * Stops: a claim the service holds open ends at once, and the step executing is stopped like
-   * a cancelled one (its command interrupted, killed after the grace period), then reported as
-   * stopped. Stopped again, it kills the command at once.
+   * Stops. A claim the service holds open ends at once. The step executing is let finish the
+   * first time (a restart does not cut an apply short); stopped again, its command
+   * is interrupted like a cancelled step's (killed after the grace period) and the step is
+   * reported as stopped; a third time, the command is killed at once.
    */
   stop() {
-    const again = this.stopped;
+    this.stopRequests += 1;
     this.stopped = true;
     this.claiming?.abort();
     const current = this.current;
     if (!current) return;
     const binary = path.basename(this.options.iacBinary);
-    if (again) {
-      this.log(`Killing ${binary} of step ${current.stepId}`);
-      current.tool.kill('the runner was stopped');
-    } else {
+    if (this.stopRequests === 1) {
+      this.log(
+        `Stopping once step ${current.stepId} has ended (stop the runner again to interrupt ${binary})`,
+      );
+    } else if (this.stopRequests === 2) {
       this.log(
         `Stopping: interrupting ${binary} of step ${
           current.stepId
@@ -85,6 +89,9 @@ export class Runner {
         )}; stop the runner again to kill it now)`,
       );
       current.tool.stop('the runner was stopped');
+    } else {
+      this.log(`Killing ${binary} of step ${current.stepId}`);
+      current.tool.kill('the runner was stopped');
     }
   }
 
@@ -331,7 +338,7 @@ export class Runner {
       }
     }, silenceMs);
     this.current = { stepId: step.id, tool };
-    if (this.stopped) tool.stop('the runner was stopped');
+    if (this.stopRequests > 1) tool.stop('the runner was stopped');
     const flushTimer = setInterval(() => logs.flush(), LOG_FLUSH_MS);
 
     const lease = new LeaseKeeper({

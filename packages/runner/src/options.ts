@@ -84,8 +84,9 @@ Claims the IaC steps of the token's organization and runs them with OpenTofu or 
   --help                 this text
 
 Before it claims a step it checks that --iac-binary runs and --source-root exists. Stopped
-(SIGINT, SIGTERM) it interrupts the step it executes (killed after --stop-grace; stopped
-again, at once), reports it as stopped, then signs off: the portal lists it as stopped at once.`;
+(SIGINT, SIGTERM) it finishes the step it executes; stopped again, it interrupts that step
+(killed after --stop-grace; a third time, at once) and reports it as stopped. Then it signs
+off: the portal lists it as stopped at once.`;
 
 export class UsageError extends Error {}
 
