@@ -37,8 +37,8 @@ export class LeaseKeeper {
       runId: string;
       leaseToken: string;
       leaseExpiresAt: string;
-      /** Stops the step's command. */
-      stopCommand: () => void;
+      /** Stops the step's command (interrupted, killed after a grace period). */
+      stopCommand: (reason: string) => void;
       log: (message: string) => void;
     },
   ) {
@@ -66,11 +66,40 @@ export class LeaseKeeper {
     clearInterval(this.timer);
   }
 
+  /**
+   * Another answer of the service about this step (a refused batch of logs) that says the step
+   * must not go on here: the run was cancelled, the lease is gone (409), the key is refused
+   * (401, 403). The command is stopped at once, not at the next heartbeat, a third of the lease
+   * later. True when the answer was such a refusal.
+   */
+  refused(error: unknown): boolean {
+    const { stepId, runId } = this.options;
+    if (this.stopped || this.reporting) return false;
+    if (error instanceof InfraDeliveryApiError && error.status === 409) {
+      this.giveUp(
+        /CANCELLED/.test(error.message)
+          ? `Run ${runId} was cancelled; stopping`
+          : `The lease on step ${stepId} is gone (${error.message}); stopping`,
+      );
+      return true;
+    }
+    if (
+      error instanceof InfraDeliveryApiError &&
+      (error.status === 401 || error.status === 403)
+    ) {
+      this.giveUp(
+        `The service refused this runner's key (${error.status}: ${error.message}); stopping step ${stepId}, whose report it would refuse too`,
+      );
+      return true;
+    }
+    return false;
+  }
+
   private giveUp(message: string) {
     if (this.lost) return;
     this.lost = true;
     this.options.log(message);
-    this.options.stopCommand();
+    this.options.stopCommand(message);
   }
 
   private async beat() {
@@ -91,18 +120,8 @@ export class LeaseKeeper {
       }
     } catch (error) {
       if (this.stopped || (this.reporting && isRefusal(error))) return;
-      if (error instanceof InfraDeliveryApiError && error.status === 409) {
-        this.giveUp(
-          `The lease on step ${stepId} is gone (${error.message}); stopping`,
-        );
-      } else if (
-        error instanceof InfraDeliveryApiError &&
-        (error.status === 401 || error.status === 403)
-      ) {
-        this.giveUp(
-          `The service refused this runner's key (${error.status}: ${error.message}); stopping step ${stepId}, whose report it would refuse too`,
-        );
-      } else if (!this.unreachable) {
+      if (this.refused(error)) return;
+      if (!this.unreachable) {
         this.unreachable = true;
         log(
           `Cannot renew the lease on step ${stepId} (${

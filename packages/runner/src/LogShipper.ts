@@ -27,21 +27,34 @@ export class LogShipper {
   private refused = false;
   private unreachable = false;
   private dropped = 0;
+  /** Told when the service refuses a batch (4xx): e.g. the step was cancelled (409). */
+  onRefused?: (error: Error) => void;
 
   constructor(
     private readonly send: (lines: LogLine[]) => Promise<void>,
     private readonly log: (message: string) => void,
+    private readonly options: {
+      /**
+       * Where the step's lines go once the service refuses them (the runner's own log), so
+       * that what the tool said while it was stopped is not lost.
+       */
+      keep?: (line: LogLine) => void;
+    } = {},
   ) {}
 
   add(text: string) {
-    if (this.refused) return;
-    this.waiting.push({
+    const line = {
       timestamp: new Date().toISOString(),
       text:
         text.length > MAX_LINE_LENGTH
           ? `${text.slice(0, MAX_LINE_LENGTH - 1)}…`
           : text,
-    });
+    };
+    if (this.refused) {
+      this.options.keep?.(line);
+      return;
+    }
+    this.waiting.push(line);
     if (this.waiting.length > MAX_WAITING_LINES) {
       const excess = this.waiting.length - MAX_WAITING_LINES;
       this.waiting.splice(0, excess);
@@ -89,9 +102,16 @@ export class LogShipper {
     if (isRefusal(error)) {
       this.refused = true;
       this.log(
-        `The service refused the step's logs (${error.status}: ${error.message}); no more are sent`,
+        `The service refused the step's logs (${error.status}: ${
+          error.message
+        }); no more are sent${
+          this.options.keep ? ', the rest is written here' : ''
+        }`,
       );
+      const { keep } = this.options;
+      if (keep) this.waiting.forEach(line => keep(line));
       this.waiting = [];
+      this.onRefused?.(error);
       return;
     }
     if (!this.unreachable) {

@@ -7,13 +7,15 @@ import path from 'node:path';
 import { CommitCheckouts } from './CommitCheckouts';
 import { checkAgainstApprovedPlan } from './approvedPlan';
 import { executeStep } from './executeStep';
-import { IacTool } from './IacTool';
+import { DEFAULT_STOP_GRACE_MS, IacTool } from './IacTool';
 import { LeaseKeeper } from './LeaseKeeper';
 import { LogShipper } from './LogShipper';
 import { RunnerOptions } from './options';
 import { backoffMs, isRefusal } from './serviceAnswers';
 
 const LOG_FLUSH_MS = 1000;
+/** How long a command may print nothing before the step's log says that it still runs. */
+export const DEFAULT_SILENCE_NOTICE_MS = 5 * 60_000;
 const SIGN_OFF_TIMEOUT_MS = 5000;
 /** A held claim answered this much before its wait ended still counts as held. */
 const HELD_CLAIM_SLACK_MS = 1000;
@@ -40,9 +42,13 @@ const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
  */
 export class Runner {
   private stopped = false;
+  /** How many times the runner was told to stop (SIGINT, SIGTERM). */
+  private stopRequests = 0;
   private connected = false;
   /** Aborts the claim in flight, when the runner stops while the service holds it. */
   private claiming?: AbortController;
+  /** The step executing now, and its tool. */
+  private current?: { stepId: string; tool: IacTool };
   private readonly checkouts?: CommitCheckouts;
 
   constructor(
@@ -57,10 +63,36 @@ export class Runner {
     }
   }
 
-  /** Stops after the step it executes; a claim the service holds open ends at once. */
+  /**
+   * Stops. A claim the service holds open ends at once. The step executing is let finish the
+   * first time (a restart does not cut an apply short); stopped again, its command
+   * is interrupted like a cancelled step's (killed after the grace period) and the step is
+   * reported as stopped; a third time, the command is killed at once.
+   */
   stop() {
+    this.stopRequests += 1;
     this.stopped = true;
     this.claiming?.abort();
+    const current = this.current;
+    if (!current) return;
+    const binary = path.basename(this.options.iacBinary);
+    if (this.stopRequests === 1) {
+      this.log(
+        `Stopping once step ${current.stepId} has ended (stop the runner again to interrupt ${binary})`,
+      );
+    } else if (this.stopRequests === 2) {
+      this.log(
+        `Stopping: interrupting ${binary} of step ${
+          current.stepId
+        } (killed if it has not exited within ${formatDuration(
+          this.options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS,
+        )}; stop the runner again to kill it now)`,
+      );
+      current.tool.stop('the runner was stopped');
+    } else {
+      this.log(`Killing ${binary} of step ${current.stepId}`);
+      current.tool.kill('the runner was stopped');
+    }
   }
 
   /**
@@ -265,13 +297,48 @@ export class Runner {
       `Executing ${step.type} "${step.name}" of run ${claim.pipelineRun.id} (attempt ${step.attemptEpoch})`,
     );
 
-    const logs = new LogShipper(async lines => {
-      await this.client.call('appendStepExecutionLogs', {
-        params,
-        body: { data: { leaseToken, lines } },
-      });
-    }, this.log);
-    const tool = new IacTool(this.options.iacBinary, line => logs.add(line));
+    const logs = new LogShipper(
+      async lines => {
+        await this.client.call('appendStepExecutionLogs', {
+          params,
+          body: { data: { leaseToken, lines } },
+        });
+      },
+      this.log,
+      {
+        keep: line => this.log(`[step ${step.id}] ${line.text}`),
+      },
+    );
+    let lastOutput = Date.now();
+    const tool = new IacTool(
+      this.options.iacBinary,
+      line => {
+        lastOutput = Date.now();
+        logs.add(line);
+      },
+      { stopGraceMs: this.options.stopGraceMs },
+    );
+    // A command silent for long (a provider waiting on a cloud API, a prompt nobody answers)
+    // is said in the step's log, so that the portal does not show a step that seems dead.
+    const binary = path.basename(this.options.iacBinary);
+    const silenceMs = this.options.silenceNoticeMs ?? DEFAULT_SILENCE_NOTICE_MS;
+    const silenceTimer = setInterval(() => {
+      const pid = tool.pid;
+      if (pid === undefined) {
+        lastOutput = Date.now();
+        return;
+      }
+      const silent = Date.now() - lastOutput;
+      if (silent >= silenceMs) {
+        logs.add(
+          `No output from ${binary} for ${formatDuration(
+            silent,
+          )} (still running, pid ${pid})`,
+        );
+      }
+    }, silenceMs);
+    this.current = { stepId: step.id, tool };
+    if (this.stopRequests > 1) tool.stop('the runner was stopped');
     const flushTimer = setInterval(() => logs.flush(), LOG_FLUSH_MS);
 
     const lease = new LeaseKeeper({
@@ -280,9 +347,12 @@ export class Runner {
       runId: claim.pipelineRun.id,
       leaseToken,
       leaseExpiresAt: claim.leaseExpiresAt,
-      stopCommand: () => tool.stop(),
+      stopCommand: reason => tool.stop(reason),
       log: this.log,
     });
+    // A refused batch of logs (the run cancelled: 409) stops the command at once, not at the
+    // next heartbeat.
+    logs.onRefused = error => lease.refused(error);
     lease.start();
 
     try {
@@ -321,6 +391,8 @@ export class Runner {
     } catch (error) {
       this.log(`Step ${step.id} could not be reported: ${error}`);
     } finally {
+      clearInterval(silenceTimer);
+      this.current = undefined;
       lease.stop();
       clearInterval(flushTimer);
     }

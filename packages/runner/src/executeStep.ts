@@ -57,9 +57,14 @@ class CommandFailed extends Error {
     readonly command: string,
     readonly exitCode: number,
     headline?: string,
+    stopped?: string,
   ) {
     super(
-      `${command} exited with ${exitCode}${headline ? `: ${headline}` : ''}`,
+      stopped
+        ? `${command} was stopped: ${stopped}`
+        : `${command} exited with ${exitCode}${
+            headline ? `: ${headline}` : ''
+          }`,
     );
   }
 }
@@ -185,6 +190,7 @@ export async function executeStep(
         `${options.binaryName} ${args[0]}`,
         result.exitCode,
         result.firstError,
+        result.stopped,
       );
     }
     return result.stdout;

@@ -56,8 +56,9 @@ export async function main(argv: string[]): Promise<void> {
     log(warning);
   }
   const runner = new Runner(options, client, log);
-  process.once('SIGINT', () => runner.stop());
-  process.once('SIGTERM', () => runner.stop());
+  // Stopped again, the runner kills the step's command at once (it never dies leaving it).
+  process.on('SIGINT', () => runner.stop());
+  process.on('SIGTERM', () => runner.stop());
   try {
     await runner.run();
   } catch (error) {

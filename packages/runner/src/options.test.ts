@@ -93,4 +93,14 @@ describe('parseOptions', () => {
       ).toThrow('--wait is a whole number of seconds from 0 to 60');
     },
   );
+  it('gives a stopped command 30 s to exit unless --stop-grace says otherwise', () => {
+    const base = ['--url', 'http://x', '--token', 'idk_x'];
+    expect(parseOptions(base)).toMatchObject({ stopGraceMs: 30_000 });
+    expect(parseOptions([...base, '--stop-grace', '2.5'])).toMatchObject({
+      stopGraceMs: 2500,
+    });
+    expect(() => parseOptions([...base, '--stop-grace', 'soon'])).toThrow(
+      '--stop-grace is a number of seconds, 0 or more',
+    );
+  });
 });

@@ -6,6 +6,7 @@ import {
   RUNNER_CLAIM_WAIT_SECONDS,
   RUNNER_POLL_INTERVAL_MS,
 } from '@infra-delivery/plugin-infra-delivery-common';
+import { DEFAULT_STOP_GRACE_MS } from './IacTool';
 
 /** Well within the longest wait the service takes, and within common proxies' idle timeouts. */
 const DEFAULT_CLAIM_WAIT_SECONDS = 20;
@@ -33,6 +34,18 @@ export interface RunnerOptions {
    * is queued); 0 asks and is answered at once, every `pollIntervalMs`.
    */
   waitSeconds: number;
+  /**
+   * How long a stopped command (a cancelled run, a lost lease, the runner stopping) may take to
+   * exit after its interrupt (SIGINT) before it is killed with its processes (SIGKILL);
+   * 30 s when absent.
+   */
+  stopGraceMs?: number;
+  /**
+   * How long a command may print nothing before the step's log says that it still runs ("No
+   * output from tofu for 5m 00s (still running, pid 123)"), and again every as long; 5 minutes
+   * when absent.
+   */
+  silenceNoticeMs?: number;
   /** Execute at most one step, then stop (for scripts and tests). */
   once: boolean;
   /** Shown in the portal's runner list. */
@@ -56,16 +69,24 @@ Claims the IaC steps of the token's organization and runs them with OpenTofu or 
                          request); plan --source-root for every run instead
   --wait <seconds>       how long the service may hold a claim while there is no work; it
                          answers as soon as a step is queued (default: ${DEFAULT_CLAIM_WAIT_SECONDS},
-                         at most ${RUNNER_CLAIM_WAIT_SECONDS.max}; 0 asks every --poll-interval instead)
+                         at most ${
+                           RUNNER_CLAIM_WAIT_SECONDS.max
+                         }; 0 asks every --poll-interval instead)
   --poll-interval <ms>   wait between claims answered at once (with --wait 0, or a service
                          that does not hold claims) (default: ${DEFAULT_RUNNER_POLL_INTERVAL_MS})
+  --stop-grace <seconds> how long a stopped command (cancelled run, lost lease, runner
+                         stopping) may take to exit after its interrupt (SIGINT) before it
+                         is killed with the processes it started (default: ${
+                           DEFAULT_STOP_GRACE_MS / 1000
+                         })
   --labels <a,b>         labels shown in the portal's runner list, comma-separated
   --once                 execute at most one step, then exit
   --help                 this text
 
 Before it claims a step it checks that --iac-binary runs and --source-root exists. Stopped
-(SIGINT, SIGTERM) it finishes the step it executes, then signs off: the portal lists it as
-stopped at once.`;
+(SIGINT, SIGTERM) it finishes the step it executes; stopped again, it interrupts that step
+(killed after --stop-grace; a third time, at once) and reports it as stopped. Then it signs
+off: the portal lists it as stopped at once.`;
 
 export class UsageError extends Error {}
 
@@ -84,6 +105,7 @@ export function parseOptions(
       'source-root': { type: 'string' },
       'poll-interval': { type: 'string' },
       wait: { type: 'string' },
+      'stop-grace': { type: 'string' },
       labels: { type: 'string' },
       once: { type: 'boolean' },
       'no-checkout': { type: 'boolean' },
@@ -122,6 +144,12 @@ export function parseOptions(
       `--wait is a whole number of seconds from 0 to ${RUNNER_CLAIM_WAIT_SECONDS.max}`,
     );
   }
+  const stopGraceSeconds = Number(
+    values['stop-grace'] ?? DEFAULT_STOP_GRACE_MS / 1000,
+  );
+  if (!Number.isFinite(stopGraceSeconds) || stopGraceSeconds < 0) {
+    throw new UsageError('--stop-grace is a number of seconds, 0 or more');
+  }
   return {
     url: values.url.replace(/\/+$/, ''),
     token,
@@ -137,6 +165,7 @@ export function parseOptions(
     checkout: !values['no-checkout'],
     pollIntervalMs,
     waitSeconds,
+    stopGraceMs: Math.round(stopGraceSeconds * 1000),
     once: values.once ?? false,
     labels: (values.labels ?? '')
       .split(',')
