@@ -990,6 +990,16 @@ export class PipelineEngine {
               text: `Runner ${step.leaseRunnerId} stopped renewing its lease; the step is queued again as attempt ${attemptEpoch}`,
             },
           ]);
+          // It is not busy with the step any more, nor connected: the run's wait says that
+          // it stopped reporting, not that "the one connected runner is busy".
+          if (step.leaseRunnerId) {
+            await tx.runners.markLost(
+              step.organizationId,
+              step.leaseRunnerId,
+              step.id,
+              'STOPPED_REPORTING',
+            );
+          }
         }
         return moved;
       });

@@ -70,6 +70,10 @@ export const RUNNER_STATUSES = ['ONLINE', 'OFFLINE'] as const;
 export const runnerStatusSchema = z.enum(RUNNER_STATUSES);
 export type RunnerStatus = z.infer<typeof runnerStatusSchema>;
 
+export const RUNNER_OFFLINE_CAUSES = ['STOPPED_REPORTING'] as const;
+export const runnerOfflineCauseSchema = z.enum(RUNNER_OFFLINE_CAUSES);
+export type RunnerOfflineCause = z.infer<typeof runnerOfflineCauseSchema>;
+
 /**
  * A runner as the service last saw it: every claim (also one that found no work), heartbeat,
  * log append and completion records it. ONLINE when seen within the configured window and not
@@ -113,6 +117,11 @@ export const runnerSchema = z
       .optional()
       .describe(
         'When the runner said it stopped (it is OFFLINE since); absent once it claims again',
+      ),
+    offlineCause: runnerOfflineCauseSchema
+      .optional()
+      .describe(
+        'Why the service turned the runner OFFLINE before the online window passed, until it is seen again: STOPPED_REPORTING when the lease of the step it held ran out (`currentStepExecutionId` names that step, queued again)',
       ),
   })
   .meta({ id: 'Runner' });
