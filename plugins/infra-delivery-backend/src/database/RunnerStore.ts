@@ -36,6 +36,8 @@ interface RunnerRow {
   last_seen_at: string | Date;
   signed_off_at: string | Date | null;
   offline_cause: RunnerOfflineCause | null;
+  offline_by: string | null;
+  api_key_id: string | null;
 }
 
 /** What a runner says of itself when it claims work. */
@@ -43,6 +45,8 @@ export interface RunnerSighting {
   organizationId: string;
   runnerId: string;
   serviceAccountId: string;
+  /** The API key it signed in with, where the caller used one. */
+  apiKeyId?: string;
   labels: string[];
   version?: string;
   hostname?: string;
@@ -123,7 +127,22 @@ function toRunner(row: RunnerRow, onlineSince: string): Runner {
     ...(currentStepLease ? { currentStepLease } : {}),
     signedOffAt,
     offlineCause: optional(row.offline_cause),
+    offlineBy: optional(row.offline_by),
   };
+}
+
+/**
+ * The runners that can no longer report: those that claimed with the revoked API key
+ * (`apiKeyId`) and, given `serviceAccountId`, all of that account's (deleted, or left without a
+ * key).
+ */
+export interface RevokedRunners {
+  organizationId: string;
+  apiKeyId?: string;
+  serviceAccountId?: string;
+  cause: Extract<RunnerOfflineCause, 'KEY_REVOKED' | 'ACCOUNT_DELETED'>;
+  /** Who revoked the key or deleted the account, as people call them. */
+  by?: string;
 }
 
 /** A runner the service turned OFFLINE while it held a step, now queued again. */
@@ -131,6 +150,7 @@ export interface LostRunner {
   runnerId: string;
   stepExecutionId: string;
   cause: RunnerOfflineCause;
+  by?: string;
 }
 
 /**
@@ -155,6 +175,7 @@ export class RunnerStore {
   async recordClaim(sighting: RunnerSighting): Promise<void> {
     const changes = {
       service_account_id: sighting.serviceAccountId,
+      api_key_id: sighting.apiKeyId ?? null,
       labels: JSON.stringify(sighting.labels),
       version: sighting.version ?? null,
       hostname: sighting.hostname ?? null,
@@ -163,6 +184,7 @@ export class RunnerStore {
       last_seen_at: sighting.seenAt,
       signed_off_at: null,
       offline_cause: null,
+      offline_by: null,
     };
     await this.db('runners')
       .insert({
@@ -199,6 +221,7 @@ export class RunnerStore {
         current_step_execution_id: stepExecutionId,
         signed_off_at: null,
         offline_cause: null,
+        offline_by: null,
       });
   }
 
@@ -246,6 +269,7 @@ export class RunnerStore {
         signed_off_at: at,
         current_step_execution_id: null,
         offline_cause: null,
+        offline_by: null,
       });
   }
 
@@ -276,7 +300,12 @@ export class RunnerStore {
       return [];
     }
     const rows = await this.db<RunnerRow>('runners')
-      .select('runner_id', 'current_step_execution_id', 'offline_cause')
+      .select(
+        'runner_id',
+        'current_step_execution_id',
+        'offline_cause',
+        'offline_by',
+      )
       .whereIn('current_step_execution_id', stepExecutionIds)
       .whereNotNull('offline_cause')
       .orderBy('runner_id', 'asc');
@@ -284,7 +313,38 @@ export class RunnerStore {
       runnerId: row.runner_id,
       stepExecutionId: row.current_step_execution_id!,
       cause: row.offline_cause!,
+      by: optional(row.offline_by),
     }));
+  }
+
+  /**
+   * Turns the runners that can no longer report (`target`) OFFLINE for its cause; they keep
+   * naming the step they held. Returns their ids.
+   */
+  async markRevoked(target: RevokedRunners): Promise<string[]> {
+    const { organizationId, apiKeyId, serviceAccountId } = target;
+    if (!apiKeyId && !serviceAccountId) {
+      return [];
+    }
+    const query = () =>
+      this.db('runners')
+        .where({ organization_id: organizationId })
+        .where(which => {
+          if (apiKeyId) {
+            which.orWhere({ api_key_id: apiKeyId });
+          }
+          if (serviceAccountId) {
+            which.orWhere({ service_account_id: serviceAccountId });
+          }
+        });
+    const rows: { runner_id: string }[] = await query().select('runner_id');
+    if (rows.length > 0) {
+      await query().update({
+        offline_cause: target.cause,
+        offline_by: target.by ?? null,
+      });
+    }
+    return rows.map(row => row.runner_id);
   }
 
   /**

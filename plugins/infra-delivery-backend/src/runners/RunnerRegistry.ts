@@ -136,6 +136,7 @@ export class RunnerRegistry {
       sighting.organizationId,
       sighting.runnerId,
       sighting.serviceAccountId,
+      sighting.apiKeyId,
       sighting.labels,
       sighting.version,
       sighting.hostname,

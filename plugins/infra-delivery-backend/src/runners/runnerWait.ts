@@ -47,7 +47,15 @@ function silentRunnersReason(runners: OnlineRunners, silentMs: number) {
 
 /** What happened to the runner that held the step before it was queued again. */
 function lostRunnerClause(lost: LostRunner): string {
-  return `${lost.runnerId} stopped reporting during this step (it may have been stopped)`;
+  const by = lost.by ? ` by ${lost.by}` : '';
+  switch (lost.cause) {
+    case 'KEY_REVOKED':
+      return `${lost.runnerId}'s API key was revoked${by} during this step, so it can no longer report`;
+    case 'ACCOUNT_DELETED':
+      return `${lost.runnerId}'s service account was deleted${by} during this step, so it can no longer report`;
+    default:
+      return `${lost.runnerId} stopped reporting during this step (it may have been stopped)`;
+  }
 }
 
 /**

@@ -70,7 +70,11 @@ export const RUNNER_STATUSES = ['ONLINE', 'OFFLINE'] as const;
 export const runnerStatusSchema = z.enum(RUNNER_STATUSES);
 export type RunnerStatus = z.infer<typeof runnerStatusSchema>;
 
-export const RUNNER_OFFLINE_CAUSES = ['STOPPED_REPORTING'] as const;
+export const RUNNER_OFFLINE_CAUSES = [
+  'STOPPED_REPORTING',
+  'KEY_REVOKED',
+  'ACCOUNT_DELETED',
+] as const;
 export const runnerOfflineCauseSchema = z.enum(RUNNER_OFFLINE_CAUSES);
 export type RunnerOfflineCause = z.infer<typeof runnerOfflineCauseSchema>;
 
@@ -121,7 +125,13 @@ export const runnerSchema = z
     offlineCause: runnerOfflineCauseSchema
       .optional()
       .describe(
-        'Why the service turned the runner OFFLINE before the online window passed, until it is seen again: STOPPED_REPORTING when the lease of the step it held ran out (`currentStepExecutionId` names that step, queued again)',
+        'Why the service turned the runner OFFLINE before the online window passed, until it is seen again: STOPPED_REPORTING when the lease of the step it held ran out (`currentStepExecutionId` names that step, queued again); KEY_REVOKED when the API key it signed in with was revoked, ACCOUNT_DELETED when its service account was deleted (it can no longer report: the step it held, still named, is queued again at once)',
+      ),
+    offlineBy: z
+      .string()
+      .optional()
+      .describe(
+        'Who revoked its key or deleted its service account (KEY_REVOKED, ACCOUNT_DELETED)',
       ),
   })
   .meta({ id: 'Runner' });
