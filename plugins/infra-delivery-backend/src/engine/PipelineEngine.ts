@@ -25,6 +25,7 @@ import {
   ErrorBody,
   errorCode,
   FINAL_STATUSES,
+  PLAN_CHANGED_ERROR_CODE,
   RunStatus,
   StepType,
 } from '@infra-delivery/plugin-infra-delivery-common';
@@ -46,6 +47,36 @@ import {
   driftCheckSkipped,
   recordDriftCheckEnd,
 } from './driftChecks';
+
+/**
+ * A PLAN_CHANGED error of a step that ran on another runner than its run's plan, with the likely
+ * cause said: each runner with local state (or its own working directory) plans against its own,
+ * so with two runners online applies fail at random. Unchanged when the same runner planned.
+ */
+async function planChangedOnAnotherRunner(
+  tx: Stores,
+  step: StepRecord,
+  error: ErrorBody,
+): Promise<ErrorBody> {
+  const plan = (await tx.pipelineRuns.listSteps(step.pipelineRunId)).find(
+    candidate =>
+      candidate.type === 'iac.plan' && candidate.status === 'SUCCEEDED',
+  );
+  if (
+    !plan?.leaseRunnerId ||
+    !step.leaseRunnerId ||
+    plan.leaseRunnerId === step.leaseRunnerId
+  ) {
+    return error;
+  }
+  const explanation = `The plan ran on runner ${plan.leaseRunnerId} and this step on runner ${step.leaseRunnerId}. If the state or the working directory is local to each runner, they plan against different states: use a remote state backend shared by the runners, or run one runner for these stacks.`;
+  return {
+    ...error,
+    description: error.description
+      ? `${error.description}\n\n${explanation}`
+      : explanation,
+  };
+}
 
 /** Steps that runners execute over the runner protocol. */
 export const RUNNER_STEP_TYPES: StepType[] = [
@@ -853,13 +884,17 @@ export class PipelineEngine {
         await ingest(tx, leased, run);
       }
       const now = nowTimestamp();
-      const error =
+      const reportedError =
         result.status === 'FAILED'
           ? result.error ?? {
               code: errorCode('StepExecution', 'FAILED'),
               message: `Step ${leased.name} failed`,
             }
           : null;
+      const error =
+        reportedError?.code === PLAN_CHANGED_ERROR_CODE
+          ? await planChangedOnAnotherRunner(tx, leased, reportedError)
+          : reportedError;
       await tx.pipelineRuns.transitionStep(leased.id, ['RUNNING'], {
         status: result.status,
         completedAt: now,
