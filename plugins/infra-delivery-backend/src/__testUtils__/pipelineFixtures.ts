@@ -133,6 +133,7 @@ export async function createRunner(
   role: Exclude<Role, 'OWNER'> = 'MEMBER',
 ): Promise<{
   key: string;
+  apiKeyId: string;
   serviceAccountId: string;
   serviceAccountName: string;
 }> {
@@ -156,6 +157,7 @@ export async function createRunner(
   expectStatus(apiKey, 201);
   return {
     key: apiKey.body.data.key,
+    apiKeyId: apiKey.body.data.id,
     serviceAccountId: account.body.data.id,
     serviceAccountName: account.body.data.name,
   };

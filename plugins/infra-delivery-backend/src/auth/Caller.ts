@@ -29,6 +29,11 @@ export interface Caller {
    * resolution reads nothing.
    */
   accessEpoch?: number;
+  /**
+   * The API key the caller signed in with (`credentialKind` api-key): a runner is recorded with
+   * it, so that revoking it turns that runner OFFLINE and queues its step again at once.
+   */
+  apiKeyId?: string;
 }
 
 /** The id recorded as `createdById` for what the caller creates. */

@@ -183,7 +183,11 @@ export class CallerResolver {
     if (!owner) {
       throw invalid;
     }
-    const caller: Caller = { ...owner, accessEpoch: epoch };
+    const caller: Caller = {
+      ...owner,
+      accessEpoch: epoch,
+      apiKeyId: apiKey.id,
+    };
     this.remembered.remember(key, {
       caller,
       epoch,

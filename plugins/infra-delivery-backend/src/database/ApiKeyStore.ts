@@ -151,6 +151,25 @@ export class ApiKeyStore {
     return deleted === 1;
   }
 
+  /** How many keys `ownerId` has besides `exceptId`. */
+  async countForOwner(
+    organizationId: string,
+    ownerType: OwnerType,
+    ownerId: string,
+    exceptId?: string,
+  ): Promise<number> {
+    const query = this.db('api_keys').where({
+      organization_id: organizationId,
+      owner_type: ownerType,
+      owner_id: ownerId,
+    });
+    if (exceptId) {
+      query.whereNot({ id: exceptId });
+    }
+    const [{ count }] = await query.count({ count: '*' });
+    return Number(count);
+  }
+
   async deleteForOwner(
     organizationId: string,
     ownerType: OwnerType,

@@ -1104,6 +1104,21 @@ export class PipelineRunStore implements RunTransitions {
   }
 
   /** Steps whose runner stopped renewing its lease. */
+  /** The RUNNING steps of the organization that the runners `runnerIds` hold a lease on. */
+  async leasedStepsOfRunners(
+    organizationId: string,
+    runnerIds: string[],
+  ): Promise<StepRecord[]> {
+    if (runnerIds.length === 0) {
+      return [];
+    }
+    const rows = await this.db<StepExecutionRow>('step_executions')
+      .where({ organization_id: organizationId, status: 'RUNNING' })
+      .whereIn('lease_runner_id', runnerIds)
+      .orderBy('id', 'asc');
+    return rows.map(toStep);
+  }
+
   async expiredLeases(now: string, limit: number): Promise<StepRecord[]> {
     const rows = await this.db<StepExecutionRow>('step_executions')
       .where({ status: 'RUNNING' })

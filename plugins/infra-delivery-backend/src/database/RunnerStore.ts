@@ -1,5 +1,6 @@
 import {
   Runner,
+  RunnerOfflineCause,
   RunnerStatus,
   StepExecution,
   StepLease,
@@ -34,6 +35,9 @@ interface RunnerRow {
   first_seen_at: string | Date;
   last_seen_at: string | Date;
   signed_off_at: string | Date | null;
+  offline_cause: RunnerOfflineCause | null;
+  offline_by: string | null;
+  api_key_id: string | null;
 }
 
 /** What a runner says of itself when it claims work. */
@@ -41,6 +45,8 @@ export interface RunnerSighting {
   organizationId: string;
   runnerId: string;
   serviceAccountId: string;
+  /** The API key it signed in with, where the caller used one. */
+  apiKeyId?: string;
   labels: string[];
   version?: string;
   hostname?: string;
@@ -58,9 +64,9 @@ export interface RunnerWindow {
 }
 
 /**
- * Runners seen at or after `onlineSince` and not signed off since: the ONLINE ones, as the
- * list's status filter and the count of waiting runs' runners read them (`toRunner` says the
- * same of one row).
+ * Runners seen at or after `onlineSince`, not signed off since and not turned OFFLINE by the
+ * service (`offline_cause`): the ONLINE ones, as the list's status filter and the count of
+ * waiting runs' runners read them (`toRunner` says the same of one row).
  */
 function whereOnline<Q extends Knex.QueryBuilder>(
   query: Q,
@@ -68,7 +74,8 @@ function whereOnline<Q extends Knex.QueryBuilder>(
 ): Q {
   return query
     .where('runners.last_seen_at', '>=', onlineSince)
-    .whereNull('runners.signed_off_at') as Q;
+    .whereNull('runners.signed_off_at')
+    .whereNull('runners.offline_cause') as Q;
 }
 
 /**
@@ -110,13 +117,40 @@ function toRunner(row: RunnerRow, onlineSince: string): Runner {
     pollIntervalMs: optional(row.poll_interval_ms),
     firstSeenAt: toTimestamp(row.first_seen_at),
     lastSeenAt,
-    status: lastSeenAt >= onlineSince && !signedOffAt ? 'ONLINE' : 'OFFLINE',
+    status:
+      lastSeenAt >= onlineSince && !signedOffAt && !row.offline_cause
+        ? 'ONLINE'
+        : 'OFFLINE',
     currentStepExecutionId: optional(row.current_step_execution_id),
     currentPipelineRunId: optional(row.current_pipeline_run_id),
     currentStepName: optional(row.current_step_name),
     ...(currentStepLease ? { currentStepLease } : {}),
     signedOffAt,
+    offlineCause: optional(row.offline_cause),
+    offlineBy: optional(row.offline_by),
   };
+}
+
+/**
+ * The runners that can no longer report: those that claimed with the revoked API key
+ * (`apiKeyId`) and, given `serviceAccountId`, all of that account's (deleted, or left without a
+ * key).
+ */
+export interface RevokedRunners {
+  organizationId: string;
+  apiKeyId?: string;
+  serviceAccountId?: string;
+  cause: Extract<RunnerOfflineCause, 'KEY_REVOKED' | 'ACCOUNT_DELETED'>;
+  /** Who revoked the key or deleted the account, as people call them. */
+  by?: string;
+}
+
+/** A runner the service turned OFFLINE while it held a step, now queued again. */
+export interface LostRunner {
+  runnerId: string;
+  stepExecutionId: string;
+  cause: RunnerOfflineCause;
+  by?: string;
 }
 
 /**
@@ -141,6 +175,7 @@ export class RunnerStore {
   async recordClaim(sighting: RunnerSighting): Promise<void> {
     const changes = {
       service_account_id: sighting.serviceAccountId,
+      api_key_id: sighting.apiKeyId ?? null,
       labels: JSON.stringify(sighting.labels),
       version: sighting.version ?? null,
       hostname: sighting.hostname ?? null,
@@ -148,6 +183,8 @@ export class RunnerStore {
       current_step_execution_id: sighting.currentStepExecutionId,
       last_seen_at: sighting.seenAt,
       signed_off_at: null,
+      offline_cause: null,
+      offline_by: null,
     };
     await this.db('runners')
       .insert({
@@ -183,6 +220,8 @@ export class RunnerStore {
         last_seen_at: seenAt,
         current_step_execution_id: stepExecutionId,
         signed_off_at: null,
+        offline_cause: null,
+        offline_by: null,
       });
   }
 
@@ -229,10 +268,89 @@ export class RunnerStore {
         last_seen_at: at,
         signed_off_at: at,
         current_step_execution_id: null,
+        offline_cause: null,
+        offline_by: null,
       });
   }
 
-  /** Records the end of a step: its runner was seen and is free again. */
+  /**
+   * Turns the runner that holds `stepExecutionId` OFFLINE for `cause`, the step being queued
+   * again: it no longer counts as connected, nor as busy with that step, which it keeps naming
+   * (the step it stopped reporting during) until it is seen again. A runner that has moved on to
+   * another step is left as it is.
+   */
+  async markLost(
+    organizationId: string,
+    runnerId: string,
+    stepExecutionId: string,
+    cause: RunnerOfflineCause,
+  ): Promise<void> {
+    await this.db('runners')
+      .where({
+        organization_id: organizationId,
+        runner_id: runnerId,
+        current_step_execution_id: stepExecutionId,
+      })
+      .update({ offline_cause: cause });
+  }
+
+  /** The runners the service turned OFFLINE while they held one of `stepExecutionIds`. */
+  async lostRunnersOf(stepExecutionIds: string[]): Promise<LostRunner[]> {
+    if (stepExecutionIds.length === 0) {
+      return [];
+    }
+    const rows = await this.db<RunnerRow>('runners')
+      .select(
+        'runner_id',
+        'current_step_execution_id',
+        'offline_cause',
+        'offline_by',
+      )
+      .whereIn('current_step_execution_id', stepExecutionIds)
+      .whereNotNull('offline_cause')
+      .orderBy('runner_id', 'asc');
+    return rows.map(row => ({
+      runnerId: row.runner_id,
+      stepExecutionId: row.current_step_execution_id!,
+      cause: row.offline_cause!,
+      by: optional(row.offline_by),
+    }));
+  }
+
+  /**
+   * Turns the runners that can no longer report (`target`) OFFLINE for its cause; they keep
+   * naming the step they held. Returns their ids.
+   */
+  async markRevoked(target: RevokedRunners): Promise<string[]> {
+    const { organizationId, apiKeyId, serviceAccountId } = target;
+    if (!apiKeyId && !serviceAccountId) {
+      return [];
+    }
+    const query = () =>
+      this.db('runners')
+        .where({ organization_id: organizationId })
+        .where(which => {
+          if (apiKeyId) {
+            which.orWhere({ api_key_id: apiKeyId });
+          }
+          if (serviceAccountId) {
+            which.orWhere({ service_account_id: serviceAccountId });
+          }
+        });
+    const rows: { runner_id: string }[] = await query().select('runner_id');
+    if (rows.length > 0) {
+      await query().update({
+        offline_cause: target.cause,
+        offline_by: target.by ?? null,
+      });
+    }
+    return rows.map(row => row.runner_id);
+  }
+
+  /**
+   * Records the end of a step: its runner was seen and is free again. A runner that lost an
+   * earlier attempt of it (`markLost`) was not seen, and keeps naming it.
+   */
   async recordStepEnd(
     organizationId: string,
     stepExecutionId: string,
@@ -243,6 +361,7 @@ export class RunnerStore {
         organization_id: organizationId,
         current_step_execution_id: stepExecutionId,
       })
+      .whereNull('offline_cause')
       .update({ last_seen_at: seenAt, current_step_execution_id: null });
   }
 

@@ -212,6 +212,44 @@ describe.each(databases.eachSupportedId())(
       ).rejects.toBeInstanceOf(InfraDeliveryError);
     });
 
+    it.each([
+      ['another runner than the plan', 'runner-b', true],
+      ['the runner of the plan', 'runner-a', false],
+    ])(
+      'explains a PLAN_CHANGED apply on %s by the runners that planned and applied',
+      async (_, applier, explained) => {
+        const { stores, seed, engine } = await setup();
+        const org = seed.organizationId;
+        const queued = await queueStackRun(stores, seed, 0);
+        await engine.admit(queued.id);
+        const plan = await engine.claim(org, 'runner-a');
+        await engine.complete(org, plan!.step.id, plan!.leaseToken, {
+          status: 'SUCCEEDED',
+        });
+        await engine.approve(
+          (await stores.pipelineRuns.getRunForEngine(queued.id))!,
+          true,
+        );
+        const apply = await engine.claim(org, applier);
+        await engine.complete(org, apply!.step.id, apply!.leaseToken, {
+          status: 'FAILED',
+          error: {
+            code: 'InfraDelivery:Runner:PLAN_CHANGED',
+            message: 'The plan changed since it was approved',
+          },
+        });
+
+        const run = await stores.pipelineRuns.getRunForEngine(queued.id);
+        expect(run?.status).toBe('FAILED');
+        expect(run?.error?.code).toBe('InfraDelivery:Runner:PLAN_CHANGED');
+        expect(run?.error?.description).toBe(
+          explained
+            ? 'The plan ran on runner runner-a and this step on runner runner-b. If the state or the working directory is local to each runner, they plan against different states: use a remote state backend shared by the runners, or run one runner for these stacks.'
+            : undefined,
+        );
+      },
+    );
+
     it('queues a step again as a new attempt when its lease expires', async () => {
       const { stores, seed, engine } = await setup({ leaseSeconds: 1 });
       const org = seed.organizationId;

@@ -25,6 +25,7 @@ import {
   ErrorBody,
   errorCode,
   FINAL_STATUSES,
+  PLAN_CHANGED_ERROR_CODE,
   RunStatus,
   StepType,
 } from '@infra-delivery/plugin-infra-delivery-common';
@@ -34,6 +35,7 @@ import {
   RunTransitions,
   StepRecord,
 } from '../database/PipelineRunStore';
+import { RevokedRunners } from '../database/RunnerStore';
 import { Stores } from '../database/stores';
 import { nowTimestamp } from '../database/timestamps';
 import { InfraDeliveryError } from '../errors';
@@ -45,6 +47,36 @@ import {
   driftCheckSkipped,
   recordDriftCheckEnd,
 } from './driftChecks';
+
+/**
+ * A PLAN_CHANGED error of a step that ran on another runner than its run's plan, with the likely
+ * cause said: each runner with local state (or its own working directory) plans against its own,
+ * so with two runners online applies fail at random. Unchanged when the same runner planned.
+ */
+async function planChangedOnAnotherRunner(
+  tx: Stores,
+  step: StepRecord,
+  error: ErrorBody,
+): Promise<ErrorBody> {
+  const plan = (await tx.pipelineRuns.listSteps(step.pipelineRunId)).find(
+    candidate =>
+      candidate.type === 'iac.plan' && candidate.status === 'SUCCEEDED',
+  );
+  if (
+    !plan?.leaseRunnerId ||
+    !step.leaseRunnerId ||
+    plan.leaseRunnerId === step.leaseRunnerId
+  ) {
+    return error;
+  }
+  const explanation = `The plan ran on runner ${plan.leaseRunnerId} and this step on runner ${step.leaseRunnerId}. If the state or the working directory is local to each runner, they plan against different states: use a remote state backend shared by the runners, or run one runner for these stacks.`;
+  return {
+    ...error,
+    description: error.description
+      ? `${error.description}\n\n${explanation}`
+      : explanation,
+  };
+}
 
 /** Steps that runners execute over the runner protocol. */
 export const RUNNER_STEP_TYPES: StepType[] = [
@@ -852,13 +884,17 @@ export class PipelineEngine {
         await ingest(tx, leased, run);
       }
       const now = nowTimestamp();
-      const error =
+      const reportedError =
         result.status === 'FAILED'
           ? result.error ?? {
               code: errorCode('StepExecution', 'FAILED'),
               message: `Step ${leased.name} failed`,
             }
           : null;
+      const error =
+        reportedError?.code === PLAN_CHANGED_ERROR_CODE
+          ? await planChangedOnAnotherRunner(tx, leased, reportedError)
+          : reportedError;
       await tx.pipelineRuns.transitionStep(leased.id, ['RUNNING'], {
         status: result.status,
         completedAt: now,
@@ -952,6 +988,40 @@ export class PipelineEngine {
     return true;
   }
 
+  /**
+   * Queues a leased step again as a new attempt, in `tx`, with `logText(attempt)` in its log;
+   * false when its run is not running or the step is no longer RUNNING.
+   */
+  private async requeueLeasedStep(
+    tx: Stores,
+    step: StepRecord,
+    logText: (attemptEpoch: number) => string,
+  ): Promise<boolean> {
+    const run = await tx.pipelineRuns.lockRunForEngine(step.pipelineRunId);
+    if (!run || run.status !== 'RUNNING') {
+      return false;
+    }
+    const attemptEpoch = run.attemptEpoch + 1;
+    const moved = await tx.pipelineRuns.transitionStep(step.id, ['RUNNING'], {
+      status: 'QUEUED',
+      attemptEpoch,
+      leaseTokenHash: null,
+      leaseRunnerId: null,
+      runnerServiceAccountId: null,
+      leaseExpiresAt: null,
+      startedAt: null,
+    });
+    if (moved) {
+      await tx.pipelineRuns.updateRun(run.id, {
+        attemptEpoch,
+        engineRunId: `${run.id}/attempt-${attemptEpoch}`,
+        lastAttemptStartedAt: nowTimestamp(),
+      });
+      await tx.pipelineRuns.appendLogs(step, [{ text: logText(attemptEpoch) }]);
+    }
+    return moved;
+  }
+
   /** Queues again the steps of runners that stopped heartbeating, as a new attempt. */
   async expireLeases(): Promise<number> {
     const expired = await this.deps.stores.pipelineRuns.expiredLeases(
@@ -961,35 +1031,21 @@ export class PipelineEngine {
     let requeued = 0;
     for (const step of expired) {
       const done = await this.deps.stores.transaction(async tx => {
-        const run = await tx.pipelineRuns.lockRunForEngine(step.pipelineRunId);
-        if (!run || run.status !== 'RUNNING') {
-          return false;
-        }
-        const attemptEpoch = run.attemptEpoch + 1;
-        const moved = await tx.pipelineRuns.transitionStep(
-          step.id,
-          ['RUNNING'],
-          {
-            status: 'QUEUED',
-            attemptEpoch,
-            leaseTokenHash: null,
-            leaseRunnerId: null,
-            runnerServiceAccountId: null,
-            leaseExpiresAt: null,
-            startedAt: null,
-          },
+        const moved = await this.requeueLeasedStep(
+          tx,
+          step,
+          attemptEpoch =>
+            `Runner ${step.leaseRunnerId} stopped renewing its lease; the step is queued again as attempt ${attemptEpoch}`,
         );
-        if (moved) {
-          await tx.pipelineRuns.updateRun(run.id, {
-            attemptEpoch,
-            engineRunId: `${run.id}/attempt-${attemptEpoch}`,
-            lastAttemptStartedAt: nowTimestamp(),
-          });
-          await tx.pipelineRuns.appendLogs(step, [
-            {
-              text: `Runner ${step.leaseRunnerId} stopped renewing its lease; the step is queued again as attempt ${attemptEpoch}`,
-            },
-          ]);
+        // It is not busy with the step any more, nor connected: the run's wait says that
+        // it stopped reporting, not that "the one connected runner is busy".
+        if (moved && step.leaseRunnerId) {
+          await tx.runners.markLost(
+            step.organizationId,
+            step.leaseRunnerId,
+            step.id,
+            'STOPPED_REPORTING',
+          );
         }
         return moved;
       });
@@ -1004,6 +1060,47 @@ export class PipelineEngine {
       }
     }
     return requeued;
+  }
+
+  /**
+   * In the transaction that revokes their API key or deletes their service account: turns the
+   * runners that signed in with it OFFLINE for that `cause` (they can no longer report), and
+   * queues the steps they hold again at once, rather than after their lease, with `logText`
+   * (given the runner and the attempt) in each step's log. Returns the runs whose step was
+   * queued again, for `announceRequeued` once the transaction commits.
+   */
+  async releaseRevokedRunners(
+    tx: Stores,
+    target: RevokedRunners,
+    logText: (runnerId: string, attemptEpoch: number) => string,
+  ): Promise<string[]> {
+    const runners = await tx.runners.markRevoked(target);
+    if (runners.length === 0) {
+      return [];
+    }
+    const steps = await tx.pipelineRuns.leasedStepsOfRunners(
+      target.organizationId,
+      runners,
+    );
+    const runIds: string[] = [];
+    for (const step of steps) {
+      const runnerId = step.leaseRunnerId!;
+      if (
+        await this.requeueLeasedStep(tx, step, attemptEpoch =>
+          logText(runnerId, attemptEpoch),
+        )
+      ) {
+        runIds.push(step.pipelineRunId);
+      }
+    }
+    return runIds;
+  }
+
+  /** Views show the runs' steps waiting again, and a runner waiting for work takes them. */
+  async announceRequeued(runIds: string[]): Promise<void> {
+    for (const runId of runIds) {
+      await this.announce(runId);
+    }
   }
 
   /**

@@ -495,6 +495,69 @@ describe.each(databases.eachSupportedId())(
         });
       });
 
+      async function stepLog(stepId: string): Promise<string[]> {
+        const response = await api.get(
+          `/pipeline-step-executions/${stepId}/logs`,
+          owner.token,
+        );
+        expectStatus(response, 200);
+        return response.body.data.map((line: { text: string }) => line.text);
+      }
+
+      it.each([
+        [
+          'its API key is revoked',
+          (runner: { apiKeyId: string }) => `/api-keys/${runner.apiKeyId}`,
+          'KEY_REVOKED',
+          /^walk-runner's API key was revoked by (.+); the step is queued again as attempt 2$/,
+          "walk-runner's API key was revoked by {by} during this step, so it can no longer report",
+        ],
+        [
+          'its service account is deleted',
+          (runner: { serviceAccountId: string }) =>
+            `/service-accounts/${runner.serviceAccountId}`,
+          'ACCOUNT_DELETED',
+          /^walk-runner's service account runner .+ was deleted by (.+); the step is queued again as attempt 2$/,
+          "walk-runner's service account was deleted by {by} during this step, so it can no longer report",
+        ],
+      ] as const)(
+        'queues the step of a runner at once when %s, and says so',
+        async (_, path, cause, logLine, clause) => {
+          const runner = await createRunner(api, owner);
+          const run = await trigger(api, owner, pipelineId);
+          const held = await claim(api, runner.key, 'walk-runner');
+
+          expectStatus(await api.delete(path(runner), owner.token), 204);
+
+          const log = await stepLog(held.stepExecution.id);
+          const line = log.find(text => logLine.test(text));
+          expect(line).toBeDefined();
+          const by = logLine.exec(line!)![1];
+          expect((await getRun(api, owner, run.id)).queueState).toMatchObject({
+            waitingForRunner: true,
+            reason: `${clause.replace(
+              '{by}',
+              by,
+            )}; the step is queued again and no runner is connected to this organization: start a runner`,
+          });
+          expect((await listRunners(owner)).data).toEqual([
+            expect.objectContaining({
+              runnerId: 'walk-runner',
+              status: 'OFFLINE',
+              offlineCause: cause,
+              offlineBy: by,
+              currentStepExecutionId: held.stepExecution.id,
+            }),
+          ]);
+
+          // Another runner takes it at once, as its next attempt.
+          const next = await createRunner(api, owner);
+          const retried = await claim(api, next.key, 'spare');
+          expect(retried.stepExecution.id).toBe(held.stepExecution.id);
+          expect(retried.stepExecution.attemptEpoch).toBe(2);
+        },
+      );
+
       it('does not say so for runs that wait for a person or are done', async () => {
         const run = await trigger(api, owner, pipelineId);
         const runner = await createRunner(api, owner);

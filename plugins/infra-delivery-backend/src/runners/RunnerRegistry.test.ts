@@ -174,6 +174,62 @@ describe.each(databases.eachSupportedId())('RunnerRegistry on %s', id => {
       expect(listed.get('lost-it')).not.toHaveProperty('currentStepLease');
     });
 
+    it('says that the runner of a step queued again stopped reporting, and counts it neither connected nor busy', async () => {
+      now = Date.now();
+      const runners = registry();
+      const run = await waitingRun();
+      const { engine } = recordingEngine(stores, 1);
+      const claim = await engine.claim(organizationId, 'walk-runner');
+      await runners.recordClaim({
+        ...idleClaim('walk-runner'),
+        organizationId,
+        currentStepExecutionId: claim!.step.id,
+      });
+      // Killed mid-step: its lease runs out and the step is queued again as attempt 2.
+      await new Promise(resolve => setTimeout(resolve, 1200));
+      expect(await engine.expireLeases()).toBe(1);
+
+      expect(
+        await stores.runners.countOnline(
+          organizationId,
+          runners.window().onlineSince,
+        ),
+      ).toMatchObject({ online: 0, busy: 0 });
+      expect(await reasonAt(runners, run)).toMatchObject({
+        waitingForRunner: true,
+        reason:
+          'walk-runner stopped reporting during this step (it may have been stopped); the step is queued again and no runner is connected to this organization: start a runner',
+      });
+      const page = await runners.list(organizationId, undefined, { limit: 10 });
+      expect(page.items).toEqual([
+        expect.objectContaining({
+          runnerId: 'walk-runner',
+          status: 'OFFLINE',
+          offlineCause: 'STOPPED_REPORTING',
+          currentStepExecutionId: claim!.step.id,
+        }),
+      ]);
+
+      // Another runner connects: it takes the step next.
+      await runners.recordClaim({ ...idleClaim('spare'), organizationId });
+      expect(await reasonAt(runners, run)).toMatchObject({
+        waitingForRunner: false,
+        reason:
+          'walk-runner stopped reporting during this step (it may have been stopped); the step is queued again. Queued for a runner: the one connected runner is free and takes it next',
+      });
+
+      // The killed runner restarts: seen again, it is ONLINE and free.
+      await runners.recordClaim({
+        ...idleClaim('walk-runner'),
+        organizationId,
+      });
+      const back = await runners.list(organizationId, 'ONLINE', { limit: 10 });
+      expect(back.items.map(r => [r.runnerId, r.offlineCause])).toEqual([
+        ['spare', undefined],
+        ['walk-runner', undefined],
+      ]);
+    });
+
     it('counts the free runners, their latest sighting and their longest poll interval', async () => {
       now = Date.now();
       const runners = registry();

@@ -15,6 +15,7 @@ import {
   StepRecord,
 } from '../database/PipelineRunStore';
 import {
+  LostRunner,
   OnlineRunners,
   RunnerSighting,
   RunnerWindow,
@@ -135,6 +136,7 @@ export class RunnerRegistry {
       sighting.organizationId,
       sighting.runnerId,
       sighting.serviceAccountId,
+      sighting.apiKeyId,
       sighting.labels,
       sighting.version,
       sighting.hostname,
@@ -262,15 +264,27 @@ export class RunnerRegistry {
     if (steps.length === 0) {
       return runs.map(publicRun);
     }
-    /** When each run's waiting step was queued for a claim. */
-    const waiting = new Map<string, string>();
+    /** Each run's step waiting for a claim, and when it was queued. */
+    const waiting = new Map<string, { stepId: string; queuedAt: string }>();
     const leased = new Map<string, LeasedStep>();
     for (const step of steps) {
       const lease = leaseOf(step);
       if (step.status === 'QUEUED') {
-        waiting.set(step.pipelineRunId, step.updatedAt);
+        waiting.set(step.pipelineRunId, {
+          stepId: step.id,
+          queuedAt: step.updatedAt,
+        });
       } else if (lease) {
         leased.set(step.pipelineRunId, { id: step.id, name: step.name, lease });
+      }
+    }
+    // The runners that lost a waiting step: it waits because they stopped reporting.
+    const lostByStep = new Map<string, LostRunner>();
+    if (waiting.size > 0) {
+      for (const lost of await this.deps.stores.runners.lostRunnersOf(
+        [...waiting.values()].map(wait => wait.stepId),
+      )) {
+        lostByStep.set(lost.stepExecutionId, lost);
       }
     }
     const onlineByOrganization = new Map<string, Promise<OnlineRunners>>();
@@ -291,8 +305,8 @@ export class RunnerRegistry {
         if (leasedStep) {
           return publicRun({ ...run, leasedStep });
         }
-        const queuedAt = waiting.get(run.id);
-        if (!queuedAt) {
+        const wait = waiting.get(run.id);
+        if (!wait) {
           return publicRun(run);
         }
         const runners = await online(run.organizationId);
@@ -300,7 +314,12 @@ export class RunnerRegistry {
           preflightBlockedByAdmissionCondition: false,
           stackRunPreflightPending: false,
           ...run.queueState,
-          ...waitForRunner(runners, queuedAt, this.now()),
+          ...waitForRunner(
+            runners,
+            wait.queuedAt,
+            this.now(),
+            lostByStep.get(wait.stepId),
+          ),
         };
         return publicRun({ ...run, queueState });
       }),

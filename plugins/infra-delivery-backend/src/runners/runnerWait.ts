@@ -3,7 +3,7 @@ import {
   QueueState,
   runnerSilentAfterMs,
 } from '@infra-delivery/plugin-infra-delivery-common';
-import { OnlineRunners } from '../database/RunnerStore';
+import { LostRunner, OnlineRunners } from '../database/RunnerStore';
 
 export const NO_RUNNER_REASON = 'No runner is connected to this organization';
 
@@ -45,12 +45,46 @@ function silentRunnersReason(runners: OnlineRunners, silentMs: number) {
   return `Queued for a runner: ${runner} has not asked for work ${silence}; it may have stopped (killed, or its host lost)`;
 }
 
+/** What happened to the runner that held the step before it was queued again. */
+function lostRunnerClause(lost: LostRunner): string {
+  const by = lost.by ? ` by ${lost.by}` : '';
+  switch (lost.cause) {
+    case 'KEY_REVOKED':
+      return `${lost.runnerId}'s API key was revoked${by} during this step, so it can no longer report`;
+    case 'ACCOUNT_DELETED':
+      return `${lost.runnerId}'s service account was deleted${by} during this step, so it can no longer report`;
+    default:
+      return `${lost.runnerId} stopped reporting during this step (it may have been stopped)`;
+  }
+}
+
 /**
  * Why a step queued for a claim waits, given the organization's ONLINE runners: none, all busy
  * with other steps (the reference runner executes one step at a time), some free and about to
- * claim it, or some free but silent since it was queued (`runnersSilent`).
+ * claim it, or some free but silent since it was queued (`runnersSilent`). A step queued again
+ * because the service turned its runner OFFLINE (`lost`) says so first: that runner is not
+ * connected, nor busy with another step.
  */
 export function waitForRunner(
+  runners: OnlineRunners,
+  queuedAt: string,
+  now: number,
+  lost?: LostRunner,
+): Pick<QueueState, 'waitingForRunner' | 'runnersSilent' | 'reason'> {
+  const wait = waitForConnectedRunner(runners, queuedAt, now);
+  if (!lost) {
+    return wait;
+  }
+  const requeued = `${lostRunnerClause(lost)}; the step is queued again`;
+  return {
+    ...wait,
+    reason: wait.waitingForRunner
+      ? `${requeued} and no runner is connected to this organization: start a runner`
+      : `${requeued}. ${wait.reason}`,
+  };
+}
+
+function waitForConnectedRunner(
   runners: OnlineRunners,
   queuedAt: string,
   now: number,

@@ -6,8 +6,10 @@ import { ADMINISTER, ADMINISTER_ADMINS, READ } from '../auth/requirements';
 import { actorIdOf, Caller } from '../auth/Caller';
 import { managedByOwners, roleAtLeast } from '../auth/roles';
 import { KeysetPage, KeysetRequest } from '../database/keyset';
+import { PipelineEngine } from '../engine/PipelineEngine';
 import { Stores } from '../database/stores';
 import { InfraDeliveryError, notFound } from '../errors';
+import { actorNameOf } from './actorName';
 import { audit } from './audit';
 
 type OwnerType = ApiKey['ownerType'];
@@ -61,6 +63,7 @@ export class ApiKeyService {
       stores: Stores;
       authorizer: Authorizer;
       auditor: AuditorService;
+      engine: PipelineEngine;
     },
   ) {}
 
@@ -208,7 +211,40 @@ export class ApiKeyService {
       caller,
       { apiKeyId: id },
       async () => {
-        await this.deps.stores.apiKeys.delete(caller.organizationId, id);
+        const by = await actorNameOf(this.deps.stores, caller);
+        const { engine } = this.deps;
+        // In the revocation's transaction: the runners that signed in with the key can no
+        // longer report; they read OFFLINE, and their steps are queued again, at once.
+        const requeued = await this.deps.stores.transaction(async tx => {
+          const serviceAccountId =
+            apiKey.ownerType === 'SERVICE_ACCOUNT' ? apiKey.ownerId : undefined;
+          // A runner recorded before its key was: all of an account left without a key.
+          const keyless =
+            serviceAccountId !== undefined &&
+            (await tx.apiKeys.countForOwner(
+              caller.organizationId,
+              'SERVICE_ACCOUNT',
+              serviceAccountId,
+              id,
+            )) === 0;
+          const runIds = await engine.releaseRevokedRunners(
+            tx,
+            {
+              organizationId: caller.organizationId,
+              apiKeyId: id,
+              serviceAccountId: keyless ? serviceAccountId : undefined,
+              cause: 'KEY_REVOKED',
+              by,
+            },
+            (runnerId, attemptEpoch) =>
+              `${runnerId}'s API key was revoked by ${by}; the step is queued again as attempt ${attemptEpoch}`,
+          );
+          if (!(await tx.apiKeys.delete(caller.organizationId, id))) {
+            throw notFound('ApiKey', id);
+          }
+          return runIds;
+        });
+        await engine.announceRequeued(requeued);
       },
     );
   }

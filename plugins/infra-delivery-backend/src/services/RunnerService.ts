@@ -115,6 +115,7 @@ export class RunnerService {
       organizationId: caller.organizationId,
       runnerId: runner.runnerId,
       serviceAccountId: actorIdOf(caller),
+      apiKeyId: caller.apiKeyId,
       labels: runner.labels ?? [],
       version: runner.version,
       hostname: runner.hostname,

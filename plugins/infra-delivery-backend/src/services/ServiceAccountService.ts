@@ -8,9 +8,11 @@ import { Authorizer } from '../auth/Authorizer';
 import { actorIdOf, Caller } from '../auth/Caller';
 import { managedByOwners } from '../auth/roles';
 import { KeysetPage, KeysetRequest } from '../database/keyset';
+import { PipelineEngine } from '../engine/PipelineEngine';
 import { isUniqueViolation } from '../database/dbErrors';
 import { Stores } from '../database/stores';
 import { InfraDeliveryError, notFound } from '../errors';
+import { actorNameOf } from './actorName';
 import { audit } from './audit';
 
 function nameTaken(name: string) {
@@ -33,6 +35,7 @@ export class ServiceAccountService {
       stores: Stores;
       authorizer: Authorizer;
       auditor: AuditorService;
+      engine: PipelineEngine;
     },
   ) {}
 
@@ -116,8 +119,22 @@ export class ServiceAccountService {
       'service-account-delete',
       caller,
       { serviceAccountId: id },
-      () =>
-        this.deps.stores.transaction(async tx => {
+      async () => {
+        const by = await actorNameOf(this.deps.stores, caller);
+        const { engine } = this.deps;
+        const requeued = await this.deps.stores.transaction(async tx => {
+          // Its runners can no longer report: OFFLINE, and their steps queued again, at once.
+          const runIds = await engine.releaseRevokedRunners(
+            tx,
+            {
+              organizationId: caller.organizationId,
+              serviceAccountId: id,
+              cause: 'ACCOUNT_DELETED',
+              by,
+            },
+            (runnerId, attemptEpoch) =>
+              `${runnerId}'s service account ${account.name} was deleted by ${by}; the step is queued again as attempt ${attemptEpoch}`,
+          );
           await tx.apiKeys.deleteForOwner(
             caller.organizationId,
             'SERVICE_ACCOUNT',
@@ -126,7 +143,10 @@ export class ServiceAccountService {
           if (!(await tx.serviceAccounts.delete(caller.organizationId, id))) {
             throw notFound('ServiceAccount', id);
           }
-        }),
+          return runIds;
+        });
+        await engine.announceRequeued(requeued);
+      },
     );
   }
 }

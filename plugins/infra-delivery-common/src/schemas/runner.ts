@@ -70,6 +70,14 @@ export const RUNNER_STATUSES = ['ONLINE', 'OFFLINE'] as const;
 export const runnerStatusSchema = z.enum(RUNNER_STATUSES);
 export type RunnerStatus = z.infer<typeof runnerStatusSchema>;
 
+export const RUNNER_OFFLINE_CAUSES = [
+  'STOPPED_REPORTING',
+  'KEY_REVOKED',
+  'ACCOUNT_DELETED',
+] as const;
+export const runnerOfflineCauseSchema = z.enum(RUNNER_OFFLINE_CAUSES);
+export type RunnerOfflineCause = z.infer<typeof runnerOfflineCauseSchema>;
+
 /**
  * A runner as the service last saw it: every claim (also one that found no work), heartbeat,
  * log append and completion records it. ONLINE when seen within the configured window and not
@@ -113,6 +121,17 @@ export const runnerSchema = z
       .optional()
       .describe(
         'When the runner said it stopped (it is OFFLINE since); absent once it claims again',
+      ),
+    offlineCause: runnerOfflineCauseSchema
+      .optional()
+      .describe(
+        'Why the service turned the runner OFFLINE before the online window passed, until it is seen again: STOPPED_REPORTING when the lease of the step it held ran out (`currentStepExecutionId` names that step, queued again); KEY_REVOKED when the API key it signed in with was revoked, ACCOUNT_DELETED when its service account was deleted (it can no longer report: the step it held, still named, is queued again at once)',
+      ),
+    offlineBy: z
+      .string()
+      .optional()
+      .describe(
+        'Who revoked its key or deleted its service account (KEY_REVOKED, ACCOUNT_DELETED)',
       ),
   })
   .meta({ id: 'Runner' });

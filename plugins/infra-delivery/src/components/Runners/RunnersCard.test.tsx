@@ -319,6 +319,30 @@ describe('RunnersCard', () => {
     ).toEqual(['runner-ci-1', 'runner-page-2', 'runner-old']);
   });
 
+  it('says that a runner whose API key was revoked during its step cannot report, and who revoked it', async () => {
+    server.use(
+      http.get(`${baseUrl}/runners`, () =>
+        HttpResponse.json(
+          list([
+            {
+              ...online,
+              status: 'OFFLINE',
+              offlineCause: 'KEY_REVOKED',
+              offlineBy: 'guest',
+            },
+          ]),
+        ),
+      ),
+    );
+    renderWithService(<RunnersCard />);
+
+    const row = await workingRow();
+    expect(row).toHaveTextContent(
+      'API key revoked by guest during Apply of Plan & apply · Network',
+    );
+    expect(row).not.toHaveTextContent('Stopped reporting');
+  });
+
   it('says that an offline runner stopped reporting during its step, not that it works on it', async () => {
     server.use(
       http.get(`${baseUrl}/runners`, () =>

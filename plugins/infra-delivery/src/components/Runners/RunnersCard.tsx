@@ -67,10 +67,34 @@ type RunnerRow = Runner & { currentRunTitle?: string };
  * (`useRunnerSilent`) says so: idle, that it no longer asks for work; working, how long it has
  * not reported.
  */
+/**
+ * Why the service turned a runner OFFLINE when it can no longer report: its key was revoked or
+ * its service account deleted ("API key revoked by guest").
+ */
+function revokedText(runner: Runner): string | undefined {
+  const by = runner.offlineBy ? ` by ${runner.offlineBy}` : '';
+  switch (runner.offlineCause) {
+    case 'KEY_REVOKED':
+      return `API key revoked${by}`;
+    case 'ACCOUNT_DELETED':
+      return `Service account deleted${by}`;
+    default:
+      return undefined;
+  }
+}
+
 const WorkingOn = ({ runner }: { runner: RunnerRow }) => {
   const runPagePath = useRunPagePath();
   const silent = useRunnerSilent(runner);
+  const revoked = revokedText(runner);
   if (!runner.currentStepExecutionId) {
+    if (revoked) {
+      return (
+        <Typography variant="body2" color="textSecondary">
+          {revoked}
+        </Typography>
+      );
+    }
     return (
       <Typography variant="body2" color="textSecondary">
         {/* How long shows under Last seen. */}
@@ -92,7 +116,8 @@ const WorkingOn = ({ runner }: { runner: RunnerRow }) => {
   if (runner.status === 'OFFLINE') {
     return (
       <Typography variant="body2" color="textSecondary">
-        Stopped reporting during {step}
+        {revoked ? `${revoked} during ` : 'Stopped reporting during '}
+        {step}
       </Typography>
     );
   }
