@@ -22,6 +22,7 @@ import { Timestamp } from '../common/Timestamp';
 import { useCanWriteResources } from '../common/useCanExecuteRuns';
 import { useReloadableAsync } from '../common/useReloadableAsync';
 import { CodeSourceStatus } from './CodeSourceStatus';
+import { ConnectCodeSourceButton } from './ConnectCodeSourceButton';
 import {
   VerifyCodeSourceButton,
   VerifyOutcome,
@@ -91,6 +92,13 @@ export const CodeSourcesCard = () => {
 
   const { retry } = sources;
 
+  const onConnected = (source: CodeSource) => {
+    say({
+      text: `${source.repoName} is connected; its default branch is ${source.defaultBranch}.`,
+    });
+    retry();
+  };
+
   const onVerified = (outcome: VerifyOutcome) => {
     if ('source' in outcome && !outcome.source.accessLost) {
       say({
@@ -123,8 +131,8 @@ export const CodeSourcesCard = () => {
         >
           <Typography>
             The repository is disconnected from the organization; nothing
-            changes on GitHub. The service refuses while modules or stacks
-            still use it.
+            changes on GitHub. The service refuses while modules or stacks still
+            use it.
           </Typography>
         </ConfirmActionButton>
       </Box>
@@ -136,6 +144,15 @@ export const CodeSourcesCard = () => {
       titleTypographyProps={CARD_HEADING}
       title="Code sources"
       subheader="GitHub repositories connected through a GitHub App installation: modules and stacks are made from them."
+      action={
+        canWrite ? (
+          // The header's action slot pulls its content up and right by 8 px, for an icon
+          // button; a text button would then touch the card's corner.
+          <Box marginTop={1} marginRight={1}>
+            <ConnectCodeSourceButton onConnected={onConnected} />
+          </Box>
+        ) : undefined
+      }
     >
       {message}
       {verified && (
