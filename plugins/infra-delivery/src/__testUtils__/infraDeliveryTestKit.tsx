@@ -1,4 +1,5 @@
 import { Entity } from '@backstage/catalog-model';
+import { RouteRef } from '@backstage/frontend-plugin-api';
 import {
   mockApis,
   registerMswTestHooks,
@@ -158,6 +159,8 @@ export interface TestAppOptions {
   config?: NonNullable<Parameters<typeof renderInTestApp>[1]>['config'];
   /** Where the app starts, e.g. with a query string (`/?deployment=d1`). */
   initialRouteEntries?: string[];
+  /** Pages the app has besides the catalog's, by path: `{ '/infra-delivery': rootRouteRef }`. */
+  mountedRoutes?: Record<string, RouteRef>;
 }
 
 /**
@@ -183,7 +186,10 @@ export function renderWithService(
   };
   const discovery = mockApis.discovery({ baseUrl: new URL(baseUrl).origin });
   // The catalog's entity pages, which the plugin's views link to.
-  const mountedRoutes = { '/catalog/:namespace/:kind/:name': entityRouteRef };
+  const mountedRoutes = {
+    '/catalog/:namespace/:kind/:name': entityRouteRef,
+    ...options.mountedRoutes,
+  };
   // Without a signals or notifications API, as in an app without those plugins.
   const apis: TestApiPair<unknown>[] = [
     [infraDeliveryApiRef, client],

@@ -18,6 +18,7 @@ import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
 import { useId, useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
+import { CodeSourcesCardLink } from '../common/CodeSourcesCardLink';
 import { DialogForm } from '../common/DialogForm';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { ModuleYamlStatus } from './ModuleYamlStatus';
@@ -154,11 +155,8 @@ export const AddModuleDialog = ({
             )}
             {sources.value?.length === 0 && (
               <Typography variant="body2" role="status">
-                No repository is connected to the organization yet. A code
-                source is connected with the service's API (
-                <code>POST /code-sources</code>, with the GitHub App
-                installation that reaches the repository), described on the
-                Status tab; then add the module here.
+                No repository is connected to the organization yet: connect one
+                under <CodeSourcesCardLink />, then add the module here.
               </Typography>
             )}
             {Boolean(sources.value?.length) && (

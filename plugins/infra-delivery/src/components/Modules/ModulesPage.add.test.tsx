@@ -14,6 +14,7 @@ import {
   repository,
   vpc,
 } from '../../__testUtils__/moduleFixtures';
+import { rootRouteRef } from '../../routes';
 import { ModulesPage } from './ModulesPage';
 
 describe('ModulesPage: adding a module', () => {
@@ -169,11 +170,23 @@ describe('ModulesPage: adding a module', () => {
     server.use(
       http.get(`${baseUrl}/code-sources`, () => HttpResponse.json(list([]))),
     );
-    const dialog = await openDialog();
+    renderWithService(<ModulesPage />, {
+      mountedRoutes: { '/infra-delivery': rootRouteRef },
+    });
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Add module' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Add a module' });
 
     expect(
       await within(dialog).findByText(/No repository is connected/),
-    ).toHaveTextContent('POST /code-sources');
+    ).toBeInTheDocument();
+    // Where repositories are connected, rather than the API to call.
+    expect(
+      within(dialog).getByRole('link', {
+        name: 'Code sources on the Organization page',
+      }),
+    ).toHaveAttribute('href', '/infra-delivery/organization#code-sources');
     expect(within(dialog).queryByLabelText(/^Repository/)).toBeNull();
     await userEvent.type(within(dialog).getByLabelText(/^Name/), 'VPC');
     expect(

@@ -22,6 +22,18 @@ describe('refusedFieldsOf', () => {
     });
   });
 
+  it('ties a bad request the service checked itself to the field its reason names', () => {
+    expect(
+      refusedFieldsOf(
+        refused(400, 'InfraDelivery:CodeSource:INVALID_REPO_URL'),
+        ['forgeInstallationId', 'repoUrl'],
+        { INVALID_REPO_URL: 'repoUrl' },
+      ),
+    ).toEqual({
+      repoUrl: 'refused: InfraDelivery:CodeSource:INVALID_REPO_URL',
+    });
+  });
+
   it('leaves a reason it does not know to a panel', () => {
     expect(
       refusedFieldsOf(

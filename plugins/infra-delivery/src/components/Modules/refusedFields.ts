@@ -3,9 +3,9 @@ import { fieldErrorsOf } from '../OrganizationSettings/fieldErrors';
 
 /**
  * What the service refused, by the form field it is about: its validation issues of `fields`
- * (see `fieldErrorsOf`), or a conflict or unprocessable request whose reason (the last part of
- * its code, `InfraDelivery:ModuleVersion:VERSION_TAKEN` → `VERSION_TAKEN`) `byReason` ties to a
- * field, in the service's own words. Undefined for anything else: a panel says it then.
+ * (see `fieldErrorsOf`), or a bad, conflicting or unprocessable request whose reason (the last
+ * part of its code, `InfraDelivery:ModuleVersion:VERSION_TAKEN` → `VERSION_TAKEN`) `byReason`
+ * ties to a field, in the service's own words. Undefined for anything else: a panel says it then.
  */
 export function refusedFieldsOf(
   error: Error | undefined,
@@ -14,7 +14,7 @@ export function refusedFieldsOf(
 ): Record<string, string> | undefined {
   if (
     error instanceof InfraDeliveryApiError &&
-    (error.status === 409 || error.status === 422)
+    [400, 409, 422].includes(error.status)
   ) {
     const field = byReason[error.body.code.split(':').pop() ?? ''];
     if (field) return { [field]: error.body.message };

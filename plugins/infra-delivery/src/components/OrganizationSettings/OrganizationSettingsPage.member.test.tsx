@@ -13,6 +13,7 @@ import {
   ownerMembership,
   runnerServiceAccount,
 } from '../../__testUtils__/organizationFixtures';
+import { repository } from '../../__testUtils__/moduleFixtures';
 import { OrganizationSettingsPage } from './OrganizationSettingsPage';
 
 // Five cards with their tables render: see OrganizationSettingsPage.test.tsx.
@@ -35,6 +36,9 @@ describe('OrganizationSettingsPage for a MEMBER', () => {
         HttpResponse.json(list([])),
       ),
       http.get(`${baseUrl}/runners`, () => HttpResponse.json(list([]))),
+      http.get(`${baseUrl}/code-sources`, () =>
+        HttpResponse.json(list([repository])),
+      ),
     );
   });
 
@@ -73,6 +77,17 @@ describe('OrganizationSettingsPage for a MEMBER', () => {
         within(accounts).queryByRole('button', { name }),
       ).not.toBeInTheDocument();
     }
+
+    // Connecting repositories is a MEMBER's: what modules and stacks are made of.
+    const sources = card('Code sources');
+    expect(
+      await within(sources).findByRole('button', {
+        name: 'Verify acme/modules',
+      }),
+    ).toBeInTheDocument();
+    expect(
+      within(sources).getByRole('button', { name: 'Remove acme/modules' }),
+    ).toBeInTheDocument();
 
     // A MEMBER creates keys for themself only.
     const keys = card('API keys');

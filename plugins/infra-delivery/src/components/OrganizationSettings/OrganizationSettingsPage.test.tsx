@@ -17,6 +17,7 @@ import {
   ownerMembership as membership,
   runnerServiceAccount as account,
 } from '../../__testUtils__/organizationFixtures';
+import { repository } from '../../__testUtils__/moduleFixtures';
 import { OrganizationSettingsPage } from './OrganizationSettingsPage';
 
 const developer = {
@@ -58,6 +59,9 @@ describe('OrganizationSettingsPage', () => {
       http.get(`${baseUrl}/api-keys`, () => HttpResponse.json(list([apiKey]))),
       http.get(`${baseUrl}/gitforge/self-hosted`, () =>
         HttpResponse.json(list([gitServer])),
+      ),
+      http.get(`${baseUrl}/code-sources`, () =>
+        HttpResponse.json(list([repository])),
       ),
       http.get(`${baseUrl}/runners`, () =>
         HttpResponse.json(
@@ -134,6 +138,19 @@ describe('OrganizationSettingsPage', () => {
         `${window.location.origin}/infra-delivery/gitforge/callback`,
       ),
     ).toBeInTheDocument();
+  });
+
+  it('lists the connected repositories in a card of their own, beside the self-hosted servers', async () => {
+    await renderPage();
+    const card = (await screen.findByText('Code sources')).closest(
+      '.MuiCard-root',
+    ) as HTMLElement;
+    const row = (await within(card).findByText('acme/modules')).closest('tr')!;
+    expect(within(row).getByText('main')).toBeInTheDocument();
+    expect(card.closest('#code-sources')).not.toBeNull();
+    expect(card.closest('#code-sources')!.nextElementSibling?.id).toBe(
+      'self-hosted-servers',
+    );
   });
 
   it('keeps the self-hosted servers’ button labels whole, stacking them where the row is narrow', async () => {

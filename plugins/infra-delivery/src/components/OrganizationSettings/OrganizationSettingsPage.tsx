@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
 import { ActionMessageScope } from '../common/ActionMessage';
 import { ApiKeysCard } from './ApiKeysCard';
+import { CodeSourcesCard } from './CodeSourcesCard';
 import { RunnersCard } from '../Runners/RunnersCard';
 import { MembersCard } from './MembersCard';
 import { SelfHostedServersCard } from './SelfHostedServersCard';
@@ -12,8 +13,8 @@ import { ServiceAccountsCard } from './ServiceAccountsCard';
 import { useList } from './useList';
 
 /**
- * Members and invitations, service accounts, API keys, runners and self-hosted git servers of
- * the portal organization.
+ * Members and invitations, service accounts, API keys, runners, code sources (connected
+ * repositories) and self-hosted git servers of the portal organization.
  */
 export const OrganizationSettingsPage = () => {
   // Creating or deleting a service account changes who can own keys; connecting a runner
@@ -46,6 +47,9 @@ export const OrganizationSettingsPage = () => {
           </Grid>
           <Grid item xs={12} id="runners">
             <RunnersCard onRunnerConnected={accountsChanged} />
+          </Grid>
+          <Grid item xs={12} id="code-sources">
+            <CodeSourcesCard />
           </Grid>
           <Grid item xs={12} id="self-hosted-servers">
             <SelfHostedServersCard />

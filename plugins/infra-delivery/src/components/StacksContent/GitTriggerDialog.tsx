@@ -17,6 +17,7 @@ import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
+import { CodeSourcesCardLink } from '../common/CodeSourcesCardLink';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { StopFollowingButton } from './StopFollowingButton';
 
@@ -105,7 +106,7 @@ export const GitTriggerDialog = ({
         {codeSources.length === 0 ? (
           <Typography>
             The organization has no code source yet: connect a GitHub repository
-            first (Code sources, on the Infrastructure page).
+            first, under <CodeSourcesCardLink />.
           </Typography>
         ) : (
           <>

@@ -17,7 +17,8 @@ import {
   stack,
 } from '../../__testUtils__/infraDeliveryTestKit';
 import { StacksContent } from '../StacksContent';
-import { parsePathFilters } from './GitTriggerDialog';
+import { GitTriggerDialog, parsePathFilters } from './GitTriggerDialog';
+import { rootRouteRef } from '../../routes';
 import { StackGitTriggerSection } from './StackGitTriggerSection';
 
 jest.setTimeout(20_000);
@@ -245,6 +246,31 @@ describe('StackGitTriggerSection', () => {
         'Runs start by hand: the stack does not follow a repository.',
       ),
     ).toBeInTheDocument();
+  });
+});
+
+describe('GitTriggerDialog without code sources', () => {
+  setupInfraDeliveryServer();
+  const network = { id: 's1', name: 'Network', path: 'infra/network' } as Stack;
+
+  it('points to the Code sources card, where repositories are connected', async () => {
+    await renderWithService(
+      <GitTriggerDialog
+        stack={network}
+        codeSources={[]}
+        onClose={() => {}}
+        onSaved={() => {}}
+      />,
+      { mountedRoutes: { '/infra-delivery': rootRouteRef } },
+    );
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Trigger rules of Network',
+    });
+    expect(
+      within(dialog).getByRole('link', {
+        name: 'Code sources on the Organization page',
+      }),
+    ).toHaveAttribute('href', '/infra-delivery/organization#code-sources');
   });
 });
 

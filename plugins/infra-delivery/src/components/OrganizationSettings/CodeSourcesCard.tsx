@@ -1,0 +1,185 @@
+import { InfoCard, TableColumn } from '@backstage/core-components';
+import { useApi } from '@backstage/frontend-plugin-api';
+import {
+  CodeSource,
+  MAX_PAGE_LIMIT,
+} from '@infra-delivery/plugin-infra-delivery-common';
+import Box from '@material-ui/core/Box';
+import Typography from '@material-ui/core/Typography';
+import { infraDeliveryApiRef } from '../../api';
+import { useActionMessage, useActionOutcome } from '../common/ActionMessage';
+import { CARD_HEADING } from '../common/cardHeading';
+import { ConfirmActionButton } from '../common/ConfirmActionButton';
+import { ErrorPanel } from '../common/ErrorPanel';
+import { LoadingTable } from '../common/LoadingTable';
+import { MaybeLink } from '../common/MaybeLink';
+import {
+  CARD_TABLE_OPTIONS,
+  contentWidths,
+  ROW_ACTIONS_STYLE,
+} from '../common/tableOptions';
+import { Timestamp } from '../common/Timestamp';
+import { useCanWriteResources } from '../common/useCanExecuteRuns';
+import { useReloadableAsync } from '../common/useReloadableAsync';
+import { CodeSourceStatus } from './CodeSourceStatus';
+import { ConnectCodeSourceButton } from './ConnectCodeSourceButton';
+import {
+  VerifyCodeSourceButton,
+  VerifyOutcome,
+} from './VerifyCodeSourceButton';
+import { VerifyOutcomeMessage } from './VerifyOutcomeMessage';
+
+const VISIBILITY_LABELS: Record<CodeSource['visibility'], string> = {
+  PUBLIC: 'Public',
+  PRIVATE: 'Private',
+  INTERNAL: 'Internal',
+};
+
+/** Only a web address is a link: the repository's address comes from data. */
+const webAddress = (url: string) =>
+  /^https?:\/\//i.test(url) ? url : undefined;
+
+const columns: TableColumn<CodeSource>[] = contentWidths<CodeSource>([
+  {
+    title: 'Repository',
+    render: source => (
+      <Box minWidth="12em">
+        <MaybeLink to={webAddress(source.repoUrl)}>{source.repoName}</MaybeLink>
+        <Typography variant="caption" component="p" color="textSecondary">
+          {VISIBILITY_LABELS[source.visibility]} · installation{' '}
+          {source.auth.forgeInstallationId}
+        </Typography>
+      </Box>
+    ),
+  },
+  { title: 'Default branch', field: 'defaultBranch' },
+  {
+    title: 'Status',
+    render: source => <CodeSourceStatus source={source} />,
+  },
+  {
+    title: 'Connected',
+    render: source => <Timestamp value={source.createdAt} />,
+  },
+]);
+
+/**
+ * One element for every render: Backstage's table makes its body anew whenever its empty
+ * content is another element, which closed a row's open Remove dialog, with the service's
+ * refusal in it, as soon as the page re-rendered.
+ */
+const NO_CODE_SOURCES = (
+  <Box padding={2}>
+    <Typography>No repository is connected yet.</Typography>
+  </Box>
+);
+
+/**
+ * The GitHub repositories connected to the organization (code sources), which modules and
+ * stacks are made from: whether their GitHub App installation still reaches them, and, for
+ * those who may change resources, verifying that again and removing one no longer used.
+ */
+export const CodeSourcesCard = () => {
+  const client = useApi(infraDeliveryApiRef);
+  const canWrite = useCanWriteResources();
+  const { message, say } = useActionMessage();
+  const [verified, setVerified] = useActionOutcome<VerifyOutcome>();
+  const sources = useReloadableAsync(
+    () => client.call('listCodeSources', { query: { limit: MAX_PAGE_LIMIT } }),
+    [client],
+  );
+  const page = sources.value;
+
+  const { retry } = sources;
+
+  const onConnected = (source: CodeSource) => {
+    say({
+      text: `${source.repoName} is connected; its default branch is ${source.defaultBranch}.`,
+    });
+    retry();
+  };
+
+  const onVerified = (outcome: VerifyOutcome) => {
+    if ('source' in outcome && !outcome.source.accessLost) {
+      say({
+        text: `${outcome.source.repoName} is reachable; its default branch is ${outcome.source.defaultBranch}.`,
+      });
+      setVerified(undefined);
+    } else {
+      setVerified(outcome);
+    }
+    if ('source' in outcome) retry();
+  };
+
+  const actions: TableColumn<CodeSource> = {
+    title: 'Actions',
+    render: source => (
+      <Box style={ROW_ACTIONS_STYLE}>
+        <VerifyCodeSourceButton source={source} onOutcome={onVerified} />
+        <ConfirmActionButton
+          label="Remove"
+          ariaLabel={`Remove ${source.repoName}`}
+          color="secondary"
+          title={`Remove ${source.repoName}?`}
+          onConfirm={() =>
+            client.call('deleteCodeSource', { params: { id: source.id } })
+          }
+          onDone={() => {
+            say({ text: `${source.repoName} is disconnected.` });
+            retry();
+          }}
+        >
+          <Typography>
+            The repository is disconnected from the organization; nothing
+            changes on GitHub. The service refuses while modules or stacks still
+            use it.
+          </Typography>
+        </ConfirmActionButton>
+      </Box>
+    ),
+  };
+
+  return (
+    <InfoCard
+      titleTypographyProps={CARD_HEADING}
+      title="Code sources"
+      subheader="GitHub repositories connected through a GitHub App installation: modules and stacks are made from them."
+      action={
+        canWrite ? (
+          // The header's action slot pulls its content up and right by 8 px, for an icon
+          // button; a text button would then touch the card's corner.
+          <Box marginTop={1} marginRight={1}>
+            <ConnectCodeSourceButton onConnected={onConnected} />
+          </Box>
+        ) : undefined
+      }
+    >
+      {message}
+      {verified && (
+        <VerifyOutcomeMessage
+          outcome={verified}
+          onClose={() => setVerified(undefined)}
+        />
+      )}
+      {sources.error && <ErrorPanel error={sources.error} />}
+      <LoadingTable
+        options={CARD_TABLE_OPTIONS}
+        loading={sources.loading && !page}
+        loadingLabel="Loading code sources"
+        columns={canWrite ? [...columns, actions] : columns}
+        data={page?.data ?? []}
+        emptyContent={NO_CODE_SOURCES}
+      />
+      {page && page.meta.totalCount > page.data.length && (
+        <Typography variant="body2" color="textSecondary">
+          The newest {page.data.length} of {page.meta.totalCount} code sources.
+        </Typography>
+      )}
+      {!canWrite && (
+        <Typography variant="body2" color="textSecondary">
+          Members of the organization connect, verify and remove repositories.
+        </Typography>
+      )}
+    </InfoCard>
+  );
+};
