@@ -539,11 +539,18 @@ export class PipelineEngine {
     }
   }
 
-  async cancel(run: RunRecord): Promise<void> {
+  async cancel(
+    run: RunRecord,
+    /** Who cancelled it, named on the run ("The run was cancelled by guest"). */
+    by?: { id: string; name: string },
+  ): Promise<void> {
     const cancelled = await this.deps.stores.transaction(async tx => {
       const error: ErrorBody = {
         code: errorCode('PipelineRun', 'CANCELLED'),
-        message: 'The run was cancelled',
+        message: by
+          ? `The run was cancelled by ${by.name}`
+          : 'The run was cancelled',
+        ...(by && { metadata: { cancelledById: by.id } }),
       };
       const done = await this.finishRun(tx, run.id, 'CANCELLED', error, [
         'QUEUED',

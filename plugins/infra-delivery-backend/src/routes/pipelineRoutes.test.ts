@@ -1117,9 +1117,11 @@ describe.each(databases.eachSupportedId())(
         expect(queued.status).toBe('QUEUED');
 
         const cancelledQueued = await act(api, owner, queued.id, 'cancel');
+        // Named after who cancelled it, as an approval is after who decided.
         const cancellation = {
           code: 'InfraDelivery:PipelineRun:CANCELLED',
-          message: 'The run was cancelled',
+          message: `The run was cancelled by ${owner.email}`,
+          metadata: { cancelledById: expect.any(String) },
         };
         expect(cancelledQueued).toMatchObject({
           status: 'CANCELLED',

@@ -944,7 +944,7 @@ describe.each(databases.eachSupportedId())(
         status: 'CANCELLED',
         error: {
           code: 'InfraDelivery:PipelineRun:CANCELLED',
-          message: 'The run was cancelled',
+          message: expect.stringMatching(/^The run was cancelled by \S/),
         },
       });
       expect((await stepsOf(owner.token, run.id))[0].status).toBe('CANCELLED');

@@ -17,6 +17,7 @@ import { Stores } from '../database/stores';
 import { PipelineEngine } from '../engine/PipelineEngine';
 import { InfraDeliveryError, notFound } from '../errors';
 import { RunnerRegistry } from '../runners/RunnerRegistry';
+import { actorNameOf } from './actorName';
 import { insertUnderParents } from './insertUnderParents';
 import { requireStepReferences } from './pipelineStepReferences';
 import { refuseStackChangingSteps } from './stackChangingSteps';
@@ -297,7 +298,10 @@ export class PipelineService {
         await engine.approve(run, false, comment, actorIdOf(caller));
         break;
       case 'cancel':
-        await engine.cancel(run);
+        await engine.cancel(run, {
+          id: actorIdOf(caller),
+          name: await actorNameOf(this.deps.stores, caller),
+        });
         break;
       default:
         await engine.retry(run);
