@@ -55,7 +55,7 @@ function planStep(
 const silenceNotice = (card: HTMLElement) =>
   within(card)
     .queryAllByRole('status')
-    .find(element => /has not reported/.test(element.textContent ?? ''));
+    .find(element => /has sent no heartbeat/.test(element.textContent ?? ''));
 
 describe('PipelineRunsContent when the runner of a running step stops reporting', () => {
   const { server } = setupInfraDeliveryServer();
@@ -140,14 +140,14 @@ describe('PipelineRunsContent when the runner of a running step stops reporting'
     await waitFor(() => expect(silenceNotice(card)).toBeDefined());
     const notice = silenceNotice(card)!;
     expect(notice).toHaveTextContent(
-      /Runner Build hosts has not reported for 4\ds/,
+      /Runner Build hosts has sent no heartbeat for 4\ds/,
     );
     expect(notice).toHaveTextContent(
       /Unless it sends a heartbeat within 1\ds, the step is queued again, and the next runner starts it over as attempt 2\. The logs so far stay\./,
     );
     expect(
       within(card).getByRole('button', { name: /1\. Plan/ }),
-    ).toHaveTextContent(/Build hosts has not reported for 4\ds/);
+    ).toHaveTextContent(/Build hosts has sent no heartbeat for 4\ds/);
   });
 
   it('says the step is being queued again once the lease ran out', async () => {
@@ -230,7 +230,9 @@ describe('PipelineRunsContent lists a running run with its runner', () => {
   it('says how long a silent runner has not reported', async () => {
     listRunLeasedFor(40);
     const cell = await statusCell();
-    expect(cell).toHaveTextContent(/Build hosts has not reported for 4\ds/);
+    expect(cell).toHaveTextContent(
+      /Build hosts has sent no heartbeat for 4\ds/,
+    );
     expect(cell).not.toHaveTextContent('Plan on Build hosts');
   });
 });

@@ -60,7 +60,7 @@ export const LeaseText = ({
   }
   return (
     <WarningText>
-      {runnerNameOf(lease)} has not reported for{' '}
+      {runnerNameOf(lease)} has sent no heartbeat for{' '}
       {formatDuration(silence.silentMs)}
     </WarningText>
   );
@@ -116,7 +116,7 @@ export const RunnerSilenceNotice = ({ step }: { step: StepExecution }) => {
     <Box marginBottom={2}>
       <Alert severity="warning" role="status">
         <AlertTitle>
-          Runner {runnerNameOf(step.lease)} has not reported for{' '}
+          Runner {runnerNameOf(step.lease)} has sent no heartbeat for{' '}
           {formatDuration(silence.silentMs)}
         </AlertTitle>
         <Typography variant="body2">

@@ -289,12 +289,12 @@ describe('RunnersCard', () => {
     const silent = screen.getByText('runner-ci-1').closest('tr')!;
     expect(within(silent).getByText('Silent')).toBeInTheDocument();
     expect(
-      within(silent).getByText(/^runner-ci-1 has not reported for 4\ds$/),
+      within(silent).getByText(/^runner-ci-1 has sent no heartbeat for 4\ds$/),
     ).toBeInTheDocument();
     const beating = screen.getByText('runner-beating').closest('tr')!;
     expect(within(beating).getByText('Online')).toBeInTheDocument();
     expect(
-      within(beating).queryByText(/has not reported/),
+      within(beating).queryByText(/has sent no heartbeat/),
     ).not.toBeInTheDocument();
   });
 

@@ -121,7 +121,7 @@ const WorkingOn = ({ runner }: { runner: RunnerRow }) => {
       </Typography>
     );
   }
-  // Half its lease without a heartbeat: "build-host-1 has not reported for 35s".
+  // Half its lease without a heartbeat: "build-host-1 has sent no heartbeat for 35s".
   return silent && runner.currentStepLease ? (
     <Box display="flex" flexDirection="column">
       {step}
