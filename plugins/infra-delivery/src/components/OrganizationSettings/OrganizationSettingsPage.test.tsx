@@ -939,6 +939,48 @@ describe('OrganizationSettingsPage', () => {
     ).toBeInTheDocument();
   });
 
+  it('says that the step a runner of the key executes is queued again at once', async () => {
+    server.use(
+      http.get(`${baseUrl}/api-keys`, () =>
+        HttpResponse.json(
+          list([
+            {
+              ...apiKey,
+              name: 'runner key',
+              ownerType: 'SERVICE_ACCOUNT',
+              ownerId: 'sa1',
+            },
+          ]),
+        ),
+      ),
+      http.get(`${baseUrl}/runners`, () =>
+        HttpResponse.json(
+          list([
+            runner({
+              runnerId: 'runner-ci-1',
+              serviceAccountId: 'sa1',
+              currentStepExecutionId: 'step-1',
+              currentPipelineRunId: 'run-1',
+              currentStepName: 'Plan of Network',
+            }),
+          ]),
+        ),
+      ),
+    );
+    await renderPage();
+    await screen.findByText('…AbCd');
+
+    await userEvent.click(
+      screen.getByRole('button', { name: 'Revoke runner key' }),
+    );
+    const revoke = await screen.findByRole('dialog');
+    expect(
+      await within(revoke).findByText(
+        'Runner runner-ci-1 is online and signs in with this key: it stops, and runs wait until another runner connects. Plan of Network is cut short and queued again at once, to start over on the next runner.',
+      ),
+    ).toBeInTheDocument();
+  });
+
   it('says what a role change did', async () => {
     server.use(
       http.patch(`${baseUrl}/memberships/m2`, () =>

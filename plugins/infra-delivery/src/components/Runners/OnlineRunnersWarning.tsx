@@ -20,7 +20,8 @@ function listed(names: string[]): string {
  * runners are online now, that they stop, and whether runs are then left without a runner.
  * Read when the dialog opens; says nothing when no runner of the account is online, or when
  * the runners cannot be read. Revoking the key of the only runner left nothing to say that runs
- * would wait for a runner.
+ * would wait for a runner. A step one of them executes is named: the service queues it again
+ * at once, and it starts over.
  */
 export const OnlineRunnersWarning = ({
   serviceAccountId,
@@ -49,6 +50,10 @@ export const OnlineRunnersWarning = ({
   const others = (online ?? []).length > affected.length;
   const one = affected.length === 1;
   const names = listed(affected.map(runner => runner.runnerId));
+  // What they are executing stops with them.
+  const working = affected.flatMap(runner =>
+    runner.currentStepName ? [runner.currentStepName] : [],
+  );
   return (
     <Typography paragraph>
       <WarningText>
@@ -59,6 +64,10 @@ export const OnlineRunnersWarning = ({
         {others
           ? ', and the other online runners take the runs.'
           : ', and runs wait until another runner connects.'}
+        {working.length > 0 &&
+          ` ${listed(working)} ${
+            working.length === 1 ? 'is' : 'are'
+          } cut short and queued again at once, to start over on the next runner.`}
       </WarningText>
     </Typography>
   );
