@@ -54,8 +54,12 @@ test('a stack is created from the template, its project, environment and cloud a
   await expect(page.getByText(/Stack \S+ \(`?[0-9a-f-]{36}/)).toBeVisible({
     timeout: 60_000,
   });
-  // No first run was asked for: no link to one, nor a line about it.
-  await expect(page.getByRole('link', { name: 'Stacks' })).toBeVisible();
+  // The new stack's own details are linked, under its name; no first run was asked for: no
+  // link to one, nor a line about it.
+  await expect(page.getByRole('link', { name, exact: true })).toHaveAttribute(
+    'href',
+    /\/infra-delivery\/overview\?stack=[0-9a-f-]{36}$/,
+  );
   await expect(page.getByRole('link', { name: 'First run' })).toHaveCount(0);
 
   // The stack is the service's: the Infrastructure page lists it.

@@ -91,14 +91,12 @@ describe('the reference runner when the service does not answer or refuses it', 
       ),
     );
     expect(logs[logs.length - 1]).toMatch(/^Abandoned step /);
-    // Nothing was reported: the step is the service's to hand out again when its lease ends.
+    // Nothing was reported: the revocation queued the step again at once, for the next runner.
     const steps = await owner.call('listStepExecutions', {
       params: { id: runId },
     });
-    expect(steps.data[0]).toMatchObject({
-      status: 'RUNNING',
-      lease: { runnerId: 'lease-runner' },
-    });
+    expect(steps.data[0]).toMatchObject({ status: 'QUEUED', attemptEpoch: 2 });
+    expect(steps.data[0]).not.toHaveProperty('lease');
   });
 
   it('reports the outcome again while the lease lasts, so that a portal restarting loses no step', async () => {

@@ -338,7 +338,7 @@ describe('DeploymentsContent', () => {
     await screen.findByText('Deploy app:3');
 
     await userEvent.click(
-      screen.getByRole('button', { name: 'Deploy “Deploy app:3” again' }),
+      screen.getByRole('button', { name: 'Deploy again “Deploy app:3”' }),
     );
     const dialog = await screen.findByRole('dialog', {
       name: 'Deploy “Deploy app:3” again?',

@@ -213,7 +213,7 @@ export const DeploymentsView = ({
             !inFlight && (
               <ConfirmActionButton
                 label="Deploy again"
-                ariaLabel={`Deploy “${title(d)}” again`}
+                ariaLabel={`Deploy again “${title(d)}”`}
                 title={`Deploy “${title(d)}” again?`}
                 confirmLabel="Deploy again"
                 onConfirm={() =>
