@@ -8,19 +8,15 @@ import {
   repositoryPathSchema,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
-import Button from '@material-ui/core/Button';
-import Dialog from '@material-ui/core/Dialog';
-import DialogActions from '@material-ui/core/DialogActions';
-import DialogContent from '@material-ui/core/DialogContent';
-import DialogTitle from '@material-ui/core/DialogTitle';
 import MenuItem from '@material-ui/core/MenuItem';
 import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
 import { CodeSourcesCardLink } from '../common/CodeSourcesCardLink';
-import { DialogForm } from '../common/DialogForm';
 import { ErrorPanel } from '../common/ErrorPanel';
+import { FormDialog } from '../common/FormDialog';
+import { useSubmission } from '../common/useSubmission';
 import { ModuleYamlStatus } from './ModuleYamlStatus';
 import { refusedFieldsOf } from './refusedFields';
 import { useCodeSources } from './useCodeSources';
@@ -40,7 +36,6 @@ export const AddModuleDialog = ({
   onClose: (added?: ModuleDefinition) => void;
 }) => {
   const client = useApi(infraDeliveryApiRef);
-  const titleId = useId();
   const sources = useCodeSources();
   const [name, setName] = useState('');
   const [givenId, setGivenId] = useState('');
@@ -48,8 +43,6 @@ export const AddModuleDialog = ({
   const [description, setDescription] = useState('');
   const [chosenSourceId, setChosenSourceId] = useState<string>();
   const [path, setPath] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error>();
 
   const codeSourceId = chosenSourceId ?? sources.value?.[0]?.id ?? '';
   const source = sources.value?.find(s => s.id === codeSourceId);
@@ -59,6 +52,24 @@ export const AddModuleDialog = ({
       : undefined,
     path: repositoryPathSchema.safeParse(path).error?.issues[0]?.message,
   };
+  const {
+    busy,
+    error,
+    submit: add,
+  } = useSubmission(async () => {
+    const added = await client.call('createModuleDefinition', {
+      body: {
+        data: {
+          name: name.trim(),
+          givenId,
+          ...(description.trim() && { description: description.trim() }),
+          codeSourceId,
+          path: normalizeRepositoryPath(path.trim()),
+        },
+      },
+    });
+    onClose(added.data);
+  });
   const refused = refusedFieldsOf(error, FIELDS, {
     GIVEN_ID_TAKEN: 'givenId',
   });
@@ -68,146 +79,105 @@ export const AddModuleDialog = ({
     !problems.givenId &&
     !problems.path;
 
-  const add = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      const added = await client.call('createModuleDefinition', {
-        body: {
-          data: {
-            name: name.trim(),
-            givenId,
-            ...(description.trim() && { description: description.trim() }),
-            codeSourceId,
-            path: normalizeRepositoryPath(path.trim()),
-          },
-        },
-      });
-      onClose(added.data);
-    } catch (e) {
-      setError(e as Error);
-    } finally {
-      setBusy(false);
-    }
-  };
-
   return (
-    <Dialog
-      open
-      onClose={() => !busy && onClose()}
-      fullWidth
-      maxWidth="sm"
-      aria-labelledby={titleId}
+    <FormDialog
+      title="Add a module"
+      submitLabel="Add the module"
+      canSubmit={complete}
+      busy={busy}
+      onSubmit={add}
+      onClose={onClose}
     >
-      <DialogForm onSubmit={add} canSubmit={complete && !busy}>
-        <DialogTitle id={titleId}>Add a module</DialogTitle>
-        <DialogContent>
-          <Typography variant="body2" paragraph>
-            A module is a directory with a module.yaml in a connected
-            repository; its versions are released from branches or tags.
+      <Typography variant="body2" paragraph>
+        A module is a directory with a module.yaml in a connected repository;
+        its versions are released from branches or tags.
+      </Typography>
+      <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
+        <TextField
+          id="add-module-name"
+          label="Name"
+          required
+          value={name}
+          error={Boolean(problemOf('name'))}
+          helperText={problemOf('name') ?? 'What people call it: VPC'}
+          onChange={event => {
+            setName(event.target.value);
+            if (!givenIdEdited) {
+              setGivenId(givenIdFromName(event.target.value, ''));
+            }
+          }}
+        />
+        <TextField
+          id="add-module-given-id"
+          label="Id"
+          required
+          value={givenId}
+          error={Boolean(problemOf('givenId'))}
+          helperText={
+            problemOf('givenId') ?? 'Lowercase, unique in the organization: vpc'
+          }
+          onChange={event => {
+            setGivenIdEdited(true);
+            setGivenId(event.target.value);
+          }}
+        />
+        <TextField
+          id="add-module-description"
+          label="Description"
+          multiline
+          minRows={2}
+          value={description}
+          error={Boolean(problemOf('description'))}
+          helperText={problemOf('description') ?? 'What it provides'}
+          onChange={event => setDescription(event.target.value)}
+        />
+        {sources.loading && <Progress />}
+        {sources.error && (
+          <ErrorPanel
+            error={sources.error}
+            title="The repositories could not be read"
+          />
+        )}
+        {sources.value?.length === 0 && (
+          <Typography variant="body2" role="status">
+            No repository is connected to the organization yet: connect one
+            under <CodeSourcesCardLink />, then add the module here.
           </Typography>
-          <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
-            <TextField
-              id="add-module-name"
-              label="Name"
-              required
-              value={name}
-              error={Boolean(problemOf('name'))}
-              helperText={problemOf('name') ?? 'What people call it: VPC'}
-              onChange={event => {
-                setName(event.target.value);
-                if (!givenIdEdited) {
-                  setGivenId(givenIdFromName(event.target.value, ''));
-                }
-              }}
-            />
-            <TextField
-              id="add-module-given-id"
-              label="Id"
-              required
-              value={givenId}
-              error={Boolean(problemOf('givenId'))}
-              helperText={
-                problemOf('givenId') ??
-                'Lowercase, unique in the organization: vpc'
-              }
-              onChange={event => {
-                setGivenIdEdited(true);
-                setGivenId(event.target.value);
-              }}
-            />
-            <TextField
-              id="add-module-description"
-              label="Description"
-              multiline
-              minRows={2}
-              value={description}
-              error={Boolean(problemOf('description'))}
-              helperText={problemOf('description') ?? 'What it provides'}
-              onChange={event => setDescription(event.target.value)}
-            />
-            {sources.loading && <Progress />}
-            {sources.error && (
-              <ErrorPanel
-                error={sources.error}
-                title="The repositories could not be read"
-              />
-            )}
-            {sources.value?.length === 0 && (
-              <Typography variant="body2" role="status">
-                No repository is connected to the organization yet: connect one
-                under <CodeSourcesCardLink />, then add the module here.
-              </Typography>
-            )}
-            {Boolean(sources.value?.length) && (
-              <TextField
-                id="add-module-repository"
-                select
-                required
-                label="Repository"
-                value={codeSourceId}
-                error={Boolean(problemOf('codeSourceId'))}
-                helperText={problemOf('codeSourceId')}
-                onChange={event => setChosenSourceId(event.target.value)}
-              >
-                {sources.value!.map(s => (
-                  <MenuItem key={s.id} value={s.id}>
-                    {s.repoName}
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
-            <TextField
-              id="add-module-path"
-              label="Directory"
-              value={path}
-              error={Boolean(problemOf('path'))}
-              helperText={
-                problemOf('path') ??
-                'Where its module.yaml is: network/vpc; empty for the repository root'
-              }
-              onChange={event => setPath(event.target.value)}
-            />
-            <ModuleYamlStatus source={source} path={path.trim()} />
-          </Box>
-          {error && !refused && (
-            <ErrorPanel error={error} title="The module could not be added" />
-          )}
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => onClose()} disabled={busy}>
-            Cancel
-          </Button>
-          <Button
-            type="submit"
-            color="primary"
-            variant="contained"
-            disabled={!complete || busy}
+        )}
+        {Boolean(sources.value?.length) && (
+          <TextField
+            id="add-module-repository"
+            select
+            required
+            label="Repository"
+            value={codeSourceId}
+            error={Boolean(problemOf('codeSourceId'))}
+            helperText={problemOf('codeSourceId')}
+            onChange={event => setChosenSourceId(event.target.value)}
           >
-            Add the module
-          </Button>
-        </DialogActions>
-      </DialogForm>
-    </Dialog>
+            {sources.value!.map(s => (
+              <MenuItem key={s.id} value={s.id}>
+                {s.repoName}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
+        <TextField
+          id="add-module-path"
+          label="Directory"
+          value={path}
+          error={Boolean(problemOf('path'))}
+          helperText={
+            problemOf('path') ??
+            'Where its module.yaml is: network/vpc; empty for the repository root'
+          }
+          onChange={event => setPath(event.target.value)}
+        />
+        <ModuleYamlStatus source={source} path={path.trim()} />
+      </Box>
+      {error && !refused && (
+        <ErrorPanel error={error} title="The module could not be added" />
+      )}
+    </FormDialog>
   );
 };

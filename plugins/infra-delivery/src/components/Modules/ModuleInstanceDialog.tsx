@@ -7,18 +7,14 @@ import {
   ModuleVersion,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
-import Button from '@material-ui/core/Button';
-import Dialog from '@material-ui/core/Dialog';
-import DialogActions from '@material-ui/core/DialogActions';
-import DialogContent from '@material-ui/core/DialogContent';
-import DialogTitle from '@material-ui/core/DialogTitle';
 import MenuItem from '@material-ui/core/MenuItem';
 import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
-import { DialogForm } from '../common/DialogForm';
 import { ErrorPanel } from '../common/ErrorPanel';
+import { FormDialog } from '../common/FormDialog';
+import { useSubmission } from '../common/useSubmission';
 import { fieldErrorsOf } from '../OrganizationSettings/fieldErrors';
 import {
   changedValues,
@@ -56,7 +52,6 @@ export const ModuleInstanceDialog = ({
   onClose: (saved?: ModuleInstance) => void;
 }) => {
   const client = useApi(infraDeliveryApiRef);
-  const titleId = useId();
   const environments = useEnvironmentChoices();
   const [name, setName] = useState(instance?.name ?? '');
   const [environmentId, setEnvironmentId] = useState(
@@ -68,8 +63,6 @@ export const ModuleInstanceDialog = ({
   const [values, setValues] = useState<Record<string, string>>(
     instance?.values ?? {},
   );
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error>();
 
   const version = versions.find(v => v.id === versionId);
   const inputs = version?.inputs ?? [];
@@ -83,11 +76,6 @@ export const ModuleInstanceDialog = ({
       return problem ? [[input.id, problem]] : [];
     }),
   );
-  const refused = valueErrorsOf(
-    error,
-    inputs.map(input => input.id),
-  );
-  const nameError = fieldErrorsOf(error, ['name'])?.name;
   // Another version may not take every value the instance has: say which go.
   const dropped = instance ? droppedValues(instance.values, inputs) : [];
   // Of those, the values fixed once set: the service keeps them, so the instance stays.
@@ -119,180 +107,157 @@ export const ModuleInstanceDialog = ({
     droppedFixed.length === 0 &&
     (!change || Object.keys(change).length > 0);
 
-  const save = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      const saved = instance
-        ? await client.call('updateModuleInstance', {
-            params: { id: instance.id },
-            body: { data: change! },
-          })
-        : await client.call('createModuleInstance', {
-            body: {
-              data: {
-                name: name.trim(),
-                environmentId,
-                moduleVersionId: versionId,
-                // Only this version's inputs: values typed for another version are not sent.
-                values: givenValues(
-                  Object.fromEntries(inputs.map(i => [i.id, valueOf(i)])),
-                ),
-              },
+  const {
+    busy,
+    error,
+    submit: save,
+  } = useSubmission(async () => {
+    const saved = instance
+      ? await client.call('updateModuleInstance', {
+          params: { id: instance.id },
+          body: { data: change! },
+        })
+      : await client.call('createModuleInstance', {
+          body: {
+            data: {
+              name: name.trim(),
+              environmentId,
+              moduleVersionId: versionId,
+              // Only this version's inputs: values typed for another version are not sent.
+              values: givenValues(
+                Object.fromEntries(inputs.map(i => [i.id, valueOf(i)])),
+              ),
             },
-          });
-      onClose(saved.data);
-    } catch (e) {
-      setError(e as Error);
-    } finally {
-      setBusy(false);
-    }
-  };
-
+          },
+        });
+    onClose(saved.data);
+  });
+  const refused = valueErrorsOf(
+    error,
+    inputs.map(input => input.id),
+  );
+  const nameError = fieldErrorsOf(error, ['name'])?.name;
   return (
-    <Dialog
-      open
-      onClose={() => !busy && onClose()}
-      fullWidth
-      maxWidth="sm"
-      aria-labelledby={titleId}
+    <FormDialog
+      title={
+        instance ? `Change ${instance.name}` : `New instance of ${moduleName}`
+      }
+      submitLabel={instance ? 'Save the changes' : 'Create the instance'}
+      canSubmit={complete}
+      busy={busy}
+      onSubmit={save}
+      onClose={onClose}
     >
-      <DialogForm onSubmit={save} canSubmit={complete && !busy}>
-        <DialogTitle id={titleId}>
-          {instance
-            ? `Change ${instance.name}`
-            : `New instance of ${moduleName}`}
-        </DialogTitle>
-        <DialogContent>
-          <Typography variant="body2" paragraph>
-            {instance
-              ? `Another version of ${moduleName}, or other values, for this instance.`
-              : 'An instance is a version of the module chosen for an environment, with its values.'}
-          </Typography>
-          <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
-            <TextField
-              id="module-instance-name"
-              label="Name"
-              required
-              value={name}
-              error={Boolean(nameError)}
-              helperText={nameError ?? 'What people call it: payments-network'}
-              onChange={event => setName(event.target.value)}
-            />
-            {environments.loading && <Progress />}
-            {environments.error && (
-              <ErrorPanel
-                error={environments.error}
-                title="The environments could not be read"
-              />
-            )}
-            {environments.value && (
-              <TextField
-                id="module-instance-environment"
-                select
-                required
-                label="Environment"
-                value={environmentId}
-                disabled={Boolean(instance)}
-                helperText={
-                  (instance && 'An instance stays in its environment') ||
-                  (environments.value.length === 0
-                    ? 'No environment yet: add one to a project on the Organization tab'
-                    : undefined)
-                }
-                onChange={event => setEnvironmentId(event.target.value)}
-              >
-                {environments.value.map(choice => (
-                  <MenuItem key={choice.id} value={choice.id}>
-                    {choice.label}
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
-            <TextField
-              id="module-instance-version"
-              select
-              required
-              label="Version"
-              value={versionId}
-              onChange={event => setVersionId(event.target.value)}
-            >
-              {versions.map((v, index) => (
-                <MenuItem key={v.id} value={v.id}>
-                  {v.version} ({v.ref})
-                  {instance &&
-                    v.id === instance.moduleVersionId &&
-                    ' · current'}
-                  {instance &&
-                    index === 0 &&
-                    v.id !== instance.moduleVersionId &&
-                    ' · newest'}
-                </MenuItem>
-              ))}
-            </TextField>
-            {droppedFixed.length > 0 && (
-              <Typography variant="body2" role="status">
-                <ErrorText>
-                  Version {version?.version} does not take{' '}
-                  {droppedFixed
-                    .map(([id, value]) => `${id} (${value})`)
-                    .join(', ')}
-                  , fixed once set: the instance cannot move to it.
-                </ErrorText>
-              </Typography>
-            )}
-            {dropped.length > 0 && droppedFixed.length === 0 && (
-              <Typography variant="body2" role="status">
-                <WarningText>
-                  Version {version?.version} does not take{' '}
-                  {dropped.map(([id, value]) => `${id} (${value})`).join(', ')}:
-                  moving the instance to it forgets{' '}
-                  {dropped.length === 1 ? 'this value' : 'these values'}.
-                </WarningText>
-              </Typography>
-            )}
-            {inputs.length > 0 && (
-              <Typography variant="subtitle2" component="h3">
-                Values of version {version?.version}
-              </Typography>
-            )}
-            {inputs.map(input => (
-              <ModuleValueField
-                key={`${versionId}/${input.id}`}
-                input={input}
-                defaults={defaults}
-                value={valueOf(input)}
-                problem={problems[input.id] ?? refused?.[input.id]}
-                fixed={fixed(input)}
-                onChange={value => setValues({ ...values, [input.id]: value })}
-              />
-            ))}
-          </Box>
-          {error && !nameError && !refused && (
-            <ErrorPanel
-              error={error}
-              title={
-                instance
-                  ? 'The instance could not be changed'
-                  : 'The instance could not be created'
-              }
-            />
-          )}
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => onClose()} disabled={busy}>
-            Cancel
-          </Button>
-          <Button
-            type="submit"
-            color="primary"
-            variant="contained"
-            disabled={!complete || busy}
+      <Typography variant="body2" paragraph>
+        {instance
+          ? `Another version of ${moduleName}, or other values, for this instance.`
+          : 'An instance is a version of the module chosen for an environment, with its values.'}
+      </Typography>
+      <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
+        <TextField
+          id="module-instance-name"
+          label="Name"
+          required
+          value={name}
+          error={Boolean(nameError)}
+          helperText={nameError ?? 'What people call it: payments-network'}
+          onChange={event => setName(event.target.value)}
+        />
+        {environments.loading && <Progress />}
+        {environments.error && (
+          <ErrorPanel
+            error={environments.error}
+            title="The environments could not be read"
+          />
+        )}
+        {environments.value && (
+          <TextField
+            id="module-instance-environment"
+            select
+            required
+            label="Environment"
+            value={environmentId}
+            disabled={Boolean(instance)}
+            helperText={
+              (instance && 'An instance stays in its environment') ||
+              (environments.value.length === 0
+                ? 'No environment yet: add one to a project on the Organization tab'
+                : undefined)
+            }
+            onChange={event => setEnvironmentId(event.target.value)}
           >
-            {instance ? 'Save the changes' : 'Create the instance'}
-          </Button>
-        </DialogActions>
-      </DialogForm>
-    </Dialog>
+            {environments.value.map(choice => (
+              <MenuItem key={choice.id} value={choice.id}>
+                {choice.label}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
+        <TextField
+          id="module-instance-version"
+          select
+          required
+          label="Version"
+          value={versionId}
+          onChange={event => setVersionId(event.target.value)}
+        >
+          {versions.map((v, index) => (
+            <MenuItem key={v.id} value={v.id}>
+              {v.version} ({v.ref})
+              {instance && v.id === instance.moduleVersionId && ' · current'}
+              {instance &&
+                index === 0 &&
+                v.id !== instance.moduleVersionId &&
+                ' · newest'}
+            </MenuItem>
+          ))}
+        </TextField>
+        {droppedFixed.length > 0 && (
+          <Typography variant="body2" role="status">
+            <ErrorText>
+              Version {version?.version} does not take{' '}
+              {droppedFixed.map(([id, value]) => `${id} (${value})`).join(', ')}
+              , fixed once set: the instance cannot move to it.
+            </ErrorText>
+          </Typography>
+        )}
+        {dropped.length > 0 && droppedFixed.length === 0 && (
+          <Typography variant="body2" role="status">
+            <WarningText>
+              Version {version?.version} does not take{' '}
+              {dropped.map(([id, value]) => `${id} (${value})`).join(', ')}:
+              moving the instance to it forgets{' '}
+              {dropped.length === 1 ? 'this value' : 'these values'}.
+            </WarningText>
+          </Typography>
+        )}
+        {inputs.length > 0 && (
+          <Typography variant="subtitle2" component="h3">
+            Values of version {version?.version}
+          </Typography>
+        )}
+        {inputs.map(input => (
+          <ModuleValueField
+            key={`${versionId}/${input.id}`}
+            input={input}
+            defaults={defaults}
+            value={valueOf(input)}
+            problem={problems[input.id] ?? refused?.[input.id]}
+            fixed={fixed(input)}
+            onChange={value => setValues({ ...values, [input.id]: value })}
+          />
+        ))}
+      </Box>
+      {error && !nameError && !refused && (
+        <ErrorPanel
+          error={error}
+          title={
+            instance
+              ? 'The instance could not be changed'
+              : 'The instance could not be created'
+          }
+        />
+      )}
+    </FormDialog>
   );
 };

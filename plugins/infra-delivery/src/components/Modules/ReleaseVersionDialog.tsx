@@ -5,17 +5,13 @@ import {
   moduleVersionNameSchema,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
-import Button from '@material-ui/core/Button';
-import Dialog from '@material-ui/core/Dialog';
-import DialogActions from '@material-ui/core/DialogActions';
-import DialogContent from '@material-ui/core/DialogContent';
-import DialogTitle from '@material-ui/core/DialogTitle';
 import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
-import { DialogForm } from '../common/DialogForm';
 import { ErrorPanel } from '../common/ErrorPanel';
+import { FormDialog } from '../common/FormDialog';
+import { useSubmission } from '../common/useSubmission';
 import { refusedFieldsOf } from './refusedFields';
 import { CatalogModule } from './useModules';
 
@@ -44,11 +40,8 @@ export const ReleaseVersionDialog = ({
   onClose: (released?: ModuleVersion) => void;
 }) => {
   const client = useApi(infraDeliveryApiRef);
-  const titleId = useId();
   const [version, setVersion] = useState('');
   const [ref, setRef] = useState(module.codeSource?.defaultBranch ?? '');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error>();
 
   const problems: Record<string, string | undefined> = {
     version: version.trim()
@@ -59,95 +52,68 @@ export const ReleaseVersionDialog = ({
       ? gitRefSchema.safeParse(ref.trim()).error?.issues[0]?.message
       : undefined,
   };
+  const {
+    busy,
+    error,
+    submit: release,
+  } = useSubmission(async () => {
+    const released = await client.call('createModuleVersion', {
+      params: { id: module.id },
+      body: { data: { version: version.trim(), ref: ref.trim() } },
+    });
+    onClose(released.data);
+  });
   const refused = refusedFieldsOf(error, ['version', 'ref'], REFUSED_BY_REASON);
   const problemOf = (field: string) => problems[field] ?? refused?.[field];
   const complete =
     Boolean(version.trim() && ref.trim()) && !problems.version && !problems.ref;
 
-  const release = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      const released = await client.call('createModuleVersion', {
-        params: { id: module.id },
-        body: { data: { version: version.trim(), ref: ref.trim() } },
-      });
-      onClose(released.data);
-    } catch (e) {
-      setError(e as Error);
-    } finally {
-      setBusy(false);
-    }
-  };
-
   return (
-    <Dialog
-      open
-      onClose={() => !busy && onClose()}
-      fullWidth
-      maxWidth="sm"
-      aria-labelledby={titleId}
+    <FormDialog
+      title={`Release a version of ${module.name}`}
+      submitLabel="Release"
+      canSubmit={complete}
+      busy={busy}
+      onSubmit={release}
+      onClose={onClose}
     >
-      <DialogForm onSubmit={release} canSubmit={complete && !busy}>
-        <DialogTitle id={titleId}>
-          Release a version of {module.name}
-        </DialogTitle>
-        <DialogContent>
-          <Typography variant="body2" paragraph>
-            The service reads module.yaml at the branch or tag, and keeps its
-            inputs and the commit it points to now.
-          </Typography>
-          <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
-            <TextField
-              id="release-version-name"
-              label="Version"
-              required
-              value={version}
-              error={Boolean(problemOf('version'))}
-              helperText={
-                problemOf('version') ??
-                `A semantic version: 1.2.0, v1.2.0-rc.1${
-                  newest ? ` (newest: ${newest.version})` : ''
-                }`
-              }
-              onChange={event => setVersion(event.target.value)}
-            />
-            <TextField
-              id="release-version-ref"
-              label="Git ref"
-              required
-              value={ref}
-              error={Boolean(problemOf('ref'))}
-              helperText={
-                problemOf('ref') ??
-                `A branch or tag of ${
-                  module.codeSource?.repoName ?? 'the repository'
-                }`
-              }
-              onChange={event => setRef(event.target.value)}
-            />
-          </Box>
-          {error && !refused && (
-            <ErrorPanel
-              error={error}
-              title="The version could not be released"
-            />
-          )}
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => onClose()} disabled={busy}>
-            Cancel
-          </Button>
-          <Button
-            type="submit"
-            color="primary"
-            variant="contained"
-            disabled={!complete || busy}
-          >
-            Release
-          </Button>
-        </DialogActions>
-      </DialogForm>
-    </Dialog>
+      <Typography variant="body2" paragraph>
+        The service reads module.yaml at the branch or tag, and keeps its inputs
+        and the commit it points to now.
+      </Typography>
+      <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
+        <TextField
+          id="release-version-name"
+          label="Version"
+          required
+          value={version}
+          error={Boolean(problemOf('version'))}
+          helperText={
+            problemOf('version') ??
+            `A semantic version: 1.2.0, v1.2.0-rc.1${
+              newest ? ` (newest: ${newest.version})` : ''
+            }`
+          }
+          onChange={event => setVersion(event.target.value)}
+        />
+        <TextField
+          id="release-version-ref"
+          label="Git ref"
+          required
+          value={ref}
+          error={Boolean(problemOf('ref'))}
+          helperText={
+            problemOf('ref') ??
+            `A branch or tag of ${
+              module.codeSource?.repoName ?? 'the repository'
+            }`
+          }
+          onChange={event => setRef(event.target.value)}
+        />
+      </Box>
+      {error && !refused && (
+        <ErrorPanel error={error} title="The version could not be released" />
+      )}
+    </FormDialog>
   );
 };

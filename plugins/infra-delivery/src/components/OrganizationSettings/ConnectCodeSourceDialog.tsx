@@ -4,18 +4,14 @@ import {
   createCodeSourceRequestSchema,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
-import Button from '@material-ui/core/Button';
-import Dialog from '@material-ui/core/Dialog';
-import DialogActions from '@material-ui/core/DialogActions';
-import DialogContent from '@material-ui/core/DialogContent';
-import DialogTitle from '@material-ui/core/DialogTitle';
 import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
 import { useActionStarted } from '../common/ActionMessage';
-import { DialogForm } from '../common/DialogForm';
 import { ErrorPanel } from '../common/ErrorPanel';
+import { FormDialog } from '../common/FormDialog';
+import { useSubmission } from '../common/useSubmission';
 import { refusedFieldsOf } from '../Modules/refusedFields';
 import { installationIdFrom } from './installationId';
 
@@ -59,12 +55,9 @@ export const ConnectCodeSourceDialog = ({
   onClose: (connected?: CodeSource) => void;
 }) => {
   const client = useApi(infraDeliveryApiRef);
-  const titleId = useId();
   const actionStarted = useActionStarted();
   const [installation, setInstallation] = useState('');
   const [repoUrl, setRepoUrl] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error>();
 
   const forgeInstallationId = installationIdFrom(installation);
   const problems: Record<string, string | undefined> = {
@@ -74,6 +67,23 @@ export const ConnectCodeSourceDialog = ({
     ),
     repoUrl: problemOf(fields.repoUrl, repoUrl.trim()),
   };
+  const {
+    busy,
+    error,
+    submit: connect,
+  } = useSubmission(async () => {
+    actionStarted();
+    const connected = await client.call('createCodeSource', {
+      body: {
+        data: {
+          forgeInstallationId,
+          repoUrl: repoUrl.trim(),
+          type: 'HOSTED_FORGE',
+        },
+      },
+    });
+    onClose(connected.data);
+  });
   const refused = refusedFieldsOf(error, FIELDS, REFUSALS_BY_FIELD);
   const problem = (field: string) => problems[field] ?? refused?.[field];
   const complete =
@@ -81,91 +91,52 @@ export const ConnectCodeSourceDialog = ({
     !problems.forgeInstallationId &&
     !problems.repoUrl;
 
-  const connect = async () => {
-    actionStarted();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const connected = await client.call('createCodeSource', {
-        body: {
-          data: {
-            forgeInstallationId,
-            repoUrl: repoUrl.trim(),
-            type: 'HOSTED_FORGE',
-          },
-        },
-      });
-      onClose(connected.data);
-    } catch (e) {
-      setError(e as Error);
-    } finally {
-      setBusy(false);
-    }
-  };
-
   return (
-    <Dialog
-      open
-      onClose={() => !busy && onClose()}
-      fullWidth
-      maxWidth="sm"
-      aria-labelledby={titleId}
+    <FormDialog
+      title="Connect a repository"
+      submitLabel="Connect"
+      canSubmit={complete}
+      busy={busy}
+      onSubmit={connect}
+      onClose={onClose}
     >
-      <DialogForm onSubmit={connect} canSubmit={complete && !busy}>
-        <DialogTitle id={titleId}>Connect a repository</DialogTitle>
-        <DialogContent>
-          <Typography variant="body2" paragraph>
-            The repository is read through a GitHub App installed on its owner
-            (the App of its host under integrations.github in the app
-            configuration): install the App on the account or organization, with
-            access to the repository, then connect it here.
-          </Typography>
-          <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
-            <TextField
-              id="connect-code-source-repository"
-              label="Repository address"
-              required
-              value={repoUrl}
-              error={Boolean(problem('repoUrl'))}
-              helperText={
-                problem('repoUrl') ?? 'https://github.com/acme/infrastructure'
-              }
-              onChange={event => setRepoUrl(event.target.value)}
-            />
-            <TextField
-              id="connect-code-source-installation"
-              label="GitHub App installation"
-              required
-              value={installation}
-              error={Boolean(problem('forgeInstallationId'))}
-              helperText={
-                problem('forgeInstallationId') ??
-                'Its id, or the address of its settings page on GitHub (Settings › GitHub Apps › Configure), which ends with it: …/settings/installations/12345678'
-              }
-              onChange={event => setInstallation(event.target.value)}
-            />
-          </Box>
-          {error && !refused && (
-            <ErrorPanel
-              error={error}
-              title="The repository could not be connected"
-            />
-          )}
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => onClose()} disabled={busy}>
-            Cancel
-          </Button>
-          <Button
-            type="submit"
-            color="primary"
-            variant="contained"
-            disabled={!complete || busy}
-          >
-            Connect
-          </Button>
-        </DialogActions>
-      </DialogForm>
-    </Dialog>
+      <Typography variant="body2" paragraph>
+        The repository is read through a GitHub App installed on its owner (the
+        App of its host under integrations.github in the app configuration):
+        install the App on the account or organization, with access to the
+        repository, then connect it here.
+      </Typography>
+      <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
+        <TextField
+          id="connect-code-source-repository"
+          label="Repository address"
+          required
+          value={repoUrl}
+          error={Boolean(problem('repoUrl'))}
+          helperText={
+            problem('repoUrl') ?? 'https://github.com/acme/infrastructure'
+          }
+          onChange={event => setRepoUrl(event.target.value)}
+        />
+        <TextField
+          id="connect-code-source-installation"
+          label="GitHub App installation"
+          required
+          value={installation}
+          error={Boolean(problem('forgeInstallationId'))}
+          helperText={
+            problem('forgeInstallationId') ??
+            'Its id, or the address of its settings page on GitHub (Settings › GitHub Apps › Configure), which ends with it: …/settings/installations/12345678'
+          }
+          onChange={event => setInstallation(event.target.value)}
+        />
+      </Box>
+      {error && !refused && (
+        <ErrorPanel
+          error={error}
+          title="The repository could not be connected"
+        />
+      )}
+    </FormDialog>
   );
 };

@@ -2,12 +2,7 @@ import { Progress } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
 import { Stack } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
-import Button from '@material-ui/core/Button';
 import Checkbox from '@material-ui/core/Checkbox';
-import Dialog from '@material-ui/core/Dialog';
-import DialogActions from '@material-ui/core/DialogActions';
-import DialogContent from '@material-ui/core/DialogContent';
-import DialogTitle from '@material-ui/core/DialogTitle';
 import FormControlLabel from '@material-ui/core/FormControlLabel';
 import FormHelperText from '@material-ui/core/FormHelperText';
 import MenuItem from '@material-ui/core/MenuItem';
@@ -16,8 +11,9 @@ import Typography from '@material-ui/core/Typography';
 import { useId, useState } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
-import { DialogForm } from '../common/DialogForm';
 import { ErrorPanel } from '../common/ErrorPanel';
+import { FormDialog } from '../common/FormDialog';
+import { useSubmission } from '../common/useSubmission';
 import { fieldErrorsOf } from '../OrganizationSettings/fieldErrors';
 import {
   changedSettings,
@@ -48,12 +44,10 @@ export const StackSettingsDialog = ({
   onSaved: (stack: Stack, what: string) => void;
 }) => {
   const client = useApi(infraDeliveryApiRef);
-  const titleId = useId();
+  const formId = useId();
   const [form, setForm] = useState<StackSettingsForm>(() =>
     settingsFormOf(stack),
   );
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error>();
   const choices = useAsync(async () => {
     const [codeSources, cloudAccounts] = await Promise.all([
       client.call('listCodeSources', { query: { limit: CHOICES_PAGE } }),
@@ -68,201 +62,173 @@ export const StackSettingsDialog = ({
   ) => setForm(current => ({ ...current, [key]: value }));
   const change = settingsChange(stack, form);
   const hoursProblem = intervalProblem(form.driftCheckIntervalHours);
+  const {
+    busy,
+    error,
+    submit: save,
+  } = useSubmission(async () => {
+    const saved = await client.call('updateStack', {
+      params: { id: stack.id },
+      body: { data: change },
+    });
+    onSaved(
+      saved.data,
+      `${saved.data.name}: ${changedSettings(change)} changed`,
+    );
+  });
   const refused = fieldErrorsOf(error, Object.keys(STACK_SETTING_LABELS));
   const canSave =
-    !busy &&
-    form.name.trim() !== '' &&
-    !hoursProblem &&
-    Object.keys(change).length > 0;
-
-  const save = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      const saved = await client.call('updateStack', {
-        params: { id: stack.id },
-        body: { data: change },
-      });
-      onSaved(
-        saved.data,
-        `${saved.data.name}: ${changedSettings(change)} changed`,
-      );
-    } catch (e) {
-      setError(e as Error);
-    } finally {
-      setBusy(false);
-    }
-  };
+    form.name.trim() !== '' && !hoursProblem && Object.keys(change).length > 0;
 
   const codeSources = choices.value?.codeSources ?? [];
   const cloudAccounts = choices.value?.cloudAccounts ?? [];
   return (
-    <Dialog
-      open
-      fullWidth
-      maxWidth="sm"
-      onClose={() => !busy && onClose()}
-      aria-labelledby={titleId}
+    <FormDialog
+      title={`Settings of ${stack.name}`}
+      submitLabel="Save"
+      canSubmit={canSave}
+      busy={busy}
+      onSubmit={save}
+      onClose={onClose}
     >
-      <DialogForm onSubmit={save} canSubmit={canSave}>
-        <DialogTitle id={titleId}>Settings of {stack.name}</DialogTitle>
-        <DialogContent>
-          <Typography variant="body2" paragraph>
-            Runs started from now on use the new settings; a run under way keeps
-            the ones it started with. The branch the stack follows is in its
-            trigger rules.
-          </Typography>
-          <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
-            <TextField
-              id={`${titleId}-name`}
-              label="Name"
-              required
-              value={form.name}
-              error={Boolean(refused?.name)}
-              helperText={refused?.name}
-              onChange={event => set('name', event.target.value)}
-            />
-            <TextField
-              id={`${titleId}-description`}
-              label="Description"
-              multiline
-              minRows={2}
-              value={form.description}
-              error={Boolean(refused?.description)}
-              helperText={refused?.description}
-              onChange={event => set('description', event.target.value)}
-            />
-            {choices.loading && <Progress />}
-            {choices.error && (
-              <ErrorPanel
-                error={choices.error}
-                title="The code sources and cloud accounts could not be read"
-              />
-            )}
-            {choices.value && (
-              <TextField
-                id={`${titleId}-code-source`}
-                select
-                // "None" shows as chosen, not as an empty field.
-                SelectProps={{ displayEmpty: true }}
-                InputLabelProps={{ shrink: true }}
-                label="Code source"
-                value={form.codeSourceId}
-                error={Boolean(refused?.codeSourceId)}
-                helperText={
-                  refused?.codeSourceId ??
-                  (stack.codeSourceId
-                    ? 'The repository that holds the code: another one moves the stack'
-                    : 'None: the code is in the runner’s source root')
-                }
-                onChange={event => set('codeSourceId', event.target.value)}
-              >
-                {/* A code source cannot be taken away: "None" only while there is none. */}
-                {!stack.codeSourceId && <MenuItem value="">None</MenuItem>}
-                {stack.codeSourceId &&
-                  !codeSources.some(s => s.id === stack.codeSourceId) && (
-                    <MenuItem value={stack.codeSourceId}>
-                      {stack.codeSourceId} (not readable)
-                    </MenuItem>
-                  )}
-                {codeSources.map(source => (
-                  <MenuItem key={source.id} value={source.id}>
-                    {source.repoName}
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
-            <TextField
-              id={`${titleId}-path`}
-              label="Working directory"
-              value={form.path}
-              error={Boolean(refused?.path)}
-              helperText={
-                refused?.path ??
-                'The directory of the IaC in the code source (infra/network); empty: its root'
-              }
-              onChange={event => set('path', event.target.value)}
-            />
-            {choices.value && (
-              <TextField
-                id={`${titleId}-cloud-account`}
-                select
-                // "None" shows as chosen, not as an empty field.
-                SelectProps={{ displayEmpty: true }}
-                InputLabelProps={{ shrink: true }}
-                label="Cloud account"
-                value={form.cloudAccountId}
-                error={Boolean(refused?.cloudAccountId)}
-                helperText={
-                  refused?.cloudAccountId ??
-                  'The account the stack deploys into'
-                }
-                onChange={event => set('cloudAccountId', event.target.value)}
-              >
-                <MenuItem value="">None</MenuItem>
-                {stack.cloudAccountId &&
-                  !cloudAccounts.some(a => a.id === stack.cloudAccountId) && (
-                    <MenuItem value={stack.cloudAccountId}>
-                      {stack.cloudAccountId} (not readable)
-                    </MenuItem>
-                  )}
-                {cloudAccounts.map(account => (
-                  <MenuItem key={account.id} value={account.id}>
-                    {account.name}
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
-            <TextField
-              id={`${titleId}-drift-interval`}
-              label="Hours between drift checks"
-              inputProps={{ inputMode: 'numeric' }}
-              value={form.driftCheckIntervalHours}
-              error={Boolean(hoursProblem ?? refused?.driftCheckIntervalHours)}
-              helperText={
-                hoursProblem ??
-                refused?.driftCheckIntervalHours ??
-                'Empty: no scheduled drift checks'
-              }
-              onChange={event =>
-                set('driftCheckIntervalHours', event.target.value)
-              }
-            />
-            <div>
-              <FormControlLabel
-                control={
-                  <Checkbox
-                    color="primary"
-                    checked={form.autoApprove}
-                    onChange={event => set('autoApprove', event.target.checked)}
-                  />
-                }
-                label="Apply plans without approval"
-              />
-              <FormHelperText error={Boolean(refused?.autoApprove)}>
-                {refused?.autoApprove ??
-                  'Runs already started keep the approval step they started with'}
-              </FormHelperText>
-            </div>
-          </Box>
-          {error && !refused && (
-            <ErrorPanel error={error} title="The settings could not be saved" />
-          )}
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={busy}>
-            Cancel
-          </Button>
-          <Button
-            type="submit"
-            color="primary"
-            variant="contained"
-            disabled={!canSave}
+      <Typography variant="body2" paragraph>
+        Runs started from now on use the new settings; a run under way keeps the
+        ones it started with. The branch the stack follows is in its trigger
+        rules.
+      </Typography>
+      <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
+        <TextField
+          id={`${formId}-name`}
+          label="Name"
+          required
+          value={form.name}
+          error={Boolean(refused?.name)}
+          helperText={refused?.name}
+          onChange={event => set('name', event.target.value)}
+        />
+        <TextField
+          id={`${formId}-description`}
+          label="Description"
+          multiline
+          minRows={2}
+          value={form.description}
+          error={Boolean(refused?.description)}
+          helperText={refused?.description}
+          onChange={event => set('description', event.target.value)}
+        />
+        {choices.loading && <Progress />}
+        {choices.error && (
+          <ErrorPanel
+            error={choices.error}
+            title="The code sources and cloud accounts could not be read"
+          />
+        )}
+        {choices.value && (
+          <TextField
+            id={`${formId}-code-source`}
+            select
+            // "None" shows as chosen, not as an empty field.
+            SelectProps={{ displayEmpty: true }}
+            InputLabelProps={{ shrink: true }}
+            label="Code source"
+            value={form.codeSourceId}
+            error={Boolean(refused?.codeSourceId)}
+            helperText={
+              refused?.codeSourceId ??
+              (stack.codeSourceId
+                ? 'The repository that holds the code: another one moves the stack'
+                : 'None: the code is in the runner’s source root')
+            }
+            onChange={event => set('codeSourceId', event.target.value)}
           >
-            Save
-          </Button>
-        </DialogActions>
-      </DialogForm>
-    </Dialog>
+            {/* A code source cannot be taken away: "None" only while there is none. */}
+            {!stack.codeSourceId && <MenuItem value="">None</MenuItem>}
+            {stack.codeSourceId &&
+              !codeSources.some(s => s.id === stack.codeSourceId) && (
+                <MenuItem value={stack.codeSourceId}>
+                  {stack.codeSourceId} (not readable)
+                </MenuItem>
+              )}
+            {codeSources.map(source => (
+              <MenuItem key={source.id} value={source.id}>
+                {source.repoName}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
+        <TextField
+          id={`${formId}-path`}
+          label="Working directory"
+          value={form.path}
+          error={Boolean(refused?.path)}
+          helperText={
+            refused?.path ??
+            'The directory of the IaC in the code source (infra/network); empty: its root'
+          }
+          onChange={event => set('path', event.target.value)}
+        />
+        {choices.value && (
+          <TextField
+            id={`${formId}-cloud-account`}
+            select
+            // "None" shows as chosen, not as an empty field.
+            SelectProps={{ displayEmpty: true }}
+            InputLabelProps={{ shrink: true }}
+            label="Cloud account"
+            value={form.cloudAccountId}
+            error={Boolean(refused?.cloudAccountId)}
+            helperText={
+              refused?.cloudAccountId ?? 'The account the stack deploys into'
+            }
+            onChange={event => set('cloudAccountId', event.target.value)}
+          >
+            <MenuItem value="">None</MenuItem>
+            {stack.cloudAccountId &&
+              !cloudAccounts.some(a => a.id === stack.cloudAccountId) && (
+                <MenuItem value={stack.cloudAccountId}>
+                  {stack.cloudAccountId} (not readable)
+                </MenuItem>
+              )}
+            {cloudAccounts.map(account => (
+              <MenuItem key={account.id} value={account.id}>
+                {account.name}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
+        <TextField
+          id={`${formId}-drift-interval`}
+          label="Hours between drift checks"
+          inputProps={{ inputMode: 'numeric' }}
+          value={form.driftCheckIntervalHours}
+          error={Boolean(hoursProblem ?? refused?.driftCheckIntervalHours)}
+          helperText={
+            hoursProblem ??
+            refused?.driftCheckIntervalHours ??
+            'Empty: no scheduled drift checks'
+          }
+          onChange={event => set('driftCheckIntervalHours', event.target.value)}
+        />
+        <div>
+          <FormControlLabel
+            control={
+              <Checkbox
+                color="primary"
+                checked={form.autoApprove}
+                onChange={event => set('autoApprove', event.target.checked)}
+              />
+            }
+            label="Apply plans without approval"
+          />
+          <FormHelperText error={Boolean(refused?.autoApprove)}>
+            {refused?.autoApprove ??
+              'Runs already started keep the approval step they started with'}
+          </FormHelperText>
+        </div>
+      </Box>
+      {error && !refused && (
+        <ErrorPanel error={error} title="The settings could not be saved" />
+      )}
+    </FormDialog>
   );
 };

@@ -1,0 +1,60 @@
+import Button from '@material-ui/core/Button';
+import Dialog from '@material-ui/core/Dialog';
+import DialogActions from '@material-ui/core/DialogActions';
+import DialogContent from '@material-ui/core/DialogContent';
+import DialogTitle from '@material-ui/core/DialogTitle';
+import { ReactNode, useId } from 'react';
+import { DialogForm } from './DialogForm';
+
+/**
+ * A dialog that asks for what one request sends: its title, its fields (`children`), Cancel
+ * and the submit button (`submitLabel`), which Enter in a field presses too. While `busy` (the
+ * request under way) neither the buttons nor a click outside do anything.
+ */
+export const FormDialog = ({
+  title,
+  submitLabel,
+  canSubmit,
+  busy,
+  onSubmit,
+  onClose,
+  children,
+}: {
+  title: ReactNode;
+  submitLabel: ReactNode;
+  /** Whether what was entered can be sent. */
+  canSubmit: boolean;
+  busy: boolean;
+  onSubmit: () => void;
+  onClose: () => void;
+  children: ReactNode;
+}) => {
+  const titleId = useId();
+  return (
+    <Dialog
+      open
+      onClose={() => !busy && onClose()}
+      fullWidth
+      maxWidth="sm"
+      aria-labelledby={titleId}
+    >
+      <DialogForm onSubmit={onSubmit} canSubmit={canSubmit && !busy}>
+        <DialogTitle id={titleId}>{title}</DialogTitle>
+        <DialogContent>{children}</DialogContent>
+        <DialogActions>
+          <Button onClick={() => onClose()} disabled={busy}>
+            Cancel
+          </Button>
+          <Button
+            type="submit"
+            color="primary"
+            variant="contained"
+            disabled={!canSubmit || busy}
+          >
+            {submitLabel}
+          </Button>
+        </DialogActions>
+      </DialogForm>
+    </Dialog>
+  );
+};
