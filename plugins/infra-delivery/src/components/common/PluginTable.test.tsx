@@ -1,6 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderInTestApp } from '@backstage/frontend-test-utils';
+import { useState } from 'react';
 import { PluginTable } from './PluginTable';
 import { TABLE_OPTIONS } from './tableOptions';
 
@@ -50,5 +51,62 @@ describe('PluginTable', () => {
     expect(names()).toEqual(['beta', 'alpha']);
     await userEvent.click(within(header('Name')).getByRole('button'));
     expect(names()).toEqual(['alpha', 'beta']);
+  });
+
+  it('keeps its rows mounted when the page renders again with new empty content', async () => {
+    /** A row's own state, as a row's open confirmation dialog has. */
+    const Counter = () => {
+      const [count, setCount] = useState(0);
+      return (
+        <button onClick={() => setCount(count + 1)}>Pressed {count}</button>
+      );
+    };
+    const Page = () => {
+      const [renders, setRenders] = useState(0);
+      return (
+        <>
+          <button onClick={() => setRenders(renders + 1)}>Render again</button>
+          <PluginTable<Row>
+            title="Things"
+            options={TABLE_OPTIONS}
+            data={rows.slice(0, 1)}
+            columns={[{ title: 'Name', render: () => <Counter /> }]}
+            emptyContent={<p>Nothing yet ({renders})</p>}
+          />
+        </>
+      );
+    };
+    await renderInTestApp(<Page />);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Pressed 0' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Render again' }));
+
+    expect(
+      screen.getByRole('button', { name: 'Pressed 1' }),
+    ).toBeInTheDocument();
+  });
+
+  it('shows the empty content of the latest render', async () => {
+    const Page = () => {
+      const [renders, setRenders] = useState(0);
+      return (
+        <>
+          <button onClick={() => setRenders(renders + 1)}>Render again</button>
+          <PluginTable<Row>
+            title="Things"
+            options={TABLE_OPTIONS}
+            data={[]}
+            columns={[{ title: 'Name', field: 'name' }]}
+            emptyContent={<p>Nothing yet ({renders})</p>}
+          />
+        </>
+      );
+    };
+    await renderInTestApp(<Page />);
+    expect(screen.getByText('Nothing yet (0)')).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Render again' }));
+
+    expect(screen.getByText('Nothing yet (1)')).toBeInTheDocument();
   });
 });

@@ -1,4 +1,5 @@
 import { Table, TableColumn, TableProps } from '@backstage/core-components';
+import { createContext, ReactNode, useContext } from 'react';
 
 /**
  * The columns with a sort button only where sorting does something: a column with a field or a
@@ -41,18 +42,38 @@ export function withReadableLines<T extends object>(
   });
 }
 
+/** What a table shows without rows, handed past Backstage's table by context. */
+const EmptyContent = createContext<ReactNode>(null);
+
+const ShownEmptyContent = () => <>{useContext(EmptyContent)}</>;
+
 /**
- * Backstage's `Table`, whose headers are sort buttons only where sorting does something, and
- * whose wrapped lines stay apart.
+ * Backstage's table makes its body a new component whenever `emptyContent` is a new element,
+ * and every render of a card makes one: each row was mounted again, and a row's open
+ * confirmation closed with the service's refusal in it. The table gets this one element, which
+ * shows the content of the render.
+ */
+const STABLE_EMPTY_CONTENT = <ShownEmptyContent />;
+
+/**
+ * Backstage's `Table`, whose headers are sort buttons only where sorting does something, whose
+ * wrapped lines stay apart, and whose rows stay mounted when the content shown without rows
+ * changes.
  */
 export function PluginTable<T extends object>({
   columns,
+  emptyContent,
   ...props
 }: TableProps<T>) {
   return (
-    <Table<T>
-      {...props}
-      columns={withReadableLines(sortableWhereTheySort(columns))}
-    />
+    <EmptyContent.Provider value={emptyContent}>
+      <Table<T>
+        {...props}
+        emptyContent={
+          emptyContent === undefined ? undefined : STABLE_EMPTY_CONTENT
+        }
+        columns={withReadableLines(sortableWhereTheySort(columns))}
+      />
+    </EmptyContent.Provider>
   );
 }
