@@ -1,4 +1,5 @@
 import { renderInTestApp } from '@backstage/frontend-test-utils';
+import { Runner } from '@infra-delivery/plugin-infra-delivery-common';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
@@ -879,7 +880,11 @@ describe('OrganizationSettingsPage', () => {
     });
   });
 
-  it('warns that runs wait for a runner when the key or account of the only online runner goes', async () => {
+  /**
+   * The page with service account sa1's key "runner key" and `runners`, and that key's revoke
+   * dialog open.
+   */
+  async function openRevokeOfRunnerKey(runners: Runner[]) {
     server.use(
       http.get(`${baseUrl}/api-keys`, () =>
         HttpResponse.json(
@@ -893,26 +898,25 @@ describe('OrganizationSettingsPage', () => {
           ]),
         ),
       ),
-      http.get(`${baseUrl}/runners`, () =>
-        HttpResponse.json(
-          list([
-            runner({ runnerId: 'runner-ci-1', serviceAccountId: 'sa1' }),
-            runner({
-              runnerId: 'runner-old',
-              serviceAccountId: 'sa-other',
-              status: 'OFFLINE',
-            }),
-          ]),
-        ),
-      ),
+      http.get(`${baseUrl}/runners`, () => HttpResponse.json(list(runners))),
     );
     await renderPage();
     await screen.findByText('…AbCd');
-
     await userEvent.click(
       screen.getByRole('button', { name: 'Revoke runner key' }),
     );
-    const revoke = await screen.findByRole('dialog');
+    return screen.findByRole('dialog');
+  }
+
+  it('warns that runs wait for a runner when the key or account of the only online runner goes', async () => {
+    const revoke = await openRevokeOfRunnerKey([
+      runner({ runnerId: 'runner-ci-1', serviceAccountId: 'sa1' }),
+      runner({
+        runnerId: 'runner-old',
+        serviceAccountId: 'sa-other',
+        status: 'OFFLINE',
+      }),
+    ]);
     expect(
       await within(revoke).findByText(
         'Runner runner-ci-1 is online and signs in with this key: it stops, and runs wait until another runner connects.',
@@ -940,40 +944,15 @@ describe('OrganizationSettingsPage', () => {
   });
 
   it('says that the step a runner of the key executes is queued again at once', async () => {
-    server.use(
-      http.get(`${baseUrl}/api-keys`, () =>
-        HttpResponse.json(
-          list([
-            {
-              ...apiKey,
-              name: 'runner key',
-              ownerType: 'SERVICE_ACCOUNT',
-              ownerId: 'sa1',
-            },
-          ]),
-        ),
-      ),
-      http.get(`${baseUrl}/runners`, () =>
-        HttpResponse.json(
-          list([
-            runner({
-              runnerId: 'runner-ci-1',
-              serviceAccountId: 'sa1',
-              currentStepExecutionId: 'step-1',
-              currentPipelineRunId: 'run-1',
-              currentStepName: 'Plan of Network',
-            }),
-          ]),
-        ),
-      ),
-    );
-    await renderPage();
-    await screen.findByText('…AbCd');
-
-    await userEvent.click(
-      screen.getByRole('button', { name: 'Revoke runner key' }),
-    );
-    const revoke = await screen.findByRole('dialog');
+    const revoke = await openRevokeOfRunnerKey([
+      runner({
+        runnerId: 'runner-ci-1',
+        serviceAccountId: 'sa1',
+        currentStepExecutionId: 'step-1',
+        currentPipelineRunId: 'run-1',
+        currentStepName: 'Plan of Network',
+      }),
+    ]);
     expect(
       await within(revoke).findByText(
         'Runner runner-ci-1 is online and signs in with this key: it stops, and runs wait until another runner connects. Plan of Network is cut short and queued again at once, to start over on the next runner.',
