@@ -363,9 +363,14 @@ describe.each(databases.eachSupportedId())('stack routes on %s', databaseId => {
           { data: { ...place, name: `Path ${path}`, path } },
           owner.token,
         );
-      for (const path of ['../../etc', 'infra/../..', 'infra\\net']) {
+      for (const path of [
+        '../../etc',
+        'infra/../..',
+        'infra\\net',
+        'infra/50%',
+      ]) {
         expect(validationItems(await withPath(path))).toEqual([
-          'body.data.path: must be a directory inside the repository (no `.` or `..` segments)',
+          'body.data.path: must be a directory inside the repository (no `.` or `..` segments, no `%`)',
         ]);
       }
 
@@ -389,7 +394,7 @@ describe.each(databases.eachSupportedId())('stack routes on %s', databaseId => {
           ),
         ),
       ).toEqual([
-        'body.data.path: must be a directory inside the repository (no `.` or `..` segments)',
+        'body.data.path: must be a directory inside the repository (no `.` or `..` segments, no `%`)',
       ]);
     });
   });

@@ -73,9 +73,12 @@ export const repositoryPathSchema = z
   .refine(
     path =>
       !path.includes('\\') &&
+      // Backstage's GitHub URL reader decodes a file's path once more than it was encoded: a
+      // `%` in it was asked for as something else, and answered as GitHub being unavailable.
+      !path.includes('%') &&
       !hasControlCharacter(path) &&
       path.split('/').every(segment => segment !== '..' && segment !== '.'),
-    'must be a directory inside the repository (no `.` or `..` segments)',
+    'must be a directory inside the repository (no `.` or `..` segments, no `%`)',
   );
 
 /** `/infra/network/` → `infra/network`: repository directories are kept without slashes around. */
