@@ -1119,6 +1119,26 @@ export class PipelineRunStore implements RunTransitions {
     return rows.map(toStep);
   }
 
+  /**
+   * Moves a RUNNING step whose lease (`leaseTokenHash`) expired before `now`: a compare-and-set,
+   * false when its runner renewed the lease, reported or was cancelled in the meantime.
+   */
+  async transitionExpiredLease(
+    step: Pick<StepRecord, 'id' | 'leaseTokenHash'>,
+    now: string,
+    patch: StepPatch,
+  ): Promise<boolean> {
+    const updated = await this.db('step_executions')
+      .where({
+        id: step.id,
+        status: 'RUNNING',
+        lease_token_hash: step.leaseTokenHash,
+      })
+      .where('lease_expires_at', '<', now)
+      .update(stepColumns(patch));
+    return updated === 1;
+  }
+
   async expiredLeases(now: string, limit: number): Promise<StepRecord[]> {
     const rows = await this.db<StepExecutionRow>('step_executions')
       .where({ status: 'RUNNING' })

@@ -280,6 +280,76 @@ describe.each(databases.eachSupportedId())(
       expect(retried?.step.attemptEpoch).toBe(2);
     });
 
+    it('renews a lease past its time that no other attempt took, and takes its report', async () => {
+      // The runner was cut off from the service for longer than the lease while its apply went
+      // on; the step was not queued again yet.
+      const { stores, seed, engine } = await setup({ leaseSeconds: 1 });
+      const org = seed.organizationId;
+      const run = await queueStackRun(stores, seed, 0);
+      await engine.admit(run.id);
+      const claim = await engine.claim(org, 'runner-cut-off');
+      await new Promise(resolve => setTimeout(resolve, 1200));
+
+      const beat = await engine.heartbeat(
+        org,
+        claim!.step.id,
+        claim!.leaseToken,
+      );
+      expect(Date.parse(beat.leaseExpiresAt)).toBeGreaterThan(Date.now());
+      expect(await engine.expireLeases()).toBe(0);
+      await new Promise(resolve => setTimeout(resolve, 1200));
+      const step = await engine.complete(
+        org,
+        claim!.step.id,
+        claim!.leaseToken,
+        { status: 'SUCCEEDED' },
+      );
+      expect(step).toMatchObject({ status: 'SUCCEEDED', attemptEpoch: 1 });
+      expect(await engine.claim(org, 'runner-2')).toBeUndefined();
+    });
+
+    it('expires no lease in the first lease after it started: its runners could not renew while it was down', async () => {
+      const { stores, seed, engine } = await setup({ leaseSeconds: 1 });
+      const org = seed.organizationId;
+      const run = await queueStackRun(stores, seed, 0);
+      await engine.admit(run.id);
+      const claim = await engine.claim(org, 'runner-of-the-old-instance');
+      await new Promise(resolve => setTimeout(resolve, 1200));
+
+      // The instance restarts (down for longer than the lease).
+      const restarted = recordingEngine(stores, 1).engine;
+      expect(await restarted.expireLeases()).toBe(0);
+      await restarted.heartbeat(org, claim!.step.id, claim!.leaseToken);
+      // A runner that does not come back loses the step one lease later.
+      await new Promise(resolve => setTimeout(resolve, 2200));
+      expect(await restarted.expireLeases()).toBe(1);
+      expect(
+        (await stores.pipelineRuns.getRunForEngine(run.id))?.attemptEpoch,
+      ).toBe(2);
+    });
+
+    it('does not queue a step again whose lease was renewed after the expiry read it', async () => {
+      const { stores, seed, engine } = await setup({ leaseSeconds: 1 });
+      const org = seed.organizationId;
+      const run = await queueStackRun(stores, seed, 0);
+      await engine.admit(run.id);
+      const claim = await engine.claim(org, 'runner-1');
+      await new Promise(resolve => setTimeout(resolve, 1200));
+      const now = new Date().toISOString();
+      const [expired] = await stores.pipelineRuns.expiredLeases(now, 10);
+      expect(expired.id).toBe(claim!.step.id);
+
+      await engine.heartbeat(org, claim!.step.id, claim!.leaseToken);
+      expect(
+        await stores.pipelineRuns.transitionExpiredLease(expired, now, {
+          status: 'QUEUED',
+        }),
+      ).toBe(false);
+      expect(
+        (await stores.pipelineRuns.getStep(org, claim!.step.id))?.status,
+      ).toBe('RUNNING');
+    });
+
     it('moves on a run that a stopped instance left between two transactions', async () => {
       const { stores, seed, engine } = await setup();
       const org = seed.organizationId;

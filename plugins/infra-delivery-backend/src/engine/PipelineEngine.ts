@@ -138,6 +138,11 @@ async function runningAttempt(
 export class PipelineEngine {
   /** Runners' claims held while nothing is claimable: woken when a run may have queued a step. */
   readonly claimWaits = new ClaimWaits();
+  /**
+   * When this instance started. Runners could not reach it before, however long it was down:
+   * no lease expires here until they have had a whole lease to renew theirs.
+   */
+  private readonly startedAt = Date.now();
 
   constructor(
     private readonly deps: {
@@ -724,7 +729,10 @@ export class PipelineEngine {
     return { leaseToken, step };
   }
 
-  /** The step if `leaseToken` holds its current, unexpired lease. */
+  /**
+   * The step if `leaseToken` is its current lease. A lease past its time that no other attempt
+   * took yet is still its runner's: the runner renews it or reports with it.
+   */
   private async leasedStep(
     tx: Stores,
     organizationId: string,
@@ -761,15 +769,13 @@ export class PipelineEngine {
       if (step.status === 'CANCELLED') {
         return cancelRequested(step);
       }
-      const now = Date.now();
-      if (
-        step.status !== 'RUNNING' ||
-        !step.leaseExpiresAt ||
-        new Date(step.leaseExpiresAt).getTime() <= now
-      ) {
-        throw leaseLost('The lease has expired');
+      if (step.status !== 'RUNNING') {
+        throw leaseLost(`The lease is gone; the step is ${step.status}`);
       }
-      const leaseExpiresAt = new Date(now + this.leaseMs).toISOString();
+      // A lease past its time is renewed as long as the step was not queued again: its runner
+      // may have been cut off from the service (a restart, a network outage) while the step's
+      // command went on, and nobody else holds the step.
+      const leaseExpiresAt = new Date(Date.now() + this.leaseMs).toISOString();
       if (await tx.pipelineRuns.renewLease(step, leaseExpiresAt)) {
         return { leaseExpiresAt, cancelRequested: false };
       }
@@ -877,11 +883,9 @@ export class PipelineEngine {
         stepId,
         leaseToken,
       );
-      if (
-        leased.status !== 'RUNNING' ||
-        !leased.leaseExpiresAt ||
-        new Date(leased.leaseExpiresAt).getTime() <= Date.now()
-      ) {
+      // A report past the lease's time is taken while no other attempt took the step: it is
+      // what the step did (an apply the service did not hear about until now).
+      if (leased.status !== 'RUNNING') {
         throw leaseLost(`The lease is gone; the step is ${leased.status}`);
       }
       const run = (await tx.pipelineRuns.getRunForEngine(
@@ -997,27 +1001,32 @@ export class PipelineEngine {
 
   /**
    * Queues a leased step again as a new attempt, in `tx`, with `logText(attempt)` in its log;
-   * false when its run is not running or the step is no longer RUNNING.
+   * false when its run is not running or the step is no longer RUNNING, or, given
+   * `expiredBefore`, when its lease was renewed meanwhile (it expired before then no more).
    */
   private async requeueLeasedStep(
     tx: Stores,
     step: StepRecord,
     logText: (attemptEpoch: number) => string,
+    expiredBefore?: string,
   ): Promise<boolean> {
     const run = await tx.pipelineRuns.lockRunForEngine(step.pipelineRunId);
     if (!run || run.status !== 'RUNNING') {
       return false;
     }
     const attemptEpoch = run.attemptEpoch + 1;
-    const moved = await tx.pipelineRuns.transitionStep(step.id, ['RUNNING'], {
-      status: 'QUEUED',
+    const patch = {
+      status: 'QUEUED' as const,
       attemptEpoch,
       leaseTokenHash: null,
       leaseRunnerId: null,
       runnerServiceAccountId: null,
       leaseExpiresAt: null,
       startedAt: null,
-    });
+    };
+    const moved = expiredBefore
+      ? await tx.pipelineRuns.transitionExpiredLease(step, expiredBefore, patch)
+      : await tx.pipelineRuns.transitionStep(step.id, ['RUNNING'], patch);
     if (moved) {
       await tx.pipelineRuns.updateRun(run.id, {
         attemptEpoch,
@@ -1029,12 +1038,18 @@ export class PipelineEngine {
     return moved;
   }
 
-  /** Queues again the steps of runners that stopped heartbeating, as a new attempt. */
+  /**
+   * Queues again the steps of runners that stopped heartbeating, as a new attempt. Not in the
+   * first lease after this instance started: its runners could not renew while it was down
+   * (a restart, an upgrade, a crash), and a step queued again then would be applied twice
+   * while its first runner, cut off but alive, applies it still.
+   */
   async expireLeases(): Promise<number> {
-    const expired = await this.deps.stores.pipelineRuns.expiredLeases(
-      nowTimestamp(),
-      100,
-    );
+    if (Date.now() < this.startedAt + this.leaseMs) {
+      return 0;
+    }
+    const now = nowTimestamp();
+    const expired = await this.deps.stores.pipelineRuns.expiredLeases(now, 100);
     let requeued = 0;
     for (const step of expired) {
       const done = await this.deps.stores.transaction(async tx => {
@@ -1043,6 +1058,7 @@ export class PipelineEngine {
           step,
           attemptEpoch =>
             `Runner ${step.leaseRunnerId} stopped renewing its lease; the step is queued again as attempt ${attemptEpoch}`,
+          now,
         );
         // It is not busy with the step any more, nor connected: the run's wait says that
         // it stopped reporting, not that "the one connected runner is busy".
