@@ -17,6 +17,11 @@ import { isRefusal } from './serviceAnswers';
 export class LeaseKeeper {
   /** True once the step must not be reported: its command was stopped. */
   lost = false;
+  /**
+   * Why, when the step was lost to a new attempt (not to a cancel or a refused key): the
+   * service's answer.
+   */
+  handedOver?: string;
   private timer?: ReturnType<typeof setInterval>;
   /** Until when the service holds the step for this runner, as last heard. */
   expiresAt: string;
@@ -76,11 +81,14 @@ export class LeaseKeeper {
     const { stepId, runId } = this.options;
     if (this.stopped || this.reporting) return false;
     if (error instanceof InfraDeliveryApiError && error.status === 409) {
-      this.giveUp(
-        /CANCELLED/.test(error.message)
-          ? `Run ${runId} was cancelled; stopping`
-          : `The lease on step ${stepId} is gone (${error.message}); stopping`,
-      );
+      if (/CANCELLED/.test(error.message)) {
+        this.giveUp(`Run ${runId} was cancelled; stopping`);
+      } else {
+        this.handedOver ??= error.message;
+        this.giveUp(
+          `The lease on step ${stepId} is gone (${error.message}); stopping`,
+        );
+      }
       return true;
     }
     if (
@@ -93,6 +101,39 @@ export class LeaseKeeper {
       return true;
     }
     return false;
+  }
+
+  /**
+   * Renews the lease now, and again with a growing wait while the service cannot be reached,
+   * before the step changes anything (an apply): a runner that was cut off for longer than the
+   * lease may have lost the step to a new attempt, which another runner may be applying. Once
+   * it returns, the step is this runner's (or `lost`, its command stopped, when it is not).
+   */
+  async confirm(waitMs: (attempt: number) => number): Promise<void> {
+    const { client, stepId, runId, leaseToken, log } = this.options;
+    for (let attempt = 1; !this.lost && !this.stopped; attempt++) {
+      try {
+        const beat = await client.call('heartbeatStepExecution', {
+          params: { id: stepId },
+          body: { data: { leaseToken } },
+        });
+        this.expiresAt = beat.data.leaseExpiresAt;
+        if (beat.data.cancelRequested) {
+          this.giveUp(`Run ${runId} was cancelled; stopping`);
+        }
+        return;
+      } catch (error) {
+        if (this.refused(error)) return;
+        if (attempt === 1) {
+          log(
+            `Cannot renew the lease on step ${stepId} before applying (${
+              (error as Error).message
+            }); nothing is applied until the service confirms that the step is still this runner's`,
+          );
+        }
+        await new Promise(resolve => setTimeout(resolve, waitMs(attempt)));
+      }
+    }
   }
 
   private giveUp(message: string) {

@@ -71,6 +71,11 @@ export class LogShipper {
     return this.sending;
   }
 
+  /** Lines that wait to be sent (none once the service refused them). */
+  get waitingLines(): number {
+    return this.waiting.length;
+  }
+
   /** Lines not sent yet, and lines dropped: what a flush at the end could not deliver. */
   get undelivered(): number {
     return this.waiting.length + this.dropped;

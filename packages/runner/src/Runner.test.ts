@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { Runner, RUNNER_VERSION } from './Runner';
 import { RunnerOptions } from './options';
@@ -331,8 +332,35 @@ describe('the reference runner against the service', () => {
     await runnerWith(runnerKey, logs, flaky).run();
     expect(dropped.count).toBe(2);
     expect(logs).toEqual([
-      expect.stringMatching(/^Cannot reach the service \(fetch failed\)/),
+      `Cannot reach ${baseUrl} (fetch failed); trying again in 0 s — check --url if the portal is up`,
       connectedLine('test-runner'),
+    ]);
+  });
+
+  it('names the address and the cause while nothing answers at --url, and signs nothing off when stopped', async () => {
+    // A port that nothing listens on: taken, then let go.
+    const port = await new Promise<number>(resolve => {
+      const server = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = server.address() as net.AddressInfo;
+        server.close(() => resolve(free));
+      });
+    });
+    const nowhere = `http://127.0.0.1:${port}/api/infra-delivery`;
+    const logs: string[] = [];
+    const runner = runnerWith('idk_unused', logs, clientFor(nowhere), {
+      url: nowhere,
+      once: false,
+    });
+    const running = runner.run();
+    while (logs.length === 0) {
+      await new Promise(resolve => setTimeout(resolve, 20));
+    }
+    runner.stop();
+    await running;
+    expect(logs).toEqual([
+      expect.stringMatching(
+        /^Cannot reach http:\/\/127\.0\.0\.1:\d+\/api\/infra-delivery \((TypeError: )?fetch failed: ECONNREFUSED\); trying again in 0 s — check --url if the portal is up$/,
+      ),
     ]);
   });
 

@@ -6,12 +6,17 @@ import {
 import path from 'node:path';
 import { CommitCheckouts } from './CommitCheckouts';
 import { checkAgainstApprovedPlan } from './approvedPlan';
-import { executeStep } from './executeStep';
+import { executeStep, StepOutcome } from './executeStep';
+import { EarlierAttempts } from './EarlierAttempts';
 import { DEFAULT_STOP_GRACE_MS, IacTool } from './IacTool';
 import { LeaseKeeper } from './LeaseKeeper';
 import { LogShipper } from './LogShipper';
 import { RunnerOptions } from './options';
-import { backoffMs, isRefusal } from './serviceAnswers';
+import {
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  withRequestTimeout,
+} from './requestTimeout';
+import { backoffMs, isRefusal, withCause } from './serviceAnswers';
 
 const LOG_FLUSH_MS = 1000;
 /** How long a command may print nothing before the step's log says that it still runs. */
@@ -50,12 +55,23 @@ export class Runner {
   /** The step executing now, and its tool. */
   private current?: { stepId: string; tool: IacTool };
   private readonly checkouts?: CommitCheckouts;
+  /** Every request but a held claim is given up when unanswered for `requestTimeoutMs`. */
+  private readonly client: InfraDeliveryClient;
+  private readonly earlierAttempts: EarlierAttempts;
 
   constructor(
     private readonly options: RunnerOptions,
-    private readonly client: InfraDeliveryClient,
+    client: InfraDeliveryClient,
     private readonly log: (message: string) => void,
   ) {
+    this.client = withRequestTimeout(
+      client,
+      options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    );
+    this.earlierAttempts = new EarlierAttempts(
+      options.runnerId,
+      path.basename(options.iacBinary),
+    );
     if (options.checkout) {
       this.checkouts = new CommitCheckouts(
         path.join(options.workRoot, 'checkouts'),
@@ -150,6 +166,8 @@ export class Runner {
    * that does not answer within a few seconds lets the runner stop anyway.
    */
   private async signOff(): Promise<void> {
+    // A runner that never reached the service was never listed: there is nothing to sign off.
+    if (!this.connected) return;
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
@@ -221,10 +239,17 @@ export class Runner {
         failures += 1;
         const waitMs = backoffMs(this.options.pollIntervalMs, failures);
         if (failures === 1 || failures % 10 === 0) {
+          // Until the service has answered once, the address may be what is wrong.
           this.log(
-            `Cannot reach the service (${
-              (error as Error).message
-            }); trying again in ${Math.round(waitMs / 1000)} s`,
+            this.connected
+              ? `Cannot reach the service (${withCause(
+                  error,
+                )}); trying again in ${Math.round(waitMs / 1000)} s`
+              : `Cannot reach ${this.options.url} (${withCause(
+                  error,
+                )}); trying again in ${Math.round(
+                  waitMs / 1000,
+                )} s — check --url if the portal is up`,
           );
         }
         await sleep(waitMs);
@@ -256,36 +281,97 @@ export class Runner {
   }
 
   /**
-   * Reports a step's outcome, again and again while the service cannot be reached (a portal
-   * restarting) and the lease lasts; after it the service has handed the step to another
-   * runner and would refuse the report. A refusal (4xx) is final.
+   * Reports a step's outcome, again and again while the service cannot be reached or does not
+   * answer (a portal restarting, or down for longer than the lease): the service takes a late
+   * report as long as it has not handed the step to another attempt, and the heartbeats go on
+   * renewing the lease meanwhile. Until the runner is stopped a second time. A refusal (4xx) is
+   * final, unless an earlier try went unanswered and the service had taken that one: then the
+   * step holds this outcome already. True when the report was taken then.
    */
-  private async reportWithinLease(
-    stepId: string,
+  private async reportUntilAnswered(
+    claim: RunnerClaim,
+    status: StepOutcome['status'],
     lease: LeaseKeeper,
     report: () => Promise<void>,
-  ): Promise<void> {
-    for (let attempt = 0; ; attempt++) {
+  ): Promise<boolean> {
+    const stepId = claim.stepExecution.id;
+    let unanswered = false;
+    for (let attempt = 1; ; attempt++) {
       try {
         await report();
-        return;
+        return false;
       } catch (error) {
-        const waitMs = backoffMs(this.options.pollIntervalMs, attempt + 1);
-        if (
-          isRefusal(error) ||
-          Date.now() + waitMs >= Date.parse(lease.expiresAt)
-        ) {
+        if (isRefusal(error)) {
+          if (unanswered && (await this.holdsOutcome(claim, status))) {
+            return true;
+          }
           throw error;
         }
-        if (attempt === 0) {
+        if (this.stopRequests > 1) throw error;
+        unanswered = true;
+        const waitMs = backoffMs(this.options.pollIntervalMs, attempt);
+        if (attempt === 1 || attempt % 10 === 0) {
           this.log(
             `Cannot report step ${stepId} (${
               (error as Error).message
-            }); trying again until its lease ends at ${lease.expiresAt}`,
+            }); trying again in ${formatDuration(
+              waitMs,
+            )}, until the service answers (its lease ran until ${
+              lease.expiresAt
+            }; the service keeps the step for this runner until it hands it to another attempt)`,
           );
         }
         await sleep(waitMs);
       }
+    }
+  }
+
+  /**
+   * `read`, again with a growing wait while the service cannot be reached or does not answer,
+   * until the step must stop (its lease lost, the run cancelled, the runner stopped twice). A
+   * blip of the portal as an apply checked its plan failed the apply.
+   */
+  private async readWhileUnreachable<T>(
+    read: () => Promise<T>,
+    lease: LeaseKeeper,
+    log: (line: string) => void,
+  ): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await read();
+      } catch (error) {
+        if (isRefusal(error) || lease.lost || this.stopRequests > 1) {
+          throw error;
+        }
+        const waitMs = backoffMs(this.options.pollIntervalMs, attempt);
+        if (attempt === 1) {
+          log(
+            `Cannot read the approved plan (${
+              (error as Error).message
+            }); trying again until the service answers`,
+          );
+        }
+        await sleep(waitMs);
+      }
+    }
+  }
+
+  /** Whether the step's attempt already ended with `status`: a report whose answer was lost. */
+  private async holdsOutcome(
+    claim: RunnerClaim,
+    status: StepOutcome['status'],
+  ): Promise<boolean> {
+    try {
+      const { data: steps } = await this.client.call('listStepExecutions', {
+        params: { id: claim.pipelineRun.id },
+      });
+      const step = steps.find(s => s.id === claim.stepExecution.id);
+      return (
+        step?.attemptEpoch === claim.stepExecution.attemptEpoch &&
+        step.status === status
+      );
+    } catch {
+      return false;
     }
   }
 
@@ -355,33 +441,72 @@ export class Runner {
     logs.onRefused = error => lease.refused(error);
     lease.start();
 
+    let outcome: StepOutcome | undefined;
+    /** Set once the apply command starts: from then on the step changes the stack. */
+    let applying = false;
     try {
-      const outcome = await executeStep(claim, tool, {
-        workRoot: this.options.workRoot,
-        sourceRoot: this.options.sourceRoot,
-        binaryName: path.basename(this.options.iacBinary),
-        checkouts: this.checkouts,
-        log: line => logs.add(line),
-        checkApprovedPlan: planJson =>
-          checkAgainstApprovedPlan(this.client, claim, planJson, line =>
-            logs.add(line),
-          ),
-      });
+      const earlier = this.earlierAttempts.takeFor(claim);
+      if (earlier) {
+        logs.add(earlier.note);
+        this.log(earlier.note);
+      }
+      const result =
+        earlier?.outcome ??
+        (await executeStep(claim, tool, {
+          workRoot: this.options.workRoot,
+          sourceRoot: this.options.sourceRoot,
+          binaryName: path.basename(this.options.iacBinary),
+          checkouts: this.checkouts,
+          log: line => logs.add(line),
+          checkApprovedPlan: async planJson => {
+            await checkAgainstApprovedPlan(
+              this.client,
+              claim,
+              planJson,
+              line => logs.add(line),
+              read =>
+                this.readWhileUnreachable(read, lease, line => logs.add(line)),
+            );
+            // Nothing is applied under a lease that may have gone to a new attempt.
+            await lease.confirm(attempt =>
+              backoffMs(this.options.pollIntervalMs, attempt),
+            );
+            applying = !lease.lost;
+          },
+        }));
+      outcome = result;
       clearInterval(flushTimer);
       if (lease.lost) {
+        if (lease.handedOver && applying) {
+          this.earlierAttempts.remember(claim, lease.handedOver, result);
+        }
         this.log(`Abandoned step ${step.id}`);
         return;
       }
       // The heartbeats go on until the report is in: a service that is back within the lease
       // takes it.
       lease.commandEnded();
-      await this.reportWithinLease(step.id, lease, async () => {
-        await logs.flush();
-        await this.client.call('completeStepExecution', {
-          params,
-          body: { data: { leaseToken, ...outcome } },
-        });
-      });
+      const takenEarlier = await this.reportUntilAnswered(
+        claim,
+        result.status,
+        lease,
+        async () => {
+          // The logs first: once the step is reported, the service takes none of its lines.
+          await logs.flush();
+          if (logs.waitingLines > 0) {
+            throw new Error(`${logs.waitingLines} log lines wait to be sent`);
+          }
+          await this.client.call('completeStepExecution', {
+            params,
+            body: { data: { leaseToken, ...result } },
+          });
+        },
+      );
+      if (takenEarlier) {
+        this.log(
+          `The service had taken the report of step ${step.id}; its answer was lost`,
+        );
+      }
       if (logs.undelivered > 0) {
         this.log(
           `${logs.undelivered} log lines of step ${step.id} could not be sent`,
@@ -389,7 +514,21 @@ export class Runner {
       }
       this.log(`Step ${step.id} ${outcome.status}`);
     } catch (error) {
-      this.log(`Step ${step.id} could not be reported: ${error}`);
+      const reason = (error as Error).message;
+      // Refused for its lease, the step went to a new attempt; for a cancel, the run ended.
+      if (
+        outcome &&
+        isRefusal(error) &&
+        error.status === 409 &&
+        !/CANCELLED/.test(reason)
+      ) {
+        this.earlierAttempts.remember(claim, reason, outcome);
+      }
+      this.log(
+        outcome?.status === 'SUCCEEDED' && step.type !== 'iac.plan'
+          ? `Step ${step.id} SUCCEEDED here (${binary} apply ran to its end), but the service refused its report (${reason}). Its changes are applied; if this runner claims the step's next attempt, it reports this outcome there instead of applying again`
+          : `Step ${step.id} could not be reported: ${reason}`,
+      );
     } finally {
       clearInterval(silenceTimer);
       this.current = undefined;

@@ -110,17 +110,19 @@ const LOGGED_DIFFERENCES = 100;
  * Checks the plan just made for an apply or destroy step against the plan that was approved,
  * so that what is applied is what someone approved: state, code or variables that changed in
  * between (or a runner that planned other code) would apply changes nobody reviewed. Throws
- * `PlanChanged`, with the differences in the logs, when they differ.
+ * `PlanChanged`, with the differences in the logs, when they differ. `reading` reads the
+ * approved plan (the runner tries again while the service cannot be reached).
  */
 export async function checkAgainstApprovedPlan(
   client: InfraDeliveryClient,
   claim: RunnerClaim,
   planJson: Record<string, unknown>,
   log: (line: string) => void,
+  reading: <T>(read: () => Promise<T>) => Promise<T> = read => read(),
 ): Promise<void> {
   let approved;
   try {
-    approved = await readApprovedPlan(client, claim);
+    approved = await reading(() => readApprovedPlan(client, claim));
   } catch (error) {
     throw new Error(
       `Cannot read the approved plan, so nothing was applied: ${

@@ -46,6 +46,11 @@ export interface RunnerOptions {
    * when absent.
    */
   silenceNoticeMs?: number;
+  /**
+   * How long a heartbeat, a batch of logs or a report may go unanswered before it is tried
+   * again; 30 s when absent.
+   */
+  requestTimeoutMs?: number;
   /** Execute at most one step, then stop (for scripts and tests). */
   once: boolean;
   /** Shown in the portal's runner list. */

@@ -34,22 +34,37 @@ const sqlite = TestDatabases.create({ ids: ['SQLITE_3'] });
  * `features` beside the plugin, and answers its base URL, as a runner's `--url`.
  */
 export async function startService(
+  options: Parameters<typeof startStoppableService>[0] = {},
+): Promise<string> {
+  return (await startStoppableService(options)).baseUrl;
+}
+
+/** A fresh SQLite database, for services that share it (one restarting as another). */
+export function freshDatabase() {
+  return sqlite.init('SQLITE_3');
+}
+
+/** As `startService`, with `stop` to take the service down (its database stays). */
+export async function startStoppableService(
   options: {
     knex?: Awaited<ReturnType<TestDatabases['init']>>;
     features?: Parameters<typeof startTestBackend>[0]['features'];
   } = {},
-): Promise<string> {
-  const knex = options.knex ?? (await sqlite.init('SQLITE_3'));
-  const { server } = await startTestBackend({
+): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
+  const knex = options.knex ?? (await freshDatabase());
+  const backend = await startTestBackend({
     features: [
       infraDeliveryPlugin,
       mockServices.database.factory({ knex }),
       ...(options.features ?? []),
     ],
   });
-  return `http://127.0.0.1:${
-    (server.address() as AddressInfo).port
-  }/api/infra-delivery`;
+  return {
+    baseUrl: `http://127.0.0.1:${
+      (backend.server.address() as AddressInfo).port
+    }/api/infra-delivery`,
+    stop: () => backend.stop(),
+  };
 }
 
 /**
