@@ -35,28 +35,27 @@ import {
 } from '../Drift/DriftFilter';
 import { StackOverview, useStacksOverview } from './useStacksOverview';
 import { StackOutputsSummary } from './StackOutputs';
-import { ErrorText } from '../common/WarningText';
+import { NoStacksHere } from './NoStacksHere';
+import { UnknownStacksNote } from './UnknownStacksNote';
 import { CARD_HEADING } from '../common/cardHeading';
 
 export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
   const client = useApi(infraDeliveryApiRef);
   const canExecute = useCanExecuteRuns();
   const { value, loading, error, retry } = useStacksOverview(stackIds);
+  const rows = value?.rows;
   const refresh = useCallback(() => retry(), [retry]);
   useLiveRuns(refresh);
   useInterval(
     refresh,
-    value?.some(row => isActiveRun(row.latestRun?.status))
-      ? LIVE_POLL_MS
-      : null,
+    rows?.some(row => isActiveRun(row.latestRun?.status)) ? LIVE_POLL_MS : null,
   );
   // The opened stack by id (in the query string, where links open it): the drawer shows it as
   // the table last read it, so a drift check or run started from the drawer shows there when
   // the table reloads.
   const [openedId, setOpenedId] = useOpenedDrawer('stack');
   const [driftFilter, setDriftFilter] = useState<DriftFilterValue>('ALL');
-  // Stacks deleted here: the entity's annotation names them until the catalog reads the
-  // service again, and their rows would read "not found" until then.
+  // Stacks deleted here: their rows go at once, before the table has read the service again.
   const [deletedIds, setDeletedIds] = useState<string[]>([]);
   const { entity } = useEntity();
   const runLink = useEntityRunLink();
@@ -64,7 +63,7 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
   // (waiting for approval, succeeded).
   const { message, say } = useActionMessage(runId =>
     Boolean(
-      value?.some(
+      rows?.some(
         row =>
           row.latestRun?.id === runId && !isActiveRun(row.latestRun.status),
       ),
@@ -91,14 +90,14 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
       refresh();
     };
 
-  const opened = value?.find(row => row.stackId === openedId);
-  const stacks = (value ?? []).flatMap(row => (row.stack ? [row.stack] : []));
-  const latestRuns = useMemo(() => value?.map(row => row.latestRun), [value]);
+  const opened = rows?.find(row => row.stackId === openedId);
+  const stacks = (rows ?? []).map(row => row.stack);
+  const latestRuns = useMemo(() => rows?.map(row => row.latestRun), [rows]);
   const blockerOf = useBlockingRuns(latestRuns, stacks);
 
   // A stack's own page shows its details under its row, where other entities open a drawer.
   const ownStack =
-    isStackEntity(entity) && value?.length === 1 ? value[0] : undefined;
+    isStackEntity(entity) && rows?.length === 1 ? rows[0] : undefined;
   if (loading && !value) {
     return <Progress />;
   }
@@ -116,26 +115,21 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
   const columns: TableColumn<StackOverview>[] = [
     {
       title: 'Stack',
-      render: row =>
-        row.stack ? (
-          <Box style={{ whiteSpace: 'nowrap' }}>
-            {ownStack ? (
-              <Typography variant="body2">{row.stack.name}</Typography>
-            ) : (
-              <DetailsButton
-                name={row.stack.name}
-                onClick={() => setOpenedId(row.stackId)}
-              />
-            )}
-            <Typography variant="caption" color="textSecondary" component="div">
-              {row.stack.givenId}
-            </Typography>
-          </Box>
-        ) : (
-          <Typography variant="body2">
-            <ErrorText>Stack {row.stackId} was not found</ErrorText>
+      render: row => (
+        <Box style={{ whiteSpace: 'nowrap' }}>
+          {ownStack ? (
+            <Typography variant="body2">{row.stack.name}</Typography>
+          ) : (
+            <DetailsButton
+              name={row.stack.name}
+              onClick={() => setOpenedId(row.stackId)}
+            />
+          )}
+          <Typography variant="caption" color="textSecondary" component="div">
+            {row.stack.givenId}
           </Typography>
-        ),
+        </Box>
+      ),
     },
     {
       title: 'Latest run',
@@ -162,7 +156,7 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
     },
     {
       title: 'Drift',
-      render: row => row.stack && <DriftStatus stack={row.stack} stacked />,
+      render: row => <DriftStatus stack={row.stack} stacked />,
     },
     // No sort arrow: its room would push the actions off a 1,024 px screen.
     {
@@ -173,7 +167,7 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
     },
     {
       title: 'Outputs',
-      render: row => <StackOutputsSummary output={row.stack?.output} />,
+      render: row => <StackOutputsSummary output={row.stack.output} />,
     },
   ];
   const busyNote = ({ latestRun }: StackOverview) =>
@@ -185,88 +179,89 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
       />
     );
   /** Plan & apply and Destroy of a stack: in its row, and at the top of its drawer. */
-  const stackActions = (row: StackOverview) =>
-    row.stack && (
-      // Side by side from 1,280 px, where the other columns make room (outputs are cut to
-      // fit); one above the other below, where the row has no room for both.
-      <Box
-        display="flex"
-        flexWrap={{ xs: 'wrap', lg: 'nowrap' }}
-        style={{ gap: 8, whiteSpace: 'nowrap' }}
+  const stackActions = (row: StackOverview) => (
+    // Side by side from 1,280 px, where the other columns make room (outputs are cut to
+    // fit); one above the other below, where the row has no room for both.
+    <Box
+      display="flex"
+      flexWrap={{ xs: 'wrap', lg: 'nowrap' }}
+      style={{ gap: 8, whiteSpace: 'nowrap' }}
+    >
+      <ConfirmActionButton
+        label="Plan & apply"
+        ariaLabel={`Plan & apply ${row.stack.name}`}
+        title={`Plan and apply ${row.stack.name}?`}
+        noteLabel="What is this run for? (optional)"
+        noteHelperText="Names the run in the runs list"
+        onConfirm={description =>
+          trigger(row.stack.changePipelineId, description)
+        }
+        onDone={startedBy(`A plan of ${row.stack.name}`)}
       >
-        <ConfirmActionButton
-          label="Plan & apply"
-          ariaLabel={`Plan & apply ${row.stack.name}`}
-          title={`Plan and apply ${row.stack.name}?`}
-          noteLabel="What is this run for? (optional)"
-          noteHelperText="Names the run in the runs list"
-          onConfirm={description =>
-            trigger(row.stack!.changePipelineId, description)
-          }
-          onDone={startedBy(`A plan of ${row.stack.name}`)}
-        >
-          <Typography>
-            This queues a run of the stack's change pipeline: a plan,
-            {row.stack.autoApprove
-              ? ' then the apply without approval.'
-              : ' an approval, then the apply.'}{' '}
-            A plan that changes nothing ends the run.
-          </Typography>
-          {busyNote(row)}
-        </ConfirmActionButton>
-        <ConfirmActionButton
-          label="Destroy"
-          ariaLabel={`Destroy ${row.stack.name}`}
-          color="secondary"
-          title={`Destroy every resource of ${row.stack.name}?`}
-          typedConfirmation={row.stack.name}
-          confirmLabel="Queue the destruction"
-          disabled={row.resourceCount === 0}
-          disabledReason="Nothing is applied yet: there is nothing to destroy"
-          onConfirm={() => trigger(row.stack!.destroyPipelineId)}
-          onDone={startedBy(`The destruction of ${row.stack.name}`)}
-        >
-          <Typography>
-            This queues the destroy pipeline of the stack: it plans the
-            destruction of its {row.resourceCount} resources
-            {row.stack.autoApprove
-              ? ' and destroys them without approval.'
-              : ', waits for an approval, then destroys them.'}
-          </Typography>
-          {busyNote(row)}
-        </ConfirmActionButton>
-      </Box>
-    );
+        <Typography>
+          This queues a run of the stack's change pipeline: a plan,
+          {row.stack.autoApprove
+            ? ' then the apply without approval.'
+            : ' an approval, then the apply.'}{' '}
+          A plan that changes nothing ends the run.
+        </Typography>
+        {busyNote(row)}
+      </ConfirmActionButton>
+      <ConfirmActionButton
+        label="Destroy"
+        ariaLabel={`Destroy ${row.stack.name}`}
+        color="secondary"
+        title={`Destroy every resource of ${row.stack.name}?`}
+        typedConfirmation={row.stack.name}
+        confirmLabel="Queue the destruction"
+        disabled={row.resourceCount === 0}
+        disabledReason="Nothing is applied yet: there is nothing to destroy"
+        onConfirm={() => trigger(row.stack.destroyPipelineId)}
+        onDone={startedBy(`The destruction of ${row.stack.name}`)}
+      >
+        <Typography>
+          This queues the destroy pipeline of the stack: it plans the
+          destruction of its {row.resourceCount} resources
+          {row.stack.autoApprove
+            ? ' and destroys them without approval.'
+            : ', waits for an approval, then destroys them.'}
+        </Typography>
+        {busyNote(row)}
+      </ConfirmActionButton>
+    </Box>
+  );
   // A viewer has nothing to press here: no empty column.
   if (canExecute) {
     columns.push({ title: 'Actions', render: stackActions });
   }
 
-  const detailsOf = (row: StackOverview) =>
-    row.stack && {
-      stack: row.stack,
-      runPath: (runId: string) => runLink(entity, runId),
-      onStarted: (what: string, run: PipelineRun) =>
-        startedBy(what)({ data: run }),
-      latestRun: row.latestRun,
-      resourceCount: row.resourceCount,
-      driftCheckBusy:
-        row.latestRun &&
-        driftCheckBusyReason(
-          row.latestRun,
-          runTitle(row.latestRun, stacks),
-          blockerOf(row.latestRun),
-        ),
-      onChanged: (what: string) => {
-        say({ text: `${what}.` });
-        refresh();
-      },
-    };
+  const detailsOf = (row: StackOverview) => ({
+    stack: row.stack,
+    runPath: (runId: string) => runLink(entity, runId),
+    onStarted: (what: string, run: PipelineRun) =>
+      startedBy(what)({ data: run }),
+    latestRun: row.latestRun,
+    resourceCount: row.resourceCount,
+    driftCheckBusy:
+      row.latestRun &&
+      driftCheckBusyReason(
+        row.latestRun,
+        runTitle(row.latestRun, stacks),
+        blockerOf(row.latestRun),
+      ),
+    onChanged: (what: string) => {
+      say({ text: `${what}.` });
+      refresh();
+    },
+  });
   const ownDetails = ownStack && detailsOf(ownStack);
   // Its details are on the page already: no drawer repeats them.
   const openedDetails = !ownStack && opened && detailsOf(opened);
 
-  const waitingForRunner = value?.find(row =>
+  const remaining = (rows ?? []).filter(
+    row => !deletedIds.includes(row.stackId),
+  );
+  const waitingForRunner = rows?.find(row =>
     noRunnerWillClaim(row.latestRun),
   )?.latestRun;
 
@@ -287,11 +282,16 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
         title="Stacks"
         options={TABLE_OPTIONS}
         columns={contentWidths(columns)}
-        data={(value ?? []).filter(
-          row =>
-            !deletedIds.includes(row.stackId) &&
-            matchesDriftFilter(driftFilter, row.stack),
+        data={remaining.filter(row =>
+          matchesDriftFilter(driftFilter, row.stack),
         )}
+        emptyContent={
+          <NoStacksHere entity={entity} filtered={remaining.length > 0} />
+        }
+      />
+      <UnknownStacksNote
+        entity={entity}
+        stackIds={value?.unknownStackIds ?? []}
       />
       {ownDetails && (
         <Box marginTop={3}>
