@@ -640,26 +640,44 @@ describe('StacksContent', () => {
       within(message).getByRole('link', { name: 'Follow the run' }),
     ).toHaveAttribute('href', expect.stringMatching(/\/infra-runs\/run-new$/));
 
-    // The plan ends and the run waits for approval, as the stack's row says: "has started" is
-    // no longer news, and goes, once it has stood long enough to be followed.
+    // The plan ends and the run waits for approval, as the stack's row says: the message
+    // follows it at once ("has started" stood above "Waiting for approval"), and leads to the
+    // plan and its Approve button.
     serveRunningNetworkRun({ id: 'run-new', status: 'WAITING_FOR_APPROVAL' });
     act(() =>
       signals.announce('infra-delivery:pipeline-runs', { runId: 'run-new' }),
     );
-    expect(
-      (await screen.findAllByText(/waiting for approval/i)).length,
-    ).toBeGreaterThan(0);
-    expect(screen.getByRole('status')).toHaveTextContent(
-      'A plan of Network has started.',
+    await waitFor(() =>
+      expect(screen.getByRole('status')).toHaveTextContent(
+        'A plan of Network waits for your approval.',
+      ),
     );
+    expect(
+      within(screen.getByRole('status')).getByRole('link', {
+        name: 'Review the plan and approve',
+      }),
+    ).toHaveAttribute('href', expect.stringMatching(/\/infra-runs\/run-new$/));
+    // Someone must act on it: it stays, however long it has stood.
     const restoreClock = afterUnderWayMessageMinimum();
     act(() =>
       signals.announce('infra-delivery:pipeline-runs', { runId: 'run-new' }),
     );
     await waitFor(() =>
       expect(
-        screen.queryByText(/A plan of Network has started/),
-      ).not.toBeInTheDocument(),
+        requestsTo('GET', '/stacks/resource-count').length,
+      ).toBeGreaterThan(overviewLoads + 2),
+    );
+    expect(screen.getByRole('status')).toHaveTextContent(
+      'A plan of Network waits for your approval.',
+    );
+
+    // Approved and applied: nothing more to say.
+    serveRunningNetworkRun({ id: 'run-new', status: 'SUCCEEDED' });
+    act(() =>
+      signals.announce('infra-delivery:pipeline-runs', { runId: 'run-new' }),
+    );
+    await waitFor(() =>
+      expect(screen.queryByRole('status')).not.toBeInTheDocument(),
     );
     restoreClock();
   });

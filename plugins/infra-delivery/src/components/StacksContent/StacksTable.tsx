@@ -7,7 +7,7 @@ import { isStackEntity } from '../common/stackEntityRef';
 import { useApi } from '@backstage/frontend-plugin-api';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import useInterval from 'react-use/esm/useInterval';
 import { infraDeliveryApiRef } from '../../api';
 import { useActionMessage } from '../common/ActionMessage';
@@ -17,6 +17,7 @@ import { useOpenedDrawer } from '../common/drawerLinks';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { MaybeLink } from '../common/MaybeLink';
 import { noRunnerWillClaim, RunState } from '../common/RunStatus';
+import { hasSettled, startedRunOutcome } from './startedRunOutcome';
 import { runTitle } from '../common/runTitle';
 import { useCanExecuteRuns } from '../common/useCanExecuteRuns';
 import { isActiveRun, LIVE_POLL_MS } from '../common/livePolling';
@@ -59,34 +60,31 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
   const [deletedIds, setDeletedIds] = useState<string[]>([]);
   const { entity } = useEntity();
   const runLink = useEntityRunLink();
-  // "… has started" goes once the run no longer runs: the stack's row then says where it is
-  // (waiting for approval, succeeded).
-  const { message, say } = useActionMessage(runId =>
-    Boolean(
-      rows?.some(
-        row =>
-          row.latestRun?.id === runId && !isActiveRun(row.latestRun.status),
-      ),
-    ),
+  // What each run started here is called in the message ("A plan of Network").
+  const startedRuns = useRef(new Map<string, string>());
+  const latestRunOf = (runId: string) =>
+    rows?.find(row => row.latestRun?.id === runId)?.latestRun;
+  // The message follows the run it speaks of: "… has started" became "… waits for your
+  // approval" (with the way to the Approve button), and goes once nobody needs to act on it.
+  const { message, say } = useActionMessage(
+    runId => {
+      const run = latestRunOf(runId);
+      return Boolean(run && hasSettled(run));
+    },
+    runId => {
+      const run = latestRunOf(runId);
+      const what = startedRuns.current.get(runId);
+      return run && what
+        ? startedRunOutcome(what, run, runLink(entity, run.id))
+        : undefined;
+    },
   );
   /** Says what an action started, with a link to the run's page. */
-  // A run of a free stack starts at once (its first step goes to a runner, where one is
-  // connected); one of a busy stack waits for the run that holds it.
   const startedBy =
     (what: string) =>
     ({ data: run }: { data: PipelineRun }) => {
-      const to = runLink(entity, run.id);
-      let state = 'has started';
-      if (run.status === 'QUEUED') {
-        state = 'is queued behind the stack’s current run';
-      } else if (noRunnerWillClaim(run)) {
-        state = 'is waiting for a runner';
-      }
-      say({
-        text: `${what} ${state}.`,
-        link: to ? { to, label: 'Follow the run' } : undefined,
-        whileUnderWay: run.id,
-      });
+      startedRuns.current.set(run.id, what);
+      say(startedRunOutcome(what, run, runLink(entity, run.id)));
       refresh();
     };
 
