@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import {
+  CATALOG_MODULE_LOCATION,
   CloudAccount,
   Environment,
   Project,
 } from '@infra-delivery/plugin-infra-delivery-common';
 
 /** The origin recorded on every emitted entity. */
-export const LOCATION = 'infra-delivery:portal-organization';
+export const LOCATION = CATALOG_MODULE_LOCATION;
 
 /** The catalog's limit on `metadata.name`. */
 const MAX_NAME_LENGTH = 63;

@@ -60,6 +60,12 @@ export const ANNOTATION_DRIFTED_RESOURCES =
   'infra-delivery.io/drifted-resources';
 /** When the latest drift check ended (ISO 8601). */
 export const ANNOTATION_DRIFT_CHECKED_AT = 'infra-delivery.io/drift-checked-at';
+/**
+ * The location the catalog module records on every entity it emits (as
+ * `backstage.io/managed-by-location: url:<it>`): its annotations follow the service at each
+ * refresh of the catalog, where one written by hand in a catalog-info.yaml stays as written.
+ */
+export const CATALOG_MODULE_LOCATION = 'infra-delivery:portal-organization';
 /** The `spec.type` of the catalog module's Resource for a stack (which names only itself). */
 export const STACK_ENTITY_TYPE = 'iac-stack';
 /** The label with the drift status, for catalog filters. */

@@ -7,12 +7,12 @@ import { DRIFT_STATUS_LABELS } from './DriftStatus';
 
 export type DriftFilterValue = 'ALL' | Stack['driftStatus'];
 
-/** Whether a stack shows under the drift filter; a missing stack shows only under "All". */
+/** Whether a stack shows under the drift filter. */
 export function matchesDriftFilter(
   filter: DriftFilterValue,
-  stack: Stack | undefined,
+  stack: Stack,
 ): boolean {
-  return filter === 'ALL' || stack?.driftStatus === filter;
+  return filter === 'ALL' || stack.driftStatus === filter;
 }
 
 /**

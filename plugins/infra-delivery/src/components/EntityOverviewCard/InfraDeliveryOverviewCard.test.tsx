@@ -386,14 +386,17 @@ describe('InfraDeliveryOverviewCard', () => {
     expect(screen.queryByRole('region', { name: 'Stacks' })).toBeNull();
   });
 
-  it('names a stack the service does not know', async () => {
+  it('lists only the stacks the service has, and names the others its catalog-info.yaml still lists', async () => {
     await renderCard(component({ 'infra-delivery.io/stacks': 'net,gone' }));
 
     const stacks = await section('Stacks');
     expect(within(stacks).getByText('Network')).toBeInTheDocument();
+    expect(within(stacks).queryByText(/was not found/)).toBeNull();
     expect(
-      within(stacks).getByText('Stack gone was not found'),
-    ).toBeInTheDocument();
+      within(stacks).getByText(
+        /also names a stack the infrastructure service does not have/,
+      ),
+    ).toHaveTextContent('gone. Remove it from');
   });
 
   it('explains an error of the service', async () => {

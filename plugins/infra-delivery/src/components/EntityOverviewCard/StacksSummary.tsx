@@ -15,7 +15,7 @@ import { OwnStackDrift } from './OwnStackDrift';
 import { SummaryLine } from './SummaryLine';
 import { SummarySection } from './SummarySection';
 import { useEntityStacks } from './useEntityStacks';
-import { ErrorText } from '../common/WarningText';
+import { UnknownStacksNote } from '../StacksContent/UnknownStacksNote';
 
 /** The catalog module's entity of a stack names only itself. */
 function isOwnStackPage(entity: Entity, stacks: unknown[]) {
@@ -92,6 +92,7 @@ export const StacksSummary = ({
               linkText="All stacks"
             >
               {stacks.map(({ stackId, stack, latestRun: run, blocker }) =>
+                // A stack the service does not have is no line: the note below names it.
                 stack ? (
                   <SummaryLine
                     key={stackId}
@@ -115,12 +116,14 @@ export const StacksSummary = ({
                   >
                     <StackLink stackId={stackId} name={stack.name} />
                   </SummaryLine>
-                ) : (
-                  <Typography key={stackId} variant="body2">
-                    <ErrorText>Stack {stackId} was not found</ErrorText>
-                  </Typography>
-                ),
+                ) : null,
               )}
+              <UnknownStacksNote
+                entity={entity}
+                stackIds={stacks
+                  .filter(({ stack }) => !stack)
+                  .map(({ stackId }) => stackId)}
+              />
             </SummarySection>
           )}
         </>

@@ -791,17 +791,16 @@ describe('PipelineRunsContent', () => {
     );
   });
 
-  it("shows a step's log lines in a log viewer when it is opened", async () => {
+  it("opens the plan a waiting approval asks about, and shows a step's log lines in a log viewer", async () => {
     serveRuns();
     renderEntityContent(<PipelineRunsContent />, entity);
     const card = await openRun('Apply network changes');
 
+    // The run waits for approval: the plan to decide on is open, where the page opened with
+    // every step closed and "Approve" above them.
     expect(
-      requestsTo('GET', '/pipeline-step-executions/step-plan/logs'),
-    ).toEqual([]);
-
-    await userEvent.click(within(card).getByText(byTextContent('1. Plan')));
-
+      within(card).getByRole('button', { name: /^1\. Plan/ }),
+    ).toHaveAttribute('aria-expanded', 'true');
     expect(
       await within(card).findByText('Initializing the backend...'),
     ).toBeInTheDocument();

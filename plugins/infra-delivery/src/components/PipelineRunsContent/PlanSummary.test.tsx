@@ -4,7 +4,7 @@ import {
   byTextContent,
   iacExecutionSummary,
 } from '../../__testUtils__/infraDeliveryTestKit';
-import { PlanSummary } from './PlanSummary';
+import { PlanSummary, summariesInStepOrder } from './PlanSummary';
 
 describe('PlanSummary', () => {
   it('says that a plan which changes nothing has nothing to apply', async () => {
@@ -45,5 +45,30 @@ describe('PlanSummary', () => {
       </>,
     );
     expect(screen.queryByText(/nothing to apply/)).not.toBeInTheDocument();
+  });
+
+  it('orders a run’s summaries as its steps ran: the plan above the destroy that followed it', () => {
+    const destroy = iacExecutionSummary({
+      id: 'destroy',
+      pipelineRunId: 'r1',
+      runType: 'DESTROY',
+      stepExecutionId: 'step-destroy',
+    });
+    const plan = iacExecutionSummary({
+      id: 'plan',
+      pipelineRunId: 'r1',
+      runType: 'PLAN',
+      stepExecutionId: 'step-plan',
+    });
+    expect(
+      summariesInStepOrder(
+        [destroy, plan],
+        [
+          { id: 'step-plan', position: 0 },
+          { id: 'step-approval', position: 1 },
+          { id: 'step-destroy', position: 2 },
+        ],
+      ).map(summary => summary.id),
+    ).toEqual(['plan', 'destroy']);
   });
 });

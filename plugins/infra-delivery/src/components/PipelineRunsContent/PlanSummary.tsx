@@ -1,4 +1,7 @@
-import { IacExecutionSummary } from '@infra-delivery/plugin-infra-delivery-common';
+import {
+  IacExecutionSummary,
+  StepExecution,
+} from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { useTheme } from '@material-ui/core/styles';
@@ -35,3 +38,18 @@ export const PlanSummary = ({ summary }: { summary: IacExecutionSummary }) => {
     </Box>
   );
 };
+
+/**
+ * A run's summaries in the order of their steps, as the run did them: the plan above the
+ * apply or destroy that carried it out, where the service's newest-first order put the
+ * destroy above the plan it followed.
+ */
+export function summariesInStepOrder(
+  summaries: IacExecutionSummary[],
+  steps: Pick<StepExecution, 'id' | 'position'>[],
+): IacExecutionSummary[] {
+  const position = new Map(steps.map(step => [step.id, step.position]));
+  const at = (summary: IacExecutionSummary) =>
+    position.get(summary.stepExecutionId) ?? Number.MAX_SAFE_INTEGER;
+  return [...summaries].sort((a, b) => at(a) - at(b));
+}

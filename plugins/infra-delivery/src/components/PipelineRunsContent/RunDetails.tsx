@@ -18,7 +18,7 @@ import {
 import { isActiveRun, LIVE_POLL_MS } from '../common/livePolling';
 import { useLiveRuns } from '../common/useLiveRuns';
 import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
-import { PlanSummary } from './PlanSummary';
+import { PlanSummary, summariesInStepOrder } from './PlanSummary';
 import { ResourceChanges } from './ResourceChanges';
 import { RunActions } from './RunActions';
 import { StepTimeline } from './StepTimeline';
@@ -155,7 +155,7 @@ export const RunDetails = ({
                 </Typography>
               </Box>
             )}
-            {value.summaries.map(summary => (
+            {summariesInStepOrder(value.summaries, value.steps).map(summary => (
               <PlanSummary key={summary.id} summary={summary} />
             ))}
             <StepTimeline

@@ -5,10 +5,12 @@ import {
 } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
-import { useMemo } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { linksAsWritten } from './linksAsWritten';
 import { useStepLogs } from './useStepLogs';
+import { logOpeningLine } from './logOpening';
+import { useLogOpensAt } from './useLogOpensAt';
 
 /** The most height the log viewer takes (some 20 lines): it scrolls and searches within it. */
 const LOG_HEIGHT = 480;
@@ -85,11 +87,21 @@ function shown(line: StepLogLine): StepLogLine {
 
 /**
  * A step's logs as they grow, with ANSI colours, search, links to lines, and links where the
- * log writes a URL (not where it names a file such as `main.tf`).
+ * log writes a URL (not where it names a file such as `main.tf`). An ended step's log opens
+ * where a person starts reading it (`logOpeningLine`): a plan at its start, a failure at its
+ * first error.
  */
 export const StepLogs = ({ step }: { step: StepExecution }) => {
   const { lines, loading, error } = useStepLogs(step.id, step.status);
   const text = useMemo(() => logText(lines.map(shown)), [lines]);
+  // Where the log opens is decided by its first lines read: a log opened while its step ran
+  // follows the new lines, and stays where it is when the step ends.
+  const [opening, setOpening] = useState<{ line?: number }>();
+  if (!opening && lines.length > 0) {
+    setOpening({ line: logOpeningLine(step, text) });
+  }
+  const log = useRef<HTMLDivElement>(null);
+  useLogOpensAt(log, opening?.line);
 
   if (loading) {
     return <Typography variant="caption">Loading logs…</Typography>;
@@ -98,9 +110,9 @@ export const StepLogs = ({ step }: { step: StepExecution }) => {
     <Box width="100%">
       {error && <ErrorPanel error={error} title="Could not read the logs" />}
       {lines.length > 0 && (
-        <Box height={logHeight(text.split('\n').length)}>
+        <div ref={log} style={{ height: logHeight(text.split('\n').length) }}>
           <LogViewer text={text} />
-        </Box>
+        </div>
       )}
       {lines.length === 0 && !error && (
         <Typography variant="caption">{noLogsText(step)}</Typography>

@@ -23,10 +23,26 @@ function activeStepId(steps: StepExecution[]): string | undefined {
 }
 
 /**
+ * The plan an approval that waits asks a person to decide on: the last plan step before it.
+ */
+function planToReview(steps: StepExecution[]): string | undefined {
+  const waiting = steps.find(step => step.status === 'WAITING_FOR_APPROVAL');
+  return (
+    waiting &&
+    steps
+      .filter(
+        step => step.type === 'iac.plan' && step.position < waiting.position,
+      )
+      .sort((a, b) => b.position - a.position)[0]?.id
+  );
+}
+
+/**
  * The run's steps in order; opening one shows its logs. Until the person opens or closes one
  * themselves, the step the run is at is open, so its logs show as they come; when the run
  * ends, the step it was at last stays open. A run that had ended before the page opened shows
- * its failed step's log: the tool's explanation of the failure is there. A step's error is said
+ * its failed step's log: the tool's explanation of the failure is there; one that waits for
+ * approval shows the plan to decide on (its page opened with every step closed). A step's error is said
  * beside its name unless the run says the same above (a failed run page said one message
  * three times: the run's, the step's and the log's).
  */
@@ -50,7 +66,10 @@ export const StepTimeline = ({
   }
   const open =
     chosen === undefined
-      ? active ?? lastActive ?? steps.find(step => step.status === 'FAILED')?.id
+      ? active ??
+        lastActive ??
+        planToReview(steps) ??
+        steps.find(step => step.status === 'FAILED')?.id
       : chosen;
   return (
     <Box marginY={2}>

@@ -426,7 +426,7 @@ describe('StacksContent', () => {
     expect(within(row).getByText('0')).toBeInTheDocument();
   });
 
-  it('marks a stack the service does not list as not found and still lists the others', async () => {
+  it('lists only the stacks the service has, and names the others the catalog-info.yaml still lists', async () => {
     serveStacks();
 
     renderEntityContent(
@@ -434,17 +434,53 @@ describe('StacksContent', () => {
       entityNaming(`stack-gone,${network.id}`),
     );
 
-    const goneRow = await rowOf('Stack stack-gone was not found');
-    expect(within(goneRow).queryAllByRole('button')).toEqual([]);
-
     const networkRow = await rowOf('Network');
     expect(
       within(networkRow).getByRole('button', { name: /^Details of / }),
     ).toBeInTheDocument();
+    // A deleted stack came back after a reload as a row reading "not found" and "Never run".
+    expect(screen.getAllByRole('row')).toHaveLength(2);
+    expect(screen.queryByText(/was not found/)).not.toBeInTheDocument();
+    expect(
+      screen.getByText(
+        /annotation of payments also names a stack the infrastructure service does not have \(deleted, or never created\)/,
+      ),
+    ).toHaveTextContent('stack-gone. Remove it from the entity');
     // Both stacks were asked for in one request.
     expect(requestsTo('GET', '/stacks').map(r => r.query.getAll('id'))).toEqual(
       [['stack-gone', network.id]],
     );
+  });
+
+  it('leaves a deleted stack out without a word on an entity the catalog module keeps current', async () => {
+    serveStacks();
+    const entity = entityNaming(`stack-gone,${network.id}`);
+    entity.metadata.annotations!['backstage.io/managed-by-location'] =
+      'url:infra-delivery:portal-organization';
+
+    renderEntityContent(<StacksContent />, entity);
+
+    await rowOf('Network');
+    expect(screen.getAllByRole('row')).toHaveLength(2);
+    expect(screen.queryByText(/stack-gone/)).not.toBeInTheDocument();
+  });
+
+  it('says a stack’s own entity outlives the deleted stack until the catalog’s next refresh', async () => {
+    serveStacks();
+    const entity = entityNaming('stack-gone');
+    entity.kind = 'Resource';
+    entity.spec = { type: 'iac-stack', owner: 'team-a' };
+
+    renderEntityContent(<StacksContent />, entity);
+
+    expect(
+      await screen.findByText(
+        'This stack is no longer in the infrastructure service: it was deleted. Its catalog entry goes at the catalog’s next refresh.',
+      ),
+    ).toBeInTheDocument();
+    expect(
+      screen.queryByRole('button', { name: /^Plan & apply/ }),
+    ).not.toBeInTheDocument();
   });
 
   it('shows the ErrorBody message and request id when the count endpoint fails', async () => {
@@ -604,26 +640,44 @@ describe('StacksContent', () => {
       within(message).getByRole('link', { name: 'Follow the run' }),
     ).toHaveAttribute('href', expect.stringMatching(/\/infra-runs\/run-new$/));
 
-    // The plan ends and the run waits for approval, as the stack's row says: "has started" is
-    // no longer news, and goes, once it has stood long enough to be followed.
+    // The plan ends and the run waits for approval, as the stack's row says: the message
+    // follows it at once ("has started" stood above "Waiting for approval"), and leads to the
+    // plan and its Approve button.
     serveRunningNetworkRun({ id: 'run-new', status: 'WAITING_FOR_APPROVAL' });
     act(() =>
       signals.announce('infra-delivery:pipeline-runs', { runId: 'run-new' }),
     );
-    expect(
-      (await screen.findAllByText(/waiting for approval/i)).length,
-    ).toBeGreaterThan(0);
-    expect(screen.getByRole('status')).toHaveTextContent(
-      'A plan of Network has started.',
+    await waitFor(() =>
+      expect(screen.getByRole('status')).toHaveTextContent(
+        'A plan of Network waits for your approval.',
+      ),
     );
+    expect(
+      within(screen.getByRole('status')).getByRole('link', {
+        name: 'Review the plan and approve',
+      }),
+    ).toHaveAttribute('href', expect.stringMatching(/\/infra-runs\/run-new$/));
+    // Someone must act on it: it stays, however long it has stood.
     const restoreClock = afterUnderWayMessageMinimum();
     act(() =>
       signals.announce('infra-delivery:pipeline-runs', { runId: 'run-new' }),
     );
     await waitFor(() =>
       expect(
-        screen.queryByText(/A plan of Network has started/),
-      ).not.toBeInTheDocument(),
+        requestsTo('GET', '/stacks/resource-count').length,
+      ).toBeGreaterThan(overviewLoads + 2),
+    );
+    expect(screen.getByRole('status')).toHaveTextContent(
+      'A plan of Network waits for your approval.',
+    );
+
+    // Approved and applied: nothing more to say.
+    serveRunningNetworkRun({ id: 'run-new', status: 'SUCCEEDED' });
+    act(() =>
+      signals.announce('infra-delivery:pipeline-runs', { runId: 'run-new' }),
+    );
+    await waitFor(() =>
+      expect(screen.queryByRole('status')).not.toBeInTheDocument(),
     );
     restoreClock();
   });

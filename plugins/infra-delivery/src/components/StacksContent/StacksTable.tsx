@@ -7,7 +7,7 @@ import { isStackEntity } from '../common/stackEntityRef';
 import { useApi } from '@backstage/frontend-plugin-api';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import useInterval from 'react-use/esm/useInterval';
 import { infraDeliveryApiRef } from '../../api';
 import { useActionMessage } from '../common/ActionMessage';
@@ -17,6 +17,7 @@ import { useOpenedDrawer } from '../common/drawerLinks';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { MaybeLink } from '../common/MaybeLink';
 import { noRunnerWillClaim, RunState } from '../common/RunStatus';
+import { hasSettled, startedRunOutcome } from './startedRunOutcome';
 import { runTitle } from '../common/runTitle';
 import { useCanExecuteRuns } from '../common/useCanExecuteRuns';
 import { isActiveRun, LIVE_POLL_MS } from '../common/livePolling';
@@ -35,70 +36,66 @@ import {
 } from '../Drift/DriftFilter';
 import { StackOverview, useStacksOverview } from './useStacksOverview';
 import { StackOutputsSummary } from './StackOutputs';
-import { ErrorText } from '../common/WarningText';
+import { NoStacksHere } from './NoStacksHere';
+import { UnknownStacksNote } from './UnknownStacksNote';
 import { CARD_HEADING } from '../common/cardHeading';
 
 export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
   const client = useApi(infraDeliveryApiRef);
   const canExecute = useCanExecuteRuns();
   const { value, loading, error, retry } = useStacksOverview(stackIds);
+  const rows = value?.rows;
   const refresh = useCallback(() => retry(), [retry]);
   useLiveRuns(refresh);
   useInterval(
     refresh,
-    value?.some(row => isActiveRun(row.latestRun?.status))
-      ? LIVE_POLL_MS
-      : null,
+    rows?.some(row => isActiveRun(row.latestRun?.status)) ? LIVE_POLL_MS : null,
   );
   // The opened stack by id (in the query string, where links open it): the drawer shows it as
   // the table last read it, so a drift check or run started from the drawer shows there when
   // the table reloads.
   const [openedId, setOpenedId] = useOpenedDrawer('stack');
   const [driftFilter, setDriftFilter] = useState<DriftFilterValue>('ALL');
-  // Stacks deleted here: the entity's annotation names them until the catalog reads the
-  // service again, and their rows would read "not found" until then.
+  // Stacks deleted here: their rows go at once, before the table has read the service again.
   const [deletedIds, setDeletedIds] = useState<string[]>([]);
   const { entity } = useEntity();
   const runLink = useEntityRunLink();
-  // "… has started" goes once the run no longer runs: the stack's row then says where it is
-  // (waiting for approval, succeeded).
-  const { message, say } = useActionMessage(runId =>
-    Boolean(
-      value?.some(
-        row =>
-          row.latestRun?.id === runId && !isActiveRun(row.latestRun.status),
-      ),
-    ),
+  // What each run started here is called in the message ("A plan of Network").
+  const startedRuns = useRef(new Map<string, string>());
+  const latestRunOf = (runId: string) =>
+    rows?.find(row => row.latestRun?.id === runId)?.latestRun;
+  // The message follows the run it speaks of: "… has started" became "… waits for your
+  // approval" (with the way to the Approve button), and goes once nobody needs to act on it.
+  const { message, say } = useActionMessage(
+    runId => {
+      const run = latestRunOf(runId);
+      return Boolean(run && hasSettled(run));
+    },
+    runId => {
+      const run = latestRunOf(runId);
+      const what = startedRuns.current.get(runId);
+      return run && what
+        ? startedRunOutcome(what, run, runLink(entity, run.id))
+        : undefined;
+    },
   );
   /** Says what an action started, with a link to the run's page. */
-  // A run of a free stack starts at once (its first step goes to a runner, where one is
-  // connected); one of a busy stack waits for the run that holds it.
   const startedBy =
     (what: string) =>
     ({ data: run }: { data: PipelineRun }) => {
-      const to = runLink(entity, run.id);
-      let state = 'has started';
-      if (run.status === 'QUEUED') {
-        state = 'is queued behind the stack’s current run';
-      } else if (noRunnerWillClaim(run)) {
-        state = 'is waiting for a runner';
-      }
-      say({
-        text: `${what} ${state}.`,
-        link: to ? { to, label: 'Follow the run' } : undefined,
-        whileUnderWay: run.id,
-      });
+      startedRuns.current.set(run.id, what);
+      say(startedRunOutcome(what, run, runLink(entity, run.id)));
       refresh();
     };
 
-  const opened = value?.find(row => row.stackId === openedId);
-  const stacks = (value ?? []).flatMap(row => (row.stack ? [row.stack] : []));
-  const latestRuns = useMemo(() => value?.map(row => row.latestRun), [value]);
+  const opened = rows?.find(row => row.stackId === openedId);
+  const stacks = (rows ?? []).map(row => row.stack);
+  const latestRuns = useMemo(() => rows?.map(row => row.latestRun), [rows]);
   const blockerOf = useBlockingRuns(latestRuns, stacks);
 
   // A stack's own page shows its details under its row, where other entities open a drawer.
   const ownStack =
-    isStackEntity(entity) && value?.length === 1 ? value[0] : undefined;
+    isStackEntity(entity) && rows?.length === 1 ? rows[0] : undefined;
   if (loading && !value) {
     return <Progress />;
   }
@@ -116,26 +113,21 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
   const columns: TableColumn<StackOverview>[] = [
     {
       title: 'Stack',
-      render: row =>
-        row.stack ? (
-          <Box style={{ whiteSpace: 'nowrap' }}>
-            {ownStack ? (
-              <Typography variant="body2">{row.stack.name}</Typography>
-            ) : (
-              <DetailsButton
-                name={row.stack.name}
-                onClick={() => setOpenedId(row.stackId)}
-              />
-            )}
-            <Typography variant="caption" color="textSecondary" component="div">
-              {row.stack.givenId}
-            </Typography>
-          </Box>
-        ) : (
-          <Typography variant="body2">
-            <ErrorText>Stack {row.stackId} was not found</ErrorText>
+      render: row => (
+        <Box style={{ whiteSpace: 'nowrap' }}>
+          {ownStack ? (
+            <Typography variant="body2">{row.stack.name}</Typography>
+          ) : (
+            <DetailsButton
+              name={row.stack.name}
+              onClick={() => setOpenedId(row.stackId)}
+            />
+          )}
+          <Typography variant="caption" color="textSecondary" component="div">
+            {row.stack.givenId}
           </Typography>
-        ),
+        </Box>
+      ),
     },
     {
       title: 'Latest run',
@@ -162,7 +154,7 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
     },
     {
       title: 'Drift',
-      render: row => row.stack && <DriftStatus stack={row.stack} stacked />,
+      render: row => <DriftStatus stack={row.stack} stacked />,
     },
     // No sort arrow: its room would push the actions off a 1,024 px screen.
     {
@@ -173,7 +165,7 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
     },
     {
       title: 'Outputs',
-      render: row => <StackOutputsSummary output={row.stack?.output} />,
+      render: row => <StackOutputsSummary output={row.stack.output} />,
     },
   ];
   const busyNote = ({ latestRun }: StackOverview) =>
@@ -185,88 +177,89 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
       />
     );
   /** Plan & apply and Destroy of a stack: in its row, and at the top of its drawer. */
-  const stackActions = (row: StackOverview) =>
-    row.stack && (
-      // Side by side from 1,280 px, where the other columns make room (outputs are cut to
-      // fit); one above the other below, where the row has no room for both.
-      <Box
-        display="flex"
-        flexWrap={{ xs: 'wrap', lg: 'nowrap' }}
-        style={{ gap: 8, whiteSpace: 'nowrap' }}
+  const stackActions = (row: StackOverview) => (
+    // Side by side from 1,280 px, where the other columns make room (outputs are cut to
+    // fit); one above the other below, where the row has no room for both.
+    <Box
+      display="flex"
+      flexWrap={{ xs: 'wrap', lg: 'nowrap' }}
+      style={{ gap: 8, whiteSpace: 'nowrap' }}
+    >
+      <ConfirmActionButton
+        label="Plan & apply"
+        ariaLabel={`Plan & apply ${row.stack.name}`}
+        title={`Plan and apply ${row.stack.name}?`}
+        noteLabel="What is this run for? (optional)"
+        noteHelperText="Names the run in the runs list"
+        onConfirm={description =>
+          trigger(row.stack.changePipelineId, description)
+        }
+        onDone={startedBy(`A plan of ${row.stack.name}`)}
       >
-        <ConfirmActionButton
-          label="Plan & apply"
-          ariaLabel={`Plan & apply ${row.stack.name}`}
-          title={`Plan and apply ${row.stack.name}?`}
-          noteLabel="What is this run for? (optional)"
-          noteHelperText="Names the run in the runs list"
-          onConfirm={description =>
-            trigger(row.stack!.changePipelineId, description)
-          }
-          onDone={startedBy(`A plan of ${row.stack.name}`)}
-        >
-          <Typography>
-            This queues a run of the stack's change pipeline: a plan,
-            {row.stack.autoApprove
-              ? ' then the apply without approval.'
-              : ' an approval, then the apply.'}{' '}
-            A plan that changes nothing ends the run.
-          </Typography>
-          {busyNote(row)}
-        </ConfirmActionButton>
-        <ConfirmActionButton
-          label="Destroy"
-          ariaLabel={`Destroy ${row.stack.name}`}
-          color="secondary"
-          title={`Destroy every resource of ${row.stack.name}?`}
-          typedConfirmation={row.stack.name}
-          confirmLabel="Queue the destruction"
-          disabled={row.resourceCount === 0}
-          disabledReason="Nothing is applied yet: there is nothing to destroy"
-          onConfirm={() => trigger(row.stack!.destroyPipelineId)}
-          onDone={startedBy(`The destruction of ${row.stack.name}`)}
-        >
-          <Typography>
-            This queues the destroy pipeline of the stack: it plans the
-            destruction of its {row.resourceCount} resources
-            {row.stack.autoApprove
-              ? ' and destroys them without approval.'
-              : ', waits for an approval, then destroys them.'}
-          </Typography>
-          {busyNote(row)}
-        </ConfirmActionButton>
-      </Box>
-    );
+        <Typography>
+          This queues a run of the stack's change pipeline: a plan,
+          {row.stack.autoApprove
+            ? ' then the apply without approval.'
+            : ' an approval, then the apply.'}{' '}
+          A plan that changes nothing ends the run.
+        </Typography>
+        {busyNote(row)}
+      </ConfirmActionButton>
+      <ConfirmActionButton
+        label="Destroy"
+        ariaLabel={`Destroy ${row.stack.name}`}
+        color="secondary"
+        title={`Destroy every resource of ${row.stack.name}?`}
+        typedConfirmation={row.stack.name}
+        confirmLabel="Queue the destruction"
+        disabled={row.resourceCount === 0}
+        disabledReason="Nothing is applied yet: there is nothing to destroy"
+        onConfirm={() => trigger(row.stack.destroyPipelineId)}
+        onDone={startedBy(`The destruction of ${row.stack.name}`)}
+      >
+        <Typography>
+          This queues the destroy pipeline of the stack: it plans the
+          destruction of its {row.resourceCount} resources
+          {row.stack.autoApprove
+            ? ' and destroys them without approval.'
+            : ', waits for an approval, then destroys them.'}
+        </Typography>
+        {busyNote(row)}
+      </ConfirmActionButton>
+    </Box>
+  );
   // A viewer has nothing to press here: no empty column.
   if (canExecute) {
     columns.push({ title: 'Actions', render: stackActions });
   }
 
-  const detailsOf = (row: StackOverview) =>
-    row.stack && {
-      stack: row.stack,
-      runPath: (runId: string) => runLink(entity, runId),
-      onStarted: (what: string, run: PipelineRun) =>
-        startedBy(what)({ data: run }),
-      latestRun: row.latestRun,
-      resourceCount: row.resourceCount,
-      driftCheckBusy:
-        row.latestRun &&
-        driftCheckBusyReason(
-          row.latestRun,
-          runTitle(row.latestRun, stacks),
-          blockerOf(row.latestRun),
-        ),
-      onChanged: (what: string) => {
-        say({ text: `${what}.` });
-        refresh();
-      },
-    };
+  const detailsOf = (row: StackOverview) => ({
+    stack: row.stack,
+    runPath: (runId: string) => runLink(entity, runId),
+    onStarted: (what: string, run: PipelineRun) =>
+      startedBy(what)({ data: run }),
+    latestRun: row.latestRun,
+    resourceCount: row.resourceCount,
+    driftCheckBusy:
+      row.latestRun &&
+      driftCheckBusyReason(
+        row.latestRun,
+        runTitle(row.latestRun, stacks),
+        blockerOf(row.latestRun),
+      ),
+    onChanged: (what: string) => {
+      say({ text: `${what}.` });
+      refresh();
+    },
+  });
   const ownDetails = ownStack && detailsOf(ownStack);
   // Its details are on the page already: no drawer repeats them.
   const openedDetails = !ownStack && opened && detailsOf(opened);
 
-  const waitingForRunner = value?.find(row =>
+  const remaining = (rows ?? []).filter(
+    row => !deletedIds.includes(row.stackId),
+  );
+  const waitingForRunner = rows?.find(row =>
     noRunnerWillClaim(row.latestRun),
   )?.latestRun;
 
@@ -287,11 +280,16 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
         title="Stacks"
         options={TABLE_OPTIONS}
         columns={contentWidths(columns)}
-        data={(value ?? []).filter(
-          row =>
-            !deletedIds.includes(row.stackId) &&
-            matchesDriftFilter(driftFilter, row.stack),
+        data={remaining.filter(row =>
+          matchesDriftFilter(driftFilter, row.stack),
         )}
+        emptyContent={
+          <NoStacksHere entity={entity} filtered={remaining.length > 0} />
+        }
+      />
+      <UnknownStacksNote
+        entity={entity}
+        stackIds={value?.unknownStackIds ?? []}
       />
       {ownDetails && (
         <Box marginTop={3}>

@@ -15,29 +15,53 @@ export interface StackOverview {
    */
   id: string;
   stackId: string;
-  /** Undefined when the stack does not exist (any more) or is not visible. */
-  stack?: Stack;
+  stack: Stack;
   latestRun?: PipelineRun;
   resourceCount: number;
 }
 
-/** Each stack with its latest run (#13, newest per entity) and resource count (#24). */
+/** The entity's stacks as the service has them. */
+export interface StacksOverview {
+  /** Each stack the service has, in the annotation's order. */
+  rows: StackOverview[];
+  /**
+   * The ids the annotation names that the service does not have (any more) or does not show
+   * the caller: a stack deleted a moment ago stays in the catalog's copy of the annotation
+   * until the catalog reads the service again.
+   */
+  unknownStackIds: string[];
+}
+
+/**
+ * Each stack with its latest run (#13, newest per entity) and resource count (#24). The
+ * service decides which stacks there are: the catalog's annotation only names the candidates.
+ */
 export function useStacksOverview(stackIds: string[]) {
   const client = useApi(infraDeliveryApiRef);
   const key = stackIds.join(',');
-  return useReloadableAsync(async (): Promise<StackOverview[]> => {
+  return useReloadableAsync(async (): Promise<StacksOverview> => {
     const [stacks, runs, counts] = await Promise.all([
       loadVisibleStacks(client, stackIds),
       loadLatestRuns(client, stackIds),
       loadResourceCounts(client, stackIds),
     ]);
-    return stackIds.map((stackId, i) => ({
-      id: stackId,
-      stackId,
-      stack: stacks[i],
-      latestRun: runs.get(stackId),
-      resourceCount: counts.get(stackId) ?? 0,
-    }));
+    const rows: StackOverview[] = [];
+    const unknownStackIds: string[] = [];
+    stackIds.forEach((stackId, i) => {
+      const stack = stacks[i];
+      if (!stack) {
+        unknownStackIds.push(stackId);
+        return;
+      }
+      rows.push({
+        id: stackId,
+        stackId,
+        stack,
+        latestRun: runs.get(stackId),
+        resourceCount: counts.get(stackId) ?? 0,
+      });
+    });
+    return { rows, unknownStackIds };
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [client, key]);
 }

@@ -113,7 +113,14 @@ export const UNDER_WAY_MESSAGE_MIN_MS = 10_000;
  * runs next." stood above the run's Succeeded. `say` is stable, so it can be passed to
  * callbacks freely.
  */
-export function useActionMessage(hasEnded?: (id: string) => boolean): {
+export function useActionMessage(
+  hasEnded?: (id: string) => boolean,
+  /**
+   * What to say of the work under way as it stands now, where it can change what the message
+   * says: "A plan of Network has started." read wrong above the plan's "Waiting for approval".
+   */
+  asItStands?: (id: string) => Outcome | undefined,
+): {
   message: ReactNode;
   say: (outcome: Outcome) => void;
 } {
@@ -135,7 +142,8 @@ export function useActionMessage(hasEnded?: (id: string) => boolean): {
     ended &&
     said !== undefined &&
     Date.now() - said.at >= UNDER_WAY_MESSAGE_MIN_MS;
-  const outcome = gone ? undefined : said?.outcome;
+  const current = underWay === undefined ? undefined : asItStands?.(underWay);
+  const outcome = gone ? undefined : current ?? said?.outcome;
   const text = ended ? outcome?.onceEnded ?? outcome?.text : outcome?.text;
   const message = outcome && (
     <Box marginBottom={2}>

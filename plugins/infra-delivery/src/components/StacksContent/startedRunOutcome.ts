@@ -1,0 +1,43 @@
+import { PipelineRun } from '@infra-delivery/plugin-infra-delivery-common';
+import { Outcome } from '../common/ActionMessage';
+import { isActiveRun } from '../common/livePolling';
+import { noRunnerWillClaim } from '../common/RunStatus';
+
+/**
+ * What the stacks' message says of a run started there (`what`: "A plan of Network"), as the
+ * run stands: queued behind the stack's current run, waiting for a runner, started, or waiting
+ * for the approval of its plan, with a link to the run's page, where the plan and Approve are.
+ * A run of a free stack starts at once (its first step goes to a runner, where one is
+ * connected); one of a busy stack waits for the run that holds it.
+ */
+export function startedRunOutcome(
+  what: string,
+  run: PipelineRun,
+  runPage: string | undefined,
+): Outcome {
+  if (run.status === 'WAITING_FOR_APPROVAL') {
+    return {
+      text: `${what} waits for your approval.`,
+      link: runPage
+        ? { to: runPage, label: 'Review the plan and approve' }
+        : undefined,
+      whileUnderWay: run.id,
+    };
+  }
+  let state = 'has started';
+  if (run.status === 'QUEUED') {
+    state = 'is queued behind the stack’s current run';
+  } else if (noRunnerWillClaim(run)) {
+    state = 'is waiting for a runner';
+  }
+  return {
+    text: `${what} ${state}.`,
+    link: runPage ? { to: runPage, label: 'Follow the run' } : undefined,
+    whileUnderWay: run.id,
+  };
+}
+
+/** Whether the message of a run started on the stacks can go: nobody needs to act on it any more. */
+export function hasSettled(run: PipelineRun): boolean {
+  return !isActiveRun(run.status) && run.status !== 'WAITING_FOR_APPROVAL';
+}
