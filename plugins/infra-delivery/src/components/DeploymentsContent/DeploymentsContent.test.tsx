@@ -349,12 +349,46 @@ describe('DeploymentsContent', () => {
     await waitFor(() =>
       expect(requestsTo('POST', '/deployments/d3/redeploy')).toHaveLength(1),
     );
-    // While the new deployment is in flight, nothing is offered again.
+    // While the new deployment is in flight, the failed one waits for it.
     await waitFor(() =>
       expect(
-        screen.queryByRole('button', { name: /^Deploy .* again$/ }),
-      ).not.toBeInTheDocument(),
+        screen.getByRole('button', { name: 'Deploy again “Deploy app:3”' }),
+      ).toBeDisabled(),
     );
+  });
+
+  it('keeps Roll back and Deploy again in their rows while another deployment is under way, saying why they wait', async () => {
+    server.use(
+      http.get(`${baseUrl}/deployments`, () =>
+        HttpResponse.json(
+          list([
+            deployment('d4', 'IN_PROGRESS', 'app:4'),
+            deployment('d3', 'FAILED', 'app:3'),
+            deployment('d2', 'SUCCEEDED', 'app:2'),
+            deployment('d1', 'SUCCEEDED', 'app:1'),
+          ]),
+        ),
+      ),
+    );
+    await renderEntityContent(<DeploymentsContent />, annotated);
+    await screen.findByText('Deploy app:4');
+
+    const reason =
+      '“Deploy app:4” is under way: a service takes one deployment at a time. This is possible once it ends.';
+    for (const name of [
+      'Roll back to “Deploy app:1”',
+      'Deploy again “Deploy app:3”',
+    ]) {
+      const button = screen.getByRole('button', { name });
+      // Offered and refused with SERVICE_BUSY after its confirmation, it was a dead end.
+      expect(button).toBeDisabled();
+      await userEvent.hover(button.parentElement!);
+      expect(
+        await screen.findByRole('tooltip', { name: reason }),
+      ).toBeInTheDocument();
+      await userEvent.unhover(button.parentElement!);
+    }
+    expect(requestsTo('POST', '/deployments/d1/rollback')).toHaveLength(0);
   });
 
   it('shows a progress bar while the history loads', async () => {
