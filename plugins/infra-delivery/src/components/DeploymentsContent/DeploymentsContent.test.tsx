@@ -607,6 +607,43 @@ describe('DeploymentsContent', () => {
     expect(diff.textContent).toContain('- "app:1"\n  + "app:3"');
   });
 
+  it('leads from a deployment to the pipeline run whose deploy step started it', async () => {
+    server.use(
+      http.get(`${baseUrl}/deployments`, () =>
+        HttpResponse.json(
+          list([
+            {
+              ...deployment('d2', 'FAILED', 'app:2'),
+              triggerSource: 'PIPELINE',
+              pipelineRunId: 'run-7',
+            },
+            deployment('d1', 'SUCCEEDED', 'app:1'),
+          ]),
+        ),
+      ),
+      http.get(`${baseUrl}/infrastructure-events`, () =>
+        HttpResponse.json({ data: list([]) }),
+      ),
+    );
+    await renderEntityContent(<DeploymentsContent />, annotated);
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Details of Deploy app:2' }),
+    );
+    // Why it was deployed (the commit, the approval) is on the run's page.
+    expect(
+      await screen.findByRole('link', { name: 'open the run' }),
+    ).toHaveAttribute('href', '/infra-delivery/runs/run-7');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Close' }));
+    await userEvent.click(
+      screen.getByRole('button', { name: 'Details of Deploy app:1' }),
+    );
+    await screen.findByText(/First release of the service/);
+    expect(
+      screen.queryByRole('link', { name: 'open the run' }),
+    ).not.toBeInTheDocument();
+  });
+
   it('says so when a deployment is the first release of its service', async () => {
     server.use(
       http.get(`${baseUrl}/deployments`, () =>
