@@ -408,6 +408,12 @@ describe('DeploymentsContent', () => {
     expect(
       await screen.findByText('No deployments of this service yet.'),
     ).toBeInTheDocument();
+    // And how one comes to be: the tab has no button that starts one.
+    expect(
+      screen.getByText(/starts from a pipeline run's deploy step/),
+    ).toHaveTextContent(
+      '(container.deploy) or through the API (POST /deployments)',
+    );
     expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
   });
 

@@ -283,6 +283,12 @@ export const DeploymentsView = ({
         emptyContent={
           <Box padding={2}>
             <Typography>No deployments of this service yet.</Typography>
+            {/* What to do next: the tab itself starts none. */}
+            <Typography variant="body2" color="textSecondary">
+              A deployment starts from a pipeline run's deploy step
+              (container.deploy) or through the API (POST /deployments); it
+              shows here as it rolls out.
+            </Typography>
           </Box>
         }
       />
