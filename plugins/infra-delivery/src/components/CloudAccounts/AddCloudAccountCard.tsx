@@ -7,14 +7,21 @@ import {
   givenIdSchema,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
-import Button from '@material-ui/core/Button';
 import TextField from '@material-ui/core/TextField';
 import { useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
+import { ButtonWithReason } from '../common/ButtonWithReason';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { CARD_HEADING } from '../common/cardHeading';
 
 const EMPTY_FORM = { name: '', givenId: '', cloudId: '' };
+
+/** Each field: its label, and the hint under it until something is wrong with it. */
+const FIELDS = [
+  ['name', 'Name', 'What people call it: Production'],
+  ['givenId', 'Id', 'Lowercase: production'],
+  ['cloudId', 'AWS account id', '12 digits'],
+] as const;
 
 /** What the form needs of the common package's zod schemas. */
 type WireSchema = {
@@ -50,6 +57,15 @@ export const AddCloudAccountCard = ({
   const [givenIdEdited, setGivenIdEdited] = useState(false);
   const [error, setError] = useState<Error>();
   const problems = formProblems(form);
+  const missing = FIELDS.filter(([field]) => !form[field].trim()).map(
+    ([, label]) => label,
+  );
+  // Why the button is greyed, on hover and focus: the empty fields first, then the wrong ones.
+  let notReady: string | undefined;
+  if (missing.length) notReady = `Fill in first: ${missing.join(', ')}.`;
+  else if (Object.keys(problems).length) {
+    notReady = 'Correct the fields marked in red first.';
+  }
   const change = (field: keyof typeof EMPTY_FORM, value: string) => {
     if (field === 'givenId') setGivenIdEdited(true);
     setForm({
@@ -79,14 +95,15 @@ export const AddCloudAccountCard = ({
     <InfoCard titleTypographyProps={CARD_HEADING} title="Add an AWS account">
       {/* Every field has a line under it, a hint or what is wrong with it: the button lines
           up with the inputs, not with those lines. */}
-      <Box display="flex" alignItems="flex-start" style={{ gap: 16 }}>
-        {(
-          [
-            ['name', 'Name', 'What people call it: Production'],
-            ['givenId', 'Id', 'Lowercase: production'],
-            ['cloudId', 'AWS account id', '12 digits'],
-          ] as const
-        ).map(([field, label, hint]) => (
+      {/* In a narrow window the fields wrap onto lines of their own instead of squeezing
+          their labels over each other. */}
+      <Box
+        display="flex"
+        flexWrap="wrap"
+        alignItems="flex-start"
+        style={{ gap: 16 }}
+      >
+        {FIELDS.map(([field, label, hint]) => (
           <TextField
             key={field}
             id={`cloud-account-${field}`}
@@ -97,20 +114,16 @@ export const AddCloudAccountCard = ({
             onChange={event => change(field, event.target.value)}
           />
         ))}
-        <Button
+        <ButtonWithReason
           variant="contained"
           color="primary"
           style={{ marginTop: 12, whiteSpace: 'nowrap', flexShrink: 0 }}
           onClick={create}
-          disabled={
-            !form.name.trim() ||
-            !form.givenId ||
-            !form.cloudId ||
-            Object.keys(problems).length > 0
-          }
+          disabled={Boolean(notReady)}
+          disabledReason={notReady}
         >
           Add and connect
-        </Button>
+        </ButtonWithReason>
       </Box>
       {error && (
         <ErrorPanel error={error} title="The account could not be added" />

@@ -455,7 +455,9 @@ describe('CloudAccountsPage', () => {
     const user = userEvent.setup();
     await renderPage();
     await rowOf('Sandbox');
-    const addButton = screen.getByRole('button', { name: 'Add and connect' });
+    // Read anew each time: greyed, the button hangs in the wrapper that carries its reason.
+    const addButton = () =>
+      screen.getByRole('button', { name: 'Add and connect' });
     const givenId = screen.getByLabelText('Id');
 
     await user.type(screen.getByLabelText('Name'), 'Data Lake (EU)');
@@ -463,12 +465,12 @@ describe('CloudAccountsPage', () => {
 
     await user.type(screen.getByLabelText('AWS account id'), '12345678901');
     expect(screen.getByText('a 12-digit AWS account id')).toBeInTheDocument();
-    expect(addButton).toBeDisabled();
+    expect(addButton()).toBeDisabled();
     await user.type(screen.getByLabelText('AWS account id'), '2');
     expect(
       screen.queryByText('a 12-digit AWS account id'),
     ).not.toBeInTheDocument();
-    expect(addButton).toBeEnabled();
+    expect(addButton()).toBeEnabled();
 
     // An id of the person's own is checked too, and no longer follows the name.
     await user.clear(givenId);
@@ -476,10 +478,39 @@ describe('CloudAccountsPage', () => {
     expect(
       screen.getByText('lowercase letters, digits and inner dashes'),
     ).toBeInTheDocument();
-    expect(addButton).toBeDisabled();
+    expect(addButton()).toBeDisabled();
     await user.type(screen.getByLabelText('Name'), ' 2');
     expect(givenId).toHaveValue('Lake');
     expect(requestsTo('POST', '/cloud-accounts')).toHaveLength(0);
+  });
+
+  it('says why Add and connect is greyed, and wraps its fields in a narrow window', async () => {
+    const user = userEvent.setup();
+    await renderPage();
+    await rowOf('Sandbox');
+    const addButton = screen.getByRole('button', { name: 'Add and connect' });
+    const reasonOnHover = async (reason: string) => {
+      expect(addButton).toBeDisabled();
+      await user.hover(addButton.parentElement!);
+      expect(
+        await screen.findByRole('tooltip', { name: reason }),
+      ).toBeInTheDocument();
+      await user.unhover(addButton.parentElement!);
+    };
+
+    await reasonOnHover('Fill in first: Name, Id, AWS account id.');
+    await user.type(screen.getByLabelText('Name'), 'Data Lake');
+    await reasonOnHover('Fill in first: AWS account id.');
+    await user.type(screen.getByLabelText('AWS account id'), '1234');
+    await reasonOnHover('Correct the fields marked in red first.');
+
+    // Side by side without wrapping, the three fields squeezed their labels over each other.
+    expect(
+      screen.getByLabelText('Name').closest('.MuiFormControl-root')!
+        .parentElement,
+    ).toHaveStyle({
+      flexWrap: 'wrap',
+    });
   });
 
   it('offers the template download alone when the service has no quick-create link', async () => {

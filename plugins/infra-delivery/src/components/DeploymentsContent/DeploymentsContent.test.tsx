@@ -349,12 +349,46 @@ describe('DeploymentsContent', () => {
     await waitFor(() =>
       expect(requestsTo('POST', '/deployments/d3/redeploy')).toHaveLength(1),
     );
-    // While the new deployment is in flight, nothing is offered again.
+    // While the new deployment is in flight, the failed one waits for it.
     await waitFor(() =>
       expect(
-        screen.queryByRole('button', { name: /^Deploy .* again$/ }),
-      ).not.toBeInTheDocument(),
+        screen.getByRole('button', { name: 'Deploy again “Deploy app:3”' }),
+      ).toBeDisabled(),
     );
+  });
+
+  it('keeps Roll back and Deploy again in their rows while another deployment is under way, saying why they wait', async () => {
+    server.use(
+      http.get(`${baseUrl}/deployments`, () =>
+        HttpResponse.json(
+          list([
+            deployment('d4', 'IN_PROGRESS', 'app:4'),
+            deployment('d3', 'FAILED', 'app:3'),
+            deployment('d2', 'SUCCEEDED', 'app:2'),
+            deployment('d1', 'SUCCEEDED', 'app:1'),
+          ]),
+        ),
+      ),
+    );
+    await renderEntityContent(<DeploymentsContent />, annotated);
+    await screen.findByText('Deploy app:4');
+
+    const reason =
+      '“Deploy app:4” is under way: a service takes one deployment at a time. This is possible once it ends.';
+    for (const name of [
+      'Roll back to “Deploy app:1”',
+      'Deploy again “Deploy app:3”',
+    ]) {
+      const button = screen.getByRole('button', { name });
+      // Offered and refused with SERVICE_BUSY after its confirmation, it was a dead end.
+      expect(button).toBeDisabled();
+      await userEvent.hover(button.parentElement!);
+      expect(
+        await screen.findByRole('tooltip', { name: reason }),
+      ).toBeInTheDocument();
+      await userEvent.unhover(button.parentElement!);
+    }
+    expect(requestsTo('POST', '/deployments/d1/rollback')).toHaveLength(0);
   });
 
   it('shows a progress bar while the history loads', async () => {
@@ -374,6 +408,12 @@ describe('DeploymentsContent', () => {
     expect(
       await screen.findByText('No deployments of this service yet.'),
     ).toBeInTheDocument();
+    // And how one comes to be: the tab has no button that starts one.
+    expect(
+      screen.getByText(/starts from a pipeline run's deploy step/),
+    ).toHaveTextContent(
+      '(container.deploy) or through the API (POST /deployments)',
+    );
     expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
   });
 
@@ -571,6 +611,43 @@ describe('DeploymentsContent', () => {
     ).toBeInTheDocument();
     const diff = screen.getByText(/containerDefinitions\.app\.image/);
     expect(diff.textContent).toContain('- "app:1"\n  + "app:3"');
+  });
+
+  it('leads from a deployment to the pipeline run whose deploy step started it', async () => {
+    server.use(
+      http.get(`${baseUrl}/deployments`, () =>
+        HttpResponse.json(
+          list([
+            {
+              ...deployment('d2', 'FAILED', 'app:2'),
+              triggerSource: 'PIPELINE',
+              pipelineRunId: 'run-7',
+            },
+            deployment('d1', 'SUCCEEDED', 'app:1'),
+          ]),
+        ),
+      ),
+      http.get(`${baseUrl}/infrastructure-events`, () =>
+        HttpResponse.json({ data: list([]) }),
+      ),
+    );
+    await renderEntityContent(<DeploymentsContent />, annotated);
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Details of Deploy app:2' }),
+    );
+    // Why it was deployed (the commit, the approval) is on the run's page.
+    expect(
+      await screen.findByRole('link', { name: 'open the run' }),
+    ).toHaveAttribute('href', '/infra-delivery/runs/run-7');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Close' }));
+    await userEvent.click(
+      screen.getByRole('button', { name: 'Details of Deploy app:1' }),
+    );
+    await screen.findByText(/First release of the service/);
+    expect(
+      screen.queryByRole('link', { name: 'open the run' }),
+    ).not.toBeInTheDocument();
   });
 
   it('says so when a deployment is the first release of its service', async () => {

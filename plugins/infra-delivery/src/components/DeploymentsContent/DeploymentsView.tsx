@@ -60,7 +60,8 @@ export const DeploymentsView = ({
   const deployments = value?.data ?? [];
   // In the query string: the overview card links straight to a deployment's drawer.
   const [openedId, setOpenedId] = useOpenedDrawer('deployment');
-  const inFlight = deployments.some(d => IN_FLIGHT.includes(d.status));
+  const underWay = deployments.find(d => IN_FLIGHT.includes(d.status));
+  const inFlight = Boolean(underWay);
   const { message, say } = useActionMessage(id =>
     deployments.some(d => d.id === id && !IN_FLIGHT.includes(d.status)),
   );
@@ -79,6 +80,13 @@ export const DeploymentsView = ({
 
   const current = deployments.find(d => d.status === 'SUCCEEDED');
   const title = (d: Deployment) => deploymentTitle(d, deployments);
+  // The service takes one deployment at a time (the backend answers SERVICE_BUSY): while one is
+  // under way, Roll back and Deploy again stay in their rows, disabled, and say what they wait for.
+  const busyReason =
+    underWay &&
+    `“${title(
+      underWay,
+    )}” is under way: a service takes one deployment at a time. This is possible once it ends.`;
   const runningRef = current?.data.deployedTaskDefinition?.ref;
   /**
    * A succeeded deployment of the task definition revision that runs now: the newest, or an
@@ -151,6 +159,8 @@ export const DeploymentsView = ({
                 // Each row's action is named after its row, quoted: descriptions are free text.
                 ariaLabel={`Roll back to “${title(d)}”`}
                 color="secondary"
+                disabled={Boolean(busyReason)}
+                disabledReason={busyReason || undefined}
                 title={`Roll back to “${title(d)}”?`}
                 confirmLabel="Roll back"
                 onConfirm={() =>
@@ -209,11 +219,12 @@ export const DeploymentsView = ({
             )}
           {canContinue &&
             d.status === 'FAILED' &&
-            d.data.deployedTaskDefinition &&
-            !inFlight && (
+            d.data.deployedTaskDefinition && (
               <ConfirmActionButton
                 label="Deploy again"
                 ariaLabel={`Deploy again “${title(d)}”`}
+                disabled={Boolean(busyReason)}
+                disabledReason={busyReason || undefined}
                 title={`Deploy “${title(d)}” again?`}
                 confirmLabel="Deploy again"
                 onConfirm={() =>
@@ -272,6 +283,12 @@ export const DeploymentsView = ({
         emptyContent={
           <Box padding={2}>
             <Typography>No deployments of this service yet.</Typography>
+            {/* What to do next: the tab itself starts none. */}
+            <Typography variant="body2" color="textSecondary">
+              A deployment starts from a pipeline run's deploy step
+              (container.deploy) or through the API (POST /deployments); it
+              shows here as it rolls out.
+            </Typography>
           </Box>
         }
       />

@@ -1533,6 +1533,33 @@ describe('PipelineRunsContent', () => {
     ).not.toBeInTheDocument();
   });
 
+  it('leads back from a run to its list as it was filtered', async () => {
+    serveRuns();
+    const Address = () => (
+      <div data-testid="address">{useLocation().search}</div>
+    );
+    renderEntityContent(
+      <>
+        <PipelineRunsContent />
+        <Address />
+      </>,
+      entity,
+      { initialRouteEntries: ['/?status=FAILED'] },
+    );
+    expect(await screen.findByText('Pipeline runs (1)')).toBeInTheDocument();
+
+    await openRun('Upgrade database');
+    await userEvent.click(screen.getByRole('link', { name: 'All runs' }));
+
+    // The failed runs again, not every run: the filter was not lost on the way.
+    expect(await screen.findByText('Pipeline runs (1)')).toBeInTheDocument();
+    expect(screen.getByTestId('address')).toHaveTextContent('?status=FAILED');
+    expect(screen.getByRole('button', { name: 'Failed' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+  });
+
   it('reads the open run again when the backend announces a change of it', async () => {
     serveRuns();
     const signals = fakeSignals();

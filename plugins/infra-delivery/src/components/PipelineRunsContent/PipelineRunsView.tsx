@@ -15,6 +15,7 @@ import Chip from '@material-ui/core/Chip';
 import Typography from '@material-ui/core/Typography';
 import { RunTrigger } from '../common/RunTrigger';
 import { ReactNode, useLayoutEffect, useReducer, useState } from 'react';
+import { useLocation } from 'react-router-dom';
 import useAsync from 'react-use/esm/useAsync';
 import useInterval from 'react-use/esm/useInterval';
 import { infraDeliveryApiRef } from '../../api';
@@ -34,7 +35,7 @@ import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
 import { markRunsLoaded, measureRunsRender } from './renderTiming';
 import { RunStateNote } from './RunStateNote';
 import { BlockingRun } from './WhyItWaits';
-import { useRunFilters } from './runFilters';
+import { runsListState, useRunFilters } from './runFilters';
 import { attemptStartedAt } from './attemptStartedAt';
 
 /** What started a run that no person or service account started. */
@@ -129,6 +130,7 @@ export const PipelineRunsView = ({
 }) => {
   const client = useApi(infraDeliveryApiRef);
   const names = useRunNames(stackIds);
+  const { search } = useLocation();
   // The statuses shown (all when none), and drift checks only (plan-only runs that look for
   // drift) or every run: in the query string, so that a filtered list can be linked to.
   const {
@@ -221,7 +223,9 @@ export const PipelineRunsView = ({
       // entity's tab on a 1,024 px screen.
       render: run => (
         <Box minWidth="11em">
-          <Link to={runPath(run.id)}>{names.runTitle(run)}</Link>
+          <Link to={runPath(run.id)} state={runsListState(search)}>
+            {names.runTitle(run)}
+          </Link>
           <Typography variant="body2" color="textSecondary">
             {run.gitSource ? (
               <RunTrigger run={run} />

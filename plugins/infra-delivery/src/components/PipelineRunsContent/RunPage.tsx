@@ -4,6 +4,7 @@ import ArrowBackIcon from '@material-ui/icons/ArrowBack';
 import { useParams } from 'react-router-dom';
 import { useRunNames } from '../common/useRunNames';
 import { RunDetails } from './RunDetails';
+import { useRunsListSearch } from './runFilters';
 
 /**
  * One run on a page of its own (`…/<runId>` under the runs list), so that it can be linked
@@ -22,9 +23,10 @@ export const RunPage = ({
 }) => {
   const { runId } = useParams();
   const names = useRunNames(stackIds);
+  const listSearch = useRunsListSearch();
   return (
     <Box>
-      <Link to={runsPath}>
+      <Link to={`${runsPath}${listSearch}`}>
         <Box display="inline-flex" alignItems="center" style={{ gap: 4 }}>
           <ArrowBackIcon fontSize="small" /> All runs
         </Box>

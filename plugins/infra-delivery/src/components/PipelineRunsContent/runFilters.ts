@@ -3,7 +3,7 @@ import {
   RunStatus,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { useCallback } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useLocation, useSearchParams } from 'react-router-dom';
 
 const STATUS_PARAM = 'status';
 const KIND_PARAM = 'kind';
@@ -77,4 +77,22 @@ export function useRunFilters() {
     toggleDriftChecks,
     clearFilters,
   };
+}
+
+/** What a run's link carries from its list: the list's filters, for the way back. */
+type RunsListState = { listSearch?: string };
+
+/** The state a run's link carries: its list's query string (`?status=FAILED`). */
+export const runsListState = (listSearch: string): RunsListState => ({
+  listSearch,
+});
+
+/**
+ * The query string of the list a run was opened from, for its page's way back: a failed run
+ * opened from the Failed runs leads back to the Failed runs, not to every run. Empty when the
+ * run was opened from elsewhere (a link, a stack's history).
+ */
+export function useRunsListSearch(): string {
+  const state = useLocation().state as RunsListState | null;
+  return typeof state?.listSearch === 'string' ? state.listSearch : '';
 }
