@@ -1129,6 +1129,29 @@ export class PipelineRunStore implements RunTransitions {
     return rows.map(toStep);
   }
 
+  /** Cancelled steps whose runner's grace ran out without its report, oldest first. */
+  async expiredCancelGraces(now: string, limit: number): Promise<StepRecord[]> {
+    const rows = await this.db<StepExecutionRow>('step_executions')
+      .where({ status: 'CANCELLED' })
+      .whereNotNull('lease_expires_at')
+      .where('lease_expires_at', '<', now)
+      .orderBy('id', 'asc')
+      .limit(limit);
+    return rows.map(toStep);
+  }
+
+  /**
+   * Ends the grace in which a cancelled step takes its runner's lines and report; false when
+   * it had ended already (the report and the grace's expiry race; one of them writes).
+   */
+  async closeCancelGrace(id: string): Promise<boolean> {
+    const updated = await this.db('step_executions')
+      .where({ id, status: 'CANCELLED' })
+      .whereNotNull('lease_expires_at')
+      .update(stepColumns({ leaseExpiresAt: null }));
+    return updated === 1;
+  }
+
   async appendLogs(
     step: { organizationId: string; id: string; attemptEpoch: number },
     lines: { timestamp?: string; text: string }[],
