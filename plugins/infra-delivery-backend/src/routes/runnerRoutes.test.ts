@@ -130,6 +130,7 @@ describe.each(databases.eachSupportedId())(
             runnerName: runner.serviceAccountName,
             renewedAt: expect.any(String),
             expiresAt: plan.leaseExpiresAt,
+            lastHeardAt: expect.any(String),
           },
         },
         // Triggered before any runner was seen, the run waited for one; claimed, it no longer does.
@@ -149,6 +150,7 @@ describe.each(databases.eachSupportedId())(
               runnerName: runner.serviceAccountName,
               renewedAt: expect.any(String),
               expiresAt: plan.leaseExpiresAt,
+              lastHeardAt: expect.any(String),
             },
           },
           updatedAt: expect.any(String),
@@ -166,7 +168,11 @@ describe.each(databases.eachSupportedId())(
         'PENDING',
       ]);
       // Members see who runs the step and until when, never the lease's token.
-      expect(planSteps[0].lease).toEqual(plan.stepExecution.lease);
+      // (Heard from at its claim, which the registry records just after the claim's answer.)
+      expect(planSteps[0].lease).toEqual({
+        ...plan.stepExecution.lease,
+        lastHeardAt: expect.any(String),
+      });
       expect(
         Date.parse(plan.stepExecution.lease!.renewedAt) - claimedAt,
       ).toBeGreaterThanOrEqual(0);
@@ -193,6 +199,7 @@ describe.each(databases.eachSupportedId())(
         runnerName: runner.serviceAccountName,
         renewedAt: expect.any(String),
         expiresAt: heartbeat.body.data.leaseExpiresAt,
+        lastHeardAt: expect.any(String),
       });
       expect(Date.parse(renewed.lease!.renewedAt)).toBeGreaterThan(
         Date.parse(plan.stepExecution.lease!.renewedAt),
