@@ -220,12 +220,12 @@ describe('the reference runner stopping a step whose command will not end', () =
       'Stopping operation...',
       'Error: execution halted',
       expect.stringMatching(
-        /^The run was cancelled by .+; runner stopping-runner has stopped the step$/,
+        /^The run was cancelled by .+; runner .+ has stopped the step$/,
       ),
     ]);
     expect(stepLog).toContainEqual(
       expect.stringMatching(
-        /^The run was cancelled by .+; runner stopping-runner is stopping the step$/,
+        /^The run was cancelled by .+; runner .+ is stopping the step$/,
       ),
     );
     await until(() => !alive(child));

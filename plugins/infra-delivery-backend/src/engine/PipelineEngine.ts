@@ -129,6 +129,11 @@ function inCancelGrace(step: StepRecord, now = Date.now()): boolean {
   );
 }
 
+/** A step's runner as the portal names it: its service account's name, else its id. */
+function runnerOf(step: StepRecord): string {
+  return `runner ${step.runnerName ?? step.leaseRunnerId}`;
+}
+
 /** What the run's end says of who cancelled it ("The run was cancelled by guest"). */
 function cancelMessage(run: RunRecord | undefined): string {
   return run?.error?.message ?? 'The run was cancelled';
@@ -713,9 +718,9 @@ export class PipelineEngine {
         if (grace) {
           await tx.pipelineRuns.appendLogs(step, [
             {
-              text: `${error?.message ?? 'The run was cancelled'}; runner ${
-                step.leaseRunnerId
-              } is stopping the step`,
+              text: `${error?.message ?? 'The run was cancelled'}; ${runnerOf(
+                step,
+              )} is stopping the step`,
             },
           ]);
         }
@@ -936,7 +941,7 @@ export class PipelineEngine {
           await this.closeCancelGrace(
             tx,
             leased,
-            `runner ${leased.leaseRunnerId} has stopped the step`,
+            `${runnerOf(leased)} has stopped the step`,
           );
           return {
             step: (await tx.pipelineRuns.getStep(organizationId, leased.id))!,
@@ -1134,7 +1139,7 @@ export class PipelineEngine {
         this.closeCancelGrace(
           tx,
           step,
-          `runner ${step.leaseRunnerId} did not report the step within ${
+          `${runnerOf(step)} did not report the step within ${
             this.leaseMs / 1000
           } s, and its later lines are not kept`,
         ),

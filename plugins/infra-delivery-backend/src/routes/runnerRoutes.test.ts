@@ -992,15 +992,25 @@ describe.each(databases.eachSupportedId())(
       );
       expect(logs.body.data.map((line: { text: string }) => line.text)).toEqual(
         [
-          expect.stringMatching(
-            /^The run was cancelled by \S.*; runner runner-\S+ is stopping the step$/,
-          ),
+          expect.stringMatching(/^The run was cancelled by \S/),
           'Interrupt received.',
           'Stopping operation...',
-          expect.stringMatching(
-            /^The run was cancelled by \S.*; runner runner-\S+ has stopped the step$/,
-          ),
+          expect.stringMatching(/^The run was cancelled by \S/),
         ],
+      );
+      // Its runner named as the portal names it, by its service account.
+      const [first, , , last] = logs.body.data.map(
+        (line: { text: string }) => line.text,
+      );
+      expect(first).toMatch(
+        new RegExp(
+          `; runner ${runner.serviceAccountName} is stopping the step$`,
+        ),
+      );
+      expect(last).toMatch(
+        new RegExp(
+          `; runner ${runner.serviceAccountName} has stopped the step$`,
+        ),
       );
 
       expect(await getRun(api, owner, run.id)).toMatchObject({
