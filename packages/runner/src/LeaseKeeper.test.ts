@@ -63,6 +63,34 @@ describe('LeaseKeeper', () => {
     lease.stop();
   });
 
+  it('stops the command once, as cancelled, when the answer to a batch of logs says the run was cancelled', async () => {
+    const { client } = heldHeartbeats();
+    const { lease, said, stopCommand } = keeper(client);
+
+    lease.cancelRequested();
+    lease.cancelRequested();
+
+    expect(lease.lost).toBe(true);
+    expect(lease.cancelled).toBe(true);
+    expect(stopCommand).toHaveBeenCalledTimes(1);
+    expect(said).toEqual(['Run run-1 was cancelled; stopping']);
+    lease.stop();
+  });
+
+  it('does not count a lost lease as a cancel', async () => {
+    const { client, answers } = heldHeartbeats();
+    const { lease } = keeper(client);
+
+    jest.advanceTimersByTime(1_000);
+    answers[0].reject(goneLease());
+    await jest.advanceTimersByTimeAsync(0);
+    lease.cancelRequested();
+
+    expect(lease.lost).toBe(true);
+    expect(lease.cancelled).toBe(false);
+    lease.stop();
+  });
+
   it('leaves a refusal to the report once the command has ended', async () => {
     const { client, answers } = heldHeartbeats();
     const { lease, said, stopCommand } = keeper(client);

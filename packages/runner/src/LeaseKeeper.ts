@@ -15,13 +15,18 @@ import { isRefusal } from './serviceAnswers';
  * report goes out: the report speaks for the step.
  */
 export class LeaseKeeper {
-  /** True once the step must not be reported: its command was stopped. */
+  /** True once the step must not go on here: its command was stopped. */
   lost = false;
   /**
    * Why, when the step was lost to a new attempt (not to a cancel or a refused key): the
    * service's answer.
    */
   handedOver?: string;
+  /**
+   * True when it was stopped because its run was cancelled: the service still takes what the
+   * command prints while it stops, and a report that says it has stopped.
+   */
+  cancelled = false;
   private timer?: ReturnType<typeof setInterval>;
   /** Until when the service holds the step for this runner, as last heard. */
   expiresAt: string;
@@ -119,7 +124,7 @@ export class LeaseKeeper {
         });
         this.expiresAt = beat.data.leaseExpiresAt;
         if (beat.data.cancelRequested) {
-          this.giveUp(`Run ${runId} was cancelled; stopping`);
+          this.giveUp(`Run ${runId} was cancelled; stopping`, true);
         }
         return;
       } catch (error) {
@@ -136,9 +141,19 @@ export class LeaseKeeper {
     }
   }
 
-  private giveUp(message: string) {
+  /**
+   * The service said, answering a batch of logs, that the run was cancelled: the command is
+   * stopped at once, as at a heartbeat that says so.
+   */
+  cancelRequested() {
+    if (this.stopped || this.reporting) return;
+    this.giveUp(`Run ${this.options.runId} was cancelled; stopping`, true);
+  }
+
+  private giveUp(message: string, cancelled = false) {
     if (this.lost) return;
     this.lost = true;
+    this.cancelled = cancelled;
     this.options.log(message);
     this.options.stopCommand(message);
   }
@@ -157,7 +172,7 @@ export class LeaseKeeper {
         log(`Renewed the lease on step ${stepId} again`);
       }
       if (beat.data.cancelRequested && !this.reporting) {
-        this.giveUp(`Run ${runId} was cancelled; stopping`);
+        this.giveUp(`Run ${runId} was cancelled; stopping`, true);
       }
     } catch (error) {
       if (this.stopped || (this.reporting && isRefusal(error))) return;

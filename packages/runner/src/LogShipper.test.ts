@@ -75,6 +75,28 @@ describe('LogShipper', () => {
     ]);
   });
 
+  it("goes on sending a cancelled step's lines while the service takes them, and says at once that the step was cancelled", async () => {
+    const received: string[] = [];
+    const shipper = new LogShipper(
+      async batch => {
+        received.push(...batch.map(line => line.text));
+        return { cancelRequested: true };
+      },
+      () => {},
+    );
+    const cancelRequested = jest.fn();
+    shipper.onCancelRequested = cancelRequested;
+
+    shipper.add('Interrupt received.');
+    await shipper.flush();
+    shipper.add('Stopping operation...');
+    await shipper.flush();
+
+    expect(received).toEqual(['Interrupt received.', 'Stopping operation...']);
+    expect(cancelRequested).toHaveBeenCalledTimes(2);
+    expect(shipper.undelivered).toBe(0);
+  });
+
   it('sends at most 1,000 lines a request, and cuts a line longer than the service takes', async () => {
     const { received, requests, send } = service([
       new TypeError('fetch failed'),

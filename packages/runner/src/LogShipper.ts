@@ -29,9 +29,16 @@ export class LogShipper {
   private dropped = 0;
   /** Told when the service refuses a batch (4xx): e.g. the step was cancelled (409). */
   onRefused?: (error: Error) => void;
+  /**
+   * Told when the service took a batch of a cancelled step (it keeps what the tool prints while
+   * it stops, for a short while): the command is to stop now. The lines go on being sent.
+   */
+  onCancelRequested?: () => void;
 
   constructor(
-    private readonly send: (lines: LogLine[]) => Promise<void>,
+    private readonly send: (
+      lines: LogLine[],
+    ) => Promise<{ cancelRequested?: boolean } | void>,
     private readonly log: (message: string) => void,
     private readonly options: {
       /**
@@ -84,13 +91,17 @@ export class LogShipper {
   private async sendWaiting(): Promise<void> {
     while (this.waiting.length > 0 && !this.refused) {
       const batch = this.waiting.slice(0, MAX_LINES_PER_REQUEST);
+      let answer;
       try {
-        await this.send(batch);
+        answer = await this.send(batch);
       } catch (error) {
         this.failed(error as Error);
         return;
       }
       this.waiting.splice(0, batch.length);
+      if (answer?.cancelRequested) {
+        this.onCancelRequested?.();
+      }
       if (this.unreachable) {
         this.unreachable = false;
         this.log(

@@ -185,7 +185,7 @@ describe('the reference runner stopping a step whose command will not end', () =
     expect(listed.status).toBe('OFFLINE');
   });
 
-  it('stops a cancelled step at the refusal of its logs, not a heartbeat later, and keeps what the tool said meanwhile', async () => {
+  it("stops a cancelled step at the answer to its logs, not a heartbeat later, and ends the step's log with what the tool said while it stopped and who cancelled it", async () => {
     const logs: string[] = [];
     const { owner, runId, running, child } = await planRunning(logs, true);
 
@@ -193,7 +193,7 @@ describe('the reference runner stopping a step whose command will not end', () =
       params: { id: runId },
       body: { data: {} },
     });
-    // The next heartbeat is 100 s away: the refused batch of logs stops the command.
+    // The next heartbeat is 100 s away: the answer to a batch of logs stops the command.
     await running;
 
     const [step] = (
@@ -202,13 +202,31 @@ describe('the reference runner stopping a step whose command will not end', () =
     expect(step.status).toBe('CANCELLED');
     expect(logs).toEqual(
       expect.arrayContaining([
-        `The service refused the step's logs (409: The step is CANCELLED); no more are sent, the rest is written here`,
         `Run ${runId} was cancelled; stopping`,
-        // What the tool said while it stopped is in the runner's own log.
-        `[step ${step.id}] Interrupt received.`,
-        `[step ${step.id}] Error: execution halted`,
-        `Abandoned step ${step.id}`,
+        `Step ${step.id} was cancelled; what the tool printed while it stopped is in the step's log`,
       ]),
+    );
+    expect(logs.some(line => line.startsWith('The service refused'))).toBe(
+      false,
+    );
+    const stepLog = (
+      await owner.call('listStepExecutionLogs', {
+        params: { id: step.id },
+        query: {},
+      })
+    ).data.map(line => line.text);
+    expect(stepLog.slice(-4)).toEqual([
+      'Interrupt received.',
+      'Stopping operation...',
+      'Error: execution halted',
+      expect.stringMatching(
+        /^The run was cancelled by .+; runner .+ has stopped the step$/,
+      ),
+    ]);
+    expect(stepLog).toContainEqual(
+      expect.stringMatching(
+        /^The run was cancelled by .+; runner .+ is stopping the step$/,
+      ),
     );
     await until(() => !alive(child));
   });

@@ -375,6 +375,34 @@ export class Runner {
     }
   }
 
+  /**
+   * After the command of a step that must not go on here was stopped. A cancelled step's last
+   * lines (what the tool printed while it stopped) are sent, then the report, which tells the
+   * service that the command has stopped and ends the step's log with who cancelled it. A
+   * service that no longer takes them (one older than this, or past its grace) refuses: the
+   * step is abandoned, as is one whose lease or key is gone.
+   */
+  private async endStopped(
+    stepId: string,
+    lease: LeaseKeeper,
+    logs: LogShipper,
+    report: () => Promise<void>,
+  ): Promise<void> {
+    if (lease.cancelled) {
+      await logs.flush();
+      try {
+        await report();
+        this.log(
+          `Step ${stepId} was cancelled; what the tool printed while it stopped is in the step's log`,
+        );
+        return;
+      } catch {
+        // Said below: the service takes nothing more of this step.
+      }
+    }
+    this.log(`Abandoned step ${stepId}`);
+  }
+
   async execute(claim: RunnerClaim): Promise<void> {
     const step = claim.stepExecution;
     const params = { id: step.id };
@@ -384,12 +412,13 @@ export class Runner {
     );
 
     const logs = new LogShipper(
-      async lines => {
-        await this.client.call('appendStepExecutionLogs', {
-          params,
-          body: { data: { leaseToken, lines } },
-        });
-      },
+      async lines =>
+        (
+          await this.client.call('appendStepExecutionLogs', {
+            params,
+            body: { data: { leaseToken, lines } },
+          })
+        )?.data,
       this.log,
       {
         keep: line => this.log(`[step ${step.id}] ${line.text}`),
@@ -436,9 +465,10 @@ export class Runner {
       stopCommand: reason => tool.stop(reason),
       log: this.log,
     });
-    // A refused batch of logs (the run cancelled: 409) stops the command at once, not at the
-    // next heartbeat.
+    // A batch of logs answered with the run's cancel (or refused: the lease gone, 409) stops
+    // the command at once, not at the next heartbeat.
     logs.onRefused = error => lease.refused(error);
+    logs.onCancelRequested = () => lease.cancelRequested();
     lease.start();
 
     let outcome: StepOutcome | undefined;
@@ -480,7 +510,12 @@ export class Runner {
         if (lease.handedOver && applying) {
           this.earlierAttempts.remember(claim, lease.handedOver, result);
         }
-        this.log(`Abandoned step ${step.id}`);
+        await this.endStopped(step.id, lease, logs, async () => {
+          await this.client.call('completeStepExecution', {
+            params,
+            body: { data: { leaseToken, ...result } },
+          });
+        });
         return;
       }
       // The heartbeats go on until the report is in: a service that is back within the lease

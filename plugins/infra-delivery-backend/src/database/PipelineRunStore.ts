@@ -103,6 +103,8 @@ export interface StepRecord extends StepExecution {
   leaseRenewedAt?: string;
   /** The service account the runner signed in with when it claimed the step. */
   runnerServiceAccountId?: string;
+  /** When the runner registry last saw the step's runner. */
+  runnerLastSeenAt?: string;
 }
 
 const ACTIVE_RUN_STATUSES: RunStatus[] = ['RUNNING', 'WAITING_FOR_APPROVAL'];
@@ -187,16 +189,20 @@ function idsOfGroups(rows: readonly { ids: string | null }[]): string[] {
 }
 
 /**
- * A step row, with the name of its runner's service account where the query joined it
- * ({@link withRunnerName}).
+ * A step row, with the name of its runner's service account and when the runner was last seen,
+ * where the query joined them ({@link withRunner}).
  */
-type NamedStepRow = StepExecutionRow & { runner_name?: string | null };
+type NamedStepRow = StepExecutionRow & {
+  runner_name?: string | null;
+  runner_last_seen_at?: Timestamp | null;
+};
 
 /**
- * Reads the name of the service account each step's runner signed in with beside the step's
- * columns, as `runner_name`: what people call the runner.
+ * Reads beside the step's columns the name of the service account each step's runner signed in
+ * with, as `runner_name` (what people call the runner), and when the runner registry last saw
+ * that runner, as `runner_last_seen_at` (a busy runner is seen at its log appends too).
  */
-function withRunnerName<Q extends Knex.QueryBuilder>(query: Q): Q {
+function withRunner<Q extends Knex.QueryBuilder>(query: Q): Q {
   return query
     .leftJoin('service_accounts', join =>
       join
@@ -206,7 +212,15 @@ function withRunnerName<Q extends Knex.QueryBuilder>(query: Q): Q {
           'step_executions.organization_id',
         ),
     )
-    .select('service_accounts.name as runner_name') as Q;
+    .leftJoin('runners', join =>
+      join
+        .on('runners.runner_id', 'step_executions.lease_runner_id')
+        .andOn('runners.organization_id', 'step_executions.organization_id'),
+    )
+    .select(
+      'service_accounts.name as runner_name',
+      'runners.last_seen_at as runner_last_seen_at',
+    ) as Q;
 }
 
 function toStep(row: NamedStepRow): StepRecord {
@@ -226,6 +240,7 @@ function toStep(row: NamedStepRow): StepRecord {
     leaseRenewedAt: toOptionalTimestamp(row.lease_renewed_at),
     runnerServiceAccountId: optional(row.runner_service_account_id),
     runnerName: optional(row.runner_name),
+    runnerLastSeenAt: toOptionalTimestamp(row.runner_last_seen_at),
     error: fromJsonColumn<ErrorBody>(row.error),
     outputs: fromJsonColumn(row.outputs),
     startedAt: toOptionalTimestamp(row.started_at),
@@ -241,22 +256,33 @@ export type LeaseColumns = Pick<
   | 'leaseExpiresAt'
   | 'leaseRenewedAt'
   | 'runnerName'
+  | 'runnerLastSeenAt'
 >;
 
 /** The lease of a step a runner executes (status RUNNING); none otherwise. */
 export function leaseOf(step: LeaseColumns): StepLease | undefined {
   const { leaseRunnerId, leaseExpiresAt, leaseRenewedAt, runnerName } = step;
-  return step.status === 'RUNNING' &&
-    leaseRunnerId &&
-    leaseExpiresAt &&
-    leaseRenewedAt
-    ? {
-        runnerId: leaseRunnerId,
-        ...(runnerName ? { runnerName } : {}),
-        renewedAt: leaseRenewedAt,
-        expiresAt: leaseExpiresAt,
-      }
-    : undefined;
+  if (
+    step.status !== 'RUNNING' ||
+    !leaseRunnerId ||
+    !leaseExpiresAt ||
+    !leaseRenewedAt
+  ) {
+    return undefined;
+  }
+  // The registry writes a busy runner's sightings every few seconds, its heartbeat renews the
+  // lease every third of it: whichever is newer is when it was last heard from.
+  const seen = step.runnerLastSeenAt;
+  return {
+    runnerId: leaseRunnerId,
+    ...(runnerName ? { runnerName } : {}),
+    renewedAt: leaseRenewedAt,
+    expiresAt: leaseExpiresAt,
+    lastHeardAt:
+      seen && Date.parse(seen) > Date.parse(leaseRenewedAt)
+        ? seen
+        : leaseRenewedAt,
+  };
 }
 
 /**
@@ -271,6 +297,7 @@ export function publicStep(step: StepRecord): StepExecution {
     leaseExpiresAt: _e,
     leaseRenewedAt: _n,
     runnerServiceAccountId: _a,
+    runnerLastSeenAt: _s,
     runnerName,
     ...rest
   } = step;
@@ -953,7 +980,7 @@ export class PipelineRunStore implements RunTransitions {
   }
 
   async listSteps(runId: string): Promise<StepRecord[]> {
-    const rows: NamedStepRow[] = await withRunnerName(
+    const rows: NamedStepRow[] = await withRunner(
       this.db<StepExecutionRow>('step_executions')
         .select('step_executions.*')
         .where('step_executions.pipeline_run_id', runId)
@@ -966,7 +993,7 @@ export class PipelineRunStore implements RunTransitions {
     organizationId: string,
     id: string,
   ): Promise<StepRecord | undefined> {
-    const row: NamedStepRow | undefined = await withRunnerName(
+    const row: NamedStepRow | undefined = await withRunner(
       this.db<StepExecutionRow>('step_executions')
         .select('step_executions.*')
         .where('step_executions.organization_id', organizationId)
@@ -1057,10 +1084,11 @@ export class PipelineRunStore implements RunTransitions {
         | 'lease_expires_at'
         | 'lease_renewed_at'
         | 'runner_name'
+        | 'runner_last_seen_at'
         | 'updated_at'
       >
     >(
-      withRunnerName(
+      withRunner(
         this.db<StepExecutionRow>('step_executions')
           .select(
             'step_executions.id',
@@ -1086,6 +1114,7 @@ export class PipelineRunStore implements RunTransitions {
       leaseExpiresAt: toOptionalTimestamp(row.lease_expires_at),
       leaseRenewedAt: toOptionalTimestamp(row.lease_renewed_at),
       runnerName: optional(row.runner_name),
+      runnerLastSeenAt: toOptionalTimestamp(row.runner_last_seen_at),
       updatedAt: toTimestamp(row.updated_at),
     }));
   }
@@ -1147,6 +1176,32 @@ export class PipelineRunStore implements RunTransitions {
       .orderBy('id', 'asc')
       .limit(limit);
     return rows.map(toStep);
+  }
+
+  /** Cancelled steps whose runner's grace ran out without its report, oldest first. */
+  async expiredCancelGraces(now: string, limit: number): Promise<StepRecord[]> {
+    const rows: NamedStepRow[] = await withRunner(
+      this.db<StepExecutionRow>('step_executions')
+        .select('step_executions.*')
+        .where('step_executions.status', 'CANCELLED')
+        .whereNotNull('step_executions.lease_expires_at')
+        .where('step_executions.lease_expires_at', '<', now)
+        .orderBy('step_executions.id', 'asc')
+        .limit(limit),
+    );
+    return rows.map(toStep);
+  }
+
+  /**
+   * Ends the grace in which a cancelled step takes its runner's lines and report; false when
+   * it had ended already (the report and the grace's expiry race; one of them writes).
+   */
+  async closeCancelGrace(id: string): Promise<boolean> {
+    const updated = await this.db('step_executions')
+      .where({ id, status: 'CANCELLED' })
+      .whereNotNull('lease_expires_at')
+      .update(stepColumns({ leaseExpiresAt: null }));
+    return updated === 1;
   }
 
   async appendLogs(

@@ -92,6 +92,7 @@ function currentStepLeaseOf(row: RunnerRow): StepLease | undefined {
     leaseRenewedAt: toOptionalTimestamp(row.current_step_lease_renewed_at),
     leaseExpiresAt: toOptionalTimestamp(row.current_step_lease_expires_at),
     runnerName: optional(row.service_account_name),
+    runnerLastSeenAt: toTimestamp(row.last_seen_at),
   });
   return lease?.runnerId === row.runner_id ? lease : undefined;
 }

@@ -202,6 +202,12 @@ describe.each(databases.eachSupportedId())(
       await expect(
         engine.heartbeat(org, plan!.step.id, plan!.leaseToken),
       ).resolves.toMatchObject({ cancelRequested: true });
+      // The runner's report says its command stopped: the step stays cancelled, nothing counts.
+      await expect(
+        engine.complete(org, plan!.step.id, plan!.leaseToken, {
+          status: 'SUCCEEDED',
+        }),
+      ).resolves.toMatchObject({ status: 'CANCELLED' });
       await expect(
         engine.complete(org, plan!.step.id, plan!.leaseToken, {
           status: 'SUCCEEDED',
@@ -210,6 +216,62 @@ describe.each(databases.eachSupportedId())(
       await expect(
         engine.cancel((await stores.pipelineRuns.getRunForEngine(first.id))!),
       ).rejects.toBeInstanceOf(InfraDeliveryError);
+    });
+
+    it('keeps a cancelled step’s lines for a lease’s length, then closes its log with who cancelled it', async () => {
+      const { stores, seed, engine } = await setup({ leaseSeconds: 1 });
+      const org = seed.organizationId;
+      const run = await queueStackRun(stores, seed, 0);
+      await engine.admit(run.id);
+      const plan = await engine.claim(org, 'runner-that-abandons');
+      await engine.cancel(
+        (await stores.pipelineRuns.getRunForEngine(run.id))!,
+        {
+          id: 'membership-1',
+          name: 'Ada',
+        },
+      );
+
+      await expect(
+        engine.appendLogs(org, plan!.step.id, plan!.leaseToken, [
+          { text: 'Interrupt received.' },
+        ]),
+      ).resolves.toEqual({
+        cancelRequested: true,
+        acceptLogsUntil: expect.any(String),
+      });
+      // Within the grace, nothing closes it.
+      expect(await engine.closeExpiredCancelGraces()).toBe(0);
+      await new Promise(resolve => setTimeout(resolve, 1200));
+
+      // The runner never reports (an older runner abandons the step): the tick closes it once.
+      await engine.tick();
+      expect(await engine.closeExpiredCancelGraces()).toBe(0);
+      await expect(
+        engine.appendLogs(org, plan!.step.id, plan!.leaseToken, [
+          { text: 'too late' },
+        ]),
+      ).rejects.toMatchObject({
+        status: 409,
+        code: 'InfraDelivery:Runner:LEASE_LOST',
+        message: 'The step is CANCELLED',
+      });
+      await expect(
+        engine.complete(org, plan!.step.id, plan!.leaseToken, {
+          status: 'FAILED',
+        }),
+      ).rejects.toMatchObject({ status: 409 });
+      const logs = await stores.pipelineRuns.listLogs(plan!.step.id, {
+        limit: 10,
+      });
+      expect(logs.items.map(l => l.text)).toEqual([
+        'The run was cancelled by Ada; runner runner-that-abandons is stopping the step',
+        'Interrupt received.',
+        'The run was cancelled by Ada; runner runner-that-abandons did not report the step within 1 s, and its later lines are not kept',
+      ]);
+      expect(
+        (await stores.pipelineRuns.getStep(org, plan!.step.id))?.status,
+      ).toBe('CANCELLED');
     });
 
     it.each([

@@ -14,6 +14,11 @@
  *   current status, so a late or duplicate actor changes nothing.
  * - A runner that stops heartbeating loses its lease; the step is queued again and the run's
  *   `attemptEpoch` grows, so the old runner's reports are refused.
+ * - A run cancelled while a runner executes its step: the step is CANCELLED at once, and for a
+ *   lease's length (its `leaseExpiresAt` then bounds this grace) the runner's log lines are
+ *   still kept, answered with `cancelRequested`, so that what the tool prints while it stops
+ *   reaches the step's log. The runner's report, or the grace's end, closes it with a line
+ *   that says who cancelled the run.
  * - A run that finishes releases its stack and the stack's next queued run is admitted. A
  *   scheduled tick repeats admission, advancing and lease expiry as a safety net, for the
  *   work a stopped instance left between two transactions.
@@ -106,6 +111,32 @@ function cancelRequested(step: StepRecord) {
     leaseExpiresAt: step.leaseExpiresAt ?? nowTimestamp(),
     cancelRequested: true,
   };
+}
+
+/** The answer to log lines of a step cancelled under the lease, during its grace. */
+export interface CancelledStepLogs {
+  cancelRequested: true;
+  acceptLogsUntil: string;
+}
+
+/** Whether a CANCELLED step still takes its runner's log lines and report. */
+function inCancelGrace(step: StepRecord, now = Date.now()): boolean {
+  return (
+    step.status === 'CANCELLED' &&
+    step.leaseTokenHash !== undefined &&
+    step.leaseExpiresAt !== undefined &&
+    Date.parse(step.leaseExpiresAt) > now
+  );
+}
+
+/** A step's runner as the portal names it: its service account's name, else its id. */
+function runnerOf(step: StepRecord): string {
+  return `runner ${step.runnerName ?? step.leaseRunnerId}`;
+}
+
+/** What the run's end says of who cancelled it ("The run was cancelled by guest"). */
+function cancelMessage(run: RunRecord | undefined): string {
+  return run?.error?.message ?? 'The run was cancelled';
 }
 
 export interface StepResult {
@@ -675,12 +706,29 @@ export class PipelineEngine {
       if (step.status === 'PENDING') {
         await tx.pipelineRuns.updateStep(step.id, { status: 'SKIPPED' });
       } else if (!FINAL_STATUSES.includes(step.status)) {
-        // The lease stays recognisable, so its runner's next heartbeat learns of the end.
+        // The lease stays recognisable, so its runner's next heartbeat learns of the end. A
+        // cancelled runner step keeps its runner's lines for a lease's length (the grace):
+        // what the tool prints while it stops belongs in the step's log.
+        const grace =
+          status === 'CANCELLED' &&
+          step.status === 'RUNNING' &&
+          step.leaseTokenHash !== undefined;
         await tx.pipelineRuns.updateStep(step.id, {
           status: 'CANCELLED',
           completedAt: now,
-          leaseExpiresAt: null,
+          leaseExpiresAt: grace
+            ? new Date(Date.now() + this.leaseMs).toISOString()
+            : null,
         });
+        if (grace) {
+          await tx.pipelineRuns.appendLogs(step, [
+            {
+              text: `${error?.message ?? 'The run was cancelled'}; ${runnerOf(
+                step,
+              )} is stopping the step`,
+            },
+          ]);
+        }
       }
     }
     return true;
@@ -795,20 +843,28 @@ export class PipelineEngine {
     });
   }
 
+  /**
+   * Stores a batch of the runner's lines. Undefined while the step runs; for a step cancelled
+   * under this lease, during its grace, the lines are kept too and the answer tells the runner
+   * to stop.
+   */
   async appendLogs(
     organizationId: string,
     stepId: string,
     leaseToken: string,
     lines: { timestamp?: string; text: string }[],
-  ): Promise<void> {
-    const step = await this.deps.stores.transaction(async tx => {
+  ): Promise<CancelledStepLogs | undefined> {
+    const { step, answer } = await this.deps.stores.transaction(async tx => {
       const leased = await this.leasedStep(
         tx,
         organizationId,
         stepId,
         leaseToken,
       );
-      if (leased.status !== 'RUNNING') {
+      const cancelled: CancelledStepLogs | undefined = inCancelGrace(leased)
+        ? { cancelRequested: true, acceptLogsUntil: leased.leaseExpiresAt! }
+        : undefined;
+      if (leased.status !== 'RUNNING' && !cancelled) {
         throw leaseLost(`The step is ${leased.status}`);
       }
       // Not ordered against the runner's report (no lock): a batch sent at the same moment may
@@ -817,9 +873,10 @@ export class PipelineEngine {
       // the step's when they were sent), a runner sends its last lines before its report, and
       // locking the run for every batch would make log streaming wait on every transition.
       await tx.pipelineRuns.appendLogs(leased, lines);
-      return leased;
+      return { step: leased, answer: cancelled };
     });
     await this.announceLogs(step);
+    return answer;
   }
 
   /**
@@ -869,60 +926,79 @@ export class PipelineEngine {
     result: StepResult,
     ingest?: (tx: Stores, step: StepRecord, run: RunRecord) => Promise<void>,
   ): Promise<StepRecord> {
-    const { step, runFailed } = await this.deps.stores.transaction(async tx => {
-      // The run first (a cancel takes it before the steps too), then the step as the
-      // transactions before this one left it: a second report of the same lease waits here
-      // and finds the lease gone, instead of recording the plan a second time.
-      const reported = await tx.pipelineRuns.getStep(organizationId, stepId);
-      if (reported) {
-        await tx.pipelineRuns.lockRunForEngine(reported.pipelineRunId);
-      }
-      const leased = await this.leasedStep(
-        tx,
-        organizationId,
-        stepId,
-        leaseToken,
-      );
-      // A report past the lease's time is taken while no other attempt took the step: it is
-      // what the step did (an apply the service did not hear about until now).
-      if (leased.status !== 'RUNNING') {
-        throw leaseLost(`The lease is gone; the step is ${leased.status}`);
-      }
-      const run = (await tx.pipelineRuns.getRunForEngine(
-        leased.pipelineRunId,
-      ))!;
-      if (ingest && result.status === 'SUCCEEDED') {
-        await ingest(tx, leased, run);
-      }
-      const now = nowTimestamp();
-      const reportedError =
-        result.status === 'FAILED'
-          ? result.error ?? {
-              code: errorCode('StepExecution', 'FAILED'),
-              message: `Step ${leased.name} failed`,
-            }
-          : null;
-      const error =
-        reportedError?.code === PLAN_CHANGED_ERROR_CODE
-          ? await planChangedOnAnotherRunner(tx, leased, reportedError)
-          : reportedError;
-      await tx.pipelineRuns.transitionStep(leased.id, ['RUNNING'], {
-        status: result.status,
-        completedAt: now,
-        outputs: result.outputs ?? null,
-        error,
-        leaseTokenHash: null,
-        leaseExpiresAt: null,
-      });
-      if (error) {
-        await this.finishRun(tx, run.id, 'FAILED', error, ['RUNNING']);
-      }
-      return {
-        step: (await tx.pipelineRuns.getStep(organizationId, leased.id))!,
-        runFailed: Boolean(error),
-      };
-    });
-    if (runFailed) {
+    const { step, runFailed, cancelled } = await this.deps.stores.transaction(
+      async tx => {
+        // The run first (a cancel takes it before the steps too), then the step as the
+        // transactions before this one left it: a second report of the same lease waits here
+        // and finds the lease gone, instead of recording the plan a second time.
+        const reported = await tx.pipelineRuns.getStep(organizationId, stepId);
+        if (reported) {
+          await tx.pipelineRuns.lockRunForEngine(reported.pipelineRunId);
+        }
+        const leased = await this.leasedStep(
+          tx,
+          organizationId,
+          stepId,
+          leaseToken,
+        );
+        if (inCancelGrace(leased)) {
+          // The runner has stopped the command of its cancelled step: nothing of its result
+          // counts, and the step's log ends with who cancelled it.
+          await this.closeCancelGrace(
+            tx,
+            leased,
+            `${runnerOf(leased)} has stopped the step`,
+          );
+          return {
+            step: (await tx.pipelineRuns.getStep(organizationId, leased.id))!,
+            runFailed: false,
+            cancelled: true,
+          };
+        }
+        // A report past the lease's time is taken while no other attempt took the step: it is
+        // what the step did (an apply the service did not hear about until now).
+        if (leased.status !== 'RUNNING') {
+          throw leaseLost(`The lease is gone; the step is ${leased.status}`);
+        }
+        const run = (await tx.pipelineRuns.getRunForEngine(
+          leased.pipelineRunId,
+        ))!;
+        if (ingest && result.status === 'SUCCEEDED') {
+          await ingest(tx, leased, run);
+        }
+        const now = nowTimestamp();
+        const reportedError =
+          result.status === 'FAILED'
+            ? result.error ?? {
+                code: errorCode('StepExecution', 'FAILED'),
+                message: `Step ${leased.name} failed`,
+              }
+            : null;
+        const error =
+          reportedError?.code === PLAN_CHANGED_ERROR_CODE
+            ? await planChangedOnAnotherRunner(tx, leased, reportedError)
+            : reportedError;
+        await tx.pipelineRuns.transitionStep(leased.id, ['RUNNING'], {
+          status: result.status,
+          completedAt: now,
+          outputs: result.outputs ?? null,
+          error,
+          leaseTokenHash: null,
+          leaseExpiresAt: null,
+        });
+        if (error) {
+          await this.finishRun(tx, run.id, 'FAILED', error, ['RUNNING']);
+        }
+        return {
+          step: (await tx.pipelineRuns.getStep(organizationId, leased.id))!,
+          runFailed: Boolean(error),
+          cancelled: false,
+        };
+      },
+    );
+    if (cancelled) {
+      await this.announceLogs(step);
+    } else if (runFailed) {
       await this.announce(step.pipelineRunId);
       await this.releaseEntity(step.pipelineRunId);
     } else {
@@ -1039,6 +1115,53 @@ export class PipelineEngine {
   }
 
   /**
+   * Ends the grace of a step cancelled under a lease, in `tx`, with a last line in its log: who
+   * cancelled the run, and `how` the runner's part ended. False when it had ended already.
+   */
+  private async closeCancelGrace(
+    tx: Stores,
+    step: StepRecord,
+    how: string,
+  ): Promise<boolean> {
+    if (!(await tx.pipelineRuns.closeCancelGrace(step.id))) {
+      return false;
+    }
+    const run = await tx.pipelineRuns.getRunForEngine(step.pipelineRunId);
+    await tx.pipelineRuns.appendLogs(step, [
+      { text: `${cancelMessage(run)}; ${how}` },
+    ]);
+    return true;
+  }
+
+  /**
+   * Ends the graces of cancelled steps whose runner did not report within them (an older runner
+   * that abandons the step, or one that stopped), so that their logs say who cancelled them.
+   */
+  async closeExpiredCancelGraces(): Promise<number> {
+    const expired = await this.deps.stores.pipelineRuns.expiredCancelGraces(
+      nowTimestamp(),
+      100,
+    );
+    let closed = 0;
+    for (const step of expired) {
+      const done = await this.deps.stores.transaction(tx =>
+        this.closeCancelGrace(
+          tx,
+          step,
+          `${runnerOf(step)} did not report the step within ${
+            this.leaseMs / 1000
+          } s, and its later lines are not kept`,
+        ),
+      );
+      if (done) {
+        closed += 1;
+        await this.announceLogs(step);
+      }
+    }
+    return closed;
+  }
+
+  /**
    * Queues again the steps of runners that stopped heartbeating, as a new attempt. Not in the
    * first lease after this instance started: its runners could not renew while it was down
    * (a restart, an upgrade, a crash), and a step queued again then would be applied twice
@@ -1133,6 +1256,7 @@ export class PipelineEngine {
    */
   async tick(): Promise<void> {
     await this.expireLeases();
+    await this.closeExpiredCancelGraces();
     for (const runId of await this.deps.stores.pipelineRuns.stalledRunIds(
       500,
     )) {

@@ -163,6 +163,47 @@ describe.each(databases.eachSupportedId())(
       expect(gone).not.toHaveProperty('serviceAccountName');
     });
 
+    it('says when a working runner was last heard from, its log appends counted, beside its heartbeats', async () => {
+      const owner = await api.signup();
+      const stack = await createStack(api, owner);
+      const runner = await createRunner(api, owner);
+      const run = await trigger(api, owner, stack.changePipelineId);
+      const claimed = await claim(api, runner.key, 'busy-worker');
+
+      // Busy streaming logs, past the registry's write interval, with no heartbeat since its claim.
+      await sleep(700);
+      expectStatus(
+        await api.post(
+          `/runner/step-executions/${claimed.stepExecution.id}/logs`,
+          {
+            data: {
+              leaseToken: claimed.leaseToken,
+              lines: [
+                { text: 'aws_vpc.main: Still creating... [10s elapsed]' },
+              ],
+            },
+          },
+          runner.key,
+        ),
+        204,
+      );
+
+      const [busy] = (await listRunners(owner)).data;
+      const lease = busy.currentStepLease!;
+      expect(Date.parse(busy.lastSeenAt)).toBeGreaterThan(
+        Date.parse(lease.renewedAt) + 500,
+      );
+      expect(lease.lastHeardAt).toBe(busy.lastSeenAt);
+      // The step and the run, as their pages read them, say the same.
+      const steps = await api.get(
+        `/pipeline-runs/${run.id}/step-executions`,
+        owner.token,
+      );
+      expect(steps.body.data[0].lease).toEqual(lease);
+      const read = await api.get(`/pipeline-runs/${run.id}`, owner.token);
+      expect(read.body.data.leasedStep.lease).toEqual(lease);
+    });
+
     it('shows the step a runner works on from its claim to its completion', async () => {
       const owner = await api.signup();
       const stack = await createStack(api, owner);
@@ -182,6 +223,7 @@ describe.each(databases.eachSupportedId())(
           runnerId: 'worker',
           renewedAt: expect.any(String),
           expiresAt: claimed.leaseExpiresAt,
+          lastHeardAt: expect.any(String),
         },
       });
 

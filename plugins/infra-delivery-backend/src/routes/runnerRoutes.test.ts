@@ -130,6 +130,7 @@ describe.each(databases.eachSupportedId())(
             runnerName: runner.serviceAccountName,
             renewedAt: expect.any(String),
             expiresAt: plan.leaseExpiresAt,
+            lastHeardAt: expect.any(String),
           },
         },
         // Triggered before any runner was seen, the run waited for one; claimed, it no longer does.
@@ -149,6 +150,7 @@ describe.each(databases.eachSupportedId())(
               runnerName: runner.serviceAccountName,
               renewedAt: expect.any(String),
               expiresAt: plan.leaseExpiresAt,
+              lastHeardAt: expect.any(String),
             },
           },
           updatedAt: expect.any(String),
@@ -166,7 +168,11 @@ describe.each(databases.eachSupportedId())(
         'PENDING',
       ]);
       // Members see who runs the step and until when, never the lease's token.
-      expect(planSteps[0].lease).toEqual(plan.stepExecution.lease);
+      // (Heard from at its claim, which the registry records just after the claim's answer.)
+      expect(planSteps[0].lease).toEqual({
+        ...plan.stepExecution.lease,
+        lastHeardAt: expect.any(String),
+      });
       expect(
         Date.parse(plan.stepExecution.lease!.renewedAt) - claimedAt,
       ).toBeGreaterThanOrEqual(0);
@@ -193,6 +199,7 @@ describe.each(databases.eachSupportedId())(
         runnerName: runner.serviceAccountName,
         renewedAt: expect.any(String),
         expiresAt: heartbeat.body.data.leaseExpiresAt,
+        lastHeardAt: expect.any(String),
       });
       expect(Date.parse(renewed.lease!.renewedAt)).toBeGreaterThan(
         Date.parse(plan.stepExecution.lease!.renewedAt),
@@ -892,7 +899,7 @@ describe.each(databases.eachSupportedId())(
       });
     });
 
-    it('tells the runner of a cancelled run at its next heartbeat, and refuses its report (409)', async () => {
+    it('tells the runner of a cancelled run at its next heartbeat and log batch, keeps what its tool prints while it stops, and takes its report once', async () => {
       const owner = await api.signup();
       const stack = await createStack(api, owner);
       const runner = await createRunner(api, owner);
@@ -924,6 +931,45 @@ describe.each(databases.eachSupportedId())(
       );
       expect(again.body.data.cancelRequested).toBe(true);
 
+      // What the tool prints while it stops is kept, and the answer says to stop.
+      const stopping = await api.post(
+        path(claimed, 'logs'),
+        {
+          data: {
+            leaseToken: claimed.leaseToken,
+            lines: [
+              { text: 'Interrupt received.' },
+              { text: 'Stopping operation...' },
+            ],
+          },
+        },
+        runner.key,
+      );
+      expect(stopping.status).toBe(200);
+      expect(stopping.body).toEqual({
+        data: { cancelRequested: true, acceptLogsUntil: expect.any(String) },
+      });
+      // The runner reports once its tool has stopped: the step stays cancelled.
+      const report = await api.post(
+        path(claimed, 'complete'),
+        {
+          data: {
+            leaseToken: claimed.leaseToken,
+            status: 'FAILED',
+            error: {
+              code: 'InfraDelivery:Runner:COMMAND_FAILED',
+              message: 'terraform plan was stopped',
+            },
+          },
+        },
+        runner.key,
+      );
+      expect(report.status).toBe(200);
+      expect(stepExecutionSchema.parse(report.body.data)).toMatchObject({
+        status: 'CANCELLED',
+      });
+      expect(report.body.data.error).toBeUndefined();
+      // After the report, nothing more.
       expectLeaseLost(
         await api.post(
           path(claimed, 'logs'),
@@ -933,12 +979,39 @@ describe.each(databases.eachSupportedId())(
           runner.key,
         ),
       );
-      const report = await api.post(
-        path(claimed, 'complete'),
-        { data: { leaseToken: claimed.leaseToken, status: 'SUCCEEDED' } },
-        runner.key,
+      expectLeaseLost(
+        await api.post(
+          path(claimed, 'complete'),
+          { data: { leaseToken: claimed.leaseToken, status: 'SUCCEEDED' } },
+          runner.key,
+        ),
       );
-      expectLeaseLost(report);
+      const logs = await api.get(
+        `/pipeline-step-executions/${claimed.stepExecution.id}/logs`,
+        owner.token,
+      );
+      expect(logs.body.data.map((line: { text: string }) => line.text)).toEqual(
+        [
+          expect.stringMatching(/^The run was cancelled by \S/),
+          'Interrupt received.',
+          'Stopping operation...',
+          expect.stringMatching(/^The run was cancelled by \S/),
+        ],
+      );
+      // Its runner named as the portal names it, by its service account.
+      const [first, , , last] = logs.body.data.map(
+        (line: { text: string }) => line.text,
+      );
+      expect(first).toMatch(
+        new RegExp(
+          `; runner ${runner.serviceAccountName} is stopping the step$`,
+        ),
+      );
+      expect(last).toMatch(
+        new RegExp(
+          `; runner ${runner.serviceAccountName} has stopped the step$`,
+        ),
+      );
 
       expect(await getRun(api, owner, run.id)).toMatchObject({
         status: 'CANCELLED',

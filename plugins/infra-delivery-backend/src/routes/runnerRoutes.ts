@@ -31,12 +31,13 @@ export function registerRunnerRoutes({
   }));
 
   bind(operations.appendStepExecutionLogs, async ({ caller, params, body }) => {
-    await runners.appendLogs(
+    const cancelled = await runners.appendLogs(
       caller,
       params.id,
       body.data.leaseToken,
       body.data.lines,
     );
+    return cancelled && { data: cancelled };
   });
 
   bind(operations.completeStepExecution, async ({ caller, params, body }) => {

@@ -16,7 +16,11 @@ import { Authorizer } from '../auth/Authorizer';
 import { actorIdOf, Caller } from '../auth/Caller';
 import { publicStep, StepRecord } from '../database/PipelineRunStore';
 import { Stores } from '../database/stores';
-import { PipelineEngine, StepResult } from '../engine/PipelineEngine';
+import {
+  CancelledStepLogs,
+  PipelineEngine,
+  StepResult,
+} from '../engine/PipelineEngine';
 import { InfraDeliveryError } from '../errors';
 import { GithubAppInstallations } from '../providers/github/GithubAppInstallations';
 import { RunCheckouts } from '../runners/RunCheckouts';
@@ -221,9 +225,9 @@ export class RunnerService {
     stepId: string,
     leaseToken: string,
     lines: { timestamp?: string; text: string }[],
-  ): Promise<void> {
+  ): Promise<CancelledStepLogs | undefined> {
     await this.requireRunner(caller);
-    await this.deps.engine.appendLogs(
+    const answer = await this.deps.engine.appendLogs(
       caller.organizationId,
       stepId,
       leaseToken,
@@ -233,6 +237,7 @@ export class RunnerService {
       caller.organizationId,
       stepId,
     );
+    return answer;
   }
 
   async complete(

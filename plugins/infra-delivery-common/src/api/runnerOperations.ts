@@ -1,4 +1,5 @@
 import {
+  appendLogsAnswerSchema,
   appendLogsRequestSchema,
   claimRequestSchema,
   claimSchema,
@@ -62,12 +63,17 @@ export const appendStepExecutionLogs = defineOperation({
   operationId: 'appendStepExecutionLogs',
   method: 'post',
   path: '/runner/step-executions/{id}/logs',
-  summary: 'Append log lines to the claimed step',
+  summary:
+    'Append log lines to the claimed step (204). Once its run is cancelled, the lines its command prints while it stops are still kept for a short while (until the runner reports the step, or `acceptLogsUntil`), answered 200 with `cancelRequested`; after that 409',
   tag: 'Runner protocol',
   access: 'authenticated',
   params: idParamsSchema,
   body: appendLogsRequestSchema,
-  success: { status: 204 },
+  success: {
+    status: 200,
+    schema: dataResponseSchema(appendLogsAnswerSchema),
+    emptyStatus: 204,
+  },
   errors: [400, 403, 404, 409],
 });
 
@@ -76,7 +82,7 @@ export const completeStepExecution = defineOperation({
   method: 'post',
   path: '/runner/step-executions/{id}/complete',
   summary:
-    'Report the result of the claimed step, with the plan JSON and outputs',
+    'Report the result of the claimed step, with the plan JSON and outputs. For a step cancelled under the lease, within the time its logs are kept, the report says that the command has stopped: the step stays CANCELLED and is answered as it is',
   tag: 'Runner protocol',
   access: 'authenticated',
   params: idParamsSchema,

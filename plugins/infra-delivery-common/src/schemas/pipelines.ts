@@ -184,6 +184,11 @@ export const stepLeaseSchema = z
     expiresAt: timestampSchema.describe(
       'When the step is queued again unless its runner sends a heartbeat before',
     ),
+    lastHeardAt: timestampSchema
+      .optional()
+      .describe(
+        'When the service last heard from the runner: its latest heartbeat, or a later log append or claim (recorded every few seconds). A runner busy streaming logs is heard from between its heartbeats',
+      ),
   })
   .meta({ id: 'StepLease' });
 export type StepLease = z.infer<typeof stepLeaseSchema>;

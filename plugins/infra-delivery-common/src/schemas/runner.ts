@@ -187,6 +187,24 @@ export const heartbeatSchema = z
   .object({ leaseExpiresAt: timestampSchema, cancelRequested: z.boolean() })
   .meta({ id: 'RunnerHeartbeat' });
 
+/**
+ * The answer to a batch of log lines of a step cancelled under the runner's lease: the lines
+ * were kept, and the runner is to stop the step's command now. A step that runs is answered 204.
+ */
+export const appendLogsAnswerSchema = z
+  .object({
+    cancelRequested: z
+      .literal(true)
+      .describe(
+        "The step's run was cancelled: stop the command at once, send what it prints while it stops, then report the step (its report ends the wait; the step stays CANCELLED)",
+      ),
+    acceptLogsUntil: timestampSchema.describe(
+      "Until when the service keeps the cancelled step's log lines, unless the runner reports the step before",
+    ),
+  })
+  .meta({ id: 'RunnerLogsAnswer' });
+export type AppendLogsAnswer = z.infer<typeof appendLogsAnswerSchema>;
+
 export const appendLogsRequestSchema = requestBody(
   z.object({
     leaseToken: leaseTokenSchema,

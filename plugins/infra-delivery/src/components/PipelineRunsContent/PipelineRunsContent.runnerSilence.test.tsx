@@ -33,8 +33,18 @@ const run = pipelineRun({
 function planStep(
   secondsAgo: number,
   runnerName: string | null = 'Build hosts',
+  /** When the service last heard from the runner (its log appends too); unsaid without it. */
+  heardSecondsAgo?: number,
 ): StepExecution {
   const renewed = Date.now() - secondsAgo * 1000;
+  const heard =
+    heardSecondsAgo === undefined
+      ? {}
+      : {
+          lastHeardAt: new Date(
+            Date.now() - heardSecondsAgo * 1000,
+          ).toISOString(),
+        };
   return stepExecution({
     id: 'step-plan',
     pipelineRunId: run.id,
@@ -48,6 +58,7 @@ function planStep(
       ...(runnerName ? { runnerName } : {}),
       renewedAt: new Date(renewed).toISOString(),
       expiresAt: new Date(renewed + LEASE_MS).toISOString(),
+      ...heard,
     },
   });
 }
@@ -148,6 +159,41 @@ describe('PipelineRunsContent when the runner of a running step stops reporting'
     expect(
       within(card).getByRole('button', { name: /1\. Plan/ }),
     ).toHaveTextContent(/Build hosts has sent no heartbeat for 4\ds/);
+  });
+
+  it('says when a reporting runner was last heard from, beside its name', async () => {
+    steps = [planStep(15, 'Build hosts', 2)];
+    const card = await openRun();
+
+    expect(
+      await within(card).findByRole('button', { name: /1\. Plan/ }),
+    ).toHaveTextContent(/on Build hosts · last heard from \d+s ago/);
+  });
+
+  it('says of a silent runner whose logs still arrive that it is most likely busy', async () => {
+    steps = [planStep(40, 'Build hosts', 3)];
+    const card = await openRun();
+
+    await waitFor(() => expect(silenceNotice(card)).toBeDefined());
+    expect(silenceNotice(card)).toHaveTextContent(
+      /Runner Build hosts has sent no heartbeat for \d+s; last heard from \d+s agoIts logs still arrive, so it is most likely busy, but its lease is not renewed\. Unless it sends a heartbeat within/,
+    );
+  });
+
+  it('says of a silent runner heard from nothing since its heartbeat that it has gone quiet', async () => {
+    steps = [planStep(40, 'Build hosts', 40)];
+    const card = await openRun();
+
+    const notice = await waitFor(() => {
+      const found = within(card)
+        .queryAllByRole('status')
+        .find(element => /not been heard/.test(element.textContent ?? ''));
+      expect(found).toBeDefined();
+      return found!;
+    });
+    expect(notice).toHaveTextContent(
+      /^Runner Build hosts has not been heard from for \d+sUnless it sends a heartbeat/,
+    );
   });
 
   it('says the step is being queued again once the lease ran out', async () => {

@@ -38,30 +38,81 @@ export const runnerNameOf = (runner: {
   runnerName?: string;
 }) => runner.runnerName ?? runner.runnerId;
 
-function useLeaseSilence(lease: StepLease | undefined) {
-  const now = useNow(1_000, lease !== undefined);
-  return lease && leaseSilence(lease, now);
+/**
+ * "last heard from 4s ago": how long ago the service last heard from a runner (`at`, its
+ * lastSeenAt or a lease's lastHeardAt), so that a runner busy streaming logs reads alive.
+ */
+export function lastHeardText(at: string, now: number): string {
+  const ms = now - Date.parse(at);
+  return ms < 1000
+    ? 'heard from just now'
+    : `last heard from ${formatDuration(ms)} ago`;
 }
 
 /**
- * Who holds a lease while it reports (`whileReporting`, nothing without it), or, once it is
- * silent, how long it has been, with a warning icon. Text, in the style of where it stands.
+ * What a silent lease's runner was last heard from, beyond its heartbeats: its log appends and
+ * claims (`lastHeardAt`). Undefined where the service does not say (an older one).
+ */
+function heardSinceHeartbeat(lease: StepLease): boolean | undefined {
+  if (!lease.lastHeardAt) return undefined;
+  return Date.parse(lease.lastHeardAt) - Date.parse(lease.renewedAt) >= 1000;
+}
+
+/**
+ * A silent lease's runner, as a person needs it told: busy but not renewing its lease ("has sent
+ * no heartbeat for 35s; last heard from 4s ago"), or gone quiet altogether ("has not been heard
+ * from for 35s").
+ */
+function silentRunnerText(
+  lease: StepLease,
+  silentMs: number,
+  now: number,
+): string {
+  const name = runnerNameOf(lease);
+  const heard = heardSinceHeartbeat(lease);
+  if (heard === false) {
+    return `${name} has not been heard from for ${formatDuration(silentMs)}`;
+  }
+  const noHeartbeat = `${name} has sent no heartbeat for ${formatDuration(
+    silentMs,
+  )}`;
+  return heard
+    ? `${noHeartbeat}; ${lastHeardText(lease.lastHeardAt!, now)}`
+    : noHeartbeat;
+}
+
+function useLeaseSilence(lease: StepLease | undefined) {
+  const now = useNow(1_000, lease !== undefined);
+  return lease && { ...leaseSilence(lease, now), now };
+}
+
+/**
+ * Who holds a lease while it reports (`whileReporting`, nothing without it; with `heard`, when
+ * its runner was last heard from), or, once it is silent, how long it has been, with a warning
+ * icon. Text, in the style of where it stands.
  */
 export const LeaseText = ({
   lease,
   whileReporting,
+  heard,
 }: {
   lease: StepLease;
   whileReporting?: string;
+  heard?: boolean;
 }) => {
   const silence = useLeaseSilence(lease);
   if (!silence?.silent) {
-    return <>{whileReporting}</>;
+    const parts = [
+      whileReporting,
+      heard &&
+        silence &&
+        lastHeardText(lease.lastHeardAt ?? lease.renewedAt, silence.now),
+    ];
+    return <>{parts.filter(Boolean).join(' · ')}</>;
   }
   return (
     <WarningText>
-      {runnerNameOf(lease)} has sent no heartbeat for{' '}
-      {formatDuration(silence.silentMs)}
+      {silentRunnerText(lease, silence.silentMs, silence.now)}
     </WarningText>
   );
 };
@@ -81,6 +132,7 @@ export const StepRunnerCaption = ({ step }: { step: StepExecution }) => {
         <LeaseText
           lease={step.lease}
           whileReporting={`on ${runnerNameOf(step.lease)}`}
+          heard
         />
       ) : (
         `on ${step.runnerName ?? step.runnerId}`
@@ -116,10 +168,11 @@ export const RunnerSilenceNotice = ({ step }: { step: StepExecution }) => {
     <Box marginBottom={2}>
       <Alert severity="warning" role="status">
         <AlertTitle>
-          Runner {runnerNameOf(step.lease)} has sent no heartbeat for{' '}
-          {formatDuration(silence.silentMs)}
+          Runner {silentRunnerText(step.lease, silence.silentMs, silence.now)}
         </AlertTitle>
         <Typography variant="body2">
+          {heardSinceHeartbeat(step.lease) &&
+            'Its logs still arrive, so it is most likely busy, but its lease is not renewed. '}
           {silence.requeueInMs > 0
             ? `Unless it sends a heartbeat within ${formatDuration(
                 silence.requeueInMs,

@@ -296,6 +296,55 @@ describe('RunnersCard', () => {
     expect(
       within(beating).queryByText(/has sent no heartbeat/),
     ).not.toBeInTheDocument();
+    // Under the step it works on: when it was last heard from.
+    expect(
+      within(beating).getByText(/^last heard from \d+s ago$/),
+    ).toBeInTheDocument();
+  });
+
+  it('tells a working runner busy streaming logs from one that has gone quiet', async () => {
+    const lease = (renewedSecondsAgo: number, heardSecondsAgo: number) => ({
+      runnerId: online.runnerId,
+      renewedAt: secondsAgo(renewedSecondsAgo),
+      expiresAt: secondsAgo(renewedSecondsAgo - 60),
+      lastHeardAt: secondsAgo(heardSecondsAgo),
+    });
+    server.use(
+      http.get(`${baseUrl}/runners`, () =>
+        HttpResponse.json(
+          list([
+            {
+              ...online,
+              lastSeenAt: secondsAgo(3),
+              currentStepLease: lease(40, 3),
+            },
+            {
+              ...online,
+              runnerId: 'runner-quiet',
+              lastSeenAt: secondsAgo(40),
+              currentStepLease: { ...lease(40, 40), runnerId: 'runner-quiet' },
+            },
+          ]),
+        ),
+      ),
+    );
+    renderWithService(<RunnersCard />);
+
+    await screen.findAllByRole('link', {
+      name: 'Apply of Plan & apply · Network',
+    });
+    const busy = screen.getByText('runner-ci-1').closest('tr')!;
+    expect(
+      within(busy).getByText(
+        /^runner-ci-1 has sent no heartbeat for \d+s; last heard from \d+s ago$/,
+      ),
+    ).toBeInTheDocument();
+    const quiet = screen.getByText('runner-quiet').closest('tr')!;
+    expect(
+      within(quiet).getByText(
+        /^runner-quiet has not been heard from for \d+s$/,
+      ),
+    ).toBeInTheDocument();
   });
 
   it('lists the online runners first, then the most recently seen', async () => {

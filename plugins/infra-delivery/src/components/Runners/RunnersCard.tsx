@@ -17,7 +17,8 @@ import { RunnerStatusLabel } from './RunnerStatusLabel';
 import { useRunnerPages } from './useRunnerPages';
 import { useRunTitles } from './useRunTitles';
 import { useRunnerSilent } from './useRunnerSilent';
-import { LeaseText } from '../PipelineRunsContent/StepRunner';
+import { lastHeardText, LeaseText } from '../PipelineRunsContent/StepRunner';
+import { useNow } from '../common/useNow';
 import { LoadingTable } from '../common/LoadingTable';
 import { CARD_HEADING } from '../common/cardHeading';
 
@@ -83,6 +84,12 @@ function revokedText(runner: Runner): string | undefined {
   }
 }
 
+/** "last heard from 4s ago", kept current. */
+const LastHeard = ({ at }: { at: string }) => {
+  const now = useNow(1_000);
+  return <>{lastHeardText(at, now)}</>;
+};
+
 const WorkingOn = ({ runner }: { runner: RunnerRow }) => {
   const runPagePath = useRunPagePath();
   const silent = useRunnerSilent(runner);
@@ -121,16 +128,23 @@ const WorkingOn = ({ runner }: { runner: RunnerRow }) => {
       </Typography>
     );
   }
-  // Half its lease without a heartbeat: "build-host-1 has sent no heartbeat for 35s".
-  return silent && runner.currentStepLease ? (
+  // Half its lease without a heartbeat: "build-host-1 has sent no heartbeat for 35s"; else when
+  // it was last heard from, so that a busy runner is told from a dead one.
+  return (
     <Box display="flex" flexDirection="column">
       {step}
-      <Typography variant="caption">
-        <LeaseText lease={runner.currentStepLease} />
-      </Typography>
+      {silent && runner.currentStepLease ? (
+        <Typography variant="caption">
+          <LeaseText lease={runner.currentStepLease} />
+        </Typography>
+      ) : (
+        <Typography variant="caption" color="textSecondary">
+          <LastHeard
+            at={runner.currentStepLease?.lastHeardAt ?? runner.lastSeenAt}
+          />
+        </Typography>
+      )}
     </Box>
-  ) : (
-    step
   );
 };
 
