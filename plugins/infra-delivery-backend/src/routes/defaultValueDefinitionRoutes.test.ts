@@ -356,8 +356,33 @@ describe.each(databases.eachSupportedId())(
         expect(text).not.toContain(leaked);
       }
 
+      const deleted = await api.delete(
+        `${PATH}/${definition.id}`,
+        intruder.token,
+      );
+      expect(deleted.status).toBe(404);
+      expect(JSON.stringify(deleted.body)).not.toContain('secret-region');
+
       expect((await listAll(intruder)).data).toEqual([]);
       expect((await listAll(owner)).data).toEqual([definition]);
+    });
+
+    it('deletes a definition no module names (204), then answers 404 for it', async () => {
+      const owner = await api.signup();
+      const region = await createDefinition(owner, 'region');
+      const zone = await createDefinition(owner, 'zone');
+
+      const deleted = await api.delete(`${PATH}/${region.id}`, owner.token);
+      expect(deleted.status).toBe(204);
+      expect((await listAll(owner)).data).toEqual([zone]);
+
+      const again = await api.delete(`${PATH}/${region.id}`, owner.token);
+      expect(again.status).toBe(404);
+      expect(errorBodySchema.parse(again.body).code).toBe(
+        'InfraDelivery:DefaultValueDefinition:NOT_FOUND',
+      );
+      // Its givenId is free again.
+      await createDefinition(owner, 'region');
     });
 
     it('lets a VIEWER list but not write (403), and a MEMBER write', async () => {
@@ -386,7 +411,11 @@ describe.each(databases.eachSupportedId())(
         { data: { name: 'Hijacked' } },
         viewer.token,
       );
-      for (const response of [created, patched]) {
+      const deleted = await api.delete(
+        `${PATH}/${definition.id}`,
+        viewer.token,
+      );
+      for (const response of [created, patched, deleted]) {
         expect(response.status).toBe(403);
         expect(response.body.code).toBe('InfraDelivery:Auth:INSUFFICIENT_ROLE');
         expect(response.body.metadata).toEqual({
