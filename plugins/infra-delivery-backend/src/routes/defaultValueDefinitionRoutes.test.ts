@@ -300,6 +300,57 @@ describe.each(databases.eachSupportedId())(
       expect((await listAll(owner)).data).toEqual([definition]);
     });
 
+    it('refuses a default its own schema does not allow, on create and PATCH (400 at schema.default)', async () => {
+      const owner = await api.signup();
+      const regions = {
+        id: 'region',
+        label: 'Region',
+        type: 'string',
+        values: [{ value: 'eu-west-1' }, { value: 'eu-central-1' }],
+      };
+
+      const unlisted = await api.post(
+        PATH,
+        {
+          data: {
+            givenId: 'region',
+            name: 'Region',
+            schema: { ...regions, default: 'us-east-1' },
+          },
+        },
+        owner.token,
+      );
+      expect(validationItems(unlisted)).toEqual([
+        'body.data.schema.default: "us-east-1" is not one of the allowed values ("eu-west-1", "eu-central-1")',
+      ]);
+
+      const definition = await createDefinition(owner, 'region', {
+        ...regions,
+        default: 'eu-west-1',
+      });
+      const mismatched = await api.patch(
+        `${PATH}/${definition.id}`,
+        {
+          data: {
+            schema: {
+              id: 'cidr',
+              label: 'CIDR block',
+              type: 'string',
+              default: '10.0.0.0',
+              patterns: [
+                { pattern: '/\\d+$', message: 'Ends with /16 to /28' },
+              ],
+            },
+          },
+        },
+        owner.token,
+      );
+      expect(validationItems(mismatched)).toEqual([
+        'body.data.schema.default: Ends with /16 to /28',
+      ]);
+      expect((await listAll(owner)).data).toEqual([definition]);
+    });
+
     it('keeps givenIds unique within the organization only (409)', async () => {
       const owner = await api.signup();
       const other = await api.signup();
