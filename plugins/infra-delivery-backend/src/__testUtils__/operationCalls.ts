@@ -215,6 +215,10 @@ export const OPERATION_CALLS: Record<OperationId, OperationCallSpec> = {
     }),
   },
   listDefaultValueDefinitions: { access: 'VIEWER', call: () => ({}) },
+  deleteDefaultValueDefinition: {
+    access: 'MEMBER',
+    call: async w => ({ params: id(await w.fresh.defaultValueDefinition()) }),
+  },
 
   createPipeline: {
     access: 'MEMBER',

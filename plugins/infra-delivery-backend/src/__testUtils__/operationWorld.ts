@@ -116,6 +116,7 @@ export interface FreshResources {
   /** A succeeded deployment that a later succeeded one of its service replaced. */
   rollbackTarget(): Promise<string>;
   codeSource(): Promise<string>;
+  defaultValueDefinition(): Promise<string>;
   repository(): { installationId: string; repoUrl: string };
   moduleDefinition(): Promise<string>;
   moduleInstance(): Promise<string>;
@@ -291,6 +292,16 @@ export async function createOperationWorld(options: {
         })
       ).id;
     },
+    defaultValueDefinition: async () =>
+      (
+        await created('/default-value-definitions', {
+          data: {
+            givenId: `dv-${unique()}`,
+            name: `${marker} default`,
+            schema: { id: 'region', label: 'Region', type: 'string' },
+          },
+        })
+      ).id,
     moduleDefinition: async () =>
       (
         await created('/module-definitions', {
@@ -364,15 +375,7 @@ export async function createOperationWorld(options: {
     new URL(templateUrl.body.data.templateUrl).searchParams,
   );
   const deploymentId = await fresh.succeededDeployment();
-  const defaultValueDefinitionId = (
-    await created('/default-value-definitions', {
-      data: {
-        givenId: `dv-${unique()}`,
-        name: `${marker} default`,
-        schema: { id: 'region', label: 'Region', type: 'string' },
-      },
-    })
-  ).id;
+  const defaultValueDefinitionId = await fresh.defaultValueDefinition();
   const codeSourceId = await fresh.codeSource();
   seeded.codeSourceId = codeSourceId;
   const moduleDefinitionId = await fresh.moduleDefinition();

@@ -105,4 +105,11 @@ export class DefaultValueDefinitionStore {
       });
     return this.get(organizationId, id);
   }
+
+  async delete(organizationId: string, id: string): Promise<boolean> {
+    const deleted = await this.db('default_value_definitions')
+      .where({ organization_id: organizationId, id })
+      .delete();
+    return deleted === 1;
+  }
 }

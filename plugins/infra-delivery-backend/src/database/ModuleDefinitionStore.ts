@@ -202,4 +202,36 @@ export class ModuleDefinitionStore {
       rows.map(row => [row.given_id, JSON.parse(row.schema) as ValueSchema]),
     );
   }
+
+  /**
+   * The module versions with an input that names the default-value definition `givenId` in
+   * `default_from`, oldest module first, each by its module's name and its version.
+   */
+  async versionsNamingDefault(
+    organizationId: string,
+    givenId: string,
+  ): Promise<{ moduleName: string; version: string }[]> {
+    // Inputs are JSON text written by this store; a givenId has no LIKE wildcards. The match
+    // only narrows the rows down: each one's inputs are read to be sure.
+    const rows = await this.db('module_versions as v')
+      .join('module_definitions as d', 'd.id', 'v.module_definition_id')
+      .where('v.organization_id', organizationId)
+      .where('v.inputs', 'like', `%${givenId}%`)
+      .orderBy([
+        { column: 'd.id', order: 'asc' },
+        { column: 'v.id', order: 'asc' },
+      ])
+      .select<{ name: string; version: string; inputs: string }[]>(
+        'd.name',
+        'v.version',
+        'v.inputs',
+      );
+    return rows
+      .filter(row =>
+        (JSON.parse(row.inputs) as ModuleInput[]).some(
+          input => input.default_from === givenId,
+        ),
+      )
+      .map(row => ({ moduleName: row.name, version: row.version }));
+  }
 }

@@ -300,6 +300,57 @@ describe.each(databases.eachSupportedId())(
       expect((await listAll(owner)).data).toEqual([definition]);
     });
 
+    it('refuses a default its own schema does not allow, on create and PATCH (400 at schema.default)', async () => {
+      const owner = await api.signup();
+      const regions = {
+        id: 'region',
+        label: 'Region',
+        type: 'string',
+        values: [{ value: 'eu-west-1' }, { value: 'eu-central-1' }],
+      };
+
+      const unlisted = await api.post(
+        PATH,
+        {
+          data: {
+            givenId: 'region',
+            name: 'Region',
+            schema: { ...regions, default: 'us-east-1' },
+          },
+        },
+        owner.token,
+      );
+      expect(validationItems(unlisted)).toEqual([
+        'body.data.schema.default: "us-east-1" is not one of the allowed values ("eu-west-1", "eu-central-1")',
+      ]);
+
+      const definition = await createDefinition(owner, 'region', {
+        ...regions,
+        default: 'eu-west-1',
+      });
+      const mismatched = await api.patch(
+        `${PATH}/${definition.id}`,
+        {
+          data: {
+            schema: {
+              id: 'cidr',
+              label: 'CIDR block',
+              type: 'string',
+              default: '10.0.0.0',
+              patterns: [
+                { pattern: '/\\d+$', message: 'Ends with /16 to /28' },
+              ],
+            },
+          },
+        },
+        owner.token,
+      );
+      expect(validationItems(mismatched)).toEqual([
+        'body.data.schema.default: Ends with /16 to /28',
+      ]);
+      expect((await listAll(owner)).data).toEqual([definition]);
+    });
+
     it('keeps givenIds unique within the organization only (409)', async () => {
       const owner = await api.signup();
       const other = await api.signup();
@@ -356,8 +407,33 @@ describe.each(databases.eachSupportedId())(
         expect(text).not.toContain(leaked);
       }
 
+      const deleted = await api.delete(
+        `${PATH}/${definition.id}`,
+        intruder.token,
+      );
+      expect(deleted.status).toBe(404);
+      expect(JSON.stringify(deleted.body)).not.toContain('secret-region');
+
       expect((await listAll(intruder)).data).toEqual([]);
       expect((await listAll(owner)).data).toEqual([definition]);
+    });
+
+    it('deletes a definition no module names (204), then answers 404 for it', async () => {
+      const owner = await api.signup();
+      const region = await createDefinition(owner, 'region');
+      const zone = await createDefinition(owner, 'zone');
+
+      const deleted = await api.delete(`${PATH}/${region.id}`, owner.token);
+      expect(deleted.status).toBe(204);
+      expect((await listAll(owner)).data).toEqual([zone]);
+
+      const again = await api.delete(`${PATH}/${region.id}`, owner.token);
+      expect(again.status).toBe(404);
+      expect(errorBodySchema.parse(again.body).code).toBe(
+        'InfraDelivery:DefaultValueDefinition:NOT_FOUND',
+      );
+      // Its givenId is free again.
+      await createDefinition(owner, 'region');
     });
 
     it('lets a VIEWER list but not write (403), and a MEMBER write', async () => {
@@ -386,7 +462,11 @@ describe.each(databases.eachSupportedId())(
         { data: { name: 'Hijacked' } },
         viewer.token,
       );
-      for (const response of [created, patched]) {
+      const deleted = await api.delete(
+        `${PATH}/${definition.id}`,
+        viewer.token,
+      );
+      for (const response of [created, patched, deleted]) {
         expect(response.status).toBe(403);
         expect(response.body.code).toBe('InfraDelivery:Auth:INSUFFICIENT_ROLE');
         expect(response.body.metadata).toEqual({

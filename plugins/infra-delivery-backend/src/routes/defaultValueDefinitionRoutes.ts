@@ -22,6 +22,10 @@ export function registerDefaultValueDefinitionRoutes({
     }),
   );
 
+  bind(operations.deleteDefaultValueDefinition, async ({ caller, params }) => {
+    await services.defaultValueDefinitions.delete(caller, params.id);
+  });
+
   bind(operations.listDefaultValueDefinitions, async ({ caller, query }) => {
     const scope = pageScope('default-value-definitions', caller.organizationId);
     return cursors.list(query, scope, page =>

@@ -572,6 +572,70 @@ describe.each(databases.eachSupportedId())(
       });
     });
 
+    describe('default values that module versions name', () => {
+      it('keeps a default-value definition that a version names (409 IN_USE naming them) until the module is deleted', async () => {
+        const org = await published();
+        // Its givenId is also an input's id: only `default_from` makes a definition used.
+        const unnamed = await api.post(
+          '/default-value-definitions',
+          {
+            data: {
+              givenId: 'region',
+              name: 'Region',
+              schema: { id: 'region', label: 'Region', type: 'string' },
+            },
+          },
+          org.owner.token,
+        );
+        expectStatus(unnamed, 201);
+        expectStatus(
+          await api.delete(
+            `/default-value-definitions/${unnamed.body.data.id}`,
+            org.owner.token,
+          ),
+          204,
+        );
+
+        const refused = errorOf(
+          await api.delete(
+            `/default-value-definitions/${org.regionDefinitionId}`,
+            org.owner.token,
+          ),
+          409,
+        );
+        expect(refused.code).toBe(
+          'InfraDelivery:DefaultValueDefinition:IN_USE',
+        );
+        expect(refused.message).toContain('aws-region');
+        expect(refused.details?.[0].items).toEqual([
+          'Network 1.0.0',
+          'Network 2.0.0',
+        ]);
+        const listed = await api.get(
+          '/default-value-definitions',
+          org.owner.token,
+        );
+        expect(listed.body.data.map((d: { id: string }) => d.id)).toEqual([
+          org.regionDefinitionId,
+        ]);
+
+        expectStatus(
+          await api.delete(
+            `/module-definitions/${org.definition.id}`,
+            org.owner.token,
+          ),
+          204,
+        );
+        expectStatus(
+          await api.delete(
+            `/default-value-definitions/${org.regionDefinitionId}`,
+            org.owner.token,
+          ),
+          204,
+        );
+      });
+    });
+
     describe('module instances', () => {
       it('fills defaults from the input and from the default-value definition', async () => {
         const org = await published();

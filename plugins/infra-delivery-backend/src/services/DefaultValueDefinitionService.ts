@@ -74,4 +74,45 @@ export class DefaultValueDefinitionService {
       page,
     );
   }
+
+  /**
+   * Deletes a definition unless an input of a module version names it in `default_from`:
+   * instances of that version would lose the default they were made with, and a required
+   * input would refuse every change of them.
+   */
+  async delete(caller: Caller, id: string): Promise<void> {
+    await this.deps.authorizer.require(caller, WRITE);
+    const { organizationId } = caller;
+    await this.deps.stores.transaction(async tx => {
+      const definition = await tx.defaultValueDefinitions.get(
+        organizationId,
+        id,
+      );
+      if (!definition) {
+        throw notFound('DefaultValueDefinition', id);
+      }
+      const users = await tx.moduleDefinitions.versionsNamingDefault(
+        organizationId,
+        definition.givenId,
+      );
+      if (users.length > 0) {
+        const named = users.map(u => `${u.moduleName} ${u.version}`);
+        throw new InfraDeliveryError({
+          status: 409,
+          entity: 'DefaultValueDefinition',
+          reason: 'IN_USE',
+          message: `Module versions take their default from ${definition.givenId}; it can be deleted once no module version names it`,
+          details: [
+            {
+              title: `Module versions naming ${definition.givenId}`,
+              render: 'list',
+              items: named,
+            },
+          ],
+          metadata: { givenId: definition.givenId, moduleVersions: named },
+        });
+      }
+      await tx.defaultValueDefinitions.delete(organizationId, id);
+    });
+  }
 }

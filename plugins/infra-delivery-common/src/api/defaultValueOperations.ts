@@ -54,3 +54,17 @@ export const listDefaultValueDefinitions = defineOperation({
   },
   errors: [400, 403],
 });
+
+export const deleteDefaultValueDefinition = defineOperation({
+  operationId: 'deleteDefaultValueDefinition',
+  method: 'delete',
+  path: '/default-value-definitions/{id}',
+  summary: 'Delete a default value that no module version’s input names',
+  description:
+    'A definition that an input of a released module version names in `default_from` is still in use: 409 `IN_USE`, naming those modules and versions, so that instances of them keep their default.',
+  tag: 'Default values',
+  access: 'authenticated',
+  params: idParamsSchema,
+  success: { status: 204 },
+  errors: [403, 404, 409],
+});

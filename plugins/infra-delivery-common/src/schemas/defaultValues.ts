@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { valueProblems } from '../moduleValueProblems';
 import {
   descriptionSchema,
   givenIdSchema,
@@ -80,13 +81,40 @@ export type DefaultValueDefinition = z.infer<
   typeof defaultValueDefinitionSchema
 >;
 
+/**
+ * A definition's own default must be a value its schema allows: one of its `values`, matching
+ * its `patterns`. Otherwise every instance that takes it is refused for a value nobody typed,
+ * and the portal offers a default its own list does not hold.
+ */
+function refuseDisallowedDefault(
+  data: { schema?: ValueSchema },
+  ctx: z.RefinementCtx,
+) {
+  const schema = data.schema;
+  if (
+    schema?.default === undefined ||
+    !(schema.patterns ?? []).every(p => compiles(p.pattern))
+  ) {
+    return;
+  }
+  for (const problem of valueProblems(schema, schema.default)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['schema', 'default'],
+      message: problem,
+    });
+  }
+}
+
 export const createDefaultValueDefinitionRequestSchema = requestBody(
-  z.object({
-    givenId: givenIdSchema,
-    name: nameSchema,
-    schema: valueSchemaSchema,
-    description: descriptionSchema.optional(),
-  }),
+  z
+    .object({
+      givenId: givenIdSchema,
+      name: nameSchema,
+      schema: valueSchemaSchema,
+      description: descriptionSchema.optional(),
+    })
+    .superRefine(refuseDisallowedDefault),
 );
 
 export const updateDefaultValueDefinitionRequestSchema = requestBody(
@@ -102,5 +130,6 @@ export const updateDefaultValueDefinitionRequestSchema = requestBody(
         v.schema !== undefined ||
         v.description !== undefined,
       { message: 'name, schema or description is required' },
-    ),
+    )
+    .superRefine(refuseDisallowedDefault),
 );

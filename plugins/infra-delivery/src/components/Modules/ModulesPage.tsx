@@ -3,7 +3,7 @@ import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { ModuleDefinition } from '@infra-delivery/plugin-infra-delivery-common';
 import { useCallback, useMemo } from 'react';
-import { useActionMessage } from '../common/ActionMessage';
+import { ActionMessageScope, useActionMessage } from '../common/ActionMessage';
 import { useCanWriteResources } from '../common/useCanExecuteRuns';
 import { contentWidths, TABLE_OPTIONS } from '../common/tableOptions';
 import { DetailsButton } from '../common/DetailsButton';
@@ -12,7 +12,7 @@ import { ErrorPanel } from '../common/ErrorPanel';
 import { LoadingTable } from '../common/LoadingTable';
 import { Timestamp } from '../common/Timestamp';
 import { AddModuleButton } from './AddModuleButton';
-import { DefaultValuesTable } from './DefaultValuesTable';
+import { DefaultValuesCard } from './DefaultValuesCard';
 import { ModuleDrawer } from './ModuleDrawer';
 import { ModuleLocation } from './ModuleLocation';
 import { CatalogModule, useModules } from './useModules';
@@ -50,13 +50,8 @@ function moduleColumns(open: (id: string) => void) {
   ]);
 }
 
-/**
- * The organization's modules: directories with a `module.yaml` in its connected repositories,
- * the versions released of each and their instances in environments; and the default
- * values their inputs may take. A module's name opens its versions and instances beside the
- * list (`?module=<id>`). Those who may change resources add modules here.
- */
-export const ModulesPage = () => {
+/** The page's content, inside the scope of its actions' outcomes. */
+const ModulesContent = () => {
   const modules = useModules();
   const [openedId, setOpenedId] = useOpenedDrawer('module');
   const opened = modules.value?.find(module => module.id === openedId);
@@ -104,8 +99,8 @@ export const ModulesPage = () => {
           </Box>
         }
       />
-      <Box marginTop={3}>
-        <DefaultValuesTable />
+      <Box marginTop={3} id="default-values">
+        <DefaultValuesCard />
       </Box>
       {opened && (
         <ModuleDrawer
@@ -122,3 +117,16 @@ export const ModulesPage = () => {
     </Content>
   );
 };
+
+/**
+ * The organization's modules: directories with a `module.yaml` in its connected repositories,
+ * the versions released of each and their instances in environments; and the default
+ * values their inputs may take. A module's name opens its versions and instances beside the
+ * list (`?module=<id>`). Those who may change resources add modules and default values here.
+ * One action's outcome stands at a time, whether it was about a module or a default value.
+ */
+export const ModulesPage = () => (
+  <ActionMessageScope>
+    <ModulesContent />
+  </ActionMessageScope>
+);

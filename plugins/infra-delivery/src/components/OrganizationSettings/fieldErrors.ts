@@ -1,7 +1,7 @@
 import { InfraDeliveryApiError } from '@infra-delivery/plugin-infra-delivery-common';
 
 /** A validator's wording as a person reads it beside a field. */
-function readable(message: string): string {
+export function readableIssue(message: string): string {
   const atMost = /^Too big: expected string to have <=(\d+) characters?$/.exec(
     message,
   );
@@ -48,7 +48,7 @@ export function fieldErrorsOf(
     if (!issue || !fields.includes(issue[1])) {
       return undefined;
     }
-    errors[issue[1]] ??= readable(issue[2]);
+    errors[issue[1]] ??= readableIssue(issue[2]);
   }
   return Object.keys(errors).length ? errors : undefined;
 }
