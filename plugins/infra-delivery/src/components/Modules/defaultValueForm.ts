@@ -1,10 +1,9 @@
 import {
   DefaultValueDefinition,
-  InfraDeliveryApiError,
   ValueSchema,
   valueProblems,
 } from '@infra-delivery/plugin-infra-delivery-common';
-import { readableIssue } from '../OrganizationSettings/fieldErrors';
+import { refusedFieldsOf } from './refusedFields';
 
 /** What the default value form asks for, as typed. */
 export interface DefaultValueFields {
@@ -123,19 +122,10 @@ const FIELD_OF_PATH: [RegExp, DefaultValueField][] = [
 export function refusedDefaultValueFieldsOf(
   error: Error | undefined,
 ): Partial<Record<DefaultValueField, string>> | undefined {
-  if (!(error instanceof InfraDeliveryApiError)) return undefined;
-  if (error.status === 409 && error.body.code.endsWith(':GIVEN_ID_TAKEN')) {
-    return { givenId: error.body.message };
-  }
-  const items = error.body.details?.flatMap(d => d.items ?? []) ?? [];
-  if (error.status !== 400 || items.length === 0) return undefined;
-  const refused: Partial<Record<DefaultValueField, string>> = {};
-  for (const item of items) {
-    const issue = /^body\.data\.([\w.]+): (.+)$/.exec(item);
-    const field =
-      issue && FIELD_OF_PATH.find(([path]) => path.test(issue[1]))?.[1];
-    if (!issue || !field) return undefined;
-    refused[field] ??= readableIssue(issue[2]);
-  }
-  return refused;
+  return refusedFieldsOf(
+    error,
+    Object.keys(EMPTY_FIELDS),
+    { GIVEN_ID_TAKEN: 'givenId' },
+    path => FIELD_OF_PATH.find(([pattern]) => pattern.test(path))?.[1],
+  );
 }

@@ -20,11 +20,14 @@ export function readableIssue(message: string): string {
  * The service's validation issues of a request body, by the field they name
  * (`body.data.name: Too big…` → `name`), worded for a person; undefined unless every issue
  * names one of `fields`, so that nothing is lost when they are shown beside them instead. A
- * name in use (409 `NAME_TAKEN`) is said beside the name.
+ * form whose fields are not the body's own (`schema.default` shown as Value) says which field
+ * a path is about with `fieldOfPath`. A name in use (409 `NAME_TAKEN`) is said beside the name.
  */
 export function fieldErrorsOf(
   error: Error | undefined,
   fields: string[],
+  fieldOfPath: (path: string) => string | undefined = path =>
+    fields.includes(path) ? path : undefined,
 ): Record<string, string> | undefined {
   // A name another of its kind has (a service account's, unique in the organization).
   if (
@@ -44,11 +47,12 @@ export function fieldErrorsOf(
   }
   const errors: Record<string, string> = {};
   for (const item of error.body.details.flatMap(d => d.items ?? [])) {
-    const issue = /^body\.data\.(\w+): (.+)$/.exec(item);
-    if (!issue || !fields.includes(issue[1])) {
+    const issue = /^body\.data\.([\w.]+): (.+)$/.exec(item);
+    const field = issue ? fieldOfPath(issue[1]) : undefined;
+    if (!issue || !field) {
       return undefined;
     }
-    errors[issue[1]] ??= readableIssue(issue[2]);
+    errors[field] ??= readableIssue(issue[2]);
   }
   return Object.keys(errors).length ? errors : undefined;
 }
