@@ -135,8 +135,8 @@ function runnerOf(step: StepRecord): string {
 }
 
 /** What the run's end says of who cancelled it ("The run was cancelled by guest"). */
-function cancelMessage(run: RunRecord | undefined): string {
-  return run?.error?.message ?? 'The run was cancelled';
+function cancelMessage(runError: ErrorBody | null | undefined): string {
+  return runError?.message ?? 'The run was cancelled';
 }
 
 export interface StepResult {
@@ -723,7 +723,7 @@ export class PipelineEngine {
         if (grace) {
           await tx.pipelineRuns.appendLogs(step, [
             {
-              text: `${error?.message ?? 'The run was cancelled'}; ${runnerOf(
+              text: `${cancelMessage(error)}; ${runnerOf(
                 step,
               )} is stopping the step`,
             },
@@ -1128,7 +1128,7 @@ export class PipelineEngine {
     }
     const run = await tx.pipelineRuns.getRunForEngine(step.pipelineRunId);
     await tx.pipelineRuns.appendLogs(step, [
-      { text: `${cancelMessage(run)}; ${how}` },
+      { text: `${cancelMessage(run?.error)}; ${how}` },
     ]);
     return true;
   }
