@@ -755,6 +755,8 @@ export class PipelineEngine {
     organizationId: string,
     runnerId: string,
     serviceAccountId?: string,
+    /** The runner's process, where it names one: the registry's row its heartbeats move. */
+    instanceId?: string,
   ): Promise<{ leaseToken: string; step: StepRecord } | undefined> {
     const leaseToken = randomBytes(32).toString('base64url');
     const step = await this.deps.stores.transaction(async tx => {
@@ -774,6 +776,7 @@ export class PipelineEngine {
           startedAt: now.toISOString(),
           leaseTokenHash: hashLeaseToken(leaseToken),
           leaseRunnerId: runnerId,
+          leaseRunnerInstanceId: instanceId ?? null,
           runnerServiceAccountId: serviceAccountId ?? null,
           leaseExpiresAt: new Date(now.getTime() + this.leaseMs).toISOString(),
         },
