@@ -573,6 +573,70 @@ describe.each(databases.eachSupportedId())(
     });
 
     describe('default values that module versions name', () => {
+      /**
+       * A release of a version naming aws-region and a delete of aws-region at once, their
+       * answers by status; exactly one of them wins cleanly: the version (201) with the
+       * definition kept (409 IN_USE), or the delete (204) with the release refused (422).
+       */
+      async function expectOneWins(
+        org: Awaited<ReturnType<typeof organization>>,
+        definitionId: string,
+        release: Promise<request.Response>,
+        deletion: Promise<request.Response>,
+      ) {
+        const [released, deleted] = await Promise.all([release, deletion]);
+        const versions = await api.get(
+          `/module-definitions/${definitionId}/versions`,
+          org.owner.token,
+        );
+        const definitions = await api.get(
+          '/default-value-definitions',
+          org.owner.token,
+        );
+        if (released.status === 201) {
+          expect(errorOf(deleted, 409).code).toBe(
+            'InfraDelivery:DefaultValueDefinition:IN_USE',
+          );
+          expect(versions.body.data).toHaveLength(1);
+          expect(definitions.body.data).toHaveLength(1);
+        } else {
+          expect(deleted.status).toBe(204);
+          expect(errorOf(released, 422).details?.[0].items).toEqual([
+            'inputs[2].default_from: no default-value definition "aws-region" in the organization',
+          ]);
+          expect(versions.body.data).toEqual([]);
+          expect(definitions.body.data).toEqual([]);
+        }
+        return released.status;
+      }
+
+      const releaseV1 = (owner: TestOrganization, definitionId: string) =>
+        api.post(
+          `/module-definitions/${definitionId}/versions`,
+          { data: { version: '1.0.0', ref: 'v1.0.0' } },
+          owner.token,
+        );
+      const deleteRegion = (org: Awaited<ReturnType<typeof organization>>) =>
+        api.delete(
+          `/default-value-definitions/${org.regionDefinitionId}`,
+          org.owner.token,
+        );
+
+      // Seen failing without the fix on PostgreSQL (the release 201 and the delete 204: a version
+      // naming a deleted definition); SQLite's transactions are serial.
+      it('lets a release and a delete of the definition it names at the same moment not both win', async () => {
+        for (let round = 0; round < 6; round++) {
+          const org = await organization();
+          const definition = await defineModule(org.owner, org.codeSourceId);
+          await expectOneWins(
+            org,
+            definition.id,
+            releaseV1(org.owner, definition.id),
+            deleteRegion(org),
+          );
+        }
+      });
+
       it('keeps a default-value definition that a version names (409 IN_USE naming them) until the module is deleted', async () => {
         const org = await published();
         // Its givenId is also an input's id: only `default_from` makes a definition used.
