@@ -4,6 +4,7 @@ import {
   moduleInstanceSchema,
   moduleVersionSchema,
 } from '@infra-delivery/plugin-infra-delivery-common';
+import knexFactory, { Knex } from 'knex';
 import request from 'supertest';
 import { commitSha, FakeGithub } from '../__testUtils__/fakeGithub';
 import {
@@ -107,13 +108,13 @@ describe.each(databases.eachSupportedId())(
   databaseId => {
     let api: InfraDeliveryTestClient;
     let github: FakeGithub;
+    let knex: Knex;
     let counter = 0;
 
     beforeAll(async () => {
       github = await FakeGithub.start();
-      api = await startInfraDeliveryBackend(await databases.init(databaseId), {
-        config: github.config(),
-      });
+      knex = await databases.init(databaseId);
+      api = await startInfraDeliveryBackend(knex, { config: github.config() });
     });
 
     afterAll(async () => {
@@ -628,14 +629,54 @@ describe.each(databases.eachSupportedId())(
         for (let round = 0; round < 6; round++) {
           const org = await organization();
           const definition = await defineModule(org.owner, org.codeSourceId);
-          await expectOneWins(
-            org,
-            definition.id,
-            releaseV1(org.owner, definition.id),
-            deleteRegion(org),
+          expect([201, 422]).toContain(
+            await expectOneWins(
+              org,
+              definition.id,
+              releaseV1(org.owner, definition.id),
+              deleteRegion(org),
+            ),
           );
         }
       });
+
+      if (databaseId.startsWith('POSTGRES')) {
+        it('keeps a version released while a delete of its definition is under way from slipping past the delete’s in-use check', async () => {
+          const org = await organization();
+          const definition = await defineModule(org.owner, org.codeSourceId);
+          // The interleaving that let both win, held open: a reader (on a connection of its
+          // own, outside the backend's pool) holds the definition's row, so the delete started
+          // next waits on it; the release runs meanwhile; then the reader lets go. Before, the
+          // delete had looked for versions naming it already, found none, and deleted it after.
+          const outside = knexFactory({
+            client: knex.client.config.client,
+            connection: knex.client.config.connection,
+          });
+          try {
+            const reader = await outside.transaction();
+            await reader('default_value_definitions')
+              .where({ id: org.regionDefinitionId })
+              .forShare()
+              .first();
+            // Sent now (a supertest request is sent once it is awaited or `then`ed).
+            const deletion = deleteRegion(org).then(response => response);
+            await new Promise(resolve => setTimeout(resolve, 500));
+            const released = await releaseV1(org.owner, definition.id);
+            await reader.commit();
+            // The release comes first; the delete, let go, finds its version.
+            expect(
+              await expectOneWins(
+                org,
+                definition.id,
+                Promise.resolve(released),
+                deletion,
+              ),
+            ).toBe(201);
+          } finally {
+            await outside.destroy();
+          }
+        });
+      }
 
       it('keeps a default-value definition that a version names (409 IN_USE naming them) until the module is deleted', async () => {
         const org = await published();

@@ -35,6 +35,9 @@ export interface StepRun {
 type NoLogsStep = Pick<StepExecution, 'type' | 'status'> &
   Partial<Pick<StepExecution, 'position' | 'startedAt' | 'completedAt'>>;
 
+const lowerFirst = (text: string) =>
+  text.charAt(0).toLowerCase() + text.slice(1);
+
 /** "step 2 “Approve”", as the step list numbers and names it. */
 const stepName = (step: { position: number; name: string }) =>
   `step ${step.position + 1} “${step.name}”`;
@@ -72,9 +75,6 @@ function skippedText(step: NoLogsStep, run: StepRun | undefined): string {
   }
   return 'Skipped: it did not run.';
 }
-
-const lowerFirst = (text: string) =>
-  text.charAt(0).toLowerCase() + text.slice(1);
 
 /**
  * What a step without log lines says in their place: why it has none, and for a step that never
