@@ -275,6 +275,40 @@ describe('the reference runner against the service', () => {
     });
   });
 
+  it('is listed apart from another process started with the same runner id, and signs off alone', async () => {
+    const { owner, runnerKey } = await organizationWithStack(baseUrl);
+    const [first, second] = ['host-a', 'host-b'].map(hostname =>
+      runnerWith(runnerKey, [], clientFor(baseUrl, runnerKey), {
+        once: false,
+        hostname,
+      }),
+    );
+    expect(first.instanceId).not.toBe(second.instanceId);
+    const running = [first.run(), second.run()];
+    const listed = async () =>
+      (await owner.call('listRunners', { query: {} })).data;
+    while ((await listed()).filter(r => r.status === 'ONLINE').length < 2) {
+      await new Promise(resolve => setTimeout(resolve, 20));
+    }
+    expect(
+      (await listed())
+        .map(r => [r.runnerId, r.instanceId, r.hostname])
+        .sort((a, b) => String(a[2]).localeCompare(String(b[2]))),
+    ).toEqual([
+      ['test-runner', first.instanceId, 'host-a'],
+      ['test-runner', second.instanceId, 'host-b'],
+    ]);
+
+    first.stop();
+    await running[0];
+    const byHost = Object.fromEntries(
+      (await listed()).map(r => [r.hostname, r.status]),
+    );
+    expect(byHost).toEqual({ 'host-a': 'OFFLINE', 'host-b': 'ONLINE' });
+    second.stop();
+    await running[1];
+  });
+
   it('is handed a step the moment it is queued, its claim held by the service meanwhile', async () => {
     const { owner, stack, runnerKey } = await organizationWithStack(baseUrl);
     const claims: number[] = [];

@@ -3,6 +3,7 @@ import {
   InfraDeliveryClient,
   RunnerClaim,
 } from '@infra-delivery/plugin-infra-delivery-common';
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { CommitCheckouts } from './CommitCheckouts';
 import { checkAgainstApprovedPlan } from './approvedPlan';
@@ -58,6 +59,11 @@ export class Runner {
   /** Every request but a held claim is given up when unanswered for `requestTimeoutMs`. */
   private readonly client: InfraDeliveryClient;
   private readonly earlierAttempts: EarlierAttempts;
+  /**
+   * This process, as its claims and sign-off name it: two processes started with the same
+   * runner id are two runners in the portal, and one that stops signs off alone.
+   */
+  readonly instanceId: string;
 
   constructor(
     private readonly options: RunnerOptions,
@@ -68,6 +74,7 @@ export class Runner {
       client,
       options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     );
+    this.instanceId = options.instanceId ?? randomUUID();
     this.earlierAttempts = new EarlierAttempts(
       options.runnerId,
       path.basename(options.iacBinary),
@@ -131,6 +138,7 @@ export class Runner {
             // about to ask for work.
             data: {
               runnerId,
+              instanceId: this.instanceId,
               labels,
               hostname,
               version: RUNNER_VERSION,
@@ -172,7 +180,12 @@ export class Runner {
     try {
       await Promise.race([
         this.client.call('signOffRunner', {
-          body: { data: { runnerId: this.options.runnerId } },
+          body: {
+            data: {
+              runnerId: this.options.runnerId,
+              instanceId: this.instanceId,
+            },
+          },
         }),
         new Promise((_, reject) => {
           timer = setTimeout(

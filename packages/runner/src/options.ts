@@ -17,6 +17,11 @@ export interface RunnerOptions {
   /** A service account's API key. */
   token: string;
   runnerId: string;
+  /**
+   * This process, told apart from others of the same runner id; made up at start (a UUID) when
+   * absent, as the command line leaves it.
+   */
+  instanceId?: string;
   /** `tofu` or `terraform` (or a path to either). */
   iacBinary: string;
   /** Where each stack gets its working directory. */

@@ -72,6 +72,24 @@ export class DefaultValueDefinitionStore {
     return row && toDefinition(row);
   }
 
+  /**
+   * `get`, its row locked until the transaction ends (PostgreSQL; SQLite's transactions are
+   * serial): a module version released meanwhile that names it waits for the lock, and one
+   * released before is seen by the reads after it.
+   */
+  async getForDelete(
+    organizationId: string,
+    id: string,
+  ): Promise<DefaultValueDefinition | undefined> {
+    const row = await this.db<DefaultValueDefinitionRow>(
+      'default_value_definitions',
+    )
+      .where({ organization_id: organizationId, id })
+      .forUpdate()
+      .first();
+    return row && toDefinition(row);
+  }
+
   async list(
     organizationId: string,
     page: KeysetRequest,

@@ -181,16 +181,18 @@ export class ModuleDefinitionStore {
 
   /**
    * The schemas of the default-value definitions that module inputs name in `default_from`,
-   * by givenId; names without a definition in the organization are absent.
+   * by givenId; names without a definition in the organization are absent. With `lock`, their
+   * rows are share-locked until the transaction ends: a delete of one waits for it.
    */
   async defaultValueSchemas(
     organizationId: string,
     givenIds: string[],
+    lock?: 'share',
   ): Promise<Map<string, ValueSchema>> {
     if (givenIds.length === 0) {
       return new Map();
     }
-    const rows = await this.db<{
+    const query = this.db<{
       organization_id: string;
       given_id: string;
       schema: string;
@@ -198,6 +200,7 @@ export class ModuleDefinitionStore {
       .select('given_id', 'schema')
       .where({ organization_id: organizationId })
       .whereIn('given_id', [...new Set(givenIds)]);
+    const rows = await (lock ? query.forShare() : query);
     return new Map(
       rows.map(row => [row.given_id, JSON.parse(row.schema) as ValueSchema]),
     );

@@ -77,6 +77,8 @@ export interface StepExecutionRow {
   attempt_epoch: number;
   lease_token_hash: string | null;
   lease_runner_id: string | null;
+  /** The process of the lease's runner ('' when its claims named none, or no lease). */
+  lease_runner_instance_id?: string;
   lease_expires_at: Timestamp | null;
   lease_renewed_at: Timestamp | null;
   runner_service_account_id: string | null;
@@ -215,7 +217,12 @@ function withRunner<Q extends Knex.QueryBuilder>(query: Q): Q {
     .leftJoin('runners', join =>
       join
         .on('runners.runner_id', 'step_executions.lease_runner_id')
-        .andOn('runners.organization_id', 'step_executions.organization_id'),
+        .andOn('runners.organization_id', 'step_executions.organization_id')
+        // The process that holds the lease: each process of a runner id has its row.
+        .andOn(
+          'runners.instance_id',
+          'step_executions.lease_runner_instance_id',
+        ),
     )
     .select(
       'service_accounts.name as runner_name',
@@ -362,6 +369,8 @@ export interface StepPatch {
   attemptEpoch?: number;
   leaseTokenHash?: string | null;
   leaseRunnerId?: string | null;
+  /** The process of the lease's runner; cleared with `leaseRunnerId` when not given. */
+  leaseRunnerInstanceId?: string | null;
   runnerServiceAccountId?: string | null;
   leaseExpiresAt?: string | null;
   error?: ErrorBody | null;
@@ -377,8 +386,10 @@ function stepColumns(patch: StepPatch): Partial<StepExecutionRow> {
     columns.attempt_epoch = patch.attemptEpoch;
   if (patch.leaseTokenHash !== undefined)
     columns.lease_token_hash = patch.leaseTokenHash;
-  if (patch.leaseRunnerId !== undefined)
+  if (patch.leaseRunnerId !== undefined) {
     columns.lease_runner_id = patch.leaseRunnerId;
+    columns.lease_runner_instance_id = patch.leaseRunnerInstanceId ?? '';
+  }
   if (patch.runnerServiceAccountId !== undefined)
     columns.runner_service_account_id = patch.runnerServiceAccountId;
   if (patch.leaseExpiresAt !== undefined) {
@@ -568,6 +579,7 @@ export class PipelineRunStore implements RunTransitions {
         attempt_epoch: 1,
         lease_token_hash: null,
         lease_runner_id: null,
+        lease_runner_instance_id: '',
         lease_expires_at: null,
         lease_renewed_at: null,
         runner_service_account_id: null,

@@ -6,6 +6,7 @@ import {
   StepLease,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
+import { isUniqueViolation } from './dbErrors';
 import { readRows } from './directReads';
 import { leaseOf } from './PipelineRunStore';
 import { newId } from './ids';
@@ -17,6 +18,8 @@ interface RunnerRow {
   id: string;
   organization_id: string;
   runner_id: string;
+  /** The runner's process, as its claims name it; '' when they name none. */
+  instance_id: string;
   service_account_id: string;
   /** Joined when listed; null once the account is deleted. */
   service_account_name: string | null;
@@ -30,6 +33,7 @@ interface RunnerRow {
   current_step_name: string | null;
   current_step_status: StepExecution['status'] | null;
   current_step_lease_runner_id: string | null;
+  current_step_lease_runner_instance_id: string | null;
   current_step_lease_renewed_at: string | Date | null;
   current_step_lease_expires_at: string | Date | null;
   first_seen_at: string | Date;
@@ -44,6 +48,8 @@ interface RunnerRow {
 export interface RunnerSighting {
   organizationId: string;
   runnerId: string;
+  /** Its process, where it names one (the reference runner makes one up at start). */
+  instanceId?: string;
   serviceAccountId: string;
   /** The API key it signed in with, where the caller used one. */
   apiKeyId?: string;
@@ -94,7 +100,10 @@ function currentStepLeaseOf(row: RunnerRow): StepLease | undefined {
     runnerName: optional(row.service_account_name),
     runnerLastSeenAt: toTimestamp(row.last_seen_at),
   });
-  return lease?.runnerId === row.runner_id ? lease : undefined;
+  return lease?.runnerId === row.runner_id &&
+    (row.current_step_lease_runner_instance_id ?? '') === row.instance_id
+    ? lease
+    : undefined;
 }
 
 /** What `countOnline` reads of the free runners: alias, aggregate, column. */
@@ -110,6 +119,7 @@ function toRunner(row: RunnerRow, onlineSince: string): Runner {
   const currentStepLease = currentStepLeaseOf(row);
   return {
     runnerId: row.runner_id,
+    ...(row.instance_id ? { instanceId: row.instance_id } : {}),
     serviceAccountId: row.service_account_id,
     serviceAccountName: optional(row.service_account_name),
     labels: fromJsonColumn<string[]>(row.labels) ?? [],
@@ -167,13 +177,25 @@ export interface OnlineRunners {
   freeRunnerId?: string;
 }
 
-/** The runner registry's rows: one per runner id and organization. */
+/**
+ * The runner registry's rows: one per runner process (runner id and instance id) and
+ * organization; a runner that names no process has one row per runner id.
+ */
 
 export class RunnerStore {
   constructor(private readonly db: Knex) {}
 
-  /** Records a claim: creates the runner or refreshes all it said of itself. */
-  async recordClaim(sighting: RunnerSighting): Promise<void> {
+  /**
+   * Records a claim: creates the runner process's row or refreshes all it said of itself. A
+   * process new to the registry takes over the row of a process of the same runner id that is
+   * OFFLINE (it stopped, or a restart left it behind; `onlineSince` says which are), rather than
+   * each restart leaving a row OFFLINE for the retention period.
+   */
+  async recordClaim(
+    sighting: RunnerSighting,
+    onlineSince?: string,
+  ): Promise<void> {
+    const instanceId = sighting.instanceId ?? '';
     const changes = {
       service_account_id: sighting.serviceAccountId,
       api_key_id: sighting.apiKeyId ?? null,
@@ -187,16 +209,69 @@ export class RunnerStore {
       offline_cause: null,
       offline_by: null,
     };
+    if (
+      onlineSince !== undefined &&
+      (await this.takeOverOfflineRow(
+        sighting,
+        instanceId,
+        onlineSince,
+        changes,
+      ))
+    ) {
+      return;
+    }
     await this.db('runners')
       .insert({
         id: newId(),
         organization_id: sighting.organizationId,
         runner_id: sighting.runnerId,
+        instance_id: instanceId,
         first_seen_at: sighting.seenAt,
         ...changes,
       })
-      .onConflict(['organization_id', 'runner_id'])
+      .onConflict(['organization_id', 'runner_id', 'instance_id'])
       .merge(changes);
+  }
+
+  /**
+   * For a process without a row yet: moves the oldest OFFLINE row of its runner id to it. False
+   * when it has a row, or no row is OFFLINE (another process of the id runs), or another claim
+   * took that row first.
+   */
+  private async takeOverOfflineRow(
+    sighting: RunnerSighting,
+    instanceId: string,
+    onlineSince: string,
+    changes: Record<string, unknown>,
+  ): Promise<boolean> {
+    const ofRunner = () =>
+      this.db('runners').where({
+        organization_id: sighting.organizationId,
+        runner_id: sighting.runnerId,
+      });
+    if (await ofRunner().where({ instance_id: instanceId }).first('id')) {
+      return false;
+    }
+    const offline: Pick<RunnerRow, 'id' | 'instance_id'> | undefined =
+      await ofRunner()
+        .whereNot(online => whereOnline(online, onlineSince))
+        .orderBy('last_seen_at', 'asc')
+        .first('id', 'instance_id');
+    if (!offline) {
+      return false;
+    }
+    try {
+      const moved = await this.db('runners')
+        .where({ id: offline.id, instance_id: offline.instance_id })
+        .update({ instance_id: instanceId, ...changes });
+      return moved > 0;
+    } catch (error) {
+      // The process's row was inserted meanwhile (its own claim, on another instance).
+      if (isUniqueViolation(error)) {
+        return false;
+      }
+      throw error;
+    }
   }
 
   /**
@@ -208,14 +283,16 @@ export class RunnerStore {
     stepExecutionId: string,
     seenAt: string,
   ): Promise<void> {
+    // The process that holds the lease, not every process of its runner id.
     await this.db('runners')
       .where({ organization_id: organizationId })
-      .whereIn(
-        'runner_id',
+      .whereExists(
         this.db('step_executions')
-          .select('lease_runner_id')
           .where({ organization_id: organizationId, id: stepExecutionId })
-          .whereNotNull('lease_runner_id'),
+          .whereRaw('step_executions.lease_runner_id = runners.runner_id')
+          .whereRaw(
+            'step_executions.lease_runner_instance_id = runners.instance_id',
+          ),
       )
       .update({
         last_seen_at: seenAt,
@@ -250,19 +327,22 @@ export class RunnerStore {
   }
 
   /**
-   * Records that a runner of `serviceAccountId` stops: OFFLINE from `at` until it claims
-   * again. Another account's runner of the same id is left as it is.
+   * Records that a runner process of `serviceAccountId` stops: OFFLINE from `at` until it
+   * claims again. Another account's runner of the same id, and the other processes of the id,
+   * are left as they are.
    */
   async signOff(
     organizationId: string,
     runnerId: string,
     serviceAccountId: string,
     at: string,
+    instanceId?: string,
   ): Promise<void> {
     await this.db('runners')
       .where({
         organization_id: organizationId,
         runner_id: runnerId,
+        instance_id: instanceId ?? '',
         service_account_id: serviceAccountId,
       })
       .update({
@@ -345,7 +425,8 @@ export class RunnerStore {
         offline_by: target.by ?? null,
       });
     }
-    return rows.map(row => row.runner_id);
+    // Each runner id once, however many of its processes there are.
+    return [...new Set(rows.map(row => row.runner_id))];
   }
 
   /**
@@ -392,6 +473,7 @@ export class RunnerStore {
         'step_executions.name as current_step_name',
         'step_executions.status as current_step_status',
         'step_executions.lease_runner_id as current_step_lease_runner_id',
+        'step_executions.lease_runner_instance_id as current_step_lease_runner_instance_id',
         'step_executions.lease_renewed_at as current_step_lease_renewed_at',
         'step_executions.lease_expires_at as current_step_lease_expires_at',
       )

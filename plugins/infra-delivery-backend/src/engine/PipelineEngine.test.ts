@@ -218,6 +218,32 @@ describe.each(databases.eachSupportedId())(
       ).rejects.toBeInstanceOf(InfraDeliveryError);
     });
 
+    it('says in the log of a step cancelled while queued who cancelled the run and that no runner had taken it', async () => {
+      const { stores, seed, engine } = await setup();
+      const org = seed.organizationId;
+      const run = await queueStackRun(stores, seed, 0);
+      await engine.admit(run.id);
+      const [queued] = await stores.pipelineRuns.listSteps(run.id);
+      expect(queued.status).toBe('QUEUED');
+
+      await engine.cancel(
+        (await stores.pipelineRuns.getRunForEngine(run.id))!,
+        { id: 'membership-1', name: 'Ada' },
+      );
+
+      expect(
+        (await stores.pipelineRuns.listSteps(run.id)).map(s => s.status),
+      ).toEqual(['CANCELLED', 'SKIPPED', 'SKIPPED']);
+      const logs = await stores.pipelineRuns.listLogs(queued.id, {
+        limit: 10,
+      });
+      expect(logs.items.map(l => [l.attemptEpoch, l.text])).toEqual([
+        [1, 'The run was cancelled by Ada; no runner had taken the step yet'],
+      ]);
+      // Nor does a runner take it afterwards.
+      expect(await engine.claim(org, 'runner')).toBeUndefined();
+    });
+
     it('keeps a cancelled step’s lines for a lease’s length, then closes its log with who cancelled it', async () => {
       const { stores, seed, engine } = await setup({ leaseSeconds: 1 });
       const org = seed.organizationId;

@@ -18,7 +18,8 @@
  *   lease's length (its `leaseExpiresAt` then bounds this grace) the runner's log lines are
  *   still kept, answered with `cancelRequested`, so that what the tool prints while it stops
  *   reaches the step's log. The runner's report, or the grace's end, closes it with a line
- *   that says who cancelled the run.
+ *   that says who cancelled the run. A step cancelled while still QUEUED gets that line at once,
+ *   with that no runner had taken it, so its log is not left empty.
  * - A run that finishes releases its stack and the stack's next queued run is admitted. A
  *   scheduled tick repeats admission, advancing and lease expiry as a safety net, for the
  *   work a stopped instance left between two transactions.
@@ -132,6 +133,13 @@ function inCancelGrace(step: StepRecord, now = Date.now()): boolean {
 /** A step's runner as the portal names it: its service account's name, else its id. */
 function runnerOf(step: StepRecord): string {
   return `runner ${step.runnerName ?? step.leaseRunnerId}`;
+}
+
+/** Why a step cancelled while QUEUED has no other lines: nobody had started it. */
+function notTakenYet(step: StepRecord): string {
+  return RUNNER_STEP_TYPES.includes(step.type)
+    ? 'no runner had taken the step yet'
+    : 'the step had not started yet';
 }
 
 /** What the run's end says of who cancelled it ("The run was cancelled by guest"). */
@@ -728,6 +736,11 @@ export class PipelineEngine {
               )} is stopping the step`,
             },
           ]);
+        } else if (status === 'CANCELLED' && step.status === 'QUEUED') {
+          // Its log would be empty, and a person opening it would not learn why it never ran.
+          await tx.pipelineRuns.appendLogs(step, [
+            { text: `${cancelMessage(error)}; ${notTakenYet(step)}` },
+          ]);
         }
       }
     }
@@ -742,6 +755,8 @@ export class PipelineEngine {
     organizationId: string,
     runnerId: string,
     serviceAccountId?: string,
+    /** The runner's process, where it names one: the registry's row its heartbeats move. */
+    instanceId?: string,
   ): Promise<{ leaseToken: string; step: StepRecord } | undefined> {
     const leaseToken = randomBytes(32).toString('base64url');
     const step = await this.deps.stores.transaction(async tx => {
@@ -761,6 +776,7 @@ export class PipelineEngine {
           startedAt: now.toISOString(),
           leaseTokenHash: hashLeaseToken(leaseToken),
           leaseRunnerId: runnerId,
+          leaseRunnerInstanceId: instanceId ?? null,
           runnerServiceAccountId: serviceAccountId ?? null,
           leaseExpiresAt: new Date(now.getTime() + this.leaseMs).toISOString(),
         },

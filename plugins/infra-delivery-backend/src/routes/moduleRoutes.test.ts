@@ -4,6 +4,7 @@ import {
   moduleInstanceSchema,
   moduleVersionSchema,
 } from '@infra-delivery/plugin-infra-delivery-common';
+import knexFactory, { Knex } from 'knex';
 import request from 'supertest';
 import { commitSha, FakeGithub } from '../__testUtils__/fakeGithub';
 import {
@@ -107,13 +108,13 @@ describe.each(databases.eachSupportedId())(
   databaseId => {
     let api: InfraDeliveryTestClient;
     let github: FakeGithub;
+    let knex: Knex;
     let counter = 0;
 
     beforeAll(async () => {
       github = await FakeGithub.start();
-      api = await startInfraDeliveryBackend(await databases.init(databaseId), {
-        config: github.config(),
-      });
+      knex = await databases.init(databaseId);
+      api = await startInfraDeliveryBackend(knex, { config: github.config() });
     });
 
     afterAll(async () => {
@@ -573,6 +574,110 @@ describe.each(databases.eachSupportedId())(
     });
 
     describe('default values that module versions name', () => {
+      /**
+       * A release of a version naming aws-region and a delete of aws-region at once, their
+       * answers by status; exactly one of them wins cleanly: the version (201) with the
+       * definition kept (409 IN_USE), or the delete (204) with the release refused (422).
+       */
+      async function expectOneWins(
+        org: Awaited<ReturnType<typeof organization>>,
+        definitionId: string,
+        release: Promise<request.Response>,
+        deletion: Promise<request.Response>,
+      ) {
+        const [released, deleted] = await Promise.all([release, deletion]);
+        const versions = await api.get(
+          `/module-definitions/${definitionId}/versions`,
+          org.owner.token,
+        );
+        const definitions = await api.get(
+          '/default-value-definitions',
+          org.owner.token,
+        );
+        if (released.status === 201) {
+          expect(errorOf(deleted, 409).code).toBe(
+            'InfraDelivery:DefaultValueDefinition:IN_USE',
+          );
+          expect(versions.body.data).toHaveLength(1);
+          expect(definitions.body.data).toHaveLength(1);
+        } else {
+          expect(deleted.status).toBe(204);
+          expect(errorOf(released, 422).details?.[0].items).toEqual([
+            'inputs[2].default_from: no default-value definition "aws-region" in the organization',
+          ]);
+          expect(versions.body.data).toEqual([]);
+          expect(definitions.body.data).toEqual([]);
+        }
+        return released.status;
+      }
+
+      const releaseV1 = (owner: TestOrganization, definitionId: string) =>
+        api.post(
+          `/module-definitions/${definitionId}/versions`,
+          { data: { version: '1.0.0', ref: 'v1.0.0' } },
+          owner.token,
+        );
+      const deleteRegion = (org: Awaited<ReturnType<typeof organization>>) =>
+        api.delete(
+          `/default-value-definitions/${org.regionDefinitionId}`,
+          org.owner.token,
+        );
+
+      // Seen failing without the fix on PostgreSQL (the release 201 and the delete 204: a version
+      // naming a deleted definition); SQLite's transactions are serial.
+      it('lets a release and a delete of the definition it names at the same moment not both win', async () => {
+        for (let round = 0; round < 6; round++) {
+          const org = await organization();
+          const definition = await defineModule(org.owner, org.codeSourceId);
+          expect([201, 422]).toContain(
+            await expectOneWins(
+              org,
+              definition.id,
+              releaseV1(org.owner, definition.id),
+              deleteRegion(org),
+            ),
+          );
+        }
+      });
+
+      if (databaseId.startsWith('POSTGRES')) {
+        it('keeps a version released while a delete of its definition is under way from slipping past the delete’s in-use check', async () => {
+          const org = await organization();
+          const definition = await defineModule(org.owner, org.codeSourceId);
+          // The interleaving that let both win, held open: a reader (on a connection of its
+          // own, outside the backend's pool) holds the definition's row, so the delete started
+          // next waits on it; the release runs meanwhile; then the reader lets go. Before, the
+          // delete had looked for versions naming it already, found none, and deleted it after.
+          const outside = knexFactory({
+            client: knex.client.config.client,
+            connection: knex.client.config.connection,
+          });
+          try {
+            const reader = await outside.transaction();
+            await reader('default_value_definitions')
+              .where({ id: org.regionDefinitionId })
+              .forShare()
+              .first();
+            // Sent now (a supertest request is sent once it is awaited or `then`ed).
+            const deletion = deleteRegion(org).then(response => response);
+            await new Promise(resolve => setTimeout(resolve, 500));
+            const released = await releaseV1(org.owner, definition.id);
+            await reader.commit();
+            // The release comes first; the delete, let go, finds its version.
+            expect(
+              await expectOneWins(
+                org,
+                definition.id,
+                Promise.resolve(released),
+                deletion,
+              ),
+            ).toBe(201);
+          } finally {
+            await outside.destroy();
+          }
+        });
+      }
+
       it('keeps a default-value definition that a version names (409 IN_USE naming them) until the module is deleted', async () => {
         const org = await published();
         // Its givenId is also an input's id: only `default_from` makes a definition used.

@@ -3,6 +3,7 @@ import {
   listResponseSchema,
   PipelineRun,
   Runner,
+  RunnerClaim,
   runnerSchema,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import {
@@ -338,6 +339,117 @@ describe.each(databases.eachSupportedId())(
         (await api.post('/runner/sign-offs', { data: { runnerId: 'x' } }))
           .status,
       ).toBe(401);
+    });
+
+    it('lists two processes of one runner id as two runners, each with its own step, and signs off one alone', async () => {
+      const owner = await api.signup();
+      const runner = await createRunner(api, owner);
+      const first = await trigger(
+        api,
+        owner,
+        (
+          await createStack(api, owner)
+        ).changePipelineId,
+      );
+      const second = await trigger(
+        api,
+        owner,
+        (
+          await createStack(api, owner)
+        ).changePipelineId,
+      );
+      const claimAs = async (instanceId: string, hostname: string) => {
+        const response = await api.post(
+          '/runner/claims',
+          { data: { runnerId: 'twin', instanceId, hostname } },
+          runner.key,
+        );
+        expectStatus(response, 200);
+        return response.body.data as RunnerClaim;
+      };
+      const a = await claimAs('process-a', 'host-a');
+      const b = await claimAs('process-b', 'host-b');
+      expect(
+        [a, b].map(claimed => claimed.stepExecution.pipelineRunId).sort(),
+      ).toEqual([first.id, second.id].sort());
+
+      // Busy streaming logs past the write interval: process a's row moves, not b's.
+      await sleep(700);
+      expectStatus(
+        await api.post(
+          `/runner/step-executions/${a.stepExecution.id}/logs`,
+          {
+            data: {
+              leaseToken: a.leaseToken,
+              lines: [{ text: 'Still creating...' }],
+            },
+          },
+          runner.key,
+        ),
+        204,
+      );
+      const byInstance = async () =>
+        Object.fromEntries(
+          (await listRunners(owner)).data.map(r => [r.instanceId, r]),
+        );
+      let listed = await byInstance();
+      expect(Object.keys(listed).sort()).toEqual(['process-a', 'process-b']);
+      expect(listed['process-a']).toMatchObject({
+        runnerId: 'twin',
+        hostname: 'host-a',
+        status: 'ONLINE',
+        currentStepExecutionId: a.stepExecution.id,
+        currentStepLease: { runnerId: 'twin' },
+      });
+      expect(listed['process-b']).toMatchObject({
+        runnerId: 'twin',
+        hostname: 'host-b',
+        status: 'ONLINE',
+        currentStepExecutionId: b.stepExecution.id,
+        currentStepLease: { runnerId: 'twin' },
+      });
+      expect(
+        Date.parse(listed['process-a'].lastSeenAt) -
+          Date.parse(listed['process-b'].lastSeenAt),
+      ).toBeGreaterThanOrEqual(500);
+      // Each step reads once, with its own process's lease.
+      const steps = await api.get(
+        `/pipeline-runs/${first.id}/step-executions`,
+        owner.token,
+      );
+      expect(steps.body.data).toHaveLength(3);
+
+      // Process a stops: b runs on.
+      expectStatus(
+        await api.post(
+          '/runner/sign-offs',
+          { data: { runnerId: 'twin', instanceId: 'process-a' } },
+          runner.key,
+        ),
+        204,
+      );
+      listed = await byInstance();
+      expect(listed['process-a'].status).toBe('OFFLINE');
+      expect(listed['process-b'].status).toBe('ONLINE');
+
+      // Restarted as a new process, it takes the stopped one's entry: restarts pile up none.
+      await claimNothing(runner.key, { runnerId: 'twin', instanceId: 'c' });
+      listed = await byInstance();
+      expect(Object.keys(listed).sort()).toEqual(['c', 'process-b']);
+      expect(listed.c.status).toBe('ONLINE');
+    });
+
+    it('keeps one entry for a runner that names no process, as before', async () => {
+      const owner = await api.signup();
+      const runner = await createRunner(api, owner);
+      await claimNothing(runner.key, { runnerId: 'older', hostname: 'h1' });
+      await claimNothing(runner.key, { runnerId: 'older', hostname: 'h2' });
+      const { data } = await listRunners(owner);
+      expect(data).toHaveLength(1);
+      expect(data[0]).toMatchObject({ runnerId: 'older', hostname: 'h2' });
+      expect(data[0]).not.toHaveProperty('instanceId');
+      await signOff(api, runner.key, 'older');
+      expect((await listRunners(owner)).data[0].status).toBe('OFFLINE');
     });
 
     it('keeps a runner id to the service account whose runner holds it while it is online', async () => {

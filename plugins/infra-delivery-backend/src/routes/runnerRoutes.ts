@@ -23,7 +23,7 @@ export function registerRunnerRoutes({
   });
 
   bind(operations.signOffRunner, async ({ caller, body }) => {
-    await runners.signOff(caller, body.data.runnerId);
+    await runners.signOff(caller, body.data.runnerId, body.data.instanceId);
   });
 
   bind(operations.heartbeatStepExecution, async ({ caller, params, body }) => ({

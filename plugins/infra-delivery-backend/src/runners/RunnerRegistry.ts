@@ -135,6 +135,7 @@ export class RunnerRegistry {
       'claim',
       sighting.organizationId,
       sighting.runnerId,
+      sighting.instanceId,
       sighting.serviceAccountId,
       sighting.apiKeyId,
       sighting.labels,
@@ -149,10 +150,10 @@ export class RunnerRegistry {
     if (sighting.currentStepExecutionId !== null) {
       this.lastWritten.delete(key);
     }
-    await this.deps.stores.runners.recordClaim({
-      ...sighting,
-      seenAt: new Date(this.now()).toISOString(),
-    });
+    await this.deps.stores.runners.recordClaim(
+      { ...sighting, seenAt: new Date(this.now()).toISOString() },
+      this.window().onlineSince,
+    );
   }
 
   async recordStepActivity(
@@ -189,6 +190,8 @@ export class RunnerRegistry {
     organizationId: string,
     runnerId: string,
     serviceAccountId: string,
+    /** The process that stops, where its claims named one; its other processes run on. */
+    instanceId?: string,
   ): Promise<void> {
     this.lastWritten.clear();
     await this.deps.stores.runners.signOff(
@@ -196,6 +199,7 @@ export class RunnerRegistry {
       runnerId,
       serviceAccountId,
       new Date(this.now()).toISOString(),
+      instanceId,
     );
   }
 

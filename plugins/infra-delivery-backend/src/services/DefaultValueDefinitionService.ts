@@ -78,13 +78,16 @@ export class DefaultValueDefinitionService {
   /**
    * Deletes a definition unless an input of a module version names it in `default_from`:
    * instances of that version would lose the default they were made with, and a required
-   * input would refuse every change of them.
+   * input would refuse every change of them. Nothing refuses a version's JSON inputs naming a
+   * deleted definition (no foreign key): the definition's row is locked before the versions are
+   * read, and a release locks the definitions it names (`createVersion`), so that a release at
+   * the same moment either comes first and is found here, or waits and finds it gone.
    */
   async delete(caller: Caller, id: string): Promise<void> {
     await this.deps.authorizer.require(caller, WRITE);
     const { organizationId } = caller;
     await this.deps.stores.transaction(async tx => {
-      const definition = await tx.defaultValueDefinitions.get(
+      const definition = await tx.defaultValueDefinitions.getForDelete(
         organizationId,
         id,
       );

@@ -197,33 +197,39 @@ export class ModuleDefinitionService {
     const named = parsed.inputs.flatMap(i =>
       i.default_from ? [i.default_from] : [],
     );
-    const definitions = await stores.moduleDefinitions.defaultValueSchemas(
-      organizationId,
-      named,
-    );
-    const unknownDefaults = parsed.inputs.flatMap((i, index) =>
-      i.default_from && !definitions.has(i.default_from)
-        ? [
-            `inputs[${index}].default_from: no default-value definition ${JSON.stringify(
-              i.default_from,
-            )} in the organization`,
-          ]
-        : [],
-    );
-    if (unknownDefaults.length > 0) {
-      throw invalidModuleYaml(path, input.ref, unknownDefaults);
-    }
 
     try {
       return await insertUnderParents(
+        // The definitions it names are read and share-locked in the version's transaction: a
+        // definition deleted at the same moment is either gone here (422) or, deleted after,
+        // refused there, since the version is found by its in-use check (409).
         () =>
-          stores.moduleDefinitions.createVersion({
-            organizationId,
-            moduleDefinitionId,
-            version: input.version,
-            ref: input.ref,
-            commitSha,
-            inputs: parsed.inputs,
+          stores.transaction(async tx => {
+            const definitions = await tx.moduleDefinitions.defaultValueSchemas(
+              organizationId,
+              named,
+              'share',
+            );
+            const unknownDefaults = parsed.inputs.flatMap((i, index) =>
+              i.default_from && !definitions.has(i.default_from)
+                ? [
+                    `inputs[${index}].default_from: no default-value definition ${JSON.stringify(
+                      i.default_from,
+                    )} in the organization`,
+                  ]
+                : [],
+            );
+            if (unknownDefaults.length > 0) {
+              throw invalidModuleYaml(path, input.ref, unknownDefaults);
+            }
+            return tx.moduleDefinitions.createVersion({
+              organizationId,
+              moduleDefinitionId,
+              version: input.version,
+              ref: input.ref,
+              commitSha,
+              inputs: parsed.inputs,
+            });
           }),
         // Deleted while its module.yaml was read.
         () => this.find(caller, moduleDefinitionId),

@@ -113,11 +113,13 @@ export class RunnerService {
       caller.organizationId,
       runner.runnerId,
       actorIdOf(caller),
+      runner.instanceId,
     );
     const claim = claimed && (await this.describeClaim(caller, claimed));
     await this.deps.runnerRegistry.recordClaim({
       organizationId: caller.organizationId,
       runnerId: runner.runnerId,
+      instanceId: runner.instanceId,
       serviceAccountId: actorIdOf(caller),
       apiKeyId: caller.apiKeyId,
       labels: runner.labels ?? [],
@@ -129,13 +131,18 @@ export class RunnerService {
     return claim;
   }
 
-  /** A runner of the caller's organization says that it stops. */
-  async signOff(caller: Caller, runnerId: string): Promise<void> {
+  /** A runner (process, given `instanceId`) of the caller's organization says that it stops. */
+  async signOff(
+    caller: Caller,
+    runnerId: string,
+    instanceId?: string,
+  ): Promise<void> {
     await this.requireRunner(caller);
     await this.deps.runnerRegistry.signOff(
       caller.organizationId,
       runnerId,
       actorIdOf(caller),
+      instanceId,
     );
   }
 

@@ -17,6 +17,12 @@ import { stackSchema } from './stacks';
 const leaseTokenSchema = z.string().min(16).max(128);
 
 const runnerIdSchema = singleLineTextSchema.min(1).max(128);
+/**
+ * One process of a runner, told apart from others started with the same runner id (the same
+ * key and `--runner-id` on two hosts, or twice on one): the reference runner makes one up at
+ * start.
+ */
+const runnerInstanceIdSchema = singleLineTextSchema.min(1).max(64);
 const runnerLabelsSchema = z.array(singleLineTextSchema.max(64)).max(32);
 
 /** The poll intervals a runner may say it waits between claims: 10 ms to an hour. */
@@ -28,6 +34,11 @@ export const RUNNER_CLAIM_WAIT_SECONDS = { max: 60 } as const;
 export const claimRequestSchema = requestBody(
   z.object({
     runnerId: runnerIdSchema,
+    instanceId: runnerInstanceIdSchema
+      .optional()
+      .describe(
+        'This process of the runner, made up when it starts (e.g. a UUID) and sent with each claim and its sign-off: two processes started with the same runner id are then listed as two runners, where they were one. A runner that sends none is listed by its runner id alone',
+      ),
     labels: runnerLabelsSchema.optional(),
     /** The runner's own version, shown in the portal's runner list. */
     version: singleLineTextSchema.max(64).optional(),
@@ -63,7 +74,14 @@ export type ClaimRequest = z.infer<typeof claimRequestSchema>['data'];
 
 /** A runner that stops says so, so that it reads OFFLINE at once rather than after the window. */
 export const signOffRunnerRequestSchema = requestBody(
-  z.object({ runnerId: runnerIdSchema }),
+  z.object({
+    runnerId: runnerIdSchema,
+    instanceId: runnerInstanceIdSchema
+      .optional()
+      .describe(
+        'The process that stops, as its claims named it: the other processes of the same runner id stay ONLINE',
+      ),
+  }),
 );
 
 export const RUNNER_STATUSES = ['ONLINE', 'OFFLINE'] as const;
@@ -86,6 +104,12 @@ export type RunnerOfflineCause = z.infer<typeof runnerOfflineCauseSchema>;
 export const runnerSchema = z
   .object({
     runnerId: runnerIdSchema,
+    instanceId: z
+      .string()
+      .optional()
+      .describe(
+        'The process of the runner this entry is, as its claims named it: each process started with the same runner id is an entry of its own. Absent for a runner that names none (older runners)',
+      ),
     serviceAccountId: idSchema,
     serviceAccountName: z
       .string()

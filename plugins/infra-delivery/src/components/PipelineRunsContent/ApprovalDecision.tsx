@@ -3,7 +3,7 @@ import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { PersonName } from '../common/PersonName';
 import { Timestamp } from '../common/Timestamp';
-import { noLogsText } from './StepLogs';
+import { noLogsText, StepRun } from './StepLogs';
 
 /** What a person decided on an approval step: its `outputs` since the service keeps them. */
 function decisionOf(step: StepExecution) {
@@ -24,8 +24,11 @@ function decisionOf(step: StepExecution) {
 export const ApprovalDecision = ({
   step,
   personName,
+  run,
 }: {
   step: StepExecution;
+  /** The step's run, for why an approval that never started did not. */
+  run?: StepRun;
   /** A member's email or a service account's name for an id. */
   personName: (id?: string) => string | undefined;
 }) => {
@@ -33,7 +36,7 @@ export const ApprovalDecision = ({
     step.status === 'SUCCEEDED' ||
     (step.status === 'FAILED' && step.completedAt !== undefined);
   if (!decided) {
-    return <Typography variant="caption">{noLogsText(step)}</Typography>;
+    return <Typography variant="caption">{noLogsText(step, run)}</Typography>;
   }
   const { decidedById, comment } = decisionOf(step);
   const verb = step.status === 'SUCCEEDED' ? 'Approved' : 'Rejected';

@@ -160,6 +160,7 @@ export const RunDetails = ({
             ))}
             <StepTimeline
               steps={value.steps}
+              runStatus={value.run.status}
               runError={value.run.error?.message}
               personName={names.personName}
             />

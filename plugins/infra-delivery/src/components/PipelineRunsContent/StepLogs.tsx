@@ -1,5 +1,6 @@
 import { LogViewer } from '@backstage/core-components';
 import {
+  PipelineRun,
   StepExecution,
   StepLogLine,
 } from '@infra-delivery/plugin-infra-delivery-common';
@@ -23,11 +24,63 @@ export function logHeight(lineCount: number): number {
   return Math.min(LOG_HEIGHT, LOG_CHROME + Math.max(lineCount, 2) * LOG_LINE);
 }
 
+/** What a step's run is, for why a step that never started did not: its status, error and steps. */
+export interface StepRun {
+  status: PipelineRun['status'];
+  /** The message of the run's error ("The run was cancelled by guest"). */
+  error?: string;
+  steps: Pick<StepExecution, 'position' | 'name' | 'type' | 'status'>[];
+}
+
+type NoLogsStep = Pick<StepExecution, 'type' | 'status'> &
+  Partial<Pick<StepExecution, 'position' | 'startedAt' | 'completedAt'>>;
+
+const lowerFirst = (text: string) =>
+  text.charAt(0).toLowerCase() + text.slice(1);
+
+/** "step 2 “Approve”", as the step list numbers and names it. */
+const stepName = (step: { position: number; name: string }) =>
+  `step ${step.position + 1} “${step.name}”`;
+
 /**
- * What a step without log lines says in their place: why it has none. (A decided approval says
- * who decided instead: `ApprovalDecision`.)
+ * Why a skipped step did not run: the step before it that failed or was cancelled, the run's end
+ * before it started, or a plan without changes before it (only that skip sets `completedAt`).
+ * "Skipped: it did not run." left a person to guess which.
  */
-export function noLogsText(step: Pick<StepExecution, 'type' | 'status'>) {
+function skippedText(step: NoLogsStep, run: StepRun | undefined): string {
+  const ender =
+    step.position === undefined
+      ? undefined
+      : run?.steps.find(
+          other =>
+            other.position < step.position! &&
+            (other.status === 'FAILED' || other.status === 'CANCELLED'),
+        );
+  if (ender?.status === 'FAILED') {
+    return ender.type === 'approval'
+      ? `Skipped: the approval in ${stepName(ender)} was rejected.`
+      : `Skipped: ${stepName(ender)} failed.`;
+  }
+  if (ender || (!step.completedAt && run?.status === 'CANCELLED')) {
+    const why = run?.error ?? 'The run was cancelled';
+    return why.startsWith('The run was cancelled')
+      ? `Skipped: ${lowerFirst(why)} before this step started.`
+      : `Skipped: the run was cancelled before this step started (${why}).`;
+  }
+  if (step.completedAt) {
+    return 'Skipped: the plan before it changes nothing.';
+  }
+  if (run?.status === 'FAILED') {
+    return 'Skipped: the run failed before this step started.';
+  }
+  return 'Skipped: it did not run.';
+}
+
+/**
+ * What a step without log lines says in their place: why it has none, and for a step that never
+ * ran, why not (given its `run`). (A decided approval says who decided instead: `ApprovalDecision`.)
+ */
+export function noLogsText(step: NoLogsStep, run?: StepRun) {
   if (step.type === 'approval') {
     if (step.status === 'WAITING_FOR_APPROVAL' || step.status === 'RUNNING') {
       return 'Waits for a person to approve or reject the plan above.';
@@ -40,10 +93,16 @@ export function noLogsText(step: Pick<StepExecution, 'type' | 'status'>) {
     case 'PENDING':
       return 'Not started: it runs once the steps before it have ended.';
     case 'SKIPPED':
-      return 'Skipped: it did not run.';
+      return skippedText(step, run);
     case 'QUEUED':
     case 'RUNNING':
       return 'No log lines yet.';
+    case 'CANCELLED':
+      // The service writes why in the log of a step cancelled before it started; one cancelled
+      // before it did so has none.
+      return step.startedAt
+        ? 'The step wrote no log lines.'
+        : 'Cancelled before it started.';
     default:
       return 'The step wrote no log lines.';
   }
@@ -91,7 +150,14 @@ function shown(line: StepLogLine): StepLogLine {
  * where a person starts reading it (`logOpeningLine`): a plan at its start, a failure at its
  * first error.
  */
-export const StepLogs = ({ step }: { step: StepExecution }) => {
+export const StepLogs = ({
+  step,
+  run,
+}: {
+  step: StepExecution;
+  /** The step's run, for why a step that never started did not. */
+  run?: StepRun;
+}) => {
   const { lines, loading, error } = useStepLogs(step.id, step.status);
   const text = useMemo(() => logText(lines.map(shown)), [lines]);
   // Where the log opens is decided by its first lines read: a log opened while its step ran
@@ -115,7 +181,7 @@ export const StepLogs = ({ step }: { step: StepExecution }) => {
         </div>
       )}
       {lines.length === 0 && !error && (
-        <Typography variant="caption">{noLogsText(step)}</Typography>
+        <Typography variant="caption">{noLogsText(step, run)}</Typography>
       )}
     </Box>
   );

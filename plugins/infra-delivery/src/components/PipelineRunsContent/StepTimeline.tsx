@@ -1,4 +1,7 @@
-import { StepExecution } from '@infra-delivery/plugin-infra-delivery-common';
+import {
+  PipelineRun,
+  StepExecution,
+} from '@infra-delivery/plugin-infra-delivery-common';
 import Accordion from '@material-ui/core/Accordion';
 import AccordionDetails from '@material-ui/core/AccordionDetails';
 import AccordionSummary from '@material-ui/core/AccordionSummary';
@@ -10,7 +13,7 @@ import { Duration } from '../common/Duration';
 import { STEP_TYPE_LABELS } from '../common/labels';
 import { RunStatus } from '../common/RunStatus';
 import { ApprovalDecision } from './ApprovalDecision';
-import { StepLogs } from './StepLogs';
+import { StepLogs, StepRun } from './StepLogs';
 import { RunnerSilenceNotice, StepRunnerCaption } from './StepRunner';
 import { ErrorText } from '../common/WarningText';
 
@@ -48,10 +51,13 @@ function planToReview(steps: StepExecution[]): string | undefined {
  */
 export const StepTimeline = ({
   steps,
+  runStatus,
   runError,
   personName,
 }: {
   steps: StepExecution[];
+  /** The run's status, for why a step that never started did not. */
+  runStatus?: PipelineRun['status'];
   /** The message of the run's own error, shown above the steps. */
   runError?: string;
   /** Who an id names, for who decided an approval. */
@@ -60,6 +66,11 @@ export const StepTimeline = ({
   // undefined: not chosen yet (the active step is open); null: all closed.
   const [chosen, setChosen] = useState<string | null>();
   const active = activeStepId(steps);
+  const run: StepRun | undefined = runStatus && {
+    status: runStatus,
+    error: runError,
+    steps,
+  };
   const [lastActive, setLastActive] = useState(active);
   if (active && active !== lastActive) {
     setLastActive(active);
@@ -112,9 +123,13 @@ export const StepTimeline = ({
             <Box width="100%">
               <RunnerSilenceNotice step={step} />
               {step.type === 'approval' ? (
-                <ApprovalDecision step={step} personName={personName} />
+                <ApprovalDecision
+                  step={step}
+                  personName={personName}
+                  run={run}
+                />
               ) : (
-                <StepLogs step={step} />
+                <StepLogs step={step} run={run} />
               )}
             </Box>
           </AccordionDetails>

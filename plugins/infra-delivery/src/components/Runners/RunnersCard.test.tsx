@@ -347,6 +347,48 @@ describe('RunnersCard', () => {
     ).toBeInTheDocument();
   });
 
+  it('tells apart two processes started with the same runner id, on one host', async () => {
+    const twin = (instanceId: string) =>
+      runner({
+        runnerId: 'twin',
+        instanceId,
+        serviceAccountName: 'Build hosts',
+        hostname: 'build-host-1',
+        version: '0.3.0',
+        status: 'ONLINE',
+      });
+    server.use(
+      http.get(`${baseUrl}/runners`, () =>
+        HttpResponse.json(
+          list([
+            twin('3f2a9c1e-1111-4b7e-9d1a-0c2e5e0f1a01'),
+            twin('77aa0b12-2222-4b7e-9d1a-0c2e5e0f1a02'),
+            runner({
+              runnerId: 'alone',
+              instanceId: 'a1b2c3d4-3333-4b7e-9d1a-0c2e5e0f1a03',
+              hostname: 'build-host-2',
+              status: 'ONLINE',
+            }),
+          ]),
+        ),
+      ),
+    );
+    renderWithService(<RunnersCard />);
+
+    expect(
+      await screen.findByText(
+        'twin · on build-host-1 · process 3f2a9c1e · version 0.3.0',
+      ),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'twin · on build-host-1 · process 77aa0b12 · version 0.3.0',
+      ),
+    ).toBeInTheDocument();
+    // A runner id with one process needs no more than its host.
+    expect(screen.queryByText(/process a1b2c3d4/)).not.toBeInTheDocument();
+  });
+
   it('lists the online runners first, then the most recently seen', async () => {
     server.use(
       http.get(`${baseUrl}/runners`, () =>

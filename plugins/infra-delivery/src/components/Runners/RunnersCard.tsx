@@ -28,15 +28,21 @@ export const RUNNERS_REFRESH_MS = 15_000;
 /**
  * The runner as people call it, the name of the service account it signs in with ("Build
  * hosts"), else its id; and the rest on one line under it: "build-host-1-4242 on build-host-1 ·
- * version 0.3.0". Several runners of one account are told apart by that line.
+ * version 0.3.0". Several runners of one account are told apart by that line; processes started
+ * with the same runner id (`sharesId`), which may run on one host, by their process as well
+ * ("process 3f2a9c1e", the start of the id the runner made up when it started).
  */
-export function runnerName(runner: Runner): {
+export function runnerName(
+  runner: Runner,
+  sharesId = false,
+): {
   name: string;
   details?: string;
 } {
   const parts = [
     runner.serviceAccountName ? runner.runnerId : undefined,
     runner.hostname && `on ${runner.hostname}`,
+    sharesId && runner.instanceId && `process ${runner.instanceId.slice(0, 8)}`,
     runner.version && `version ${runner.version}`,
   ];
   return {
@@ -58,8 +64,22 @@ export function onlineFirst(runners: Runner[]): Runner[] {
   );
 }
 
-/** A runner, with the name of the run it works on once read. */
-type RunnerRow = Runner & { currentRunTitle?: string };
+/**
+ * A runner, with the name of the run it works on once read, and whether another process listed
+ * has the same runner id.
+ */
+type RunnerRow = Runner & { currentRunTitle?: string; sharesId?: boolean };
+
+/** The runner ids that more than one listed process has. */
+function sharedIds(runners: Runner[]): Set<string> {
+  const seen = new Set<string>();
+  const shared = new Set<string>();
+  for (const runner of runners) {
+    if (seen.has(runner.runnerId)) shared.add(runner.runnerId);
+    seen.add(runner.runnerId);
+  }
+  return shared;
+}
 
 /**
  * The step a runner works on, linked to its run; "Idle" without one. An offline runner that
@@ -158,7 +178,7 @@ const columns: TableColumn<RunnerRow>[] = contentWidths<RunnerRow>([
   {
     title: 'Runner',
     render: runner => {
-      const { name, details } = runnerName(runner);
+      const { name, details } = runnerName(runner, runner.sharesId);
       return (
         <Box minWidth="10em">
           <Typography variant="body2">{name}</Typography>
@@ -209,6 +229,7 @@ export const RunnersCard = ({
     onRunnerConnected?.();
   };
   const page = runners.value;
+  const shared = sharedIds(page?.data ?? []);
   const runTitles = useRunTitles(
     (page?.data ?? []).flatMap(runner => runner.currentPipelineRunId ?? []),
   );
@@ -236,6 +257,7 @@ export const RunnersCard = ({
         columns={columns}
         data={onlineFirst(page?.data ?? []).map(runner => ({
           ...runner,
+          sharesId: shared.has(runner.runnerId),
           currentRunTitle:
             runner.currentPipelineRunId &&
             runTitles?.get(runner.currentPipelineRunId),
