@@ -5,7 +5,9 @@ import { generateProjects } from '@backstage/e2e-test-utils/playwright';
 
 /**
  * End-to-end tests in Debian's Chromium (Playwright's own browser download is not used).
- * The portal is started by Playwright unless PLAYWRIGHT_URL points at a running one.
+ * The portal is started by Playwright (scripts/e2e-portal: the app's production build served by
+ * the backend on http://localhost:7007) unless PLAYWRIGHT_URL points at a running one, such as
+ * the development portal of `scripts/start` on http://localhost:3000.
  */
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const startPortal = !process.env.PLAYWRIGHT_URL;
@@ -16,6 +18,7 @@ process.env.E2E_DATA_DIR ??= path.join(
   `infra-delivery-e2e-${Date.now()}`,
 );
 const dataDir = process.env.E2E_DATA_DIR;
+const E2E_PORTAL = 'http://localhost:7007';
 
 export default defineConfig({
   timeout: 90_000,
@@ -24,13 +27,16 @@ export default defineConfig({
   webServer: startPortal
     ? [
         {
-          command: 'yarn start',
-          url: 'http://localhost:3000',
+          command: 'scripts/e2e-portal',
+          url: `${E2E_PORTAL}/api/infra-delivery/health`,
           reuseExistingServer: false,
-          timeout: 240_000,
+          // The app's production build (about 1.5 min on 2 cores), then the backend's start.
+          timeout: 420_000,
           stdout: 'ignore',
           stderr: 'pipe',
           env: {
+            // The backend serves the app: one origin for the pages and the API.
+            APP_CONFIG_app_baseUrl: E2E_PORTAL,
             // A fresh embedded database (with fresh demo data) for every run.
             APP_CONFIG_backend_database_connection_directory: dataDir,
             APP_CONFIG_infraDelivery_runners_localRunner_tokenFile: path.join(
@@ -53,7 +59,7 @@ export default defineConfig({
 
   use: {
     actionTimeout: 0,
-    baseURL: process.env.PLAYWRIGHT_URL ?? 'http://localhost:3000',
+    baseURL: process.env.PLAYWRIGHT_URL ?? E2E_PORTAL,
     screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
     launchOptions: {

@@ -28,8 +28,9 @@ test('a member registers a self-hosted server and logs in to it from the portal'
     const card = page
       .locator('.MuiCard-root')
       .filter({ hasText: 'Self-hosted git servers' });
+    // The callback is on the portal's own address (app.baseUrl).
     await expect(card).toContainText(
-      'http://localhost:3000/infra-delivery/gitforge/callback',
+      `${new URL(page.url()).origin}/infra-delivery/gitforge/callback`,
     );
     await card.getByLabel('Name').fill(name);
     await card.getByLabel('Server address').fill(forge.baseUrl);
