@@ -31,40 +31,6 @@ import { DefaultValueDialog } from './DefaultValueDialog';
 export const READ_ONLY_REASON =
   'Members of the organization add, change and delete default values; your role only reads them';
 
-const columns = contentWidths<DefaultValueDefinition>([
-  {
-    title: 'Default value',
-    render: definition => (
-      <Box minWidth="10em">
-        <Typography variant="body2">{definition.name}</Typography>
-        {/* What a module's input names in `default_from`: under the name, as a runner's id is
-            under its name, so that the table fits a 900 px window without scrolling. */}
-        <Typography variant="caption" component="p">
-          <code style={{ whiteSpace: 'nowrap' }}>{definition.givenId}</code>
-        </Typography>
-        {definition.description && (
-          <Typography variant="caption" component="p" color="textSecondary">
-            {definition.description}
-          </Typography>
-        )}
-      </Box>
-    ),
-  },
-  {
-    title: 'Value',
-    cellStyle: { whiteSpace: 'nowrap' },
-    render: definition => definition.schema.default ?? '—',
-  },
-  {
-    title: 'Allowed values',
-    render: definition => <AllowedValues definition={definition} />,
-  },
-  {
-    title: 'Updated',
-    render: definition => <Timestamp value={definition.updatedAt} />,
-  },
-]);
-
 /**
  * The values a default value may take, each a chip kept on one line: in a comma-separated
  * list the table broke "eu-west-1" at its hyphens ("eu-west- / 1"). The chips wrap between
@@ -100,6 +66,40 @@ const AllowedValues = ({
     </Box>
   );
 };
+
+const columns = contentWidths<DefaultValueDefinition>([
+  {
+    title: 'Default value',
+    render: definition => (
+      <Box minWidth="10em">
+        <Typography variant="body2">{definition.name}</Typography>
+        {/* What a module's input names in `default_from`: under the name, as a runner's id is
+            under its name, so that the table fits a 900 px window without scrolling. */}
+        <Typography variant="caption" component="p">
+          <code style={{ whiteSpace: 'nowrap' }}>{definition.givenId}</code>
+        </Typography>
+        {definition.description && (
+          <Typography variant="caption" component="p" color="textSecondary">
+            {definition.description}
+          </Typography>
+        )}
+      </Box>
+    ),
+  },
+  {
+    title: 'Value',
+    cellStyle: { whiteSpace: 'nowrap' },
+    render: definition => definition.schema.default ?? '—',
+  },
+  {
+    title: 'Allowed values',
+    render: definition => <AllowedValues definition={definition} />,
+  },
+  {
+    title: 'Updated',
+    render: definition => <Timestamp value={definition.updatedAt} />,
+  },
+]);
 
 /**
  * One element for every render: Backstage's table makes its body anew whenever its empty
