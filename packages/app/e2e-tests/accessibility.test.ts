@@ -122,6 +122,27 @@ test('the Infrastructure page has no axe-core violations', async ({ page }) => {
   await check(page, 'the Status tab', 'service-status-page');
 });
 
+test('the default values card and its Add dialog have no axe-core violations', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await signIn(page, '/infra-delivery/modules');
+  const card = page.locator('#default-values');
+  // The demo's default value, its allowed values as chips.
+  await expect(
+    card.getByRole('list', { name: 'Allowed values of AWS region' }),
+  ).toBeVisible();
+  await check(page, 'the Default values card', 'default-values');
+  // The card alone, as a designer looks at it.
+  await card.screenshot({ path: `${SCREENSHOTS}/default-values-card.png` });
+
+  await card.getByRole('button', { name: 'Add default value' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add a default value' });
+  await expect(dialog.getByLabel(/^Name/)).toBeVisible();
+  await check(page, 'the add-default-value dialog', 'add-default-value');
+  await cancelDialog(page);
+});
+
 test('the entity tabs have no axe-core violations', async ({ page }) => {
   test.setTimeout(180_000);
   await signIn(page, ENTITY);

@@ -12,7 +12,12 @@ export const AddModuleButton = ({
   const [open, setOpen] = useState(false);
   return (
     <>
-      <Button variant="contained" color="primary" onClick={() => setOpen(true)}>
+      <Button
+        variant="contained"
+        color="primary"
+        size="small"
+        onClick={() => setOpen(true)}
+      >
         Add module
       </Button>
       {open && (

@@ -6,6 +6,7 @@ import {
 } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
+import Chip from '@material-ui/core/Chip';
 import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
@@ -30,12 +31,54 @@ import { DefaultValueDialog } from './DefaultValueDialog';
 export const READ_ONLY_REASON =
   'Members of the organization add, change and delete default values; your role only reads them';
 
+/**
+ * The values a default value may take, each a chip kept on one line: in a comma-separated
+ * list the table broke "eu-west-1" at its hyphens ("eu-west- / 1"). The chips wrap between
+ * each other. "Any" where it takes any value.
+ */
+const AllowedValues = ({
+  definition,
+}: {
+  definition: DefaultValueDefinition;
+}) => {
+  const values = definition.schema.values ?? [];
+  if (values.length === 0) return <>Any</>;
+  return (
+    <Box
+      component="ul"
+      aria-label={`Allowed values of ${definition.name}`}
+      display="flex"
+      flexWrap="wrap"
+      margin={0}
+      padding={0}
+      style={{ gap: 4, listStyle: 'none' }}
+    >
+      {values.map(option => (
+        <li key={option.value}>
+          <Chip
+            size="small"
+            label={option.value}
+            title={option.label}
+            style={{ whiteSpace: 'nowrap', margin: 0 }}
+          />
+        </li>
+      ))}
+    </Box>
+  );
+};
+
 const columns = contentWidths<DefaultValueDefinition>([
   {
     title: 'Default value',
     render: definition => (
-      <Box minWidth="10em">
+      // Narrow enough that the table fits a 900 px window (it overflowed by 21 px at 10em).
+      <Box minWidth="8em">
         <Typography variant="body2">{definition.name}</Typography>
+        {/* What a module's input names in `default_from`: under the name, as a runner's id is
+            under its name, so that the table fits a 900 px window without scrolling. */}
+        <Typography variant="caption" component="p">
+          <code style={{ whiteSpace: 'nowrap' }}>{definition.givenId}</code>
+        </Typography>
         {definition.description && (
           <Typography variant="caption" component="p" color="textSecondary">
             {definition.description}
@@ -45,21 +88,13 @@ const columns = contentWidths<DefaultValueDefinition>([
     ),
   },
   {
-    // What a module's input names in `default_from`.
-    title: 'Id',
-    render: definition => (
-      <code style={{ whiteSpace: 'nowrap' }}>{definition.givenId}</code>
-    ),
-  },
-  {
     title: 'Value',
     cellStyle: { whiteSpace: 'nowrap' },
     render: definition => definition.schema.default ?? '—',
   },
   {
     title: 'Allowed values',
-    render: definition =>
-      definition.schema.values?.map(option => option.value).join(', ') || 'Any',
+    render: definition => <AllowedValues definition={definition} />,
   },
   {
     title: 'Updated',
@@ -104,6 +139,9 @@ export const DefaultValuesCard = () => {
 
   const actions: TableColumn<DefaultValueDefinition> = {
     title: 'Actions',
+    // Sized by its buttons like the other columns: without a width, material-table gave the
+    // last column what the others left, and squeezed the allowed values one chip a line.
+    width: 'auto',
     render: definition => (
       <Box style={ROW_ACTIONS_STYLE}>
         <Button
@@ -160,9 +198,15 @@ export const DefaultValuesCard = () => {
           </ButtonWithReason>
         </Box>
       }
+      // The table spans the card, as the modules' above; what is said around it is inset.
+      noPadding
     >
-      {message}
-      {definitions.error && <ErrorPanel error={definitions.error} />}
+      {(message || definitions.error) && (
+        <Box paddingX={2}>
+          {message}
+          {definitions.error && <ErrorPanel error={definitions.error} />}
+        </Box>
+      )}
       <LoadingTable
         options={CARD_TABLE_OPTIONS}
         loading={definitions.loading && !page}
@@ -171,16 +215,20 @@ export const DefaultValuesCard = () => {
         data={page?.data ?? []}
         emptyContent={NO_DEFAULT_VALUES}
       />
-      {page && page.meta.totalCount > page.data.length && (
-        <Typography variant="body2" color="textSecondary">
-          The newest {page.data.length} of {page.meta.totalCount} default
-          values.
-        </Typography>
-      )}
-      {!canWrite && (
-        <Typography variant="body2" color="textSecondary">
-          Members of the organization add, change and delete default values.
-        </Typography>
+      {((page && page.meta.totalCount > page.data.length) || !canWrite) && (
+        <Box padding={2}>
+          {page && page.meta.totalCount > page.data.length && (
+            <Typography variant="body2" color="textSecondary">
+              The newest {page.data.length} of {page.meta.totalCount} default
+              values.
+            </Typography>
+          )}
+          {!canWrite && (
+            <Typography variant="body2" color="textSecondary">
+              Members of the organization add, change and delete default values.
+            </Typography>
+          )}
+        </Box>
       )}
       {editing && (
         <DefaultValueDialog

@@ -23,7 +23,9 @@ describe('DefaultValuesCard for a VIEWER', () => {
     renderWithService(<DefaultValuesCard />);
 
     const row = (await screen.findByText('AWS region')).closest('tr')!;
-    expect(within(row).getByText('eu-west-1')).toBeInTheDocument();
+    expect(
+      within(row).getByText('eu-west-1', { selector: 'td' }),
+    ).toBeInTheDocument();
     await waitFor(() => expect(requestsTo('GET', '/me')).toHaveLength(1));
 
     const add = screen.getByRole('button', { name: 'Add default value' });

@@ -55,10 +55,23 @@ describe('ModulesPage', () => {
 
     const row = (await screen.findByText('AWS region')).closest('tr')!;
     expect(within(row).getByText('aws-region')).toBeInTheDocument();
-    expect(within(row).getByText('eu-west-1')).toBeInTheDocument();
+    // Its value, and the values it may take, each a chip kept on one line.
     expect(
-      within(row).getByText('eu-west-1, eu-central-1'),
+      within(row).getByText('eu-west-1', { selector: 'td' }),
     ).toBeInTheDocument();
+    const allowed = within(row).getByRole('list', {
+      name: 'Allowed values of AWS region',
+    });
+    expect(
+      within(allowed)
+        .getAllByRole('listitem')
+        .map(item => item.textContent),
+    ).toEqual(['eu-west-1', 'eu-central-1']);
+    for (const chip of within(allowed).getAllByText(/^eu-/)) {
+      expect(chip.closest('.MuiChip-root')).toHaveStyle({
+        whiteSpace: 'nowrap',
+      });
+    }
     expect(
       within(row).getByText('Where the organization deploys'),
     ).toBeInTheDocument();

@@ -1,11 +1,12 @@
-import { Content } from '@backstage/core-components';
+import { Content, InfoCard } from '@backstage/core-components';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { ModuleDefinition } from '@infra-delivery/plugin-infra-delivery-common';
 import { useCallback, useMemo } from 'react';
 import { ActionMessageScope, useActionMessage } from '../common/ActionMessage';
 import { useCanWriteResources } from '../common/useCanExecuteRuns';
-import { contentWidths, TABLE_OPTIONS } from '../common/tableOptions';
+import { CARD_HEADING } from '../common/cardHeading';
+import { CARD_TABLE_OPTIONS, contentWidths } from '../common/tableOptions';
 import { DetailsButton } from '../common/DetailsButton';
 import { useOpenedDrawer } from '../common/drawerLinks';
 import { ErrorPanel } from '../common/ErrorPanel';
@@ -68,37 +69,45 @@ const ModulesContent = () => {
     },
     [say, retry, setOpenedId],
   );
-  const empty = modules.value?.length === 0;
 
   return (
     <Content>
       {message}
       {modules.error && <ErrorPanel error={modules.error} />}
-      {canWrite && !empty && (
-        <Box display="flex" justifyContent="flex-end" marginBottom={2}>
-          <AddModuleButton onAdded={added} />
-        </Box>
-      )}
-      <LoadingTable
+      <InfoCard
+        titleTypographyProps={CARD_HEADING}
         title="Modules"
-        subtitle="Reusable infrastructure: a directory with a module.yaml in a connected repository, released as versions; an instance is a version chosen for an environment, with its values."
-        loading={modules.loading && !modules.value}
-        loadingLabel="Loading modules"
-        options={TABLE_OPTIONS}
-        columns={columns}
-        data={modules.value ?? []}
-        emptyContent={
-          <Box padding={2}>
-            <Typography gutterBottom>No module yet.</Typography>
-            <Typography variant="body2" color="textSecondary" paragraph>
-              A module is a directory with a module.yaml in a connected
-              repository: released as versions, it is deployed into environments
-              as instances.
-            </Typography>
-            {canWrite && <AddModuleButton onAdded={added} />}
-          </Box>
+        subheader="Reusable infrastructure: a directory with a module.yaml in a connected repository, released as versions; an instance is a version chosen for an environment, with its values."
+        action={
+          canWrite ? (
+            // The header's action slot pulls its content up and right by 8 px, for an icon
+            // button; a text button would then touch the card's corner.
+            <Box marginTop={1} marginRight={1}>
+              <AddModuleButton onAdded={added} />
+            </Box>
+          ) : undefined
         }
-      />
+        // The table spans the card, as the default values' below.
+        noPadding
+      >
+        <LoadingTable
+          loading={modules.loading && !modules.value}
+          loadingLabel="Loading modules"
+          options={CARD_TABLE_OPTIONS}
+          columns={columns}
+          data={modules.value ?? []}
+          emptyContent={
+            <Box padding={2}>
+              <Typography gutterBottom>No module yet.</Typography>
+              <Typography variant="body2" color="textSecondary">
+                A module is a directory with a module.yaml in a connected
+                repository: released as versions, it is deployed into
+                environments as instances.
+              </Typography>
+            </Box>
+          }
+        />
+      </InfoCard>
       <Box marginTop={3} id="default-values">
         <DefaultValuesCard />
       </Box>

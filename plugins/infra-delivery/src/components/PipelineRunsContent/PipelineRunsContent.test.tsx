@@ -808,7 +808,7 @@ describe('PipelineRunsContent', () => {
       within(card).getByText('Plan: 5 to add, 1 to change, 2 to destroy.'),
     ).toBeInTheDocument();
     // The viewer numbers the lines and links to each.
-    expect(within(card).getByRole('row', { name: '2' })).toHaveAttribute(
+    expect(within(card).getByRole('link', { name: 'Line 2' })).toHaveAttribute(
       'href',
       '#line-2',
     );

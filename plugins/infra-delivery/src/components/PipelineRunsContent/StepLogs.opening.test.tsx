@@ -48,7 +48,7 @@ describe('where a step log opens', () => {
 
   /** The log viewer's scrolling list. */
   const logList = async () => {
-    await screen.findAllByRole('row');
+    await screen.findAllByRole('link', { name: /^Line \d+$/ });
     return document.querySelector<HTMLElement>('[style*="overflow: auto"]')!;
   };
 

@@ -1,4 +1,3 @@
-import { LogViewer } from '@backstage/core-components';
 import {
   PipelineRun,
   StepExecution,
@@ -8,6 +7,7 @@ import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { useMemo, useRef, useState } from 'react';
 import { ErrorPanel } from '../common/ErrorPanel';
+import { AccessibleLogViewer } from './AccessibleLogViewer';
 import { linksAsWritten } from './linksAsWritten';
 import { useStepLogs } from './useStepLogs';
 import { logOpeningLine } from './logOpening';
@@ -177,7 +177,7 @@ export const StepLogs = ({
       {error && <ErrorPanel error={error} title="Could not read the logs" />}
       {lines.length > 0 && (
         <div ref={log} style={{ height: logHeight(text.split('\n').length) }}>
-          <LogViewer text={text} />
+          <AccessibleLogViewer text={text} />
         </div>
       )}
       {lines.length === 0 && !error && (

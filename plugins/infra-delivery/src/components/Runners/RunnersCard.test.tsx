@@ -296,10 +296,51 @@ describe('RunnersCard', () => {
     expect(
       within(beating).queryByText(/has sent no heartbeat/),
     ).not.toBeInTheDocument();
-    // Under the step it works on: when it was last heard from.
+    // When it was last heard from shows once, under Last seen, not again under its step.
+    expect(within(beating).getByText(/^\d seconds ago$/)).toBeInTheDocument();
+    expect(within(beating).queryByText(/heard from/)).not.toBeInTheDocument();
+  });
+
+  it('says a working runner was last seen when its last log lines came, once', async () => {
+    server.use(
+      http.get(`${baseUrl}/runners`, () =>
+        HttpResponse.json(
+          list([
+            {
+              ...online,
+              // Its last heartbeat 12 s ago, its latest log lines 2 s ago.
+              lastSeenAt: secondsAgo(12),
+              currentStepLease: {
+                runnerId: online.runnerId,
+                renewedAt: secondsAgo(12),
+                expiresAt: secondsAgo(-48),
+                lastHeardAt: secondsAgo(2),
+              },
+            },
+          ]),
+        ),
+      ),
+    );
+    renderWithService(<RunnersCard />);
+
+    // Once the run's name is read, the row stays.
+    await screen.findByRole('link', {
+      name: 'Apply of Plan & apply · Network',
+    });
+    const row = screen.getByText('runner-ci-1').closest('tr')!;
+    expect(within(row).getByText('Online')).toBeInTheDocument();
+    // The fresher of the two, in the Last seen column; the step's cell names only the step.
+    const lastSeen = within(row).getByText(/^\d seconds ago$/);
+    const column = within(row)
+      .getAllByRole('cell')
+      .indexOf(lastSeen.closest('td')!);
     expect(
-      within(beating).getByText(/^last heard from \d+s ago$/),
-    ).toBeInTheDocument();
+      within(screen.getAllByRole('row')[0]).getAllByRole('columnheader')[
+        column
+      ],
+    ).toHaveTextContent('Last seen');
+    expect(within(row).queryByText(/1\d seconds ago/)).not.toBeInTheDocument();
+    expect(within(row).queryByText(/heard from/)).not.toBeInTheDocument();
   });
 
   it('tells a working runner busy streaming logs from one that has gone quiet', async () => {

@@ -17,8 +17,7 @@ import { RunnerStatusLabel } from './RunnerStatusLabel';
 import { useRunnerPages } from './useRunnerPages';
 import { useRunTitles } from './useRunTitles';
 import { useRunnerSilent } from './useRunnerSilent';
-import { lastHeardText, LeaseText } from '../PipelineRunsContent/StepRunner';
-import { useNow } from '../common/useNow';
+import { LeaseText } from '../PipelineRunsContent/StepRunner';
 import { LoadingTable } from '../common/LoadingTable';
 import { CARD_HEADING } from '../common/cardHeading';
 
@@ -104,11 +103,17 @@ function revokedText(runner: Runner): string | undefined {
   }
 }
 
-/** "last heard from 4s ago", kept current. */
-const LastHeard = ({ at }: { at: string }) => {
-  const now = useNow(1_000);
-  return <>{lastHeardText(at, now)}</>;
-};
+/**
+ * When the service last heard from a runner: its last heartbeat or poll (`lastSeenAt`), or,
+ * working on a step, its last log lines if later (the lease's `lastHeardAt`). A runner busy
+ * streaming a long apply's logs was "last seen 40 seconds ago" beside "last heard from 2s ago".
+ */
+export function lastSeenOf(runner: Runner): string {
+  const heard = runner.currentStepLease?.lastHeardAt;
+  return heard && Date.parse(heard) > Date.parse(runner.lastSeenAt)
+    ? heard
+    : runner.lastSeenAt;
+}
 
 const WorkingOn = ({ runner }: { runner: RunnerRow }) => {
   const runPagePath = useRunPagePath();
@@ -148,20 +153,15 @@ const WorkingOn = ({ runner }: { runner: RunnerRow }) => {
       </Typography>
     );
   }
-  // Half its lease without a heartbeat: "build-host-1 has sent no heartbeat for 35s"; else when
-  // it was last heard from, so that a busy runner is told from a dead one.
+  // Half its lease without a heartbeat: "build-host-1 has sent no heartbeat for 35s". Else
+  // nothing more: when it was last heard from shows under Last seen (`lastSeenOf`), which
+  // counts its log lines, so that a busy runner is told from a dead one.
   return (
     <Box display="flex" flexDirection="column">
       {step}
-      {silent && runner.currentStepLease ? (
+      {silent && runner.currentStepLease && (
         <Typography variant="caption">
           <LeaseText lease={runner.currentStepLease} />
-        </Typography>
-      ) : (
-        <Typography variant="caption" color="textSecondary">
-          <LastHeard
-            at={runner.currentStepLease?.lastHeardAt ?? runner.lastSeenAt}
-          />
         </Typography>
       )}
     </Box>
@@ -203,7 +203,7 @@ const columns: TableColumn<RunnerRow>[] = contentWidths<RunnerRow>([
   },
   {
     title: 'Last seen',
-    render: runner => <Timestamp value={runner.lastSeenAt} />,
+    render: runner => <Timestamp value={lastSeenOf(runner)} />,
   },
   {
     title: 'Working on',
