@@ -17,6 +17,7 @@ import {
 } from '../../__testUtils__/deploymentFixtures';
 import { afterUnderWayMessageMinimum } from '../../__testUtils__/actionMessageClock';
 import { DeploymentsContent } from './DeploymentsContent';
+import { fakeContainerWidth } from '../../__testUtils__/containerWidth';
 
 describe('DeploymentsContent', () => {
   const { server, requestsTo } = setupInfraDeliveryServer();
@@ -352,6 +353,72 @@ describe('DeploymentsContent', () => {
     expect(
       await screen.findByRole('heading', { name: 'Deploy app:7' }),
     ).toBeInTheDocument();
+  });
+
+  it('folds Started, then Progress, into other columns where the table is narrow, so that it does not scroll sideways', async () => {
+    server.use(
+      http.get(`${baseUrl}/deployments`, () =>
+        HttpResponse.json(
+          list([
+            {
+              ...deployment('d7', 'SUCCEEDED', 'app:7', {
+                events: [
+                  {
+                    stepCode: 'DONE',
+                    currentStep: 4,
+                    totalSteps: 4,
+                    message: 'Deployment completed',
+                    startedAt: now,
+                  },
+                ],
+              }),
+              startedAt: '2026-01-15T09:58:00.000Z',
+              completedAt: '2026-01-15T09:59:30.000Z',
+            },
+          ]),
+        ),
+      ),
+    );
+    const headers = () =>
+      screen.getAllByRole('columnheader').map(header => header.textContent);
+    const cellsOf = async () =>
+      within(
+        (
+          await screen.findByRole('button', { name: 'Details of Deploy app:7' })
+        ).closest('tr')!,
+      ).getAllByRole('cell');
+
+    // A 900 px window beside the sidebar: five columns were 680 px in 640.
+    let restore = fakeContainerWidth(640);
+    try {
+      const { unmount } = await renderEntityContent(
+        <DeploymentsContent />,
+        annotated,
+      );
+      const [name] = await cellsOf();
+      expect(headers()).toEqual([
+        'Deployment',
+        'Status',
+        'Progress',
+        'Actions',
+      ]);
+      expect(name).toHaveTextContent('took 1m 30s');
+      unmount();
+    } finally {
+      restore();
+    }
+
+    // A 700 px window: its progress goes under its status.
+    restore = fakeContainerWidth(440);
+    try {
+      await renderEntityContent(<DeploymentsContent />, annotated);
+      const [name, status] = await cellsOf();
+      expect(headers()).toEqual(['Deployment', 'Status', 'Actions']);
+      expect(name).toHaveTextContent('took 1m 30s');
+      expect(status).toHaveTextContent('Deployment completed');
+    } finally {
+      restore();
+    }
   });
 
   it('offers to continue a deployment paused at a hook', async () => {

@@ -26,6 +26,7 @@ import {
 import { DeploymentProgress, DeploymentStatus } from './DeploymentStatus';
 import { taskDefinitionName } from '../common/shortArns';
 import { TaskDefinitionDiff } from './TaskDefinitionDiff';
+import { narrowerThan, useContainerWidth } from '../common/useContainerWidth';
 
 const IN_FLIGHT = ['PENDING', 'IN_PROGRESS'];
 
@@ -62,6 +63,8 @@ export const DeploymentsView = ({
     [client, clusterRef, serviceRef, version],
   );
   const live = useLiveDeployments({ clusterRef, serviceRef }, refresh);
+  // The room the table has: the columns fold into others where it is short (see `columns`).
+  const [measured, width] = useContainerWidth<HTMLDivElement>();
   const deployments = value?.data ?? [];
   // In the query string: the overview card links straight to a deployment's drawer.
   const [openedId, setOpenedId] = useOpenedDrawer('deployment');
@@ -123,7 +126,20 @@ export const DeploymentsView = ({
     return row && row.id !== d.id ? row : undefined;
   };
 
-  const columns: TableColumn<Deployment>[] = contentWidths<Deployment>([
+  // Five columns took 680 px, and a 900 px window beside the sidebar has 640: the table scrolled
+  // sideways, Actions out of sight. Under 760 px when it started goes under the deployment's
+  // name; under 560 px (a 700 px window) its progress goes under its status too.
+  const foldStarted = narrowerThan(width, 760);
+  const foldProgress = narrowerThan(width, 560);
+  const started = (d: Deployment) => (
+    <StartedAndTook
+      at={d.startedAt ?? d.createdAt}
+      startedAt={d.startedAt ?? d.createdAt}
+      completedAt={d.completedAt}
+    />
+  );
+
+  const allColumns: (TableColumn<Deployment> | false)[] = [
     {
       title: 'Deployment',
       render: d => (
@@ -140,6 +156,7 @@ export const DeploymentsView = ({
               .filter(Boolean)
               .join(' · ')}
           </Typography>
+          {foldStarted && <Box mt={0.5}>{started(d)}</Box>}
         </Box>
       ),
     },
@@ -169,20 +186,19 @@ export const DeploymentsView = ({
                 Same release as {quoted(title(offeredElsewhere(d)!))} below
               </Typography>
             )}
+          {foldProgress && (
+            <Box mt={0.5}>
+              <DeploymentProgress deployment={d} />
+            </Box>
+          )}
         </Box>
       ),
     },
-    { title: 'Progress', render: d => <DeploymentProgress deployment={d} /> },
-    {
-      title: 'Started',
-      render: d => (
-        <StartedAndTook
-          at={d.startedAt ?? d.createdAt}
-          startedAt={d.startedAt ?? d.createdAt}
-          completedAt={d.completedAt}
-        />
-      ),
+    !foldProgress && {
+      title: 'Progress',
+      render: d => <DeploymentProgress deployment={d} />,
     },
+    !foldStarted && { title: 'Started', render: started },
     {
       title: 'Actions',
       sorting: false,
@@ -309,10 +325,13 @@ export const DeploymentsView = ({
         </Box>
       ),
     },
-  ]);
+  ];
+  const columns = contentWidths<Deployment>(
+    allColumns.filter((c): c is TableColumn<Deployment> => Boolean(c)),
+  );
 
   return (
-    <>
+    <div ref={measured}>
       {message}
       <PluginTable
         title={`Deployments of ${serviceRef}`}
@@ -342,6 +361,6 @@ export const DeploymentsView = ({
           onClose={() => setOpenedId(undefined)}
         />
       )}
-    </>
+    </div>
   );
 };
