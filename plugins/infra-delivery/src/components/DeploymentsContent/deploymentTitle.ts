@@ -42,13 +42,12 @@ export function releaseOf(
   deployment: Deployment,
   deployments: Deployment[],
 ): Deployment {
+  const byId = new Map(deployments.map(d => [d.id, d]));
   const seen = new Set<string>();
   let release = deployment;
   while (release.rollbackToDeploymentId && !seen.has(release.id)) {
     seen.add(release.id);
-    const target = deployments.find(
-      d => d.id === release.rollbackToDeploymentId,
-    );
+    const target = byId.get(release.rollbackToDeploymentId);
     if (!target) break;
     release = target;
   }

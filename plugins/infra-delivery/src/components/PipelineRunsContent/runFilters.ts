@@ -79,6 +79,16 @@ export function useRunFilters() {
   };
 }
 
+/** The history state of a runs list on a page other than the newest. */
+type RunsPagesState = { pages?: string[] };
+
+const runsPagesState = (pages: string[]): RunsPagesState => ({ pages });
+
+const pagesIn = (value: unknown): string[] =>
+  Array.isArray(value) && value.every(cursor => typeof cursor === 'string')
+    ? value
+    : [];
+
 /**
  * The page a runs list shows: the cursors of the pages walked to from the newest (none on the
  * newest page). Kept in the list's history entry, not its address (cursors are long and only
@@ -100,16 +110,6 @@ export function useRunsPages(): [string[], (pages: string[]) => void] {
   );
   return [pages, setPages];
 }
-
-/** The history state of a runs list on a page other than the newest. */
-type RunsPagesState = { pages?: string[] };
-
-const runsPagesState = (pages: string[]): RunsPagesState => ({ pages });
-
-const pagesIn = (value: unknown): string[] =>
-  Array.isArray(value) && value.every(cursor => typeof cursor === 'string')
-    ? value
-    : [];
 
 /** What a run's link carries from its list, for the way back: its filters and page. */
 type RunsListState = { listSearch?: string; listPages?: string[] };
