@@ -13,6 +13,7 @@ import {
   setupInfraDeliveryServer,
 } from '../../__testUtils__/infraDeliveryTestKit';
 import { CloudAccountsPage, roleNameOf } from './CloudAccountsPage';
+import { fakeContainerWidth } from '../../__testUtils__/containerWidth';
 
 function cloudAccount(
   overrides: Partial<CloudAccount> & Pick<CloudAccount, 'id' | 'name'>,
@@ -295,6 +296,44 @@ describe('CloudAccountsPage', () => {
     expect(
       within(row).getByRole('button', { name: 'Remove Sandbox' }),
     ).toHaveStyle({ whiteSpace: 'nowrap' });
+  });
+
+  it('folds into three columns where the table has less than 700 px, so that it does not scroll sideways', async () => {
+    const restore = fakeContainerWidth(430);
+    try {
+      await renderPage();
+      const row = await rowOf('Production');
+      // A 700 px window beside the sidebar: five columns were 580 px in 430.
+      expect(
+        screen.getAllByRole('columnheader').map(header => header.textContent),
+      ).toEqual(['Name', 'Status', 'Actions']);
+      const [name, status, actions] = within(row).getAllByRole('cell');
+      expect(name).toHaveTextContent('ProductionAWS account 222222222222');
+      expect(status).toHaveTextContent(
+        'ConnectedRole infra-delivery-portal, policy version v3',
+      );
+      expect(
+        within(status).getByText(/^Role infra-delivery-portal/),
+      ).toHaveAttribute('title', roleArn('222222222222'));
+      expect(
+        within(actions).getByRole('button', { name: 'Remove Production' }),
+      ).toBeInTheDocument();
+    } finally {
+      restore();
+    }
+  });
+
+  it('keeps its five columns where the table has room', async () => {
+    const restore = fakeContainerWidth(1008);
+    try {
+      await renderPage();
+      await rowOf('Production');
+      expect(
+        screen.getAllByRole('columnheader').map(header => header.textContent),
+      ).toEqual(['Name', 'AWS account', 'Status', 'Role', 'Actions']);
+    } finally {
+      restore();
+    }
   });
 
   it('removes an account after a confirmation that says what happens to its stacks', async () => {

@@ -1,7 +1,8 @@
-import { Content } from '@backstage/core-components';
+import { Content, TableColumn } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
 import {
   contentWidths,
+  NO_WRAP,
   ROW_ACTIONS_STYLE,
   TABLE_OPTIONS,
   WRAP_BETWEEN_WORDS,
@@ -20,6 +21,7 @@ import { ConnectDialog } from './ConnectDialog';
 import { LoadingTable } from '../common/LoadingTable';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { useIsOrganizationAdmin } from '../common/useIsOrganizationAdmin';
+import { narrowerThan, useContainerWidth } from '../common/useContainerWidth';
 
 const AccountStatus = ({ account }: { account: CloudAccount }) => {
   if (account.status !== 'CONNECTED') {
@@ -50,6 +52,23 @@ export function roleVersionText(
     : `policy version ${account.roleVersion} of ${account.latestRoleVersion}`;
 }
 
+/** An account's role: its name, its whole ARN on hover, and the version of its policy. */
+const AccountRole = ({ account }: { account: CloudAccount }) => (
+  <Box title={account.cloudRef} style={WRAP_BETWEEN_WORDS}>
+    <Typography variant="body2">
+      {roleNameOf(account.cloudRef ?? '')}
+    </Typography>
+    {account.roleVersion && (
+      <Typography variant="caption" color="textSecondary" component="div">
+        {roleVersionText(account)}
+      </Typography>
+    )}
+  </Box>
+);
+
+/** The room under which the table folds into three columns (see `columns`). */
+const COMPACT_BELOW = 700;
+
 /** The organization's AWS accounts: create, connect through CloudFormation, upgrade. */
 export const CloudAccountsPage = () => {
   const client = useApi(infraDeliveryApiRef);
@@ -61,6 +80,133 @@ export const CloudAccountsPage = () => {
   const [connecting, setConnecting] = useState<CloudAccount>();
   const isAdmin = useIsOrganizationAdmin();
 
+  const actionsColumn: TableColumn<CloudAccount> = {
+    title: 'Actions',
+    sorting: false,
+    render: a => (
+      <Box style={ROW_ACTIONS_STYLE}>
+        {(a.status !== 'CONNECTED' ||
+          a.roleVersion !== a.latestRoleVersion) && (
+          <Button
+            size="small"
+            variant="outlined"
+            aria-label={`${a.status === 'CONNECTED' ? 'Upgrade' : 'Connect'} ${
+              a.name
+            }`}
+            onClick={() => setConnecting(a)}
+          >
+            {a.status === 'CONNECTED' ? 'Upgrade' : 'Connect'}
+          </Button>
+        )}
+        {/* An account added by mistake stayed "Awaiting connection" for good. A
+          refusal (one with deployments) shows in the dialog, which stays open. */}
+        {isAdmin && (
+          <ConfirmActionButton
+            label="Remove"
+            color="secondary"
+            ariaLabel={`Remove ${a.name}`}
+            title={`Remove ${a.name}?`}
+            onConfirm={() =>
+              client.call('deleteCloudAccount', {
+                params: { id: a.id },
+              })
+            }
+            onDone={() => accounts.retry()}
+          >
+            <Typography paragraph>
+              The portal forgets AWS account {a.cloudId}. Stacks that deploy
+              into it are detached from it and keep their resources.
+            </Typography>
+            {/* The service refuses it (409 IN_USE): say so before, not only after. */}
+            <Typography paragraph>
+              An account that deployments were made with is kept: their history
+              and rollbacks need it.
+            </Typography>
+            <Typography>
+              The role in AWS stays until you delete its CloudFormation stack
+              there.
+            </Typography>
+          </ConfirmActionButton>
+        )}
+      </Box>
+    ),
+  };
+
+  // Under 700 px of room (a 900 px window beside the sidebar) the table has three columns: the
+  // account id goes under the name and the role under the status. Five columns made a 700 px
+  // window's table scroll sideways, Actions out of sight.
+  const [measured, width] = useContainerWidth<HTMLDivElement>();
+  const compact = narrowerThan(width, COMPACT_BELOW);
+  const columns = contentWidths<CloudAccount>(
+    compact
+      ? [
+          {
+            title: 'Name',
+            field: 'name',
+            cellStyle: WRAP_BETWEEN_WORDS,
+            render: a => (
+              <>
+                {a.name}
+                <Typography
+                  variant="caption"
+                  color="textSecondary"
+                  component="div"
+                >
+                  AWS account <span style={NO_WRAP}>{a.cloudId}</span>
+                </Typography>
+              </>
+            ),
+          },
+          {
+            title: 'Status',
+            render: a => (
+              <>
+                <AccountStatus account={a} />
+                {/* One line under the status, named: "local-driver" alone said nothing. */}
+                {a.cloudRef && (
+                  <Typography
+                    variant="caption"
+                    color="textSecondary"
+                    component="div"
+                    title={a.cloudRef}
+                    style={{ ...WRAP_BETWEEN_WORDS, marginTop: 4 }}
+                  >
+                    Role {roleNameOf(a.cloudRef)}
+                    {a.roleVersion && `, ${roleVersionText(a)}`}
+                  </Typography>
+                )}
+              </>
+            ),
+          },
+          actionsColumn,
+        ]
+      : [
+          {
+            title: 'Name',
+            field: 'name',
+            cellStyle: WRAP_BETWEEN_WORDS,
+          },
+          {
+            title: 'AWS account',
+            field: 'cloudId',
+            cellStyle: { whiteSpace: 'nowrap' },
+            headerStyle: WRAP_BETWEEN_WORDS,
+          },
+          {
+            title: 'Status',
+            render: a => <AccountStatus account={a} />,
+          },
+          {
+            // The role's name, its whole ARN on hover (the ARN ran over five lines at 1,024
+            // px and repeated the account id beside it), and the version of its policy,
+            // which the Overview and Upgrade speak of.
+            title: 'Role',
+            render: a => (a.cloudRef ? <AccountRole account={a} /> : '—'),
+          },
+          actionsColumn,
+        ],
+  );
+
   return (
     <Content>
       <AddCloudAccountCard
@@ -69,7 +215,7 @@ export const CloudAccountsPage = () => {
           setConnecting(account);
         }}
       />
-      <Box mt={3}>
+      <div ref={measured} style={{ marginTop: 24 }}>
         {accounts.error && <ErrorPanel error={accounts.error} />}
         <LoadingTable
           title="Cloud accounts"
@@ -78,100 +224,7 @@ export const CloudAccountsPage = () => {
           options={TABLE_OPTIONS}
           // Names, statuses and roles wrap between words, and the actions stack: kept on one
           // line each, the table was 1,092 px wide and cut off a row's Remove at 1,024 px.
-          columns={contentWidths<CloudAccount>([
-            {
-              title: 'Name',
-              field: 'name',
-              cellStyle: WRAP_BETWEEN_WORDS,
-            },
-            {
-              title: 'AWS account',
-              field: 'cloudId',
-              cellStyle: { whiteSpace: 'nowrap' },
-              headerStyle: WRAP_BETWEEN_WORDS,
-            },
-            {
-              title: 'Status',
-              render: a => <AccountStatus account={a} />,
-            },
-            {
-              // The role's name, its whole ARN on hover (the ARN ran over five lines at 1,024
-              // px and repeated the account id beside it), and the version of its policy,
-              // which the Overview and Upgrade speak of.
-              title: 'Role',
-              render: a =>
-                a.cloudRef ? (
-                  <Box title={a.cloudRef} style={WRAP_BETWEEN_WORDS}>
-                    <Typography variant="body2">
-                      {roleNameOf(a.cloudRef)}
-                    </Typography>
-                    {a.roleVersion && (
-                      <Typography
-                        variant="caption"
-                        color="textSecondary"
-                        component="div"
-                      >
-                        {roleVersionText(a)}
-                      </Typography>
-                    )}
-                  </Box>
-                ) : (
-                  '—'
-                ),
-            },
-            {
-              title: 'Actions',
-              sorting: false,
-              render: a => (
-                <Box style={ROW_ACTIONS_STYLE}>
-                  {(a.status !== 'CONNECTED' ||
-                    a.roleVersion !== a.latestRoleVersion) && (
-                    <Button
-                      size="small"
-                      variant="outlined"
-                      aria-label={`${
-                        a.status === 'CONNECTED' ? 'Upgrade' : 'Connect'
-                      } ${a.name}`}
-                      onClick={() => setConnecting(a)}
-                    >
-                      {a.status === 'CONNECTED' ? 'Upgrade' : 'Connect'}
-                    </Button>
-                  )}
-                  {/* An account added by mistake stayed "Awaiting connection" for good. A
-                      refusal (one with deployments) shows in the dialog, which stays open. */}
-                  {isAdmin && (
-                    <ConfirmActionButton
-                      label="Remove"
-                      color="secondary"
-                      ariaLabel={`Remove ${a.name}`}
-                      title={`Remove ${a.name}?`}
-                      onConfirm={() =>
-                        client.call('deleteCloudAccount', {
-                          params: { id: a.id },
-                        })
-                      }
-                      onDone={() => accounts.retry()}
-                    >
-                      <Typography paragraph>
-                        The portal forgets AWS account {a.cloudId}. Stacks that
-                        deploy into it are detached from it and keep their
-                        resources.
-                      </Typography>
-                      {/* The service refuses it (409 IN_USE): say so before, not only after. */}
-                      <Typography paragraph>
-                        An account that deployments were made with is kept:
-                        their history and rollbacks need it.
-                      </Typography>
-                      <Typography>
-                        The role in AWS stays until you delete its
-                        CloudFormation stack there.
-                      </Typography>
-                    </ConfirmActionButton>
-                  )}
-                </Box>
-              ),
-            },
-          ])}
+          columns={columns}
           data={accounts.value ?? []}
           emptyContent={
             <Box padding={2}>
@@ -181,7 +234,7 @@ export const CloudAccountsPage = () => {
             </Box>
           }
         />
-      </Box>
+      </div>
       {connecting && (
         <ConnectDialog
           account={connecting}

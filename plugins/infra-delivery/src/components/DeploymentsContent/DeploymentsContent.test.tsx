@@ -17,6 +17,7 @@ import {
 } from '../../__testUtils__/deploymentFixtures';
 import { afterUnderWayMessageMinimum } from '../../__testUtils__/actionMessageClock';
 import { DeploymentsContent } from './DeploymentsContent';
+import { fakeContainerWidth } from '../../__testUtils__/containerWidth';
 
 describe('DeploymentsContent', () => {
   const { server, requestsTo } = setupInfraDeliveryServer();
@@ -195,6 +196,128 @@ describe('DeploymentsContent', () => {
     }
   });
 
+  it('offers a rollback to each release once, from the release’s own row', async () => {
+    // Release 1.0.0 was rolled back to once; Release 1.2.0 runs now.
+    const first = {
+      ...deployment('d1', 'SUCCEEDED', 'app:1'),
+      description: 'Release 1.0.0',
+    };
+    const rollback: Deployment = {
+      ...deployment('d3', 'SUCCEEDED', 'app:1'),
+      description: 'Rollback of payments-api to “Release 1.0.0” (payments:1)',
+      triggerSource: 'ROLLBACK',
+      rollbackToDeploymentId: 'd1',
+      data: { ...first.data },
+    };
+    // The same release deployed again by hand, under another name.
+    const again: Deployment = {
+      ...deployment('d2', 'SUCCEEDED', 'app:2'),
+      description: 'Release 1.1.0',
+    };
+    const sameAsFirst: Deployment = {
+      ...deployment('d5', 'SUCCEEDED', 'app:1'),
+      description: 'Hotfix redeploy',
+      data: { ...first.data },
+    };
+    server.use(
+      http.get(`${baseUrl}/deployments`, () =>
+        HttpResponse.json(
+          list([
+            {
+              ...deployment('d6', 'SUCCEEDED', 'app:6'),
+              description: 'Release 1.2.0',
+            },
+            sameAsFirst,
+            rollback,
+            again,
+            first,
+          ]),
+        ),
+      ),
+    );
+    await renderEntityContent(<DeploymentsContent />, annotated);
+    await screen.findByText('Release 1.2.0');
+
+    // Not the running release, and Release 1.0.0 once, not on its rollback and its redeploy too.
+    expect(
+      screen
+        .getAllByRole('button', { name: /^Roll back/ })
+        .map(button => button.getAttribute('aria-label')),
+    ).toEqual(['Roll back to “Release 1.1.0”', 'Roll back to “Release 1.0.0”']);
+    const button = screen.getByRole('button', {
+      name: 'Roll back to “Release 1.0.0”',
+    });
+    expect(
+      within(button.closest('tr')!).getByText('Release 1.0.0'),
+    ).toBeInTheDocument();
+    // The redeploy under another name says where its release is offered.
+    const redeploy = screen.getByText('Hotfix redeploy').closest('tr')!;
+    expect(redeploy).toHaveTextContent('Same release as “Release 1.0.0” below');
+    const rollbackRow = screen
+      .getByText('Rollback to “Release 1.0.0”')
+      .closest('tr')!;
+    expect(rollbackRow).not.toHaveTextContent('Same release as');
+  });
+
+  it('names rollbacks after their release without nesting quotes', async () => {
+    const first = {
+      ...deployment('d1', 'SUCCEEDED', 'app:1'),
+      description: '"Release 1.1.0"',
+    };
+    const rollback: Deployment = {
+      ...deployment('d3', 'SUCCEEDED', 'app:1'),
+      description: 'Rollback of payments-api to “"Release 1.1.0"” (payments:1)',
+      triggerSource: 'ROLLBACK',
+      rollbackToDeploymentId: 'd1',
+      data: { ...first.data },
+    };
+    // A rollback to the rollback: the same release again.
+    const rollbackOfRollback: Deployment = {
+      ...deployment('d5', 'IN_PROGRESS', 'app:1'),
+      description:
+        'Rollback of payments-api to “Rollback of payments-api to …” (payments:1)',
+      triggerSource: 'ROLLBACK',
+      rollbackToDeploymentId: 'd3',
+      data: { ...first.data, events: [] },
+    };
+    server.use(
+      http.get(`${baseUrl}/deployments`, () =>
+        HttpResponse.json(
+          list([
+            rollbackOfRollback,
+            deployment('d4', 'SUCCEEDED', 'app:4'),
+            rollback,
+            deployment('d2', 'SUCCEEDED', 'app:2'),
+            first,
+          ]),
+        ),
+      ),
+    );
+    await renderEntityContent(<DeploymentsContent />, annotated);
+    await screen.findByText('Deploy app:4');
+
+    // The release's own quotes are not doubled, and a rollback of a rollback is named after
+    // the release, not "Rollback to “Rollback to “…””".
+    expect(screen.getByText('Release 1.1.0')).toBeInTheDocument();
+    expect(
+      screen.getAllByRole('button', { name: /^Details of Rollback/ }),
+    ).toHaveLength(2);
+    for (const name of screen.getAllByRole('button', {
+      name: /^Details of Rollback/,
+    })) {
+      expect(name).toHaveTextContent(/^Rollback to “Release 1\.1\.0”$/);
+    }
+    // Actions quote a rollback's title with single quotes inside double ones.
+    expect(
+      screen.getByRole('button', {
+        name: 'Cancel “Rollback to ‘Release 1.1.0’”',
+      }),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByRole('button', { name: 'Roll back to “Release 1.1.0”' }),
+    ).toBeInTheDocument();
+  });
+
   it('keeps each row to five columns: the facts go under the name and the start', async () => {
     server.use(
       http.get(`${baseUrl}/deployments`, () =>
@@ -230,6 +353,72 @@ describe('DeploymentsContent', () => {
     expect(
       await screen.findByRole('heading', { name: 'Deploy app:7' }),
     ).toBeInTheDocument();
+  });
+
+  it('folds Started, then Progress, into other columns where the table is narrow, so that it does not scroll sideways', async () => {
+    server.use(
+      http.get(`${baseUrl}/deployments`, () =>
+        HttpResponse.json(
+          list([
+            {
+              ...deployment('d7', 'SUCCEEDED', 'app:7', {
+                events: [
+                  {
+                    stepCode: 'DONE',
+                    currentStep: 4,
+                    totalSteps: 4,
+                    message: 'Deployment completed',
+                    startedAt: now,
+                  },
+                ],
+              }),
+              startedAt: '2026-01-15T09:58:00.000Z',
+              completedAt: '2026-01-15T09:59:30.000Z',
+            },
+          ]),
+        ),
+      ),
+    );
+    const headers = () =>
+      screen.getAllByRole('columnheader').map(header => header.textContent);
+    const cellsOf = async () =>
+      within(
+        (
+          await screen.findByRole('button', { name: 'Details of Deploy app:7' })
+        ).closest('tr')!,
+      ).getAllByRole('cell');
+
+    // A 900 px window beside the sidebar: five columns were 680 px in 640.
+    let restore = fakeContainerWidth(640);
+    try {
+      const { unmount } = await renderEntityContent(
+        <DeploymentsContent />,
+        annotated,
+      );
+      const [name] = await cellsOf();
+      expect(headers()).toEqual([
+        'Deployment',
+        'Status',
+        'Progress',
+        'Actions',
+      ]);
+      expect(name).toHaveTextContent('took 1m 30s');
+      unmount();
+    } finally {
+      restore();
+    }
+
+    // A 700 px window: its progress goes under its status.
+    restore = fakeContainerWidth(440);
+    try {
+      await renderEntityContent(<DeploymentsContent />, annotated);
+      const [name, status] = await cellsOf();
+      expect(headers()).toEqual(['Deployment', 'Status', 'Actions']);
+      expect(name).toHaveTextContent('took 1m 30s');
+      expect(status).toHaveTextContent('Deployment completed');
+    } finally {
+      restore();
+    }
   });
 
   it('offers to continue a deployment paused at a hook', async () => {

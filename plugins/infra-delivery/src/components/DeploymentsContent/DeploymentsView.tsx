@@ -17,10 +17,16 @@ import { useCanExecuteRuns, useCanRollBack } from '../common/useCanExecuteRuns';
 import { useLiveDeployments } from '../common/useLiveDeployments';
 import { useOpenedDrawer } from '../common/drawerLinks';
 import { DeploymentDrawer } from './DeploymentDrawer';
-import { deploymentTitle } from './deploymentTitle';
+import {
+  deploymentTitle,
+  quoted,
+  releaseName,
+  releaseOf,
+} from './deploymentTitle';
 import { DeploymentProgress, DeploymentStatus } from './DeploymentStatus';
 import { taskDefinitionName } from '../common/shortArns';
 import { TaskDefinitionDiff } from './TaskDefinitionDiff';
+import { narrowerThan, useContainerWidth } from '../common/useContainerWidth';
 
 const IN_FLIGHT = ['PENDING', 'IN_PROGRESS'];
 
@@ -57,6 +63,8 @@ export const DeploymentsView = ({
     [client, clusterRef, serviceRef, version],
   );
   const live = useLiveDeployments({ clusterRef, serviceRef }, refresh);
+  // The room the table has: the columns fold into others where it is short (see `columns`).
+  const [measured, width] = useContainerWidth<HTMLDivElement>();
   const deployments = value?.data ?? [];
   // In the query string: the overview card links straight to a deployment's drawer.
   const [openedId, setOpenedId] = useOpenedDrawer('deployment');
@@ -84,9 +92,9 @@ export const DeploymentsView = ({
   // under way, Roll back and Deploy again stay in their rows, disabled, and say what they wait for.
   const busyReason =
     underWay &&
-    `“${title(
-      underWay,
-    )}” is under way: a service takes one deployment at a time. This is possible once it ends.`;
+    `${quoted(
+      title(underWay),
+    )} is under way: a service takes one deployment at a time. This is possible once it ends.`;
   const runningRef = current?.data.deployedTaskDefinition?.ref;
   /**
    * A succeeded deployment of the task definition revision that runs now: the newest, or an
@@ -97,8 +105,41 @@ export const DeploymentsView = ({
     (d.status === 'SUCCEEDED' &&
       runningRef !== undefined &&
       d.data.deployedTaskDefinition?.ref === runningRef);
+  const release = (d: Deployment) => releaseName(d, deployments);
+  /**
+   * The row that offers a rollback to each release: a release and a rollback to it offered
+   * "Roll back to" the same release twice. The oldest succeeded deployment of the release in the
+   * history (the release's own deployment when the history reaches it), never one that runs now.
+   */
+  const offeredOn = new Map<string, Deployment>();
+  for (const d of deployments) {
+    if (d.status === 'SUCCEEDED' && !runsNow(d)) {
+      offeredOn.set(d.data.deployedTaskDefinition?.ref ?? d.id, d);
+    }
+  }
+  /**
+   * The row offering the rollback to `d`'s release, when that is another row (by id: the table
+   * renders copies of its rows).
+   */
+  const offeredElsewhere = (d: Deployment) => {
+    const row = offeredOn.get(d.data.deployedTaskDefinition?.ref ?? d.id);
+    return row && row.id !== d.id ? row : undefined;
+  };
 
-  const columns: TableColumn<Deployment>[] = contentWidths<Deployment>([
+  // Five columns took 680 px, and a 900 px window beside the sidebar has 640: the table scrolled
+  // sideways, Actions out of sight. Under 760 px when it started goes under the deployment's
+  // name; under 560 px (a 700 px window) its progress goes under its status too.
+  const foldStarted = narrowerThan(width, 760);
+  const foldProgress = narrowerThan(width, 560);
+  const started = (d: Deployment) => (
+    <StartedAndTook
+      at={d.startedAt ?? d.createdAt}
+      startedAt={d.startedAt ?? d.createdAt}
+      completedAt={d.completedAt}
+    />
+  );
+
+  const allColumns: (TableColumn<Deployment> | false)[] = [
     {
       title: 'Deployment',
       render: d => (
@@ -115,6 +156,7 @@ export const DeploymentsView = ({
               .filter(Boolean)
               .join(' · ')}
           </Typography>
+          {foldStarted && <Box mt={0.5}>{started(d)}</Box>}
         </Box>
       ),
     },
@@ -131,20 +173,32 @@ export const DeploymentsView = ({
                 : 'Running now: deployed again since'}
             </Typography>
           )}
+          {/* Why another succeeded one has none: a row below offers its release. A rollback's
+              title names that release already. */}
+          {!runsNow(d) &&
+            offeredElsewhere(d) &&
+            releaseOf(d, deployments).id !== offeredElsewhere(d)!.id && (
+              <Typography
+                variant="caption"
+                color="textSecondary"
+                component="div"
+              >
+                Same release as {quoted(title(offeredElsewhere(d)!))} below
+              </Typography>
+            )}
+          {foldProgress && (
+            <Box mt={0.5}>
+              <DeploymentProgress deployment={d} />
+            </Box>
+          )}
         </Box>
       ),
     },
-    { title: 'Progress', render: d => <DeploymentProgress deployment={d} /> },
-    {
-      title: 'Started',
-      render: d => (
-        <StartedAndTook
-          at={d.startedAt ?? d.createdAt}
-          startedAt={d.startedAt ?? d.createdAt}
-          completedAt={d.completedAt}
-        />
-      ),
+    !foldProgress && {
+      title: 'Progress',
+      render: d => <DeploymentProgress deployment={d} />,
     },
+    !foldStarted && { title: 'Started', render: started },
     {
       title: 'Actions',
       sorting: false,
@@ -153,22 +207,23 @@ export const DeploymentsView = ({
           {canRollBack &&
             d.status === 'SUCCEEDED' &&
             current &&
-            !runsNow(d) && (
+            !runsNow(d) &&
+            !offeredElsewhere(d) && (
               <ConfirmActionButton
                 label="Roll back"
                 // Each row's action is named after its row, quoted: descriptions are free text.
-                ariaLabel={`Roll back to “${title(d)}”`}
+                ariaLabel={`Roll back to ${quoted(release(d))}`}
                 color="secondary"
                 disabled={Boolean(busyReason)}
                 disabledReason={busyReason || undefined}
-                title={`Roll back to “${title(d)}”?`}
+                title={`Roll back to ${quoted(release(d))}?`}
                 confirmLabel="Roll back"
                 onConfirm={() =>
                   client.call('rollbackDeployment', { params: { id: d.id } })
                 }
                 onDone={({ data: rollback }) => {
                   say({
-                    text: `A rollback to “${title(d)}” started.`,
+                    text: `A rollback to ${quoted(release(d))} started.`,
                     whileUnderWay: rollback.id,
                     open: {
                       label: 'Show it',
@@ -179,8 +234,9 @@ export const DeploymentsView = ({
                 }}
               >
                 <Typography paragraph>
-                  A new deployment replays the exact release of “{title(d)}”.
-                  What changes against the running release:
+                  A new deployment replays the exact release of{' '}
+                  {quoted(release(d))}. What changes against the running
+                  release:
                 </Typography>
                 <TaskDefinitionDiff
                   from={current.data.deployedTaskDefinition}
@@ -194,9 +250,9 @@ export const DeploymentsView = ({
             !d.data.revertRequestedAt && (
               <ConfirmActionButton
                 label="Cancel"
-                ariaLabel={`Cancel “${title(d)}”`}
+                ariaLabel={`Cancel ${quoted(title(d))}`}
                 color="secondary"
-                title={`Cancel “${title(d)}”?`}
+                title={`Cancel ${quoted(title(d))}?`}
                 confirmLabel="Cancel the deployment"
                 dismissLabel="Keep deploying"
                 onConfirm={() =>
@@ -204,7 +260,7 @@ export const DeploymentsView = ({
                 }
                 onDone={() => {
                   say({
-                    text: `“${title(d)}” is being cancelled.`,
+                    text: `${quoted(title(d))} is being cancelled.`,
                     whileUnderWay: d.id,
                   });
                   refresh();
@@ -222,17 +278,17 @@ export const DeploymentsView = ({
             d.data.deployedTaskDefinition && (
               <ConfirmActionButton
                 label="Deploy again"
-                ariaLabel={`Deploy again “${title(d)}”`}
+                ariaLabel={`Deploy again ${quoted(title(d))}`}
                 disabled={Boolean(busyReason)}
                 disabledReason={busyReason || undefined}
-                title={`Deploy “${title(d)}” again?`}
+                title={`Deploy ${quoted(title(d))} again?`}
                 confirmLabel="Deploy again"
                 onConfirm={() =>
                   client.call('redeployDeployment', { params: { id: d.id } })
                 }
                 onDone={({ data: again }) => {
                   say({
-                    text: `“${title(d)}” is deployed again.`,
+                    text: `${quoted(title(d))} is deployed again.`,
                     whileUnderWay: again.id,
                     open: {
                       label: 'Show it',
@@ -253,13 +309,13 @@ export const DeploymentsView = ({
           {canContinue && isPaused(d) && (
             <ConfirmActionButton
               label="Continue"
-              ariaLabel={`Continue “${title(d)}”`}
-              title={`Continue “${title(d)}”?`}
+              ariaLabel={`Continue ${quoted(title(d))}`}
+              title={`Continue ${quoted(title(d))}?`}
               onConfirm={() =>
                 client.call('continueDeployment', { params: { id: d.id } })
               }
               onDone={() => {
-                say({ text: `“${title(d)}” continues.` });
+                say({ text: `${quoted(title(d))} continues.` });
                 refresh();
               }}
             >
@@ -269,10 +325,13 @@ export const DeploymentsView = ({
         </Box>
       ),
     },
-  ]);
+  ];
+  const columns = contentWidths<Deployment>(
+    allColumns.filter((c): c is TableColumn<Deployment> => Boolean(c)),
+  );
 
   return (
-    <>
+    <div ref={measured}>
       {message}
       <PluginTable
         title={`Deployments of ${serviceRef}`}
@@ -302,6 +361,6 @@ export const DeploymentsView = ({
           onClose={() => setOpenedId(undefined)}
         />
       )}
-    </>
+    </div>
   );
 };

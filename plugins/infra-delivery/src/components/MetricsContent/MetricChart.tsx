@@ -19,6 +19,7 @@ import { MetricSpec } from './metricSpecs';
 import { tickLabel, timeTicks } from './timeTicks';
 import { axisUnit, formatMetricValue } from './metricUnits';
 import { CARD_HEADING } from '../common/cardHeading';
+import { Reloading } from '../common/Reloading';
 
 export interface MetricWindow {
   startTime: string;
@@ -93,63 +94,70 @@ export const MetricChart = ({
       title={metric.title}
       subheader={`${metric.namespace} · ${metric.metricName}`}
     >
-      {loading && <Progress />}
+      {loading && !value && <Progress />}
       {error && (
         <ErrorPanel error={error} title="The metric could not be read" />
       )}
-      {value && value.datapoints.length === 0 && (
-        <Typography>No datapoints in this window.</Typography>
-      )}
-      {value && value.datapoints.length > 0 && (
-        <ResponsiveContainer width="100%" height={240}>
-          <LineChart data={points}>
-            <CartesianGrid strokeDasharray="3 3" stroke={palette.divider} />
-            <XAxis
-              dataKey="time"
-              type="number"
-              scale="time"
-              domain={[start, end]}
-              ticks={timeTicks(start, end)}
-              tickFormatter={tickLabel(end - start)}
-              tick={ticks}
-              stroke={palette.text.secondary}
-            />
-            <YAxis
-              unit={axisUnit(value.unit)}
-              // Byte counts in KiB, MiB…, others with thousands separated ("225,000"), as
-              // the tooltip gives them.
-              tickFormatter={tick =>
-                value.unit.startsWith('Bytes')
-                  ? formatMetricValue(Number(tick), value.unit)
-                  : Number(tick).toLocaleString()
-              }
-              tick={ticks}
-              stroke={palette.text.secondary}
-            />
-            <Tooltip
-              labelFormatter={label => time(Number(label))}
-              separator=": "
-              formatter={point => [
-                formatMetricValue(Number(point), value.unit),
-                metric.statistic,
-              ]}
-              contentStyle={{
-                background: palette.background.paper,
-                color: palette.text.primary,
-                borderColor: palette.divider,
-              }}
-            />
-            <Line
-              type="monotone"
-              dataKey="value"
-              dot={false}
-              isAnimationActive={false}
-              stroke={palette.primary.main}
-              strokeWidth={2}
-            />
-          </LineChart>
-        </ResponsiveContainer>
-      )}
+      {/* Another range's or period's series: the chart shown stays in place, under a progress
+          bar; one above it pushed the chart down while it loaded. */}
+      <Reloading
+        reloading={loading && value !== undefined}
+        label={`Loading ${metric.title}`}
+      >
+        {value && value.datapoints.length === 0 && (
+          <Typography>No datapoints in this window.</Typography>
+        )}
+        {value && value.datapoints.length > 0 && (
+          <ResponsiveContainer width="100%" height={240}>
+            <LineChart data={points}>
+              <CartesianGrid strokeDasharray="3 3" stroke={palette.divider} />
+              <XAxis
+                dataKey="time"
+                type="number"
+                scale="time"
+                domain={[start, end]}
+                ticks={timeTicks(start, end)}
+                tickFormatter={tickLabel(end - start)}
+                tick={ticks}
+                stroke={palette.text.secondary}
+              />
+              <YAxis
+                unit={axisUnit(value.unit)}
+                // Byte counts in KiB, MiB…, others with thousands separated ("225,000"), as
+                // the tooltip gives them.
+                tickFormatter={tick =>
+                  value.unit.startsWith('Bytes')
+                    ? formatMetricValue(Number(tick), value.unit)
+                    : Number(tick).toLocaleString()
+                }
+                tick={ticks}
+                stroke={palette.text.secondary}
+              />
+              <Tooltip
+                labelFormatter={label => time(Number(label))}
+                separator=": "
+                formatter={point => [
+                  formatMetricValue(Number(point), value.unit),
+                  metric.statistic,
+                ]}
+                contentStyle={{
+                  background: palette.background.paper,
+                  color: palette.text.primary,
+                  borderColor: palette.divider,
+                }}
+              />
+              <Line
+                type="monotone"
+                dataKey="value"
+                dot={false}
+                isAnimationActive={false}
+                stroke={palette.primary.main}
+                strokeWidth={2}
+              />
+            </LineChart>
+          </ResponsiveContainer>
+        )}
+      </Reloading>
     </InfoCard>
   );
 };

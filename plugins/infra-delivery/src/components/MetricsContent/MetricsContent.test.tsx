@@ -371,6 +371,45 @@ describe('MetricsContent', () => {
     expect(metricRequests()).toHaveLength(6);
   });
 
+  it('keeps a chart in place under a progress bar while another range loads', async () => {
+    serveMetrics();
+    await renderEntityContent(<MetricsContent />, annotated);
+    const cpu = await cardOf('CPU utilization (%)');
+    await waitFor(() =>
+      expect(cpu.querySelector('.recharts-line-curve')).not.toBeNull(),
+    );
+    let answer: () => void = () => {};
+    const answered = new Promise<void>(resolve => {
+      answer = resolve;
+    });
+    server.use(
+      http.get(`${baseUrl}/cloud/metrics/metric`, async () => {
+        await answered;
+        return HttpResponse.json({ datapoints: [] });
+      }),
+    );
+
+    await userEvent.click(screen.getByRole('button', { name: 'Refresh' }));
+
+    // The chart stays, busy, under a named bar laid over it: nothing is added above it.
+    expect(
+      await within(cpu).findByRole('progressbar', {
+        name: 'Loading CPU utilization (%)',
+      }),
+    ).toBeInTheDocument();
+    expect(cpu.querySelector('.recharts-line-curve')).not.toBeNull();
+    expect(
+      cpu.querySelector('.recharts-line-curve')!.closest('[aria-busy="true"]'),
+    ).not.toBeNull();
+
+    answer();
+
+    expect(
+      await within(cpu).findByText('No datapoints in this window.'),
+    ).toBeInTheDocument();
+    expect(within(cpu).queryByRole('progressbar')).not.toBeInTheDocument();
+  });
+
   it('shows the ErrorBody of a refused metric in its card', async () => {
     serveMetrics();
     server.use(

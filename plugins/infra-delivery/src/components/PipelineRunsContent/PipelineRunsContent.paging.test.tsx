@@ -1,4 +1,4 @@
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import {
@@ -9,6 +9,7 @@ import {
   renderEntityContent,
   setupInfraDeliveryServer,
 } from '../../__testUtils__/infraDeliveryTestKit';
+import { useNavigate } from 'react-router-dom';
 import { PipelineRunsContent } from './PipelineRunsContent';
 
 /** 120 runs of one stack, newest first, served page by page as the service pages them. */
@@ -94,6 +95,105 @@ describe('PipelineRunsContent paging', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Newer' }));
     expect(await screen.findByText('Runs 51–100 of 120')).toBeInTheDocument();
     expect(listRequests()[3].query.get('cursor')).toBe('50');
+  });
+
+  it('leads back from a run to the page of the list it was opened from', async () => {
+    server.use(
+      http.get(`${baseUrl}/pipeline-runs/:id`, ({ params }) =>
+        HttpResponse.json({ data: runs.find(run => run.id === params.id) }),
+      ),
+    );
+    const BrowserBack = () => {
+      const navigate = useNavigate();
+      return <button onClick={() => navigate(-1)}>Browser back</button>;
+    };
+    renderEntityContent(
+      <>
+        <PipelineRunsContent />
+        <BrowserBack />
+      </>,
+      entityNaming('stack-a'),
+      { initialRouteEntries: ['/?status=SUCCEEDED'] },
+    );
+    await userEvent.click(await screen.findByRole('button', { name: 'Older' }));
+    await userEvent.click(
+      await screen.findByRole('link', { name: 'Change 60' }),
+    );
+    await userEvent.click(
+      await screen.findByRole('link', { name: 'All runs' }),
+    );
+
+    // The second page of the filtered list again, not the newest runs.
+    expect(await screen.findByText('Runs 51–100 of 120')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Change 60' })).toBeInTheDocument();
+    let last = listRequests()[listRequests().length - 1];
+    expect(last.query.get('cursor')).toBe('50');
+    expect(last.query.getAll('status')).toEqual(['SUCCEEDED']);
+    // Newer still leads to the newest page.
+    expect(screen.getByRole('button', { name: 'Newer' })).toBeEnabled();
+
+    // The browser's Back from a run's page too.
+    await userEvent.click(screen.getByRole('link', { name: 'Change 70' }));
+    expect(
+      await screen.findByRole('link', { name: 'All runs' }),
+    ).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Browser back' }));
+    expect(await screen.findByText('Runs 51–100 of 120')).toBeInTheDocument();
+    last = listRequests()[listRequests().length - 1];
+    expect(last.query.get('cursor')).toBe('50');
+  }, 60_000);
+
+  it('shows progress over the list shown while another filter’s list loads, keeping it in place', async () => {
+    renderEntityContent(<PipelineRunsContent />, entityNaming('stack-a'));
+    expect(await screen.findByText('Runs 1–50 of 120')).toBeInTheDocument();
+    let answer: () => void = () => {};
+    const answered = new Promise<void>(resolve => {
+      answer = resolve;
+    });
+    server.use(
+      http.get(`${baseUrl}/pipeline-runs`, async () => {
+        await answered;
+        return HttpResponse.json({
+          data: [runs[7]],
+          meta: { limit: 50, totalCount: 1 },
+        });
+      }),
+    );
+
+    await userEvent.click(screen.getByRole('button', { name: 'Failed' }));
+
+    // The list shown stays, busy, under a named progress bar; its paging waits.
+    expect(
+      await screen.findByRole('progressbar', { name: 'Loading runs' }),
+    ).toBeInTheDocument();
+    const table = screen.getByRole('table');
+    expect(within(table).getByText('Change 1')).toBeInTheDocument();
+    expect(table.closest('[aria-busy="true"]')).not.toBeNull();
+    expect(screen.getByRole('button', { name: 'Older' })).toBeDisabled();
+
+    answer();
+
+    expect(await screen.findByText('Pipeline runs (1)')).toBeInTheDocument();
+    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
+    expect(screen.getByText('Change 8')).toBeInTheDocument();
+    expect(screen.queryByText('Change 1')).not.toBeInTheDocument();
+    expect(screen.getByRole('table').closest('[aria-busy="true"]')).toBeNull();
+  });
+
+  it('shows no progress while the list shown is read again', async () => {
+    const signals = fakeSignals();
+    renderEntityContent(<PipelineRunsContent />, entityNaming('stack-a'), {
+      signals: signals.api,
+    });
+    expect(await screen.findByText('Runs 1–50 of 120')).toBeInTheDocument();
+    const loads = listRequests().length;
+
+    act(() =>
+      signals.announce('infra-delivery:pipeline-runs', { runId: 'run-1' }),
+    );
+
+    await waitFor(() => expect(listRequests()).toHaveLength(loads + 1));
+    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
   });
 
   it('goes back to the newest page when the status filter changes', async () => {

@@ -5,7 +5,6 @@ import { useApi } from '@backstage/frontend-plugin-api';
 import {
   PipelineRun,
   RUN_STATUSES,
-  RunStatus as RunStatusValue,
   RunTriggerSource,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
@@ -14,7 +13,7 @@ import Button from '@material-ui/core/Button';
 import Chip from '@material-ui/core/Chip';
 import Typography from '@material-ui/core/Typography';
 import { RunTrigger } from '../common/RunTrigger';
-import { ReactNode, useLayoutEffect, useReducer, useState } from 'react';
+import { ReactNode, useLayoutEffect, useReducer } from 'react';
 import { useLocation } from 'react-router-dom';
 import useAsync from 'react-use/esm/useAsync';
 import useInterval from 'react-use/esm/useInterval';
@@ -35,8 +34,9 @@ import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
 import { markRunsLoaded, measureRunsRender } from './renderTiming';
 import { RunStateNote } from './RunStateNote';
 import { BlockingRun } from './WhyItWaits';
-import { runsListState, useRunFilters } from './runFilters';
+import { runsListState, useRunFilters, useRunsPages } from './runFilters';
 import { attemptStartedAt } from './attemptStartedAt';
+import { Reloading } from '../common/Reloading';
 
 /** What started a run that no person or service account started. */
 const STARTED_ON_ITS_OWN: Partial<Record<RunTriggerSource, string>> = {
@@ -144,14 +144,21 @@ export const PipelineRunsView = ({
     ...statuses.map(status => STATUS_LABELS[status]),
     ...(driftChecksOnly ? ['Drift checks'] : []),
   ];
-  // The cursors of the pages walked so far: the last one is the page shown (undefined: newest).
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const cursor = cursors[cursors.length - 1];
+  // The cursors of the pages walked to: the last one is the page shown (none: the newest).
+  const [pages, setPages] = useRunsPages();
+  const cursor = pages[pages.length - 1];
   // Each refresh is a new load, even while one is under way (whose answer is then dropped):
   // an announcement during a load may be about a change that load does not see yet.
   const [version, refresh] = useReducer((v: number) => v + 1, 0);
 
-  const { value, loading, error } = useAsync(async () => {
+  // Which list is asked for: a refresh asks for the same one again, a filter or page another.
+  const list = JSON.stringify([stackIds, statuses, driftChecksOnly, cursor]);
+
+  const {
+    value: shown,
+    loading,
+    error,
+  } = useAsync(async () => {
     const page = await client.call('listPipelineRuns', {
       query: {
         ...(stackIds.length ? { attachedEntityId: stackIds } : {}),
@@ -162,7 +169,7 @@ export const PipelineRunsView = ({
       },
     });
     markRunsLoaded();
-    return page;
+    return { page, list, pagesBefore: pages.length };
   }, [
     client,
     stackIds.join(','),
@@ -171,6 +178,10 @@ export const PipelineRunsView = ({
     cursor,
     version,
   ]);
+  const value = shown?.page;
+  // Another list loads in place of the one shown (not a refresh of it): the list shown stays,
+  // under a progress bar, until the new one replaces it.
+  const switching = loading && shown !== undefined && shown.list !== list;
   useLiveRuns(refresh);
   useInterval(
     refresh,
@@ -179,11 +190,6 @@ export const PipelineRunsView = ({
   useLayoutEffect(() => {
     if (value) measureRunsRender();
   }, [value]);
-
-  const toggle = (status: RunStatusValue) => {
-    setCursors([undefined]);
-    toggleStatus(status);
-  };
 
   // The run holding a queued run's stack, when it is on this page (it usually is: the stack's
   // current run).
@@ -223,7 +229,7 @@ export const PipelineRunsView = ({
       // entity's tab on a 1,024 px screen.
       render: run => (
         <Box minWidth="11em">
-          <Link to={runPath(run.id)} state={runsListState(search)}>
+          <Link to={runPath(run.id)} state={runsListState(search, pages)}>
             {names.runTitle(run)}
           </Link>
           <Typography variant="body2" color="textSecondary">
@@ -265,7 +271,7 @@ export const PipelineRunsView = ({
     },
   ]);
 
-  const first = (cursors.length - 1) * RUNS_PAGE_SIZE + 1;
+  const first = (shown?.pagesBefore ?? 0) * RUNS_PAGE_SIZE + 1;
   const waitingForRunner = value?.data.find(noRunnerWillClaim);
 
   return (
@@ -285,7 +291,7 @@ export const PipelineRunsView = ({
               key={status}
               label={STATUS_LABELS[status]}
               pressed={statuses.includes(status)}
-              onClick={() => toggle(status)}
+              onClick={() => toggleStatus(status)}
             />
           ))}
         </FilterGroup>
@@ -293,17 +299,14 @@ export const PipelineRunsView = ({
           <FilterChip
             label="Drift checks"
             pressed={driftChecksOnly}
-            onClick={() => {
-              setCursors([undefined]);
-              toggleDriftChecks();
-            }}
+            onClick={toggleDriftChecks}
           />
         </FilterGroup>
       </Box>
       {error && <ErrorPanel error={error} />}
       {loading && !value && <Progress />}
       {value && (
-        <>
+        <Reloading reloading={switching} label="Loading runs">
           {waitingForRunner && (
             <WaitingForRunnerNotice
               reason={waitingForRunner.queueState?.reason}
@@ -326,10 +329,7 @@ export const PipelineRunsView = ({
                       variant="outlined"
                       size="small"
                       style={{ marginTop: 8 }}
-                      onClick={() => {
-                        setCursors([undefined]);
-                        clearFilters();
-                      }}
+                      onClick={clearFilters}
                     >
                       Show every run
                     </Button>
@@ -340,7 +340,7 @@ export const PipelineRunsView = ({
               </Box>
             }
           />
-          {(cursors.length > 1 || value.meta.nextCursor) && (
+          {(first > 1 || value.meta.nextCursor) && (
             <Box
               display="flex"
               alignItems="center"
@@ -354,23 +354,24 @@ export const PipelineRunsView = ({
               </Typography>
               <Button
                 size="small"
-                disabled={cursors.length === 1}
-                onClick={() => setCursors(c => c.slice(0, -1))}
+                disabled={switching || pages.length === 0}
+                onClick={() => setPages(pages.slice(0, -1))}
               >
                 Newer
               </Button>
               <Button
                 size="small"
-                disabled={!value.meta.nextCursor}
+                disabled={switching || !value.meta.nextCursor}
                 onClick={() =>
-                  setCursors(c => [...c, value.meta.nextCursor ?? undefined])
+                  value.meta.nextCursor &&
+                  setPages([...pages, value.meta.nextCursor])
                 }
               >
                 Older
               </Button>
             </Box>
           )}
-        </>
+        </Reloading>
       )}
     </Box>
   );

@@ -4,7 +4,7 @@ import ArrowBackIcon from '@material-ui/icons/ArrowBack';
 import { useParams } from 'react-router-dom';
 import { useRunNames } from '../common/useRunNames';
 import { RunDetails } from './RunDetails';
-import { useRunsListSearch } from './runFilters';
+import { useRunsListWayBack } from './runFilters';
 
 /**
  * One run on a page of its own (`…/<runId>` under the runs list), so that it can be linked
@@ -23,10 +23,10 @@ export const RunPage = ({
 }) => {
   const { runId } = useParams();
   const names = useRunNames(stackIds);
-  const listSearch = useRunsListSearch();
+  const wayBack = useRunsListWayBack();
   return (
     <Box>
-      <Link to={`${runsPath}${listSearch}`}>
+      <Link to={`${runsPath}${wayBack.search}`} state={wayBack.state}>
         <Box display="inline-flex" alignItems="center" style={{ gap: 4 }}>
           <ArrowBackIcon fontSize="small" /> All runs
         </Box>

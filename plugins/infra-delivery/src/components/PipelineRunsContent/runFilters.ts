@@ -3,7 +3,7 @@ import {
   RunStatus,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { useCallback } from 'react';
-import { useLocation, useSearchParams } from 'react-router-dom';
+import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 
 const STATUS_PARAM = 'status';
 const KIND_PARAM = 'kind';
@@ -79,20 +79,61 @@ export function useRunFilters() {
   };
 }
 
-/** What a run's link carries from its list: the list's filters, for the way back. */
-type RunsListState = { listSearch?: string };
+/** The history state of a runs list on a page other than the newest. */
+type RunsPagesState = { pages?: string[] };
 
-/** The state a run's link carries: its list's query string (`?status=FAILED`). */
-export const runsListState = (listSearch: string): RunsListState => ({
-  listSearch,
-});
+const runsPagesState = (pages: string[]): RunsPagesState => ({ pages });
+
+const pagesIn = (value: unknown): string[] =>
+  Array.isArray(value) && value.every(cursor => typeof cursor === 'string')
+    ? value
+    : [];
 
 /**
- * The query string of the list a run was opened from, for its page's way back: a failed run
- * opened from the Failed runs leads back to the Failed runs, not to every run. Empty when the
- * run was opened from elsewhere (a link, a stack's history).
+ * The page a runs list shows: the cursors of the pages walked to from the newest (none on the
+ * newest page). Kept in the list's history entry, not its address (cursors are long and only
+ * make sense to the list that made them): Back from a run's page, or its "All runs", returns
+ * to the page the run was opened from. A filter's change drops it, with the entry's state: a
+ * filtered list starts at its newest runs.
  */
-export function useRunsListSearch(): string {
+export function useRunsPages(): [string[], (pages: string[]) => void] {
+  const { pathname, search, state } = useLocation();
+  const navigate = useNavigate();
+  const pages = pagesIn((state as RunsPagesState | null)?.pages);
+  const setPages = useCallback(
+    (next: string[]) =>
+      navigate(
+        { pathname, search },
+        { replace: true, state: runsPagesState(next) },
+      ),
+    [navigate, pathname, search],
+  );
+  return [pages, setPages];
+}
+
+/** What a run's link carries from its list, for the way back: its filters and page. */
+type RunsListState = { listSearch?: string; listPages?: string[] };
+
+/** The state a run's link carries: its list's query string (`?status=FAILED`) and page. */
+export const runsListState = (
+  listSearch: string,
+  listPages: string[] = [],
+): RunsListState => ({ listSearch, listPages });
+
+/**
+ * The way back to the list a run was opened from: its query string, for a failed run opened
+ * from the Failed runs leads back to the Failed runs, not to every run, and the state that
+ * opens it on the same page. Empty when the run was opened from elsewhere (a link, a stack's
+ * history).
+ */
+export function useRunsListWayBack(): {
+  search: string;
+  state: RunsPagesState | undefined;
+} {
   const state = useLocation().state as RunsListState | null;
-  return typeof state?.listSearch === 'string' ? state.listSearch : '';
+  const pages = pagesIn(state?.listPages);
+  return {
+    search: typeof state?.listSearch === 'string' ? state.listSearch : '',
+    state: pages.length ? runsPagesState(pages) : undefined,
+  };
 }
