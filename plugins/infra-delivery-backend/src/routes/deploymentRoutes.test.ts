@@ -994,6 +994,33 @@ describe.each(databases.eachSupportedId())(
         expect((await get(w, rollback.id)).status).toBe('SUCCEEDED');
       });
 
+      it('names a rollback to a rollback after the release both returned to, once', async () => {
+        const w = await world();
+        const first = await finishedDeployment(w);
+        await finishedDeployment(w);
+        const back = await api.post(
+          `/deployments/${first.id}/rollback`,
+          undefined,
+          w.owner.token,
+        );
+        expectStatus(back, 201);
+        await tick(10);
+        expect((await get(w, back.body.data.id)).status).toBe('SUCCEEDED');
+        await finishedDeployment(w);
+
+        const again = await api.post(
+          `/deployments/${back.body.data.id}/rollback`,
+          undefined,
+          w.owner.token,
+        );
+        expectStatus(again, 201);
+        const { description } = deploymentSchema.parse(again.body.data);
+        expect(description).toContain(`“${first.description}”`);
+        expect(description.match(/Rollback of/g)).toHaveLength(1);
+        expect(again.body.data.rollbackToDeploymentId).toBe(back.body.data.id);
+        await tick(10);
+      });
+
       it('refuses a target that did not succeed, is current, or is another organization’s', async () => {
         const w = await world();
         const good = await finishedDeployment(w);

@@ -18,6 +18,9 @@ import {
   serviceBusy,
 } from './DeploymentRollout';
 
+/** How far back a rollback's name is looked for through rollbacks to rollbacks. */
+const MAX_ROLLBACK_CHAIN = 20;
+
 /** The newest progress step, when it waits at a lifecycle hook nobody answered yet. */
 function pendingHookOf(deployment: Deployment): DeploymentEvent | undefined {
   const last = deployment.data.events[deployment.data.events.length - 1];
@@ -142,11 +145,11 @@ export class DeploymentService {
           triggerSource: 'ROLLBACK',
           rollbackToDeploymentId: target.id,
           // Read by people: the release by its description; rollbackToDeploymentId has the id.
-          description: `Rollback of ${service.serviceName} to “${
-            target.description
-          }” (${String(release.definition.family ?? 'task')}:${
-            release.revision
-          })`,
+          description: `Rollback of ${
+            service.serviceName
+          } to “${await this.releaseNameOf(target)}” (${String(
+            release.definition.family ?? 'task',
+          )}:${release.revision})`,
           data: {
             type: 'cloud:container',
             cloudAccountId: target.data.cloudAccountId,
@@ -165,6 +168,27 @@ export class DeploymentService {
         });
       },
     );
+  }
+
+  /**
+   * The name people gave the release a deployment put out: a rollback's is that of the
+   * deployment it returned to, so a rollback to a rollback is not named
+   * "Rollback of web to “Rollback of web to “Release 1.1.0” …” …".
+   */
+  private async releaseNameOf(deployment: Deployment): Promise<string> {
+    let named = deployment;
+    for (let hop = 0; hop < MAX_ROLLBACK_CHAIN; hop++) {
+      if (named.triggerSource !== 'ROLLBACK' || !named.rollbackToDeploymentId) {
+        break;
+      }
+      const earlier = await this.deps.stores.deployments.get(
+        named.organizationId,
+        named.rollbackToDeploymentId,
+      );
+      if (!earlier) break;
+      named = earlier;
+    }
+    return named.description;
   }
 
   /**
