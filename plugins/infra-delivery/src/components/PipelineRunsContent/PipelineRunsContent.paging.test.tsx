@@ -143,6 +143,47 @@ describe('PipelineRunsContent paging', () => {
     expect(last.query.get('cursor')).toBe('50');
   }, 60_000);
 
+  it('leads back to the newest runs when the service no longer takes the page’s cursor', async () => {
+    server.use(
+      http.get(`${baseUrl}/pipeline-runs/:id`, ({ params }) =>
+        HttpResponse.json({ data: runs.find(run => run.id === params.id) }),
+      ),
+    );
+    renderEntityContent(<PipelineRunsContent />, entityNaming('stack-a'));
+    await userEvent.click(await screen.findByRole('button', { name: 'Older' }));
+    await userEvent.click(
+      await screen.findByRole('link', { name: 'Change 60' }),
+    );
+    // The backend restarted with another key meanwhile: the second page's cursor is refused.
+    server.use(
+      http.get(`${baseUrl}/pipeline-runs`, ({ request }) =>
+        new URL(request.url).searchParams.get('cursor')
+          ? HttpResponse.json(
+              {
+                code: 'InfraDelivery:Request:INVALID_CURSOR',
+                message:
+                  'The cursor is not valid for this query; start again without a cursor',
+                requestId: 'req-1',
+              },
+              { status: 400 },
+            )
+          : HttpResponse.json({
+              data: runs.slice(0, 50),
+              meta: { limit: 50, nextCursor: '50', totalCount: runs.length },
+            }),
+      ),
+    );
+    await userEvent.click(
+      await screen.findByRole('link', { name: 'All runs' }),
+    );
+
+    expect(await screen.findByText('Runs 1–50 of 120')).toBeInTheDocument();
+    expect(screen.queryByText(/cursor is not valid/)).not.toBeInTheDocument();
+    expect(
+      listRequests()[listRequests().length - 1].query.get('cursor'),
+    ).toBeNull();
+  }, 60_000);
+
   it('shows progress over the list shown while another filter’s list loads, keeping it in place', async () => {
     renderEntityContent(<PipelineRunsContent />, entityNaming('stack-a'));
     expect(await screen.findByText('Runs 1–50 of 120')).toBeInTheDocument();

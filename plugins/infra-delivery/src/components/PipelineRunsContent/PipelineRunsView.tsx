@@ -3,6 +3,7 @@ import { PluginTable } from '../common/PluginTable';
 import { contentWidths, TABLE_OPTIONS } from '../common/tableOptions';
 import { useApi } from '@backstage/frontend-plugin-api';
 import {
+  InfraDeliveryApiError,
   PipelineRun,
   RUN_STATUSES,
   RunTriggerSource,
@@ -13,7 +14,7 @@ import Button from '@material-ui/core/Button';
 import Chip from '@material-ui/core/Chip';
 import Typography from '@material-ui/core/Typography';
 import { RunTrigger } from '../common/RunTrigger';
-import { ReactNode, useLayoutEffect, useReducer } from 'react';
+import { ReactNode, useEffect, useLayoutEffect, useReducer } from 'react';
 import { useLocation } from 'react-router-dom';
 import useAsync from 'react-use/esm/useAsync';
 import useInterval from 'react-use/esm/useInterval';
@@ -61,6 +62,9 @@ const StartedBy = ({ run, names }: { run: PipelineRun; names: RunNames }) => {
   const source = run.triggerSource && STARTED_ON_ITS_OWN[run.triggerSource];
   return source ? <>{source}</> : null;
 };
+
+/** The service's answer to a cursor it does not take. */
+const INVALID_CURSOR = 'InfraDelivery:Request:INVALID_CURSOR';
 
 /** Runs per page: a page renders in a few milliseconds however many runs the stacks have. */
 export const RUNS_PAGE_SIZE = 50;
@@ -179,6 +183,15 @@ export const PipelineRunsView = ({
     version,
   ]);
   const value = shown?.page;
+  // A page whose cursor the service no longer takes (signed with an earlier key, after the
+  // backend restarted, say) leads to the newest runs instead of an error.
+  const cursorRefused =
+    pages.length > 0 &&
+    error instanceof InfraDeliveryApiError &&
+    error.body.code === INVALID_CURSOR;
+  useEffect(() => {
+    if (cursorRefused) setPages([]);
+  }, [cursorRefused, setPages]);
   // Another list loads in place of the one shown (not a refresh of it): the list shown stays,
   // under a progress bar, until the new one replaces it.
   const switching = loading && shown !== undefined && shown.list !== list;
@@ -303,7 +316,7 @@ export const PipelineRunsView = ({
           />
         </FilterGroup>
       </Box>
-      {error && <ErrorPanel error={error} />}
+      {error && !cursorRefused && <ErrorPanel error={error} />}
       {loading && !value && <Progress />}
       {value && (
         <Reloading reloading={switching} label="Loading runs">
