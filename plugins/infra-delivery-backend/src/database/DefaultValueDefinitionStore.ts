@@ -60,15 +60,17 @@ export class DefaultValueDefinitionStore {
     return toDefinition(row);
   }
 
+  private byId(organizationId: string, id: string) {
+    return this.db<DefaultValueDefinitionRow>(
+      'default_value_definitions',
+    ).where({ organization_id: organizationId, id });
+  }
+
   async get(
     organizationId: string,
     id: string,
   ): Promise<DefaultValueDefinition | undefined> {
-    const row = await this.db<DefaultValueDefinitionRow>(
-      'default_value_definitions',
-    )
-      .where({ organization_id: organizationId, id })
-      .first();
+    const row = await this.byId(organizationId, id).first();
     return row && toDefinition(row);
   }
 
@@ -81,12 +83,7 @@ export class DefaultValueDefinitionStore {
     organizationId: string,
     id: string,
   ): Promise<DefaultValueDefinition | undefined> {
-    const row = await this.db<DefaultValueDefinitionRow>(
-      'default_value_definitions',
-    )
-      .where({ organization_id: organizationId, id })
-      .forUpdate()
-      .first();
+    const row = await this.byId(organizationId, id).forUpdate().first();
     return row && toDefinition(row);
   }
 
