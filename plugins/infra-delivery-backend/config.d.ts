@@ -67,6 +67,16 @@ export interface Config {
      * whose backend everyone in the company reaches. Default `open`.
      */
     signups?: 'open' | 'invitations-only';
+    /** How passwords of people who sign up through `POST /auth/signup` are hashed. */
+    passwords?: {
+      /**
+       * scrypt's cost as log2 of N, 10 to 17: 15 (N = 32,768, about 50 ms a password) by default;
+       * 17 is OWASP's recommendation, at 128 MiB a hash. A stored password keeps the parameters it
+       * was hashed with, so a change applies to passwords set from then on and locks no one out.
+       * The plugin's own tests lower it; a production portal never should.
+       */
+      scryptCost?: number;
+    };
     /** Attempts allowed per window on the unauthenticated endpoints (429 beyond). */
     rateLimits?: {
       /** Sign-ups per client address. Default 20 per 3600 s. */

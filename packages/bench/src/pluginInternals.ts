@@ -4,7 +4,7 @@
  * one place that reaches into the plugin's sources.
  */
 /* eslint-disable @backstage/no-forbidden-package-imports */
-export { hashPassword } from '@infra-delivery/plugin-infra-delivery-backend/src/auth/passwords';
+export { PasswordHasher } from '@infra-delivery/plugin-infra-delivery-backend/src/auth/passwords';
 export {
   newId,
   uuidV7,

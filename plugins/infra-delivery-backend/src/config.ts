@@ -7,6 +7,7 @@ import {
   RunnerSettings,
 } from './runners/RunnerRegistry';
 import { AuthRateLimits, RateLimit } from './auth/RateLimiter';
+import { DEFAULT_SCRYPT_COST } from './auth/passwords';
 import { CloudSettings, readCloudSettings } from './cloud/cloudSettings';
 import {
   DeploymentSettings,
@@ -32,6 +33,8 @@ export interface PluginConfig {
   /** Seed the portal organization with demo data at start-up. */
   demoEnabled: boolean;
   signups: SignupMode;
+  /** scrypt's cost (log2 of N) for passwords set from now on. */
+  passwordScryptCost: number;
   portal: PortalAccessOptions;
   rateLimits: AuthRateLimits;
   cloud: CloudSettings;
@@ -106,6 +109,8 @@ export function readPluginConfig(root: Config): PluginConfig {
     ).replace(/\/+$/, ''),
     demoEnabled: config.getOptionalBoolean('demo.enabled') ?? false,
     signups: readSignupMode(config),
+    passwordScryptCost:
+      config.getOptionalNumber('passwords.scryptCost') ?? DEFAULT_SCRYPT_COST,
     secretsKey: readSecretsKey(config),
     gitSelfHosted: {
       allowLoopbackHttp: process.env.NODE_ENV !== 'production',

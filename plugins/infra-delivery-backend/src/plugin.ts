@@ -187,6 +187,7 @@ export const infraDeliveryPlugin = createBackendPlugin({
           gitSelfHosted: pluginConfig.gitSelfHosted,
           portalUrl: pluginConfig.portalUrl,
           signups: pluginConfig.signups,
+          passwordScryptCost: pluginConfig.passwordScryptCost,
           cloud: { settings: pluginConfig.cloud, provider: cloudProvider },
           deployments: {
             provider: createDeploymentProvider(

@@ -13,6 +13,7 @@ import { AccessTokenIssuer } from './auth/accessTokens';
 import { Authorizer } from './auth/Authorizer';
 import { CallerResolver, PortalAccessOptions } from './auth/CallerResolver';
 import { createSecretCipher } from './auth/SecretCipher';
+import { PasswordHasher } from './auth/passwords';
 import { AuthRateLimits, RateLimiter } from './auth/RateLimiter';
 import { GitSelfHostedConfig, SignupMode } from './config';
 import { Stores } from './database/stores';
@@ -44,6 +45,8 @@ export interface PluginContextOptions {
   portalUrl: string;
   /** Who may sign up (`infraDelivery.signups`). */
   signups: SignupMode;
+  /** scrypt's cost for passwords set from now on (`infraDelivery.passwords.scryptCost`). */
+  passwordScryptCost: number;
   cloud: CloudOptions;
   config: RootConfigService;
   urlReader: UrlReaderService;
@@ -120,6 +123,7 @@ export async function createPluginContext(
     ),
     deployments: options.deployments,
     signups: options.signups,
+    passwords: new PasswordHasher(options.passwordScryptCost),
     logger: options.logger,
   });
 

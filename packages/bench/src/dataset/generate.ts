@@ -3,7 +3,7 @@ import { DatabaseService } from '@backstage/backend-plugin-api';
 import {
   applyDatabaseMigrations,
   createStores,
-  hashPassword,
+  PasswordHasher,
   newId,
   parsePlanJson,
   plannedResourcesOf,
@@ -111,7 +111,7 @@ export async function generateDataset(
   const organizationId = organization.id;
   const user = await stores.users.create({
     email: BENCH_EMAIL,
-    passwordHash: await hashPassword(BENCH_PASSWORD),
+    passwordHash: await new PasswordHasher().hash(BENCH_PASSWORD),
     fullName: 'Bench Owner',
   });
   await stores.memberships.createForUser({

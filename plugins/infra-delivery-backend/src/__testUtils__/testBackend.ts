@@ -45,6 +45,9 @@ export const TEST_PASSWORD = 'correct horse battery staple';
  */
 const TEST_CONFIG: JsonObject = {
   infraDelivery: {
+    // Every test signs people up: at the shipped cost their passwords' hashes took most of the
+    // route suites' time (auth/passwords.test.ts checks the shipped cost).
+    passwords: { scryptCost: 10 },
     rateLimits: {
       signup: { limit: 100000 },
       tokenPerAddress: { limit: 100000 },

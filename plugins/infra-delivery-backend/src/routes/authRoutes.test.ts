@@ -321,6 +321,28 @@ describe.each(databases.eachSupportedId())('auth routes on %s', databaseId => {
     expect(invited.status).toBe(201);
   });
 
+  it('hashes a password at infraDelivery.passwords.scryptCost and still signs in a password hashed at another', async () => {
+    const knex = await databases.init(databaseId);
+    const email = uniqueEmail('cost');
+    const first = await startInfraDeliveryBackend(knex, {
+      config: { infraDelivery: { passwords: { scryptCost: 11 } } },
+    });
+    expect(
+      (
+        await first.post('/auth/signup', {
+          data: { email, password: TEST_PASSWORD },
+        })
+      ).status,
+    ).toBe(201);
+    const row = await knex('users').where({ email }).first();
+    expect(row.password_hash).toMatch(/^scrypt\$2048\$8\$1\$/);
+
+    const raised = await startInfraDeliveryBackend(knex, {
+      config: { infraDelivery: { passwords: { scryptCost: 12 } } },
+    });
+    expect(await raised.token(email)).toEqual(expect.any(String));
+  });
+
   describe('POST /auth/token', () => {
     it('answers wrong passwords and unknown emails alike (401)', async () => {
       const owner = await api.signup();

@@ -2,11 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { AuditorService } from '@backstage/backend-plugin-api';
 import { createHash } from 'node:crypto';
 import { AccessTokenIssuer } from '../auth/accessTokens';
-import {
-  decoyPasswordHash,
-  hashPassword,
-  verifyPassword,
-} from '../auth/passwords';
+import { PasswordHasher } from '../auth/passwords';
 import { isUniqueViolation } from '../database/dbErrors';
 import { Stores } from '../database/stores';
 import { UserRecord } from '../database/UserStore';
@@ -48,6 +44,7 @@ export class IdentityService {
       accessTokens: AccessTokenIssuer;
       auditor: AuditorService;
       signups: SignupMode;
+      passwords: PasswordHasher;
     },
   ) {}
 
@@ -75,7 +72,7 @@ export class IdentityService {
         });
       }
     }
-    const passwordHash = await hashPassword(input.password);
+    const passwordHash = await this.deps.passwords.hash(input.password);
     return audit(
       this.deps.auditor,
       'signup',
@@ -168,9 +165,9 @@ export class IdentityService {
         }
         // Verify against a decoy when the account has no password (a portal user's), so the
         // answer takes as long either way.
-        const passwordOk = await verifyPassword(
+        const passwordOk = await this.deps.passwords.verify(
           input.password,
-          user.passwordHash ?? (await decoyPasswordHash()),
+          user.passwordHash ?? (await this.deps.passwords.decoyHash()),
         );
         if (!user.passwordHash || !passwordOk) {
           throw wrongCredentials();
@@ -198,9 +195,9 @@ export class IdentityService {
     const wrong = wrongCredentials();
     const user = await this.deps.stores.users.findByEmail(input.email);
     // Verify against a decoy when there is no user, so the answer takes as long either way.
-    const passwordOk = await verifyPassword(
+    const passwordOk = await this.deps.passwords.verify(
       input.password,
-      user?.passwordHash ?? (await decoyPasswordHash()),
+      user?.passwordHash ?? (await this.deps.passwords.decoyHash()),
     );
     if (!user?.passwordHash || !passwordOk) {
       throw wrong;

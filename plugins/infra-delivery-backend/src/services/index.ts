@@ -36,6 +36,7 @@ import { RunnerRegistry } from '../runners/RunnerRegistry';
 import { GitTriggerService } from './GitTriggerService';
 import { WebhookDeliveryService } from './WebhookDeliveryService';
 import { SignupMode } from '../config';
+import { PasswordHasher } from '../auth/passwords';
 
 /** The domain services, one per resource group. */
 export interface Services {
@@ -80,6 +81,7 @@ export function createServices(deps: {
   githubApps: GithubAppInstallations;
   deployments: DeploymentOptions;
   signups: SignupMode;
+  passwords: PasswordHasher;
   logger?: LoggerService;
 }): Services {
   const gitTriggers = new GitTriggerService(deps);
