@@ -70,6 +70,7 @@ describe('InfraDeliveryHomePage in a legacy app', () => {
         }),
       ),
       ...[
+        'projects',
         'pipelines',
         'cloud-accounts',
         'module-definitions',
@@ -121,6 +122,7 @@ describe('InfraDeliveryHomePage in a legacy app', () => {
     expect(screen.getAllByRole('tab').map(tab => tab.textContent)).toEqual([
       'Overview',
       'Runs',
+      'Projects',
       'Modules',
       'Cloud accounts',
       'Organization',
@@ -156,6 +158,7 @@ describe('InfraDeliveryHomePage in a legacy app', () => {
 
   it.each([
     ['/infra-delivery/runs', 'Runs', 'Resize subnets'],
+    ['/infra-delivery/projects', 'Projects', 'No project yet.'],
     ['/infra-delivery/modules', 'Modules', 'No module yet.'],
     ['/infra-delivery/cloud-accounts', 'Cloud accounts', 'Add an AWS account'],
     ['/infra-delivery/organization', 'Organization', 'Members and invitations'],
@@ -191,7 +194,7 @@ describe('InfraDeliveryHomePage in a legacy app', () => {
     ).toBeInTheDocument();
     expect(
       screen.getByText(
-        "Nothing is at /infra-delivery/settings. The page's tabs are Overview, Runs, Modules, Cloud accounts, Organization and Status.",
+        "Nothing is at /infra-delivery/settings. The page's tabs are Overview, Runs, Projects, Modules, Cloud accounts, Organization and Status.",
       ),
     ).toBeInTheDocument();
     await userEvent.click(

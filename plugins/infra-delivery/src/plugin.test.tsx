@@ -26,6 +26,7 @@ import {
 const TABS = [
   'Overview',
   'Runs',
+  'Projects',
   'Modules',
   'Cloud accounts',
   'Organization',

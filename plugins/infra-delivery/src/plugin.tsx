@@ -129,6 +129,16 @@ export const organizationSubPage = SubPageBlueprint.make({
   },
 });
 
+/** The organization's projects and their environments (`?project=<id>`), where stacks go. */
+export const projectsSubPage = SubPageBlueprint.make({
+  name: 'projects',
+  params: {
+    path: 'projects',
+    title: 'Projects',
+    loader: () => import('./components/Projects').then(m => <m.ProjectsPage />),
+  },
+});
+
 /** The organization's modules, their versions and where they are deployed (`?module=<id>`). */
 export const modulesSubPage = SubPageBlueprint.make({
   name: 'modules',
@@ -262,6 +272,7 @@ export const infraDeliveryPlugin = createFrontendPlugin({
     // The first sub-page is the tab the page opens on.
     overviewSubPage,
     runsSubPage,
+    projectsSubPage,
     modulesSubPage,
     cloudAccountsSubPage,
     organizationSubPage,

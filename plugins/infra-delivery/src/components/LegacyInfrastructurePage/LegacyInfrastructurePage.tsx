@@ -12,6 +12,7 @@ import { CloudAccountsPage } from '../CloudAccounts';
 import { GitForgeLoginPage } from '../GitForgeLogin';
 import { InfrastructureHomePage } from '../InfrastructureHome';
 import { ModulesPage } from '../Modules';
+import { ProjectsPage } from '../Projects';
 import { OrganizationSettingsPage } from '../OrganizationSettings';
 import { OrganizationRunsPage } from '../PipelineRunsContent';
 import { ServiceStatusPage } from '../ServiceStatusPage';
@@ -33,6 +34,7 @@ interface Tab {
 const TABS: Tab[] = [
   { path: 'overview', title: 'Overview', element: <InfrastructureHomePage /> },
   { path: RUNS_TAB_PATH, title: 'Runs', element: <OrganizationRunsPage /> },
+  { path: 'projects', title: 'Projects', element: <ProjectsPage /> },
   { path: 'modules', title: 'Modules', element: <ModulesPage /> },
   {
     path: 'cloud-accounts',
@@ -68,7 +70,7 @@ const InfrastructureTabs = () => {
 
 /**
  * The Infrastructure page for legacy apps, mounted by the app at one path (e.g.
- * `/infra-delivery`): the Overview, Runs (with a page per run), Modules, Cloud accounts, Organization
+ * `/infra-delivery`): the Overview, Runs (with a page per run), Projects, Modules, Cloud accounts, Organization
  * and Status tabs under it, and the self-hosted forge login pages at `gitforge/…`, as the
  * new frontend system's page and its sub-pages lay them out.
  */

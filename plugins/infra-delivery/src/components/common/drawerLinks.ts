@@ -3,12 +3,13 @@ import { useSearchParams } from 'react-router-dom';
 
 /**
  * The query parameter of each tab whose rows open in a drawer: `?stack=<id>`,
- * `?deployment=<id>`, `?module=<id>`.
+ * `?deployment=<id>`, `?module=<id>`, `?project=<id>`.
  */
 const DRAWER_PARAMS = {
   stack: 'stack',
   deployment: 'deployment',
   module: 'module',
+  project: 'project',
 } as const;
 
 export type Drawer = keyof typeof DRAWER_PARAMS;
