@@ -36,6 +36,7 @@ import { RunnerRegistry } from '../runners/RunnerRegistry';
 import { GitTriggerService } from './GitTriggerService';
 import { WebhookDeliveryService } from './WebhookDeliveryService';
 import { SignupMode } from '../config';
+import { CatalogChanges } from '../catalog/CatalogChanges';
 
 /** The domain services, one per resource group. */
 export interface Services {
@@ -81,6 +82,7 @@ export function createServices(deps: {
   deployments: DeploymentOptions;
   signups: SignupMode;
   logger?: LoggerService;
+  catalogChanges?: CatalogChanges;
 }): Services {
   const gitTriggers = new GitTriggerService(deps);
   return {
