@@ -143,6 +143,9 @@ export const infraDeliveryPlugin = createBackendPlugin({
           ),
           leaseSeconds: pluginConfig.leaseSeconds,
         });
+        // A frozen backend does not take its runners for stopped when it wakes.
+        const stopWatchingPauses = engine.watchForPauses();
+        deps.lifecycle.addShutdownHook(() => stopWatchingPauses());
         // Runners' held claims answer at once when the backend stops: they ask again elsewhere.
         deps.lifecycle.addShutdownHook(() => engine.claimWaits.close());
         if (pluginConfig.demoEnabled) {
