@@ -6,6 +6,8 @@ import {
   EntityProvider,
   EntityProviderConnection,
 } from '@backstage/plugin-catalog-node';
+import { EventsService } from '@backstage/plugin-events-node';
+import { CATALOG_CHANGES_TOPIC } from '@infra-delivery/plugin-infra-delivery-node';
 import {
   CloudAccount,
   CodeSource,
@@ -26,21 +28,36 @@ async function allPages<T>(
   return (await readPages(readPage)).items;
 }
 
+/** How long a refresh asked for by a change waits for the changes that follow it. */
+const DEFAULT_CHANGE_DELAY_MS = 500;
+
 /**
  * Emits the portal organization's projects, environments, cloud accounts and stacks as
  * catalog entities.
  * It reads the service through its REST API with the catalog's own service token (never its
  * tables), and applies a full mutation each time, so deleted stacks leave the catalog.
+ *
+ * It refreshes on its schedule, and soon after each change the service announces on the
+ * events service (topic {@link CATALOG_CHANGES_TOPIC}): a burst of changes is read by one
+ * refresh, and refreshes never overlap, so an older read never replaces a newer one.
  */
 export class InfraDeliveryEntityProvider implements EntityProvider {
   private connection?: EntityProviderConnection;
+  /** The refreshes in order: each starts when the one before it ended. */
+  private refreshes: Promise<void> = Promise.resolve();
+  /** A refresh asked for by changes that has not started reading yet. */
+  private changeRefresh?: Promise<void>;
 
   constructor(
     private readonly deps: {
       client: InfraDeliveryClient;
       logger: LoggerService;
       taskRunner?: SchedulerServiceTaskRunner;
+      /** Announces the service's changes; without it, the schedule alone refreshes. */
+      events?: EventsService;
       options: EntityOptions;
+      /** Wait after an announced change before reading; default 500 ms. */
+      changeDelayMs?: number;
     },
   ) {}
 
@@ -50,18 +67,51 @@ export class InfraDeliveryEntityProvider implements EntityProvider {
 
   async connect(connection: EntityProviderConnection): Promise<void> {
     this.connection = connection;
-    await this.deps.taskRunner?.run({
-      id: 'infra-delivery-entity-provider:refresh',
-      fn: async () => {
-        try {
-          await this.refresh();
-        } catch (error) {
-          this.deps.logger.error(
-            `Could not read the infra-delivery service: ${error}`,
-          );
-        }
+    await this.deps.events?.subscribe({
+      id: 'infra-delivery-entity-provider',
+      topics: [CATALOG_CHANGES_TOPIC],
+      // The publisher is not held up by the read: the refresh runs on its own.
+      onEvent: async () => {
+        this.refreshAfterChange().catch(() => {});
       },
     });
+    await this.deps.taskRunner?.run({
+      id: 'infra-delivery-entity-provider:refresh',
+      fn: () => this.inTurn(() => this.refreshOrLog()),
+    });
+  }
+
+  /**
+   * Refreshes soon: after the refresh under way, if any, and a short wait that gathers the
+   * changes that come together. Changes announced before that refresh starts reading share it;
+   * a change announced while it reads asks for the next one.
+   */
+  refreshAfterChange(): Promise<void> {
+    if (!this.changeRefresh) {
+      const delay = this.deps.changeDelayMs ?? DEFAULT_CHANGE_DELAY_MS;
+      this.changeRefresh = this.inTurn(async () => {
+        await new Promise(resolve => setTimeout(resolve, delay));
+        this.changeRefresh = undefined;
+        await this.refreshOrLog();
+      });
+    }
+    return this.changeRefresh;
+  }
+
+  private inTurn(refresh: () => Promise<void>): Promise<void> {
+    const next = this.refreshes.then(refresh);
+    this.refreshes = next.catch(() => {});
+    return next;
+  }
+
+  private async refreshOrLog(): Promise<void> {
+    try {
+      await this.refresh();
+    } catch (error) {
+      this.deps.logger.error(
+        `Could not read the infra-delivery service: ${error}`,
+      );
+    }
   }
 
   async refresh(): Promise<void> {

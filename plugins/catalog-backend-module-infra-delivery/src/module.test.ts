@@ -14,6 +14,7 @@ import {
 import { Entity } from '@backstage/catalog-model';
 import catalogPlugin from '@backstage/plugin-catalog-backend';
 import { catalogProcessingExtensionPoint } from '@backstage/plugin-catalog-node';
+import { eventsServiceFactory } from '@backstage/plugin-events-node';
 import { InfraDeliveryClient } from '@infra-delivery/plugin-infra-delivery-common';
 // The catalog reads the real service, so the test runs the service's plugin beside it.
 // eslint-disable-next-line @backstage/no-mixed-plugin-imports
@@ -114,6 +115,9 @@ describe('the catalog module in a backend with the catalog and the service', () 
         testModule,
         infraDeliveryPlugin,
         closedDatabases,
+        // The events service createBackend() installs, one bus for all plugins (the test
+        // backend's mock gives each plugin a bus of its own).
+        eventsServiceFactory,
         mockServices.scheduler.factory({ skipTaskRunOnStartup: true }),
         mockServices.rootConfig.factory({
           data: {
@@ -281,6 +285,49 @@ describe('the catalog module in a backend with the catalog and the service', () 
       ]);
     });
     expect(await catalogEntity(monitoring)).toBeDefined();
+  });
+
+  it('follows a stack created, renamed and deleted through the API without waiting for its schedule', async () => {
+    // The scheduled refresh is 30 minutes away and is not triggered here: the service
+    // announces each change on the events service and the provider reads it at once.
+    const soon = async (check: () => Promise<void>) => {
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        try {
+          await check();
+          return;
+        } catch (error) {
+          if (Date.now() > deadline) throw error;
+          await new Promise(resolve => setTimeout(resolve, 250));
+        }
+      }
+    };
+    const { projectId, environmentId } = await monitoringPlace();
+    const stack = await portalUser.call('createStack', {
+      body: { data: { projectId, environmentId, name: 'Caches' } },
+    });
+    const ref = `resource:stack-${stack.data.id}`;
+    await soon(async () => {
+      expect((await catalogEntity(ref))?.metadata.title).toBe('Caches');
+      // The project's system names its new stack too (its Stacks tab lists it).
+      const system = await catalogEntity('system:infra-project-payments');
+      expect(
+        system?.metadata.annotations?.['infra-delivery.io/stacks'],
+      ).toContain(stack.data.id);
+    });
+
+    await portalUser.call('updateStack', {
+      params: { id: stack.data.id },
+      body: { data: { name: 'Redis caches' } },
+    });
+    await soon(async () => {
+      expect((await catalogEntity(ref))?.metadata.title).toBe('Redis caches');
+    });
+
+    await portalUser.call('deleteStack', { params: { id: stack.data.id } });
+    await soon(async () => {
+      expect(await catalogEntity(ref)).toBeUndefined();
+    });
   });
 
   /** Where the demo's monitoring stack lives, and the demo's sandbox account. */

@@ -4,6 +4,8 @@ import {
 } from '@backstage/backend-plugin-api';
 import { infraDeliveryPermissions } from '@infra-delivery/plugin-infra-delivery-common';
 import { signalsServiceRef } from '@backstage/plugin-signals-node';
+import { eventsServiceRef } from '@backstage/plugin-events-node';
+import { EventsCatalogChanges } from './catalog/CatalogChanges';
 import { readPluginConfig } from './config';
 import { applyDatabaseMigrations, tuneSqlite } from './database/migrations';
 import { startSqliteCheckpointer } from './database/sqliteCheckpointer';
@@ -54,6 +56,7 @@ export const infraDeliveryPlugin = createBackendPlugin({
         config: coreServices.rootConfig,
         database: coreServices.database,
         discovery: coreServices.discovery,
+        events: eventsServiceRef,
         httpAuth: coreServices.httpAuth,
         httpRouter: coreServices.httpRouter,
         lifecycle: coreServices.lifecycle,
@@ -140,6 +143,9 @@ export const infraDeliveryPlugin = createBackendPlugin({
           ),
           leaseSeconds: pluginConfig.leaseSeconds,
         });
+        // A frozen backend does not take its runners for stopped when it wakes.
+        const stopWatchingPauses = engine.watchForPauses();
+        deps.lifecycle.addShutdownHook(() => stopWatchingPauses());
         // Runners' held claims answer at once when the backend stops: they ask again elsewhere.
         deps.lifecycle.addShutdownHook(() => engine.claimWaits.close());
         if (pluginConfig.demoEnabled) {
@@ -181,6 +187,12 @@ export const infraDeliveryPlugin = createBackendPlugin({
           engine,
           portalOrganizationId: portalOrganization.id,
           portal: pluginConfig.portal,
+          // The catalog module refreshes at once after a change of what it shows.
+          catalogChanges: new EventsCatalogChanges(
+            deps.events,
+            portalOrganization.id,
+            deps.logger,
+          ),
           rateLimits: pluginConfig.rateLimits,
           runners: pluginConfig.runners,
           secretsKey: pluginConfig.secretsKey,

@@ -20,6 +20,7 @@ import { Stores } from './database/stores';
 import { PipelineEngine } from './engine/PipelineEngine';
 import { PageCursors } from './pagination/PageCursors';
 import { createServices, Services } from './services';
+import { CatalogChanges } from './catalog/CatalogChanges';
 import { CloudOptions, createCloudContext } from './cloud/cloudContext';
 import { createGitSelfHostedSetup } from './services/GitSelfHostedService';
 import { GithubAppInstallations } from './providers/github/GithubAppInstallations';
@@ -53,6 +54,8 @@ export interface PluginContextOptions {
   deployments: DeploymentOptions;
   rateLimits: AuthRateLimits;
   runners: RunnerSettings;
+  /** Where stack, project and environment changes are announced for the catalog module. */
+  catalogChanges?: CatalogChanges;
 }
 
 /** What the router and the actions registry share: one set of services and caller resolution. */
@@ -125,6 +128,7 @@ export async function createPluginContext(
     signups: options.signups,
     passwords: new PasswordHasher(options.passwordScryptCost),
     logger: options.logger,
+    catalogChanges: options.catalogChanges,
   });
 
   return {

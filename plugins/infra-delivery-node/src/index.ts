@@ -5,3 +5,5 @@
  */
 
 export { createInfraDeliveryClient } from './createInfraDeliveryClient';
+export { CATALOG_CHANGES_TOPIC } from './catalogChanges';
+export type { CatalogChangeEvent } from './catalogChanges';

@@ -168,6 +168,120 @@ describe('migrations', () => {
     },
   );
 
+  it.each(databases.eachSupportedId())(
+    'rolls runner processes back to one row per runner id, the one seen last, on %p',
+    async databaseId => {
+      const knex = await databases.init(databaseId);
+      const database = mockServices.database({ knex });
+      await tuneSqlite(knex);
+      await applyDatabaseMigrations(database, knex);
+      const stores = createStores(knex);
+      const [acme, other] = await Promise.all(
+        ['acme', 'other'].map(name => stores.organizations.create({ name })),
+      );
+      const at = (minutesAgo: number) =>
+        new Date(
+          Date.parse('2026-12-02T12:00:00Z') - minutesAgo * 60_000,
+        ).toISOString();
+      /** A claim at `minutesAgo`; runners seen since `onlineSinceMinutesAgo` are ONLINE. */
+      const claim = (
+        organizationId: string,
+        runnerId: string,
+        instanceId: string,
+        hostname: string,
+        minutesAgo: number,
+        onlineSinceMinutesAgo = minutesAgo + 1,
+      ) =>
+        stores.runners.recordClaim(
+          {
+            organizationId,
+            runnerId,
+            instanceId,
+            serviceAccountId: 'sa',
+            labels: [],
+            hostname,
+            currentStepExecutionId: null,
+            seenAt: at(minutesAgo),
+          },
+          at(onlineSinceMinutesAgo),
+        );
+      // Three processes of "build" start one after the other (each row newer than the last)
+      // and run side by side; then the first and the third stop, and a fourth process takes
+      // over the OFFLINE row seen least recently, the first's: the row with the oldest id is
+      // the one seen last.
+      await claim(acme.id, 'build', 'p1', 'host-a', 600);
+      await claim(acme.id, 'build', 'p2', 'host-b', 590, 610);
+      await claim(acme.id, 'build', 'p3', 'host-c', 580, 610);
+      await claim(acme.id, 'build', 'p2', 'host-b', 120);
+      await claim(acme.id, 'build', 'p4', 'host-d', 5);
+      await claim(acme.id, 'solo', 'only', 'host-s', 30);
+      await claim(other.id, 'build', 'q1', 'host-q', 300);
+      const rowsOf = (organizationId: string) =>
+        knex('runners')
+          .where({ organization_id: organizationId })
+          .orderBy('runner_id');
+      expect(
+        (await rowsOf(acme.id)).map(r => [r.runner_id, r.hostname]).sort(),
+      ).toEqual([
+        ['build', 'host-b'],
+        ['build', 'host-c'],
+        ['build', 'host-d'],
+        ['solo', 'host-s'],
+      ]);
+
+      await knex.migrate.down({
+        directory: path.resolve(__dirname, '../../migrations'),
+        name: '20261202010000_runner_instances.js',
+      });
+
+      // One row per runner id, as before processes were told apart: the process seen last,
+      // known since its runner id was first seen.
+      const rows = await rowsOf(acme.id);
+      expect(
+        rows.map(r => ({
+          runnerId: r.runner_id,
+          hostname: r.hostname,
+          lastSeenAt: new Date(r.last_seen_at).toISOString(),
+          firstSeenAt: new Date(r.first_seen_at).toISOString(),
+        })),
+      ).toEqual([
+        {
+          runnerId: 'build',
+          hostname: 'host-d',
+          lastSeenAt: at(5),
+          firstSeenAt: at(600),
+        },
+        {
+          runnerId: 'solo',
+          hostname: 'host-s',
+          lastSeenAt: at(30),
+          firstSeenAt: at(30),
+        },
+      ]);
+      // Another organization's runner of the same id is its own.
+      expect(
+        (await rowsOf(other.id)).map(r => [r.runner_id, r.hostname]),
+      ).toEqual([['build', 'host-q']]);
+      // The unique index of the earlier schema is back.
+      await expect(
+        knex('runners').insert({
+          ...rows[0],
+          id: '0193a8c0-0000-7000-8000-0000000000ff',
+        }),
+      ).rejects.toThrow();
+
+      // Up again: each runner id's row is the process of an older runner (no instance id).
+      await applyDatabaseMigrations(database, knex);
+      expect(
+        (await rowsOf(acme.id)).map(r => [r.runner_id, r.instance_id]),
+      ).toEqual([
+        ['build', ''],
+        ['solo', ''],
+      ]);
+      await knex.destroy();
+    },
+  );
+
   it('honours database.migrations.skip', async () => {
     const knex = await databases.init('SQLITE_3');
     const database = mockServices.database({

@@ -416,6 +416,53 @@ describe.each(databases.eachSupportedId())(
       ).toBe(2);
     });
 
+    it('expires no lease in the first lease after the instance woke from a pause: its runners could not renew while it was frozen', async () => {
+      const { stores, seed, engine } = await setup({ leaseSeconds: 1 });
+      const stopWatching = engine.watchForPauses();
+      try {
+        const org = seed.organizationId;
+        const run = await queueStackRun(stores, seed, 0);
+        await engine.admit(run.id);
+        const claim = await engine.claim(org, 'runner-still-working');
+        // The process is frozen (SIGSTOP, a suspended VM) for longer than the lease: no timer
+        // runs, no request is answered. It wakes, and the scheduler's tick comes first.
+        const frozenUntil = Date.now() + 1300;
+        while (Date.now() < frozenUntil) {
+          // frozen
+        }
+        expect(await engine.expireLeases()).toBe(0);
+        // The runner's heartbeat, waiting in the socket, is answered next and renews.
+        await engine.heartbeat(org, claim!.step.id, claim!.leaseToken);
+        const step = await engine.complete(
+          org,
+          claim!.step.id,
+          claim!.leaseToken,
+          { status: 'SUCCEEDED' },
+        );
+        expect(step).toMatchObject({ status: 'SUCCEEDED', attemptEpoch: 1 });
+        expect(
+          (await stores.pipelineRuns.getRunForEngine(run.id))?.attemptEpoch,
+        ).toBe(1);
+      } finally {
+        stopWatching();
+      }
+    });
+
+    it('still expires the lease of a runner that stopped while the instance ran on, pause watch or not', async () => {
+      const { stores, seed, engine } = await setup({ leaseSeconds: 1 });
+      const stopWatching = engine.watchForPauses();
+      try {
+        const org = seed.organizationId;
+        const run = await queueStackRun(stores, seed, 0);
+        await engine.admit(run.id);
+        await engine.claim(org, 'runner-that-dies');
+        await new Promise(resolve => setTimeout(resolve, 1200));
+        expect(await engine.expireLeases()).toBe(1);
+      } finally {
+        stopWatching();
+      }
+    });
+
     it('does not queue a step again whose lease was renewed after the expiry read it', async () => {
       const { stores, seed, engine } = await setup({ leaseSeconds: 1 });
       const org = seed.organizationId;

@@ -178,10 +178,14 @@ export class PipelineEngine {
   /** Runners' claims held while nothing is claimable: woken when a run may have queued a step. */
   readonly claimWaits = new ClaimWaits();
   /**
-   * When this instance started. Runners could not reach it before, however long it was down:
-   * no lease expires here until they have had a whole lease to renew theirs.
+   * Since when runners could reach this instance without a break: its start, or the end of its
+   * last pause (the process stopped, SIGSTOP, a frozen VM, an event loop blocked). Runners could
+   * not renew their leases before, however long it lasted: no lease expires here until they
+   * have had a whole lease to renew theirs.
    */
-  private readonly startedAt = Date.now();
+  private reachableSince = Date.now();
+  /** When the pause watch last ran; undefined while it is not watching. */
+  private lastAwake?: number;
 
   constructor(
     private readonly deps: {
@@ -194,6 +198,47 @@ export class PipelineEngine {
 
   private get leaseMs() {
     return (this.deps.leaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000;
+  }
+
+  /** A break longer than this between two turns of the pause watch is a pause: 5 s at most. */
+  private get pauseMs() {
+    return Math.min(5_000, this.leaseMs / 4);
+  }
+
+  /**
+   * Watches this process for pauses (see `reachableSince`) until the returned function is
+   * called: a timer that should run every `pauseMs / 5` notices when it ran much later. A
+   * backend frozen for longer than the lease would otherwise, on waking, queue again the steps
+   * of runners that kept working and kept trying to renew — reporting them as stopped, running
+   * the step twice, an apply even while the first is still applying.
+   */
+  watchForPauses(): () => void {
+    this.lastAwake = Date.now();
+    const timer = setInterval(() => this.noticePause(), this.pauseMs / 5);
+    timer.unref?.();
+    return () => {
+      clearInterval(timer);
+      this.lastAwake = undefined;
+    };
+  }
+
+  /** Moves `reachableSince` to now when the pause watch has not run for `pauseMs`. */
+  private noticePause(): void {
+    if (this.lastAwake === undefined) {
+      return;
+    }
+    const now = Date.now();
+    if (now - this.lastAwake > this.pauseMs) {
+      this.reachableSince = now;
+      this.deps.logger.warn(
+        `This backend instance did not run for ${Math.round(
+          (now - this.lastAwake) / 1000,
+        )}s (stopped or frozen): runners could not renew their leases meanwhile, so none expires here for ${
+          this.leaseMs / 1000
+        }s`,
+      );
+    }
+    this.lastAwake = now;
   }
 
   /**
@@ -1179,12 +1224,15 @@ export class PipelineEngine {
 
   /**
    * Queues again the steps of runners that stopped heartbeating, as a new attempt. Not in the
-   * first lease after this instance started: its runners could not renew while it was down
-   * (a restart, an upgrade, a crash), and a step queued again then would be applied twice
-   * while its first runner, cut off but alive, applies it still.
+   * first lease after this instance started or woke from a pause: its runners could not renew
+   * while it was down or frozen (a restart, an upgrade, a crash, SIGSTOP), and a step queued
+   * again then would be applied twice while its first runner, cut off but alive, applies it
+   * still.
    */
   async expireLeases(): Promise<number> {
-    if (Date.now() < this.startedAt + this.leaseMs) {
+    // After a pause, this may run before the pause watch's own timer: look first.
+    this.noticePause();
+    if (Date.now() < this.reachableSince + this.leaseMs) {
       return 0;
     }
     const now = nowTimestamp();

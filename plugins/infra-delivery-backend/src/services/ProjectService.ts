@@ -13,6 +13,11 @@ import { Stores } from '../database/stores';
 import { InfraDeliveryError, notFound } from '../errors';
 import { insertUnderParents } from './insertUnderParents';
 import { deploymentsInUse } from './deploymentsInUse';
+import {
+  CatalogChange,
+  CatalogChanges,
+  noCatalogChanges,
+} from '../catalog/CatalogChanges';
 
 function givenIdTaken(entity: string, givenId: string) {
   return new InfraDeliveryError({
@@ -51,14 +56,35 @@ async function uniqueGivenId<T>(
 /** Projects and their environments. */
 export class ProjectService {
   constructor(
-    private readonly deps: { stores: Stores; authorizer: Authorizer },
+    private readonly deps: {
+      stores: Stores;
+      authorizer: Authorizer;
+      /** Told after each committed create, update and delete, for the catalog module. */
+      catalogChanges?: CatalogChanges;
+    },
   ) {}
+
+  private changed(
+    caller: Caller,
+    kind: CatalogChange['kind'],
+    id: string,
+    change: CatalogChange['change'],
+  ) {
+    (this.deps.catalogChanges ?? noCatalogChanges).changed({
+      organizationId: caller.organizationId,
+      kind,
+      id,
+      change,
+    });
+  }
 
   async createProject(caller: Caller, input: NamedResourceInput) {
     await this.deps.authorizer.require(caller, WRITE);
-    return uniqueGivenId('Project', input.givenId, () =>
+    const project = await uniqueGivenId('Project', input.givenId, () =>
       this.deps.stores.projects.createProject(caller.organizationId, input),
     );
+    this.changed(caller, 'project', project.id, 'created');
+    return project;
   }
 
   async listProjects(
@@ -84,6 +110,7 @@ export class ProjectService {
     if (!project) {
       throw notFound('Project', id);
     }
+    this.changed(caller, 'project', id, 'updated');
     return project;
   }
 
@@ -100,6 +127,7 @@ export class ProjectService {
     }
     try {
       await this.deps.stores.projects.deleteProject(caller.organizationId, id);
+      this.changed(caller, 'project', id, 'deleted');
     } catch (error) {
       // Pipelines or stacks of the project, or an environment created since the count.
       if (isForeignKeyViolation(error)) {
@@ -122,7 +150,7 @@ export class ProjectService {
   ): Promise<Environment> {
     await this.deps.authorizer.require(caller, WRITE);
     await this.requireProject(caller.organizationId, projectId);
-    return insertUnderParents(
+    const environment = await insertUnderParents(
       () =>
         uniqueGivenId('Environment', input.givenId, () =>
           this.deps.stores.projects.createEnvironment(
@@ -133,6 +161,8 @@ export class ProjectService {
         ),
       () => this.requireProject(caller.organizationId, projectId),
     );
+    this.changed(caller, 'environment', environment.id, 'created');
+    return environment;
   }
 
   async listEnvironments(
@@ -182,6 +212,7 @@ export class ProjectService {
     if (!environment) {
       throw notFound('Environment', id);
     }
+    this.changed(caller, 'environment', id, 'updated');
     return environment;
   }
 
@@ -217,6 +248,7 @@ export class ProjectService {
           throw notFound('Environment', id);
         }
       });
+      this.changed(caller, 'environment', id, 'deleted');
     } catch (error) {
       if (isForeignKeyViolation(error)) {
         throw new InfraDeliveryError({

@@ -15,6 +15,7 @@ import { Stores } from '../database/stores';
 import { InfraDeliveryError, notFound } from '../errors';
 import { insertUnderParents } from './insertUnderParents';
 import { requireCloudAccount } from './CloudAccountService';
+import { CatalogChanges, noCatalogChanges } from '../catalog/CatalogChanges';
 
 /** The change pipeline of a stack: plan, a person approves, apply. */
 export function changePipelineSteps(autoApprove: boolean): PipelineStep[] {
@@ -54,9 +55,18 @@ function gitTriggerNeedsCodeSource(): InfraDeliveryError {
 
 /** IaC stacks, each with its change and destroy pipelines. */
 export class StackService {
+  private readonly catalogChanges: CatalogChanges;
+
   constructor(
-    private readonly deps: { stores: Stores; authorizer: Authorizer },
-  ) {}
+    private readonly deps: {
+      stores: Stores;
+      authorizer: Authorizer;
+      /** Told after each committed create, update and delete, for the catalog module. */
+      catalogChanges?: CatalogChanges;
+    },
+  ) {
+    this.catalogChanges = deps.catalogChanges ?? noCatalogChanges;
+  }
 
   async create(
     caller: Caller,
@@ -146,6 +156,12 @@ export class StackService {
         // What it names was deleted between the checks and the insert.
         requireReferences,
       );
+      this.catalogChanges.changed({
+        organizationId,
+        kind: 'stack',
+        id,
+        change: 'created',
+      });
       return (await stores.stacks.get(organizationId, id))!;
     } catch (error) {
       if (isUniqueViolation(error)) {
@@ -218,6 +234,12 @@ export class StackService {
         );
       }
     });
+    this.catalogChanges.changed({
+      organizationId,
+      kind: 'stack',
+      id,
+      change: 'updated',
+    });
     return this.get(caller, id);
   }
 
@@ -264,6 +286,12 @@ export class StackService {
         });
       }
       await tx.stacks.delete(organizationId, id);
+    });
+    this.catalogChanges.changed({
+      organizationId,
+      kind: 'stack',
+      id,
+      change: 'deleted',
     });
   }
 

@@ -37,6 +37,7 @@ import { GitTriggerService } from './GitTriggerService';
 import { WebhookDeliveryService } from './WebhookDeliveryService';
 import { SignupMode } from '../config';
 import { PasswordHasher } from '../auth/passwords';
+import { CatalogChanges } from '../catalog/CatalogChanges';
 
 /** The domain services, one per resource group. */
 export interface Services {
@@ -83,6 +84,7 @@ export function createServices(deps: {
   signups: SignupMode;
   passwords: PasswordHasher;
   logger?: LoggerService;
+  catalogChanges?: CatalogChanges;
 }): Services {
   const gitTriggers = new GitTriggerService(deps);
   return {
