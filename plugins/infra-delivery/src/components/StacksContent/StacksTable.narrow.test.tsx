@@ -69,10 +69,12 @@ describe('StacksContent in a narrow window', () => {
     restoreWidth = fakeContainerWidth(640);
     const row = await renderStacks();
     expect(headers()).toEqual(['Stack', 'Latest run', 'Drift', 'Actions']);
-    expect(within(row).getByText('12 resources')).toBeInTheDocument();
+    expect(within(row).getByText('12 resources in all')).toBeInTheDocument();
     expect(within(row).queryByText(/vpc-0abc/)).not.toBeInTheDocument();
     const databaseRow = screen.getByText('Database').closest('tr')!;
-    expect(within(databaseRow).getByText('1 resource')).toBeInTheDocument();
+    expect(
+      within(databaseRow).getByText('1 resource in all'),
+    ).toBeInTheDocument();
   });
 
   it('keeps a column for each where there is room', async () => {
@@ -87,6 +89,8 @@ describe('StacksContent in a narrow window', () => {
       'Actions',
     ]);
     expect(within(row).getByText('12')).toBeInTheDocument();
-    expect(within(row).queryByText('12 resources')).not.toBeInTheDocument();
+    expect(
+      within(row).queryByText('12 resources in all'),
+    ).not.toBeInTheDocument();
   });
 });

@@ -41,8 +41,14 @@ import { UnknownStacksNote } from './UnknownStacksNote';
 import { CARD_HEADING } from '../common/cardHeading';
 import { narrowerThan, useContainerWidth } from '../common/useContainerWidth';
 
-const resourcesText = (count: number) =>
-  count === 1 ? '1 resource' : `${count} resources`;
+/**
+ * A stack's resource count under its drift, which may say "1 resource" (drifted) above it:
+ * "4 resources in all" tells the two apart.
+ */
+const resourcesText = (count: number) => {
+  if (count === 0) return 'Nothing applied yet';
+  return count === 1 ? '1 resource in all' : `${count} resources in all`;
+};
 
 export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
   const client = useApi(infraDeliveryApiRef);
