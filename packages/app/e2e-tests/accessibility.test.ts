@@ -111,6 +111,12 @@ test('the Infrastructure page has no axe-core violations', async ({ page }) => {
   await page.goto('/infra-delivery/organization');
   await expect(page.getByText('API keys').first()).toBeVisible();
   await check(page, 'the Organization tab', 'organization-settings');
+  await page.getByRole('button', { name: 'Invite member' }).click();
+  await expect(
+    page.getByRole('dialog', { name: 'Invite a member' }).getByLabel(/^Email/),
+  ).toBeVisible();
+  await check(page, 'the invite dialog', 'invite-member');
+  await cancelDialog(page);
   await page.getByRole('button', { name: 'Connect a runner' }).click();
   await expect(page.getByRole('dialog')).toBeVisible();
   await check(page, 'the connect-a-runner dialog', 'connect-a-runner');

@@ -28,15 +28,20 @@ test('a member registers a self-hosted server and logs in to it from the portal'
     const card = page
       .locator('.MuiCard-root')
       .filter({ hasText: 'Self-hosted git servers' });
+    await card.getByRole('button', { name: 'Register server' }).click();
+    const register = page.getByRole('dialog', {
+      name: 'Register a self-hosted git server',
+    });
     // The callback is on the portal's own address (app.baseUrl).
-    await expect(card).toContainText(
+    await expect(register).toContainText(
       `${new URL(page.url()).origin}/infra-delivery/gitforge/callback`,
     );
-    await card.getByLabel('Name').fill(name);
-    await card.getByLabel('Server address').fill(forge.baseUrl);
-    await card.getByLabel('OAuth client id').fill(forge.clientId);
-    await card.getByLabel('OAuth client secret').fill(forge.clientSecret);
-    await card.getByRole('button', { name: 'Register' }).click();
+    await register.getByLabel(/^Name/).fill(name);
+    await register.getByLabel(/^Server address/).fill(forge.baseUrl);
+    await register.getByLabel(/^OAuth client id/).fill(forge.clientId);
+    await register.getByLabel(/^OAuth client secret/).fill(forge.clientSecret);
+    await register.getByRole('button', { name: 'Register' }).click();
+    await expect(register).toBeHidden();
 
     const row = card.getByRole('row', { name: new RegExp(name) });
     await expect(row).toContainText('Not logged in');

@@ -256,9 +256,11 @@ test('a deployment is rolled back and the rollback runs to completion', async ({
 test('an API key is shown once and can be revoked', async ({ page }) => {
   await signIn(page, '/infra-delivery/organization');
   const keys = page.locator('.MuiCard-root', { hasText: 'API keys' });
-  await keys.getByLabel('Name').fill('laptop');
-  await keys.getByRole('button', { name: 'Create key' }).click();
-  const dialog = page.getByRole('dialog');
+  await keys.getByRole('button', { name: 'Create API key' }).click();
+  const create = page.getByRole('dialog', { name: 'Create an API key' });
+  await create.getByLabel(/^Name/).fill('laptop');
+  await create.getByRole('button', { name: 'Create key' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New API key' });
   await expect(dialog.getByLabel('secret value')).toHaveValue(/^idk_/);
   await dialog.getByRole('button', { name: 'Done' }).click();
 

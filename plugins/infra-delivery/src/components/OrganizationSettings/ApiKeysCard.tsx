@@ -1,12 +1,10 @@
-import { InfoCard } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
 import {
   ApiKey,
   Membership,
 } from '@infra-delivery/plugin-infra-delivery-common';
-import MenuItem from '@material-ui/core/MenuItem';
 import Box from '@material-ui/core/Box';
-import TextField from '@material-ui/core/TextField';
+import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
@@ -20,32 +18,11 @@ import { useCallerRole } from '../common/useCallerRole';
 import { useIsOrganizationAdmin } from '../common/useIsOrganizationAdmin';
 import { needsAnOwner } from './ownersOnly';
 import { SecretOnceDialog } from './SecretOnceDialog';
-import { CreateForm } from './CreateForm';
+import { CreateApiKeyDialog } from './CreateApiKeyDialog';
 import { useList } from './useList';
 import { LoadingTable } from '../common/LoadingTable';
 import { OnlineRunnersWarning } from '../Runners/OnlineRunnersWarning';
-import { CARD_HEADING } from '../common/cardHeading';
-
-const MINE = 'mine';
-
-const DAY_MS = 24 * 3600_000;
-
-/** How long a new key lives; a key that never expires is a choice, not the default. */
-const LIFETIMES = [
-  { value: '30', label: '30 days', days: 30 },
-  { value: '90', label: '90 days', days: 90 },
-  { value: '365', label: '1 year', days: 365 },
-  { value: 'never', label: 'Never', days: undefined },
-] as const;
-const DEFAULT_LIFETIME = '90';
-
-/** When a key created now with `lifetime` expires; undefined: never. */
-function expiryOf(lifetime: string, now = Date.now()) {
-  const days = LIFETIMES.find(l => l.value === lifetime)?.days;
-  return days === undefined
-    ? undefined
-    : new Date(now + days * DAY_MS).toISOString();
-}
+import { TableCard } from '../common/TableCard';
 
 /** When a key expires: "never", a date to come, or that it has expired. */
 const KeyExpiry = ({ expiresAt }: { expiresAt?: string }) => {
@@ -92,37 +69,9 @@ export const ApiKeysCard = ({
   const keyOwners = isAdmin
     ? accounts.items.filter(account => !needsAnOwner(callerRole, account.role))
     : [];
-  const [name, setName] = useState('');
-  const [chosenOwner, setOwner] = useState(MINE);
-  // A service account deleted since it was chosen (in the card beside this one) left the
-  // select blank, and creating a key failed with NOT_FOUND: the key is then the person's own.
-  const owner =
-    chosenOwner !== MINE &&
-    accounts.value &&
-    !accounts.items.some(account => account.id === chosenOwner)
-      ? MINE
-      : chosenOwner;
-  const [lifetime, setLifetime] = useState<string>(DEFAULT_LIFETIME);
+  const [creating, setCreating] = useState(false);
   const [key, setKey] = useState<string>();
   const { message, say } = useActionMessage();
-
-  const create = async () => {
-    const expiresAt = expiryOf(lifetime);
-    const created = await client.call('createApiKey', {
-      body: {
-        data: {
-          name,
-          ...(expiresAt ? { expiresAt } : {}),
-          ...(owner === MINE
-            ? {}
-            : { ownerType: 'SERVICE_ACCOUNT' as const, ownerId: owner }),
-        },
-      },
-    });
-    setKey(created.data.key);
-    setName('');
-    keys.retry();
-  };
 
   const ownerName = (ownerId: string) =>
     accounts.items.find(a => a.id === ownerId)?.name ?? ownerId;
@@ -165,52 +114,26 @@ export const ApiKeysCard = ({
   };
 
   return (
-    <InfoCard titleTypographyProps={CARD_HEADING} title="API keys">
-      {message}
-      <CreateForm
-        submitLabel="Create key"
-        disabled={!name}
-        onSubmit={create}
-        errorTitle="Could not create the key"
-      >
-        <TextField
-          id="api-key-name"
-          name="name"
-          label="Name"
-          value={name}
-          onChange={event => setName(event.target.value)}
-        />
-        <TextField
-          id="api-key-owner"
-          select
-          label="For"
-          value={owner}
-          onChange={event => setOwner(event.target.value)}
-          style={{ minWidth: 180 }}
+    <TableCard
+      title="API keys"
+      subheader="Keys for the API: your own, or a service account's for a runner or automation. A key is shown once, when it is created."
+      action={
+        <Button
+          variant="contained"
+          color="primary"
+          size="small"
+          onClick={() => setCreating(true)}
         >
-          <MenuItem value={MINE}>Me</MenuItem>
-          {keyOwners.map(account => (
-            <MenuItem key={account.id} value={account.id}>
-              {account.name}
-            </MenuItem>
-          ))}
-        </TextField>
-        <TextField
-          id="api-key-lifetime"
-          select
-          label="Expires after"
-          value={lifetime}
-          onChange={event => setLifetime(event.target.value)}
-          style={{ minWidth: 140 }}
-        >
-          {LIFETIMES.map(l => (
-            <MenuItem key={l.value} value={l.value}>
-              {l.label}
-            </MenuItem>
-          ))}
-        </TextField>
-      </CreateForm>
-      {keys.error && <ErrorPanel error={keys.error} />}
+          Create API key
+        </Button>
+      }
+      notes={
+        <>
+          {message}
+          {keys.error && <ErrorPanel error={keys.error} />}
+        </>
+      }
+    >
       <LoadingTable
         options={CARD_TABLE_OPTIONS}
         loading={keys.loading && !keys.value}
@@ -271,6 +194,16 @@ export const ApiKeysCard = ({
           </Box>
         }
       />
+      {creating && (
+        <CreateApiKeyDialog
+          keyOwners={keyOwners}
+          onClose={() => setCreating(false)}
+          onCreated={created => {
+            setKey(created);
+            keys.retry();
+          }}
+        />
+      )}
       {key && (
         <SecretOnceDialog
           title="New API key"
@@ -278,6 +211,6 @@ export const ApiKeysCard = ({
           onClose={() => setKey(undefined)}
         />
       )}
-    </InfoCard>
+    </TableCard>
   );
 };

@@ -82,7 +82,7 @@ describe('CodeSourcesCard', () => {
     serve([]);
     await renderCard();
     expect(
-      await screen.findByText('No repository is connected yet.'),
+      await screen.findByText(/^No repository is connected yet/),
     ).toBeInTheDocument();
   });
 

@@ -1,4 +1,4 @@
-import { InfoCard, TableColumn } from '@backstage/core-components';
+import { TableColumn } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
 import {
   CodeSource,
@@ -8,11 +8,11 @@ import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { infraDeliveryApiRef } from '../../api';
 import { useActionMessage, useActionOutcome } from '../common/ActionMessage';
-import { CARD_HEADING } from '../common/cardHeading';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { LoadingTable } from '../common/LoadingTable';
 import { MaybeLink } from '../common/MaybeLink';
+import { TableCard } from '../common/TableCard';
 import {
   CARD_TABLE_OPTIONS,
   contentWidths,
@@ -70,7 +70,10 @@ const columns: TableColumn<CodeSource>[] = contentWidths<CodeSource>([
  */
 const NO_CODE_SOURCES = (
   <Box padding={2}>
-    <Typography>No repository is connected yet.</Typography>
+    <Typography>
+      No repository is connected yet: connect one to make modules and stacks
+      from its code.
+    </Typography>
   </Box>
 );
 
@@ -140,28 +143,41 @@ export const CodeSourcesCard = () => {
   };
 
   return (
-    <InfoCard
-      titleTypographyProps={CARD_HEADING}
+    <TableCard
       title="Code sources"
       subheader="GitHub repositories connected through a GitHub App installation: modules and stacks are made from them."
-      action={
-        canWrite ? (
-          // The header's action slot pulls its content up and right by 8 px, for an icon
-          // button; a text button would then touch the card's corner.
-          <Box marginTop={1} marginRight={1}>
-            <ConnectCodeSourceButton onConnected={onConnected} />
-          </Box>
-        ) : undefined
+      action={canWrite && <ConnectCodeSourceButton onConnected={onConnected} />}
+      notes={
+        <>
+          {message}
+          {verified && (
+            <VerifyOutcomeMessage
+              outcome={verified}
+              onClose={() => setVerified(undefined)}
+            />
+          )}
+          {sources.error && <ErrorPanel error={sources.error} />}
+        </>
+      }
+      footer={
+        ((page && page.meta.totalCount > page.data.length) || !canWrite) && (
+          <>
+            {page && page.meta.totalCount > page.data.length && (
+              <Typography variant="body2" color="textSecondary">
+                The newest {page.data.length} of {page.meta.totalCount} code
+                sources.
+              </Typography>
+            )}
+            {!canWrite && (
+              <Typography variant="body2" color="textSecondary">
+                Members of the organization connect, verify and remove
+                repositories.
+              </Typography>
+            )}
+          </>
+        )
       }
     >
-      {message}
-      {verified && (
-        <VerifyOutcomeMessage
-          outcome={verified}
-          onClose={() => setVerified(undefined)}
-        />
-      )}
-      {sources.error && <ErrorPanel error={sources.error} />}
       <LoadingTable
         options={CARD_TABLE_OPTIONS}
         loading={sources.loading && !page}
@@ -170,16 +186,6 @@ export const CodeSourcesCard = () => {
         data={page?.data ?? []}
         emptyContent={NO_CODE_SOURCES}
       />
-      {page && page.meta.totalCount > page.data.length && (
-        <Typography variant="body2" color="textSecondary">
-          The newest {page.data.length} of {page.meta.totalCount} code sources.
-        </Typography>
-      )}
-      {!canWrite && (
-        <Typography variant="body2" color="textSecondary">
-          Members of the organization connect, verify and remove repositories.
-        </Typography>
-      )}
-    </InfoCard>
+    </TableCard>
   );
 };

@@ -1,7 +1,7 @@
-import { InfoCard, TableColumn } from '@backstage/core-components';
+import { TableColumn } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
 import { Membership, Role } from '@infra-delivery/plugin-infra-delivery-common';
-import TextField from '@material-ui/core/TextField';
+import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
@@ -17,13 +17,13 @@ import { ErrorPanel } from '../common/ErrorPanel';
 import { ROLE_LABELS } from '../common/labels';
 import { useCallerRole } from '../common/useCallerRole';
 import { useIsOrganizationAdmin } from '../common/useIsOrganizationAdmin';
-import { grantableRoles, needsAnOwner, roleChoices } from './ownersOnly';
+import { needsAnOwner, roleChoices } from './ownersOnly';
 import { RoleSelect } from './RoleSelect';
 import { SecretOnceDialog } from './SecretOnceDialog';
-import { CreateForm } from './CreateForm';
+import { InviteMemberDialog } from './InviteMemberDialog';
 import { ListState } from './useList';
 import { LoadingTable } from '../common/LoadingTable';
-import { CARD_HEADING } from '../common/cardHeading';
+import { TableCard } from '../common/TableCard';
 
 /** Members and pending invitations; inviting shows the invitation token once. */
 export const MembersCard = ({
@@ -33,8 +33,7 @@ export const MembersCard = ({
   members: ListState<Membership>;
 }) => {
   const client = useApi(infraDeliveryApiRef);
-  const [email, setEmail] = useState('');
-  const [role, setRole] = useState<Role>('MEMBER');
+  const [inviting, setInviting] = useState(false);
   const [token, setToken] = useState<string>();
   const [roleError, setRoleError] = useActionOutcome<Error>();
   const actionStarted = useActionStarted();
@@ -68,15 +67,6 @@ export const MembersCard = ({
     } catch (e) {
       setRoleError(e as Error);
     }
-  };
-
-  const invite = async () => {
-    const invitation = await client.call('createMembership', {
-      body: { data: { email, role } },
-    });
-    setToken(invitation.data.invitationToken);
-    setEmail('');
-    members.retry();
   };
 
   const columns: TableColumn<Membership>[] = [
@@ -171,44 +161,37 @@ export const MembersCard = ({
   }
 
   return (
-    <InfoCard
-      titleTypographyProps={CARD_HEADING}
+    <TableCard
       title="Members and invitations"
-    >
-      {message}
-      {/* Only admins invite, change roles and remove (the service checks it too). */}
-      {isAdmin ? (
-        <CreateForm
-          submitLabel="Invite"
-          disabled={!email}
-          onSubmit={invite}
-          errorTitle="The invitation failed"
-        >
-          <TextField
-            id="invite-email"
-            name="email"
-            label="Email"
-            value={email}
-            onChange={event => setEmail(event.target.value)}
-          />
-          <RoleSelect
-            id="invite-role"
-            value={role}
-            onChange={setRole}
-            roles={grantableRoles(callerRole)}
-          />
-        </CreateForm>
-      ) : (
-        isAdmin === false && (
-          <Typography variant="body2" color="textSecondary" paragraph>
-            An organization admin invites members and changes their roles.
-          </Typography>
+      subheader="People with a role in the organization, and those invited who have not signed up yet."
+      // Only admins invite, change roles and remove (the service checks it too).
+      action={
+        isAdmin && (
+          <Button
+            variant="contained"
+            color="primary"
+            size="small"
+            onClick={() => setInviting(true)}
+          >
+            Invite member
+          </Button>
         )
-      )}
-      {roleError && (
-        <ErrorPanel error={roleError} title="The role was not changed" />
-      )}
-      {members.error && <ErrorPanel error={members.error} />}
+      }
+      notes={
+        <>
+          {message}
+          {isAdmin === false && (
+            <Typography variant="body2" color="textSecondary" paragraph>
+              An organization admin invites members and changes their roles.
+            </Typography>
+          )}
+          {roleError && (
+            <ErrorPanel error={roleError} title="The role was not changed" />
+          )}
+          {members.error && <ErrorPanel error={members.error} />}
+        </>
+      }
+    >
       <LoadingTable
         options={CARD_TABLE_OPTIONS}
         loading={members.loading && !members.value}
@@ -216,6 +199,15 @@ export const MembersCard = ({
         columns={columns}
         data={members.items}
       />
+      {inviting && (
+        <InviteMemberDialog
+          onClose={() => setInviting(false)}
+          onInvited={invitationToken => {
+            setToken(invitationToken);
+            members.retry();
+          }}
+        />
+      )}
       {token && (
         <SecretOnceDialog
           title="Invitation token"
@@ -230,6 +222,6 @@ export const MembersCard = ({
           their role.
         </SecretOnceDialog>
       )}
-    </InfoCard>
+    </TableCard>
   );
 };

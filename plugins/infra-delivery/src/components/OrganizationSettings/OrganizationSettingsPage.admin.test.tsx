@@ -120,12 +120,25 @@ describe('OrganizationSettingsPage for an ADMIN', () => {
     return options;
   };
 
+  /** Presses a card's header button; the dialog it opens. */
+  const openDialog = async (button: string) => {
+    await userEvent.click(screen.getByRole('button', { name: button }));
+    return screen.findByRole('dialog');
+  };
+
+  const cancel = async (dialog: HTMLElement) => {
+    await userEvent.click(
+      within(dialog).getByRole('button', { name: 'Cancel' }),
+    );
+    await waitFor(() => expect(dialog).not.toBeInTheDocument());
+  };
+
   it('invites only members and viewers', async () => {
     await renderPage();
-    const members = card('Members and invitations');
+    const dialog = await openDialog('Invite member');
     expect(
       await optionsOf(
-        within(members).getByRole('button', { name: 'Role: Member' }),
+        within(dialog).getByRole('button', { name: 'Role: Member' }),
       ),
     ).toEqual(['Member', 'Viewer']);
   });
@@ -196,12 +209,14 @@ describe('OrganizationSettingsPage for an ADMIN', () => {
 
   it('creates and deletes member and viewer service accounts only', async () => {
     await renderPage();
-    const accounts = card('Service accounts');
+    const dialog = await openDialog('Create service account');
     expect(
       await optionsOf(
-        within(accounts).getByRole('button', { name: 'Role: Member' }),
+        within(dialog).getByRole('button', { name: 'Role: Member' }),
       ),
     ).toEqual(['Member', 'Viewer']);
+    await cancel(dialog);
+    const accounts = card('Service accounts');
     expect(
       within(accounts).getByRole('button', { name: 'Delete ci-runner' }),
     ).toBeEnabled();
@@ -219,10 +234,12 @@ describe('OrganizationSettingsPage for an ADMIN', () => {
 
   it('makes and revokes the keys of member service accounts and its own, not an owner’s or an admin account’s', async () => {
     await renderPage();
-    const keys = card('API keys');
+    const dialog = await openDialog('Create API key');
     expect(
-      await optionsOf(within(keys).getByRole('button', { name: /Me/ })),
+      await optionsOf(within(dialog).getByRole('button', { name: /Me/ })),
     ).toEqual(['Me', 'ci-runner']);
+    await cancel(dialog);
+    const keys = card('API keys');
 
     for (const name of ['Revoke my laptop', 'Revoke ci key']) {
       expect(within(keys).getByRole('button', { name })).toBeEnabled();

@@ -77,6 +77,12 @@ describe('OrganizationSettingsPage', () => {
       apis: [[infraDeliveryApiRef, client]],
     });
 
+  /** Presses a card's header button (Invite member, Create API key…); the dialog it opens. */
+  const openDialog = async (button: string) => {
+    await userEvent.click(await screen.findByRole('button', { name: button }));
+    return screen.findByRole('dialog');
+  };
+
   it('lists members, service accounts and keys without their secrets', async () => {
     await renderPage();
     expect(
@@ -134,8 +140,12 @@ describe('OrganizationSettingsPage', () => {
     const logIn = within(row).getByText('Log in').closest('a')!;
     expect(logIn).toHaveAttribute('href', '/infra-delivery/gitforge/gs1/login');
     expect(logIn).toHaveAccessibleName('Log in to Corporate GitHub');
+    // The callback URL to give the OAuth app, where a server is registered.
+    await userEvent.click(
+      within(card).getByRole('button', { name: 'Register server' }),
+    );
     expect(
-      within(card).getByText(
+      within(await screen.findByRole('dialog')).getByText(
         `${window.location.origin}/infra-delivery/gitforge/callback`,
       ),
     ).toBeInTheDocument();
@@ -193,17 +203,15 @@ describe('OrganizationSettingsPage', () => {
     );
     await renderPage();
     await screen.findByText('…AbCd');
-    const card = screen
-      .getByText('API keys')
-      .closest('.MuiCard-root') as HTMLElement;
-    await userEvent.click(within(card).getByLabelText('For'));
+    const form = await openDialog('Create API key');
+    await userEvent.click(within(form).getByLabelText('For'));
     await userEvent.click(
       await screen.findByRole('option', { name: 'ci-runner' }),
     );
     // Enter in the name creates the key, as the button does.
-    await userEvent.type(within(card).getByLabelText('Name'), 'runner{Enter}');
+    await userEvent.type(within(form).getByLabelText(/^Name/), 'runner{Enter}');
 
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await screen.findByRole('dialog', { name: 'New API key' });
     expect(within(dialog).getByLabelText('secret value')).toHaveValue(
       'idk_secretvalue1234',
     );
@@ -283,10 +291,14 @@ describe('OrganizationSettingsPage', () => {
     const oldRow = within(card).getByText('…Zz99').closest('tr') as HTMLElement;
     expect(within(oldRow).getByText(/^expired/)).toBeInTheDocument();
 
-    await userEvent.click(within(card).getByLabelText('Expires after'));
+    const form = await openDialog('Create API key');
+    await userEvent.click(within(form).getByLabelText('Expires after'));
     await userEvent.click(await screen.findByRole('option', { name: 'Never' }));
-    await userEvent.type(within(card).getByLabelText('Name'), 'forever{Enter}');
-    await screen.findByRole('dialog');
+    await userEvent.type(
+      within(form).getByLabelText(/^Name/),
+      'forever{Enter}',
+    );
+    await screen.findByRole('dialog', { name: 'New API key' });
     expect(requestsTo('POST', '/api-keys')[0].body).toEqual({
       data: { name: 'forever' },
     });
@@ -312,9 +324,15 @@ describe('OrganizationSettingsPage', () => {
     );
     await renderPage();
     await screen.findAllByText('owner@example.com');
-    await userEvent.type(screen.getByLabelText('Email'), 'new@example.com');
-    await userEvent.click(screen.getByRole('button', { name: 'Invite' }));
-    const dialog = await screen.findByRole('dialog');
+    const form = await openDialog('Invite member');
+    await userEvent.type(
+      within(form).getByLabelText(/^Email/),
+      'new@example.com',
+    );
+    await userEvent.click(within(form).getByRole('button', { name: 'Invite' }));
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Invitation token',
+    });
     expect(within(dialog).getByLabelText('secret value')).toHaveValue(
       'idi_token123',
     );
@@ -345,7 +363,9 @@ describe('OrganizationSettingsPage', () => {
     );
     await renderPage();
     await screen.findAllByText('owner@example.com');
-    const email = screen.getByLabelText('Email');
+    const email = within(await openDialog('Invite member')).getByLabelText(
+      /^Email/,
+    );
     await userEvent.type(email, 'not-an-email{Enter}');
 
     await waitFor(() => expect(email).toHaveAttribute('aria-invalid', 'true'));
@@ -431,11 +451,9 @@ describe('OrganizationSettingsPage', () => {
     );
     await renderPage();
     await screen.findAllByText('owner@example.com');
-    const card = screen
-      .getByText('Service accounts')
-      .closest('.MuiCard-root') as HTMLElement;
-    await userEvent.type(within(card).getByLabelText('Name'), 'deployer');
-    await userEvent.click(within(card).getByRole('button', { name: 'Create' }));
+    const form = await openDialog('Create service account');
+    await userEvent.type(within(form).getByLabelText(/^Name/), 'deployer');
+    await userEvent.click(within(form).getByRole('button', { name: 'Create' }));
     expect(
       await screen.findByText(
         'This needs the ADMIN role; the caller is MEMBER',
@@ -493,12 +511,10 @@ describe('OrganizationSettingsPage', () => {
     );
     await renderPage();
     await screen.findAllByText('owner@example.com');
-    const card = screen
-      .getByText('Service accounts')
-      .closest('.MuiCard-root') as HTMLElement;
     const loads = requestsTo('GET', '/service-accounts').length;
-    await userEvent.type(within(card).getByLabelText('Name'), 'deployer');
-    await userEvent.click(within(card).getByRole('button', { name: 'Create' }));
+    const form = await openDialog('Create service account');
+    await userEvent.type(within(form).getByLabelText(/^Name/), 'deployer');
+    await userEvent.click(within(form).getByRole('button', { name: 'Create' }));
     await waitFor(() =>
       expect(requestsTo('POST', '/service-accounts')).toHaveLength(1),
     );
@@ -756,10 +772,16 @@ describe('OrganizationSettingsPage', () => {
     );
     await renderPage();
     await screen.findAllByText('owner@example.com');
-    await userEvent.type(screen.getByLabelText('Email'), 'new@example.com');
-    await userEvent.click(screen.getByRole('button', { name: 'Invite' }));
+    const form = await openDialog('Invite member');
+    await userEvent.type(
+      within(form).getByLabelText(/^Email/),
+      'new@example.com',
+    );
+    await userEvent.click(within(form).getByRole('button', { name: 'Invite' }));
 
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Invitation token',
+    });
     expect(dialog).toHaveTextContent(
       'The invitee signs up with it through the API: POST /auth/signup with their email, a password and this token as invitationToken.',
     );
@@ -800,84 +822,24 @@ describe('OrganizationSettingsPage', () => {
       'ci-runner is deleted.',
     );
 
-    await userEvent.type(screen.getByLabelText('Email'), 'dup@example.com');
-    await userEvent.click(screen.getByRole('button', { name: 'Invite' }));
+    const form = await openDialog('Invite member');
+    await userEvent.type(
+      within(form).getByLabelText(/^Email/),
+      'dup@example.com',
+    );
+    await userEvent.click(within(form).getByRole('button', { name: 'Invite' }));
 
+    // The refusal is said in the dialog, which stays open with what was typed.
     expect(
-      await screen.findByText('dup@example.com is a member or invited already'),
+      await within(form).findByText(
+        'dup@example.com is a member or invited already',
+      ),
     ).toBeInTheDocument();
+    expect(within(form).getByLabelText(/^Email/)).toHaveValue(
+      'dup@example.com',
+    );
     expect(screen.queryByRole('status')).not.toBeInTheDocument();
     expect(screen.queryByText('ci-runner is deleted.')).not.toBeInTheDocument();
-
-    // And the error goes in its turn once another action starts.
-    await userEvent.click(
-      await screen.findByRole('button', { name: 'Revoke laptop' }),
-    );
-    await userEvent.click(
-      within(await screen.findByRole('dialog')).getByRole('button', {
-        name: 'Revoke',
-      }),
-    );
-    await waitFor(() =>
-      expect(
-        screen.queryByText('dup@example.com is a member or invited already'),
-      ).not.toBeInTheDocument(),
-    );
-  });
-
-  it('creates a key for oneself once the service account chosen for it was deleted', async () => {
-    let accounts = [account];
-    server.use(
-      http.get(`${baseUrl}/service-accounts`, () =>
-        HttpResponse.json(list(accounts)),
-      ),
-      http.delete(`${baseUrl}/service-accounts/sa1`, () => {
-        accounts = [];
-        return new HttpResponse(null, { status: 204 });
-      }),
-      http.post(`${baseUrl}/api-keys`, () =>
-        HttpResponse.json(
-          { data: { ...apiKey, id: 'k2', name: 'stale', key: 'idk_x' } },
-          { status: 201 },
-        ),
-      ),
-    );
-    await renderPage();
-    await screen.findByText('…AbCd');
-    const keysCard = screen
-      .getByText('API keys')
-      .closest('.MuiCard-root') as HTMLElement;
-    await userEvent.click(within(keysCard).getByLabelText('For'));
-    await userEvent.click(
-      await screen.findByRole('option', { name: 'ci-runner' }),
-    );
-    expect(within(keysCard).getByLabelText('For')).toHaveTextContent(
-      'ci-runner',
-    );
-
-    const accountsCard = screen
-      .getByText('Service accounts')
-      .closest('.MuiCard-root') as HTMLElement;
-    await userEvent.click(
-      within(accountsCard).getByRole('button', { name: 'Delete ci-runner' }),
-    );
-    await userEvent.click(
-      within(await screen.findByRole('dialog')).getByRole('button', {
-        name: 'Delete',
-      }),
-    );
-
-    await waitFor(() =>
-      expect(within(keysCard).getByLabelText('For')).toHaveTextContent('Me'),
-    );
-    await userEvent.type(
-      within(keysCard).getByLabelText('Name'),
-      'stale{Enter}',
-    );
-    await screen.findByRole('dialog');
-    expect(requestsTo('POST', '/api-keys')[0].body).toEqual({
-      data: { name: 'stale', expiresAt: expect.any(String) },
-    });
   });
 
   /**

@@ -11,6 +11,7 @@ export const RoleSelect = ({
   label = 'Role',
   hideLabel = false,
   disabled = false,
+  helperText,
 }: {
   id: string;
   value: Role;
@@ -20,6 +21,8 @@ export const RoleSelect = ({
   label?: string;
   hideLabel?: boolean;
   disabled?: boolean;
+  /** What the roles allow, under the field in a dialog. */
+  helperText?: string;
 }) => (
   <TextField
     id={id}
@@ -27,6 +30,7 @@ export const RoleSelect = ({
     label={hideLabel ? undefined : label}
     value={value}
     disabled={disabled}
+    helperText={helperText}
     onChange={event => onChange(event.target.value as Role)}
     style={{ minWidth: 140 }}
     SelectProps={{

@@ -1,8 +1,8 @@
-import { InfoCard, Link, LinkButton } from '@backstage/core-components';
+import { Link, LinkButton } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
 import { portalPages } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
-import TextField from '@material-ui/core/TextField';
+import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
@@ -14,16 +14,14 @@ import { StatusLabel } from '../common/StatusLabel';
 import { useInfrastructurePath } from '../common/useInfrastructurePath';
 import { useIsOrganizationAdmin } from '../common/useIsOrganizationAdmin';
 import { useList } from './useList';
-import { CreateForm } from './CreateForm';
+import { RegisterServerDialog } from './RegisterServerDialog';
 import { LoadingTable } from '../common/LoadingTable';
-import { CARD_HEADING } from '../common/cardHeading';
-
-const EMPTY_FORM = { name: '', baseUrl: '', clientId: '', clientSecret: '' };
+import { TableCard } from '../common/TableCard';
 
 /**
  * Self-hosted GitHub Enterprise servers: each member logs in once, and repositories are then
  * read with their own access. ADMINs register a server with its OAuth app, whose callback URL
- * is shown here to copy.
+ * is shown in the dialog that registers it.
  */
 export const SelfHostedServersCard = () => {
   const client = useApi(infraDeliveryApiRef);
@@ -39,51 +37,32 @@ export const SelfHostedServersCard = () => {
       ).data,
     [client],
   );
-  const [form, setForm] = useState(EMPTY_FORM);
+  const [registering, setRegistering] = useState(false);
   const callbackUrl = `${window.location.origin}${infrastructurePath}${portalPages.gitForgeLoginCallback}`;
 
-  const register = async () => {
-    await client.call('createGitSelfHostedServer', { body: { data: form } });
-    setForm(EMPTY_FORM);
-    servers.retry();
-  };
-  const field = (name: keyof typeof EMPTY_FORM, label: string) => (
-    <TextField
-      id={`self-hosted-server-${name}`}
-      name={name}
-      label={label}
-      type={name === 'clientSecret' ? 'password' : 'text'}
-      value={form[name]}
-      onChange={event => setForm({ ...form, [name]: event.target.value })}
-    />
-  );
-
   return (
-    <InfoCard
-      titleTypographyProps={CARD_HEADING}
+    <TableCard
       title="Self-hosted git servers"
-    >
-      {message}
-      {isAdmin && (
-        <>
-          <Typography variant="body2" paragraph>
-            Register a GitHub Enterprise Server with an OAuth app whose callback
-            URL is <code>{callbackUrl}</code>.
-          </Typography>
-          <CreateForm
-            submitLabel="Register"
-            disabled={Object.values(form).some(value => !value)}
-            onSubmit={register}
-            errorTitle="Could not register it"
+      subheader="GitHub Enterprise Servers: each member logs in once, and repositories are read with their own access."
+      action={
+        isAdmin && (
+          <Button
+            variant="contained"
+            color="primary"
+            size="small"
+            onClick={() => setRegistering(true)}
           >
-            {field('name', 'Name')}
-            {field('baseUrl', 'Server address')}
-            {field('clientId', 'OAuth client id')}
-            {field('clientSecret', 'OAuth client secret')}
-          </CreateForm>
+            Register server
+          </Button>
+        )
+      }
+      notes={
+        <>
+          {message}
+          {servers.error && <ErrorPanel error={servers.error} />}
         </>
-      )}
-      {servers.error && <ErrorPanel error={servers.error} />}
+      }
+    >
       <LoadingTable
         options={CARD_TABLE_OPTIONS}
         loading={servers.loading && !servers.value}
@@ -147,10 +126,27 @@ export const SelfHostedServersCard = () => {
         data={servers.items}
         emptyContent={
           <Box padding={2}>
-            <Typography>No self-hosted git servers registered.</Typography>
+            <Typography>
+              No self-hosted git server is registered.
+              {isAdmin
+                ? ' Register a GitHub Enterprise Server to read its repositories.'
+                : ' An organization admin registers them.'}
+            </Typography>
           </Box>
         }
       />
-    </InfoCard>
+      {registering && (
+        <RegisterServerDialog
+          callbackUrl={callbackUrl}
+          onClose={() => setRegistering(false)}
+          onRegistered={server => {
+            say({
+              text: `${server.name} is registered: log in to it from its row.`,
+            });
+            servers.retry();
+          }}
+        />
+      )}
+    </TableCard>
   );
 };

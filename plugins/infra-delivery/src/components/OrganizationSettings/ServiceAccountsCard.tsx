@@ -1,11 +1,8 @@
-import { InfoCard, TableColumn } from '@backstage/core-components';
+import { TableColumn } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
-import {
-  Role,
-  ServiceAccount,
-} from '@infra-delivery/plugin-infra-delivery-common';
+import { ServiceAccount } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
-import TextField from '@material-ui/core/TextField';
+import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
@@ -16,13 +13,12 @@ import { ErrorPanel } from '../common/ErrorPanel';
 import { ROLE_LABELS } from '../common/labels';
 import { useCallerRole } from '../common/useCallerRole';
 import { useIsOrganizationAdmin } from '../common/useIsOrganizationAdmin';
-import { grantableRoles, needsAnOwner } from './ownersOnly';
-import { RoleSelect } from './RoleSelect';
-import { CreateForm } from './CreateForm';
+import { needsAnOwner } from './ownersOnly';
+import { CreateServiceAccountDialog } from './CreateServiceAccountDialog';
 import { useList } from './useList';
 import { LoadingTable } from '../common/LoadingTable';
 import { OnlineRunnersWarning } from '../Runners/OnlineRunnersWarning';
-import { CARD_HEADING } from '../common/cardHeading';
+import { TableCard } from '../common/TableCard';
 
 /** Service accounts for runners and automation. */
 export const ServiceAccountsCard = ({
@@ -43,17 +39,7 @@ export const ServiceAccountsCard = ({
   );
   const isAdmin = useIsOrganizationAdmin();
   const { role: callerRole } = useCallerRole();
-  const [name, setName] = useState('');
-  const [role, setRole] = useState<Role>('MEMBER');
-
-  const create = async () => {
-    await client.call('createServiceAccount', {
-      body: { data: { name, role: role as Exclude<Role, 'OWNER'> } },
-    });
-    setName('');
-    accounts.retry();
-    onChanged();
-  };
+  const [creating, setCreating] = useState(false);
 
   const columns: TableColumn<ServiceAccount>[] = [
     {
@@ -113,39 +99,34 @@ export const ServiceAccountsCard = ({
   }
 
   return (
-    <InfoCard titleTypographyProps={CARD_HEADING} title="Service accounts">
-      {message}
-      {/* Only admins create and delete them (the service checks it too). */}
-      {isAdmin ? (
-        <CreateForm
-          submitLabel="Create"
-          disabled={!name}
-          onSubmit={create}
-          errorTitle="Could not create it"
-        >
-          <TextField
-            id="service-account-name"
-            name="name"
-            label="Name"
-            value={name}
-            onChange={event => setName(event.target.value)}
-          />
-          <RoleSelect
-            id="service-account-role"
-            value={role}
-            onChange={setRole}
-            // A service account is never an OWNER; only an OWNER creates an ADMIN one.
-            roles={grantableRoles(callerRole).filter(r => r !== 'OWNER')}
-          />
-        </CreateForm>
-      ) : (
-        isAdmin === false && (
-          <Typography variant="body2" color="textSecondary" paragraph>
-            An organization admin creates and deletes service accounts.
-          </Typography>
+    <TableCard
+      title="Service accounts"
+      subheader="Identities for runners and automation, which sign in with their API keys."
+      // Only admins create and delete them (the service checks it too).
+      action={
+        isAdmin && (
+          <Button
+            variant="contained"
+            color="primary"
+            size="small"
+            onClick={() => setCreating(true)}
+          >
+            Create service account
+          </Button>
         )
-      )}
-      {accounts.error && <ErrorPanel error={accounts.error} />}
+      }
+      notes={
+        <>
+          {message}
+          {isAdmin === false && (
+            <Typography variant="body2" color="textSecondary" paragraph>
+              An organization admin creates and deletes service accounts.
+            </Typography>
+          )}
+          {accounts.error && <ErrorPanel error={accounts.error} />}
+        </>
+      }
+    >
       <LoadingTable
         options={CARD_TABLE_OPTIONS}
         loading={accounts.loading && !accounts.value}
@@ -161,6 +142,18 @@ export const ServiceAccountsCard = ({
           </Box>
         }
       />
-    </InfoCard>
+      {creating && (
+        <CreateServiceAccountDialog
+          onClose={() => setCreating(false)}
+          onCreated={account => {
+            say({
+              text: `${account.name} is created. Create an API key for it under API keys.`,
+            });
+            accounts.retry();
+            onChanged();
+          }}
+        />
+      )}
+    </TableCard>
   );
 };

@@ -1,4 +1,4 @@
-import { InfoCard, TableColumn } from '@backstage/core-components';
+import { TableColumn } from '@backstage/core-components';
 import { Runner } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
@@ -19,7 +19,7 @@ import { useRunTitles } from './useRunTitles';
 import { useRunnerSilent } from './useRunnerSilent';
 import { LeaseText } from '../PipelineRunsContent/StepRunner';
 import { LoadingTable } from '../common/LoadingTable';
-import { CARD_HEADING } from '../common/cardHeading';
+import { TableCard } from '../common/TableCard';
 
 /** How often the list is read again, so that runners going on- or offline show. */
 export const RUNNERS_REFRESH_MS = 15_000;
@@ -235,21 +235,46 @@ export const RunnersCard = ({
   );
 
   return (
-    <InfoCard
-      titleTypographyProps={CARD_HEADING}
+    <TableCard
       title="Runners"
       subheader="Runners execute the plan, apply and destroy steps of pipeline runs."
       action={
         isAdmin && page?.data.length ? (
-          // The header's action slot pulls its content up and right by 8 px, for an icon
-          // button; a text button would then touch the card's corner.
-          <Box marginTop={1} marginRight={1}>
-            <ConnectRunnerButton onConnected={connected} />
-          </Box>
+          <ConnectRunnerButton onConnected={connected} />
         ) : undefined
       }
+      notes={runners.error && <ErrorPanel error={runners.error} />}
+      footer={
+        page &&
+        (runners.hasPrevious || runners.hasNext) && (
+          <Box
+            display="flex"
+            alignItems="center"
+            justifyContent="flex-end"
+            style={{ gap: 8 }}
+          >
+            <Typography variant="body2">
+              Runners {runners.first}–{runners.first + page.data.length - 1} of{' '}
+              {page.meta.totalCount}
+            </Typography>
+            <Button
+              size="small"
+              disabled={!runners.hasPrevious}
+              onClick={runners.previous}
+            >
+              Previous
+            </Button>
+            <Button
+              size="small"
+              disabled={!runners.hasNext}
+              onClick={runners.next}
+            >
+              Next
+            </Button>
+          </Box>
+        )
+      }
     >
-      {runners.error && <ErrorPanel error={runners.error} />}
       <LoadingTable
         options={CARD_TABLE_OPTIONS}
         loading={runners.loading && !page}
@@ -277,34 +302,6 @@ export const RunnersCard = ({
           </Box>
         }
       />
-      {page && (runners.hasPrevious || runners.hasNext) && (
-        <Box
-          display="flex"
-          alignItems="center"
-          justifyContent="flex-end"
-          style={{ gap: 8 }}
-          marginTop={1}
-        >
-          <Typography variant="body2">
-            Runners {runners.first}–{runners.first + page.data.length - 1} of{' '}
-            {page.meta.totalCount}
-          </Typography>
-          <Button
-            size="small"
-            disabled={!runners.hasPrevious}
-            onClick={runners.previous}
-          >
-            Previous
-          </Button>
-          <Button
-            size="small"
-            disabled={!runners.hasNext}
-            onClick={runners.next}
-          >
-            Next
-          </Button>
-        </Box>
-      )}
-    </InfoCard>
+    </TableCard>
   );
 };

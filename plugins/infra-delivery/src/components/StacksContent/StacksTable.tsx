@@ -39,6 +39,16 @@ import { StackOutputsSummary } from './StackOutputs';
 import { NoStacksHere } from './NoStacksHere';
 import { UnknownStacksNote } from './UnknownStacksNote';
 import { CARD_HEADING } from '../common/cardHeading';
+import { narrowerThan, useContainerWidth } from '../common/useContainerWidth';
+
+/**
+ * A stack's resource count under its drift, which may say "1 resource" (drifted) above it:
+ * "4 resources in all" tells the two apart.
+ */
+const resourcesText = (count: number) => {
+  if (count === 0) return 'Nothing applied yet';
+  return count === 1 ? '1 resource in all' : `${count} resources in all`;
+};
 
 export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
   const client = useApi(infraDeliveryApiRef);
@@ -96,6 +106,11 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
   // A stack's own page shows its details under its row, where other entities open a drawer.
   const ownStack =
     isStackEntity(entity) && rows?.length === 1 ? rows[0] : undefined;
+  // The room the table has: under 760 px (a 900 px window beside the sidebar has 640) six
+  // columns took 750 and the table scrolled sideways, its actions cut at the card's edge. There
+  // the resources go under the drift, and the outputs are left to the stack's details.
+  const [measured, width] = useContainerWidth<HTMLDivElement>();
+  const narrow = narrowerThan(width, 760);
   if (loading && !value) {
     return <Progress />;
   }
@@ -154,19 +169,34 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
     },
     {
       title: 'Drift',
-      render: row => <DriftStatus stack={row.stack} stacked />,
+      render: row => (
+        <>
+          <DriftStatus stack={row.stack} stacked />
+          {narrow && (
+            <Typography variant="caption" color="textSecondary" component="p">
+              {resourcesText(row.resourceCount)}
+            </Typography>
+          )}
+        </>
+      ),
     },
-    // No sort arrow: its room would push the actions off a 1,024 px screen.
-    {
-      title: 'Resources',
-      field: 'resourceCount',
-      type: 'numeric',
-      sorting: false,
-    },
-    {
-      title: 'Outputs',
-      render: row => <StackOutputsSummary output={row.stack.output} />,
-    },
+    ...(narrow
+      ? []
+      : [
+          // No sort arrow: its room would push the actions off a 1,024 px screen.
+          {
+            title: 'Resources',
+            field: 'resourceCount',
+            type: 'numeric' as const,
+            sorting: false,
+          },
+          {
+            title: 'Outputs',
+            render: (row: StackOverview) => (
+              <StackOutputsSummary output={row.stack.output} />
+            ),
+          },
+        ]),
   ];
   const busyNote = ({ latestRun }: StackOverview) =>
     latestRun && (
@@ -276,17 +306,19 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
       {stackIds.length > 1 && (
         <DriftFilter value={driftFilter} onChange={setDriftFilter} />
       )}
-      <PluginTable
-        title="Stacks"
-        options={TABLE_OPTIONS}
-        columns={contentWidths(columns)}
-        data={remaining.filter(row =>
-          matchesDriftFilter(driftFilter, row.stack),
-        )}
-        emptyContent={
-          <NoStacksHere entity={entity} filtered={remaining.length > 0} />
-        }
-      />
+      <div ref={measured}>
+        <PluginTable
+          title="Stacks"
+          options={TABLE_OPTIONS}
+          columns={contentWidths(columns)}
+          data={remaining.filter(row =>
+            matchesDriftFilter(driftFilter, row.stack),
+          )}
+          emptyContent={
+            <NoStacksHere entity={entity} filtered={remaining.length > 0} />
+          }
+        />
+      </div>
       <UnknownStacksNote
         entity={entity}
         stackIds={value?.unknownStackIds ?? []}

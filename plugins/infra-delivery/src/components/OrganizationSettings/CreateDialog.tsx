@@ -1,0 +1,90 @@
+import Box from '@material-ui/core/Box';
+import {
+  Children,
+  cloneElement,
+  isValidElement,
+  ReactElement,
+  ReactNode,
+} from 'react';
+import { useActionStarted } from '../common/ActionMessage';
+import { ErrorPanel } from '../common/ErrorPanel';
+import { FormDialog } from '../common/FormDialog';
+import { useSubmission } from '../common/useSubmission';
+import { fieldErrorsOf } from './fieldErrors';
+
+/** The `name` of each field among `children`: what the service's validation issues name. */
+function fieldNames(children: ReactNode): string[] {
+  return Children.toArray(children).flatMap(child =>
+    isValidElement<{ name?: string }>(child) && child.props.name
+      ? [child.props.name]
+      : [],
+  );
+}
+
+/**
+ * The dialog an organization card's header button opens to create what its table lists (an
+ * invitation, a service account, an API key, a server). Its fields stand one under the other,
+ * each with its help; Enter in one creates, as the button does. While the request runs the
+ * buttons wait; when it fails, what was typed stays, and the service's validation issues are
+ * said under the fields they name (each field's `name` is the request's), or else its
+ * ErrorBody under the fields (titled `errorTitle`). It closes once `onCreate` resolves.
+ */
+export const CreateDialog = ({
+  title,
+  submitLabel,
+  canSubmit,
+  onCreate,
+  onClose,
+  errorTitle,
+  intro,
+  children,
+}: {
+  title: string;
+  submitLabel: string;
+  /** False while the fields do not describe something to create yet. */
+  canSubmit: boolean;
+  /** Sends the request and takes its answer; throws the service's refusal. */
+  onCreate: () => Promise<void>;
+  onClose: () => void;
+  errorTitle: string;
+  /** What the person needs to know before filling the fields. */
+  intro?: ReactNode;
+  /** The fields, each `name`d after the request body's field it fills. */
+  children: ReactNode;
+}) => {
+  const actionStarted = useActionStarted();
+  const { busy, error, submit } = useSubmission(async () => {
+    actionStarted();
+    await onCreate();
+    onClose();
+  });
+  const fieldErrors = fieldErrorsOf(error, fieldNames(children));
+  // Mapped also without errors: the fields keep their keys, and focus, when errors come.
+  const fields = Children.map(children, child => {
+    const name = isValidElement<{ name?: string }>(child)
+      ? child.props.name
+      : undefined;
+    return name && fieldErrors?.[name]
+      ? cloneElement(child as ReactElement, {
+          error: true,
+          helperText: fieldErrors[name],
+        })
+      : child;
+  });
+  return (
+    <FormDialog
+      title={title}
+      submitLabel={submitLabel}
+      canSubmit={canSubmit}
+      busy={busy}
+      onSubmit={submit}
+      onClose={onClose}
+    >
+      {intro}
+      <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
+        {fields}
+      </Box>
+      {error && !fieldErrors && <ErrorPanel error={error} title={errorTitle} />}
+    </FormDialog>
+  );
+};

@@ -1,0 +1,50 @@
+import { InfoCard } from '@backstage/core-components';
+import Box from '@material-ui/core/Box';
+import { ReactNode } from 'react';
+import { CARD_HEADING } from './cardHeading';
+
+/**
+ * A card whose table spans it edge to edge, as the catalog's and the Modules page's: its title
+ * a heading, its one action (Add, Invite, Connect) in the header, and what is said around the
+ * table — outcomes, errors, notes — inset as the title is. A table inset by the card's padding
+ * drew a second box, with its own shadow, inside the card.
+ */
+export const TableCard = ({
+  title,
+  subheader,
+  action,
+  notes,
+  footer,
+  children,
+}: {
+  title: ReactNode;
+  subheader?: ReactNode;
+  /** The header's button, or nothing for those who may not use it. */
+  action?: ReactNode;
+  /** Above the table: the outcome of the last action, an error, a note for the reader. */
+  notes?: ReactNode;
+  /** Under the table: how many rows are shown of how many, paging. */
+  footer?: ReactNode;
+  /** The table. */
+  children: ReactNode;
+}) => (
+  <InfoCard
+    titleTypographyProps={CARD_HEADING}
+    title={title}
+    subheader={subheader}
+    action={
+      action ? (
+        // The header's action slot pulls its content up and right by 8 px, for an icon
+        // button; a text button would then touch the card's corner.
+        <Box marginTop={1} marginRight={1}>
+          {action}
+        </Box>
+      ) : undefined
+    }
+    noPadding
+  >
+    {notes && <Box paddingX={2}>{notes}</Box>}
+    {children}
+    {footer && <Box padding={2}>{footer}</Box>}
+  </InfoCard>
+);
