@@ -1,4 +1,4 @@
-import { Content, InfoCard } from '@backstage/core-components';
+import { Content } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
 import Box from '@material-ui/core/Box';
 import Chip from '@material-ui/core/Chip';
@@ -7,11 +7,11 @@ import { useMemo, useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
 import { ActionMessageScope, useActionMessage } from '../common/ActionMessage';
 import { ButtonWithReason } from '../common/ButtonWithReason';
-import { CARD_HEADING } from '../common/cardHeading';
 import { DetailsButton } from '../common/DetailsButton';
 import { useOpenedDrawer } from '../common/drawerLinks';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { LoadingTable } from '../common/LoadingTable';
+import { TableCard } from '../common/TableCard';
 import { Timestamp } from '../common/Timestamp';
 import { CARD_TABLE_OPTIONS, contentWidths } from '../common/tableOptions';
 import { useCallerRole } from '../common/useCallerRole';
@@ -98,28 +98,29 @@ const ProjectsContent = () => {
     <Content>
       {message}
       {projects.error && <ErrorPanel error={projects.error} />}
-      <InfoCard
-        titleTypographyProps={CARD_HEADING}
+      <TableCard
         title="Projects"
         subheader="A project holds environments (dev, staging, production); stacks and module instances are created in an environment. A project's name opens its environments."
         action={
-          // The header's action slot pulls its content up and right by 8 px, for an icon
-          // button; a text button would then touch the card's corner.
-          <Box marginTop={1} marginRight={1}>
-            <ButtonWithReason
-              color="primary"
-              variant="contained"
-              size="small"
-              disabled={!canWrite}
-              disabledReason={roleKnown ? READ_ONLY_REASON : undefined}
-              onClick={() => setCreating(true)}
-            >
-              Create project
-            </ButtonWithReason>
-          </Box>
+          <ButtonWithReason
+            color="primary"
+            variant="contained"
+            size="small"
+            disabled={!canWrite}
+            disabledReason={roleKnown ? READ_ONLY_REASON : undefined}
+            onClick={() => setCreating(true)}
+          >
+            Create project
+          </ButtonWithReason>
         }
-        // The table spans the card, as on the Modules tab.
-        noPadding
+        footer={
+          list &&
+          list.totalCount > list.projects.length && (
+            <Typography variant="body2" color="textSecondary">
+              The newest {list.projects.length} of {list.totalCount} projects.
+            </Typography>
+          )
+        }
       >
         <LoadingTable
           options={CARD_TABLE_OPTIONS}
@@ -138,14 +139,7 @@ const ProjectsContent = () => {
             </Box>
           }
         />
-        {list && list.totalCount > list.projects.length && (
-          <Box padding={2}>
-            <Typography variant="body2" color="textSecondary">
-              The newest {list.projects.length} of {list.totalCount} projects.
-            </Typography>
-          </Box>
-        )}
-      </InfoCard>
+      </TableCard>
       {creating && (
         <NamedResourceDialog
           title="Create a project"
