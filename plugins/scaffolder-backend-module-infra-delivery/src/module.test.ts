@@ -77,6 +77,51 @@ describe('scaffolderModuleInfraDelivery', () => {
     }
   });
 
+  it('links pages in the task log at the Infrastructure page the backend plugin knows', async () => {
+    const logsOf = async (config: object) => {
+      const addActions = jest.fn();
+      await startTestBackend({
+        extensionPoints: [[scaffolderActionsExtensionPoint, { addActions }]],
+        features: [
+          scaffolderModuleInfraDelivery,
+          mockServices.rootConfig.factory({ data: config }),
+        ],
+      });
+      const action = addActions.mock.calls
+        .flat()
+        .find(a => a.id === 'infra-delivery:run:trigger');
+      const fetchMock = jest.spyOn(global, 'fetch').mockResolvedValue(
+        new Response(
+          JSON.stringify({
+            data: { id: 'run-1', pipelineId: 'p', status: 'QUEUED' },
+          }),
+          { status: 201, headers: { 'content-type': 'application/json' } },
+        ),
+      );
+      try {
+        const ctx = createMockActionContext({ input: { pipelineId: 'p' } });
+        jest.spyOn(ctx.logger, 'info');
+        ctx.getInitiatorCredentials = async () =>
+          mockCredentials.user('user:default/jane');
+        await action.handler(ctx);
+        return (ctx.logger.info as jest.Mock).mock.calls.map(c => c[0]);
+      } finally {
+        fetchMock.mockRestore();
+      }
+    };
+    expect(
+      await logsOf({ app: { baseUrl: 'https://portal.example.com/' } }),
+    ).toContain(
+      "The run's page: https://portal.example.com/infra-delivery/runs/run-1",
+    );
+    expect(
+      await logsOf({
+        app: { baseUrl: 'https://portal.example.com' },
+        infraDelivery: { portalUrl: 'https://portal.example.com/infra/' },
+      }),
+    ).toContain("The run's page: https://portal.example.com/infra/runs/run-1");
+  });
+
   const exampleTemplate = () =>
     parse(
       readFileSync(
