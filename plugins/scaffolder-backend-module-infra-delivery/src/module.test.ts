@@ -125,10 +125,7 @@ describe('scaffolderModuleInfraDelivery', () => {
   const exampleTemplate = () =>
     parse(
       readFileSync(
-        resolve(
-          __dirname,
-          '../../../examples/templates/infra-delivery-stack/template.yaml',
-        ),
+        resolve(__dirname, '../templates/infra-delivery-stack/template.yaml'),
         'utf8',
       ),
     );
