@@ -151,6 +151,29 @@ describe('scaffolderModuleInfraDelivery', () => {
     }
   });
 
+  it('asks in the example template whether to wait only with a first run, and for how long only when waiting', () => {
+    const firstRun = exampleTemplate().spec.parameters.find(
+      (page: { title: string }) => page.title === 'First run',
+    );
+    // Shown always, the review listed a 30-minute timeout for a task that waited for nothing.
+    expect(Object.keys(firstRun.properties)).toEqual(['runNow']);
+    const branchOf = (
+      dependency: { oneOf: { properties: Record<string, any> }[] },
+      key: string,
+      value: boolean,
+    ) => dependency.oneOf.find(b => b.properties[key].const === value)!;
+    const noRun = branchOf(firstRun.dependencies.runNow, 'runNow', false);
+    expect(Object.keys(noRun.properties)).toEqual(['runNow']);
+    const run = branchOf(firstRun.dependencies.runNow, 'runNow', true) as any;
+    expect(Object.keys(run.properties)).toEqual(['runNow', 'wait']);
+    expect(
+      Object.keys(branchOf(run.dependencies.wait, 'wait', false).properties),
+    ).toEqual(['wait']);
+    expect(
+      branchOf(run.dependencies.wait, 'wait', true).properties.timeoutSeconds,
+    ).toMatchObject({ type: 'integer', minimum: 60 });
+  });
+
   it('links the example template’s success page to the new stack and its first run, with outputs the actions give', async () => {
     const actions = await registeredActions();
     const template = exampleTemplate();
