@@ -219,7 +219,7 @@ function checkTarball(tarball, sources) {
         );
       }
     }
-    for (const folder of ['migrations', 'demo']) {
+    for (const folder of ['migrations', 'demo', 'templates']) {
       const sourceFolder = path.join(source, folder);
       if (!fs.existsSync(sourceFolder)) continue;
       expect(

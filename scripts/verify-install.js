@@ -450,12 +450,15 @@ catalog:
     path.join(portal, 'examples/entities.yaml'),
     `---\n${annotatedComponentYaml()}`,
   );
-  // The example template beside the portal's own, in the location that already allows
-  // Templates, as an adopter adds a template to the catalog.
+  // The scaffolder module's example template, read from the installed package as its README
+  // says, beside the portal's own template in the location that already allows Templates.
   fs.appendFileSync(
     path.join(portal, 'examples/template/template.yaml'),
     `---\n${fs.readFileSync(
-      path.join(REPO, 'examples/templates/infra-delivery-stack/template.yaml'),
+      path.join(
+        portal,
+        'node_modules/@infra-delivery/plugin-scaffolder-backend-module-infra-delivery/templates/infra-delivery-stack/template.yaml',
+      ),
       'utf8',
     )}`,
   );

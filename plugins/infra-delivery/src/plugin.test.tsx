@@ -183,7 +183,7 @@ describe('infraDeliveryPlugin', () => {
     const template = readFileSync(
       resolve(
         __dirname,
-        '../../../examples/templates/infra-delivery-stack/template.yaml',
+        '../../scaffolder-backend-module-infra-delivery/templates/infra-delivery-stack/template.yaml',
       ),
       'utf8',
     );

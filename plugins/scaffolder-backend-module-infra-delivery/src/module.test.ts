@@ -77,13 +77,55 @@ describe('scaffolderModuleInfraDelivery', () => {
     }
   });
 
+  it('links pages in the task log at the Infrastructure page the backend plugin knows', async () => {
+    const logsOf = async (config: object) => {
+      const addActions = jest.fn();
+      await startTestBackend({
+        extensionPoints: [[scaffolderActionsExtensionPoint, { addActions }]],
+        features: [
+          scaffolderModuleInfraDelivery,
+          mockServices.rootConfig.factory({ data: config }),
+        ],
+      });
+      const action = addActions.mock.calls
+        .flat()
+        .find(a => a.id === 'infra-delivery:run:trigger');
+      const fetchMock = jest.spyOn(global, 'fetch').mockResolvedValue(
+        new Response(
+          JSON.stringify({
+            data: { id: 'run-1', pipelineId: 'p', status: 'QUEUED' },
+          }),
+          { status: 201, headers: { 'content-type': 'application/json' } },
+        ),
+      );
+      try {
+        const ctx = createMockActionContext({ input: { pipelineId: 'p' } });
+        jest.spyOn(ctx.logger, 'info');
+        ctx.getInitiatorCredentials = async () =>
+          mockCredentials.user('user:default/jane');
+        await action.handler(ctx);
+        return (ctx.logger.info as jest.Mock).mock.calls.map(c => c[0]);
+      } finally {
+        fetchMock.mockRestore();
+      }
+    };
+    expect(
+      await logsOf({ app: { baseUrl: 'https://portal.example.com/' } }),
+    ).toContain(
+      "The run's page: https://portal.example.com/infra-delivery/runs/run-1",
+    );
+    expect(
+      await logsOf({
+        app: { baseUrl: 'https://portal.example.com' },
+        infraDelivery: { portalUrl: 'https://portal.example.com/infra/' },
+      }),
+    ).toContain("The run's page: https://portal.example.com/infra/runs/run-1");
+  });
+
   const exampleTemplate = () =>
     parse(
       readFileSync(
-        resolve(
-          __dirname,
-          '../../../examples/templates/infra-delivery-stack/template.yaml',
-        ),
+        resolve(__dirname, '../templates/infra-delivery-stack/template.yaml'),
         'utf8',
       ),
     );
@@ -107,6 +149,29 @@ describe('scaffolderModuleInfraDelivery', () => {
         expect(Object.keys(step.input)).toContain(required);
       }
     }
+  });
+
+  it('asks in the example template whether to wait only with a first run, and for how long only when waiting', () => {
+    const firstRun = exampleTemplate().spec.parameters.find(
+      (page: { title: string }) => page.title === 'First run',
+    );
+    // Shown always, the review listed a 30-minute timeout for a task that waited for nothing.
+    expect(Object.keys(firstRun.properties)).toEqual(['runNow']);
+    const branchOf = (
+      dependency: { oneOf: { properties: Record<string, any> }[] },
+      key: string,
+      value: boolean,
+    ) => dependency.oneOf.find(b => b.properties[key].const === value)!;
+    const noRun = branchOf(firstRun.dependencies.runNow, 'runNow', false);
+    expect(Object.keys(noRun.properties)).toEqual(['runNow']);
+    const run = branchOf(firstRun.dependencies.runNow, 'runNow', true) as any;
+    expect(Object.keys(run.properties)).toEqual(['runNow', 'wait']);
+    expect(
+      Object.keys(branchOf(run.dependencies.wait, 'wait', false).properties),
+    ).toEqual(['wait']);
+    expect(
+      branchOf(run.dependencies.wait, 'wait', true).properties.timeoutSeconds,
+    ).toMatchObject({ type: 'integer', minimum: 60 });
   });
 
   it('links the example template’s success page to the new stack and its first run, with outputs the actions give', async () => {

@@ -9,6 +9,7 @@ import {
   triggerRunAction,
   userClientFactory,
 } from './actions';
+import { readPortalUrl } from './actions/portalUrl';
 
 /**
  * Scaffolder actions of the infra-delivery service: create a stack, trigger a run, register a
@@ -25,12 +26,14 @@ export const scaffolderModuleInfraDelivery = createBackendModule({
         scaffolder: scaffolderActionsExtensionPoint,
         discovery: coreServices.discovery,
         auth: coreServices.auth,
+        config: coreServices.rootConfig,
       },
-      async init({ scaffolder, discovery, auth }) {
+      async init({ scaffolder, discovery, auth, config }) {
         const clients = userClientFactory(discovery, auth);
+        const portalUrl = readPortalUrl(config);
         scaffolder.addActions(
-          createStackAction({ clients }),
-          triggerRunAction({ clients }),
+          createStackAction({ clients, portalUrl }),
+          triggerRunAction({ clients, portalUrl }),
           createCloudAccountAction({ clients }),
         );
       },

@@ -101,6 +101,23 @@ describe('infra-delivery:stack:create', () => {
     );
   });
 
+  it('links the new stack’s page in the task log, which stays when a later step fails', async () => {
+    const { clients } = fakeClients({
+      createStack: () => ({ data: stack }),
+    });
+    const ctx = createMockActionContext({
+      input: { projectId: 'proj', environmentId: 'env', name: 'Network' },
+    });
+    jest.spyOn(ctx.logger, 'info');
+    await createStackAction({
+      clients,
+      portalUrl: 'https://portal.example.com/infrastructure',
+    }).handler(ctx as any);
+    expect(logLines(ctx)).toContain(
+      'Created stack network (stack-1); its page: https://portal.example.com/infrastructure/overview?stack=stack-1',
+    );
+  });
+
   it('fails with the API’s error when the service refuses the input', async () => {
     const { clients } = fakeClients({
       createStack: () => {
@@ -159,6 +176,44 @@ describe('infra-delivery:run:trigger', () => {
     expect(ctx.output).toHaveBeenCalledWith('status', 'QUEUED');
   });
 
+  it('links the run’s page in the task log, under the default page path without a portal address', async () => {
+    const { clients } = fakeClients({
+      triggerPipelineRun: () => run('QUEUED'),
+    });
+    const withUrl = createMockActionContext({ input: { pipelineId: 'p' } });
+    jest.spyOn(withUrl.logger, 'info');
+    await triggerRunAction({
+      clients,
+      portalUrl: 'https://portal.example.com/infra-delivery',
+    }).handler(withUrl as any);
+    expect(logLines(withUrl)).toContain(
+      "The run's page: https://portal.example.com/infra-delivery/runs/run-1",
+    );
+    const withoutUrl = createMockActionContext({ input: { pipelineId: 'p' } });
+    jest.spyOn(withoutUrl.logger, 'info');
+    await triggerRunAction({ clients }).handler(withoutUrl as any);
+    expect(logLines(withoutUrl)).toContain(
+      "The run's page: /infra-delivery/runs/run-1",
+    );
+  });
+
+  it('says what a run still running at the timeout is doing and where to follow it', async () => {
+    const { clients } = fakeClients({
+      triggerPipelineRun: () => run('QUEUED'),
+      getPipelineRun: () =>
+        run('RUNNING', { queueReason: 'Waiting for a runner' }),
+      listStepExecutions: () => ({ data: [] }),
+    });
+    const ctx = createMockActionContext({
+      input: { pipelineId: 'pipe-change', wait: true, timeoutSeconds: 2 },
+    });
+    await expect(
+      triggerRunAction({ clients, pollIntervalMs: 50 }).handler(ctx as any),
+    ).rejects.toThrow(
+      'Run run-1 did not finish within 2 seconds: it is RUNNING (Waiting for a runner). Follow it on its page, /infra-delivery/runs/run-1. The run goes on; this task no longer follows it.',
+    );
+  });
+
   it('refuses both or neither of pipelineId and stackId', async () => {
     const { clients, calls } = fakeClients({});
     const action = triggerRunAction({ clients });
@@ -200,6 +255,7 @@ describe('infra-delivery:run:trigger', () => {
     expect(ctx.output).toHaveBeenLastCalledWith('status', 'SUCCEEDED');
     expect(logLines(ctx)).toEqual([
       'Triggered run run-1 of pipeline pipe-change: QUEUED',
+      "The run's page: /infra-delivery/runs/run-1",
       'Run run-1: QUEUED (Stack busy)',
       'Run run-1: RUNNING',
       '  step Plan: RUNNING',
@@ -240,6 +296,7 @@ describe('infra-delivery:run:trigger', () => {
       ]),
     ).toEqual([
       'Triggered run run-1 of pipeline pipe-change: RUNNING (No runner is connected to this organization)',
+      "The run's page: /infra-delivery/runs/run-1",
       'Run run-1: RUNNING (No runner is connected to this organization)',
       'Run run-1: SUCCEEDED',
     ]);
@@ -264,6 +321,7 @@ describe('infra-delivery:run:trigger', () => {
       ]),
     ).toEqual([
       'Triggered run run-1 of pipeline pipe-change: RUNNING',
+      "The run's page: /infra-delivery/runs/run-1",
       'Run run-1: RUNNING (Queued for a runner: the one connected runner, build-host-1, is free but has not asked for work for 12s; it may have stopped (killed, or its host lost))',
       'Run run-1: SUCCEEDED',
     ]);
@@ -283,13 +341,18 @@ describe('infra-delivery:run:trigger', () => {
     const ctx = createMockActionContext({
       input: { pipelineId: 'pipe-change', wait: true },
     });
-    const failure = await triggerRunAction({ clients, pollIntervalMs: 1 })
+    const failure = await triggerRunAction({
+      clients,
+      pollIntervalMs: 1,
+      portalUrl: 'https://portal.example.com/infra-delivery',
+    })
       .handler(ctx as any)
       .catch((error: Error) => error);
     expect(failure).toBeInstanceOf(Error);
     // The task log shows the error's stack: the message, without source paths.
+    // The failed step shows no output links: the error names the run's page.
     expect((failure as Error).stack).toBe(
-      'Error: Run run-1 ended FAILED: plan failed',
+      'Error: Run run-1 ended FAILED: plan failed. Its steps and their logs are on its page: https://portal.example.com/infra-delivery/runs/run-1',
     );
     expect(ctx.output).toHaveBeenCalledWith('runId', 'run-1');
     expect(ctx.output).toHaveBeenCalledWith('status', 'FAILED');
@@ -306,9 +369,14 @@ describe('infra-delivery:run:trigger', () => {
     });
     const started = Date.now();
     await expect(
-      triggerRunAction({ clients, pollIntervalMs: 50 }).handler(ctx as any),
+      triggerRunAction({
+        clients,
+        pollIntervalMs: 50,
+        portalUrl: 'https://portal.example.com/infra-delivery',
+      }).handler(ctx as any),
     ).rejects.toThrow(
-      'Run run-1 did not finish within 1 seconds; it is WAITING_FOR_APPROVAL',
+      // What waits, where to act on it, and that the run goes on without the task.
+      'Run run-1 did not finish within 1 second: it waits for approval of its plan. Approve or reject it on its page, https://portal.example.com/infra-delivery/runs/run-1. The run goes on; this task no longer follows it.',
     );
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
     expect(ctx.output).toHaveBeenCalledWith('status', 'WAITING_FOR_APPROVAL');

@@ -1,10 +1,16 @@
 import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
 import { portalPages } from '@infra-delivery/plugin-infra-delivery-common';
 import { InfraDeliveryClientFactory } from './clients';
+import { pageForLog } from './portalUrl';
 
 /** `infra-delivery:stack:create`: a stack with its change and destroy pipelines. */
 export function createStackAction(options: {
   clients: InfraDeliveryClientFactory;
+  /**
+   * The Infrastructure page's address (`infraDelivery.portalUrl`, by default `app.baseUrl` +
+   * `/infra-delivery`): the task log links the new stack's page there.
+   */
+  portalUrl?: string;
 }) {
   return createTemplateAction({
     id: 'infra-delivery:stack:create',
@@ -111,7 +117,14 @@ export function createStackAction(options: {
           };
         },
       });
-      ctx.logger.info(`Created stack ${stack.givenId} (${stack.id})`);
+      // The log viewer makes a link of the address: the page is there even when a later step
+      // fails, where the template's output links are shown only after a task that succeeded.
+      ctx.logger.info(
+        `Created stack ${stack.givenId} (${stack.id}); its page: ${pageForLog(
+          options.portalUrl,
+          portalPages.stack(stack.id),
+        )}`,
+      );
       ctx.output('stackId', stack.id);
       ctx.output('givenId', stack.givenId);
       ctx.output('changePipelineId', stack.changePipelineId);

@@ -7,6 +7,7 @@ import {
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { ActionFailure } from './actionFailure';
 import { InfraDeliveryClientFactory } from './clients';
+import { pageForLog } from './portalUrl';
 
 /** Why a run is not moving, for the task log: held in the queue, or waiting for a runner. */
 function whyItWaits(run: PipelineRun): string | undefined {
@@ -16,6 +17,16 @@ function whyItWaits(run: PipelineRun): string | undefined {
   return run.queueReason;
 }
 
+/** What a run that has not finished is doing, in words, and what the person can do about it. */
+function whatItIsDoing(run: PipelineRun, reason: string | undefined): string {
+  if (run.status === 'WAITING_FOR_APPROVAL') {
+    return 'it waits for approval of its plan. Approve or reject it on its page';
+  }
+  return `it is ${run.status}${
+    reason ? ` (${reason})` : ''
+  }. Follow it on its page`;
+}
+
 const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
 
 /** `infra-delivery:run:trigger`: a run of a pipeline or of a stack's change pipeline. */
@@ -23,6 +34,11 @@ export function triggerRunAction(options: {
   clients: InfraDeliveryClientFactory;
   /** How often a waiting action asks for the run's state (default 5 s). */
   pollIntervalMs?: number;
+  /**
+   * The Infrastructure page's address (`infraDelivery.portalUrl`, by default `app.baseUrl` +
+   * `/infra-delivery`): the task log and a failure link the run's page there.
+   */
+  portalUrl?: string;
 }) {
   const pollIntervalMs = options.pollIntervalMs ?? 5000;
   return createTemplateAction({
@@ -125,6 +141,12 @@ export function triggerRunAction(options: {
           triggered.waitReason ? ` (${triggered.waitReason})` : ''
         }`,
       );
+      // An address the log viewer makes a link of: a failed step shows no output links.
+      const runPage = pageForLog(
+        options.portalUrl,
+        portalPages.run(triggered.runId),
+      );
+      ctx.logger.info(`The run's page: ${runPage}`);
       ctx.output('runId', triggered.runId);
       ctx.output('pipelineId', triggered.pipelineId);
       ctx.output('runPage', portalPages.run(triggered.runId));
@@ -167,17 +189,22 @@ export function triggerRunAction(options: {
             throw new ActionFailure(
               `Run ${run.id} ended ${run.status}${
                 run.error ? `: ${run.error.message}` : ''
-              }`,
+              }. Its steps and their logs are on its page: ${runPage}`,
             );
           }
           return;
         }
         if (Date.now() >= deadline) {
           ctx.output('status', run.status);
+          const seconds = ctx.input.timeoutSeconds ?? 1800;
+          // The run goes on without the task: say so, and where to act on it.
           throw new ActionFailure(
-            `Run ${run.id} did not finish within ${
-              ctx.input.timeoutSeconds ?? 1800
-            } seconds; it is ${run.status}`,
+            `Run ${run.id} did not finish within ${seconds} second${
+              seconds === 1 ? '' : 's'
+            }: ${whatItIsDoing(
+              run,
+              reason,
+            )}, ${runPage}. The run goes on; this task no longer follows it.`,
           );
         }
         await sleep(

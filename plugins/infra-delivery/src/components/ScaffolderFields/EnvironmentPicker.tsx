@@ -22,6 +22,16 @@ export interface EnvironmentChoice {
   environment?: string;
 }
 
+/**
+ * What the empty lists say. The portal has no page that creates projects or environments: a
+ * form that only said "There is no project to choose" left people (every first user of a new
+ * install) with nowhere to go.
+ */
+export const NO_PROJECT_TEXT =
+  'Your organization has no project yet: an admin creates projects and their environments through the infra-delivery API (POST /projects)';
+export const NO_ENVIRONMENT_TEXT =
+  'This project has no environment yet: an admin creates them through the infra-delivery API (POST /projects/{id}/environments)';
+
 const labelOf = (item: { name: string; givenId: string }) =>
   `${item.name} (${item.givenId})`;
 
@@ -80,6 +90,7 @@ export const EnvironmentPicker = ({
         options={projectOptions}
         loading={projects.loading}
         error={projects.error}
+        emptyText={NO_PROJECT_TEXT}
         invalid={invalid && !projectId}
         onChange={chosen =>
           onChange(
@@ -102,6 +113,7 @@ export const EnvironmentPicker = ({
         options={environmentOptions}
         loading={!!projectId && environments.loading}
         error={environments.error}
+        emptyText={NO_ENVIRONMENT_TEXT}
         invalid={invalid && !!projectId && !formData?.environmentId}
         onChange={chosen =>
           onChange({

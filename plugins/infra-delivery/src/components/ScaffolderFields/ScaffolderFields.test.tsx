@@ -139,8 +139,23 @@ describe('EnvironmentPicker', () => {
       projectId: 'project-2',
       project: 'Search (search)',
     });
+    // An empty list says how it gets something, not only that it is empty.
     expect(
-      await screen.findByText('There is no environment to choose'),
+      await screen.findByText(
+        'This project has no environment yet: an admin creates them through the infra-delivery API (POST /projects/{id}/environments)',
+      ),
+    ).toBeVisible();
+  });
+
+  it('says how projects come to be when the organization has none (a new install)', async () => {
+    server.use(
+      http.get(`${baseUrl}/projects`, () => HttpResponse.json(list([]))),
+    );
+    renderField(EnvironmentPicker, { required: true });
+    expect(
+      await screen.findByText(
+        'Your organization has no project yet: an admin creates projects and their environments through the infra-delivery API (POST /projects)',
+      ),
     ).toBeVisible();
   });
 

@@ -24,6 +24,7 @@ export const ServiceSelect = ({
   error,
   invalid,
   emptyLabel,
+  emptyText,
   onChange,
 }: {
   id: string;
@@ -39,13 +40,16 @@ export const ServiceSelect = ({
   invalid?: boolean;
   /** The label of the choice of nothing; without it the field has no such choice. */
   emptyLabel?: string;
+  /** What an empty list says instead of "There is no … to choose": how it gets something. */
+  emptyText?: string;
   onChange: (value: string | undefined) => void;
 }) => {
   const empty = !disabled && !loading && !error && options.length === 0;
   let help = helperText;
   if (loading) help = 'Loading…';
   else if (error) help = error.message;
-  else if (empty) help = `There is no ${label.toLowerCase()} to choose`;
+  else if (empty)
+    help = emptyText ?? `There is no ${label.toLowerCase()} to choose`;
   return (
     <TextField
       id={id}

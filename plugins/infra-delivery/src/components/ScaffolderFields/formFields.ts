@@ -7,7 +7,7 @@ import { CloudAccountPicker, CodeSourcePicker } from './resourcePickers';
 
 /**
  * The template form fields, by the `ui:field` names templates use (see
- * examples/templates/infra-delivery-stack/template.yaml).
+ * the scaffolder module's templates/infra-delivery-stack/template.yaml).
  */
 export const environmentPickerField = createFormField({
   name: 'InfraDeliveryEnvironmentPicker',
