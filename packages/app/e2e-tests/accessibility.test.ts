@@ -87,6 +87,29 @@ test('the Infrastructure page has no axe-core violations', async ({ page }) => {
   await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
   await expect(page.getByRole('dialog')).toBeHidden();
 
+  await page.goto('/infra-delivery/projects');
+  await expect(
+    page.getByRole('list', { name: 'Environments of Payments' }),
+  ).toBeVisible();
+  await check(page, 'the Projects tab', 'projects');
+  await page.getByRole('button', { name: 'Details of Payments' }).click();
+  const project = page.getByRole('dialog', { name: 'Payments' });
+  await expect(project.getByText('staging')).toBeVisible();
+  await check(page, 'a project', 'project-drawer');
+  await project.getByRole('button', { name: 'Add environment' }).click();
+  await expect(
+    page
+      .getByRole('dialog', { name: 'Add an environment to Payments' })
+      .getByLabel(/^Name/),
+  ).toBeVisible();
+  await check(page, 'the add-environment dialog', 'add-environment');
+  await page
+    .getByRole('dialog', { name: 'Add an environment to Payments' })
+    .getByRole('button', { name: 'Cancel' })
+    .click();
+  await project.getByRole('button', { name: 'Close' }).first().click();
+  await expect(page.getByRole('dialog')).toBeHidden();
+
   await page.goto('/infra-delivery/modules');
   await expect(page.getByText('modules/vpc').first()).toBeVisible();
   await check(page, 'the Modules tab', 'modules');

@@ -23,14 +23,14 @@ export interface EnvironmentChoice {
 }
 
 /**
- * What the empty lists say. The portal has no page that creates projects or environments: a
- * form that only said "There is no project to choose" left people (every first user of a new
- * install) with nowhere to go.
+ * What the empty lists say: where projects and environments are created. A form that only said
+ * "There is no project to choose" left people (every first user of a new install) with nowhere
+ * to go.
  */
 export const NO_PROJECT_TEXT =
-  'Your organization has no project yet: an admin creates projects and their environments through the infra-delivery API (POST /projects)';
+  'Your organization has no project yet: a member creates projects and their environments on Infrastructure → Projects';
 export const NO_ENVIRONMENT_TEXT =
-  'This project has no environment yet: an admin creates them through the infra-delivery API (POST /projects/{id}/environments)';
+  'This project has no environment yet: a member adds them on Infrastructure → Projects (the project’s name opens its environments)';
 
 const labelOf = (item: { name: string; givenId: string }) =>
   `${item.name} (${item.givenId})`;

@@ -142,7 +142,7 @@ describe('EnvironmentPicker', () => {
     // An empty list says how it gets something, not only that it is empty.
     expect(
       await screen.findByText(
-        'This project has no environment yet: an admin creates them through the infra-delivery API (POST /projects/{id}/environments)',
+        'This project has no environment yet: a member adds them on Infrastructure → Projects (the project’s name opens its environments)',
       ),
     ).toBeVisible();
   });
@@ -154,7 +154,7 @@ describe('EnvironmentPicker', () => {
     renderField(EnvironmentPicker, { required: true });
     expect(
       await screen.findByText(
-        'Your organization has no project yet: an admin creates projects and their environments through the infra-delivery API (POST /projects)',
+        'Your organization has no project yet: a member creates projects and their environments on Infrastructure → Projects',
       ),
     ).toBeVisible();
   });
