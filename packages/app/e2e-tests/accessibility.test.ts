@@ -94,7 +94,7 @@ test('the Infrastructure page has no axe-core violations', async ({ page }) => {
   await check(page, 'the Projects tab', 'projects');
   await page.getByRole('button', { name: 'Details of Payments' }).click();
   const project = page.getByRole('dialog', { name: 'Payments' });
-  await expect(project.getByText('staging')).toBeVisible();
+  await expect(project.getByText('staging', { exact: true })).toBeVisible();
   await check(page, 'a project', 'project-drawer');
   await project.getByRole('button', { name: 'Add environment' }).click();
   await expect(
