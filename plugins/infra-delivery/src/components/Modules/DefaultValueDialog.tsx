@@ -1,7 +1,6 @@
 import { useApi } from '@backstage/frontend-plugin-api';
 import {
   DefaultValueDefinition,
-  givenIdFromName,
   givenIdSchema,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
@@ -12,6 +11,7 @@ import { infraDeliveryApiRef } from '../../api';
 import { useActionStarted } from '../common/ActionMessage';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { FormDialog } from '../common/FormDialog';
+import { NameAndIdFields } from '../common/NameAndIdFields';
 import { useSubmission } from '../common/useSubmission';
 import {
   DefaultValueField,
@@ -44,7 +44,6 @@ export const DefaultValueDialog = ({
   const [fields, setFields] = useState<DefaultValueFields>(
     definition ? fieldsOf(definition) : EMPTY_FIELDS,
   );
-  const [givenIdEdited, setGivenIdEdited] = useState(false);
   const set = (field: DefaultValueField, value: string) =>
     setFields(current => ({ ...current, [field]: value }));
 
@@ -116,36 +115,21 @@ export const DefaultValueDialog = ({
         made already keep the values they were made with.
       </Typography>
       <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
-        <TextField
-          id="default-value-name"
-          label="Name"
-          required
-          value={fields.name}
-          error={Boolean(problemOf('name'))}
-          helperText={problemOf('name') ?? 'What people call it: AWS region'}
-          onChange={event => {
-            set('name', event.target.value);
-            if (!definition && !givenIdEdited) {
-              set('givenId', givenIdFromName(event.target.value, ''));
-            }
-          }}
-        />
-        <TextField
-          id="default-value-given-id"
-          label="Id"
-          required
-          disabled={Boolean(definition)}
-          value={fields.givenId}
-          error={Boolean(problemOf('givenId'))}
-          helperText={
-            problemOf('givenId') ??
-            (definition
+        <NameAndIdFields
+          idPrefix="default-value"
+          name={fields.name}
+          givenId={fields.givenId}
+          fixedId={Boolean(definition)}
+          onChange={change => setFields(current => ({ ...current, ...change }))}
+          help={{
+            name: 'What people call it: AWS region',
+            givenId: definition
               ? 'Module inputs name it in default_from: it stays'
-              : 'What module inputs name in default_from; lowercase, unique in the organization: aws-region')
-          }
-          onChange={event => {
-            setGivenIdEdited(true);
-            set('givenId', event.target.value);
+              : 'What module inputs name in default_from; lowercase, unique in the organization: aws-region',
+          }}
+          problems={{
+            name: problemOf('name'),
+            givenId: problemOf('givenId'),
           }}
         />
         <TextField

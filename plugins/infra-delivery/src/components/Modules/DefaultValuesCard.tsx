@@ -6,12 +6,12 @@ import {
 } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
-import Chip from '@material-ui/core/Chip';
 import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
 import { useActionMessage } from '../common/ActionMessage';
 import { ButtonWithReason } from '../common/ButtonWithReason';
+import { ChipList } from '../common/ChipList';
 import { CARD_HEADING } from '../common/cardHeading';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { ErrorPanel } from '../common/ErrorPanel';
@@ -31,11 +31,7 @@ import { DefaultValueDialog } from './DefaultValueDialog';
 export const READ_ONLY_REASON =
   'Members of the organization add, change and delete default values; your role only reads them';
 
-/**
- * The values a default value may take, each a chip kept on one line: in a comma-separated
- * list the table broke "eu-west-1" at its hyphens ("eu-west- / 1"). The chips wrap between
- * each other. "Any" where it takes any value.
- */
+/** The values a default value may take, as chips; "Any" where it takes any value. */
 const AllowedValues = ({
   definition,
 }: {
@@ -44,26 +40,14 @@ const AllowedValues = ({
   const values = definition.schema.values ?? [];
   if (values.length === 0) return <>Any</>;
   return (
-    <Box
-      component="ul"
-      aria-label={`Allowed values of ${definition.name}`}
-      display="flex"
-      flexWrap="wrap"
-      margin={0}
-      padding={0}
-      style={{ gap: 4, listStyle: 'none' }}
-    >
-      {values.map(option => (
-        <li key={option.value}>
-          <Chip
-            size="small"
-            label={option.value}
-            title={option.label}
-            style={{ whiteSpace: 'nowrap', margin: 0 }}
-          />
-        </li>
-      ))}
-    </Box>
+    <ChipList
+      label={`Allowed values of ${definition.name}`}
+      items={values.map(option => ({
+        key: option.value,
+        label: option.value,
+        title: option.label,
+      }))}
+    />
   );
 };
 

@@ -1,7 +1,4 @@
-import {
-  givenIdFromName,
-  givenIdSchema,
-} from '@infra-delivery/plugin-infra-delivery-common';
+import { givenIdSchema } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
@@ -9,6 +6,7 @@ import { ReactNode, useState } from 'react';
 import { useActionStarted } from '../common/ActionMessage';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { FormDialog } from '../common/FormDialog';
+import { NameAndIdFields } from '../common/NameAndIdFields';
 import { useSubmission } from '../common/useSubmission';
 import { refusedFieldsOf } from '../Modules/refusedFields';
 
@@ -60,7 +58,6 @@ export const NamedResourceDialog = ({
     description: existing?.description ?? '',
   };
   const [fields, setFields] = useState(before);
-  const [givenIdEdited, setGivenIdEdited] = useState(false);
   const set = (field: Field, value: string) =>
     setFields(current => ({ ...current, [field]: value }));
 
@@ -114,38 +111,21 @@ export const NamedResourceDialog = ({
         {intro}
       </Typography>
       <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
-        <TextField
-          id="named-resource-name"
-          label="Name"
-          required
-          value={fields.name}
-          error={Boolean(problemOf('name'))}
-          helperText={
-            problemOf('name') ?? `What people call it: ${examples.name}`
-          }
-          onChange={event => {
-            set('name', event.target.value);
-            if (!existing && !givenIdEdited) {
-              set('givenId', givenIdFromName(event.target.value, ''));
-            }
-          }}
-        />
-        <TextField
-          id="named-resource-given-id"
-          label="Id"
-          required
-          disabled={Boolean(existing)}
-          value={fields.givenId}
-          error={Boolean(problemOf('givenId'))}
-          helperText={
-            problemOf('givenId') ??
-            (existing
+        <NameAndIdFields
+          idPrefix="named-resource"
+          name={fields.name}
+          givenId={fields.givenId}
+          fixedId={Boolean(existing)}
+          onChange={change => setFields(current => ({ ...current, ...change }))}
+          help={{
+            name: `What people call it: ${examples.name}`,
+            givenId: existing
               ? 'Stacks and templates name it by its id: it stays'
-              : `Lowercase letters, digits and inner dashes, unique here: ${examples.givenId}`)
-          }
-          onChange={event => {
-            setGivenIdEdited(true);
-            set('givenId', event.target.value);
+              : `Lowercase letters, digits and inner dashes, unique here: ${examples.givenId}`,
+          }}
+          problems={{
+            name: problemOf('name'),
+            givenId: problemOf('givenId'),
           }}
         />
         <TextField

@@ -1,12 +1,12 @@
 import { Content } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
 import Box from '@material-ui/core/Box';
-import Chip from '@material-ui/core/Chip';
 import Typography from '@material-ui/core/Typography';
 import { useMemo, useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
 import { ActionMessageScope, useActionMessage } from '../common/ActionMessage';
 import { ButtonWithReason } from '../common/ButtonWithReason';
+import { ChipList } from '../common/ChipList';
 import { DetailsButton } from '../common/DetailsButton';
 import { useOpenedDrawer } from '../common/drawerLinks';
 import { ErrorPanel } from '../common/ErrorPanel';
@@ -25,33 +25,21 @@ import { ProjectWithEnvironments, useProjects } from './useProjects';
 export const READ_ONLY_REASON =
   'Members of the organization create and change projects and environments; your role only reads them';
 
-/** A project's environments, each a chip kept on one line; "None yet" without any. */
+/** A project's environments as chips; "None yet" without any. */
 const EnvironmentChips = ({ project }: { project: ProjectWithEnvironments }) =>
   project.environments.length === 0 ? (
     <Typography variant="body2" color="textSecondary">
       None yet
     </Typography>
   ) : (
-    <Box
-      component="ul"
-      aria-label={`Environments of ${project.name}`}
-      display="flex"
-      flexWrap="wrap"
-      margin={0}
-      padding={0}
-      style={{ gap: 4, listStyle: 'none' }}
-    >
-      {project.environments.map(environment => (
-        <li key={environment.id}>
-          <Chip
-            size="small"
-            label={environment.name}
-            title={environment.givenId}
-            style={{ whiteSpace: 'nowrap', margin: 0 }}
-          />
-        </li>
-      ))}
-    </Box>
+    <ChipList
+      label={`Environments of ${project.name}`}
+      items={project.environments.map(environment => ({
+        key: environment.id,
+        label: environment.name,
+        title: environment.givenId,
+      }))}
+    />
   );
 
 function projectColumns(open: (id: string) => void) {
