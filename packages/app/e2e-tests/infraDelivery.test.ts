@@ -145,10 +145,13 @@ test('an AWS account is connected through the local driver', async ({
       .getByText('Connected'),
   ).toBeVisible();
 
-  await page.getByLabel('Name').fill('Analytics');
-  await page.getByLabel('Id', { exact: true }).fill('analytics');
-  await page.getByLabel('AWS account id').fill('333333333333');
-  await page.getByRole('button', { name: 'Add and connect' }).click();
+  await page.getByRole('button', { name: 'Add AWS account' }).click();
+  const addDialog = page.getByRole('dialog', { name: 'Add an AWS account' });
+  await addDialog.getByLabel('Name', { exact: true }).fill('Analytics');
+  await addDialog.getByLabel('Id', { exact: true }).fill('analytics');
+  await addDialog.getByLabel('AWS account id').fill('333333333333');
+  await addDialog.getByRole('button', { name: 'Add and connect' }).click();
+  await expect(addDialog).toBeHidden();
 
   const dialog = page.getByRole('dialog');
   // The local driver publishes no template to S3, so the console's quick-create link is absent.

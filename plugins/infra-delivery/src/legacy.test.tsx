@@ -160,7 +160,7 @@ describe('InfraDeliveryHomePage in a legacy app', () => {
     ['/infra-delivery/runs', 'Runs', 'Resize subnets'],
     ['/infra-delivery/projects', 'Projects', 'No project yet.'],
     ['/infra-delivery/modules', 'Modules', 'No module yet.'],
-    ['/infra-delivery/cloud-accounts', 'Cloud accounts', 'Add an AWS account'],
+    ['/infra-delivery/cloud-accounts', 'Cloud accounts', 'Add AWS account'],
     ['/infra-delivery/organization', 'Organization', 'Members and invitations'],
     ['/infra-delivery/status', 'Status', 'Operational'],
   ])('routes %s to its tab', async (path, tab, text) => {

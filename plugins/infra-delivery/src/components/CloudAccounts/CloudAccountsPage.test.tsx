@@ -175,6 +175,12 @@ describe('CloudAccountsPage', () => {
     return cell.closest('tr')!;
   }
 
+  /** Opens the Add an AWS account dialog from the card's header and returns it. */
+  async function openAddDialog(user: ReturnType<typeof userEvent.setup>) {
+    await user.click(screen.getByRole('button', { name: 'Add AWS account' }));
+    return screen.findByRole('dialog', { name: 'Add an AWS account' });
+  }
+
   async function fillForm(
     user: ReturnType<typeof userEvent.setup>,
     values: { name: string; givenId: string; cloudId: string },
@@ -186,23 +192,33 @@ describe('CloudAccountsPage', () => {
     await user.type(screen.getByLabelText('AWS account id'), values.cloudId);
   }
 
-  /** Creates the "Analytics" account through the form and returns the connect dialog. */
+  /** Creates the "Analytics" account through the Add dialog and returns the connect dialog. */
   async function createAnalytics(user: ReturnType<typeof userEvent.setup>) {
     await rowOf('Sandbox');
+    const addDialog = await openAddDialog(user);
     await fillForm(user, {
       name: 'Analytics',
       givenId: 'analytics',
       cloudId: '444455556666',
     });
-    await user.click(screen.getByRole('button', { name: 'Add and connect' }));
-    return screen.findByRole('dialog');
+    await user.click(
+      within(addDialog).getByRole('button', { name: 'Add and connect' }),
+    );
+    // On the real clock: findBy would move the fake one of the tests that watch the polling.
+    await eventually(() =>
+      expect(screen.getByText('Connect Analytics')).toBeInTheDocument(),
+    );
+    // The Add dialog has closed: the one open is the connect dialog.
+    return screen.getByRole('dialog');
   }
 
   it('says so when the organization has no cloud account', async () => {
     accounts = [];
     await renderPage();
     expect(
-      await screen.findByText('No cloud account yet: add the first one above.'),
+      await screen.findByText(
+        'No cloud account yet: add the first one with Add AWS account.',
+      ),
     ).toBeInTheDocument();
   });
 
@@ -439,14 +455,64 @@ describe('CloudAccountsPage', () => {
     ).toHaveLength(1);
   });
 
+  it('has Add AWS account in the header of the Cloud accounts card, opening a dialog named for it', async () => {
+    const user = userEvent.setup();
+    await renderPage();
+    await rowOf('Sandbox');
+    // No form of its own above the table any more: its fields are in the dialog.
+    expect(screen.queryByLabelText('AWS account id')).not.toBeInTheDocument();
+    expect(screen.queryByText('Add an AWS account')).not.toBeInTheDocument();
+
+    const add = screen.getByRole('button', { name: 'Add AWS account' });
+    const header = add.closest('.MuiCardHeader-root')!;
+    expect(header).not.toBeNull();
+    expect(
+      within(header as HTMLElement).getByText('Cloud accounts'),
+    ).toBeInTheDocument();
+    // The table is in the same card as the button.
+    expect(
+      header.closest('.MuiCard-root')!.querySelector('table'),
+    ).not.toBeNull();
+
+    const dialog = await openAddDialog(user);
+    // Every field says what it wants.
+    for (const [label, help] of [
+      ['Name', 'What people call it: Production'],
+      [
+        'Id',
+        'Lowercase letters, digits and inner dashes, unique here: production',
+      ],
+      [
+        'AWS account id',
+        'The 12 digits the AWS console shows in its account menu, top right',
+      ],
+    ]) {
+      expect(within(dialog).getByLabelText(label)).toHaveAccessibleDescription(
+        help,
+      );
+    }
+    expect(
+      within(dialog).getByText(/a CloudFormation stack you launch in it/),
+    ).toBeInTheDocument();
+
+    // Cancel closes it and sends nothing.
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument(),
+    );
+    expect(requestsTo('POST', '/cloud-accounts')).toHaveLength(0);
+  });
+
   it('creates an account and shows how to connect it', async () => {
     const user = userEvent.setup();
     await renderPage();
 
-    const addButton = () =>
-      screen.getByRole('button', { name: 'Add and connect' });
     await rowOf('Sandbox');
-    expect(addButton()).toBeDisabled();
+    const addDialog = await openAddDialog(user);
+    expect(
+      within(addDialog).getByRole('button', { name: 'Add and connect' }),
+    ).toBeDisabled();
+    await user.click(within(addDialog).getByRole('button', { name: 'Cancel' }));
 
     const dialog = await createAnalytics(user);
 
@@ -481,19 +547,26 @@ describe('CloudAccountsPage', () => {
       requestsTo('GET', '/cloud-accounts/ca-new/template-url'),
     ).toHaveLength(1);
 
-    // The form is emptied and the list shows the new account behind the dialog.
-    expect(screen.getByLabelText('Name')).toHaveValue('');
-    expect(screen.getByLabelText('Id')).toHaveValue('');
-    expect(screen.getByLabelText('AWS account id')).toHaveValue('');
+    // The list shows the new account behind the dialog.
     await waitFor(() =>
       expect(requestsTo('GET', '/cloud-accounts')).toHaveLength(2),
     );
+    // The next account starts from empty fields.
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument(),
+    );
+    await openAddDialog(user);
+    expect(screen.getByLabelText('Name')).toHaveValue('');
+    expect(screen.getByLabelText('Id')).toHaveValue('');
+    expect(screen.getByLabelText('AWS account id')).toHaveValue('');
   });
 
   it('proposes an id from the name and says what is wrong while the person types', async () => {
     const user = userEvent.setup();
     await renderPage();
     await rowOf('Sandbox');
+    await openAddDialog(user);
     // Read anew each time: greyed, the button hangs in the wrapper that carries its reason.
     const addButton = () =>
       screen.getByRole('button', { name: 'Add and connect' });
@@ -503,11 +576,12 @@ describe('CloudAccountsPage', () => {
     expect(givenId).toHaveValue('data-lake-eu');
 
     await user.type(screen.getByLabelText('AWS account id'), '12345678901');
-    expect(screen.getByText('a 12-digit AWS account id')).toBeInTheDocument();
+    // Said as a sentence, as every help line is.
+    expect(screen.getByText('A 12-digit AWS account id')).toBeInTheDocument();
     expect(addButton()).toBeDisabled();
     await user.type(screen.getByLabelText('AWS account id'), '2');
     expect(
-      screen.queryByText('a 12-digit AWS account id'),
+      screen.queryByText('A 12-digit AWS account id'),
     ).not.toBeInTheDocument();
     expect(addButton()).toBeEnabled();
 
@@ -515,7 +589,7 @@ describe('CloudAccountsPage', () => {
     await user.clear(givenId);
     await user.type(givenId, 'Lake');
     expect(
-      screen.getByText('lowercase letters, digits and inner dashes'),
+      screen.getByText('Lowercase letters, digits and inner dashes'),
     ).toBeInTheDocument();
     expect(addButton()).toBeDisabled();
     await user.type(screen.getByLabelText('Name'), ' 2');
@@ -523,10 +597,11 @@ describe('CloudAccountsPage', () => {
     expect(requestsTo('POST', '/cloud-accounts')).toHaveLength(0);
   });
 
-  it('says why Add and connect is greyed, and wraps its fields in a narrow window', async () => {
+  it('says why Add and connect is greyed', async () => {
     const user = userEvent.setup();
     await renderPage();
     await rowOf('Sandbox');
+    await openAddDialog(user);
     const addButton = screen.getByRole('button', { name: 'Add and connect' });
     const reasonOnHover = async (reason: string) => {
       expect(addButton).toBeDisabled();
@@ -542,14 +617,6 @@ describe('CloudAccountsPage', () => {
     await reasonOnHover('Fill in first: AWS account id.');
     await user.type(screen.getByLabelText('AWS account id'), '1234');
     await reasonOnHover('Correct the fields marked in red first.');
-
-    // Side by side without wrapping, the three fields squeezed their labels over each other.
-    expect(
-      screen.getByLabelText('Name').closest('.MuiFormControl-root')!
-        .parentElement,
-    ).toHaveStyle({
-      flexWrap: 'wrap',
-    });
   });
 
   it('offers the template download alone when the service has no quick-create link', async () => {
@@ -776,27 +843,31 @@ describe('CloudAccountsPage', () => {
     await renderPage();
 
     await rowOf('Sandbox');
+    const dialog = await openAddDialog(user);
     await fillForm(user, {
       name: 'Analytics',
       givenId: 'analytics',
       cloudId: '444455556666',
     });
-    await user.click(screen.getByRole('button', { name: 'Add and connect' }));
+    await user.click(
+      within(dialog).getByRole('button', { name: 'Add and connect' }),
+    );
 
     expect(
-      await screen.findByText(
+      await within(dialog).findByText(
         'A cloud account with id analytics already exists',
       ),
     ).toBeInTheDocument();
     expect(
-      screen.getByText(
+      within(dialog).getByText(
         'InfraDelivery:CloudAccount:ALREADY_EXISTS · Request id: req-create-409',
       ),
     ).toBeInTheDocument();
     expect(
-      screen.getByText('Error: The account could not be added'),
+      within(dialog).getByText('Error: The account could not be added'),
     ).toBeInTheDocument();
-    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    // The Add dialog stays open, and no connect dialog opens.
+    expect(screen.getAllByRole('dialog')).toEqual([dialog]);
     // What was typed stays, to correct it.
     expect(screen.getByLabelText('Id')).toHaveValue('analytics');
     expect(requestsTo('POST', '/cloud-accounts')).toHaveLength(1);

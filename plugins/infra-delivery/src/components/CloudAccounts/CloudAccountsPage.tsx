@@ -3,8 +3,8 @@ import { useApi } from '@backstage/frontend-plugin-api';
 import {
   contentWidths,
   NO_WRAP,
+  CARD_TABLE_OPTIONS,
   ROW_ACTIONS_STYLE,
-  TABLE_OPTIONS,
   WRAP_BETWEEN_WORDS,
 } from '../common/tableOptions';
 import { CloudAccount } from '@infra-delivery/plugin-infra-delivery-common';
@@ -16,7 +16,8 @@ import { useReloadableAsync } from '../common/useReloadableAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { StatusLabel } from '../common/StatusLabel';
-import { AddCloudAccountCard } from './AddCloudAccountCard';
+import { AddCloudAccountDialog } from './AddCloudAccountDialog';
+import { TableCard } from '../common/TableCard';
 import { ConnectDialog } from './ConnectDialog';
 import { LoadingTable } from '../common/LoadingTable';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
@@ -78,6 +79,7 @@ export const CloudAccountsPage = () => {
     [client],
   );
   const [connecting, setConnecting] = useState<CloudAccount>();
+  const [adding, setAdding] = useState(false);
   const isAdmin = useIsOrganizationAdmin();
 
   const actionsColumn: TableColumn<CloudAccount> = {
@@ -209,32 +211,49 @@ export const CloudAccountsPage = () => {
 
   return (
     <Content>
-      <AddCloudAccountCard
-        onAdded={account => {
-          accounts.retry();
-          setConnecting(account);
-        }}
-      />
-      <div ref={measured} style={{ marginTop: 24 }}>
-        {accounts.error && <ErrorPanel error={accounts.error} />}
-        <LoadingTable
+      {accounts.error && <ErrorPanel error={accounts.error} />}
+      <div ref={measured}>
+        <TableCard
           title="Cloud accounts"
-          loading={accounts.loading && !accounts.value}
-          loadingLabel="Loading cloud accounts"
-          options={TABLE_OPTIONS}
-          // Names, statuses and roles wrap between words, and the actions stack: kept on one
-          // line each, the table was 1,092 px wide and cut off a row's Remove at 1,024 px.
-          columns={columns}
-          data={accounts.value ?? []}
-          emptyContent={
-            <Box padding={2}>
-              <Typography>
-                No cloud account yet: add the first one above.
-              </Typography>
-            </Box>
+          subheader="The AWS accounts stacks deploy into. Each is connected through a CloudFormation stack that creates the role the portal deploys with."
+          action={
+            <Button
+              color="primary"
+              variant="contained"
+              size="small"
+              onClick={() => setAdding(true)}
+            >
+              Add AWS account
+            </Button>
           }
-        />
+        >
+          <LoadingTable
+            loading={accounts.loading && !accounts.value}
+            loadingLabel="Loading cloud accounts"
+            options={CARD_TABLE_OPTIONS}
+            // Names, statuses and roles wrap between words, and the actions stack: kept on one
+            // line each, the table was 1,092 px wide and cut off a row's Remove at 1,024 px.
+            columns={columns}
+            data={accounts.value ?? []}
+            emptyContent={
+              <Box padding={2}>
+                <Typography>
+                  No cloud account yet: add the first one with Add AWS account.
+                </Typography>
+              </Box>
+            }
+          />
+        </TableCard>
       </div>
+      {adding && (
+        <AddCloudAccountDialog
+          onAdded={account => {
+            accounts.retry();
+            setConnecting(account);
+          }}
+          onClose={() => setAdding(false)}
+        />
+      )}
       {connecting && (
         <ConnectDialog
           account={connecting}

@@ -33,6 +33,7 @@ export const CreateDialog = ({
   title,
   submitLabel,
   canSubmit,
+  disabledReason,
   onCreate,
   onClose,
   errorTitle,
@@ -43,6 +44,8 @@ export const CreateDialog = ({
   submitLabel: string;
   /** False while the fields do not describe something to create yet. */
   canSubmit: boolean;
+  /** Why the button is greyed, said on hover and focus while `canSubmit` is false. */
+  disabledReason?: string;
   /** Sends the request and takes its answer; throws the service's refusal. */
   onCreate: () => Promise<void>;
   onClose: () => void;
@@ -76,6 +79,7 @@ export const CreateDialog = ({
       title={title}
       submitLabel={submitLabel}
       canSubmit={canSubmit}
+      disabledReason={disabledReason}
       busy={busy}
       onSubmit={submit}
       onClose={onClose}

@@ -1,4 +1,5 @@
 import Button from '@material-ui/core/Button';
+import { ButtonWithReason } from './ButtonWithReason';
 import Dialog from '@material-ui/core/Dialog';
 import DialogActions from '@material-ui/core/DialogActions';
 import DialogContent from '@material-ui/core/DialogContent';
@@ -15,6 +16,7 @@ export const FormDialog = ({
   title,
   submitLabel,
   canSubmit,
+  disabledReason,
   busy,
   onSubmit,
   onClose,
@@ -24,6 +26,8 @@ export const FormDialog = ({
   submitLabel: ReactNode;
   /** Whether what was entered can be sent. */
   canSubmit: boolean;
+  /** Why the submit button is greyed, said on hover and focus (not while `busy`). */
+  disabledReason?: string;
   busy: boolean;
   onSubmit: () => void;
   onClose: () => void;
@@ -45,14 +49,15 @@ export const FormDialog = ({
           <Button onClick={() => onClose()} disabled={busy}>
             Cancel
           </Button>
-          <Button
+          <ButtonWithReason
             type="submit"
             color="primary"
             variant="contained"
             disabled={!canSubmit || busy}
+            disabledReason={busy ? undefined : disabledReason}
           >
             {submitLabel}
-          </Button>
+          </ButtonWithReason>
         </DialogActions>
       </DialogForm>
     </Dialog>

@@ -1,0 +1,135 @@
+import { useApi } from '@backstage/frontend-plugin-api';
+import {
+  CloudAccount,
+  cloudIdSchema,
+  givenIdFromName,
+  givenIdSchema,
+} from '@infra-delivery/plugin-infra-delivery-common';
+import TextField from '@material-ui/core/TextField';
+import Typography from '@material-ui/core/Typography';
+import { useState } from 'react';
+import { infraDeliveryApiRef } from '../../api';
+import { CreateDialog } from '../OrganizationSettings/CreateDialog';
+
+const EMPTY_FORM = { name: '', givenId: '', cloudId: '' };
+
+/** Each field: its label, and its help under it until something is wrong with it. */
+const FIELDS = [
+  ['name', 'Name', 'What people call it: Production'],
+  [
+    'givenId',
+    'Id',
+    'Lowercase letters, digits and inner dashes, unique here: production',
+  ],
+  [
+    'cloudId',
+    'AWS account id',
+    'The 12 digits the AWS console shows in its account menu, top right',
+  ],
+] as const;
+
+/** A schema's wording ("a 12-digit AWS account id") as the sentence a help line is. */
+function sentenceCase(message: string): string {
+  return message.charAt(0).toUpperCase() + message.slice(1);
+}
+
+/** What the form needs of the common package's zod schemas. */
+type WireSchema = {
+  safeParse(value: unknown): { error?: { issues: { message: string }[] } };
+};
+
+/**
+ * What is wrong with each field of the form, by the service's own schemas: said while the
+ * person types, instead of a 400 after they press the button. An empty field is not wrong yet.
+ * The schemas' wording ("a 12-digit AWS account id") begins a sentence here.
+ */
+function formProblems(
+  form: typeof EMPTY_FORM,
+): Partial<Record<keyof typeof EMPTY_FORM, string>> {
+  const problem = (schema: WireSchema, value: string) => {
+    const message = value
+      ? schema.safeParse(value).error?.issues[0]?.message
+      : undefined;
+    return message && sentenceCase(message);
+  };
+  return Object.fromEntries(
+    Object.entries({
+      givenId: problem(givenIdSchema, form.givenId),
+      cloudId: problem(cloudIdSchema, form.cloudId),
+    }).filter(([, message]) => message),
+  );
+}
+
+/**
+ * The dialog the Cloud accounts card's Add AWS account opens: the account's name, id and AWS
+ * account id. Once added, it closes and `onAdded` goes on to connect the account through
+ * CloudFormation.
+ */
+export const AddCloudAccountDialog = ({
+  onAdded,
+  onClose,
+}: {
+  onAdded: (account: CloudAccount) => void;
+  onClose: () => void;
+}) => {
+  const client = useApi(infraDeliveryApiRef);
+  const [form, setForm] = useState(EMPTY_FORM);
+  // The id follows the name until the person writes one of their own.
+  const [givenIdEdited, setGivenIdEdited] = useState(false);
+  const problems = formProblems(form);
+  const missing = FIELDS.filter(([field]) => !form[field].trim()).map(
+    ([, label]) => label,
+  );
+  // Why the button is greyed, on hover and focus: the empty fields first, then the wrong ones.
+  let notReady: string | undefined;
+  if (missing.length) notReady = `Fill in first: ${missing.join(', ')}.`;
+  else if (Object.keys(problems).length) {
+    notReady = 'Correct the fields marked in red first.';
+  }
+  const change = (field: keyof typeof EMPTY_FORM, value: string) => {
+    if (field === 'givenId') setGivenIdEdited(true);
+    setForm({
+      ...form,
+      [field]: value,
+      ...(field === 'name' && !givenIdEdited
+        ? { givenId: value.trim() ? givenIdFromName(value, '') : '' }
+        : {}),
+    });
+  };
+
+  return (
+    <CreateDialog
+      title="Add an AWS account"
+      submitLabel="Add and connect"
+      canSubmit={!notReady}
+      disabledReason={notReady}
+      errorTitle="The account could not be added"
+      intro={
+        <Typography variant="body2" paragraph>
+          Once added, the account is connected: a CloudFormation stack you
+          launch in it creates the role the portal deploys with.
+        </Typography>
+      }
+      onCreate={async () => {
+        const created = await client.call('createCloudAccount', {
+          body: { data: form },
+        });
+        onAdded(created.data);
+      }}
+      onClose={onClose}
+    >
+      {FIELDS.map(([field, label, help]) => (
+        <TextField
+          key={field}
+          id={`cloud-account-${field}`}
+          name={field}
+          label={label}
+          value={form[field]}
+          error={Boolean(problems[field])}
+          helperText={problems[field] ?? help}
+          onChange={event => change(field, event.target.value)}
+        />
+      ))}
+    </CreateDialog>
+  );
+};
