@@ -200,9 +200,15 @@ export class PipelineEngine {
     return (this.deps.leaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000;
   }
 
-  /** A break longer than this between two turns of the pause watch is a pause: 5 s at most. */
+  /**
+   * A break longer than this between two turns of the pause watch is a pause: half a lease.
+   * Runners renew every third of a lease, so a shorter break cannot cost one its lease; and the
+   * event loop of a busy machine runs late by hundreds of milliseconds without any pause (at a
+   * quarter of a 3 s lease, a loaded CI machine passed for a frozen backend and kept a lease
+   * that had lapsed).
+   */
   private get pauseMs() {
-    return Math.min(5_000, this.leaseMs / 4);
+    return this.leaseMs / 2;
   }
 
   /**
