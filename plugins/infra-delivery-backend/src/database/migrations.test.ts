@@ -1,13 +1,25 @@
 import path from 'node:path';
 import { mockServices } from '@backstage/backend-test-utils';
 import { seedStacks } from '../__testUtils__/engineFixtures';
-import { createTestDatabases } from '../__testUtils__/testDatabases';
+import {
+  createTestDatabases,
+  TestDatabaseId,
+} from '../__testUtils__/testDatabases';
 import { createStores } from './stores';
 import { applyDatabaseMigrations, tuneSqlite } from './migrations';
 
 jest.setTimeout(60_000);
 
 const databases = createTestDatabases();
+
+/** A new database of `databaseId` with every migration applied, as the plugin starts; `database` migrates it again. */
+async function migrated(databaseId: TestDatabaseId) {
+  const knex = await databases.init(databaseId);
+  const database = mockServices.database({ knex });
+  await tuneSqlite(knex);
+  await applyDatabaseMigrations(database, knex);
+  return { knex, database };
+}
 
 describe('migrations', () => {
   it.each(databases.eachSupportedId())(
@@ -35,10 +47,7 @@ describe('migrations', () => {
   it.each(databases.eachSupportedId())(
     'adds and removes the cloud account of stacks without touching stacks or pipelines on %p',
     async databaseId => {
-      const knex = await databases.init(databaseId);
-      const database = mockServices.database({ knex });
-      await tuneSqlite(knex);
-      await applyDatabaseMigrations(database, knex);
+      const { knex, database } = await migrated(databaseId);
       const stores = createStores(knex);
       const seed = await seedStacks(stores, 1);
       const account = await stores.cloudAccounts.create({
@@ -76,10 +85,7 @@ describe('migrations', () => {
   it.each(databases.eachSupportedId())(
     'fills a stack’s applied input from its latest change run that succeeded on %p',
     async databaseId => {
-      const knex = await databases.init(databaseId);
-      const database = mockServices.database({ knex });
-      await tuneSqlite(knex);
-      await applyDatabaseMigrations(database, knex);
+      const { knex, database } = await migrated(databaseId);
       const stores = createStores(knex);
       const seed = await seedStacks(stores, 2);
       const [applied, never] = seed.stacks;
@@ -129,10 +135,7 @@ describe('migrations', () => {
   it.each(databases.eachSupportedId())(
     'gives repeated service-account names a number, the oldest keeping its own, and refuses new repeats on %p',
     async databaseId => {
-      const knex = await databases.init(databaseId);
-      const database = mockServices.database({ knex });
-      await tuneSqlite(knex);
-      await applyDatabaseMigrations(database, knex);
+      const { knex, database } = await migrated(databaseId);
       await knex.migrate.down({
         directory: path.resolve(__dirname, '../../migrations'),
         name: '20261129010000_service_account_names_unique.js',
@@ -171,10 +174,7 @@ describe('migrations', () => {
   it.each(databases.eachSupportedId())(
     'rolls runner processes back to one row per runner id, the one seen last, on %p',
     async databaseId => {
-      const knex = await databases.init(databaseId);
-      const database = mockServices.database({ knex });
-      await tuneSqlite(knex);
-      await applyDatabaseMigrations(database, knex);
+      const { knex, database } = await migrated(databaseId);
       const stores = createStores(knex);
       const [acme, other] = await Promise.all(
         ['acme', 'other'].map(name => stores.organizations.create({ name })),
