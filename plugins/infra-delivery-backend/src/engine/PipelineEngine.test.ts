@@ -463,6 +463,39 @@ describe.each(databases.eachSupportedId())(
       }
     });
 
+    it('takes a late turn of a busy event loop, shorter than half a lease, for no pause', async () => {
+      // The clock and the pause watch's timer only: the databases keep their own timers.
+      jest.useFakeTimers({
+        doNotFake: [
+          'nextTick',
+          'setImmediate',
+          'clearImmediate',
+          'setTimeout',
+          'clearTimeout',
+          'queueMicrotask',
+          'hrtime',
+          'performance',
+        ],
+      });
+      const { stores, seed, engine } = await setup({ leaseSeconds: 2 });
+      const stopWatching = engine.watchForPauses();
+      try {
+        const org = seed.organizationId;
+        const run = await queueStackRun(stores, seed, 0);
+        await engine.admit(run.id);
+        await engine.claim(org, 'runner-that-dies');
+        jest.advanceTimersByTime(1000);
+        // A loaded machine runs the watch's timer 0.7 s late: more than a quarter of the lease
+        // (the threshold that once kept a lapsed lease on CI), less than half.
+        jest.setSystemTime(Date.now() + 700);
+        jest.advanceTimersByTime(1500);
+        expect(await engine.expireLeases()).toBe(1);
+      } finally {
+        stopWatching();
+        jest.useRealTimers();
+      }
+    });
+
     it('does not queue a step again whose lease was renewed after the expiry read it', async () => {
       const { stores, seed, engine } = await setup({ leaseSeconds: 1 });
       const org = seed.organizationId;
