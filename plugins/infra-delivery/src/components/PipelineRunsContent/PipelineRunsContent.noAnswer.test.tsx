@@ -197,4 +197,55 @@ describe('PipelineRunsContent when the service does not answer', () => {
     });
     expect(runReads()).toBeGreaterThan(reads);
   }, 20_000);
+
+  it('lets the Approve dialog be closed once its request goes unanswered, and still says the approval', async () => {
+    const card = await openRun();
+    await userEvent.click(
+      within(card).getByRole('button', { name: 'Approve' }),
+    );
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Approve the plan?',
+    });
+    service.freeze();
+    await userEvent.click(
+      within(dialog).getByRole('button', { name: 'Approve' }),
+    );
+
+    // Sent, unanswered: greyed, and nothing said yet.
+    expect(
+      within(dialog).getByRole('button', { name: 'Cancel' }),
+    ).toBeDisabled();
+    expect(
+      within(dialog).getByRole('button', { name: 'Approve' }),
+    ).toBeDisabled();
+    expect(within(dialog).queryByRole('status')).not.toBeInTheDocument();
+
+    time.later(NO_ANSWER_NOTICE_MS + 1_000);
+    await waitFor(
+      () =>
+        expect(within(dialog).getByRole('status')).toHaveTextContent(
+          /^The service has not answered for 1[12]s\. It may still carry out the request; closing this dialog will not cancel it\.$/,
+        ),
+      { timeout: 2_000 },
+    );
+    expect(
+      within(dialog).getByRole('button', { name: 'Approve' }),
+    ).toBeDisabled();
+    await userEvent.click(
+      within(dialog).getByRole('button', { name: 'Cancel' }),
+    );
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument(),
+    );
+
+    // The approval is answered late: the page says what it did.
+    service.answer();
+    await waitFor(() =>
+      expect(
+        within(card)
+          .getAllByRole('status')
+          .some(element => /^Approved: /.test(element.textContent ?? '')),
+      ).toBe(true),
+    );
+  }, 20_000);
 });
