@@ -15,6 +15,8 @@ import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { useCanExecuteRuns, useCanRollBack } from '../common/useCanExecuteRuns';
 import { useLiveDeployments } from '../common/useLiveDeployments';
+import { useLiveLoad } from '../common/useLiveLoad';
+import { NoAnswerNotice } from '../common/NoAnswerNotice';
 import { useOpenedDrawer } from '../common/drawerLinks';
 import { DeploymentDrawer } from './DeploymentDrawer';
 import {
@@ -55,12 +57,15 @@ export const DeploymentsView = ({
   // Each refresh is a new load, even while one is under way (whose answer is then dropped):
   // an announcement during a load may be about a change that load does not see yet.
   const [version, refresh] = useReducer((v: number) => v + 1, 0);
-  const { value, loading, error } = useAsync(
-    () =>
-      client.call('listDeployments', {
-        query: { clusterRef, serviceRef, limit: 50 },
-      }),
-    [client, clusterRef, serviceRef, version],
+  const { value, loading, error, silentSince } = useLiveLoad(
+    useAsync(
+      () =>
+        client.call('listDeployments', {
+          query: { clusterRef, serviceRef, limit: 50 },
+        }),
+      [client, clusterRef, serviceRef, version],
+    ),
+    refresh,
   );
   const live = useLiveDeployments({ clusterRef, serviceRef }, refresh);
   // The room the table has: the columns fold into others where it is short (see `columns`).
@@ -83,7 +88,14 @@ export const DeploymentsView = ({
     return () => clearInterval(timer);
   }, [live, inFlight, refresh]);
 
-  if (loading && !value) return <Progress />;
+  if (loading && !value) {
+    return (
+      <>
+        <NoAnswerNotice silentSince={silentSince} hasData={false} />
+        <Progress />
+      </>
+    );
+  }
   if (error) return <ErrorPanel error={error} />;
 
   const current = deployments.find(d => d.status === 'SUCCEEDED');
@@ -332,6 +344,7 @@ export const DeploymentsView = ({
 
   return (
     <div ref={measured}>
+      <NoAnswerNotice silentSince={silentSince} />
       {message}
       <PluginTable
         title={`Deployments of ${serviceRef}`}

@@ -54,6 +54,7 @@ export const AddModuleDialog = ({
   };
   const {
     busy,
+    silentFor,
     error,
     submit: add,
   } = useSubmission(async () => {
@@ -85,6 +86,7 @@ export const AddModuleDialog = ({
       submitLabel="Add the module"
       canSubmit={complete}
       busy={busy}
+      silentFor={silentFor}
       onSubmit={add}
       onClose={onClose}
     >

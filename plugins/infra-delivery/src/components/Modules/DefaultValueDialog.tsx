@@ -60,6 +60,7 @@ export const DefaultValueDialog = ({
 
   const {
     busy,
+    silentFor,
     error,
     submit: save,
   } = useSubmission(async () => {
@@ -106,6 +107,7 @@ export const DefaultValueDialog = ({
       submitLabel={definition ? 'Save the changes' : 'Add the default value'}
       canSubmit={complete}
       busy={busy}
+      silentFor={silentFor}
       onSubmit={save}
       onClose={onClose}
     >

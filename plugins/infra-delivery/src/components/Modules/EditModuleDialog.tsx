@@ -33,6 +33,7 @@ export const EditModuleDialog = ({
   };
   const {
     busy,
+    silentFor,
     error,
     submit: save,
   } = useSubmission(async () => {
@@ -51,6 +52,7 @@ export const EditModuleDialog = ({
       submitLabel="Save the changes"
       canSubmit={complete}
       busy={busy}
+      silentFor={silentFor}
       onSubmit={save}
       onClose={onClose}
     >

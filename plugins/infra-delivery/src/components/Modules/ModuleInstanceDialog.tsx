@@ -109,6 +109,7 @@ export const ModuleInstanceDialog = ({
 
   const {
     busy,
+    silentFor,
     error,
     submit: save,
   } = useSubmission(async () => {
@@ -145,6 +146,7 @@ export const ModuleInstanceDialog = ({
       submitLabel={instance ? 'Save the changes' : 'Create the instance'}
       canSubmit={complete}
       busy={busy}
+      silentFor={silentFor}
       onSubmit={save}
       onClose={onClose}
     >

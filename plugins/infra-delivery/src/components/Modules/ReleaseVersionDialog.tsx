@@ -54,6 +54,7 @@ export const ReleaseVersionDialog = ({
   };
   const {
     busy,
+    silentFor,
     error,
     submit: release,
   } = useSubmission(async () => {
@@ -74,6 +75,7 @@ export const ReleaseVersionDialog = ({
       submitLabel="Release"
       canSubmit={complete}
       busy={busy}
+      silentFor={silentFor}
       onSubmit={release}
       onClose={onClose}
     >

@@ -69,6 +69,7 @@ export const ConnectCodeSourceDialog = ({
   };
   const {
     busy,
+    silentFor,
     error,
     submit: connect,
   } = useSubmission(async () => {
@@ -97,6 +98,7 @@ export const ConnectCodeSourceDialog = ({
       submitLabel="Connect"
       canSubmit={complete}
       busy={busy}
+      silentFor={silentFor}
       onSubmit={connect}
       onClose={onClose}
     >

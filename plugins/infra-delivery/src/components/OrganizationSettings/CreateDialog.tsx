@@ -56,7 +56,7 @@ export const CreateDialog = ({
   children: ReactNode;
 }) => {
   const actionStarted = useActionStarted();
-  const { busy, error, submit } = useSubmission(async () => {
+  const { busy, error, submit, silentFor } = useSubmission(async () => {
     actionStarted();
     await onCreate();
     onClose();
@@ -81,6 +81,7 @@ export const CreateDialog = ({
       canSubmit={canSubmit}
       disabledReason={disabledReason}
       busy={busy}
+      silentFor={silentFor}
       onSubmit={submit}
       onClose={onClose}
     >

@@ -31,6 +31,8 @@ import {
 } from '../common/RunStatus';
 import { isActiveRun, LIVE_POLL_MS } from '../common/livePolling';
 import { useLiveRuns } from '../common/useLiveRuns';
+import { useLiveLoad } from '../common/useLiveLoad';
+import { NoAnswerNotice } from '../common/NoAnswerNotice';
 import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
 import { markRunsLoaded, measureRunsRender } from './renderTiming';
 import { RunStateNote } from './RunStateNote';
@@ -158,11 +160,7 @@ export const PipelineRunsView = ({
   // Which list is asked for: a refresh asks for the same one again, a filter or page another.
   const list = JSON.stringify([stackIds, statuses, driftChecksOnly, cursor]);
 
-  const {
-    value: shown,
-    loading,
-    error,
-  } = useAsync(async () => {
+  const load = useAsync(async () => {
     const page = await client.call('listPipelineRuns', {
       query: {
         ...(stackIds.length ? { attachedEntityId: stackIds } : {}),
@@ -182,6 +180,12 @@ export const PipelineRunsView = ({
     cursor,
     version,
   ]);
+  const {
+    value: shown,
+    loading,
+    error,
+    silentSince,
+  } = useLiveLoad(load, refresh);
   const value = shown?.page;
   // A page whose cursor the service no longer takes (signed with an earlier key, after the
   // backend restarted, say) leads to the newest runs instead of an error.
@@ -316,6 +320,7 @@ export const PipelineRunsView = ({
           />
         </FilterGroup>
       </Box>
+      <NoAnswerNotice silentSince={silentSince} hasData={Boolean(value)} />
       {error && !cursorRefused && <ErrorPanel error={error} />}
       {loading && !value && <Progress />}
       {value && (

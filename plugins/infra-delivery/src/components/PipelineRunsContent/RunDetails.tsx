@@ -15,8 +15,10 @@ import {
   noRunnerWillClaim,
   RunState,
 } from '../common/RunStatus';
-import { isActiveRun, LIVE_POLL_MS } from '../common/livePolling';
+import { isLiveRun, LIVE_POLL_MS } from '../common/livePolling';
 import { useLiveRuns } from '../common/useLiveRuns';
+import { useLiveLoad } from '../common/useLiveLoad';
+import { NoAnswerNotice } from '../common/NoAnswerNotice';
 import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
 import { PlanSummary, summariesInStepOrder } from './PlanSummary';
 import { ResourceChanges } from './ResourceChanges';
@@ -46,7 +48,7 @@ export const RunDetails = ({
   onClose?: () => void;
 }) => {
   const client = useApi(infraDeliveryApiRef);
-  const { value, loading, error, retry } = useReloadableAsync(async () => {
+  const load = useReloadableAsync(async () => {
     const [run, steps, summaries] = await Promise.all([
       client.call('getPipelineRun', { params: { id: runId } }),
       client.call('listStepExecutions', { params: { id: runId } }),
@@ -72,12 +74,14 @@ export const RunDetails = ({
       blocker,
     };
   }, [client, runId]);
+  const { retry } = load;
+  const { value, loading, error, silentSince } = useLiveLoad(load, retry);
   const refresh = useCallback(() => retry(), [retry]);
   const { message, say } = useActionMessage(
     id => id === value?.run.id && FINAL_STATUSES.includes(value.run.status),
   );
   useLiveRuns(refresh);
-  useInterval(refresh, isActiveRun(value?.run.status) ? LIVE_POLL_MS : null);
+  useInterval(refresh, isLiveRun(value?.run.status) ? LIVE_POLL_MS : null);
 
   return (
     <Box marginTop={2} component="section" aria-label="Run details">
@@ -90,6 +94,7 @@ export const RunDetails = ({
         subheader={value && <RunFacts run={value.run} names={names} />}
         action={onClose && <Button onClick={onClose}>Close</Button>}
       >
+        <NoAnswerNotice silentSince={silentSince} hasData={Boolean(value)} />
         {loading && !value && <Progress />}
         {error && <ErrorPanel error={error} />}
         {value && (

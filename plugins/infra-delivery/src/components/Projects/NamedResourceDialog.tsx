@@ -78,7 +78,7 @@ export const NamedResourceDialog = ({
         }),
       };
 
-  const { busy, error, submit } = useSubmission(async () => {
+  const { busy, error, submit, silentFor } = useSubmission(async () => {
     actionStarted();
     await save(changes);
     onClose(true);
@@ -104,6 +104,7 @@ export const NamedResourceDialog = ({
       submitLabel={submitLabel}
       canSubmit={complete}
       busy={busy}
+      silentFor={silentFor}
       onSubmit={submit}
       onClose={() => onClose(false)}
     >

@@ -11,6 +11,8 @@ import { useRunPagePath } from '../common/useInfrastructurePath';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { useIsOrganizationAdmin } from '../common/useIsOrganizationAdmin';
 import { useLiveRuns } from '../common/useLiveRuns';
+import { useLiveLoad } from '../common/useLiveLoad';
+import { NoAnswerNotice } from '../common/NoAnswerNotice';
 import { ConnectRunnerButton } from './ConnectRunnerButton';
 import { Timestamp } from '../common/Timestamp';
 import { RunnerStatusLabel } from './RunnerStatusLabel';
@@ -221,6 +223,7 @@ export const RunnersCard = ({
   const isAdmin = useIsOrganizationAdmin();
   const runners = useRunnerPages();
   const { retry } = runners;
+  const { value: page, error, silentSince } = useLiveLoad(runners, retry);
   useLiveRuns(retry);
   useInterval(retry, RUNNERS_REFRESH_MS);
   const connected = () => {
@@ -228,7 +231,6 @@ export const RunnersCard = ({
     retry();
     onRunnerConnected?.();
   };
-  const page = runners.value;
   const shared = sharedIds(page?.data ?? []);
   const runTitles = useRunTitles(
     (page?.data ?? []).flatMap(runner => runner.currentPipelineRunId ?? []),
@@ -243,7 +245,12 @@ export const RunnersCard = ({
           <ConnectRunnerButton onConnected={connected} />
         ) : undefined
       }
-      notes={runners.error && <ErrorPanel error={runners.error} />}
+      notes={
+        <>
+          <NoAnswerNotice silentSince={silentSince} hasData={Boolean(page)} />
+          {error && <ErrorPanel error={error} />}
+        </>
+      }
       footer={
         page &&
         (runners.hasPrevious || runners.hasNext) && (

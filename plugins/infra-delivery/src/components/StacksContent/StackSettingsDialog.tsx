@@ -64,6 +64,7 @@ export const StackSettingsDialog = ({
   const hoursProblem = intervalProblem(form.driftCheckIntervalHours);
   const {
     busy,
+    silentFor,
     error,
     submit: save,
   } = useSubmission(async () => {
@@ -88,6 +89,7 @@ export const StackSettingsDialog = ({
       submitLabel="Save"
       canSubmit={canSave}
       busy={busy}
+      silentFor={silentFor}
       onSubmit={save}
       onClose={onClose}
     >

@@ -23,6 +23,8 @@ import { useCanExecuteRuns } from '../common/useCanExecuteRuns';
 import { isActiveRun, LIVE_POLL_MS } from '../common/livePolling';
 import { useEntityRunLink } from '../common/useEntityTabLink';
 import { useLiveRuns } from '../common/useLiveRuns';
+import { useLiveLoad } from '../common/useLiveLoad';
+import { NoAnswerNotice } from '../common/NoAnswerNotice';
 import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
 import { driftCheckBusyReason, StackBusyNote } from './StackBusyNote';
 import { StackDetails, StackDrawer } from './StackDrawer';
@@ -53,7 +55,9 @@ const resourcesText = (count: number) => {
 export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
   const client = useApi(infraDeliveryApiRef);
   const canExecute = useCanExecuteRuns();
-  const { value, loading, error, retry } = useStacksOverview(stackIds);
+  const overview = useStacksOverview(stackIds);
+  const { retry } = overview;
+  const { value, loading, error, silentSince } = useLiveLoad(overview, retry);
   const rows = value?.rows;
   const refresh = useCallback(() => retry(), [retry]);
   useLiveRuns(refresh);
@@ -112,7 +116,12 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
   const [measured, width] = useContainerWidth<HTMLDivElement>();
   const narrow = narrowerThan(width, 760);
   if (loading && !value) {
-    return <Progress />;
+    return (
+      <>
+        <NoAnswerNotice silentSince={silentSince} hasData={false} />
+        <Progress />
+      </>
+    );
   }
   if (error) {
     return <ErrorPanel error={error} />;
@@ -295,6 +304,7 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
 
   return (
     <>
+      <NoAnswerNotice silentSince={silentSince} />
       {message}
       {waitingForRunner && (
         <WaitingForRunnerNotice

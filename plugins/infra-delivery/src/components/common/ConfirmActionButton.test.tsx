@@ -1,7 +1,9 @@
-import { renderInTestApp } from '@backstage/test-utils';
+import { alertApiRef } from '@backstage/frontend-plugin-api';
+import { renderInTestApp, TestApiProvider } from '@backstage/test-utils';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ConfirmActionButton } from './ConfirmActionButton';
+import { NO_ANSWER_NOTICE_MS } from './silence';
 
 describe('ConfirmActionButton', () => {
   it('confirms with Enter in the note, as with the button', async () => {
@@ -55,5 +57,60 @@ describe('ConfirmActionButton', () => {
 
     await userEvent.type(field, 'ork{Enter}');
     await waitFor(() => expect(onConfirm).toHaveBeenCalledTimes(1));
+  });
+
+  it('can be closed once the service is silent, and alerts a refusal that comes after', async () => {
+    let refuse: (error: Error) => void = () => {};
+    const onConfirm = jest.fn(
+      () =>
+        new Promise<void>((_resolve, reject) => {
+          refuse = reject;
+        }),
+    );
+    const alertApi = { post: jest.fn(), alert$: jest.fn() };
+    const realNow = Date.now.bind(Date);
+    const clock = jest.spyOn(Date, 'now');
+    try {
+      await renderInTestApp(
+        <TestApiProvider apis={[[alertApiRef, alertApi]]}>
+          <ConfirmActionButton
+            label="Roll back"
+            title="Roll back to app:6?"
+            onConfirm={onConfirm}
+          >
+            The service runs app:6 again.
+          </ConfirmActionButton>
+        </TestApiProvider>,
+      );
+      await userEvent.click(screen.getByRole('button', { name: 'Roll back' }));
+      const dialog = await screen.findByRole('dialog');
+      await userEvent.click(
+        within(dialog).getByRole('button', { name: 'Roll back' }),
+      );
+      const cancel = within(dialog).getByRole('button', { name: 'Cancel' });
+      expect(cancel).toBeDisabled();
+
+      // The service has been silent long.
+      clock.mockImplementation(() => realNow() + NO_ANSWER_NOTICE_MS);
+      await waitFor(() => expect(cancel).toBeEnabled(), { timeout: 2_000 });
+      expect(within(dialog).getByRole('status')).toHaveTextContent(
+        /^The service has not answered for 1\d+s\. It may still carry out the request; closing this dialog will not cancel it\.$/,
+      );
+      await userEvent.click(cancel);
+      await waitFor(() =>
+        expect(screen.queryByRole('dialog')).not.toBeInTheDocument(),
+      );
+
+      refuse(new Error('The deployment has moved on'));
+      await waitFor(() =>
+        expect(alertApi.post).toHaveBeenCalledWith({
+          message: 'Roll back failed: The deployment has moved on',
+          severity: 'error',
+        }),
+      );
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    } finally {
+      clock.mockRestore();
+    }
   });
 });

@@ -5,10 +5,12 @@ import DialogContent from '@material-ui/core/DialogContent';
 import DialogTitle from '@material-ui/core/DialogTitle';
 import TextField from '@material-ui/core/TextField';
 import Tooltip from '@material-ui/core/Tooltip';
-import { ReactNode, useState } from 'react';
+import { ReactNode, useRef, useState } from 'react';
 import { useActionStarted } from './ActionMessage';
 import { DialogForm } from './DialogForm';
 import { ErrorPanel } from './ErrorPanel';
+import { NoAnswerNote } from './NoAnswerNote';
+import { useSubmission } from './useSubmission';
 
 let dialogCount = 0;
 
@@ -45,7 +47,11 @@ export interface ConfirmActionButtonProps<T> {
   dismissLabel?: string;
 }
 
-/** A button that changes infrastructure: it asks first, then shows the outcome's error if any. */
+/**
+ * A button that changes infrastructure: it asks first, then shows the outcome's error if any.
+ * While the service does not answer for long, the dialog says so and can be closed: the answer
+ * still comes to `onDone` (or, failed, to an alert).
+ */
 export const ConfirmActionButton = <T,>({
   label,
   title,
@@ -66,27 +72,30 @@ export const ConfirmActionButton = <T,>({
   const [titleId] = useState(() => `confirm-action-${++dialogCount}`);
   const [typed, setTyped] = useState('');
   const [note, setNote] = useState('');
-  const [open, setOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<Error>();
+  const [open, setOpenState] = useState(false);
+  const shown = useRef(false);
+  const setOpen = (next: boolean) => {
+    shown.current = next;
+    setOpenState(next);
+  };
   const actionStarted = useActionStarted();
+  const { busy, error, submit, silentFor } = useSubmission(
+    async () => {
+      const result = await onConfirm(note.trim());
+      setOpen(false);
+      onDone?.(result);
+    },
+    { what: label, shown: () => shown.current },
+  );
+  // Closing while the request is under way is offered once the service has been silent long.
+  const canClose = !busy || silentFor !== undefined;
 
   const canConfirm =
     !busy && (typedConfirmation === undefined || typed === typedConfirmation);
 
-  const confirm = async () => {
+  const confirm = () => {
     actionStarted();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const result = await onConfirm(note.trim());
-      setOpen(false);
-      onDone?.(result);
-    } catch (e) {
-      setError(e as Error);
-    } finally {
-      setBusy(false);
-    }
+    submit();
   };
 
   const button = (
@@ -120,7 +129,7 @@ export const ConfirmActionButton = <T,>({
       {/* A form: Enter in its fields confirms, as the button does. */}
       <Dialog
         open={open}
-        onClose={() => !busy && setOpen(false)}
+        onClose={() => canClose && setOpen(false)}
         aria-labelledby={titleId}
       >
         <DialogForm onSubmit={confirm} canSubmit={canConfirm}>
@@ -154,7 +163,7 @@ export const ConfirmActionButton = <T,>({
             {error && <ErrorPanel error={error} title={`${label} failed`} />}
           </DialogContent>
           <DialogActions>
-            <Button onClick={() => setOpen(false)} disabled={busy}>
+            <Button onClick={() => setOpen(false)} disabled={!canClose}>
               {dismissLabel}
             </Button>
             <Button
@@ -166,6 +175,7 @@ export const ConfirmActionButton = <T,>({
               {confirmLabel}
             </Button>
           </DialogActions>
+          <NoAnswerNote silentFor={silentFor} />
         </DialogForm>
       </Dialog>
     </>

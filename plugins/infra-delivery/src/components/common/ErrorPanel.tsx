@@ -5,6 +5,7 @@ import {
   isSafeLinkUrl,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import Typography from '@material-ui/core/Typography';
+import { isUnanswered } from './silence';
 
 /** A detail line `body.data.role: Invalid option…` as a person reads it: `role: Invalid option…`. */
 function readableDetail(item: string): string {
@@ -41,19 +42,6 @@ const Details = ({ body }: { body: ErrorBody }) => (
     )}
   </>
 );
-
-/**
- * True for a request that got no answer at all (the backend down or restarting, the network
- * gone): browsers reject fetch with a TypeError, worded by each ("Failed to fetch",
- * "NetworkError when attempting to fetch resource.", "Load failed").
- */
-function isUnanswered(error: Error): boolean {
-  return (
-    !(error instanceof InfraDeliveryApiError) &&
-    error.name === 'TypeError' &&
-    /fetch|network|load failed/i.test(error.message)
-  );
-}
 
 /** The error's message, and for a request without an answer what a person can check. */
 function messageOf(error: Error): string {

@@ -6,11 +6,14 @@ import DialogContent from '@material-ui/core/DialogContent';
 import DialogTitle from '@material-ui/core/DialogTitle';
 import { ReactNode, useId } from 'react';
 import { DialogForm } from './DialogForm';
+import { NoAnswerNote } from './NoAnswerNote';
 
 /**
  * A dialog that asks for what one request sends: its title, its fields (`children`), Cancel
  * and the submit button (`submitLabel`), which Enter in a field presses too. While `busy` (the
- * request under way) neither the buttons nor a click outside do anything.
+ * request under way) neither the buttons nor a click outside do anything, until the service
+ * has not answered for long (`silentFor`, from `useSubmission`): then the dialog says so, and
+ * Cancel closes it.
  */
 export const FormDialog = ({
   title,
@@ -18,6 +21,7 @@ export const FormDialog = ({
   canSubmit,
   disabledReason,
   busy,
+  silentFor,
   onSubmit,
   onClose,
   children,
@@ -29,15 +33,18 @@ export const FormDialog = ({
   /** Why the submit button is greyed, said on hover and focus (not while `busy`). */
   disabledReason?: string;
   busy: boolean;
+  /** The seconds the request under way has gone unanswered, once that is long. */
+  silentFor?: number;
   onSubmit: () => void;
   onClose: () => void;
   children: ReactNode;
 }) => {
   const titleId = useId();
+  const canClose = !busy || silentFor !== undefined;
   return (
     <Dialog
       open
-      onClose={() => !busy && onClose()}
+      onClose={() => canClose && onClose()}
       fullWidth
       maxWidth="sm"
       aria-labelledby={titleId}
@@ -46,7 +53,7 @@ export const FormDialog = ({
         <DialogTitle id={titleId}>{title}</DialogTitle>
         <DialogContent>{children}</DialogContent>
         <DialogActions>
-          <Button onClick={() => onClose()} disabled={busy}>
+          <Button onClick={() => onClose()} disabled={!canClose}>
             Cancel
           </Button>
           <ButtonWithReason
@@ -59,6 +66,7 @@ export const FormDialog = ({
             {submitLabel}
           </ButtonWithReason>
         </DialogActions>
+        <NoAnswerNote silentFor={silentFor} />
       </DialogForm>
     </Dialog>
   );

@@ -13,3 +13,12 @@ const ACTIVE_RUN_STATUSES: RunStatus[] = ['QUEUED', 'RUNNING'];
 export function isActiveRun(status: RunStatus | undefined): boolean {
   return status !== undefined && ACTIVE_RUN_STATUSES.includes(status);
 }
+
+/**
+ * Whether a run's own page should keep reading: while it works, and while it waits for a
+ * person, who may decide elsewhere (and a service that stopped answering shows there, not as
+ * a "Waiting for approval" that may be long past).
+ */
+export function isLiveRun(status: RunStatus | undefined): boolean {
+  return isActiveRun(status) || status === 'WAITING_FOR_APPROVAL';
+}
