@@ -10,9 +10,10 @@
  * `module`/`bin` naming files that are in the tarball, a non-empty dist/, README and LICENSE,
  * no sources, tests or test utilities, and the files the package reads at run time from its
  * own folder (the backend's migrations and demo plans, the common package's openapi.json, the
- * configuration schema of packages that declare one). Prints one line per failed assertion
- * and a summary; writes {"passed", "failed", "failures"} to FILE for scripts/test-summary.js.
- * Exit status 0 when every assertion held.
+ * configuration schema of packages that declare one), and that the package's type-level tests
+ * (`*.test-d.ts` files under src/) compile against its shipped declarations. Prints one line
+ * per failed assertion and a summary; writes {"passed", "failed", "failures"} to FILE for
+ * scripts/test-summary.js. Exit status 0 when every assertion held.
  */
 'use strict';
 
@@ -241,8 +242,101 @@ function checkTarball(tarball, sources) {
         'openapi.json is shipped as in the repository',
       );
     }
+
+    // Type-level tests compile against the shipped declarations as an adopter's code does.
+    const typeTests = filesUnder(path.join(source, 'src')).filter(file =>
+      file.endsWith('.test-d.ts'),
+    );
+    if (typeTests.length > 0) {
+      const errors = compileAgainstDeclarations(
+        root,
+        manifest,
+        source,
+        typeTests.map(file => path.join(source, 'src', file)),
+      );
+      expect(
+        errors === '',
+        name,
+        `its type tests (${typeTests.join(
+          ', ',
+        )}) compile against the shipped declarations${
+          errors ? `:\n${errors}` : ''
+        }`,
+      );
+    }
   } finally {
     fs.rmSync(unpacked, { recursive: true, force: true });
+  }
+}
+
+/** The folder `dependency` resolves to from `dir`, as Node looks it up through node_modules. */
+function resolveDependency(dependency, dir) {
+  for (let at = dir; ; at = path.dirname(at)) {
+    const candidate = path.join(at, 'node_modules', dependency);
+    if (fs.existsSync(path.join(candidate, 'package.json'))) return candidate;
+    if (at === path.dirname(at)) return undefined;
+  }
+}
+
+/**
+ * Compiles the package's `*.test-d.ts` files (which import the package by its name) in a
+ * project of their own, where the name resolves to the unpacked tarball, so to its dist/
+ * declarations and not to the sources, with the compiler options of a Backstage app
+ * (@backstage/cli's tsconfig, strict) and this repository's TypeScript. The declarations'
+ * dependencies resolve as in the repository. Returns the compiler's errors, '' when none.
+ */
+function compileAgainstDeclarations(root, manifest, source, testFiles) {
+  const project = fs.mkdtempSync(path.join(os.tmpdir(), 'check-types-'));
+  try {
+    const link = (name, target) => {
+      const at = path.join(project, 'node_modules', name);
+      fs.mkdirSync(path.dirname(at), { recursive: true });
+      fs.symlinkSync(target, at, 'dir');
+    };
+    // A copy, not a link: TypeScript resolves the declarations' imports from where they are.
+    fs.cpSync(root, path.join(project, 'node_modules', manifest.name), {
+      recursive: true,
+    });
+    for (const dependency of Object.keys(manifest.dependencies ?? {})) {
+      const target = resolveDependency(dependency, source);
+      if (target) link(dependency, target);
+    }
+    const files = testFiles.map(file => {
+      const copy = path.join(project, path.basename(file));
+      fs.copyFileSync(file, copy);
+      return copy;
+    });
+    fs.writeFileSync(
+      path.join(project, 'tsconfig.json'),
+      JSON.stringify({
+        extends: path.join(
+          REPO,
+          'node_modules/@backstage/cli/config/tsconfig.json',
+        ),
+        compilerOptions: { noEmit: true, incremental: false, types: [] },
+        files,
+      }),
+    );
+    try {
+      execFileSync(
+        process.execPath,
+        [
+          path.join(REPO, 'node_modules/typescript/bin/tsc'),
+          '-p',
+          project,
+          '--pretty',
+          'false',
+        ],
+        { encoding: 'utf8', stdio: 'pipe' },
+      );
+      return '';
+    } catch (error) {
+      return (
+        `${error.stdout ?? ''}${error.stderr ?? ''}`.trim() || String(error)
+      );
+    }
+  } finally {
+    fs.rmSync(project, { recursive: true, force: true });
   }
 }
 

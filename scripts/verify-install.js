@@ -9,8 +9,10 @@
  * the `backend.add(…)` lines (both read from the READMEs themselves, so a README whose snippet
  * does not work fails here), the frontend plugin discovered through `app.packages: all` of the
  * create-app template, the configuration keys (`infraDelivery.roleMappings`,
- * `infraDelivery.demo.enabled`, `catalog.providers.infraDelivery`), and the annotated component
- * of the frontend README's example.
+ * `infraDelivery.demo.enabled`, `catalog.providers.infraDelivery`), the annotated component
+ * of the frontend README's example, and the common README's typed client example, which the
+ * portal's `yarn tsc` compiles against the published declarations (its statements inside a
+ * function: the portal's modules have no top-level await).
  *
  * What an adopter of published packages would not do, and why:
  * - The portal's root package.json gets `resolutions` pointing every `@infra-delivery/*`
@@ -386,11 +388,13 @@ function addPackages(portal, tarballs) {
     writeJson(file, pkg);
   };
   const range = key => [tarballs[key].name, `^${tarballs[key].version}`];
-  // `yarn --cwd packages/backend add …` of the backend, catalog and scaffolder READMEs.
+  // `yarn --cwd packages/backend add …` of the backend, catalog and scaffolder READMEs, and of
+  // the common README for the backend code that calls the API with its typed client.
   add('backend', [
     range('backend'),
     range('catalog'),
     range('scaffolder'),
+    range('common'),
     ['better-sqlite3', REGISTRY_PINS['better-sqlite3']],
   ]);
   // `yarn --cwd packages/app add …` of the frontend README.
@@ -408,6 +412,29 @@ function wireBackend(portal) {
   fs.writeFileSync(
     file,
     source.replace('backend.start();', `${lines}\n\nbackend.start();`),
+  );
+}
+
+/**
+ * The common README's typed client example as backend code of the portal, which its `yarn tsc`
+ * compiles against the published declarations: its imports, and the rest as the body of a
+ * function (the portal's modules have no top-level await). A call the declarations cannot type
+ * fails the type check (once TS2590 for a call without a type argument).
+ */
+function writeClientExample(portal) {
+  const block = codeBlocks(PACKAGE_DIRS.common).find(
+    ({ lang, code }) => lang === 'ts' && code.includes('client.call('),
+  );
+  assert(block, `${PACKAGE_DIRS.common}/README.md has no client.call example`);
+  const imports = block.code.match(/^(?:import[\s\S]*?from '[^']+';\n)+/);
+  assert(
+    imports,
+    `the client example of ${PACKAGE_DIRS.common} has no imports`,
+  );
+  const body = block.code.slice(imports[0].length);
+  fs.writeFileSync(
+    path.join(portal, 'packages/backend/src/infraDeliveryClientExample.ts'),
+    `${imports[0]}\nexport async function infraDeliveryClientExample() {\n${body}}\n`,
   );
 }
 
@@ -954,14 +981,15 @@ async function main() {
       },
     ],
     [
-      'wire: backend.add lines from the READMEs, config, the annotated component',
+      'wire: backend.add lines from the READMEs, config, the annotated component, the client example',
       () => {
         wireBackend(portal);
         writeConfig(portal, ports);
+        writeClientExample(portal);
       },
     ],
     [
-      'type check: yarn tsc in the portal',
+      'type check: yarn tsc in the portal, with the common README\u2019s client example',
       () => {
         run('tsc', 'yarn', ['tsc'], { cwd: portal });
       },

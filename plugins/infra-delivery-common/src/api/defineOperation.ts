@@ -68,17 +68,28 @@ export function defineOperation<const O extends OperationDefinition>(
 /**
  * What a caller sends: path parameters, query and body, where the operation has them, and an
  * idempotency key where the operation takes one.
+ *
+ * The outer `O extends unknown ? … : never` makes the type distribute over a union of
+ * operations before the four parts are intersected. `client.call('listStacks', …)` without a
+ * type argument has TypeScript take the request's type for every operation at once while it
+ * infers the operation id: without the outer conditional, each part became a union over all
+ * operations and their intersection the union of every combination — 69 × 32 × 45 × 2 members
+ * against the published declarations, whose inlined schema types are distinct per operation,
+ * beyond TypeScript's 100,000 (TS2590, "Expression produces a union type that is too complex
+ * to represent"). Distributed first, it is one request type per operation.
  */
-export type OperationRequest<O extends OperationDefinition> = (O extends {
-  params: infer P extends z.ZodType;
-}
-  ? { params: z.input<P> }
-  : {}) &
-  (O extends { query: infer Q extends z.ZodType }
-    ? { query?: z.input<Q> }
-    : {}) &
-  (O extends { body: infer B extends z.ZodType } ? { body: z.input<B> } : {}) &
-  (O extends { idempotent: true } ? { idempotencyKey?: string } : {});
+export type OperationRequest<O extends OperationDefinition> = O extends unknown
+  ? (O extends { params: infer P extends z.ZodType }
+      ? { params: z.input<P> }
+      : {}) &
+      (O extends { query: infer Q extends z.ZodType }
+        ? { query?: z.input<Q> }
+        : {}) &
+      (O extends { body: infer B extends z.ZodType }
+        ? { body: z.input<B> }
+        : {}) &
+      (O extends { idempotent: true } ? { idempotencyKey?: string } : {})
+  : never;
 
 /** What a handler receives after parsing: the schemas' outputs. */
 export type ParsedOperationRequest<O extends OperationDefinition> = {

@@ -49,6 +49,9 @@ const TABS: Tab[] = [
   { path: 'status', title: 'Status', element: <ServiceStatusPage /> },
 ];
 
+/** The tabs' paths, which the plugin's README names for legacy apps. */
+export const LEGACY_TAB_PATHS = TABS.map(tab => tab.path);
+
 /** The header tabs, the one of the current path selected. */
 const InfrastructureTabs = () => {
   const base = useResolvedPath('').pathname.replace(/\/+$/, '');

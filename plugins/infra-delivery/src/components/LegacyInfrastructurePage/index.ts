@@ -1,1 +1,4 @@
-export { LegacyInfrastructurePage } from './LegacyInfrastructurePage';
+export {
+  LEGACY_TAB_PATHS,
+  LegacyInfrastructurePage,
+} from './LegacyInfrastructurePage';
