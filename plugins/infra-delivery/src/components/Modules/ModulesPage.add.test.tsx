@@ -85,12 +85,14 @@ describe('ModulesPage: adding a module', () => {
       ),
     ).toBeInTheDocument();
     // The root looked in first (an empty directory), then the path once typed: not a
-    // request per keystroke.
-    expect(
-      requestsTo('GET', '/code-source/cs-1/module-yaml-exists').map(r =>
-        r.query.get('basePath'),
-      ),
-    ).toEqual([null, 'network/dns']);
+    // request per keystroke (on a loaded machine, one pause between two keystrokes may outlast
+    // the delay and ask for the path typed so far).
+    const asked = requestsTo('GET', '/code-source/cs-1/module-yaml-exists').map(
+      r => r.query.get('basePath'),
+    );
+    expect(asked[0]).toBeNull();
+    expect(asked[asked.length - 1]).toBe('network/dns');
+    expect(asked.length).toBeLessThanOrEqual(3);
 
     await userEvent.click(add);
 
