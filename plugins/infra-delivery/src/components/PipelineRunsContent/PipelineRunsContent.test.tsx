@@ -604,6 +604,11 @@ describe('PipelineRunsContent', () => {
       within(card).getAllByText('Waiting for approval').length,
     ).toBeGreaterThanOrEqual(2); // the run and its approval step
 
+    // The stack under the run's title is a link as the Stack column's: underlined on hover.
+    const stackLink = within(card).getByRole('link', { name: 'Network' });
+    expect(stackLink).toHaveClass('MuiLink-underlineHover');
+    expect(stackLink).not.toHaveClass('MuiLink-underlineAlways');
+
     const plan = within(card).getByText(byTextContent(/^Plan: \+5 ~1 −2/));
     expect(plan).toHaveTextContent(
       'Plan: +5 ~1 −2 · 1 replaced · 40 unchanged',
