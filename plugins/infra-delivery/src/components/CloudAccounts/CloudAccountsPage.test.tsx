@@ -192,6 +192,22 @@ describe('CloudAccountsPage', () => {
     await user.type(screen.getByLabelText(/^AWS account id/), values.cloudId);
   }
 
+  /** Renders the page and sends the Add dialog filled in for "Analytics"; returns the dialog. */
+  async function submitAnalytics(user: ReturnType<typeof userEvent.setup>) {
+    await renderPage();
+    await rowOf('Sandbox');
+    const dialog = await openAddDialog(user);
+    await fillForm(user, {
+      name: 'Analytics',
+      givenId: 'analytics',
+      cloudId: '444455556666',
+    });
+    await user.click(
+      within(dialog).getByRole('button', { name: 'Add and connect' }),
+    );
+    return dialog;
+  }
+
   /** Creates the "Analytics" account through the Add dialog and returns the connect dialog. */
   async function createAnalytics(user: ReturnType<typeof userEvent.setup>) {
     await rowOf('Sandbox');
@@ -835,37 +851,23 @@ describe('CloudAccountsPage', () => {
   it('says a name the service refuses beside the Name field', async () => {
     server.use(
       http.post(`${baseUrl}/cloud-accounts`, () =>
-        HttpResponse.json(
-          {
-            code: 'InfraDelivery:Request:VALIDATION_FAILED',
-            message: 'The request body is not valid',
-            details: [
-              {
-                title: 'Validation issues',
-                render: 'list',
-                items: [
-                  'body.data.name: Too big: expected string to have <=100 characters',
-                ],
-              },
-            ],
-            requestId: 'req-1',
-          },
-          { status: 400 },
-        ),
+        errorResponse(400, {
+          code: 'InfraDelivery:Request:VALIDATION_FAILED',
+          message: 'The request body is not valid',
+          details: [
+            {
+              title: 'Validation issues',
+              render: 'list',
+              items: [
+                'body.data.name: Too big: expected string to have <=100 characters',
+              ],
+            },
+          ],
+          requestId: 'req-1',
+        }),
       ),
     );
-    const user = userEvent.setup();
-    await renderPage();
-    await rowOf('Sandbox');
-    const dialog = await openAddDialog(user);
-    await fillForm(user, {
-      name: 'Analytics',
-      givenId: 'analytics',
-      cloudId: '444455556666',
-    });
-    await user.click(
-      within(dialog).getByRole('button', { name: 'Add and connect' }),
-    );
+    const dialog = await submitAnalytics(userEvent.setup());
 
     const name = within(dialog).getByLabelText(/^Name/);
     await waitFor(() => expect(name).toHaveAttribute('aria-invalid', 'true'));
@@ -883,19 +885,7 @@ describe('CloudAccountsPage', () => {
         }),
       ),
     );
-    const user = userEvent.setup();
-    await renderPage();
-
-    await rowOf('Sandbox');
-    const dialog = await openAddDialog(user);
-    await fillForm(user, {
-      name: 'Analytics',
-      givenId: 'analytics',
-      cloudId: '444455556666',
-    });
-    await user.click(
-      within(dialog).getByRole('button', { name: 'Add and connect' }),
-    );
+    const dialog = await submitAnalytics(userEvent.setup());
 
     expect(
       await within(dialog).findByText(
