@@ -2,7 +2,6 @@ import { useApi } from '@backstage/frontend-plugin-api';
 import {
   CloudAccount,
   cloudIdSchema,
-  givenIdFromName,
   givenIdSchema,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import TextField from '@material-ui/core/TextField';
@@ -10,23 +9,12 @@ import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
 import { CreateDialog } from '../OrganizationSettings/CreateDialog';
+import { NameAndIdFields } from '../common/NameAndIdFields';
 
 const EMPTY_FORM = { name: '', givenId: '', cloudId: '' };
 
-/** Each field: its label, and its help under it until something is wrong with it. */
-const FIELDS = [
-  ['name', 'Name', 'What people call it: Production'],
-  [
-    'givenId',
-    'Id',
-    'Lowercase letters, digits and inner dashes, unique here: production',
-  ],
-  [
-    'cloudId',
-    'AWS account id',
-    'The 12 digits the AWS console shows in its account menu, top right',
-  ],
-] as const;
+/** Each field's label, for what is still empty. */
+const LABELS = { name: 'Name', givenId: 'Id', cloudId: 'AWS account id' };
 
 /** A schema's wording ("a 12-digit AWS account id") as the sentence a help line is. */
 function sentenceCase(message: string): string {
@@ -74,28 +62,16 @@ export const AddCloudAccountDialog = ({
 }) => {
   const client = useApi(infraDeliveryApiRef);
   const [form, setForm] = useState(EMPTY_FORM);
-  // The id follows the name until the person writes one of their own.
-  const [givenIdEdited, setGivenIdEdited] = useState(false);
   const problems = formProblems(form);
-  const missing = FIELDS.filter(([field]) => !form[field].trim()).map(
-    ([, label]) => label,
-  );
+  const missing = (Object.keys(LABELS) as (keyof typeof LABELS)[])
+    .filter(field => !form[field].trim())
+    .map(field => LABELS[field]);
   // Why the button is greyed, on hover and focus: the empty fields first, then the wrong ones.
   let notReady: string | undefined;
   if (missing.length) notReady = `Fill in first: ${missing.join(', ')}.`;
   else if (Object.keys(problems).length) {
     notReady = 'Correct the fields marked in red first.';
   }
-  const change = (field: keyof typeof EMPTY_FORM, value: string) => {
-    if (field === 'givenId') setGivenIdEdited(true);
-    setForm({
-      ...form,
-      [field]: value,
-      ...(field === 'name' && !givenIdEdited
-        ? { givenId: value.trim() ? givenIdFromName(value, '') : '' }
-        : {}),
-    });
-  };
 
   return (
     <CreateDialog
@@ -118,18 +94,35 @@ export const AddCloudAccountDialog = ({
       }}
       onClose={onClose}
     >
-      {FIELDS.map(([field, label, help]) => (
-        <TextField
-          key={field}
-          id={`cloud-account-${field}`}
-          name={field}
-          label={label}
-          value={form[field]}
-          error={Boolean(problems[field])}
-          helperText={problems[field] ?? help}
-          onChange={event => change(field, event.target.value)}
-        />
-      ))}
+      {/* The id follows the name until the person writes one, as in every create dialog. */}
+      <NameAndIdFields
+        idPrefix="cloud-account"
+        name={form.name}
+        givenId={form.givenId}
+        fixedId={false}
+        onChange={change => setForm(current => ({ ...current, ...change }))}
+        help={{
+          name: 'What people call it: Production',
+          givenId:
+            'Lowercase letters, digits and inner dashes, unique here: production',
+        }}
+        problems={{ givenId: problems.givenId }}
+      />
+      <TextField
+        id="cloud-account-cloudId"
+        name="cloudId"
+        label="AWS account id"
+        required
+        value={form.cloudId}
+        error={Boolean(problems.cloudId)}
+        helperText={
+          problems.cloudId ??
+          'The 12 digits the AWS console shows in its account menu, top right'
+        }
+        onChange={event =>
+          setForm(current => ({ ...current, cloudId: event.target.value }))
+        }
+      />
     </CreateDialog>
   );
 };

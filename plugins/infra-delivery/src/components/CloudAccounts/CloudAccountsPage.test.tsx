@@ -185,11 +185,27 @@ describe('CloudAccountsPage', () => {
     user: ReturnType<typeof userEvent.setup>,
     values: { name: string; givenId: string; cloudId: string },
   ) {
-    await user.type(screen.getByLabelText('Name'), values.name);
+    await user.type(screen.getByLabelText(/^Name/), values.name);
     // The id the form proposed from the name gives way to the one given.
-    await user.clear(screen.getByLabelText('Id'));
-    await user.type(screen.getByLabelText('Id'), values.givenId);
-    await user.type(screen.getByLabelText('AWS account id'), values.cloudId);
+    await user.clear(screen.getByLabelText(/^Id/));
+    await user.type(screen.getByLabelText(/^Id/), values.givenId);
+    await user.type(screen.getByLabelText(/^AWS account id/), values.cloudId);
+  }
+
+  /** Renders the page and sends the Add dialog filled in for "Analytics"; returns the dialog. */
+  async function submitAnalytics(user: ReturnType<typeof userEvent.setup>) {
+    await renderPage();
+    await rowOf('Sandbox');
+    const dialog = await openAddDialog(user);
+    await fillForm(user, {
+      name: 'Analytics',
+      givenId: 'analytics',
+      cloudId: '444455556666',
+    });
+    await user.click(
+      within(dialog).getByRole('button', { name: 'Add and connect' }),
+    );
+    return dialog;
   }
 
   /** Creates the "Analytics" account through the Add dialog and returns the connect dialog. */
@@ -487,9 +503,12 @@ describe('CloudAccountsPage', () => {
         'The 12 digits the AWS console shows in its account menu, top right',
       ],
     ]) {
-      expect(within(dialog).getByLabelText(label)).toHaveAccessibleDescription(
-        help,
-      );
+      // Required, as every create dialog's Name and Id (NameAndIdFields).
+      const field = within(dialog).getByRole('textbox', {
+        name: new RegExp(`^${label}`),
+      });
+      expect(field).toBeRequired();
+      expect(field).toHaveAccessibleDescription(help);
     }
     expect(
       within(dialog).getByText(/a CloudFormation stack you launch in it/),
@@ -557,9 +576,9 @@ describe('CloudAccountsPage', () => {
       expect(screen.queryByRole('dialog')).not.toBeInTheDocument(),
     );
     await openAddDialog(user);
-    expect(screen.getByLabelText('Name')).toHaveValue('');
-    expect(screen.getByLabelText('Id')).toHaveValue('');
-    expect(screen.getByLabelText('AWS account id')).toHaveValue('');
+    expect(screen.getByLabelText(/^Name/)).toHaveValue('');
+    expect(screen.getByLabelText(/^Id/)).toHaveValue('');
+    expect(screen.getByLabelText(/^AWS account id/)).toHaveValue('');
   });
 
   it('proposes an id from the name and says what is wrong while the person types', async () => {
@@ -570,16 +589,16 @@ describe('CloudAccountsPage', () => {
     // Read anew each time: greyed, the button hangs in the wrapper that carries its reason.
     const addButton = () =>
       screen.getByRole('button', { name: 'Add and connect' });
-    const givenId = screen.getByLabelText('Id');
+    const givenId = screen.getByLabelText(/^Id/);
 
-    await user.type(screen.getByLabelText('Name'), 'Data Lake (EU)');
+    await user.type(screen.getByLabelText(/^Name/), 'Data Lake (EU)');
     expect(givenId).toHaveValue('data-lake-eu');
 
-    await user.type(screen.getByLabelText('AWS account id'), '12345678901');
+    await user.type(screen.getByLabelText(/^AWS account id/), '12345678901');
     // Said as a sentence, as every help line is.
     expect(screen.getByText('A 12-digit AWS account id')).toBeInTheDocument();
     expect(addButton()).toBeDisabled();
-    await user.type(screen.getByLabelText('AWS account id'), '2');
+    await user.type(screen.getByLabelText(/^AWS account id/), '2');
     expect(
       screen.queryByText('A 12-digit AWS account id'),
     ).not.toBeInTheDocument();
@@ -592,7 +611,7 @@ describe('CloudAccountsPage', () => {
       screen.getByText('Lowercase letters, digits and inner dashes'),
     ).toBeInTheDocument();
     expect(addButton()).toBeDisabled();
-    await user.type(screen.getByLabelText('Name'), ' 2');
+    await user.type(screen.getByLabelText(/^Name/), ' 2');
     expect(givenId).toHaveValue('Lake');
     expect(requestsTo('POST', '/cloud-accounts')).toHaveLength(0);
   });
@@ -613,9 +632,9 @@ describe('CloudAccountsPage', () => {
     };
 
     await reasonOnHover('Fill in first: Name, Id, AWS account id.');
-    await user.type(screen.getByLabelText('Name'), 'Data Lake');
+    await user.type(screen.getByLabelText(/^Name/), 'Data Lake');
     await reasonOnHover('Fill in first: AWS account id.');
-    await user.type(screen.getByLabelText('AWS account id'), '1234');
+    await user.type(screen.getByLabelText(/^AWS account id/), '1234');
     await reasonOnHover('Correct the fields marked in red first.');
   });
 
@@ -829,6 +848,33 @@ describe('CloudAccountsPage', () => {
     expect(requestsTo('GET', '/cloud-accounts/ca-awaiting')).toHaveLength(1);
   });
 
+  it('says a name the service refuses beside the Name field', async () => {
+    server.use(
+      http.post(`${baseUrl}/cloud-accounts`, () =>
+        errorResponse(400, {
+          code: 'InfraDelivery:Request:VALIDATION_FAILED',
+          message: 'The request body is not valid',
+          details: [
+            {
+              title: 'Validation issues',
+              render: 'list',
+              items: [
+                'body.data.name: Too big: expected string to have <=100 characters',
+              ],
+            },
+          ],
+          requestId: 'req-1',
+        }),
+      ),
+    );
+    const dialog = await submitAnalytics(userEvent.setup());
+
+    const name = within(dialog).getByLabelText(/^Name/);
+    await waitFor(() => expect(name).toHaveAttribute('aria-invalid', 'true'));
+    expect(name).toHaveAccessibleDescription('At most 100 characters');
+    expect(screen.queryByText(/VALIDATION_FAILED/)).not.toBeInTheDocument();
+  });
+
   it('shows the ErrorBody when the account cannot be created', async () => {
     server.use(
       http.post(`${baseUrl}/cloud-accounts`, () =>
@@ -839,19 +885,7 @@ describe('CloudAccountsPage', () => {
         }),
       ),
     );
-    const user = userEvent.setup();
-    await renderPage();
-
-    await rowOf('Sandbox');
-    const dialog = await openAddDialog(user);
-    await fillForm(user, {
-      name: 'Analytics',
-      givenId: 'analytics',
-      cloudId: '444455556666',
-    });
-    await user.click(
-      within(dialog).getByRole('button', { name: 'Add and connect' }),
-    );
+    const dialog = await submitAnalytics(userEvent.setup());
 
     expect(
       await within(dialog).findByText(
@@ -869,7 +903,7 @@ describe('CloudAccountsPage', () => {
     // The Add dialog stays open, and no connect dialog opens.
     expect(screen.getAllByRole('dialog')).toEqual([dialog]);
     // What was typed stays, to correct it.
-    expect(screen.getByLabelText('Id')).toHaveValue('analytics');
+    expect(screen.getByLabelText(/^Id/)).toHaveValue('analytics');
     expect(requestsTo('POST', '/cloud-accounts')).toHaveLength(1);
     expect(requests().filter(r => r.path.includes('template-url'))).toEqual([]);
   });

@@ -10,7 +10,6 @@ import {
 import { CloudAccount } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
-import Button from '@material-ui/core/Button';
 import { useState } from 'react';
 import { useReloadableAsync } from '../common/useReloadableAsync';
 import { infraDeliveryApiRef } from '../../api';
@@ -21,6 +20,7 @@ import { TableCard } from '../common/TableCard';
 import { ConnectDialog } from './ConnectDialog';
 import { LoadingTable } from '../common/LoadingTable';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
+import { ButtonWithReason } from '../common/ButtonWithReason';
 import { useIsOrganizationAdmin } from '../common/useIsOrganizationAdmin';
 import { narrowerThan, useContainerWidth } from '../common/useContainerWidth';
 
@@ -67,6 +67,14 @@ const AccountRole = ({ account }: { account: CloudAccount }) => (
   </Box>
 );
 
+/**
+ * Why a greyed Add, Connect or Upgrade is greyed: the service lets only an ADMIN or OWNER
+ * create an account or hand out its onboarding template (ADMINISTER), and refused anyone else
+ * with a 403 after they had filled in the form.
+ */
+export const ADMIN_ONLY_REASON =
+  'An organization admin adds, connects and upgrades AWS accounts; your role only reads them';
+
 /** The room under which the table folds into three columns (see `columns`). */
 const COMPACT_BELOW = 700;
 
@@ -81,6 +89,8 @@ export const CloudAccountsPage = () => {
   const [connecting, setConnecting] = useState<CloudAccount>();
   const [adding, setAdding] = useState(false);
   const isAdmin = useIsOrganizationAdmin();
+  // Greyed while the role is asked, but not said to be read-only before it is known.
+  const adminOnlyReason = isAdmin === false ? ADMIN_ONLY_REASON : undefined;
 
   const actionsColumn: TableColumn<CloudAccount> = {
     title: 'Actions',
@@ -89,16 +99,18 @@ export const CloudAccountsPage = () => {
       <Box style={ROW_ACTIONS_STYLE}>
         {(a.status !== 'CONNECTED' ||
           a.roleVersion !== a.latestRoleVersion) && (
-          <Button
+          <ButtonWithReason
             size="small"
             variant="outlined"
             aria-label={`${a.status === 'CONNECTED' ? 'Upgrade' : 'Connect'} ${
               a.name
             }`}
+            disabled={!isAdmin}
+            disabledReason={adminOnlyReason}
             onClick={() => setConnecting(a)}
           >
             {a.status === 'CONNECTED' ? 'Upgrade' : 'Connect'}
-          </Button>
+          </ButtonWithReason>
         )}
         {/* An account added by mistake stayed "Awaiting connection" for good. A
           refusal (one with deployments) shows in the dialog, which stays open. */}
@@ -217,14 +229,16 @@ export const CloudAccountsPage = () => {
           title="Cloud accounts"
           subheader="The AWS accounts stacks deploy into. Each is connected through a CloudFormation stack that creates the role the portal deploys with."
           action={
-            <Button
+            <ButtonWithReason
               color="primary"
               variant="contained"
               size="small"
+              disabled={!isAdmin}
+              disabledReason={adminOnlyReason}
               onClick={() => setAdding(true)}
             >
               Add AWS account
-            </Button>
+            </ButtonWithReason>
           }
         >
           <LoadingTable

@@ -1,7 +1,5 @@
 import { Stack } from '@infra-delivery/plugin-infra-delivery-common';
-import Box from '@material-ui/core/Box';
 import MenuItem from '@material-ui/core/MenuItem';
-import Paper from '@material-ui/core/Paper';
 import TextField from '@material-ui/core/TextField';
 import { DRIFT_STATUS_LABELS } from './DriftStatus';
 
@@ -16,8 +14,9 @@ export function matchesDriftFilter(
 }
 
 /**
- * A select of the drift status to show stacks of, on the card colour (where the field's grey
- * label keeps its contrast), named with what it shows ("Filter by drift: All stacks").
+ * A select of the drift status to show stacks of, in the header of the stacks' card (on the
+ * card colour, where the field's grey label keeps its contrast), named with what it shows
+ * ("Filter by drift: All stacks"). It was a card of its own above the table it filters.
  */
 export const DriftFilter = ({
   value,
@@ -29,30 +28,28 @@ export const DriftFilter = ({
   const labelOf = (option: DriftFilterValue) =>
     option === 'ALL' ? 'All stacks' : DRIFT_STATUS_LABELS[option];
   return (
-    <Box component={Paper} display="flex" mb={2} p={2}>
-      <TextField
-        id="drift-filter"
-        select
-        size="small"
-        label="Filter by drift"
-        value={value}
-        onChange={event => onChange(event.target.value as DriftFilterValue)}
-        style={{ minWidth: 180 }}
-        SelectProps={{
-          SelectDisplayProps: {
-            'aria-label': `Filter by drift: ${labelOf(value)}`,
-            'aria-labelledby': undefined,
-          } as object,
-        }}
-      >
-        {(
-          ['ALL', ...Object.keys(DRIFT_STATUS_LABELS)] as DriftFilterValue[]
-        ).map(option => (
+    <TextField
+      id="drift-filter"
+      select
+      size="small"
+      label="Filter by drift"
+      value={value}
+      onChange={event => onChange(event.target.value as DriftFilterValue)}
+      style={{ minWidth: 180 }}
+      SelectProps={{
+        SelectDisplayProps: {
+          'aria-label': `Filter by drift: ${labelOf(value)}`,
+          'aria-labelledby': undefined,
+        } as object,
+      }}
+    >
+      {(['ALL', ...Object.keys(DRIFT_STATUS_LABELS)] as DriftFilterValue[]).map(
+        option => (
           <MenuItem key={option} value={option}>
             {labelOf(option)}
           </MenuItem>
-        ))}
-      </TextField>
-    </Box>
+        ),
+      )}
+    </TextField>
   );
 };

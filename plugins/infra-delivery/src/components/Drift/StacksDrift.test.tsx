@@ -114,9 +114,18 @@ describe('drift on the Stacks tab', () => {
     expect(within(await rowOf('Database')).getByText('In sync')).toBeVisible();
     expect(within(await rowOf('Cache')).getByText('Not checked')).toBeVisible();
 
-    await userEvent.click(
-      screen.getByRole('button', { name: 'Filter by drift: All stacks' }),
+    // The filter is in the header of the stacks' card, not a card of its own above it.
+    const filter = screen.getByRole('button', {
+      name: 'Filter by drift: All stacks',
+    });
+    const stacksCard = screen
+      .getByRole('heading', { name: 'Stacks' })
+      .closest('.MuiCard-root')!;
+    expect(stacksCard.querySelector('.MuiCardHeader-root')).toContainElement(
+      filter,
     );
+    expect(stacksCard).toContainElement(network);
+    await userEvent.click(filter);
     await userEvent.click(
       await screen.findByRole('option', { name: 'Drifted' }),
     );

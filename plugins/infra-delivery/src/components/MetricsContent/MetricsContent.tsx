@@ -20,6 +20,9 @@ import { entityMetrics } from './metricSpecs';
 import { allowedPeriods, periodLabel, TIME_RANGES } from './timeRanges';
 
 /** CloudWatch charts of the entity's service: CPU, memory and any metric it names. */
+/** A control of the toolbar at its own width: it wraps to a new line before it shrinks. */
+const KEPT_WHOLE = { flexShrink: 0 } as const;
+
 export const MetricsContent = () => {
   const { entity } = useEntity();
   const config = useMemo(() => entityMetrics(entity), [entity]);
@@ -65,10 +68,13 @@ export const MetricsContent = () => {
 
   return (
     <Content noPadding>
-      {/* On the card colour, where the fields' grey labels keep their contrast. */}
+      {/* On the card colour, where the fields' grey labels keep their contrast. The fields
+          keep their width and the note wraps under them: squeezed into one line at 900 px,
+          the selects showed "La…" and "1…" under a label broken over two lines. */}
       <Box
         component={Paper}
         display="flex"
+        flexWrap="wrap"
         alignItems="flex-end"
         style={{ gap: 16 }}
         mb={2}
@@ -78,6 +84,7 @@ export const MetricsContent = () => {
           id="metrics-range"
           select
           label="Time range"
+          style={KEPT_WHOLE}
           value={rangeSeconds}
           onChange={event => changeRange(Number(event.target.value))}
         >
@@ -91,6 +98,7 @@ export const MetricsContent = () => {
           id="metrics-period"
           select
           label="Period"
+          style={KEPT_WHOLE}
           value={period}
           onChange={event => changePeriod(Number(event.target.value))}
         >
@@ -100,14 +108,18 @@ export const MetricsContent = () => {
             </MenuItem>
           ))}
         </TextField>
-        <Button variant="outlined" onClick={() => setRefreshedAt(Date.now())}>
+        <Button
+          variant="outlined"
+          style={KEPT_WHOLE}
+          onClick={() => setRefreshedAt(Date.now())}
+        >
           Refresh
         </Button>
         {simulated && (
           <Typography
             variant="body2"
             role="note"
-            style={{ alignSelf: 'center' }}
+            style={{ alignSelf: 'center', flex: '1 1 240px' }}
           >
             Simulated: the portal's local cloud driver draws these series; no
             CloudWatch was asked.

@@ -11,6 +11,7 @@ import {
   setupInfraDeliveryServer,
 } from '../../__testUtils__/infraDeliveryTestKit';
 import { repository } from '../../__testUtils__/moduleFixtures';
+import { fakeContainerWidth } from '../../__testUtils__/containerWidth';
 import { ActionMessageScope } from '../common/ActionMessage';
 import { CodeSourcesCard } from './CodeSourcesCard';
 
@@ -76,6 +77,26 @@ describe('CodeSourcesCard', () => {
       screen.queryByRole('link', { name: /^acme\/odd/ }),
     ).not.toBeInTheDocument();
     expect(screen.getByText('acme/odd')).toBeInTheDocument();
+  });
+
+  it('folds into three columns where a narrow window leaves it under 700 px', async () => {
+    serve([reached]);
+    const restore = fakeContainerWidth(640);
+    try {
+      await renderCard();
+      await screen.findByRole('link', { name: /^acme\/modules/ });
+      // Five columns ran past the card's edge at 900 px, Verify and Remove cut off.
+      expect(
+        screen.getAllByRole('columnheader').map(header => header.textContent),
+      ).toEqual(['Repository', 'Status', 'Actions']);
+      const row = rowOf('acme/modules');
+      expect(
+        within(row).getByText('Private · installation 42 · branch main'),
+      ).toBeInTheDocument();
+      expect(within(row).getByText(/^Connected/)).toBeInTheDocument();
+    } finally {
+      restore();
+    }
   });
 
   it('says so when no repository is connected', async () => {

@@ -19,6 +19,7 @@ import {
   ROW_ACTIONS_STYLE,
 } from '../common/tableOptions';
 import { Timestamp } from '../common/Timestamp';
+import { narrowerThan, useContainerWidth } from '../common/useContainerWidth';
 import { useCanWriteResources } from '../common/useCanExecuteRuns';
 import { useReloadableAsync } from '../common/useReloadableAsync';
 import { CodeSourceStatus } from './CodeSourceStatus';
@@ -39,29 +40,59 @@ const VISIBILITY_LABELS: Record<CodeSource['visibility'], string> = {
 const webAddress = (url: string) =>
   /^https?:\/\//i.test(url) ? url : undefined;
 
-const columns: TableColumn<CodeSource>[] = contentWidths<CodeSource>([
-  {
-    title: 'Repository',
-    render: source => (
-      <Box minWidth="12em">
-        <MaybeLink to={webAddress(source.repoUrl)}>{source.repoName}</MaybeLink>
-        <Typography variant="caption" component="p" color="textSecondary">
-          {VISIBILITY_LABELS[source.visibility]} · installation{' '}
-          {source.auth.forgeInstallationId}
-        </Typography>
-      </Box>
-    ),
-  },
-  { title: 'Default branch', field: 'defaultBranch' },
-  {
-    title: 'Status',
-    render: source => <CodeSourceStatus source={source} />,
-  },
-  {
-    title: 'Connected',
-    render: source => <Timestamp value={source.createdAt} />,
-  },
-]);
+/** The room under which the table folds into three columns (see `columnsFor`). */
+const COMPACT_BELOW = 700;
+
+/**
+ * The table's columns. Under 700 px of room (a 900 px window beside the sidebar) the default
+ * branch goes under the repository and the connection time under the status: five columns ran
+ * past the card's edge there, its Verify and Remove cut off.
+ */
+function columnsFor(compact: boolean): TableColumn<CodeSource>[] {
+  return contentWidths<CodeSource>([
+    {
+      title: 'Repository',
+      render: source => (
+        <Box minWidth="12em">
+          <MaybeLink to={webAddress(source.repoUrl)}>
+            {source.repoName}
+          </MaybeLink>
+          <Typography variant="caption" component="p" color="textSecondary">
+            {VISIBILITY_LABELS[source.visibility]} · installation{' '}
+            {source.auth.forgeInstallationId}
+            {compact && ` · branch ${source.defaultBranch}`}
+          </Typography>
+        </Box>
+      ),
+    },
+    ...(compact
+      ? []
+      : [{ title: 'Default branch', field: 'defaultBranch' } as const]),
+    {
+      title: 'Status',
+      render: source => (
+        <>
+          <CodeSourceStatus source={source} />
+          {compact && (
+            <Typography variant="caption" component="p" color="textSecondary">
+              Connected <Timestamp value={source.createdAt} />
+            </Typography>
+          )}
+        </>
+      ),
+    },
+    ...(compact
+      ? []
+      : [
+          {
+            title: 'Connected',
+            render: (source: CodeSource) => (
+              <Timestamp value={source.createdAt} />
+            ),
+          },
+        ]),
+  ]);
+}
 
 /**
  * One element for every render: Backstage's table makes its body anew whenever its empty
@@ -142,50 +173,57 @@ export const CodeSourcesCard = () => {
     ),
   };
 
+  const [measured, width] = useContainerWidth<HTMLDivElement>();
+  const columns = columnsFor(narrowerThan(width, COMPACT_BELOW));
+
   return (
-    <TableCard
-      title="Code sources"
-      subheader="GitHub repositories connected through a GitHub App installation: modules and stacks are made from them."
-      action={canWrite && <ConnectCodeSourceButton onConnected={onConnected} />}
-      notes={
-        <>
-          {message}
-          {verified && (
-            <VerifyOutcomeMessage
-              outcome={verified}
-              onClose={() => setVerified(undefined)}
-            />
-          )}
-          {sources.error && <ErrorPanel error={sources.error} />}
-        </>
-      }
-      footer={
-        ((page && page.meta.totalCount > page.data.length) || !canWrite) && (
+    <div ref={measured}>
+      <TableCard
+        title="Code sources"
+        subheader="GitHub repositories connected through a GitHub App installation: modules and stacks are made from them."
+        action={
+          canWrite && <ConnectCodeSourceButton onConnected={onConnected} />
+        }
+        notes={
           <>
-            {page && page.meta.totalCount > page.data.length && (
-              <Typography variant="body2" color="textSecondary">
-                The newest {page.data.length} of {page.meta.totalCount} code
-                sources.
-              </Typography>
+            {message}
+            {verified && (
+              <VerifyOutcomeMessage
+                outcome={verified}
+                onClose={() => setVerified(undefined)}
+              />
             )}
-            {!canWrite && (
-              <Typography variant="body2" color="textSecondary">
-                Members of the organization connect, verify and remove
-                repositories.
-              </Typography>
-            )}
+            {sources.error && <ErrorPanel error={sources.error} />}
           </>
-        )
-      }
-    >
-      <LoadingTable
-        options={CARD_TABLE_OPTIONS}
-        loading={sources.loading && !page}
-        loadingLabel="Loading code sources"
-        columns={canWrite ? [...columns, actions] : columns}
-        data={page?.data ?? []}
-        emptyContent={NO_CODE_SOURCES}
-      />
-    </TableCard>
+        }
+        footer={
+          ((page && page.meta.totalCount > page.data.length) || !canWrite) && (
+            <>
+              {page && page.meta.totalCount > page.data.length && (
+                <Typography variant="body2" color="textSecondary">
+                  The newest {page.data.length} of {page.meta.totalCount} code
+                  sources.
+                </Typography>
+              )}
+              {!canWrite && (
+                <Typography variant="body2" color="textSecondary">
+                  Members of the organization connect, verify and remove
+                  repositories.
+                </Typography>
+              )}
+            </>
+          )
+        }
+      >
+        <LoadingTable
+          options={CARD_TABLE_OPTIONS}
+          loading={sources.loading && !page}
+          loadingLabel="Loading code sources"
+          columns={canWrite ? [...columns, actions] : columns}
+          data={page?.data ?? []}
+          emptyContent={NO_CODE_SOURCES}
+        />
+      </TableCard>
+    </div>
   );
 };

@@ -2,6 +2,7 @@ import Box from '@material-ui/core/Box';
 import {
   Children,
   cloneElement,
+  ComponentProps,
   isValidElement,
   ReactElement,
   ReactNode,
@@ -9,16 +10,28 @@ import {
 import { useActionStarted } from '../common/ActionMessage';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { FormDialog } from '../common/FormDialog';
+import { NameAndIdFields } from '../common/NameAndIdFields';
 import { useSubmission } from '../common/useSubmission';
 import { fieldErrorsOf } from './fieldErrors';
 
+/** The Name and Id pair's fields, as the create requests name them. */
+const NAME_AND_ID = ['name', 'givenId'] as const;
+
+/** A `NameAndIdFields` among `children`: two fields in one element. */
+function isNameAndId(
+  child: ReactNode,
+): child is ReactElement<ComponentProps<typeof NameAndIdFields>> {
+  return isValidElement(child) && child.type === NameAndIdFields;
+}
+
 /** The `name` of each field among `children`: what the service's validation issues name. */
 function fieldNames(children: ReactNode): string[] {
-  return Children.toArray(children).flatMap(child =>
-    isValidElement<{ name?: string }>(child) && child.props.name
+  return Children.toArray(children).flatMap(child => {
+    if (isNameAndId(child)) return [...NAME_AND_ID];
+    return isValidElement<{ name?: string }>(child) && child.props.name
       ? [child.props.name]
-      : [],
-  );
+      : [];
+  });
 }
 
 /**
@@ -64,6 +77,15 @@ export const CreateDialog = ({
   const fieldErrors = fieldErrorsOf(error, fieldNames(children));
   // Mapped also without errors: the fields keep their keys, and focus, when errors come.
   const fields = Children.map(children, child => {
+    // The pair says a refusal of either beside it, over its own problem.
+    if (isNameAndId(child)) {
+      return cloneElement(child, {
+        problems: {
+          name: fieldErrors?.name ?? child.props.problems?.name,
+          givenId: fieldErrors?.givenId ?? child.props.problems?.givenId,
+        },
+      });
+    }
     const name = isValidElement<{ name?: string }>(child)
       ? child.props.name
       : undefined;

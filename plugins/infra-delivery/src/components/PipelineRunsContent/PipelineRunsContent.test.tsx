@@ -604,6 +604,11 @@ describe('PipelineRunsContent', () => {
       within(card).getAllByText('Waiting for approval').length,
     ).toBeGreaterThanOrEqual(2); // the run and its approval step
 
+    // The stack under the run's title is a link as the Stack column's: underlined on hover.
+    const stackLink = within(card).getByRole('link', { name: 'Network' });
+    expect(stackLink).toHaveClass('MuiLink-underlineHover');
+    expect(stackLink).not.toHaveClass('MuiLink-underlineAlways');
+
     const plan = within(card).getByText(byTextContent(/^Plan: \+5 ~1 −2/));
     expect(plan).toHaveTextContent(
       'Plan: +5 ~1 −2 · 1 replaced · 40 unchanged',
@@ -626,6 +631,19 @@ describe('PipelineRunsContent', () => {
     expect(
       await within(card).findByText('Resource changes (3)'),
     ).toBeInTheDocument();
+    // The run, its steps and its changes are three cards side by side on the page, as an
+    // entity page's sections: none drawn inside another.
+    const cardOf = (name: string | RegExp) =>
+      within(card).getByRole('heading', { name }).closest('.MuiPaper-root')!;
+    const cards = [
+      cardOf('Apply network changes'),
+      cardOf('Steps'),
+      cardOf('Resource changes (3)'),
+    ];
+    expect(new Set(cards).size).toBe(3);
+    for (const one of cards) {
+      expect(one.parentElement!.closest('.MuiPaper-root')).toBeNull();
+    }
     const subnetRow = within(card)
       .getByText('aws_subnet.private')
       .closest('tr')!;
@@ -693,9 +711,18 @@ describe('PipelineRunsContent', () => {
     expect(within(card).getByText('aws_subnet.private')).toBeInTheDocument();
     expect(within(card).queryByText('aws_vpc.main')).not.toBeInTheDocument();
 
-    await userEvent.click(
-      within(card).getByRole('checkbox', { name: 'Show the 2 unchanged' }),
+    // The switch is in the header of the card it filters, not beside it.
+    const toggle = within(card).getByRole('checkbox', {
+      name: 'Show the 2 unchanged',
+    });
+    const changesCard = within(card)
+      .getByRole('heading', { name: 'Resource changes (3)' })
+      .closest('.MuiPaper-root');
+    expect(toggle.closest('.MuiPaper-root')).toBe(changesCard);
+    expect(changesCard!.querySelector('.MuiCardHeader-root')).toContainElement(
+      toggle,
     );
+    await userEvent.click(toggle);
     expect(within(card).getByText('aws_vpc.main')).toBeInTheDocument();
     expect(within(card).getByText('Resource changes (5)')).toBeInTheDocument();
     expect(

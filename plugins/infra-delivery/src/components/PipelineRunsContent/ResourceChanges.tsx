@@ -24,6 +24,7 @@ import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { CHANGE_KIND_LABELS, RUN_TYPE_LABELS } from '../common/labels';
 import { ErrorPanel } from '../common/ErrorPanel';
+import { TableCard } from '../common/TableCard';
 
 /**
  * The most resource changes a run page reads (ten requests): a plan and its apply of 2,500
@@ -129,109 +130,122 @@ export const ResourceChanges = memo(function RunResourceChanges({
     ? ofStep
     : ofStep.filter(r => r.changeKind !== 'NO_OP');
   return (
-    <>
-      {/* Above the table they filter; the table's own toolbar takes only text. */}
-      {(steps.length > 1 || unchanged > 0) && (
-        <Box
-          display="flex"
-          flexWrap="wrap"
-          alignItems="center"
-          style={{ gap: 16 }}
-          marginTop={2}
-          marginBottom={1}
-          marginLeft={1}
-        >
-          {steps.length > 1 && (
-            <ToggleButtonGroup
-              size="small"
-              exclusive
-              value={step}
-              onChange={(_, next: IacRunType | null) =>
-                next && setChosenStep(next)
-              }
-              aria-label="Changes reported by"
-            >
-              {steps.map(type => (
-                <ToggleButton key={type} value={type}>
-                  {`${RUN_TYPE_LABELS[type]} (${
-                    resources.filter(r => r.runType === type).length
-                  })`}
-                </ToggleButton>
-              ))}
-            </ToggleButtonGroup>
-          )}
-          {unchanged > 0 && (
-            <FormControlLabel
-              control={
-                <Switch
-                  size="small"
-                  checked={showUnchanged}
-                  onChange={event => setShowUnchanged(event.target.checked)}
-                />
-              }
-              label={`Show the ${unchanged} unchanged`}
-            />
-          )}
-        </Box>
-      )}
-      <PluginTable
+    <Box marginTop={3}>
+      <TableCard
         // The rows it shows: "(4)" above "Nothing changes" read as a contradiction.
         title={`Resource changes (${shown.length})`}
-        // The counts above are of the resources read; a larger run says how many it has.
-        subtitle={
+        // The counts are of the resources read; a larger run says how many it has.
+        subheader={
           read.totalCount > read.items.length
             ? `The first ${read.items.length} of the ${read.totalCount} resources the run reported`
             : undefined
         }
-        options={{ ...TABLE_OPTIONS, search: true }}
-        columns={contentWidths<IacResource>([
-          {
-            title: 'Change',
-            field: 'changeKind',
-            render: resource =>
-              `${CHANGE_KIND_LABELS[resource.changeKind]}${
-                resource.tainted ? ' (tainted)' : ''
-              }`,
-          },
-          {
-            // The address is what people read: it takes the room the short columns leave,
-            // and wraps anywhere only when it needs more.
-            title: 'Address',
-            field: 'address',
-            render: resource => <ResourceName>{resource.address}</ResourceName>,
-          },
-          {
-            title: 'Before and after',
-            sorting: false,
-            // One line: beside a long address the header otherwise wrapped over three.
-            headerStyle: { whiteSpace: 'nowrap' },
-            render: resource => (
-              <Button
-                size="small"
-                variant="outlined"
-                aria-label={`Show before and after of ${resource.address}`}
-                onClick={() => setOpened(resource)}
-              >
-                Show
-              </Button>
-            ),
-          },
-        ])}
-        data={shown}
-        emptyContent={
-          <Box padding={2}>
-            <Typography>
-              Nothing changes: every resource stays as it is.
-            </Typography>
-          </Box>
+        // What the table shows, in the header of the card it filters: beside the card, the
+        // switch read as a setting of the page.
+        action={
+          (steps.length > 1 || unchanged > 0) && (
+            <Box
+              display="flex"
+              flexWrap="wrap"
+              alignItems="center"
+              justifyContent="flex-end"
+              style={{ gap: 16 }}
+            >
+              {steps.length > 1 && (
+                <ToggleButtonGroup
+                  size="small"
+                  exclusive
+                  value={step}
+                  onChange={(_, next: IacRunType | null) =>
+                    next && setChosenStep(next)
+                  }
+                  aria-label="Changes reported by"
+                >
+                  {steps.map(type => (
+                    <ToggleButton key={type} value={type}>
+                      {`${RUN_TYPE_LABELS[type]} (${
+                        resources.filter(r => r.runType === type).length
+                      })`}
+                    </ToggleButton>
+                  ))}
+                </ToggleButtonGroup>
+              )}
+              {unchanged > 0 && (
+                <FormControlLabel
+                  style={{ marginRight: 0 }}
+                  control={
+                    <Switch
+                      size="small"
+                      checked={showUnchanged}
+                      onChange={event => setShowUnchanged(event.target.checked)}
+                    />
+                  }
+                  label={`Show the ${unchanged} unchanged`}
+                />
+              )}
+            </Box>
+          )
         }
-      />
+      >
+        <PluginTable
+          // The card has the title; the table's toolbar keeps only its search, on the left.
+          options={{
+            ...TABLE_OPTIONS,
+            search: true,
+            showTitle: false,
+            searchFieldAlignment: 'left',
+          }}
+          columns={contentWidths<IacResource>([
+            {
+              title: 'Change',
+              field: 'changeKind',
+              render: resource =>
+                `${CHANGE_KIND_LABELS[resource.changeKind]}${
+                  resource.tainted ? ' (tainted)' : ''
+                }`,
+            },
+            {
+              // The address is what people read: it takes the room the short columns leave,
+              // and wraps anywhere only when it needs more.
+              title: 'Address',
+              field: 'address',
+              render: resource => (
+                <ResourceName>{resource.address}</ResourceName>
+              ),
+            },
+            {
+              title: 'Before and after',
+              sorting: false,
+              // One line: beside a long address the header otherwise wrapped over three.
+              headerStyle: { whiteSpace: 'nowrap' },
+              render: resource => (
+                <Button
+                  size="small"
+                  variant="outlined"
+                  aria-label={`Show before and after of ${resource.address}`}
+                  onClick={() => setOpened(resource)}
+                >
+                  Show
+                </Button>
+              ),
+            },
+          ])}
+          data={shown}
+          emptyContent={
+            <Box padding={2}>
+              <Typography>
+                Nothing changes: every resource stays as it is.
+              </Typography>
+            </Box>
+          }
+        />
+      </TableCard>
       {opened && (
         <ResourceDiffDialog
           resource={opened}
           onClose={() => setOpened(undefined)}
         />
       )}
-    </>
+    </Box>
   );
 });

@@ -163,19 +163,33 @@ export const RunDetails = ({
             {summariesInStepOrder(value.summaries, value.steps).map(summary => (
               <PlanSummary key={summary.id} summary={summary} />
             ))}
-            <StepTimeline
-              steps={value.steps}
-              runStatus={value.run.status}
-              runError={value.run.error?.message}
-              personName={names.personName}
-            />
-            <ResourceChanges
-              runId={runId}
-              stepsKey={value.steps.map(step => step.status).join()}
-            />
           </>
         )}
       </InfoCard>
+      {/* The steps and the resource changes are sections of the page, each a card of its
+          own as an entity page's are: drawn inside the run's card, they were boxes in a box. */}
+      {value && (
+        <>
+          <Box marginTop={3}>
+            <InfoCard
+              titleTypographyProps={CARD_HEADING}
+              title="Steps"
+              noPadding
+            >
+              <StepTimeline
+                steps={value.steps}
+                runStatus={value.run.status}
+                runError={value.run.error?.message}
+                personName={names.personName}
+              />
+            </InfoCard>
+          </Box>
+          <ResourceChanges
+            runId={runId}
+            stepsKey={value.steps.map(step => step.status).join()}
+          />
+        </>
+      )}
     </Box>
   );
 };

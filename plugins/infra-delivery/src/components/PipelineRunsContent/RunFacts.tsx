@@ -1,4 +1,5 @@
 import { PipelineRun } from '@infra-delivery/plugin-infra-delivery-common';
+import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { Duration } from '../common/Duration';
 import { PersonName } from '../common/PersonName';
@@ -10,7 +11,10 @@ import { attemptStartedAt } from './attemptStartedAt';
 
 /**
  * The line under a run's title: its stack, who started it, when, and how long it took; for a
- * run a push or pull request started, the commit and what pointed to it.
+ * run a push or pull request started, the commit and what pointed to it. The stack leads the
+ * line as a label of its own, as a catalog entity's header puts its owner and system: a link
+ * underlined on hover, as every stack link of the plugin, not a word of the sentence after it
+ * (which underlines the person it names, since there only colour would set the link apart).
  */
 export const RunFacts = ({
   run,
@@ -22,29 +26,33 @@ export const RunFacts = ({
   const stack = names.stackName(run.attachedEntityId);
   const person = names.personName(run.createdById) ?? run.createdById;
   return (
-    <Typography variant="body2" color="textSecondary">
-      {stack && run.attachedEntityId && (
-        <>
-          <StackLink stackId={run.attachedEntityId} name={stack} inText /> ·{' '}
-        </>
-      )}
-      {person && (
-        <>
-          started by <PersonName name={person} inText /> ·{' '}
-        </>
-      )}
-      <Timestamp value={run.startedAt ?? run.createdAt} /> ·{' '}
-      {run.attemptEpoch > 1 && <>attempt {run.attemptEpoch}: </>}
-      <Duration
-        startedAt={attemptStartedAt(run)}
-        completedAt={run.completedAt}
-      />
-      {run.startedAt && !run.completedAt && ' so far'}
+    <Typography variant="body2" color="textSecondary" component="div">
+      <Box display="flex" flexWrap="wrap" style={{ columnGap: 4 }}>
+        {stack && run.attachedEntityId && (
+          <>
+            <StackLink stackId={run.attachedEntityId} name={stack} />
+            <span aria-hidden="true">·</span>
+          </>
+        )}
+        <span>
+          {person && (
+            <>
+              started by <PersonName name={person} inText /> ·{' '}
+            </>
+          )}
+          <Timestamp value={run.startedAt ?? run.createdAt} /> ·{' '}
+          {run.attemptEpoch > 1 && <>attempt {run.attemptEpoch}: </>}
+          <Duration
+            startedAt={attemptStartedAt(run)}
+            completedAt={run.completedAt}
+          />
+          {run.startedAt && !run.completedAt && ' so far'}
+        </span>
+      </Box>
       {run.gitSource && (
-        <>
-          <br />
+        <div>
           <RunTrigger run={run} inText />
-        </>
+        </div>
       )}
     </Typography>
   );

@@ -8,6 +8,7 @@ import AccordionSummary from '@material-ui/core/AccordionSummary';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import ExpandMoreIcon from '@material-ui/icons/ExpandMore';
+import { makeStyles } from '@material-ui/core/styles';
 import { useState } from 'react';
 import { Duration } from '../common/Duration';
 import { STEP_TYPE_LABELS } from '../common/labels';
@@ -16,6 +17,19 @@ import { ApprovalDecision } from './ApprovalDecision';
 import { StepLogs, StepRun } from './StepLogs';
 import { RunnerSilenceNotice, StepRunnerCaption } from './StepRunner';
 import { ErrorText } from '../common/WarningText';
+
+/**
+ * Steps as the rows of their card, a line between each: MUI's accordions are raised boxes
+ * that part when one opens, which inside a card drew boxes in a box.
+ */
+const useStepStyles = makeStyles(theme => ({
+  step: {
+    '&:before': { display: 'none' },
+    '& + &': { borderTop: `1px solid ${theme.palette.divider}` },
+    '&$expanded': { margin: 0 },
+  },
+  expanded: {},
+}));
 
 /** The step the run is at: the running one, else the next queued one. */
 function activeStepId(steps: StepExecution[]): string | undefined {
@@ -64,6 +78,7 @@ export const StepTimeline = ({
   personName: (id?: string) => string | undefined;
 }) => {
   // undefined: not chosen yet (the active step is open); null: all closed.
+  const classes = useStepStyles();
   const [chosen, setChosen] = useState<string | null>();
   const active = activeStepId(steps);
   const run: StepRun | undefined = runStatus && {
@@ -83,10 +98,13 @@ export const StepTimeline = ({
         steps.find(step => step.status === 'FAILED')?.id
       : chosen;
   return (
-    <Box marginY={2}>
+    <>
       {steps.map(step => (
         <Accordion
           key={step.id}
+          square
+          elevation={0}
+          classes={{ root: classes.step, expanded: classes.expanded }}
           expanded={open === step.id}
           onChange={(_, expanded) => setChosen(expanded ? step.id : null)}
           TransitionProps={{ unmountOnExit: true }}
@@ -135,6 +153,6 @@ export const StepTimeline = ({
           </AccordionDetails>
         </Accordion>
       ))}
-    </Box>
+    </>
   );
 };

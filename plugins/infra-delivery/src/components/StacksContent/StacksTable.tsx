@@ -1,6 +1,7 @@
 import { InfoCard, Progress, TableColumn } from '@backstage/core-components';
 import { PluginTable } from '../common/PluginTable';
-import { contentWidths, TABLE_OPTIONS } from '../common/tableOptions';
+import { CARD_TABLE_OPTIONS, contentWidths } from '../common/tableOptions';
+import { TableCard } from '../common/TableCard';
 import { useEntity } from '@backstage/plugin-catalog-react';
 import { PipelineRun } from '@infra-delivery/plugin-infra-delivery-common';
 import { isStackEntity } from '../common/stackEntityRef';
@@ -312,22 +313,28 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
           onRunnerConnected={refresh}
         />
       )}
-      {/* Filtering one stack (a stack's own page) would only hide it. */}
-      {stackIds.length > 1 && (
-        <DriftFilter value={driftFilter} onChange={setDriftFilter} />
-      )}
       <div ref={measured}>
-        <PluginTable
+        <TableCard
           title="Stacks"
-          options={TABLE_OPTIONS}
-          columns={contentWidths(columns)}
-          data={remaining.filter(row =>
-            matchesDriftFilter(driftFilter, row.stack),
-          )}
-          emptyContent={
-            <NoStacksHere entity={entity} filtered={remaining.length > 0} />
+          // The filter in the header of the table it filters, as the runs list's chips are
+          // above its rows. Filtering one stack (a stack's own page) would only hide it.
+          action={
+            stackIds.length > 1 && (
+              <DriftFilter value={driftFilter} onChange={setDriftFilter} />
+            )
           }
-        />
+        >
+          <PluginTable
+            options={CARD_TABLE_OPTIONS}
+            columns={contentWidths(columns)}
+            data={remaining.filter(row =>
+              matchesDriftFilter(driftFilter, row.stack),
+            )}
+            emptyContent={
+              <NoStacksHere entity={entity} filtered={remaining.length > 0} />
+            }
+          />
+        </TableCard>
       </div>
       <UnknownStacksNote
         entity={entity}

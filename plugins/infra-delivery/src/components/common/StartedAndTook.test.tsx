@@ -9,6 +9,12 @@ describe('StartedAndTook', () => {
     const { container } = render(<StartedAndTook at={minutesAgo(3)} />);
 
     expect(container).toHaveTextContent('Not startedqueued 3 minutes ago');
+    // In a column kept on one line the caption may still break, after "queued" only.
+    const caption = screen.getByText(/^queued/);
+    expect(caption).toHaveStyle({ whiteSpace: 'normal' });
+    expect(screen.getByText('3 minutes ago').closest('span')).toHaveStyle({
+      whiteSpace: 'nowrap',
+    });
   });
 
   it('says a run cancelled in the queue never started', () => {
