@@ -13,6 +13,10 @@ import {
 import { RUN_SIGNAL_CHANNEL } from '@infra-delivery/plugin-infra-delivery-common';
 import { LIVE_POLL_MS } from '../common/livePolling';
 import { NO_ANSWER_NOTICE_MS } from '../common/silence';
+import {
+  MovableClock,
+  movableClock,
+} from '../../__testUtils__/unansweredService';
 import { PipelineRunsContent } from './PipelineRunsContent';
 
 const waiting = pipelineRun({
@@ -63,30 +67,15 @@ const noAnswerNotice = () =>
       ),
     );
 
-/** Moves the clock the views read (`Date.now`) on, without waiting. */
-function clock() {
-  const realNow = Date.now.bind(Date);
-  let offset = 0;
-  const spy = jest
-    .spyOn(Date, 'now')
-    .mockImplementation(() => realNow() + offset);
-  return {
-    later: (ms: number) => {
-      offset += ms;
-    },
-    restore: () => spy.mockRestore(),
-  };
-}
-
 describe('PipelineRunsContent when the service does not answer', () => {
   const { server, requestsTo } = setupInfraDeliveryServer();
   let service: ReturnType<typeof serviceState>;
-  let time: ReturnType<typeof clock>;
+  let time: MovableClock;
   let signals: ReturnType<typeof fakeSignals>;
 
   beforeEach(() => {
     service = serviceState();
-    time = clock();
+    time = movableClock();
     signals = fakeSignals();
     const [list, ...runHandlers] = runPageHandlers(waiting, () => []);
     server.use(

@@ -3,7 +3,10 @@ import { renderInTestApp, TestApiProvider } from '@backstage/test-utils';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ConfirmActionButton } from './ConfirmActionButton';
-import { NO_ANSWER_NOTICE_MS } from './silence';
+import {
+  closeUnansweredDialog,
+  movableClock,
+} from '../../__testUtils__/unansweredService';
 
 describe('ConfirmActionButton', () => {
   it('confirms with Enter in the note, as with the button', async () => {
@@ -68,8 +71,7 @@ describe('ConfirmActionButton', () => {
         }),
     );
     const alertApi = { post: jest.fn(), alert$: jest.fn() };
-    const realNow = Date.now.bind(Date);
-    const clock = jest.spyOn(Date, 'now');
+    const clock = movableClock();
     try {
       await renderInTestApp(
         <TestApiProvider apis={[[alertApiRef, alertApi]]}>
@@ -87,19 +89,7 @@ describe('ConfirmActionButton', () => {
       await userEvent.click(
         within(dialog).getByRole('button', { name: 'Roll back' }),
       );
-      const cancel = within(dialog).getByRole('button', { name: 'Cancel' });
-      expect(cancel).toBeDisabled();
-
-      // The service has been silent long.
-      clock.mockImplementation(() => realNow() + NO_ANSWER_NOTICE_MS);
-      await waitFor(() => expect(cancel).toBeEnabled(), { timeout: 2_000 });
-      expect(within(dialog).getByRole('status')).toHaveTextContent(
-        /^The service has not answered for 1\d+s\. It may still carry out the request; closing this dialog will not cancel it\.$/,
-      );
-      await userEvent.click(cancel);
-      await waitFor(() =>
-        expect(screen.queryByRole('dialog')).not.toBeInTheDocument(),
-      );
+      await closeUnansweredDialog(dialog, clock);
 
       refuse(new Error('The deployment has moved on'));
       await waitFor(() =>
@@ -110,7 +100,7 @@ describe('ConfirmActionButton', () => {
       );
       expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     } finally {
-      clock.mockRestore();
+      clock.restore();
     }
   });
 });

@@ -3,8 +3,12 @@ import { renderInTestApp, TestApiProvider } from '@backstage/test-utils';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
+import {
+  closeUnansweredDialog,
+  MovableClock,
+  movableClock,
+} from '../../__testUtils__/unansweredService';
 import { FormDialog } from './FormDialog';
-import { NO_ANSWER_NOTICE_MS } from './silence';
 import { useSubmission } from './useSubmission';
 
 /** A form that saves through `save`, then tells `onSaved` what it saved. */
@@ -59,12 +63,11 @@ const SavingPage = ({ save }: { save: () => Promise<string> }) => {
 };
 
 describe('FormDialog with useSubmission, when the service does not answer', () => {
-  const realNow = Date.now.bind(Date);
-  let clock: jest.SpyInstance;
+  let clock: MovableClock;
   beforeEach(() => {
-    clock = jest.spyOn(Date, 'now');
+    clock = movableClock();
   });
-  afterEach(() => clock.mockRestore());
+  afterEach(() => clock.restore());
 
   async function sendUnanswered(save: () => Promise<string>) {
     const alertApi = { post: jest.fn(), alert$: jest.fn() };
@@ -76,19 +79,8 @@ describe('FormDialog with useSubmission, when the service does not answer', () =
     await userEvent.click(screen.getByRole('button', { name: 'Settings' }));
     const dialog = await screen.findByRole('dialog');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
-    const cancel = within(dialog).getByRole('button', { name: 'Cancel' });
-    expect(cancel).toBeDisabled();
     expect(within(dialog).queryByRole('status')).not.toBeInTheDocument();
-
-    clock.mockImplementation(() => realNow() + NO_ANSWER_NOTICE_MS);
-    await waitFor(() => expect(cancel).toBeEnabled(), { timeout: 2_000 });
-    expect(within(dialog).getByRole('status')).toHaveTextContent(
-      /^The service has not answered for 1\d+s\. It may still carry out the request; closing this dialog will not cancel it\.$/,
-    );
-    await userEvent.click(cancel);
-    await waitFor(() =>
-      expect(screen.queryByRole('dialog')).not.toBeInTheDocument(),
-    );
+    await closeUnansweredDialog(dialog, clock);
     return alertApi;
   }
 
