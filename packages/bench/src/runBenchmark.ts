@@ -329,7 +329,7 @@ export async function runBenchmark(options: {
                     0,
                   )} at p50 ${sqlFloor.p50.toFixed(2)} ms`
                 : ''
-            }), stall ${loop.maxMs.toFixed(1)} ms${
+            }), stall ${loop.maxMs.toFixed(1)} ms${stallWindow(loop)}${
               written
                 ? `; ${written.sent} writes alongside, ${written.failed} failed`
                 : ''
@@ -429,4 +429,14 @@ export async function runBenchmark(options: {
     await knex.destroy();
     await backend.stop();
   }
+}
+
+/** Where the longest stall sits on a CPU profile's clock, for `yarn bench:profile --window`. */
+function stallWindow(loop: {
+  longestStall?: { endUs: number; ms: number };
+}): string {
+  const stall = loop.longestStall;
+  return stall
+    ? ` (--window ${Math.round(stall.endUs - stall.ms * 1000)} ${stall.endUs})`
+    : '';
 }

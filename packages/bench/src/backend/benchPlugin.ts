@@ -11,6 +11,34 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
  * stored bytes through Backstage's whole middleware stack without touching a database (the
  * "middleware floor"), and reports the process's event-loop delay.
  */
+/** How often the stall watch looks, and the lateness it notes (the histogram has the rest). */
+const WATCH_INTERVAL_MS = 5;
+const NOTED_LATENESS_MS = 20;
+
+/**
+ * When the longest stall since the last reset ended, in microseconds of the monotonic clock
+ * that V8's CPU profiles use for `startTime` (so `yarn bench:profile <file> --window <from µs>
+ * <to µs>` reads exactly the samples of that stall), and how late the watch was.
+ */
+function watchLongestStall() {
+  let longest: { endUs: number; ms: number } | undefined;
+  let last = process.hrtime.bigint();
+  setInterval(() => {
+    const now = process.hrtime.bigint();
+    const ms = Number(now - last) / 1e6 - WATCH_INTERVAL_MS;
+    last = now;
+    if (ms >= NOTED_LATENESS_MS && ms > (longest?.ms ?? 0)) {
+      longest = { endUs: Number(now / 1000n), ms };
+    }
+  }, WATCH_INTERVAL_MS).unref();
+  return {
+    get: () => longest,
+    reset: () => {
+      longest = undefined;
+    },
+  };
+}
+
 export const benchPlugin = createBackendPlugin({
   pluginId: 'bench',
   register(env) {
@@ -20,6 +48,7 @@ export const benchPlugin = createBackendPlugin({
         const responses = new Map<string, Buffer>();
         const delay = monitorEventLoopDelay({ resolution: 1 });
         delay.enable();
+        const longest = watchLongestStall();
 
         const router = Router();
         router.put(
@@ -44,6 +73,7 @@ export const benchPlugin = createBackendPlugin({
             maxMs: delay.max / 1e6,
             p99Ms: delay.percentile(99) / 1e6,
             meanMs: delay.mean / 1e6,
+            longestStall: longest.get(),
           });
         });
         // Where the resident memory is: V8's heap, and what lives outside it (SQLite's page
@@ -61,6 +91,7 @@ export const benchPlugin = createBackendPlugin({
         });
         router.post('/event-loop/reset', (_req, res) => {
           delay.reset();
+          longest.reset();
           res.status(204).end();
         });
         httpRouter.addAuthPolicy({ path: '/', allow: 'unauthenticated' });

@@ -10,11 +10,15 @@ interface CpuProfile {
   }[];
   samples: number[];
   timeDeltas: number[];
+  /** Microseconds of the monotonic clock (`process.hrtime`) when profiling began. */
+  startTime: number;
 }
 
 const USAGE = `yarn bench:profile <file.cpuprofile>               how busy the process was, second by second
 yarn bench:profile <file.cpuprofile> <from> <to> [n]  the n functions (default 40) with the most
                                                      self time between second <from> and <to>
+yarn bench:profile <file.cpuprofile> --window <from µs> <to µs> [n]   the same for a window on the
+                                                     monotonic clock (a stall the bench printed)
 yarn bench:profile <file.cpuprofile> --stretches [n]  the n longest stretches (default 10) the
                                                      process spent on one stack without a break`;
 
@@ -51,6 +55,11 @@ export function summariseCpuProfile(argv: string[]): string {
   const profile = JSON.parse(readFileSync(path, 'utf8')) as CpuProfile;
   if (from === '--stretches') {
     return longestStretches(profile, Number(to ?? 10));
+  }
+  if (from === '--window') {
+    const second = (us: string) =>
+      String((Number(us) - profile.startTime) / 1e6);
+    return summariseCpuProfile([file, second(to), second(count), argv[4]]);
   }
   const nodes = new Map(profile.nodes.map(node => [node.id, node]));
   const busyPerSecond: { busy: number; idle: number }[] = [];
