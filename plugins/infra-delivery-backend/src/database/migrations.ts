@@ -4,6 +4,11 @@ import {
 } from '@backstage/backend-plugin-api';
 import { Knex } from 'knex';
 import { sqliteFileOf } from './sqliteFile';
+import {
+  syncSqliteCommitsOffTheLoop,
+  WalSync,
+  walFileSync,
+} from './sqliteDurableCommits';
 import { cacheSqliteStatements } from './sqliteStatementCache';
 import { turnBeforeSqliteQueries } from './sqliteTurns';
 
@@ -24,20 +29,24 @@ export async function applyDatabaseMigrations(
 }
 
 /**
- * SQLite as Backstage opens it journals with DELETE and syncs fully on every commit. WAL with
- * synchronous=FULL keeps every acknowledged write across a crash and is ~4× faster for the
- * many small transactions the engine makes. In-memory databases have no journal to change.
- * Prepared statements are reused (sqliteStatementCache.ts), and the event loop turns before
- * each query or transaction takes the connection (sqliteTurns.ts).
+ * SQLite as Backstage opens it journals with DELETE and syncs fully on every commit. WAL is
+ * ~4× faster for the many small transactions the engine makes, and every acknowledged write
+ * is still on disk first: its commit is synced off the event loop (sqliteDurableCommits.ts).
+ * In-memory databases have no journal to change. Prepared statements are reused
+ * (sqliteStatementCache.ts), and the event loop turns before each query or transaction takes
+ * the connection (sqliteTurns.ts).
  */
-export async function tuneSqlite(knex: Knex): Promise<void> {
+export async function tuneSqlite(
+  knex: Knex,
+  syncWal: (file: string) => WalSync = walFileSync,
+): Promise<void> {
   if (!String(knex.client.config.client).includes('sqlite')) {
     return;
   }
   const file = await sqliteFileOf(knex);
   if (file) {
     await knex.raw('PRAGMA journal_mode = WAL');
-    await knex.raw('PRAGMA synchronous = FULL');
+    syncSqliteCommitsOffTheLoop(knex, syncWal(file));
   }
   await knex.raw('PRAGMA foreign_keys = ON');
   cacheSqliteStatements(knex);
