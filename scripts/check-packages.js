@@ -6,8 +6,10 @@
  *   node scripts/check-packages.js --results FILE TARBALL...
  *
  * For every tarball: a package.json that is publishable (public, Apache-2.0, no `workspace:`
- * range left, `backstage` metadata with the plugin id and its packages), `main`/`types`/
- * `module`/`bin` naming files that are in the tarball, a non-empty dist/, README and LICENSE,
+ * range left, a description and keywords, `backstage` metadata with the plugin id, its
+ * packages and the feature the plugin exports), `main`/`types`/`module`/`bin` naming files
+ * that are in the tarball, a non-empty dist/, README (without links npmjs.com cannot
+ * resolve, see CONTRIBUTING.md) and LICENSE,
  * no sources, tests or test utilities, and the files the package reads at run time from its
  * own folder (the backend's migrations and demo plans, the common package's openapi.json, the
  * configuration schema of packages that declare one), and that the package's type-level tests
@@ -37,6 +39,13 @@ const PLUGIN_ROLES = new Set([
   'node-library',
   'backend-plugin-module',
   'frontend-plugin-module',
+]);
+
+/** Roles whose main entry point's default export is a plugin or module. */
+const FEATURE_ROLES = new Set([
+  'frontend-plugin',
+  'backend-plugin',
+  'backend-plugin-module',
 ]);
 
 let passed = 0;
@@ -153,6 +162,22 @@ function checkTarball(tarball, sources) {
 
     // What every published package carries, and what it must not.
     expect(nonEmpty('README.md'), name, 'README.md is shipped');
+    if (has('README.md')) {
+      const relative = relativeLinks(
+        fs.readFileSync(path.join(root, 'README.md'), 'utf8'),
+      );
+      expect(
+        relative.length === 0,
+        name,
+        `README.md has no relative link or image, which npmjs.com cannot resolve${
+          relative.length
+            ? ` (${relative
+                .map(link => `line ${link.line}: ${link.target}`)
+                .join('; ')})`
+            : ''
+        }`,
+      );
+    }
     expect(
       [...files].some(file => /^LICEN[CS]E(\.md|\.txt)?$/i.test(file)),
       name,
@@ -174,9 +199,47 @@ function checkTarball(tarball, sources) {
       }`,
     );
 
+    // What npm shows and searches.
+    expect(
+      typeof manifest.description === 'string' &&
+        manifest.description.trim() !== '',
+      name,
+      'has a description',
+    );
+    const keywords = manifest.keywords ?? [];
+    expect(keywords.includes('backstage'), name, 'keywords include backstage');
+    // Without a public address there is no homepage, bugs or repository to name; an address
+    // given must be one a browser opens.
+    for (const field of ['homepage', 'bugs', 'repository']) {
+      const value = manifest[field];
+      if (value === undefined) continue;
+      const url = typeof value === 'string' ? value : value.url;
+      expect(
+        /^(https:\/\/|git\+https:\/\/)/.test(url ?? ''),
+        name,
+        `${field} is an https address (${url})`,
+      );
+    }
+
     // Backstage's package metadata.
     const backstage = manifest.backstage ?? {};
     expect(backstage.role, name, 'backstage.role is set');
+    if (backstage.pluginId) {
+      // npm's search term for Backstage plugins; the runner, a command, belongs to no plugin.
+      expect(
+        keywords.includes('backstage-plugin'),
+        name,
+        'keywords include backstage-plugin',
+      );
+    }
+    if (FEATURE_ROLES.has(backstage.role)) {
+      // Written by `backstage-cli package prepack`; app and backend feature discovery read it.
+      expect(
+        backstage.features?.['.'],
+        name,
+        'backstage.features names the feature its main entry point exports',
+      );
+    }
     if (PLUGIN_ROLES.has(backstage.role) && backstage.role !== 'node-library') {
       expect(backstage.pluginId, name, 'backstage.pluginId is set');
       if (backstage.role.endsWith('-module')) {
@@ -267,6 +330,42 @@ function checkTarball(tarball, sources) {
   } finally {
     fs.rmSync(unpacked, { recursive: true, force: true });
   }
+}
+
+/**
+ * The links and images of a Markdown document that point at a relative URL, with their line
+ * numbers. npmjs.com shows a package's README without the package's files and resolves a
+ * relative URL only against the package's `repository` field, which these packages do not
+ * have: such a link (`../infra-delivery-backend/README.md`, `./config.d.ts`, a screenshot)
+ * is dead there. In-page anchors (`#configuration`) work on npm and are allowed. Code blocks
+ * and code spans are skipped: a README may show Markdown or paths in examples.
+ */
+function relativeLinks(markdown) {
+  const blank = text => text.replace(/[^\n]/g, ' ');
+  const prose = markdown
+    .replace(/^ {0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?^ {0,3}\1[^\n]*$/gm, blank)
+    .replace(/(`+)[^`][\s\S]*?\1/g, blank);
+  const patterns = [
+    // [text](target) and ![alt](target), the text possibly over several lines
+    /\]\(\s*<?([^\s)>]+)/g,
+    // [label]: target
+    /^ {0,3}\[[^\]\n]+\]:\s*<?([^\s>]+)/gm,
+    // <a href="…">, <img src="…">
+    /\b(?:href|src)\s*=\s*["']?([^"'\s>]+)/gi,
+  ];
+  const found = [];
+  for (const pattern of patterns) {
+    for (const match of prose.matchAll(pattern)) {
+      const target = match[1];
+      const absolute =
+        /^[a-z][a-z0-9+.-]*:/i.test(target) || /^\/\//.test(target);
+      if (!absolute && !target.startsWith('#')) {
+        const line = prose.slice(0, match.index).split('\n').length;
+        found.push({ line, target });
+      }
+    }
+  }
+  return found.sort((a, b) => a.line - b.line);
 }
 
 /** The folder `dependency` resolves to from `dir`, as Node looks it up through node_modules. */
