@@ -23,7 +23,6 @@ import { useCanExecuteRuns } from '../common/useCanExecuteRuns';
 import { isActiveRun, LIVE_POLL_MS } from '../common/livePolling';
 import { useEntityRunLink } from '../common/useEntityTabLink';
 import { useLiveRuns } from '../common/useLiveRuns';
-import { useLiveLoad } from '../common/useLiveLoad';
 import { useLivePolling } from '../common/useLivePolling';
 import { NoAnswerNotice } from '../common/NoAnswerNotice';
 import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
@@ -56,9 +55,8 @@ const resourcesText = (count: number) => {
 export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
   const client = useApi(infraDeliveryApiRef);
   const canExecute = useCanExecuteRuns();
-  const overview = useStacksOverview(stackIds);
-  const { retry } = overview;
-  const { value, loading, error, silentSince } = useLiveLoad(overview, retry);
+  const { value, loading, error, silentSince, retry } =
+    useStacksOverview(stackIds);
   const rows = value?.rows;
   const refresh = useCallback(() => retry(), [retry]);
   useLiveRuns(refresh);
