@@ -22,6 +22,32 @@ export function movableClock(): MovableClock {
   };
 }
 
+/** A live view's notice that the service has not answered its reading, if it shows one. */
+export const noAnswerNotice = () =>
+  screen
+    .queryAllByRole('status')
+    .find(element =>
+      /No answer from the infrastructure service/.test(
+        element.textContent ?? '',
+      ),
+    );
+
+/**
+ * Once the service has left a live view's reading unanswered for `NO_ANSWER_NOTICE_MS` more
+ * (`later` moves the clock on), the view says so, and that what it shows may be out of date.
+ */
+export async function saysNoAnswerAfterWaiting(later: (ms: number) => void) {
+  later(NO_ANSWER_NOTICE_MS);
+  await waitFor(
+    () =>
+      expect(noAnswerNotice()).toHaveTextContent(
+        /^No answer from the infrastructure service for 1\ds: what you see may be out of date\. Retrying…$/,
+      ),
+    { timeout: 2_000 },
+  );
+  return noAnswerNotice()!;
+}
+
 /**
  * In a dialog whose request the service leaves unanswered: Cancel is greyed until the service
  * has been silent for `NO_ANSWER_NOTICE_MS`; then the dialog says so, and Cancel closes it.

@@ -13,7 +13,7 @@ import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
 import { useReloadableAsync } from '../common/useReloadableAsync';
 import { infraDeliveryApiRef } from '../../api';
-import { ErrorPanel } from '../common/ErrorPanel';
+import { LoadNotes } from '../common/LoadNotes';
 import { StatusLabel } from '../common/StatusLabel';
 import { AddCloudAccountDialog } from './AddCloudAccountDialog';
 import { TableCard } from '../common/TableCard';
@@ -223,7 +223,7 @@ export const CloudAccountsPage = () => {
 
   return (
     <Content>
-      {accounts.error && <ErrorPanel error={accounts.error} />}
+      <LoadNotes state={accounts} />
       <div ref={measured}>
         <TableCard
           title="Cloud accounts"

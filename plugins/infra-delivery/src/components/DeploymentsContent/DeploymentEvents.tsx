@@ -6,9 +6,9 @@ import {
 } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
-import useAsync from 'react-use/esm/useAsync';
+import { useReloadableAsync } from '../common/useReloadableAsync';
 import { infraDeliveryApiRef } from '../../api';
-import { ErrorPanel } from '../common/ErrorPanel';
+import { LoadNotes } from '../common/LoadNotes';
 import { constantLabel } from '../common/labels';
 import { shortArns } from '../common/shortArns';
 import { eventStage } from './DeploymentStatus';
@@ -28,14 +28,16 @@ export const DeploymentEvents = ({
   deployment: Deployment;
 }) => {
   const client = useApi(infraDeliveryApiRef);
-  const { value, loading, error } = useAsync(
+  const events = useReloadableAsync(
     () =>
       client.call('listInfrastructureEvents', {
         query: { deploymentId: deployment.id },
       }),
     // A recorded change of the deployment may come with new events.
     [client, deployment.id, deployment.updatedAt],
+    [client, deployment.id],
   );
+  const { value, loading } = events;
   return (
     <Box>
       <Typography variant="h6" component="h3">
@@ -56,7 +58,7 @@ export const DeploymentEvents = ({
         Infrastructure events
       </Typography>
       {loading && <Progress />}
-      {error && <ErrorPanel error={error} />}
+      <LoadNotes state={events} />
       {value && value.data.data.length === 0 && (
         <Typography variant="body2">None received.</Typography>
       )}

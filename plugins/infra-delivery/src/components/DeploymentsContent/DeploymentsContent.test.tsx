@@ -18,6 +18,7 @@ import {
 import { afterUnderWayMessageMinimum } from '../../__testUtils__/actionMessageClock';
 import { DeploymentsContent } from './DeploymentsContent';
 import { fakeContainerWidth } from '../../__testUtils__/containerWidth';
+import { IDLE_POLL_MS } from '../common/useLivePolling';
 
 describe('DeploymentsContent', () => {
   const { server, requestsTo } = setupInfraDeliveryServer();
@@ -960,7 +961,7 @@ describe('DeploymentsContent', () => {
       jest.useRealTimers();
     });
 
-    it('re-reads an in-flight deployment slowly, and a finished history not at all', async () => {
+    it('re-reads an in-flight deployment every 15 seconds, and a finished history every half minute', async () => {
       jest.useFakeTimers({ advanceTimers: true });
       let status: Deployment['status'] = 'IN_PROGRESS';
       server.use(
@@ -985,13 +986,19 @@ describe('DeploymentsContent', () => {
       expect(requestsTo('GET', '/deployments')).toHaveLength(2);
 
       act(() => {
-        jest.advanceTimersByTime(60_000);
+        jest.advanceTimersByTime(IDLE_POLL_MS - 1_000);
       });
       expect(requestsTo('GET', '/deployments')).toHaveLength(2);
+      act(() => {
+        jest.advanceTimersByTime(1_000);
+      });
+      await waitFor(() =>
+        expect(requestsTo('GET', '/deployments')).toHaveLength(3),
+      );
     });
   });
 
-  it('does not poll when signals announce the changes', async () => {
+  it('re-reads an in-flight deployment only as slowly as an idle one when signals announce the changes', async () => {
     jest.useFakeTimers({ advanceTimers: true });
     try {
       server.use(
@@ -1004,9 +1011,15 @@ describe('DeploymentsContent', () => {
       });
       expect(await screen.findByText('In progress')).toBeInTheDocument();
       act(() => {
-        jest.advanceTimersByTime(60_000);
+        jest.advanceTimersByTime(IDLE_POLL_MS - 1_000);
       });
       expect(requestsTo('GET', '/deployments')).toHaveLength(1);
+      act(() => {
+        jest.advanceTimersByTime(1_000);
+      });
+      await waitFor(() =>
+        expect(requestsTo('GET', '/deployments')).toHaveLength(2),
+      );
     } finally {
       jest.useRealTimers();
     }

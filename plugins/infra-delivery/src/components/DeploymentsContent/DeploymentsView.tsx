@@ -5,7 +5,7 @@ import { useApi } from '@backstage/frontend-plugin-api';
 import { Deployment } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
-import { useEffect, useReducer } from 'react';
+import { useReducer } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { DetailsButton } from '../common/DetailsButton';
@@ -16,6 +16,7 @@ import { ErrorPanel } from '../common/ErrorPanel';
 import { useCanExecuteRuns, useCanRollBack } from '../common/useCanExecuteRuns';
 import { useLiveDeployments } from '../common/useLiveDeployments';
 import { useLiveLoad } from '../common/useLiveLoad';
+import { useLivePolling } from '../common/useLivePolling';
 import { NoAnswerNotice } from '../common/NoAnswerNotice';
 import { useOpenedDrawer } from '../common/drawerLinks';
 import { DeploymentDrawer } from './DeploymentDrawer';
@@ -81,12 +82,9 @@ export const DeploymentsView = ({
   const opened = deployments.find(d => d.id === openedId);
 
   // Deployments progress on their own. The backend announces each change; only an app
-  // without signals has to re-read while one is in flight.
-  useEffect(() => {
-    if (live || !inFlight) return undefined;
-    const timer = setInterval(refresh, FALLBACK_REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [live, inFlight, refresh]);
+  // without signals has to re-read often while one is in flight. Otherwise the history is read
+  // again slowly, for a deployment started elsewhere or a service that stopped answering.
+  useLivePolling(refresh, !live && inFlight ? FALLBACK_REFRESH_MS : undefined);
 
   if (loading && !value) {
     return (

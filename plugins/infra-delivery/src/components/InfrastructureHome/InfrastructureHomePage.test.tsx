@@ -29,6 +29,10 @@ import {
   annotatedServiceEntity,
   deploymentFixture,
 } from '../../__testUtils__/deploymentFixtures';
+import {
+  movableClock,
+  saysNoAnswerAfterWaiting,
+} from '../../__testUtils__/unansweredService';
 import { InfrastructureHomePage } from './InfrastructureHomePage';
 
 // Four cards with their tables render in every test.
@@ -40,6 +44,14 @@ const ago = (hours: number) =>
 const network = stack({ id: 'net', name: 'Network', givenId: 'network' });
 const database = stack({ id: 'db', name: 'Database', givenId: 'database' });
 const cache = stack({ id: 'cache', name: 'Cache', givenId: 'cache' });
+/** A run of Network that waits for approval. */
+const openPort443 = pipelineRun({
+  id: 'run-8',
+  status: 'WAITING_FOR_APPROVAL',
+  pipelineId: network.changePipelineId,
+  attachedEntityId: 'net',
+  description: 'Open port 443',
+});
 
 /** What the fake service holds; each test changes what it needs. */
 interface Service {
@@ -476,15 +488,7 @@ describe('InfrastructureHomePage', () => {
     await renderPage(signals);
     await screen.findByText('No run waits for approval.');
 
-    service.waiting = [
-      pipelineRun({
-        id: 'run-8',
-        status: 'WAITING_FOR_APPROVAL',
-        pipelineId: network.changePipelineId,
-        attachedEntityId: 'net',
-        description: 'Open port 443',
-      }),
-    ];
+    service.waiting = [openPort443];
     await waitFor(() =>
       expect(signals.subscriberCount(RUN_SIGNAL_CHANNEL)).toBeGreaterThan(0),
     );
@@ -494,5 +498,39 @@ describe('InfrastructureHomePage', () => {
     expect(
       await within(waiting).findByText('Open port 443'),
     ).toBeInTheDocument();
+  });
+
+  it('keeps a card’s runs when its reload gets no answer, and says that they may be out of date', async () => {
+    const time = movableClock();
+    try {
+      service.waiting = [openPort443];
+      const signals = fakeSignals();
+      await renderPage(signals);
+      const waiting = await card('Waiting for approval');
+      await within(waiting).findByText('Open port 443');
+
+      // The backend stops; an announcement that reached the page before it did reads again.
+      server.use(
+        http.get(`${baseUrl}/pipeline-runs`, () => HttpResponse.error()),
+      );
+      const reads = requestsTo('GET', '/pipeline-runs').length;
+      act(() => signals.announce(RUN_SIGNAL_CHANNEL, { runId: 'run-9' }));
+      await waitFor(() =>
+        expect(requestsTo('GET', '/pipeline-runs').length).toBeGreaterThan(
+          reads,
+        ),
+      );
+      expect(waiting).toContainElement(
+        await saysNoAnswerAfterWaiting(time.later),
+      );
+      expect(within(waiting).getByText('Open port 443')).toBeInTheDocument();
+      expect(
+        within(waiting).queryByText(
+          'Could not reach the infrastructure service',
+        ),
+      ).not.toBeInTheDocument();
+    } finally {
+      time.restore();
+    }
   });
 });

@@ -14,7 +14,7 @@ import { ButtonWithReason } from '../common/ButtonWithReason';
 import { ChipList } from '../common/ChipList';
 import { CARD_HEADING } from '../common/cardHeading';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
-import { ErrorPanel } from '../common/ErrorPanel';
+import { LoadNotes } from '../common/LoadNotes';
 import { LoadingTable } from '../common/LoadingTable';
 import {
   CARD_TABLE_OPTIONS,
@@ -188,7 +188,7 @@ export const DefaultValuesCard = () => {
       {(message || definitions.error) && (
         <Box paddingX={2}>
           {message}
-          {definitions.error && <ErrorPanel error={definitions.error} />}
+          <LoadNotes state={definitions} />
         </Box>
       )}
       <LoadingTable

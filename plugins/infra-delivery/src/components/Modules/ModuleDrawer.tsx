@@ -13,7 +13,7 @@ import { useActionMessage } from '../common/ActionMessage';
 import { ButtonWithReason } from '../common/ButtonWithReason';
 import { useCanWriteResources } from '../common/useCanExecuteRuns';
 import { CARD_TABLE_OPTIONS, contentWidths } from '../common/tableOptions';
-import { ErrorPanel } from '../common/ErrorPanel';
+import { LoadNotes } from '../common/LoadNotes';
 import { LoadingTable } from '../common/LoadingTable';
 import { SideDrawer } from '../common/SideDrawer';
 import { Timestamp } from '../common/Timestamp';
@@ -177,7 +177,7 @@ export const ModuleDrawer = ({
           <DeleteModuleButton module={module} onDeleted={() => onDeleted?.()} />
         </Box>
       )}
-      {details.error && <ErrorPanel error={details.error} />}
+      <LoadNotes state={details} />
 
       <Section
         id="module-versions-heading"

@@ -9,7 +9,7 @@ import { CARD_HEADING } from '../common/cardHeading';
 import { CARD_TABLE_OPTIONS, contentWidths } from '../common/tableOptions';
 import { DetailsButton } from '../common/DetailsButton';
 import { useOpenedDrawer } from '../common/drawerLinks';
-import { ErrorPanel } from '../common/ErrorPanel';
+import { LoadNotes } from '../common/LoadNotes';
 import { LoadingTable } from '../common/LoadingTable';
 import { Timestamp } from '../common/Timestamp';
 import { AddModuleButton } from './AddModuleButton';
@@ -73,7 +73,7 @@ const ModulesContent = () => {
   return (
     <Content>
       {message}
-      {modules.error && <ErrorPanel error={modules.error} />}
+      <LoadNotes state={modules} />
       <InfoCard
         titleTypographyProps={CARD_HEADING}
         title="Modules"

@@ -11,7 +11,7 @@ import { infraDeliveryApiRef } from '../../api';
 import { useActionMessage } from '../common/ActionMessage';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { CARD_TABLE_OPTIONS } from '../common/tableOptions';
-import { ErrorPanel } from '../common/ErrorPanel';
+import { LoadNotes } from '../common/LoadNotes';
 import { PersonName } from '../common/PersonName';
 import { Timestamp } from '../common/Timestamp';
 import { useCallerRole } from '../common/useCallerRole';
@@ -130,7 +130,7 @@ export const ApiKeysCard = ({
       notes={
         <>
           {message}
-          {keys.error && <ErrorPanel error={keys.error} />}
+          <LoadNotes state={keys} />
         </>
       }
     >

@@ -9,7 +9,7 @@ import Typography from '@material-ui/core/Typography';
 import { infraDeliveryApiRef } from '../../api';
 import { useActionMessage, useActionOutcome } from '../common/ActionMessage';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
-import { ErrorPanel } from '../common/ErrorPanel';
+import { LoadNotes } from '../common/LoadNotes';
 import { LoadingTable } from '../common/LoadingTable';
 import { MaybeLink } from '../common/MaybeLink';
 import { TableCard } from '../common/TableCard';
@@ -193,7 +193,7 @@ export const CodeSourcesCard = () => {
                 onClose={() => setVerified(undefined)}
               />
             )}
-            {sources.error && <ErrorPanel error={sources.error} />}
+            <LoadNotes state={sources} />
           </>
         }
         footer={

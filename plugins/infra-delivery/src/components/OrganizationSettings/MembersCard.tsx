@@ -14,6 +14,7 @@ import { PersonName, personText } from '../common/PersonName';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { CARD_TABLE_OPTIONS } from '../common/tableOptions';
 import { ErrorPanel } from '../common/ErrorPanel';
+import { LoadNotes } from '../common/LoadNotes';
 import { ROLE_LABELS } from '../common/labels';
 import { useCallerRole } from '../common/useCallerRole';
 import { useIsOrganizationAdmin } from '../common/useIsOrganizationAdmin';
@@ -188,7 +189,7 @@ export const MembersCard = ({
           {roleError && (
             <ErrorPanel error={roleError} title="The role was not changed" />
           )}
-          {members.error && <ErrorPanel error={members.error} />}
+          <LoadNotes state={members} />
         </>
       }
     >

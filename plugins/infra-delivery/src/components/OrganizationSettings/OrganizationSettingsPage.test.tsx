@@ -19,6 +19,10 @@ import {
   runnerServiceAccount as account,
 } from '../../__testUtils__/organizationFixtures';
 import { repository } from '../../__testUtils__/moduleFixtures';
+import {
+  movableClock,
+  saysNoAnswerAfterWaiting,
+} from '../../__testUtils__/unansweredService';
 import { OrganizationSettingsPage } from './OrganizationSettingsPage';
 
 const developer = {
@@ -437,6 +441,40 @@ describe('OrganizationSettingsPage', () => {
     await waitFor(() =>
       expect(requestsTo('DELETE', '/api-keys/k1')).toHaveLength(1),
     );
+  });
+
+  it('keeps the keys when their reload after a revocation gets no answer, and says so', async () => {
+    const time = movableClock();
+    try {
+      server.use(
+        http.delete(`${baseUrl}/api-keys/k1`, () => {
+          // The key is revoked just before the backend stops.
+          server.use(
+            http.get(`${baseUrl}/api-keys`, () => HttpResponse.error()),
+          );
+          return new HttpResponse(null, { status: 204 });
+        }),
+      );
+      await renderPage();
+      await userEvent.click(
+        await screen.findByRole('button', { name: 'Revoke laptop' }),
+      );
+      const dialog = await screen.findByRole('dialog');
+      await userEvent.click(
+        within(dialog).getByRole('button', { name: 'Revoke' }),
+      );
+      await waitFor(() =>
+        expect(requestsTo('GET', '/api-keys').length).toBeGreaterThan(1),
+      );
+
+      await saysNoAnswerAfterWaiting(time.later);
+      expect(screen.getByText('laptop')).toBeInTheDocument();
+      expect(
+        screen.queryByText('Could not reach the infrastructure service'),
+      ).not.toBeInTheDocument();
+    } finally {
+      time.restore();
+    }
   });
 
   it('shows the ErrorBody when the service refuses', async () => {

@@ -9,7 +9,7 @@ import { infraDeliveryApiRef } from '../../api';
 import { useActionMessage } from '../common/ActionMessage';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { CARD_TABLE_OPTIONS, ROW_ACTIONS_STYLE } from '../common/tableOptions';
-import { ErrorPanel } from '../common/ErrorPanel';
+import { LoadNotes } from '../common/LoadNotes';
 import { StatusLabel } from '../common/StatusLabel';
 import { useInfrastructurePath } from '../common/useInfrastructurePath';
 import { useIsOrganizationAdmin } from '../common/useIsOrganizationAdmin';
@@ -59,7 +59,7 @@ export const SelfHostedServersCard = () => {
       notes={
         <>
           {message}
-          {servers.error && <ErrorPanel error={servers.error} />}
+          <LoadNotes state={servers} />
         </>
       }
     >

@@ -9,7 +9,7 @@ import { infraDeliveryApiRef } from '../../api';
 import { useActionMessage } from '../common/ActionMessage';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { CARD_TABLE_OPTIONS } from '../common/tableOptions';
-import { ErrorPanel } from '../common/ErrorPanel';
+import { LoadNotes } from '../common/LoadNotes';
 import { ROLE_LABELS } from '../common/labels';
 import { useCallerRole } from '../common/useCallerRole';
 import { useIsOrganizationAdmin } from '../common/useIsOrganizationAdmin';
@@ -123,7 +123,7 @@ export const ServiceAccountsCard = ({
               An organization admin creates and deletes service accounts.
             </Typography>
           )}
-          {accounts.error && <ErrorPanel error={accounts.error} />}
+          <LoadNotes state={accounts} />
         </>
       }
     >

@@ -16,6 +16,7 @@ import { NO_ANSWER_NOTICE_MS } from '../common/silence';
 import {
   MovableClock,
   movableClock,
+  noAnswerNotice,
 } from '../../__testUtils__/unansweredService';
 import { PipelineRunsContent } from './PipelineRunsContent';
 
@@ -57,15 +58,6 @@ function serviceState() {
     },
   };
 }
-
-const noAnswerNotice = () =>
-  screen
-    .queryAllByRole('status')
-    .find(element =>
-      /No answer from the infrastructure service/.test(
-        element.textContent ?? '',
-      ),
-    );
 
 describe('PipelineRunsContent when the service does not answer', () => {
   const { server, requestsTo } = setupInfraDeliveryServer();

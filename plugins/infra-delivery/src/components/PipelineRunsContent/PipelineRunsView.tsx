@@ -17,7 +17,6 @@ import { RunTrigger } from '../common/RunTrigger';
 import { ReactNode, useEffect, useLayoutEffect, useReducer } from 'react';
 import { useLocation } from 'react-router-dom';
 import useAsync from 'react-use/esm/useAsync';
-import useInterval from 'react-use/esm/useInterval';
 import { infraDeliveryApiRef } from '../../api';
 import { StartedAndTook } from '../common/StartedAndTook';
 import { ErrorPanel } from '../common/ErrorPanel';
@@ -31,6 +30,7 @@ import {
 } from '../common/RunStatus';
 import { isActiveRun, LIVE_POLL_MS } from '../common/livePolling';
 import { useLiveRuns } from '../common/useLiveRuns';
+import { useLivePolling } from '../common/useLivePolling';
 import { useLiveLoad } from '../common/useLiveLoad';
 import { NoAnswerNotice } from '../common/NoAnswerNotice';
 import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
@@ -203,9 +203,9 @@ export const PipelineRunsView = ({
   // under a progress bar, until the new one replaces it.
   const switching = loading && shown !== undefined && shown.list !== list;
   useLiveRuns(refresh);
-  useInterval(
+  useLivePolling(
     refresh,
-    value?.data.some(run => isActiveRun(run.status)) ? LIVE_POLL_MS : null,
+    value?.data.some(run => isActiveRun(run.status)) ? LIVE_POLL_MS : undefined,
   );
   useLayoutEffect(() => {
     if (value) measureRunsRender();

@@ -17,7 +17,6 @@ import {
 } from '../common/RunStatus';
 import { isLiveRun, LIVE_POLL_MS } from '../common/livePolling';
 import { useLiveRuns } from '../common/useLiveRuns';
-import { useLiveLoad } from '../common/useLiveLoad';
 import { NoAnswerNotice } from '../common/NoAnswerNotice';
 import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
 import { PlanSummary, summariesInStepOrder } from './PlanSummary';
@@ -74,8 +73,7 @@ export const RunDetails = ({
       blocker,
     };
   }, [client, runId]);
-  const { retry } = load;
-  const { value, loading, error, silentSince } = useLiveLoad(load, retry);
+  const { value, loading, error, silentSince, retry } = load;
   const refresh = useCallback(() => retry(), [retry]);
   const { message, say } = useActionMessage(
     id => id === value?.run.id && FINAL_STATUSES.includes(value.run.status),

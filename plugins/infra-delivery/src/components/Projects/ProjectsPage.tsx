@@ -9,7 +9,7 @@ import { ButtonWithReason } from '../common/ButtonWithReason';
 import { ChipList } from '../common/ChipList';
 import { DetailsButton } from '../common/DetailsButton';
 import { useOpenedDrawer } from '../common/drawerLinks';
-import { ErrorPanel } from '../common/ErrorPanel';
+import { LoadNotes } from '../common/LoadNotes';
 import { LoadingTable } from '../common/LoadingTable';
 import { TableCard } from '../common/TableCard';
 import { Timestamp } from '../common/Timestamp';
@@ -85,7 +85,7 @@ const ProjectsContent = () => {
   return (
     <Content>
       {message}
-      {projects.error && <ErrorPanel error={projects.error} />}
+      <LoadNotes state={projects} />
       <TableCard
         title="Projects"
         subheader="A project holds environments (dev, staging, production); stacks and module instances are created in an environment. A project's name opens its environments."

@@ -11,7 +11,6 @@ import { useRunPagePath } from '../common/useInfrastructurePath';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { useIsOrganizationAdmin } from '../common/useIsOrganizationAdmin';
 import { useLiveRuns } from '../common/useLiveRuns';
-import { useLiveLoad } from '../common/useLiveLoad';
 import { NoAnswerNotice } from '../common/NoAnswerNotice';
 import { ConnectRunnerButton } from './ConnectRunnerButton';
 import { Timestamp } from '../common/Timestamp';
@@ -222,8 +221,7 @@ export const RunnersCard = ({
 } = {}) => {
   const isAdmin = useIsOrganizationAdmin();
   const runners = useRunnerPages();
-  const { retry } = runners;
-  const { value: page, error, silentSince } = useLiveLoad(runners, retry);
+  const { value: page, error, silentSince, retry } = runners;
   useLiveRuns(retry);
   useInterval(retry, RUNNERS_REFRESH_MS);
   const connected = () => {

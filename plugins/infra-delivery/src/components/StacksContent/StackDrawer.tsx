@@ -9,9 +9,9 @@ import {
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { ReactNode } from 'react';
-import useAsync from 'react-use/esm/useAsync';
+import { useReloadableAsync } from '../common/useReloadableAsync';
 import { infraDeliveryApiRef } from '../../api';
-import { ErrorPanel } from '../common/ErrorPanel';
+import { LoadNotes } from '../common/LoadNotes';
 import { ResourceName } from '../common/ResourceName';
 import { MaybeLink } from '../common/MaybeLink';
 import { SideDrawer } from '../common/SideDrawer';
@@ -73,28 +73,34 @@ export const StackDetails = ({
   onDeleted,
 }: StackDetailsProps) => {
   const client = useApi(infraDeliveryApiRef);
-  const { value, loading, error } = useAsync(async () => {
-    const [resources, runs] = await Promise.all([
-      client.call('listIacResources', {
-        query: { stackId: stack.id, limit: 500 },
-      }),
-      client.call('listPipelineRuns', {
-        query: { attachedEntityId: [stack.id], limit: 20 },
-      }),
-    ]);
-    return {
-      resources: resources.data,
-      runs: runs.data,
-      total: resources.meta.totalCount,
-    };
-  }, [
-    client,
-    stack.id,
-    stack.updatedAt,
-    stack.lastDriftCheckAt,
-    latestRun?.id,
-    latestRun?.status,
-  ]);
+  const details = useReloadableAsync(
+    async () => {
+      const [resources, runs] = await Promise.all([
+        client.call('listIacResources', {
+          query: { stackId: stack.id, limit: 500 },
+        }),
+        client.call('listPipelineRuns', {
+          query: { attachedEntityId: [stack.id], limit: 20 },
+        }),
+      ]);
+      return {
+        resources: resources.data,
+        runs: runs.data,
+        total: resources.meta.totalCount,
+      };
+    },
+    // Read again as the stack or its latest run changes; still the same stack's details.
+    [
+      client,
+      stack.id,
+      stack.updatedAt,
+      stack.lastDriftCheckAt,
+      latestRun?.id,
+      latestRun?.status,
+    ],
+    [client, stack.id],
+  );
+  const { value, loading } = details;
 
   return (
     <>
@@ -118,7 +124,7 @@ export const StackDetails = ({
       />
       <StackOutputsSection output={stack.output} />
       {loading && !value && <Progress />}
-      {error && <ErrorPanel error={error} />}
+      <LoadNotes state={details} />
       {value && (
         <>
           <PluginTable

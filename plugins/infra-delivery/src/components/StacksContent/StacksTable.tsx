@@ -9,7 +9,6 @@ import { useApi } from '@backstage/frontend-plugin-api';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { useCallback, useMemo, useRef, useState } from 'react';
-import useInterval from 'react-use/esm/useInterval';
 import { infraDeliveryApiRef } from '../../api';
 import { useActionMessage } from '../common/ActionMessage';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
@@ -24,7 +23,7 @@ import { useCanExecuteRuns } from '../common/useCanExecuteRuns';
 import { isActiveRun, LIVE_POLL_MS } from '../common/livePolling';
 import { useEntityRunLink } from '../common/useEntityTabLink';
 import { useLiveRuns } from '../common/useLiveRuns';
-import { useLiveLoad } from '../common/useLiveLoad';
+import { useLivePolling } from '../common/useLivePolling';
 import { NoAnswerNotice } from '../common/NoAnswerNotice';
 import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
 import { driftCheckBusyReason, StackBusyNote } from './StackBusyNote';
@@ -56,15 +55,16 @@ const resourcesText = (count: number) => {
 export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
   const client = useApi(infraDeliveryApiRef);
   const canExecute = useCanExecuteRuns();
-  const overview = useStacksOverview(stackIds);
-  const { retry } = overview;
-  const { value, loading, error, silentSince } = useLiveLoad(overview, retry);
+  const { value, loading, error, silentSince, retry } =
+    useStacksOverview(stackIds);
   const rows = value?.rows;
   const refresh = useCallback(() => retry(), [retry]);
   useLiveRuns(refresh);
-  useInterval(
+  useLivePolling(
     refresh,
-    rows?.some(row => isActiveRun(row.latestRun?.status)) ? LIVE_POLL_MS : null,
+    rows?.some(row => isActiveRun(row.latestRun?.status))
+      ? LIVE_POLL_MS
+      : undefined,
   );
   // The opened stack by id (in the query string, where links open it): the drawer shows it as
   // the table last read it, so a drift check or run started from the drawer shows there when

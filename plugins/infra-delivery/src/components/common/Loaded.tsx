@@ -2,10 +2,12 @@ import { Progress } from '@backstage/core-components';
 import { ReactNode } from 'react';
 import { ErrorPanel } from './ErrorPanel';
 import { LoadState } from './loadState';
+import { NoAnswerNotice } from './NoAnswerNotice';
 
 /**
  * A card's body once its load is done: the error as the service explained it, a progress bar
- * until the first answer, then the content (kept while it reloads).
+ * until the first answer, then the content (kept while it reloads, and while a reload goes
+ * unanswered, under a notice that says so).
  */
 export function Loaded<T>({
   state,
@@ -17,8 +19,24 @@ export function Loaded<T>({
   if (state.error) {
     return <ErrorPanel error={state.error} />;
   }
+  const notice = (
+    <NoAnswerNotice
+      silentSince={state.silentSince}
+      hasData={state.value !== undefined}
+    />
+  );
   if (state.value === undefined) {
-    return <Progress />;
+    return (
+      <>
+        {notice}
+        <Progress />
+      </>
+    );
   }
-  return <>{children(state.value)}</>;
+  return (
+    <>
+      {notice}
+      {children(state.value)}
+    </>
+  );
 }

@@ -3,9 +3,19 @@ export interface LoadState<T> {
   value?: T;
   loading: boolean;
   error?: Error;
+  /**
+   * When the load under way was sent, or the one the service did not answer (none while the
+   * last one was answered), for a load that says so (`useLiveLoad`): `NoAnswerNotice` says it
+   * once it has waited long.
+   */
+  silentSince?: number;
 }
 
-/** Two loads as one: loaded when both are, failed when either failed. */
+/** The earlier of two times, either of which may be unknown. */
+const earlier = (a?: number, b?: number) =>
+  a === undefined || b === undefined ? a ?? b : Math.min(a, b);
+
+/** Two loads as one: loaded when both are, failed when either failed, silent while either is. */
 export function bothLoaded<A, B>(
   a: LoadState<A>,
   b: LoadState<B>,
@@ -17,5 +27,6 @@ export function bothLoaded<A, B>(
         : undefined,
     loading: a.loading || b.loading,
     error: a.error ?? b.error,
+    silentSince: earlier(a.silentSince, b.silentSince),
   };
 }

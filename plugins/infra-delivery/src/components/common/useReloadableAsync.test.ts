@@ -3,13 +3,24 @@ import { useReloadableAsync } from './useReloadableAsync';
 
 /** A load whose answers the test hands out, one per call, in any order. */
 function controlledLoad() {
-  const pending: ((value: string) => void)[] = [];
+  const pending: {
+    resolve: (value: string) => void;
+    reject: (error: Error) => void;
+  }[] = [];
   const load = jest.fn(
-    () => new Promise<string>(resolve => pending.push(resolve)),
+    () =>
+      new Promise<string>((resolve, reject) =>
+        pending.push({ resolve, reject }),
+      ),
   );
   return {
     load,
-    answer: (call: number, value: string) => pending[call](value),
+    answer: (call: number, value: string) => pending[call].resolve(value),
+    /** The call fails as a fetch the service never answered fails in a browser. */
+    unanswered: (call: number) =>
+      pending[call].reject(
+        Object.assign(new TypeError('Failed to fetch'), { name: 'TypeError' }),
+      ),
   };
 }
 
@@ -52,5 +63,56 @@ describe('useReloadableAsync', () => {
     await waitFor(() => expect(load).toHaveBeenCalledTimes(2));
     await act(async () => answer(1, 'b'));
     await waitFor(() => expect(result.current.value).toBe('b'));
+  });
+
+  it('keeps the value when a reload gets no answer, says since when, and reads again', async () => {
+    const { load, answer, unanswered } = controlledLoad();
+    const { result } = renderHook(() => useReloadableAsync(load, []));
+    await act(async () => answer(0, 'first'));
+    await waitFor(() => expect(result.current.silentSince).toBeUndefined());
+
+    const sent = Date.now();
+    act(() => result.current.retry());
+    await waitFor(() => expect(load).toHaveBeenCalledTimes(2));
+    await act(async () => unanswered(1));
+    await waitFor(() => expect(result.current.loading).toBe(false));
+    expect(result.current.value).toBe('first');
+    expect(result.current.error).toBeUndefined();
+    expect(result.current.silentSince).toBeGreaterThanOrEqual(sent);
+
+    // Nothing announces the service's return: the load is tried again by itself.
+    await waitFor(() => expect(load).toHaveBeenCalledTimes(3), {
+      timeout: 7_000,
+    });
+    await act(async () => answer(2, 'second'));
+    await waitFor(() => expect(result.current.value).toBe('second'));
+    expect(result.current.silentSince).toBeUndefined();
+  }, 10_000);
+
+  it('shows the error of a first load that gets no answer: it has nothing to keep', async () => {
+    const { load, unanswered } = controlledLoad();
+    const { result } = renderHook(() => useReloadableAsync(load, []));
+    await act(async () => unanswered(0));
+    await waitFor(() =>
+      expect(result.current.error?.message).toBe('Failed to fetch'),
+    );
+    expect(result.current.value).toBeUndefined();
+  });
+
+  it('does not keep what it read of something else for what it now reads', async () => {
+    const { load, answer, unanswered } = controlledLoad();
+    const { result, rerender } = renderHook(
+      ({ id }) => useReloadableAsync(load, [id]),
+      { initialProps: { id: 'a' } },
+    );
+    await act(async () => answer(0, 'a'));
+    await waitFor(() => expect(result.current.value).toBe('a'));
+    rerender({ id: 'b' });
+    await waitFor(() => expect(load).toHaveBeenCalledTimes(2));
+    await act(async () => unanswered(1));
+    await waitFor(() =>
+      expect(result.current.error?.message).toBe('Failed to fetch'),
+    );
+    expect(result.current.value).toBeUndefined();
   });
 });
