@@ -29,6 +29,7 @@ import {
   stepExecution,
 } from '../../__testUtils__/infraDeliveryTestKit';
 import { afterUnderWayMessageMinimum } from '../../__testUtils__/actionMessageClock';
+import { fakeContainerWidth } from '../../__testUtils__/containerWidth';
 import { PipelineRunsContent } from './PipelineRunsContent';
 
 const stackIds = ['stack-network', 'stack-database'];
@@ -385,6 +386,30 @@ describe('PipelineRunsContent', () => {
     const [request] = listRequests();
     expect(request.query.getAll('attachedEntityId')).toEqual(stackIds);
     expect(request.query.has('status')).toBe(false);
+  });
+
+  it('folds into three columns where a 768 px window leaves it under 600 px', async () => {
+    serveRuns();
+    const restore = fakeContainerWidth(500);
+    try {
+      renderEntityContent(<PipelineRunsContent />, entity);
+      const failedRow = await rowOf('Upgrade database');
+      // Four columns ran past the card's edge at 768 px, Triggered cut off.
+      expect(
+        screen.getAllByRole('columnheader').map(header => header.textContent),
+      ).toEqual(['Status', 'Run', 'Stack']);
+      // When it was triggered, and how long it took, under its status.
+      const status = within(failedRow).getAllByRole('cell')[0];
+      expect(status.querySelector('time')).toHaveAttribute(
+        'datetime',
+        failed.createdAt,
+      );
+      expect(
+        within(status).getByText(byTextContent('took 2m 05s')),
+      ).toBeInTheDocument();
+    } finally {
+      restore();
+    }
   });
 
   it('says so when no run matches, which filters are on, and shows every run again', async () => {
