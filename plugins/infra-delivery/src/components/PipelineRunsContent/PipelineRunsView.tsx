@@ -41,6 +41,7 @@ import { runsListState, useRunFilters, useRunsPages } from './runFilters';
 import { attemptStartedAt } from './attemptStartedAt';
 import { Reloading } from '../common/Reloading';
 import { narrowerThan, useContainerWidth } from '../common/useContainerWidth';
+import { CardBody } from '../common/CardBody';
 
 /** What started a run that no person or service account started. */
 const STARTED_ON_ITS_OWN: Partial<Record<RunTriggerSource, string>> = {
@@ -359,7 +360,7 @@ export const PipelineRunsView = ({
             columns={columns}
             data={value.data}
             emptyContent={
-              <Box padding={2}>
+              <CardBody>
                 {filtersShown.length ? (
                   <>
                     <Typography>
@@ -377,7 +378,7 @@ export const PipelineRunsView = ({
                 ) : (
                   <Typography>No runs yet.</Typography>
                 )}
-              </Box>
+              </CardBody>
             }
           />
           {(first > 1 || value.meta.nextCursor) && (

@@ -2,6 +2,7 @@ import { InfoCard } from '@backstage/core-components';
 import Box from '@material-ui/core/Box';
 import { ReactNode } from 'react';
 import { CARD_HEADING } from './cardHeading';
+import { CardBody, TITLE_INSET } from './CardBody';
 
 /**
  * A card whose table spans it edge to edge, as the catalog's and the Modules page's: its title
@@ -43,8 +44,12 @@ export const TableCard = ({
     }
     noPadding
   >
-    {notes && <Box paddingX={2}>{notes}</Box>}
+    {notes && (
+      <Box paddingLeft={TITLE_INSET} paddingRight={2}>
+        {notes}
+      </Box>
+    )}
     {children}
-    {footer && <Box padding={2}>{footer}</Box>}
+    {footer && <CardBody>{footer}</CardBody>}
   </InfoCard>
 );
