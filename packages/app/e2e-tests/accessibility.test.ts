@@ -90,6 +90,16 @@ test('the Infrastructure page has no axe-core violations', async ({ page }) => {
     'Steps',
     'Resource changes (3)',
   ]);
+  // At 900 px the changes' filter and switch go under their title rather than squeeze it
+  // into two lines.
+  await page.setViewportSize({ width: 900, height: 800 });
+  const changes = page.getByRole('heading', { name: 'Resource changes (3)' });
+  // One line of a heading is under twice its font size high; two are more.
+  const fontSize = await changes.evaluate(element =>
+    parseFloat(getComputedStyle(element).fontSize),
+  );
+  expect((await changes.boundingBox())!.height).toBeLessThan(fontSize * 2);
+  await page.setViewportSize({ width: 1280, height: 800 });
   await page.getByRole('button', { name: 'Approve', exact: true }).click();
   await expect(page.getByRole('dialog')).toBeVisible();
   await check(page, 'the approve dialog', 'approve-dialog');

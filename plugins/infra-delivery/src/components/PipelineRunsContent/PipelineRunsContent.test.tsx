@@ -755,6 +755,43 @@ describe('PipelineRunsContent', () => {
     ).toHaveLength(5);
   });
 
+  it('filters the resource changes from the header of their card', async () => {
+    serveRuns();
+    renderEntityContent(<PipelineRunsContent />, entity);
+    const card = await openRun('Apply network changes');
+    await within(card).findByText('Resource changes (3)');
+
+    // With the card's other controls, not on a row of its own under them.
+    const filter = within(card).getByRole('textbox', {
+      name: 'Filter resource changes',
+    });
+    const changesCard = filter.closest<HTMLElement>('.MuiPaper-root')!;
+    expect(changesCard.querySelector('.MuiCardHeader-root')).toContainElement(
+      filter,
+    );
+    expect(within(changesCard).getAllByRole('textbox')).toEqual([filter]);
+
+    // By address or by change, in any case.
+    await userEvent.type(filter, 'PRIVATE');
+    expect(within(card).getByText('Resource changes (2)')).toBeInTheDocument();
+    expect(within(card).queryByText('aws_eip.nat')).not.toBeInTheDocument();
+    await userEvent.clear(filter);
+    await userEvent.type(filter, 'create');
+    expect(within(card).getByText('Resource changes (1)')).toBeInTheDocument();
+    expect(within(card).getByText('aws_eip.nat')).toBeInTheDocument();
+
+    // Nothing found says what was looked for, and leads back to every change.
+    await userEvent.type(filter, ' nothing');
+    expect(
+      within(card).getByText('No resource change matches “create nothing”.'),
+    ).toBeInTheDocument();
+    await userEvent.click(
+      within(card).getByRole('button', { name: 'Clear the filter' }),
+    );
+    expect(within(card).getByText('Resource changes (3)')).toBeInTheDocument();
+    expect(filter).toHaveValue('');
+  });
+
   it('reads every page of a large run’s changes, and says when a run reported more than it reads', async () => {
     serveRuns();
     // 1,200 changes in pages of 500; the run reported 6,000.

@@ -16,6 +16,7 @@ export const TableCard = ({
   action,
   notes,
   footer,
+  controlsUnderTitleWhenNarrow,
   children,
 }: {
   title: ReactNode;
@@ -26,6 +27,11 @@ export const TableCard = ({
   notes?: ReactNode;
   /** Under the table: how many rows are shown of how many, paging. */
   footer?: ReactNode;
+  /**
+   * Whether the header's controls go under the title where the two do not fit side by side:
+   * for several controls, which otherwise squeezed the title into two lines at 900 px.
+   */
+  controlsUnderTitleWhenNarrow?: boolean;
   /** The table. */
   children: ReactNode;
 }) => (
@@ -33,6 +39,9 @@ export const TableCard = ({
     titleTypographyProps={CARD_HEADING}
     title={title}
     subheader={subheader}
+    headerStyle={
+      controlsUnderTitleWhenNarrow ? { flexWrap: 'wrap', rowGap: 8 } : undefined
+    }
     action={
       action ? (
         // The header's action slot pulls its content up and right by 8 px, for an icon
