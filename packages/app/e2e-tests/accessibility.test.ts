@@ -1,5 +1,9 @@
 import { expect, Page, test } from '@playwright/test';
 import { expectNoAxeViolations } from './axe';
+import {
+  expectCardBodiesAlignedWithTitles,
+  expectFilterNamesLevelWithChips,
+} from './layout';
 
 /**
  * Every page state of the plugin — pages, tabs, drawers and dialogs — checked with axe-core.
@@ -65,15 +69,37 @@ test('the Infrastructure page has no axe-core violations', async ({ page }) => {
   await signIn(page, '/infra-delivery');
   await expect(page.getByText('Waiting for approval').first()).toBeVisible();
   await check(page, 'the Overview tab', 'infrastructure-overview');
+  await expectCardBodiesAlignedWithTitles(page, [
+    'Waiting for approval',
+    'Stacks',
+    'Cloud accounts needing an upgrade',
+    'Drift',
+  ]);
 
   await page.goto('/infra-delivery/runs');
   const run = page.getByRole('link', { name: /Raise the alert thresholds/ });
   await expect(run.first()).toBeVisible();
   await check(page, 'the Runs tab', 'infrastructure-runs');
+  await expectFilterNamesLevelWithChips(page, ['Status', 'Kind']);
   await run.first().click();
   await expect(page.getByRole('region', { name: 'Run details' })).toBeVisible();
   await expect(page.getByText('Resource changes (3)')).toBeVisible();
   await check(page, 'a run page', 'run-page');
+  await expectCardBodiesAlignedWithTitles(page, [
+    'Raise the alert thresholds',
+    'Steps',
+    'Resource changes (3)',
+  ]);
+  // At 900 px the changes' filter and switch go under their title rather than squeeze it
+  // into two lines.
+  await page.setViewportSize({ width: 900, height: 800 });
+  const changes = page.getByRole('heading', { name: 'Resource changes (3)' });
+  // One line of a heading is under twice its font size high; two are more.
+  const fontSize = await changes.evaluate(element =>
+    parseFloat(getComputedStyle(element).fontSize),
+  );
+  expect((await changes.boundingBox())!.height).toBeLessThan(fontSize * 2);
+  await page.setViewportSize({ width: 1280, height: 800 });
   await page.getByRole('button', { name: 'Approve', exact: true }).click();
   await expect(page.getByRole('dialog')).toBeVisible();
   await check(page, 'the approve dialog', 'approve-dialog');
@@ -134,6 +160,12 @@ test('the Infrastructure page has no axe-core violations', async ({ page }) => {
   await page.goto('/infra-delivery/organization');
   await expect(page.getByText('API keys').first()).toBeVisible();
   await check(page, 'the Organization tab', 'organization-settings');
+  // The demo registers no self-hosted server: the card says so, lined up with its title.
+  await expectCardBodiesAlignedWithTitles(page, [
+    'Members and invitations',
+    'Runners',
+    'Self-hosted git servers',
+  ]);
   await page.getByRole('button', { name: 'Invite member' }).click();
   await expect(
     page.getByRole('dialog', { name: 'Invite a member' }).getByLabel(/^Email/),
@@ -183,6 +215,7 @@ test('the entity tabs have no axe-core violations', async ({ page }) => {
       .getByText('Monitoring', { exact: true }),
   ).toBeVisible();
   await check(page, 'the entity Overview card', 'entity-overview-card');
+  await expectCardBodiesAlignedWithTitles(page, ['Infrastructure']);
 
   await page.goto(`${ENTITY}/infra-stacks`);
   const monitoring = page.getByRole('row', { name: /Monitoring/ });

@@ -23,6 +23,7 @@ import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { ButtonWithReason } from '../common/ButtonWithReason';
 import { useIsOrganizationAdmin } from '../common/useIsOrganizationAdmin';
 import { narrowerThan, useContainerWidth } from '../common/useContainerWidth';
+import { CardBody } from '../common/CardBody';
 
 const AccountStatus = ({ account }: { account: CloudAccount }) => {
   if (account.status !== 'CONNECTED') {
@@ -250,11 +251,11 @@ export const CloudAccountsPage = () => {
             columns={columns}
             data={accounts.value ?? []}
             emptyContent={
-              <Box padding={2}>
+              <CardBody>
                 <Typography>
                   No cloud account yet: add the first one with Add AWS account.
                 </Typography>
-              </Box>
+              </CardBody>
             }
           />
         </TableCard>

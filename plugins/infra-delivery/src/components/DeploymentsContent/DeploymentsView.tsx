@@ -30,6 +30,7 @@ import { DeploymentProgress, DeploymentStatus } from './DeploymentStatus';
 import { taskDefinitionName } from '../common/shortArns';
 import { TaskDefinitionDiff } from './TaskDefinitionDiff';
 import { narrowerThan, useContainerWidth } from '../common/useContainerWidth';
+import { CardBody } from '../common/CardBody';
 
 const IN_FLIGHT = ['PENDING', 'IN_PROGRESS'];
 
@@ -351,7 +352,7 @@ export const DeploymentsView = ({
         columns={columns}
         data={deployments}
         emptyContent={
-          <Box padding={2}>
+          <CardBody>
             <Typography>No deployments of this service yet.</Typography>
             {/* What to do next: the tab itself starts none. */}
             <Typography variant="body2" color="textSecondary">
@@ -359,7 +360,7 @@ export const DeploymentsView = ({
               (container.deploy) or through the API (POST /deployments); it
               shows here as it rolls out.
             </Typography>
-          </Box>
+          </CardBody>
         }
       />
       {opened && (

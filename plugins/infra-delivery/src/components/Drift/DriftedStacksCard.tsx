@@ -14,6 +14,7 @@ import { useEntityTabLink } from '../common/useEntityTabLink';
 import { useReloadableAsync } from '../common/useReloadableAsync';
 import { DriftStatus } from './DriftStatus';
 import { CARD_HEADING } from '../common/cardHeading';
+import { CardBody } from '../common/CardBody';
 
 /**
  * The stacks whose infrastructure no longer matches their code, as drift checks found them
@@ -37,46 +38,49 @@ export const DriftedStacksCard = () => {
       titleTypographyProps={CARD_HEADING}
       title="Drift"
       subheader="Stacks that no longer match their code"
+      noPadding
     >
-      <Loaded state={drifted}>
-        {found => {
-          // A service that ignores the filter must not make every stack look drifted.
-          const stacks = found.filter(s => s.driftStatus === 'DRIFTED');
-          if (stacks.length === 0) {
+      <CardBody>
+        <Loaded state={drifted}>
+          {found => {
+            // A service that ignores the filter must not make every stack look drifted.
+            const stacks = found.filter(s => s.driftStatus === 'DRIFTED');
+            if (stacks.length === 0) {
+              return (
+                <Typography>
+                  No drift found: every checked stack matches its code.
+                </Typography>
+              );
+            }
             return (
-              <Typography>
-                No drift found: every checked stack matches its code.
-              </Typography>
+              <List dense disablePadding>
+                {stacks.map(stack => (
+                  <ListItem key={stack.id} disableGutters>
+                    <ListItemText
+                      primary={
+                        <MaybeLink
+                          to={tabLink(stackEntityRef(stack.id), 'stacks')}
+                        >
+                          {stack.name}
+                        </MaybeLink>
+                      }
+                      secondary={
+                        <Box component="span" display="flex" style={{ gap: 8 }}>
+                          <DriftStatus stack={stack} />
+                          <span>
+                            checked <Timestamp value={stack.lastDriftCheckAt} />
+                          </span>
+                        </Box>
+                      }
+                      secondaryTypographyProps={{ component: 'div' }}
+                    />
+                  </ListItem>
+                ))}
+              </List>
             );
-          }
-          return (
-            <List dense disablePadding>
-              {stacks.map(stack => (
-                <ListItem key={stack.id} disableGutters>
-                  <ListItemText
-                    primary={
-                      <MaybeLink
-                        to={tabLink(stackEntityRef(stack.id), 'stacks')}
-                      >
-                        {stack.name}
-                      </MaybeLink>
-                    }
-                    secondary={
-                      <Box component="span" display="flex" style={{ gap: 8 }}>
-                        <DriftStatus stack={stack} />
-                        <span>
-                          checked <Timestamp value={stack.lastDriftCheckAt} />
-                        </span>
-                      </Box>
-                    }
-                    secondaryTypographyProps={{ component: 'div' }}
-                  />
-                </ListItem>
-              ))}
-            </List>
-          );
-        }}
-      </Loaded>
+          }}
+        </Loaded>
+      </CardBody>
     </InfoCard>
   );
 };

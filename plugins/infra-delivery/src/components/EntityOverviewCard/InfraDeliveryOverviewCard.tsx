@@ -11,6 +11,7 @@ import {
 import { LatestDeploymentSummary } from './LatestDeploymentSummary';
 import { StacksSummary } from './StacksSummary';
 import { CARD_HEADING } from '../common/cardHeading';
+import { CardBody } from '../common/CardBody';
 
 /**
  * The infrastructure of a catalog entity at a glance, for its Overview page: the newest run of
@@ -34,17 +35,23 @@ export const InfraDeliveryOverviewCard = () => {
     );
   }
   return (
-    <InfoCard titleTypographyProps={CARD_HEADING} title="Infrastructure">
-      {stackIds.length > 0 && (
-        <StacksSummary entity={entity} stackIds={stackIds} />
-      )}
-      {hasService && (
-        <LatestDeploymentSummary
-          entity={entity}
-          clusterRef={clusterRef}
-          serviceRef={serviceRef}
-        />
-      )}
+    <InfoCard
+      titleTypographyProps={CARD_HEADING}
+      title="Infrastructure"
+      noPadding
+    >
+      <CardBody>
+        {stackIds.length > 0 && (
+          <StacksSummary entity={entity} stackIds={stackIds} />
+        )}
+        {hasService && (
+          <LatestDeploymentSummary
+            entity={entity}
+            clusterRef={clusterRef}
+            serviceRef={serviceRef}
+          />
+        )}
+      </CardBody>
     </InfoCard>
   );
 };

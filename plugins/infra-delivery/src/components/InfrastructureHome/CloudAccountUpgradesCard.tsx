@@ -10,6 +10,7 @@ import { useInfrastructurePath } from '../common/useInfrastructurePath';
 import { useReloadableAsync } from '../common/useReloadableAsync';
 import { Loaded } from '../common/Loaded';
 import { CARD_HEADING } from '../common/cardHeading';
+import { CardBody } from '../common/CardBody';
 
 /** A connected account whose role is not on the latest policy version: it can be upgraded. */
 export function needsUpgrade(account: CloudAccount): boolean {
@@ -46,11 +47,11 @@ export const CloudAccountUpgradesCard = () => {
         {list =>
           // Nothing to upgrade: a sentence, not the headers of an empty table.
           list.length === 0 ? (
-            <Box padding={2}>
+            <CardBody>
               <Typography>
                 Every connected cloud account runs the latest role version.
               </Typography>
-            </Box>
+            </CardBody>
           ) : (
             <PluginTable<CloudAccount>
               options={CARD_TABLE_OPTIONS}

@@ -21,6 +21,7 @@ import { FAILED_LATELY_DAYS } from './FailedLatelyCard';
 import { ecsServiceKey, useServiceEntities } from './useServiceEntities';
 import { CARD_HEADING } from '../common/cardHeading';
 import { ClampedCaption } from '../common/ClampedCaption';
+import { CardBody } from '../common/CardBody';
 
 /** The most failed deployments listed. */
 const MAX_FAILED_DEPLOYMENTS = 10;
@@ -108,11 +109,11 @@ export const FailedDeploymentsCard = () => {
               },
             ])}
             emptyContent={
-              <Box padding={2}>
+              <CardBody>
                 <Typography>
                   No deployment failed in the last {FAILED_LATELY_DAYS} days.
                 </Typography>
-              </Box>
+              </CardBody>
             }
           />
         )}

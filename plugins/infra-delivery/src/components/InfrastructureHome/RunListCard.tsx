@@ -25,6 +25,7 @@ import { Loaded } from '../common/Loaded';
 import { StackDirectory } from './useStackDirectory';
 import { CARD_HEADING } from '../common/cardHeading';
 import { ClampedCaption } from '../common/ClampedCaption';
+import { CardBody } from '../common/CardBody';
 
 export interface RunListCardProps {
   title: string;
@@ -113,9 +114,9 @@ export const RunListCard = ({
               },
             ])}
             emptyContent={
-              <Box padding={2}>
+              <CardBody>
                 <Typography>{emptyText}</Typography>
-              </Box>
+              </CardBody>
             }
           />
         )}

@@ -17,6 +17,7 @@ import { useEntityTabLink } from '../common/useEntityTabLink';
 import { useLatestRunPerStack } from '../common/useLatestRunPerStack';
 import { StackRow, stackRows } from './stackRows';
 import { attemptStartedAt } from '../PipelineRunsContent/attemptStartedAt';
+import { CardBody } from '../common/CardBody';
 
 /** Rows per page. */
 const PAGE_SIZE = 10;
@@ -99,9 +100,9 @@ export const StackLastRunTable = ({ stacks }: { stacks: Stack[] }) => {
               },
             ]}
             emptyContent={
-              <Box padding={2}>
+              <CardBody>
                 <Typography>The organization has no stack yet.</Typography>
-              </Box>
+              </CardBody>
             }
           />
         );

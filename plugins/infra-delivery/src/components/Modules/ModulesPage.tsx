@@ -17,6 +17,7 @@ import { DefaultValuesCard } from './DefaultValuesCard';
 import { ModuleDrawer } from './ModuleDrawer';
 import { ModuleLocation } from './ModuleLocation';
 import { CatalogModule, useModules } from './useModules';
+import { CardBody } from '../common/CardBody';
 
 const instancesText = (count: number) => (count === 0 ? 'None' : `${count}`);
 
@@ -97,14 +98,14 @@ const ModulesContent = () => {
           columns={columns}
           data={modules.value ?? []}
           emptyContent={
-            <Box padding={2}>
+            <CardBody>
               <Typography gutterBottom>No module yet.</Typography>
               <Typography variant="body2" color="textSecondary">
                 A module is a directory with a module.yaml in a connected
                 repository: released as versions, it is deployed into
                 environments as instances.
               </Typography>
-            </Box>
+            </CardBody>
           }
         />
       </InfoCard>

@@ -3,7 +3,6 @@ import {
   ApiKey,
   Membership,
 } from '@infra-delivery/plugin-infra-delivery-common';
-import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
@@ -23,6 +22,7 @@ import { useList } from './useList';
 import { LoadingTable } from '../common/LoadingTable';
 import { OnlineRunnersWarning } from '../Runners/OnlineRunnersWarning';
 import { TableCard } from '../common/TableCard';
+import { CardBody } from '../common/CardBody';
 
 /** When a key expires: "never", a date to come, or that it has expired. */
 const KeyExpiry = ({ expiresAt }: { expiresAt?: string }) => {
@@ -189,9 +189,9 @@ export const ApiKeysCard = ({
         ]}
         data={keys.items}
         emptyContent={
-          <Box padding={2}>
+          <CardBody>
             <Typography>No API keys yet.</Typography>
-          </Box>
+          </CardBody>
         }
       />
       {creating && (

@@ -29,6 +29,7 @@ import {
   VerifyOutcome,
 } from './VerifyCodeSourceButton';
 import { VerifyOutcomeMessage } from './VerifyOutcomeMessage';
+import { CardBody } from '../common/CardBody';
 
 const VISIBILITY_LABELS: Record<CodeSource['visibility'], string> = {
   PUBLIC: 'Public',
@@ -100,12 +101,12 @@ function columnsFor(compact: boolean): TableColumn<CodeSource>[] {
  * refusal in it, as soon as the page re-rendered.
  */
 const NO_CODE_SOURCES = (
-  <Box padding={2}>
+  <CardBody>
     <Typography>
       No repository is connected yet: connect one to make modules and stacks
       from its code.
     </Typography>
-  </Box>
+  </CardBody>
 );
 
 /**

@@ -17,6 +17,7 @@ import { useList } from './useList';
 import { RegisterServerDialog } from './RegisterServerDialog';
 import { LoadingTable } from '../common/LoadingTable';
 import { TableCard } from '../common/TableCard';
+import { CardBody } from '../common/CardBody';
 
 /**
  * Self-hosted GitHub Enterprise servers: each member logs in once, and repositories are then
@@ -125,14 +126,14 @@ export const SelfHostedServersCard = () => {
         ]}
         data={servers.items}
         emptyContent={
-          <Box padding={2}>
+          <CardBody>
             <Typography>
               No self-hosted git server is registered.
               {isAdmin
                 ? ' Register a GitHub Enterprise Server to read its repositories.'
                 : ' An organization admin registers them.'}
             </Typography>
-          </Box>
+          </CardBody>
         }
       />
       {registering && (

@@ -19,6 +19,7 @@ import { useList } from './useList';
 import { LoadingTable } from '../common/LoadingTable';
 import { OnlineRunnersWarning } from '../Runners/OnlineRunnersWarning';
 import { TableCard } from '../common/TableCard';
+import { CardBody } from '../common/CardBody';
 
 /** Service accounts for runners and automation. */
 export const ServiceAccountsCard = ({
@@ -134,12 +135,12 @@ export const ServiceAccountsCard = ({
         columns={columns}
         data={accounts.items}
         emptyContent={
-          <Box padding={2}>
+          <CardBody>
             <Typography>
               No service accounts yet: create one for a runner or for
               automation.
             </Typography>
-          </Box>
+          </CardBody>
         }
       />
       {creating && (

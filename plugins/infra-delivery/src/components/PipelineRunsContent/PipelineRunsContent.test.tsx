@@ -29,6 +29,7 @@ import {
   stepExecution,
 } from '../../__testUtils__/infraDeliveryTestKit';
 import { afterUnderWayMessageMinimum } from '../../__testUtils__/actionMessageClock';
+import { fakeContainerWidth } from '../../__testUtils__/containerWidth';
 import { PipelineRunsContent } from './PipelineRunsContent';
 
 const stackIds = ['stack-network', 'stack-database'];
@@ -387,6 +388,30 @@ describe('PipelineRunsContent', () => {
     expect(request.query.has('status')).toBe(false);
   });
 
+  it('folds into three columns where a 768 px window leaves it under 600 px', async () => {
+    serveRuns();
+    const restore = fakeContainerWidth(500);
+    try {
+      renderEntityContent(<PipelineRunsContent />, entity);
+      const failedRow = await rowOf('Upgrade database');
+      // Four columns ran past the card's edge at 768 px, Triggered cut off.
+      expect(
+        screen.getAllByRole('columnheader').map(header => header.textContent),
+      ).toEqual(['Status', 'Run', 'Stack']);
+      // When it was triggered, and how long it took, under its status.
+      const status = within(failedRow).getAllByRole('cell')[0];
+      expect(status.querySelector('time')).toHaveAttribute(
+        'datetime',
+        failed.createdAt,
+      );
+      expect(
+        within(status).getByText(byTextContent('took 2m 05s')),
+      ).toBeInTheDocument();
+    } finally {
+      restore();
+    }
+  });
+
   it('says so when no run matches, which filters are on, and shows every run again', async () => {
     serveRuns();
     server.use(
@@ -728,6 +753,43 @@ describe('PipelineRunsContent', () => {
     expect(
       within(card.querySelector('tbody')!).getAllByRole('row'),
     ).toHaveLength(5);
+  });
+
+  it('filters the resource changes from the header of their card', async () => {
+    serveRuns();
+    renderEntityContent(<PipelineRunsContent />, entity);
+    const card = await openRun('Apply network changes');
+    await within(card).findByText('Resource changes (3)');
+
+    // With the card's other controls, not on a row of its own under them.
+    const filter = within(card).getByRole('textbox', {
+      name: 'Filter resource changes',
+    });
+    const changesCard = filter.closest<HTMLElement>('.MuiPaper-root')!;
+    expect(changesCard.querySelector('.MuiCardHeader-root')).toContainElement(
+      filter,
+    );
+    expect(within(changesCard).getAllByRole('textbox')).toEqual([filter]);
+
+    // By address or by change, in any case.
+    await userEvent.type(filter, 'PRIVATE');
+    expect(within(card).getByText('Resource changes (2)')).toBeInTheDocument();
+    expect(within(card).queryByText('aws_eip.nat')).not.toBeInTheDocument();
+    await userEvent.clear(filter);
+    await userEvent.type(filter, 'create');
+    expect(within(card).getByText('Resource changes (1)')).toBeInTheDocument();
+    expect(within(card).getByText('aws_eip.nat')).toBeInTheDocument();
+
+    // Nothing found says what was looked for, and leads back to every change.
+    await userEvent.type(filter, ' nothing');
+    expect(
+      within(card).getByText('No resource change matches “create nothing”.'),
+    ).toBeInTheDocument();
+    await userEvent.click(
+      within(card).getByRole('button', { name: 'Clear the filter' }),
+    );
+    expect(within(card).getByText('Resource changes (3)')).toBeInTheDocument();
+    expect(filter).toHaveValue('');
   });
 
   it('reads every page of a large run’s changes, and says when a run reported more than it reads', async () => {

@@ -40,6 +40,8 @@ import { BlockingRun } from './WhyItWaits';
 import { runsListState, useRunFilters, useRunsPages } from './runFilters';
 import { attemptStartedAt } from './attemptStartedAt';
 import { Reloading } from '../common/Reloading';
+import { narrowerThan, useContainerWidth } from '../common/useContainerWidth';
+import { CardBody } from '../common/CardBody';
 
 /** What started a run that no person or service account started. */
 const STARTED_ON_ITS_OWN: Partial<Record<RunTriggerSource, string>> = {
@@ -67,6 +69,9 @@ const StartedBy = ({ run, names }: { run: PipelineRun; names: RunNames }) => {
 
 /** The service's answer to a cursor it does not take. */
 const INVALID_CURSOR = 'InfraDelivery:Request:INVALID_CURSOR';
+
+/** The room under which the table folds into three columns (see its columns). */
+const COMPACT_BELOW = 600;
 
 /** Runs per page: a page renders in a few milliseconds however many runs the stacks have. */
 export const RUNS_PAGE_SIZE = 50;
@@ -139,6 +144,7 @@ export const PipelineRunsView = ({
 }) => {
   const client = useApi(infraDeliveryApiRef);
   const names = useRunNames(stackIds);
+  const [measured, tableWidth] = useContainerWidth<HTMLDivElement>();
   const { search } = useLocation();
   // The statuses shown (all when none), and drift checks only (plan-only runs that look for
   // drift) or every run: in the query string, so that a filtered list can be linked to.
@@ -224,7 +230,16 @@ export const PipelineRunsView = ({
 
   // Four columns, so that the table fits an entity's tab on a 1,024 px screen: why a run waits
   // goes under its status, who started it under its name, and how long it took under when it
-  // started.
+  // started. Under 600 px of room (a 768 px window beside the sidebar) when it was triggered
+  // goes under its status too: four columns ran past the card's edge there, Triggered cut off.
+  const compact = narrowerThan(tableWidth, COMPACT_BELOW);
+  const triggered = (run: PipelineRun) => (
+    <StartedAndTook
+      at={run.createdAt}
+      startedAt={attemptStartedAt(run)}
+      completedAt={run.completedAt}
+    />
+  );
   const columns = contentWidths<PipelineRun>([
     {
       title: 'Status',
@@ -238,6 +253,11 @@ export const PipelineRunsView = ({
               blocker={blockerOf(run)}
             />
           </Typography>
+          {compact && (
+            <Typography variant="body2" component="div">
+              {triggered(run)}
+            </Typography>
+          )}
         </Box>
       ),
     },
@@ -276,27 +296,26 @@ export const PipelineRunsView = ({
         );
       },
     },
-    {
-      // When the run was triggered, as the list is ordered: a run that waited for its stack
-      // started after newer runs, and "Started" read 5, 8, 13, 13, 8 minutes ago down the list.
-      title: 'Triggered',
-      // "4 minutes ago" reads as one phrase.
-      cellStyle: { whiteSpace: 'nowrap' },
-      render: run => (
-        <StartedAndTook
-          at={run.createdAt}
-          startedAt={attemptStartedAt(run)}
-          completedAt={run.completedAt}
-        />
-      ),
-    },
+    ...(compact
+      ? []
+      : [
+          {
+            // When the run was triggered, as the list is ordered: a run that waited for its
+            // stack started after newer runs, and "Started" read 5, 8, 13, 13, 8 minutes ago
+            // down the list.
+            title: 'Triggered',
+            // "4 minutes ago" reads as one phrase.
+            cellStyle: { whiteSpace: 'nowrap' } as const,
+            render: triggered,
+          },
+        ]),
   ]);
 
   const first = (shown?.pagesBefore ?? 0) * RUNS_PAGE_SIZE + 1;
   const waitingForRunner = value?.data.find(noRunnerWillClaim);
 
   return (
-    <Box>
+    <div ref={measured}>
       {/* Two filters, each named and kept together with its chips: the run's status (any of
           those pressed) and its kind. */}
       <Box
@@ -341,7 +360,7 @@ export const PipelineRunsView = ({
             columns={columns}
             data={value.data}
             emptyContent={
-              <Box padding={2}>
+              <CardBody>
                 {filtersShown.length ? (
                   <>
                     <Typography>
@@ -359,7 +378,7 @@ export const PipelineRunsView = ({
                 ) : (
                   <Typography>No runs yet.</Typography>
                 )}
-              </Box>
+              </CardBody>
             }
           />
           {(first > 1 || value.meta.nextCursor) && (
@@ -395,6 +414,6 @@ export const PipelineRunsView = ({
           )}
         </Reloading>
       )}
-    </Box>
+    </div>
   );
 };

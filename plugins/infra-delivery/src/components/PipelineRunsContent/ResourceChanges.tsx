@@ -1,6 +1,6 @@
 import { ResourceName } from '../common/ResourceName';
 import { PluginTable } from '../common/PluginTable';
-import { contentWidths, TABLE_OPTIONS } from '../common/tableOptions';
+import { CARD_TABLE_OPTIONS, contentWidths } from '../common/tableOptions';
 import { useApi } from '@backstage/frontend-plugin-api';
 import {
   IacResource,
@@ -12,7 +12,10 @@ import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Dialog from '@material-ui/core/Dialog';
 import FormControlLabel from '@material-ui/core/FormControlLabel';
+import InputAdornment from '@material-ui/core/InputAdornment';
 import Switch from '@material-ui/core/Switch';
+import TextField from '@material-ui/core/TextField';
+import SearchIcon from '@material-ui/icons/Search';
 import DialogActions from '@material-ui/core/DialogActions';
 import DialogContent from '@material-ui/core/DialogContent';
 import DialogTitle from '@material-ui/core/DialogTitle';
@@ -25,6 +28,7 @@ import { infraDeliveryApiRef } from '../../api';
 import { CHANGE_KIND_LABELS, RUN_TYPE_LABELS } from '../common/labels';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { TableCard } from '../common/TableCard';
+import { CardBody } from '../common/CardBody';
 
 /**
  * The most resource changes a run page reads (ten requests): a plan and its apply of 2,500
@@ -34,6 +38,16 @@ export const MAX_RESOURCES_READ = 5_000;
 
 /** The order in which a run's steps report: a plan, then its apply (or destroy). */
 const RUN_TYPES = Object.keys(RUN_TYPE_LABELS) as IacRunType[];
+
+/** Whether a resource's address or change names what was searched for (in any case). */
+function matchesSearch(resource: IacResource, search: string): boolean {
+  const wanted = search.trim().toLocaleLowerCase();
+  return (
+    !wanted ||
+    resource.address.toLocaleLowerCase().includes(wanted) ||
+    CHANGE_KIND_LABELS[resource.changeKind].toLocaleLowerCase().includes(wanted)
+  );
+}
 
 const json = (value: unknown) => JSON.stringify(value ?? null, null, 2);
 
@@ -98,6 +112,9 @@ export const ResourceChanges = memo(function RunResourceChanges({
   // After an approval, the plan and the apply both reported the same resources: one step at a
   // time (no step column), the latest unless someone chose another.
   const [chosenStep, setChosenStep] = useState<IacRunType>();
+  // What the address or the change is searched for: in the card's header with the other
+  // controls of what the table shows, where the table's own search sat on a row by itself.
+  const [search, setSearch] = useState('');
   // The previous answer stays shown while the next one loads.
   const { value: read, error } = useAsync(
     () =>
@@ -126,9 +143,9 @@ export const ResourceChanges = memo(function RunResourceChanges({
       : steps[steps.length - 1];
   const ofStep = resources.filter(r => r.runType === step);
   const unchanged = ofStep.filter(r => r.changeKind === 'NO_OP').length;
-  const shown = showUnchanged
-    ? ofStep
-    : ofStep.filter(r => r.changeKind !== 'NO_OP');
+  const shown = (
+    showUnchanged ? ofStep : ofStep.filter(r => r.changeKind !== 'NO_OP')
+  ).filter(resource => matchesSearch(resource, search));
   return (
     <Box marginTop={3}>
       <TableCard
@@ -140,61 +157,68 @@ export const ResourceChanges = memo(function RunResourceChanges({
             ? `The first ${read.items.length} of the ${read.totalCount} resources the run reported`
             : undefined
         }
+        controlsUnderTitleWhenNarrow
         // What the table shows, in the header of the card it filters: beside the card, the
         // switch read as a setting of the page.
         action={
-          (steps.length > 1 || unchanged > 0) && (
-            <Box
-              display="flex"
-              flexWrap="wrap"
-              alignItems="center"
-              justifyContent="flex-end"
-              style={{ gap: 16 }}
-            >
-              {steps.length > 1 && (
-                <ToggleButtonGroup
-                  size="small"
-                  exclusive
-                  value={step}
-                  onChange={(_, next: IacRunType | null) =>
-                    next && setChosenStep(next)
-                  }
-                  aria-label="Changes reported by"
-                >
-                  {steps.map(type => (
-                    <ToggleButton key={type} value={type}>
-                      {`${RUN_TYPE_LABELS[type]} (${
-                        resources.filter(r => r.runType === type).length
-                      })`}
-                    </ToggleButton>
-                  ))}
-                </ToggleButtonGroup>
-              )}
-              {unchanged > 0 && (
-                <FormControlLabel
-                  style={{ marginRight: 0 }}
-                  control={
-                    <Switch
-                      size="small"
-                      checked={showUnchanged}
-                      onChange={event => setShowUnchanged(event.target.checked)}
-                    />
-                  }
-                  label={`Show the ${unchanged} unchanged`}
-                />
-              )}
-            </Box>
-          )
+          <Box
+            display="flex"
+            flexWrap="wrap"
+            alignItems="center"
+            justifyContent="flex-end"
+            style={{ gap: 16 }}
+          >
+            <TextField
+              value={search}
+              onChange={event => setSearch(event.target.value)}
+              placeholder="Filter"
+              inputProps={{ 'aria-label': 'Filter resource changes' }}
+              InputProps={{
+                startAdornment: (
+                  <InputAdornment position="start">
+                    <SearchIcon fontSize="small" />
+                  </InputAdornment>
+                ),
+              }}
+            />
+            {steps.length > 1 && (
+              <ToggleButtonGroup
+                size="small"
+                exclusive
+                value={step}
+                onChange={(_, next: IacRunType | null) =>
+                  next && setChosenStep(next)
+                }
+                aria-label="Changes reported by"
+              >
+                {steps.map(type => (
+                  <ToggleButton key={type} value={type}>
+                    {`${RUN_TYPE_LABELS[type]} (${
+                      resources.filter(r => r.runType === type).length
+                    })`}
+                  </ToggleButton>
+                ))}
+              </ToggleButtonGroup>
+            )}
+            {unchanged > 0 && (
+              <FormControlLabel
+                style={{ marginRight: 0 }}
+                control={
+                  <Switch
+                    size="small"
+                    checked={showUnchanged}
+                    onChange={event => setShowUnchanged(event.target.checked)}
+                  />
+                }
+                label={`Show the ${unchanged} unchanged`}
+              />
+            )}
+          </Box>
         }
       >
         <PluginTable
-          // The card has the title; the table's toolbar keeps only its search, on the left.
-          options={{
-            ...TABLE_OPTIONS,
-            search: true,
-            showTitle: false,
-            searchFieldAlignment: 'left',
-          }}
+          // The card has the title and the search: no toolbar of the table's own.
+          options={CARD_TABLE_OPTIONS}
           columns={contentWidths<IacResource>([
             {
               title: 'Change',
@@ -232,11 +256,27 @@ export const ResourceChanges = memo(function RunResourceChanges({
           ])}
           data={shown}
           emptyContent={
-            <Box padding={2}>
-              <Typography>
-                Nothing changes: every resource stays as it is.
-              </Typography>
-            </Box>
+            <CardBody>
+              {search ? (
+                <>
+                  <Typography>
+                    No resource change matches “{search}”.
+                  </Typography>
+                  <Button
+                    variant="outlined"
+                    size="small"
+                    style={{ marginTop: 8 }}
+                    onClick={() => setSearch('')}
+                  >
+                    Clear the filter
+                  </Button>
+                </>
+              ) : (
+                <Typography>
+                  Nothing changes: every resource stays as it is.
+                </Typography>
+              )}
+            </CardBody>
           }
         />
       </TableCard>

@@ -28,6 +28,7 @@ import { RunFacts } from './RunFacts';
 import { WhyItWaits } from './WhyItWaits';
 import { ErrorText } from '../common/WarningText';
 import { CARD_HEADING } from '../common/cardHeading';
+import { CardBody } from '../common/CardBody';
 
 /** One run: its actions, steps with logs, plan summaries and resource changes. */
 export const RunDetails = ({
@@ -91,78 +92,83 @@ export const RunDetails = ({
         }
         subheader={value && <RunFacts run={value.run} names={names} />}
         action={onClose && <Button onClick={onClose}>Close</Button>}
+        noPadding
       >
-        <NoAnswerNotice silentSince={silentSince} hasData={Boolean(value)} />
-        {loading && !value && <Progress />}
-        {error && <ErrorPanel error={error} />}
-        {value && (
-          <>
-            {message}
-            <Box
-              display="flex"
-              flexWrap="wrap"
-              alignItems="center"
-              style={{ gap: 16 }}
-            >
-              <Box>
-                <RunState run={value.run} />
-                {/* A queued run says what it waits for, and so does a running one whose
-                    runners are busy: the page a plan pressed in the portal leads to never
-                    waits in silence. No runner to claim it has the notice below instead. */}
-                {(value.run.status === 'QUEUED' ||
-                  isQueuedForRunner(value.run)) &&
-                  !noRunnerWillClaim(value.run) && (
-                    <Typography
-                      variant="caption"
-                      color="textSecondary"
-                      component="div"
-                    >
-                      <WhyItWaits
-                        run={value.run}
-                        runPath={runPath}
-                        blocker={
-                          value.blocker && {
-                            title: names.runTitle(value.blocker),
-                            status: value.blocker.status,
+        <CardBody>
+          <NoAnswerNotice silentSince={silentSince} hasData={Boolean(value)} />
+          {loading && !value && <Progress />}
+          {error && <ErrorPanel error={error} />}
+          {value && (
+            <>
+              {message}
+              <Box
+                display="flex"
+                flexWrap="wrap"
+                alignItems="center"
+                style={{ gap: 16 }}
+              >
+                <Box>
+                  <RunState run={value.run} />
+                  {/* A queued run says what it waits for, and so does a running one whose
+                      runners are busy: the page a plan pressed in the portal leads to never
+                      waits in silence. No runner to claim it has the notice below instead. */}
+                  {(value.run.status === 'QUEUED' ||
+                    isQueuedForRunner(value.run)) &&
+                    !noRunnerWillClaim(value.run) && (
+                      <Typography
+                        variant="caption"
+                        color="textSecondary"
+                        component="div"
+                      >
+                        <WhyItWaits
+                          run={value.run}
+                          runPath={runPath}
+                          blocker={
+                            value.blocker && {
+                              title: names.runTitle(value.blocker),
+                              status: value.blocker.status,
+                            }
                           }
-                        }
-                      />
-                    </Typography>
-                  )}
-              </Box>
-              <RunActions
-                run={value.run}
-                plans={value.summaries}
-                steps={value.steps}
-                pipelineKind={names.pipelineKind(value.run.pipelineId)}
-                runPath={runPath}
-                onDone={outcome => {
-                  say(outcome);
-                  refresh();
-                  onChanged?.();
-                }}
-              />
-            </Box>
-            {noRunnerWillClaim(value.run) && (
-              <Box marginTop={2}>
-                <WaitingForRunnerNotice
-                  reason={value.run.queueState?.reason}
-                  onRunnerConnected={refresh}
+                        />
+                      </Typography>
+                    )}
+                </Box>
+                <RunActions
+                  run={value.run}
+                  plans={value.summaries}
+                  steps={value.steps}
+                  pipelineKind={names.pipelineKind(value.run.pipelineId)}
+                  runPath={runPath}
+                  onDone={outcome => {
+                    say(outcome);
+                    refresh();
+                    onChanged?.();
+                  }}
                 />
               </Box>
-            )}
-            {value.run.error && (
-              <Box marginTop={1}>
-                <Typography>
-                  <ErrorText>{value.run.error.message}</ErrorText>
-                </Typography>
-              </Box>
-            )}
-            {summariesInStepOrder(value.summaries, value.steps).map(summary => (
-              <PlanSummary key={summary.id} summary={summary} />
-            ))}
-          </>
-        )}
+              {noRunnerWillClaim(value.run) && (
+                <Box marginTop={2}>
+                  <WaitingForRunnerNotice
+                    reason={value.run.queueState?.reason}
+                    onRunnerConnected={refresh}
+                  />
+                </Box>
+              )}
+              {value.run.error && (
+                <Box marginTop={1}>
+                  <Typography>
+                    <ErrorText>{value.run.error.message}</ErrorText>
+                  </Typography>
+                </Box>
+              )}
+              {summariesInStepOrder(value.summaries, value.steps).map(
+                summary => (
+                  <PlanSummary key={summary.id} summary={summary} />
+                ),
+              )}
+            </>
+          )}
+        </CardBody>
       </InfoCard>
       {/* The steps and the resource changes are sections of the page, each a card of its
           own as an entity page's are: drawn inside the run's card, they were boxes in a box. */}

@@ -17,6 +17,7 @@ import { ApprovalDecision } from './ApprovalDecision';
 import { StepLogs, StepRun } from './StepLogs';
 import { RunnerSilenceNotice, StepRunnerCaption } from './StepRunner';
 import { ErrorText } from '../common/WarningText';
+import { TITLE_INSET } from '../common/CardBody';
 
 /**
  * Steps as the rows of their card, a line between each: MUI's accordions are raised boxes
@@ -29,6 +30,8 @@ const useStepStyles = makeStyles(theme => ({
     '&$expanded': { margin: 0 },
   },
   expanded: {},
+  // Lined up with the card's title, as the card's other text (see TITLE_INSET).
+  inset: { paddingLeft: theme.spacing(TITLE_INSET) },
 }));
 
 /** The step the run is at: the running one, else the next queued one. */
@@ -109,7 +112,10 @@ export const StepTimeline = ({
           onChange={(_, expanded) => setChosen(expanded ? step.id : null)}
           TransitionProps={{ unmountOnExit: true }}
         >
-          <AccordionSummary expandIcon={<ExpandMoreIcon />}>
+          <AccordionSummary
+            expandIcon={<ExpandMoreIcon />}
+            className={classes.inset}
+          >
             <Box
               display="flex"
               flexWrap="wrap"
@@ -137,7 +143,7 @@ export const StepTimeline = ({
               )}
             </Box>
           </AccordionSummary>
-          <AccordionDetails>
+          <AccordionDetails className={classes.inset}>
             <Box width="100%">
               <RunnerSilenceNotice step={step} />
               {step.type === 'approval' ? (

@@ -1,6 +1,5 @@
 import { Content } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
-import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { useMemo, useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
@@ -20,6 +19,7 @@ import { NamedResourceDialog } from './NamedResourceDialog';
 import { NamedResourceName } from './NamedResourceName';
 import { ProjectDrawer } from './ProjectDrawer';
 import { ProjectWithEnvironments, useProjects } from './useProjects';
+import { CardBody } from '../common/CardBody';
 
 /** Why a person who may not change resources sees Create project greyed. */
 export const READ_ONLY_REASON =
@@ -117,14 +117,14 @@ const ProjectsContent = () => {
           columns={columns}
           data={list?.projects ?? []}
           emptyContent={
-            <Box padding={2}>
+            <CardBody>
               <Typography gutterBottom>No project yet.</Typography>
               <Typography variant="body2" color="textSecondary">
                 {canWrite
                   ? 'Create one, then add its environments: stacks are created in them.'
                   : 'A member of the organization creates them; stacks are created in their environments.'}
               </Typography>
-            </Box>
+            </CardBody>
           }
         />
       </TableCard>

@@ -9,6 +9,7 @@ import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
 import { useEffect, useId, useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
+import { ButtonWithReason } from '../common/ButtonWithReason';
 import { DialogForm } from '../common/DialogForm';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { fieldErrorsOf } from '../OrganizationSettings/fieldErrors';
@@ -142,8 +143,11 @@ export const ConnectRunnerDialog = ({
                 label="Name"
                 value={name}
                 disabled={busy || Boolean(serviceAccountId)}
+                fullWidth
                 error={Boolean(nameError)}
-                helperText={nameError}
+                helperText={
+                  nameError ?? 'What the Runners card calls it: build-hosts'
+                }
                 onChange={event => setName(event.target.value)}
               />
               {error && !nameError && (
@@ -166,14 +170,18 @@ export const ConnectRunnerDialog = ({
               <Button onClick={() => onClose(false)} disabled={busy}>
                 Cancel
               </Button>
-              <Button
+              {/* Greyed with the reason, as the plugin's other dialogs' buttons. */}
+              <ButtonWithReason
                 type="submit"
                 color="primary"
                 variant="contained"
                 disabled={busy || !name.trim()}
+                disabledReason={
+                  name.trim() ? undefined : 'Fill in first: Name.'
+                }
               >
                 Create the key
-              </Button>
+              </ButtonWithReason>
             </>
           )}
         </DialogActions>

@@ -571,6 +571,23 @@ describe('RunnersCard', () => {
     ).toBeInTheDocument();
   });
 
+  it('says why Create the key is greyed', async () => {
+    serveRunners();
+    renderWithService(<RunnersCard />);
+    await screen.findByText('runner-ci-1');
+    const dialog = await openConnectDialog();
+    await userEvent.clear(within(dialog).getByLabelText('Name'));
+
+    const create = within(dialog).getByRole('button', {
+      name: 'Create the key',
+    });
+    expect(create).toBeDisabled();
+    await userEvent.hover(create.parentElement!);
+    expect(
+      await screen.findByRole('tooltip', { name: 'Fill in first: Name.' }),
+    ).toBeInTheDocument();
+  });
+
   it('connects a runner: a MEMBER service account, a key it owns, and the command to start it', async () => {
     serveRunners();
     server.use(...serveConnect('Build runner', 'idk_runnersecret9876'));

@@ -21,6 +21,7 @@ import { useRunnerSilent } from './useRunnerSilent';
 import { LeaseText } from '../PipelineRunsContent/StepRunner';
 import { LoadingTable } from '../common/LoadingTable';
 import { TableCard } from '../common/TableCard';
+import { CardBody } from '../common/CardBody';
 
 /** How often the list is read again, so that runners going on- or offline show. */
 export const RUNNERS_REFRESH_MS = 15_000;
@@ -293,7 +294,7 @@ export const RunnersCard = ({
             runTitles?.get(runner.currentPipelineRunId),
         }))}
         emptyContent={
-          <Box padding={2}>
+          <CardBody>
             <Typography gutterBottom>
               No runner has connected yet: runs with plan, apply or destroy
               steps wait until one does.
@@ -304,7 +305,7 @@ export const RunnersCard = ({
                 An organization admin can connect one.
               </Typography>
             )}
-          </Box>
+          </CardBody>
         }
       />
     </TableCard>

@@ -2,6 +2,7 @@ import { InfoCard } from '@backstage/core-components';
 import Box from '@material-ui/core/Box';
 import { ReactNode } from 'react';
 import { CARD_HEADING } from './cardHeading';
+import { CardBody, TITLE_INSET } from './CardBody';
 
 /**
  * A card whose table spans it edge to edge, as the catalog's and the Modules page's: its title
@@ -15,6 +16,7 @@ export const TableCard = ({
   action,
   notes,
   footer,
+  controlsUnderTitleWhenNarrow,
   children,
 }: {
   title: ReactNode;
@@ -25,6 +27,11 @@ export const TableCard = ({
   notes?: ReactNode;
   /** Under the table: how many rows are shown of how many, paging. */
   footer?: ReactNode;
+  /**
+   * Whether the header's controls go under the title where the two do not fit side by side:
+   * for several controls, which otherwise squeezed the title into two lines at 900 px.
+   */
+  controlsUnderTitleWhenNarrow?: boolean;
   /** The table. */
   children: ReactNode;
 }) => (
@@ -32,6 +39,9 @@ export const TableCard = ({
     titleTypographyProps={CARD_HEADING}
     title={title}
     subheader={subheader}
+    headerStyle={
+      controlsUnderTitleWhenNarrow ? { flexWrap: 'wrap', rowGap: 8 } : undefined
+    }
     action={
       action ? (
         // The header's action slot pulls its content up and right by 8 px, for an icon
@@ -43,8 +53,12 @@ export const TableCard = ({
     }
     noPadding
   >
-    {notes && <Box paddingX={2}>{notes}</Box>}
+    {notes && (
+      <Box paddingLeft={TITLE_INSET} paddingRight={2}>
+        {notes}
+      </Box>
+    )}
     {children}
-    {footer && <Box padding={2}>{footer}</Box>}
+    {footer && <CardBody>{footer}</CardBody>}
   </InfoCard>
 );

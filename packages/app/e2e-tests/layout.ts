@@ -1,0 +1,93 @@
+import { expect, Locator, Page } from '@playwright/test';
+
+/**
+ * Layout checks measured in the browser: jsdom lays nothing out and knows none of Backstage's
+ * theme margins, so what lines up with what is seen only here.
+ */
+
+/**
+ * Each card's body starts where its title does, and nothing in it starts left of the title:
+ * Backstage's InfoCard sets its title 20 px in and its body 16, and text put in the body
+ * started 4 px left of the title above it. A table's header cells are measured by their text,
+ * inside their padding.
+ */
+export async function expectCardBodiesAlignedWithTitles(
+  page: Page,
+  cardTitles: string[],
+) {
+  for (const title of cardTitles) {
+    const heading = page.getByRole('heading', { name: title, exact: true });
+    // Loaded: a card still loading has no body to measure.
+    const card = page.locator('.MuiCard-root', { has: heading });
+    await expect(card.getByRole('progressbar')).toHaveCount(0);
+    await expect(card.locator('.MuiCardContent-root').first()).not.toBeEmpty();
+    const { first, leftmost, text } = await heading.evaluate(element => {
+      /** Where each text and icon under `root` starts, in document order. */
+      const inkLefts = (root: Element) => {
+        const found: { left: number; text: string }[] = [];
+        const walker = document.createTreeWalker(
+          root,
+          NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT,
+        );
+        while (walker.nextNode()) {
+          const node = walker.currentNode;
+          let box: DOMRect | undefined;
+          if (node.nodeType === Node.TEXT_NODE && node.textContent?.trim()) {
+            const range = document.createRange();
+            range.selectNodeContents(node);
+            box = range.getClientRects()[0];
+          } else if (node instanceof SVGSVGElement) {
+            box = node.getBoundingClientRect();
+          }
+          if (box && box.width > 0) {
+            found.push({
+              left: box.left,
+              text: node.textContent?.trim() || 'an icon',
+            });
+          }
+        }
+        return found;
+      };
+      const titleLeft = inkLefts(element)[0].left;
+      const body = inkLefts(
+        element
+          .closest('.MuiCard-root')!
+          .querySelector('.MuiCardContent-root')!,
+      ).map(ink => ({ ...ink, left: Math.round(ink.left - titleLeft) }));
+      const most = body.reduce((a, b) => (b.left < a.left ? b : a));
+      return { first: body[0].left, leftmost: most.left, text: most.text };
+    });
+    expect(
+      Math.abs(first),
+      `the body of "${title}" starts ${first} px from its title`,
+    ).toBeLessThanOrEqual(1);
+    expect(
+      leftmost,
+      `"${text}" in "${title}" starts ${leftmost} px from its title`,
+    ).toBeGreaterThanOrEqual(-1);
+  }
+}
+
+/**
+ * A filter's name sits level with its chips: Backstage's theme gives chips a margin below,
+ * which set the name 4 px lower than the chips it names.
+ */
+export async function expectFilterNamesLevelWithChips(
+  page: Page,
+  groups: string[],
+) {
+  const middle = async (locator: Locator) => {
+    const box = (await locator.boundingBox())!;
+    return box.y + box.height / 2;
+  };
+  for (const name of groups) {
+    const group = page.getByRole('group', { name });
+    const label = group.getByText(name, { exact: true });
+    const chip = group.getByRole('button').first();
+    const off = (await middle(label)) - (await middle(chip));
+    expect(
+      Math.abs(off),
+      `the filter name "${name}" sits ${off} px from its first chip's middle`,
+    ).toBeLessThanOrEqual(1);
+  }
+}
