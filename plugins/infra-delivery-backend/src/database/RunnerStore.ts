@@ -234,7 +234,8 @@ export class RunnerStore {
   }
 
   /**
-   * For a process without a row yet: moves the oldest OFFLINE row of its runner id to it. False
+   * For a process without a row yet: moves an OFFLINE row of its runner id to it, a signed-off
+   * one first, then the longest unseen. False
    * when it has a row, or no row is OFFLINE (another process of the id runs), or another claim
    * took that row first.
    */
@@ -255,6 +256,8 @@ export class RunnerStore {
     const offline: Pick<RunnerRow, 'id' | 'instance_id'> | undefined =
       await ofRunner()
         .whereNot(online => whereOnline(online, onlineSince))
+        // A process that signed off is gone; one only unseen for a while may yet answer.
+        .orderByRaw('CASE WHEN signed_off_at IS NULL THEN 1 ELSE 0 END')
         .orderBy('last_seen_at', 'asc')
         .first('id', 'instance_id');
     if (!offline) {

@@ -71,6 +71,31 @@ describe.each(databases.eachSupportedId())('RunnerRegistry on %s', id => {
     expect(await lastSeen(runners, 'poller')).toBe(new Date(now).toISOString());
   });
 
+  it('gives a restarted process the row of one that signed off before that of one only unseen', async () => {
+    const runners = registry();
+    const twin = (instanceId: string) => ({
+      ...idleClaim('twin'),
+      instanceId,
+    });
+    await runners.recordClaim(twin('unseen'));
+    now += 1_000;
+    await runners.recordClaim(twin('stopped'));
+    await runners.signOff(
+      organizationId,
+      'twin',
+      idleClaim('twin').serviceAccountId,
+      'stopped',
+    );
+    // Both are OFFLINE now; the unseen one is the longer unseen, yet may still answer.
+    now += 120_000;
+    await runners.recordClaim(twin('restarted'));
+    const rows = await knex('runners')
+      .where({ organization_id: organizationId })
+      .orderBy('instance_id')
+      .select('instance_id');
+    expect(rows.map(row => row.instance_id)).toEqual(['restarted', 'unseen']);
+  });
+
   it('forgets the runners not seen within the retention, and only those', async () => {
     const runners = registry();
     await runners.recordClaim(idleClaim('old'));
