@@ -22,17 +22,17 @@ import {
   startInfraDeliveryBackend,
   TestOrganization,
 } from '../__testUtils__/testBackend';
+import { useSettableDate } from '../__testUtils__/settableDate';
 import { NO_RUNNER_REASON } from '../runners/runnerWait';
 
 jest.setTimeout(60_000);
 
 const databases = createTestDatabases();
 
-const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
-
 /**
- * Seen within 2 s is ONLINE; forgotten after 4 s. A window of one second read runners OFFLINE
- * that a loaded machine had listed a second after their claim.
+ * Seen within 2 s is ONLINE; forgotten after 4 s — of a clock that moves only when a test moves
+ * it: on the wall clock a loaded machine let more than two seconds pass between a claim and the
+ * list that read the runner, OFFLINE, in CI.
  */
 const ONLINE_SECONDS = 2;
 const RETENTION_SECONDS = 4;
@@ -40,6 +40,7 @@ const RETENTION_SECONDS = 4;
 describe.each(databases.eachSupportedId())(
   'the runner registry on %s',
   databaseId => {
+    const clock = useSettableDate();
     let api: InfraDeliveryTestClient;
 
     beforeAll(async () => {
@@ -172,7 +173,7 @@ describe.each(databases.eachSupportedId())(
       const claimed = await claim(api, runner.key, 'busy-worker');
 
       // Busy streaming logs, past the registry's write interval, with no heartbeat since its claim.
-      await sleep(700);
+      clock.advance(700);
       expectStatus(
         await api.post(
           `/runner/step-executions/${claimed.stepExecution.id}/logs`,
@@ -229,7 +230,7 @@ describe.each(databases.eachSupportedId())(
       });
 
       // A heartbeat after the online window keeps the runner ONLINE.
-      await sleep(ONLINE_SECONDS * 1000 + 200);
+      clock.advance(ONLINE_SECONDS * 1000 + 200);
       expect((await listRunners(owner)).data[0].status).toBe('OFFLINE');
       expectStatus(
         await api.post(
@@ -260,7 +261,7 @@ describe.each(databases.eachSupportedId())(
       const owner = await api.signup();
       const runner = await createRunner(api, owner);
       await claimNothing(runner.key, { runnerId: 'silent' });
-      await sleep(ONLINE_SECONDS * 1000 + 200);
+      clock.advance(ONLINE_SECONDS * 1000 + 200);
       await claimNothing(runner.key, { runnerId: 'chatty' });
 
       const byId = (runners: Runner[]) =>
@@ -276,7 +277,7 @@ describe.each(databases.eachSupportedId())(
         (await listRunners(owner, '?status=OFFLINE')).data.map(r => r.runnerId),
       ).toEqual(['silent']);
 
-      await sleep((RETENTION_SECONDS - ONLINE_SECONDS) * 1000 + 200);
+      clock.advance((RETENTION_SECONDS - ONLINE_SECONDS) * 1000 + 200);
       await claimNothing(runner.key, { runnerId: 'chatty' });
       expect((await listRunners(owner)).data.map(r => r.runnerId)).toEqual([
         'chatty',
@@ -374,7 +375,7 @@ describe.each(databases.eachSupportedId())(
       ).toEqual([first.id, second.id].sort());
 
       // Busy streaming logs past the write interval: process a's row moves, not b's.
-      await sleep(700);
+      clock.advance(700);
       expectStatus(
         await api.post(
           `/runner/step-executions/${a.stepExecution.id}/logs`,
@@ -622,7 +623,7 @@ describe.each(databases.eachSupportedId())(
           'Queued for a runner: the one connected runner is free and takes it next',
         );
 
-        await sleep(ONLINE_SECONDS * 1000 + 200);
+        clock.advance(ONLINE_SECONDS * 1000 + 200);
         expect((await listedRun(run.id)).queueState).toMatchObject({
           waitingForRunner: true,
           reason: NO_RUNNER_REASON,
@@ -716,7 +717,7 @@ describe.each(databases.eachSupportedId())(
         const run = await trigger(api, owner, pipelineId);
         const runner = await createRunner(api, owner);
         await complete(api, runner.key, await claim(api, runner.key));
-        await sleep(ONLINE_SECONDS * 1000 + 200);
+        clock.advance(ONLINE_SECONDS * 1000 + 200);
         const waiting = await getRun(api, owner, run.id);
         expect(waiting.status).toBe('WAITING_FOR_APPROVAL');
         expect(waiting.queueState?.waitingForRunner).toBeUndefined();
