@@ -48,6 +48,24 @@ const FEATURE_ROLES = new Set([
   'backend-plugin-module',
 ]);
 
+/**
+ * Set-ups a package's README must cover, because npm users see only the README: a heading
+ * (any level from ##) and what the section must name for the set-up to be done from it alone.
+ */
+const README_SECTIONS = {
+  '@infra-delivery/plugin-infra-delivery-backend': [
+    {
+      heading: 'Git-driven runs',
+      names: [
+        'webhookSecret',
+        '/api/infra-delivery/webhooks/github/',
+        'gitTrigger',
+        'Push, Pull request',
+      ],
+    },
+  ],
+};
+
 let passed = 0;
 const failures = [];
 
@@ -177,6 +195,24 @@ function checkTarball(tarball, sources) {
             : ''
         }`,
       );
+      for (const { heading, names } of README_SECTIONS[name] ?? []) {
+        const section = readmeSection(
+          fs.readFileSync(path.join(root, 'README.md'), 'utf8'),
+          heading,
+        );
+        const missing = names.filter(text => !section?.includes(text));
+        expect(
+          section !== undefined && missing.length === 0,
+          name,
+          `README.md has a "${heading}" section naming ${names.join(', ')}${
+            section === undefined
+              ? ' (no such heading)'
+              : missing.length
+              ? ` (missing: ${missing.join(', ')})`
+              : ''
+          }`,
+        );
+      }
     }
     expect(
       [...files].some(file => /^LICEN[CS]E(\.md|\.txt)?$/i.test(file)),
@@ -330,6 +366,28 @@ function checkTarball(tarball, sources) {
   } finally {
     fs.rmSync(unpacked, { recursive: true, force: true });
   }
+}
+
+/**
+ * The text of a Markdown document's section whose heading (level 2 or deeper) starts with
+ * `heading`, up to the next heading of the same or a higher level; undefined without one.
+ */
+function readmeSection(markdown, heading) {
+  const lines = markdown.split('\n');
+  let fence = false;
+  let level;
+  const body = [];
+  for (const line of lines) {
+    if (/^ {0,3}(`{3,}|~{3,})/.test(line)) fence = !fence;
+    const match = fence ? null : /^(#{2,6})\s+(.*)$/.exec(line);
+    if (level !== undefined) {
+      if (match && match[1].length <= level) break;
+      body.push(line);
+    } else if (match && match[2].startsWith(heading)) {
+      level = match[1].length;
+    }
+  }
+  return level === undefined ? undefined : body.join('\n');
 }
 
 /**
