@@ -6,7 +6,7 @@
  *   node scripts/check-packages.js --results FILE TARBALL...
  *
  * For every tarball: a package.json that is publishable (public, Apache-2.0, no `workspace:`
- * range left, a description and keywords, `backstage` metadata with the plugin id, its
+ * range left, no runtime dependency on a Backstage plugin rather than its libraries, a description and keywords, `backstage` metadata with the plugin id, its
  * packages and the feature the plugin exports), `main`/`types`/`module`/`bin` naming files
  * that are in the tarball, a non-empty dist/, README (without links npmjs.com cannot
  * resolve, see CONTRIBUTING.md) and LICENSE,
@@ -147,6 +147,26 @@ function checkTarball(tarball, sources) {
         }`,
       );
     }
+
+    // Backstage plugins' libraries, never a plugin itself: a plugin package brings its
+    // whole dependency tree, which in a portal without that plugin resolves to the newest
+    // release its ranges allow (once `@backstage/plugin-notifications` of the frontend
+    // plugin: its 1.56 release brought catalog-react 4.0 and five more second copies into a
+    // 1.55 portal without the notifications plugins).
+    const plugins = RUNTIME_DEPENDENCY_FIELDS.flatMap(field =>
+      Object.keys(manifest[field] ?? {}).filter(
+        dep =>
+          /^@backstage\/plugin-/.test(dep) &&
+          !/-(react|node|common)$/.test(dep),
+      ),
+    );
+    expect(
+      plugins.length === 0,
+      name,
+      `depends on Backstage plugins' libraries (-react, -node, -common) only, not on a plugin${
+        plugins.length ? ` (${plugins.join(', ')})` : ''
+      }`,
+    );
 
     // Entry points name files that are shipped.
     expect(
