@@ -874,6 +874,9 @@ async function frontendChecks(portal, frontendUrl) {
         throw error;
       }
     });
+  /** The elements showing exactly `text` that are visible. */
+  const visibleText = text =>
+    page.getByText(text, { exact: true }).filter({ visible: true });
   try {
     const entityUrl = `${frontendUrl}/catalog/default/component/payments-api`;
     const signedIn = await browserCheck(
@@ -901,8 +904,8 @@ async function frontendChecks(portal, frontendUrl) {
       async () => {
         await page.getByRole('link', { name: 'Stacks', exact: true }).click();
         await page.waitForURL(/\/infra-stacks$/);
-        await page.getByText('Monitoring', { exact: true }).waitFor();
-        await page.getByText('Network', { exact: true }).waitFor();
+        await visibleText('Monitoring').waitFor();
+        await visibleText('Network').waitFor();
       },
     );
     await browserCheck(
@@ -913,8 +916,11 @@ async function frontendChecks(portal, frontendUrl) {
         );
         await page.getByRole('link', { name: 'Stacks', exact: true }).click();
         await page.waitForURL(/\/infra-stacks$/);
-        await page.getByText('Monitoring', { exact: true }).waitFor();
-        await page.getByText('Network', { exact: true }).waitFor();
+        // Visible ones: while the tab's content loads, React keeps the Overview tab's (whose
+        // Infrastructure card names the same stacks) in the page, hidden, and a second match
+        // broke the locator's strict mode.
+        await visibleText('Monitoring').waitFor();
+        await visibleText('Network').waitFor();
       },
     );
     await browserCheck(
