@@ -6,7 +6,7 @@
  *   node scripts/check-packages.js --results FILE TARBALL...
  *
  * For every tarball: a package.json that is publishable (public, Apache-2.0, no `workspace:`
- * range left, a description and keywords, `backstage` metadata with the plugin id, its
+ * range left, no runtime dependency on a Backstage plugin rather than its libraries, a description and keywords, `backstage` metadata with the plugin id, its
  * packages and the feature the plugin exports), `main`/`types`/`module`/`bin` naming files
  * that are in the tarball, a non-empty dist/, README (without links npmjs.com cannot
  * resolve, see CONTRIBUTING.md) and LICENSE,
@@ -47,6 +47,24 @@ const FEATURE_ROLES = new Set([
   'backend-plugin',
   'backend-plugin-module',
 ]);
+
+/**
+ * Set-ups a package's README must cover, because npm users see only the README: a heading
+ * (any level from ##) and what the section must name for the set-up to be done from it alone.
+ */
+const README_SECTIONS = {
+  '@infra-delivery/plugin-infra-delivery-backend': [
+    {
+      heading: 'Git-driven runs',
+      names: [
+        'webhookSecret',
+        '/api/infra-delivery/webhooks/github/',
+        'gitTrigger',
+        'Push, Pull request',
+      ],
+    },
+  ],
+};
 
 let passed = 0;
 const failures = [];
@@ -130,6 +148,26 @@ function checkTarball(tarball, sources) {
       );
     }
 
+    // Backstage plugins' libraries, never a plugin itself: a plugin package brings its
+    // whole dependency tree, which in a portal without that plugin resolves to the newest
+    // release its ranges allow (once `@backstage/plugin-notifications` of the frontend
+    // plugin: its 1.56 release brought catalog-react 4.0 and five more second copies into a
+    // 1.55 portal without the notifications plugins).
+    const plugins = RUNTIME_DEPENDENCY_FIELDS.flatMap(field =>
+      Object.keys(manifest[field] ?? {}).filter(
+        dep =>
+          /^@backstage\/plugin-/.test(dep) &&
+          !/-(react|node|common)$/.test(dep),
+      ),
+    );
+    expect(
+      plugins.length === 0,
+      name,
+      `depends on Backstage plugins' libraries (-react, -node, -common) only, not on a plugin${
+        plugins.length ? ` (${plugins.join(', ')})` : ''
+      }`,
+    );
+
     // Entry points name files that are shipped.
     expect(
       typeof manifest.main === 'string' && manifest.main.startsWith('dist/'),
@@ -177,6 +215,24 @@ function checkTarball(tarball, sources) {
             : ''
         }`,
       );
+      for (const { heading, names } of README_SECTIONS[name] ?? []) {
+        const section = readmeSection(
+          fs.readFileSync(path.join(root, 'README.md'), 'utf8'),
+          heading,
+        );
+        const missing = names.filter(text => !section?.includes(text));
+        expect(
+          section !== undefined && missing.length === 0,
+          name,
+          `README.md has a "${heading}" section naming ${names.join(', ')}${
+            section === undefined
+              ? ' (no such heading)'
+              : missing.length
+              ? ` (missing: ${missing.join(', ')})`
+              : ''
+          }`,
+        );
+      }
     }
     expect(
       [...files].some(file => /^LICEN[CS]E(\.md|\.txt)?$/i.test(file)),
@@ -330,6 +386,28 @@ function checkTarball(tarball, sources) {
   } finally {
     fs.rmSync(unpacked, { recursive: true, force: true });
   }
+}
+
+/**
+ * The text of a Markdown document's section whose heading (level 2 or deeper) starts with
+ * `heading`, up to the next heading of the same or a higher level; undefined without one.
+ */
+function readmeSection(markdown, heading) {
+  const lines = markdown.split('\n');
+  let fence = false;
+  let level;
+  const body = [];
+  for (const line of lines) {
+    if (/^ {0,3}(`{3,}|~{3,})/.test(line)) fence = !fence;
+    const match = fence ? null : /^(#{2,6})\s+(.*)$/.exec(line);
+    if (level !== undefined) {
+      if (match && match[1].length <= level) break;
+      body.push(line);
+    } else if (match && match[2].startsWith(heading)) {
+      level = match[1].length;
+    }
+  }
+  return level === undefined ? undefined : body.join('\n');
 }
 
 /**

@@ -1,10 +1,35 @@
-import { useApiHolder } from '@backstage/frontend-plugin-api';
-import { notificationsApiRef } from '@backstage/plugin-notifications';
+import { createApiRef, useApiHolder } from '@backstage/frontend-plugin-api';
 import {
   APPROVAL_NOTIFICATION_TOPIC,
   approvalNotificationScope,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { useCallback } from 'react';
+
+/** What this plugin asks of the notifications plugin's API. */
+export interface ApprovalNotificationsApi {
+  getNotifications(options: {
+    read?: boolean;
+    topic?: string;
+    limit?: number;
+  }): Promise<{
+    notifications: { id: string; payload: { scope?: string } }[];
+  }>;
+  updateNotifications(options: {
+    ids: string[];
+    read?: boolean;
+  }): Promise<unknown>;
+}
+
+/**
+ * The notifications plugin's API, found by its id (an app finds an API by its ref's id), so
+ * that this plugin does not depend on `@backstage/plugin-notifications`: in an app without it,
+ * that dependency's newest release (of the next Backstage line) brought second copies of
+ * catalog-react, signals-react and four other shared packages.
+ */
+export const approvalNotificationsApiRef =
+  createApiRef<ApprovalNotificationsApi>({
+    id: 'plugin.notifications.service',
+  });
 
 /**
  * Marks read the signed-in person's "a plan waits for your approval" of a run they have just
@@ -16,7 +41,7 @@ import { useCallback } from 'react';
 export function useApprovalNotificationRead(): (
   runId: string,
 ) => Promise<void> {
-  const notifications = useApiHolder().get(notificationsApiRef);
+  const notifications = useApiHolder().get(approvalNotificationsApiRef);
   return useCallback(
     async (runId: string) => {
       if (!notifications) {
