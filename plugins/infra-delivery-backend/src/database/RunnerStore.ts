@@ -175,6 +175,11 @@ export interface OnlineRunners {
   freeLastSeenAt?: string;
   freePollIntervalMs?: number;
   freeRunnerId?: string;
+  /**
+   * When the last of the free runners' held claims lost its connection unanswered, where every
+   * free runner's did and none has asked for work since (the registry of this instance knows).
+   */
+  freeDroppedAt?: string;
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   InfraDeliveryTestClient,
   startInfraDeliveryBackend,
 } from '../__testUtils__/testBackend';
+import { useSettableDate } from '../__testUtils__/settableDate';
 
 jest.setTimeout(60_000);
 
@@ -145,6 +146,72 @@ describe.each(databases.eachSupportedId())(
       // The step waits for the next runner that asks.
       const next = await claim(api, runner.key, 'next-runner');
       expect(next.stepExecution.id).toBe(plan.id);
+    });
+
+    describe('a runner whose held claim loses its connection', () => {
+      // Date moves only when the test moves it; the held claims' timers run for real.
+      const clock = useSettableDate();
+
+      /** A held claim of `runnerId`, gone before it is answered, as a killed runner's is. */
+      async function dropClaim(key: string, owner: string, runnerId: string) {
+        const killed = new AbortController();
+        const held = sendClaim(
+          key,
+          { runnerId, waitSeconds: 30, pollIntervalMs: 2_000 },
+          killed.signal,
+        ).catch(error => error);
+        await untilHeld(owner, runnerId);
+        killed.abort();
+        expect(await held).toMatchObject({ name: 'AbortError' });
+        // Let the service see the connection close.
+        await sleep(200);
+      }
+
+      it('says after a few seconds, not twenty, that it may have stopped', async () => {
+        const owner = await api.signup();
+        const stack = await createStack(api, owner);
+        const runner = await createRunner(api, owner);
+        await dropClaim(runner.key, owner.token, 'killed-runner');
+
+        const run = await trigger(api, owner, stack.changePipelineId);
+        expect(run.queueState?.reason).toBe(
+          'Queued for a runner: the one connected runner is free and takes it next',
+        );
+        clock.advance(5_100);
+        expect((await getRun(api, owner, run.id)).queueState).toMatchObject({
+          waitingForRunner: false,
+          runnersSilent: true,
+          reason:
+            'Queued for a runner: the one connected runner, killed-runner, is free but has not asked for work for 5s; it may have stopped (killed, or its host lost)',
+        });
+
+        // Back, it takes the step.
+        const back = await claim(api, runner.key, 'killed-runner');
+        expect(back.pipelineRun.id).toBe(run.id);
+      });
+
+      it('forgets the drop once the runner asks again, and while another free runner is there', async () => {
+        const owner = await api.signup();
+        const stack = await createStack(api, owner);
+        const runner = await createRunner(api, owner);
+        await dropClaim(runner.key, owner.token, 'blip-runner');
+        // Its next claim, after a network blip.
+        expect(
+          (await sendClaim(runner.key, { runnerId: 'blip-runner' })).status,
+        ).toBe(204);
+        await dropClaim(runner.key, owner.token, 'lost-runner');
+        expect(
+          (await sendClaim(runner.key, { runnerId: 'steady-runner' })).status,
+        ).toBe(204);
+
+        const run = await trigger(api, owner, stack.changePipelineId);
+        clock.advance(5_100);
+        expect((await getRun(api, owner, run.id)).queueState).toMatchObject({
+          waitingForRunner: false,
+          reason:
+            'Queued for a runner: 3 of 3 connected runners are free; the first to ask takes it',
+        });
+      });
     });
 
     it('validates waitSeconds (400)', async () => {

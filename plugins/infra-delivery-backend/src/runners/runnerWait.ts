@@ -1,4 +1,5 @@
 import {
+  DEFAULT_RUNNER_POLL_INTERVAL_MS,
   formatDuration,
   QueueState,
   runnerSilentAfterMs,
@@ -8,18 +9,39 @@ import { LostRunner, OnlineRunners } from '../database/RunnerStore';
 export const NO_RUNNER_REASON = 'No runner is connected to this organization';
 
 /**
+ * A runner whose held claim lost its connection unanswered asks again at once, or after one
+ * poll interval when its request failed; one that has not within this long has most likely
+ * stopped (killed, or its host lost) without signing off.
+ */
+export function droppedRunnerSilentAfterMs(pollIntervalMs?: number): number {
+  return Math.max(
+    5_000,
+    2 * (pollIntervalMs ?? DEFAULT_RUNNER_POLL_INTERVAL_MS),
+  );
+}
+
+/**
  * How long the free runners have not asked for work while a step waits, once that is long
  * enough to be sure: a free runner that asks claims the oldest waiting step, so none of them
- * has asked since the later of the step's queueing and their last sighting.
+ * has asked since the later of the step's queueing and their last sighting. Sooner where each
+ * of them lost its held claim's connection and has not asked again since.
  */
 function freeRunnersSilence(
   runners: OnlineRunners,
   queuedAt: string,
   now: number,
 ): number | undefined {
-  const { online, busy, freeLastSeenAt, freePollIntervalMs } = runners;
+  const { online, busy, freeLastSeenAt, freePollIntervalMs, freeDroppedAt } =
+    runners;
   if (online <= busy) {
     return undefined;
+  }
+  const droppedMs = freeDroppedAt && now - Date.parse(freeDroppedAt);
+  if (
+    droppedMs &&
+    droppedMs >= droppedRunnerSilentAfterMs(freePollIntervalMs)
+  ) {
+    return droppedMs;
   }
   const since = Math.max(
     Date.parse(queuedAt),

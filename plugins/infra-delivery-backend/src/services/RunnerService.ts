@@ -99,6 +99,11 @@ export class RunnerService {
         signal,
       );
       if (signal?.aborted) {
+        this.deps.runnerRegistry.claimDropped(
+          caller.organizationId,
+          runner.runnerId,
+          runner.instanceId,
+        );
         return undefined;
       }
     }
