@@ -6,8 +6,10 @@ import { configure } from '@testing-library/react';
 jest.setTimeout(30_000);
 // For the same reason a `findBy…` query may wait longer than Testing Library's 1 s default for
 // the page to render its data: role queries over a whole MUI page took over a second in a CI
-// run beside a benchmark (OrganizationSettingsPage, "Unable to find role=button").
-configure({ asyncUtilTimeout: 5_000 });
+// run beside a benchmark (OrganizationSettingsPage, "Unable to find role=button"), and over 5 s
+// with three other test runs on the two cores (the same page, "Unable to find role=status"). A
+// query that finds what it looks for returns at once: only a failing test waits the whole time.
+configure({ asyncUtilTimeout: 10_000 });
 
 // jsdom lays nothing out, so the AutoSizer inside Backstage's LogViewer measures 0×0 and renders
 // no line at all: give it the size the log viewer has in the portal.

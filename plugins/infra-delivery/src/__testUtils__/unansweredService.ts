@@ -43,7 +43,6 @@ export async function saysNoAnswerAfterWaiting(later: (ms: number) => void) {
       expect(noAnswerNotice()).toHaveTextContent(
         /^No answer from the infrastructure service for 1\ds: what you see may be out of date\. Retrying…$/,
       ),
-    { timeout: 2_000 },
   );
   return noAnswerNotice()!;
 }
@@ -59,7 +58,7 @@ export async function closeUnansweredDialog(
   const cancel = within(dialog).getByRole('button', { name: 'Cancel' });
   expect(cancel).toBeDisabled();
   clock.later(NO_ANSWER_NOTICE_MS);
-  await waitFor(() => expect(cancel).toBeEnabled(), { timeout: 2_000 });
+  await waitFor(() => expect(cancel).toBeEnabled());
   expect(within(dialog).getByRole('status')).toHaveTextContent(
     /^The service has not answered for 1\d+s\. It may still carry out the request; closing this dialog will not cancel it\.$/,
   );
