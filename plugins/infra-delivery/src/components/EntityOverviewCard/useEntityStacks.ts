@@ -52,11 +52,9 @@ export function useEntityStacks(stackIds: string[]): LoadState<EntityStacks> {
     latestRuns.value,
     (stacks.value ?? []).filter((stack): stack is Stack => Boolean(stack)),
   );
-  const both = bothLoaded(stacks, latestRuns);
-  if (!both.value) {
-    return { loading: both.loading, error: both.error };
-  }
-  const [found, runs] = both.value;
+  const { value: both, ...state } = bothLoaded(stacks, latestRuns);
+  if (!both) return state;
+  const [found, runs] = both;
   const rows = stackIds.map((stackId, i) => {
     const run = runs.get(stackId);
     return {
@@ -84,8 +82,7 @@ export function useEntityStacks(stackIds: string[]): LoadState<EntityStacks> {
     blocker: blockerOf(newest.run),
   };
   return {
-    loading: both.loading,
-    error: both.error,
+    ...state,
     value: {
       stacks: rows,
       latestRun,

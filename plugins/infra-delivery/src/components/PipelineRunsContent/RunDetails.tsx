@@ -9,7 +9,6 @@ import useInterval from 'react-use/esm/useInterval';
 import { useReloadableAsync } from '../common/useReloadableAsync';
 import { useActionMessage } from '../common/ActionMessage';
 import { infraDeliveryApiRef } from '../../api';
-import { ErrorPanel } from '../common/ErrorPanel';
 import {
   isQueuedForRunner,
   noRunnerWillClaim,
@@ -17,7 +16,7 @@ import {
 } from '../common/RunStatus';
 import { isLiveRun, LIVE_POLL_MS } from '../common/livePolling';
 import { useLiveRuns } from '../common/useLiveRuns';
-import { NoAnswerNotice } from '../common/NoAnswerNotice';
+import { LoadNotes } from '../common/LoadNotes';
 import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
 import { PlanSummary, summariesInStepOrder } from './PlanSummary';
 import { ResourceChanges } from './ResourceChanges';
@@ -74,7 +73,7 @@ export const RunDetails = ({
       blocker,
     };
   }, [client, runId]);
-  const { value, loading, error, silentSince, retry } = load;
+  const { value, loading, error, retry } = load;
   const refresh = useCallback(() => retry(), [retry]);
   const { message, say } = useActionMessage(
     id => id === value?.run.id && FINAL_STATUSES.includes(value.run.status),
@@ -95,9 +94,8 @@ export const RunDetails = ({
         noPadding
       >
         <CardBody>
-          <NoAnswerNotice silentSince={silentSince} hasData={Boolean(value)} />
+          <LoadNotes state={load} />
           {loading && !value && <Progress />}
-          {error && <ErrorPanel error={error} />}
           {value && (
             <>
               {message}

@@ -8,10 +8,9 @@ import useInterval from 'react-use/esm/useInterval';
 import { CARD_TABLE_OPTIONS, contentWidths } from '../common/tableOptions';
 import { MaybeLink } from '../common/MaybeLink';
 import { useRunPagePath } from '../common/useInfrastructurePath';
-import { ErrorPanel } from '../common/ErrorPanel';
 import { useIsOrganizationAdmin } from '../common/useIsOrganizationAdmin';
 import { useLiveRuns } from '../common/useLiveRuns';
-import { NoAnswerNotice } from '../common/NoAnswerNotice';
+import { LoadNotes } from '../common/LoadNotes';
 import { ConnectRunnerButton } from './ConnectRunnerButton';
 import { Timestamp } from '../common/Timestamp';
 import { RunnerStatusLabel } from './RunnerStatusLabel';
@@ -222,7 +221,7 @@ export const RunnersCard = ({
 } = {}) => {
   const isAdmin = useIsOrganizationAdmin();
   const runners = useRunnerPages();
-  const { value: page, error, silentSince, retry } = runners;
+  const { value: page, retry } = runners;
   useLiveRuns(retry);
   useInterval(retry, RUNNERS_REFRESH_MS);
   const connected = () => {
@@ -244,12 +243,7 @@ export const RunnersCard = ({
           <ConnectRunnerButton onConnected={connected} />
         ) : undefined
       }
-      notes={
-        <>
-          <NoAnswerNotice silentSince={silentSince} hasData={Boolean(page)} />
-          {error && <ErrorPanel error={error} />}
-        </>
-      }
+      notes={<LoadNotes state={runners} />}
       footer={
         page &&
         (runners.hasPrevious || runners.hasNext) && (
