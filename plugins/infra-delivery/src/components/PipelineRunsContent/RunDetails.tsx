@@ -5,7 +5,6 @@ import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
 import { useCallback } from 'react';
-import useInterval from 'react-use/esm/useInterval';
 import { useReloadableAsync } from '../common/useReloadableAsync';
 import { useActionMessage } from '../common/ActionMessage';
 import { infraDeliveryApiRef } from '../../api';
@@ -16,6 +15,7 @@ import {
 } from '../common/RunStatus';
 import { isLiveRun, LIVE_POLL_MS } from '../common/livePolling';
 import { useLiveRuns } from '../common/useLiveRuns';
+import { useLivePolling } from '../common/useLivePolling';
 import { LoadNotes } from '../common/LoadNotes';
 import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
 import { PlanSummary, summariesInStepOrder } from './PlanSummary';
@@ -79,7 +79,10 @@ export const RunDetails = ({
     id => id === value?.run.id && FINAL_STATUSES.includes(value.run.status),
   );
   useLiveRuns(refresh);
-  useInterval(refresh, isLiveRun(value?.run.status) ? LIVE_POLL_MS : null);
+  useLivePolling(
+    refresh,
+    isLiveRun(value?.run.status) ? LIVE_POLL_MS : undefined,
+  );
 
   return (
     <Box marginTop={2} component="section" aria-label="Run details">
