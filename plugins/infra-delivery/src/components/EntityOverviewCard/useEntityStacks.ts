@@ -10,6 +10,7 @@ import { runStartedAt } from '../common/runStartedAt';
 import { useLatestRunPerStack } from '../common/useLatestRunPerStack';
 import { loadVisibleStacks } from '../common/visibleStacks';
 import { useReloadableAsync } from '../common/useReloadableAsync';
+import { useLivePolling } from '../common/useLivePolling';
 import { useBlockingRuns } from '../PipelineRunsContent/useBlockingRuns';
 import { BlockingRun } from '../PipelineRunsContent/WhyItWaits';
 
@@ -46,6 +47,9 @@ export function useEntityStacks(stackIds: string[]): LoadState<EntityStacks> {
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [client, stackIds.join(',')],
   );
+  // The stacks change as their runs end (a drift check's finding): read again as idle views
+  // are; their runs are read again by `useLatestRunPerStack`.
+  useLivePolling(stacks.retry);
   const latestRuns = useLatestRunPerStack(stackIds);
   // The holder of a held run is read again with each load of the latest runs.
   const blockerOf = useBlockingRuns(

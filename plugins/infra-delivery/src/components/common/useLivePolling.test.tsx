@@ -29,6 +29,7 @@ import {
 import { PipelineRunsContent } from '../PipelineRunsContent/PipelineRunsContent';
 import { StacksContent } from '../StacksContent/StacksContent';
 import { DeploymentsContent } from '../DeploymentsContent/DeploymentsContent';
+import { InfraDeliveryOverviewCard } from '../EntityOverviewCard/InfraDeliveryOverviewCard';
 import { IDLE_POLL_MS } from './useLivePolling';
 
 const network = stack({ id: 'stack-network', name: 'Network' });
@@ -112,6 +113,39 @@ const views: IdleView[] = [
     path: '/deployments',
     shows: 'Succeeded',
     showsStarted: 'In progress',
+  },
+  {
+    name: "the overview card's stacks",
+    render: () =>
+      renderEntityContent(
+        <InfraDeliveryOverviewCard />,
+        entityNaming(network.id),
+      ),
+    handlers: runs => [
+      http.get(`${baseUrl}/pipeline-runs`, () =>
+        HttpResponse.json(list(runs().slice(-1))),
+      ),
+      stackList([network]),
+    ],
+    path: '/pipeline-runs',
+    shows: finished.description!,
+    showsStarted: startedElsewhere.description!,
+  },
+  {
+    name: "the overview card's deployment",
+    render: () =>
+      renderEntityContent(
+        <InfraDeliveryOverviewCard />,
+        annotatedServiceEntity(),
+      ),
+    handlers: (_runs, deployments) => [
+      http.get(`${baseUrl}/deployments`, () =>
+        HttpResponse.json(list(deployments().slice(0, 1))),
+      ),
+    ],
+    path: '/deployments',
+    shows: 'Deploy app:1',
+    showsStarted: 'Deploy app:2',
   },
 ];
 
