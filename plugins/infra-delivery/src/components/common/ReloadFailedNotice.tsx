@@ -26,10 +26,14 @@ export const ReloadFailedNotice = ({
         <AlertTitle>
           Could not read this again: {errorTitleOf(error)}
         </AlertTitle>
-        {messageOf(error)} What you see was read{' '}
-        <Timestamp value={new Date(readAt).toISOString()} /> and may be out of
-        date. Trying again…
-        {requestId && ` (Request id: ${requestId})`}
+        {/* The service's message on its own line: it need not end as a sentence does. */}
+        <div>{messageOf(error)}</div>
+        <div>
+          What you see was read{' '}
+          <Timestamp value={new Date(readAt).toISOString()} /> and may be out of
+          date. Trying again…
+          {requestId && ` Request id: ${requestId}`}
+        </div>
       </Alert>
     </Box>
   );
