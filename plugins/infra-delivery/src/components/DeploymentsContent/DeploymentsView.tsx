@@ -18,6 +18,7 @@ import { useLiveDeployments } from '../common/useLiveDeployments';
 import { useLiveLoad } from '../common/useLiveLoad';
 import { useLivePolling } from '../common/useLivePolling';
 import { NoAnswerNotice } from '../common/NoAnswerNotice';
+import { ReloadFailedNotice } from '../common/ReloadFailedNotice';
 import { useOpenedDrawer } from '../common/drawerLinks';
 import { DeploymentDrawer } from './DeploymentDrawer';
 import {
@@ -59,7 +60,7 @@ export const DeploymentsView = ({
   // Each refresh is a new load, even while one is under way (whose answer is then dropped):
   // an announcement during a load may be about a change that load does not see yet.
   const [version, refresh] = useReducer((v: number) => v + 1, 0);
-  const { value, loading, error, silentSince } = useLiveLoad(
+  const { value, loading, error, silentSince, reloadFailed } = useLiveLoad(
     useAsync(
       () =>
         client.call('listDeployments', {
@@ -344,6 +345,7 @@ export const DeploymentsView = ({
   return (
     <div ref={measured}>
       <NoAnswerNotice silentSince={silentSince} />
+      <ReloadFailedNotice failure={reloadFailed} />
       {message}
       <PluginTable
         title={`Deployments of ${serviceRef}`}

@@ -11,6 +11,7 @@ import { Timestamp } from '../common/Timestamp';
 import { useEntityTabLink } from '../common/useEntityTabLink';
 import { useLiveDeployments } from '../common/useLiveDeployments';
 import { useReloadableAsync } from '../common/useReloadableAsync';
+import { useLivePolling } from '../common/useLivePolling';
 import { SummaryLine } from './SummaryLine';
 import { SummarySection } from './SummarySection';
 
@@ -39,6 +40,8 @@ export const LatestDeploymentSummary = ({
     [client, clusterRef, serviceRef],
   );
   useLiveDeployments({ clusterRef, serviceRef }, latest.retry);
+  // A deployment started elsewhere, or a service gone quiet, shows without a reload.
+  useLivePolling(latest.retry);
   return (
     <SummarySection
       title="Latest deployment"

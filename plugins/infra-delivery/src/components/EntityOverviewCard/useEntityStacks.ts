@@ -10,6 +10,7 @@ import { runStartedAt } from '../common/runStartedAt';
 import { useLatestRunPerStack } from '../common/useLatestRunPerStack';
 import { loadVisibleStacks } from '../common/visibleStacks';
 import { useReloadableAsync } from '../common/useReloadableAsync';
+import { useLivePolling } from '../common/useLivePolling';
 import { useBlockingRuns } from '../PipelineRunsContent/useBlockingRuns';
 import { BlockingRun } from '../PipelineRunsContent/WhyItWaits';
 
@@ -46,17 +47,18 @@ export function useEntityStacks(stackIds: string[]): LoadState<EntityStacks> {
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [client, stackIds.join(',')],
   );
+  // The stacks change as their runs end (a drift check's finding): read again as idle views
+  // are; their runs are read again by `useLatestRunPerStack`.
+  useLivePolling(stacks.retry);
   const latestRuns = useLatestRunPerStack(stackIds);
   // The holder of a held run is read again with each load of the latest runs.
   const blockerOf = useBlockingRuns(
     latestRuns.value,
     (stacks.value ?? []).filter((stack): stack is Stack => Boolean(stack)),
   );
-  const both = bothLoaded(stacks, latestRuns);
-  if (!both.value) {
-    return { loading: both.loading, error: both.error };
-  }
-  const [found, runs] = both.value;
+  const { value: both, ...state } = bothLoaded(stacks, latestRuns);
+  if (!both) return state;
+  const [found, runs] = both;
   const rows = stackIds.map((stackId, i) => {
     const run = runs.get(stackId);
     return {
@@ -84,8 +86,7 @@ export function useEntityStacks(stackIds: string[]): LoadState<EntityStacks> {
     blocker: blockerOf(newest.run),
   };
   return {
-    loading: both.loading,
-    error: both.error,
+    ...state,
     value: {
       stacks: rows,
       latestRun,

@@ -33,6 +33,7 @@ import { useLiveRuns } from '../common/useLiveRuns';
 import { useLivePolling } from '../common/useLivePolling';
 import { useLiveLoad } from '../common/useLiveLoad';
 import { NoAnswerNotice } from '../common/NoAnswerNotice';
+import { ReloadFailedNotice } from '../common/ReloadFailedNotice';
 import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
 import { markRunsLoaded, measureRunsRender } from './renderTiming';
 import { RunStateNote } from './RunStateNote';
@@ -194,14 +195,16 @@ export const PipelineRunsView = ({
     loading,
     error,
     silentSince,
+    reloadFailed,
   } = useLiveLoad(load, refresh);
   const value = shown?.page;
   // A page whose cursor the service no longer takes (signed with an earlier key, after the
-  // backend restarted, say) leads to the newest runs instead of an error.
+  // backend restarted, say) leads to the newest runs instead of an error. Asked of the load
+  // itself: a refused reload of the page shown keeps its runs, and would hide the refusal.
   const cursorRefused =
     pages.length > 0 &&
-    error instanceof InfraDeliveryApiError &&
-    error.body.code === INVALID_CURSOR;
+    load.error instanceof InfraDeliveryApiError &&
+    load.error.body.code === INVALID_CURSOR;
   useEffect(() => {
     if (cursorRefused) setPages([]);
   }, [cursorRefused, setPages]);
@@ -344,6 +347,7 @@ export const PipelineRunsView = ({
         </FilterGroup>
       </Box>
       <NoAnswerNotice silentSince={silentSince} hasData={Boolean(value)} />
+      {!cursorRefused && <ReloadFailedNotice failure={reloadFailed} />}
       {error && !cursorRefused && <ErrorPanel error={error} />}
       {loading && !value && <Progress />}
       {value && (

@@ -5,11 +5,9 @@ import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
 import { useCallback } from 'react';
-import useInterval from 'react-use/esm/useInterval';
 import { useReloadableAsync } from '../common/useReloadableAsync';
 import { useActionMessage } from '../common/ActionMessage';
 import { infraDeliveryApiRef } from '../../api';
-import { ErrorPanel } from '../common/ErrorPanel';
 import {
   isQueuedForRunner,
   noRunnerWillClaim,
@@ -17,7 +15,8 @@ import {
 } from '../common/RunStatus';
 import { isLiveRun, LIVE_POLL_MS } from '../common/livePolling';
 import { useLiveRuns } from '../common/useLiveRuns';
-import { NoAnswerNotice } from '../common/NoAnswerNotice';
+import { useLivePolling } from '../common/useLivePolling';
+import { LoadNotes } from '../common/LoadNotes';
 import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
 import { PlanSummary, summariesInStepOrder } from './PlanSummary';
 import { ResourceChanges } from './ResourceChanges';
@@ -74,13 +73,16 @@ export const RunDetails = ({
       blocker,
     };
   }, [client, runId]);
-  const { value, loading, error, silentSince, retry } = load;
+  const { value, loading, error, retry } = load;
   const refresh = useCallback(() => retry(), [retry]);
   const { message, say } = useActionMessage(
     id => id === value?.run.id && FINAL_STATUSES.includes(value.run.status),
   );
   useLiveRuns(refresh);
-  useInterval(refresh, isLiveRun(value?.run.status) ? LIVE_POLL_MS : null);
+  useLivePolling(
+    refresh,
+    isLiveRun(value?.run.status) ? LIVE_POLL_MS : undefined,
+  );
 
   return (
     <Box marginTop={2} component="section" aria-label="Run details">
@@ -95,9 +97,8 @@ export const RunDetails = ({
         noPadding
       >
         <CardBody>
-          <NoAnswerNotice silentSince={silentSince} hasData={Boolean(value)} />
+          <LoadNotes state={load} />
           {loading && !value && <Progress />}
-          {error && <ErrorPanel error={error} />}
           {value && (
             <>
               {message}

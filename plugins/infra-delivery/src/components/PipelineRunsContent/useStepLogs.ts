@@ -8,9 +8,9 @@ import {
   StepStatus,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import useInterval from 'react-use/esm/useInterval';
 import { infraDeliveryApiRef } from '../../api';
 import { LIVE_POLL_MS } from '../common/livePolling';
+import { useLivePolling } from '../common/useLivePolling';
 
 /** Log lines per request: the most the service answers with. */
 export const STEP_LOGS_PAGE_SIZE = 500;
@@ -107,8 +107,8 @@ export function useStepLogs(stepId: string, status: StepStatus) {
   }, [lastSignal, stepId]);
 
   // A queued step is read too: its runner's first lines may come before the view learns of
-  // the claim.
-  useInterval(
+  // the claim. Not while the page is out of sight; at once when it is back.
+  useLivePolling(
     reload,
     status === 'RUNNING' || status === 'QUEUED' ? STEP_LOGS_POLL_MS : null,
   );

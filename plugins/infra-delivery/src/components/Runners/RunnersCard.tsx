@@ -4,14 +4,13 @@ import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Chip from '@material-ui/core/Chip';
 import Typography from '@material-ui/core/Typography';
-import useInterval from 'react-use/esm/useInterval';
 import { CARD_TABLE_OPTIONS, contentWidths } from '../common/tableOptions';
 import { MaybeLink } from '../common/MaybeLink';
 import { useRunPagePath } from '../common/useInfrastructurePath';
-import { ErrorPanel } from '../common/ErrorPanel';
 import { useIsOrganizationAdmin } from '../common/useIsOrganizationAdmin';
 import { useLiveRuns } from '../common/useLiveRuns';
-import { NoAnswerNotice } from '../common/NoAnswerNotice';
+import { useLivePolling } from '../common/useLivePolling';
+import { LoadNotes } from '../common/LoadNotes';
 import { ConnectRunnerButton } from './ConnectRunnerButton';
 import { Timestamp } from '../common/Timestamp';
 import { RunnerStatusLabel } from './RunnerStatusLabel';
@@ -23,7 +22,10 @@ import { LoadingTable } from '../common/LoadingTable';
 import { TableCard } from '../common/TableCard';
 import { CardBody } from '../common/CardBody';
 
-/** How often the list is read again, so that runners going on- or offline show. */
+/**
+ * How often the list is read again while the page is in sight, so that runners going on- or
+ * offline show.
+ */
 export const RUNNERS_REFRESH_MS = 15_000;
 
 /**
@@ -222,9 +224,9 @@ export const RunnersCard = ({
 } = {}) => {
   const isAdmin = useIsOrganizationAdmin();
   const runners = useRunnerPages();
-  const { value: page, error, silentSince, retry } = runners;
+  const { value: page, retry } = runners;
   useLiveRuns(retry);
-  useInterval(retry, RUNNERS_REFRESH_MS);
+  useLivePolling(retry, RUNNERS_REFRESH_MS);
   const connected = () => {
     runners.firstPage();
     retry();
@@ -244,12 +246,7 @@ export const RunnersCard = ({
           <ConnectRunnerButton onConnected={connected} />
         ) : undefined
       }
-      notes={
-        <>
-          <NoAnswerNotice silentSince={silentSince} hasData={Boolean(page)} />
-          {error && <ErrorPanel error={error} />}
-        </>
-      }
+      notes={<LoadNotes state={runners} />}
       footer={
         page &&
         (runners.hasPrevious || runners.hasNext) && (

@@ -99,7 +99,7 @@ describe('StacksContent', () => {
    * RUNNING with its first step waiting for a runner (`NO_RUNNER`).
    */
   function serveStacks(
-    triggered: 'RUNNING' | 'QUEUED' | 'NO_RUNNER' = 'RUNNING',
+    triggered: 'RUNNING' | 'QUEUED' | 'NO_RUNNER' | 'FOR_RUNNER' = 'RUNNING',
   ) {
     server.use(
       http.get(`${baseUrl}/stacks/resource-count`, ({ request }) => {
@@ -164,6 +164,17 @@ describe('StacksContent', () => {
                   stackRunPreflightPending: false,
                   waitingForRunner: true,
                   reason: 'No runner is connected to this organization',
+                },
+              }),
+              // A runner counts as connected (it may have died without signing off), and
+              // has not claimed the step yet.
+              ...(triggered === 'FOR_RUNNER' && {
+                queueState: {
+                  preflightBlockedByAdmissionCondition: false,
+                  stackRunPreflightPending: false,
+                  waitingForRunner: false,
+                  reason:
+                    'Queued for a runner: the one connected runner is free and takes it next',
                 },
               }),
             }),
@@ -527,27 +538,38 @@ describe('StacksContent', () => {
     expect(screen.queryByText(/was not found/)).not.toBeInTheDocument();
   });
 
-  it('says that a run pressed without a runner waits for one, not that it started', async () => {
-    serveStacks('NO_RUNNER');
-    renderEntityContent(<StacksContent />, entityNaming(network.id));
+  it.each([
+    ['without a runner', 'NO_RUNNER' as const],
+    // Its step unclaimed with a runner counted as connected: one killed without signing off
+    // counts for about 20 s.
+    [
+      'while its step is unclaimed, even with one connected',
+      'FOR_RUNNER' as const,
+    ],
+  ])(
+    'says that a run pressed %s waits for a runner, not that it started',
+    async (_case, triggered) => {
+      serveStacks(triggered);
+      renderEntityContent(<StacksContent />, entityNaming(network.id));
 
-    await userEvent.click(
-      within(await rowOf('Network')).getByRole('button', {
-        name: /^Plan & apply /,
-      }),
-    );
-    await userEvent.click(
-      within(await screen.findByRole('dialog')).getByRole('button', {
-        name: 'Plan & apply',
-      }),
-    );
+      await userEvent.click(
+        within(await rowOf('Network')).getByRole('button', {
+          name: /^Plan & apply /,
+        }),
+      );
+      await userEvent.click(
+        within(await screen.findByRole('dialog')).getByRole('button', {
+          name: 'Plan & apply',
+        }),
+      );
 
-    const message = await screen.findByRole('status');
-    expect(message).toHaveTextContent(
-      'A plan of Network is waiting for a runner.',
-    );
-    expect(message).not.toHaveTextContent(/started/);
-  });
+      const message = await screen.findByRole('status');
+      expect(message).toHaveTextContent(
+        'A plan of Network is waiting for a runner.',
+      );
+      expect(message).not.toHaveTextContent(/started/);
+    },
+  );
 
   it('says in the dialog that the stack is busy, and until when the new run waits', async () => {
     serveStacks('QUEUED');

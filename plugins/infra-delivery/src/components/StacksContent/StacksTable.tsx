@@ -25,6 +25,7 @@ import { useEntityRunLink } from '../common/useEntityTabLink';
 import { useLiveRuns } from '../common/useLiveRuns';
 import { useLivePolling } from '../common/useLivePolling';
 import { NoAnswerNotice } from '../common/NoAnswerNotice';
+import { ReloadFailedNotice } from '../common/ReloadFailedNotice';
 import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
 import { driftCheckBusyReason, StackBusyNote } from './StackBusyNote';
 import { StackDetails, StackDrawer } from './StackDrawer';
@@ -55,7 +56,7 @@ const resourcesText = (count: number) => {
 export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
   const client = useApi(infraDeliveryApiRef);
   const canExecute = useCanExecuteRuns();
-  const { value, loading, error, silentSince, retry } =
+  const { value, loading, error, silentSince, reloadFailed, retry } =
     useStacksOverview(stackIds);
   const rows = value?.rows;
   const refresh = useCallback(() => retry(), [retry]);
@@ -306,6 +307,7 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
   return (
     <>
       <NoAnswerNotice silentSince={silentSince} />
+      <ReloadFailedNotice failure={reloadFailed} />
       {message}
       {waitingForRunner && (
         <WaitingForRunnerNotice

@@ -1,14 +1,16 @@
 import { PipelineRun } from '@infra-delivery/plugin-infra-delivery-common';
 import { Outcome } from '../common/ActionMessage';
 import { isActiveRun } from '../common/livePolling';
-import { noRunnerWillClaim } from '../common/RunStatus';
+import { isQueuedForRunner } from '../common/RunStatus';
 
 /**
  * What the stacks' message says of a run started there (`what`: "A plan of Network"), as the
  * run stands: queued behind the stack's current run, waiting for a runner, started, or waiting
  * for the approval of its plan, with a link to the run's page, where the plan and Approve are.
  * A run of a free stack starts at once (its first step goes to a runner, where one is
- * connected); one of a busy stack waits for the run that holds it.
+ * connected); one of a busy stack waits for the run that holds it. Its step unclaimed, it waits
+ * for a runner, as its row says, even with one connected: a runner killed without signing off
+ * counts as connected for 20 s, and "has started" stood above "Waiting for a runner".
  */
 export function startedRunOutcome(
   what: string,
@@ -27,7 +29,7 @@ export function startedRunOutcome(
   let state = 'has started';
   if (run.status === 'QUEUED') {
     state = 'is queued behind the stack’s current run';
-  } else if (noRunnerWillClaim(run)) {
+  } else if (isQueuedForRunner(run)) {
     state = 'is waiting for a runner';
   }
   return {

@@ -44,7 +44,7 @@ const Details = ({ body }: { body: ErrorBody }) => (
 );
 
 /** The error's message, and for a request without an answer what a person can check. */
-function messageOf(error: Error): string {
+export function messageOf(error: Error): string {
   return isUnanswered(error)
     ? `The portal's backend did not answer (${error.message}): check your connection, or whether the backend is running, then try again.`
     : error.message;
@@ -55,7 +55,7 @@ function messageOf(error: Error): string {
  * id of another organization) reads "Not found", not as the service failing; a request without
  * an answer does not read as the service answering.
  */
-function errorTitleOf(error: Error): string {
+export function errorTitleOf(error: Error): string {
   if (isUnanswered(error)) {
     return 'Could not reach the infrastructure service';
   }

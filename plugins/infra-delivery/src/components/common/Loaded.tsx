@@ -3,11 +3,12 @@ import { ReactNode } from 'react';
 import { ErrorPanel } from './ErrorPanel';
 import { LoadState } from './loadState';
 import { NoAnswerNotice } from './NoAnswerNotice';
+import { ReloadFailedNotice } from './ReloadFailedNotice';
 
 /**
  * A card's body once its load is done: the error as the service explained it, a progress bar
  * until the first answer, then the content (kept while it reloads, and while a reload goes
- * unanswered, under a notice that says so).
+ * unanswered or fails, under a notice that says so).
  */
 export function Loaded<T>({
   state,
@@ -20,10 +21,13 @@ export function Loaded<T>({
     return <ErrorPanel error={state.error} />;
   }
   const notice = (
-    <NoAnswerNotice
-      silentSince={state.silentSince}
-      hasData={state.value !== undefined}
-    />
+    <>
+      <NoAnswerNotice
+        silentSince={state.silentSince}
+        hasData={state.value !== undefined}
+      />
+      <ReloadFailedNotice failure={state.reloadFailed} />
+    </>
   );
   if (state.value === undefined) {
     return (

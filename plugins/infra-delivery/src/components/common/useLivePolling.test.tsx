@@ -1,4 +1,4 @@
-import { act, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import {
   Deployment,
@@ -22,9 +22,14 @@ import {
   noAnswerNotice,
   saysNoAnswerAfterWaiting,
 } from '../../__testUtils__/unansweredService';
+import {
+  setPageVisibility,
+  timersLater,
+} from '../../__testUtils__/pageVisibility';
 import { PipelineRunsContent } from '../PipelineRunsContent/PipelineRunsContent';
 import { StacksContent } from '../StacksContent/StacksContent';
 import { DeploymentsContent } from '../DeploymentsContent/DeploymentsContent';
+import { InfraDeliveryOverviewCard } from '../EntityOverviewCard/InfraDeliveryOverviewCard';
 import { IDLE_POLL_MS } from './useLivePolling';
 
 const network = stack({ id: 'stack-network', name: 'Network' });
@@ -109,6 +114,39 @@ const views: IdleView[] = [
     shows: 'Succeeded',
     showsStarted: 'In progress',
   },
+  {
+    name: "the overview card's stacks",
+    render: () =>
+      renderEntityContent(
+        <InfraDeliveryOverviewCard />,
+        entityNaming(network.id),
+      ),
+    handlers: runs => [
+      http.get(`${baseUrl}/pipeline-runs`, () =>
+        HttpResponse.json(list(runs().slice(-1))),
+      ),
+      stackList([network]),
+    ],
+    path: '/pipeline-runs',
+    shows: finished.description!,
+    showsStarted: startedElsewhere.description!,
+  },
+  {
+    name: "the overview card's deployment",
+    render: () =>
+      renderEntityContent(
+        <InfraDeliveryOverviewCard />,
+        annotatedServiceEntity(),
+      ),
+    handlers: (_runs, deployments) => [
+      http.get(`${baseUrl}/deployments`, () =>
+        HttpResponse.json(list(deployments().slice(0, 1))),
+      ),
+    ],
+    path: '/deployments',
+    shows: 'Deploy app:1',
+    showsStarted: 'Deploy app:2',
+  },
 ];
 
 describe.each(views)('$name, with nothing under way', view => {
@@ -120,19 +158,6 @@ describe.each(views)('$name, with nothing under way', view => {
   let release: () => void;
 
   const reads = () => requestsTo('GET', view.path).length;
-  const later = (ms: number) =>
-    act(() => {
-      jest.advanceTimersByTime(ms);
-    });
-  function setVisibility(state: DocumentVisibilityState) {
-    Object.defineProperty(document, 'visibilityState', {
-      value: state,
-      configurable: true,
-    });
-    act(() => {
-      document.dispatchEvent(new Event('visibilitychange'));
-    });
-  }
   /** The view has shown what the service had, and read nothing since. */
   async function openIdle() {
     view.render();
@@ -161,12 +186,12 @@ describe.each(views)('$name, with nothing under way', view => {
   afterEach(() => {
     release?.();
     jest.useRealTimers();
-    setVisibility('visible');
+    setPageVisibility('visible');
   });
 
   it('reads again every half minute, and shows what was started elsewhere', async () => {
     const before = await openIdle();
-    later(IDLE_POLL_MS - 1_000);
+    timersLater(IDLE_POLL_MS - 1_000);
     expect(reads()).toBe(before);
 
     runs = [finished, startedElsewhere];
@@ -174,7 +199,7 @@ describe.each(views)('$name, with nothing under way', view => {
       deploymentFixture('d2', 'IN_PROGRESS', 'app:2'),
       ...deployments,
     ];
-    later(1_000);
+    timersLater(1_000);
     expect(await screen.findByText(view.showsStarted)).toBeInTheDocument();
     expect(reads()).toBe(before + 1);
   });
@@ -184,10 +209,10 @@ describe.each(views)('$name, with nothing under way', view => {
     held = new Promise(resolve => {
       release = resolve;
     });
-    later(IDLE_POLL_MS);
+    timersLater(IDLE_POLL_MS);
     expect(noAnswerNotice()).toBeUndefined();
 
-    await saysNoAnswerAfterWaiting(later);
+    await saysNoAnswerAfterWaiting(timersLater);
     expect(screen.getByText(view.shows)).toBeInTheDocument();
 
     release();
@@ -196,11 +221,11 @@ describe.each(views)('$name, with nothing under way', view => {
 
   it('reads nothing while the page is out of sight, and reads at once when it is back', async () => {
     const before = await openIdle();
-    setVisibility('hidden');
-    later(4 * IDLE_POLL_MS);
+    setPageVisibility('hidden');
+    timersLater(4 * IDLE_POLL_MS);
     expect(reads()).toBe(before);
 
-    setVisibility('visible');
+    setPageVisibility('visible');
     await waitFor(() => expect(reads()).toBe(before + 1));
   });
 });

@@ -27,20 +27,25 @@ function usePageVisible(): boolean {
  * work it shows is under way (none: every `IDLE_POLL_MS`, as when idle), and at once when the
  * page comes back into sight. A page out of sight does not read at all: nobody looks at it, and
  * a browser with many tabs of the portal open would otherwise keep the service busy for them.
+ * `underWayMs` null: nothing to read on its own (a step's logs once it has ended).
  */
-export function useLivePolling(refresh: () => void, underWayMs?: number) {
+export function useLivePolling(
+  refresh: () => void,
+  underWayMs?: number | null,
+) {
   const visible = usePageVisible();
   // `refresh` may change identity as its own load starts and ends (react-use's retry does):
   // the timer keeps its rhythm, and coming into sight is what reads at once, not a new identity.
   const latestRefresh = useRef(refresh);
   latestRefresh.current = refresh;
+  const live = underWayMs !== null;
   useInterval(
     () => latestRefresh.current(),
-    visible ? underWayMs ?? IDLE_POLL_MS : null,
+    visible && live ? underWayMs ?? IDLE_POLL_MS : null,
   );
   const wasVisible = useRef(visible);
   useEffect(() => {
-    if (visible && !wasVisible.current) latestRefresh.current();
+    if (visible && !wasVisible.current && live) latestRefresh.current();
     wasVisible.current = visible;
-  }, [visible]);
+  }, [visible, live]);
 }

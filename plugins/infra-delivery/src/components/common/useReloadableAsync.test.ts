@@ -1,5 +1,7 @@
 import { act, renderHook, waitFor } from '@testing-library/react';
+import { InfraDeliveryApiError } from '@infra-delivery/plugin-infra-delivery-common';
 import { useReloadableAsync } from './useReloadableAsync';
+import { IDLE_POLL_MS } from './useLivePolling';
 
 /** A load whose answers the test hands out, one per call, in any order. */
 function controlledLoad() {
@@ -20,6 +22,15 @@ function controlledLoad() {
     unanswered: (call: number) =>
       pending[call].reject(
         Object.assign(new TypeError('Failed to fetch'), { name: 'TypeError' }),
+      ),
+    /** The call fails as the service's error answer (its ErrorBody) fails it. */
+    failed: (call: number, status: number, message: string) =>
+      pending[call].reject(
+        new InfraDeliveryApiError(status, {
+          code: `InfraDelivery:Test:STATUS_${status}`,
+          message,
+          requestId: `req-${call}`,
+        }),
       ),
   };
 }
@@ -114,5 +125,85 @@ describe('useReloadableAsync', () => {
       expect(result.current.error?.message).toBe('Failed to fetch'),
     );
     expect(result.current.value).toBeUndefined();
+  });
+
+  it.each([403, 500, 502, 503])(
+    'keeps the value when a reload is answered with a %i, says what went wrong and when the value was read, until an answer',
+    async status => {
+      const { load, answer, failed } = controlledLoad();
+      const { result } = renderHook(() => useReloadableAsync(load, []));
+      const before = Date.now();
+      await act(async () => answer(0, 'first'));
+      await waitFor(() => expect(result.current.value).toBe('first'));
+      const readAt = Date.now();
+
+      act(() => result.current.retry());
+      await waitFor(() => expect(load).toHaveBeenCalledTimes(2));
+      await act(async () => failed(1, status, 'The database is busy'));
+      await waitFor(() => expect(result.current.loading).toBe(false));
+      expect(result.current.value).toBe('first');
+      expect(result.current.error).toBeUndefined();
+      expect(result.current.reloadFailed?.error.message).toBe(
+        'The database is busy',
+      );
+      expect(result.current.reloadFailed?.readAt).toBeGreaterThanOrEqual(
+        before,
+      );
+      expect(result.current.reloadFailed?.readAt).toBeLessThanOrEqual(readAt);
+
+      act(() => result.current.retry());
+      await waitFor(() => expect(load).toHaveBeenCalledTimes(3));
+      await act(async () => answer(2, 'second'));
+      await waitFor(() => expect(result.current.value).toBe('second'));
+      expect(result.current.reloadFailed).toBeUndefined();
+    },
+  );
+
+  it('reads again by itself after a reload answered with an error', async () => {
+    jest.useFakeTimers();
+    try {
+      const { load, answer, failed } = controlledLoad();
+      const { result } = renderHook(() => useReloadableAsync(load, []));
+      await act(async () => answer(0, 'first'));
+      act(() => result.current.retry());
+      await act(async () => failed(1, 500, 'Internal error'));
+      expect(result.current.reloadFailed).toBeDefined();
+      expect(load).toHaveBeenCalledTimes(2);
+      await act(async () => {
+        jest.advanceTimersByTime(IDLE_POLL_MS);
+      });
+      expect(load).toHaveBeenCalledTimes(3);
+      await act(async () => answer(2, 'second'));
+      expect(result.current.value).toBe('second');
+      expect(result.current.reloadFailed).toBeUndefined();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('shows the error of a first load answered with an error: it has nothing to keep', async () => {
+    const { load, failed } = controlledLoad();
+    const { result } = renderHook(() => useReloadableAsync(load, []));
+    await act(async () => failed(0, 500, 'Internal error'));
+    await waitFor(() =>
+      expect(result.current.error?.message).toBe('Internal error'),
+    );
+    expect(result.current.value).toBeUndefined();
+    expect(result.current.reloadFailed).toBeUndefined();
+  });
+
+  it('does not keep what it read through a 404: what it reads is gone', async () => {
+    const { load, answer, failed } = controlledLoad();
+    const { result } = renderHook(() => useReloadableAsync(load, []));
+    await act(async () => answer(0, 'the run'));
+    await waitFor(() => expect(result.current.value).toBe('the run'));
+    act(() => result.current.retry());
+    await waitFor(() => expect(load).toHaveBeenCalledTimes(2));
+    await act(async () => failed(1, 404, 'Pipeline run not found'));
+    await waitFor(() =>
+      expect(result.current.error?.message).toBe('Pipeline run not found'),
+    );
+    expect(result.current.value).toBeUndefined();
+    expect(result.current.reloadFailed).toBeUndefined();
   });
 });
