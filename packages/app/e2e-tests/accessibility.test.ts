@@ -3,6 +3,7 @@ import { expectNoAxeViolations } from './axe';
 import {
   expectCardBodiesAlignedWithTitles,
   expectFilterNamesLevelWithChips,
+  expectStartingInOneColumn,
 } from './layout';
 
 /**
@@ -216,6 +217,25 @@ test('the entity tabs have no axe-core violations', async ({ page }) => {
   ).toBeVisible();
   await check(page, 'the entity Overview card', 'entity-overview-card');
   await expectCardBodiesAlignedWithTitles(page, ['Infrastructure']);
+  // Each line's name in one column, whatever the width of its status.
+  const summaryLink = (section: string, others: string) =>
+    page
+      .getByRole('region', { name: section })
+      .getByRole('link')
+      .filter({ hasNotText: others })
+      .first();
+  await expectStartingInOneColumn([
+    summaryLink('Latest run', 'All runs'),
+    page.getByRole('region', { name: 'Stacks' }).getByRole('link', {
+      name: 'Monitoring',
+      exact: true,
+    }),
+    page.getByRole('region', { name: 'Stacks' }).getByRole('link', {
+      name: 'Network',
+      exact: true,
+    }),
+    summaryLink('Latest deployment', 'All deployments'),
+  ]);
 
   await page.goto(`${ENTITY}/infra-stacks`);
   const monitoring = page.getByRole('row', { name: /Monitoring/ });

@@ -91,3 +91,22 @@ export async function expectFilterNamesLevelWithChips(
     ).toBeLessThanOrEqual(1);
   }
 }
+
+/**
+ * The named things start in one column: the overview card's names beside statuses of
+ * different widths ("Queued", "Failed") started wherever each status ended.
+ */
+export async function expectStartingInOneColumn(items: Locator[]) {
+  const lefts = await Promise.all(
+    items.map(async item => ({
+      text: await item.innerText(),
+      left: (await item.boundingBox())!.x,
+    })),
+  );
+  for (const { text, left } of lefts.slice(1)) {
+    expect(
+      Math.abs(left - lefts[0].left),
+      `"${text}" starts ${left - lefts[0].left} px from "${lefts[0].text}"`,
+    ).toBeLessThanOrEqual(1);
+  }
+}

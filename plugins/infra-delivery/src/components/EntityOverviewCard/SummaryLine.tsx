@@ -1,6 +1,7 @@
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { ReactNode } from 'react';
+import { useSummaryLineClass } from './SummaryColumns';
 
 /** A status beside what it is about, with a secondary line under it. */
 export const SummaryLine = ({
@@ -12,8 +13,8 @@ export const SummaryLine = ({
   children: ReactNode;
   detail?: ReactNode;
 }) => (
-  <Box display="flex" alignItems="flex-start" style={{ gap: 8 }} paddingY={0.5}>
-    <Box flexShrink={0}>{status}</Box>
+  <div className={useSummaryLineClass()}>
+    <div>{status}</div>
     <Box minWidth={0}>
       <Typography variant="body2">{children}</Typography>
       {detail && (
@@ -22,5 +23,5 @@ export const SummaryLine = ({
         </Typography>
       )}
     </Box>
-  </Box>
+  </div>
 );
