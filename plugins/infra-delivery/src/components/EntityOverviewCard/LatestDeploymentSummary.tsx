@@ -11,7 +11,7 @@ import { Timestamp } from '../common/Timestamp';
 import { useEntityTabLink } from '../common/useEntityTabLink';
 import { useLiveDeployments } from '../common/useLiveDeployments';
 import { useReloadableAsync } from '../common/useReloadableAsync';
-import { SummaryLine } from './SummaryLine';
+import { SummaryLine, SummaryLinePlaceholder } from './SummaryLine';
 import { SummarySection } from './SummarySection';
 
 /**
@@ -45,7 +45,7 @@ export const LatestDeploymentSummary = ({
       link={tabLink(entity, 'deployments')}
       linkText="All deployments"
     >
-      <Loaded state={latest}>
+      <Loaded state={latest} placeholder={<SummaryLinePlaceholder />}>
         {([deployment]) =>
           deployment ? (
             <SummaryLine

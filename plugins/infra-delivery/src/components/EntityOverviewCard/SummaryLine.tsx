@@ -1,5 +1,6 @@
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
+import Skeleton from '@material-ui/lab/Skeleton';
 import { ReactNode } from 'react';
 import { useSummaryLineClass } from './SummaryColumns';
 
@@ -8,12 +9,18 @@ export const SummaryLine = ({
   status,
   children,
   detail,
+  loading,
 }: {
   status: ReactNode;
   children: ReactNode;
   detail?: ReactNode;
+  /** A placeholder, announced as loading. */
+  loading?: boolean;
 }) => (
-  <div className={useSummaryLineClass()}>
+  <div
+    className={useSummaryLineClass()}
+    {...(loading && { role: 'progressbar', 'aria-label': 'Loading' })}
+  >
     <div>{status}</div>
     <Box minWidth={0}>
       <Typography variant="body2">{children}</Typography>
@@ -24,4 +31,22 @@ export const SummaryLine = ({
       )}
     </Box>
   </div>
+);
+
+/**
+ * A line still loading, as tall as a loaded one with its secondary line: the card keeps its
+ * sections in their final order and size instead of growing them in as each load answers.
+ */
+export const SummaryLinePlaceholder = () => (
+  <SummaryLine
+    loading
+    status={
+      <Typography variant="body2">
+        <Skeleton width={72} />
+      </Typography>
+    }
+    detail={<Skeleton width="35%" />}
+  >
+    <Skeleton width="60%" />
+  </SummaryLine>
 );
