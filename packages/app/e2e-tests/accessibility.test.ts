@@ -2,6 +2,7 @@ import { expect, Page, test } from '@playwright/test';
 import { expectNoAxeViolations } from './axe';
 import {
   expectCardBodiesAlignedWithTitles,
+  expectChipsWrappingUnderTheFirst,
   expectFilterNamesLevelWithChips,
   expectStartingInOneColumn,
 } from './layout';
@@ -82,6 +83,11 @@ test('the Infrastructure page has no axe-core violations', async ({ page }) => {
   await expect(run.first()).toBeVisible();
   await check(page, 'the Runs tab', 'infrastructure-runs');
   await expectFilterNamesLevelWithChips(page, ['Status', 'Kind']);
+  // At 900 px the statuses wrap, under the first of them.
+  await page.setViewportSize({ width: 900, height: 800 });
+  await expectChipsWrappingUnderTheFirst(page, 'Status');
+  await expectFilterNamesLevelWithChips(page, ['Status', 'Kind']);
+  await page.setViewportSize({ width: 1280, height: 800 });
   await run.first().click();
   await expect(page.getByRole('region', { name: 'Run details' })).toBeVisible();
   await expect(page.getByText('Resource changes (3)')).toBeVisible();

@@ -110,3 +110,38 @@ export async function expectStartingInOneColumn(items: Locator[]) {
     ).toBeLessThanOrEqual(1);
   }
 }
+
+/**
+ * A filter's chips, once they wrap, go on under its first chip, not under its name: the
+ * name and the chips wrapped together, and the second line started under the name. Measured
+ * where the chips do wrap (the check fails if they fit on one line, since it would then check
+ * nothing).
+ */
+export async function expectChipsWrappingUnderTheFirst(
+  page: Page,
+  group: string,
+) {
+  const boxes = await page
+    .getByRole('group', { name: group })
+    .getByRole('button')
+    .evaluateAll(chips =>
+      chips.map(chip => {
+        const { left, top } = chip.getBoundingClientRect();
+        return { text: chip.textContent, left, top };
+      }),
+    );
+  const [first] = boxes;
+  const wrapped = boxes.filter(box => box.top > first.top + 1);
+  expect(
+    wrapped.length,
+    `the chips of "${group}" wrap at this width`,
+  ).toBeGreaterThan(0);
+  for (const { text, left } of wrapped) {
+    expect(
+      Math.abs(left - first.left),
+      `"${text}" wraps ${left - first.left} px from "${
+        first.text
+      }", the first chip of "${group}"`,
+    ).toBeLessThanOrEqual(1);
+  }
+}
