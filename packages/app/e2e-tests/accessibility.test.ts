@@ -3,6 +3,7 @@ import { expectNoAxeViolations } from './axe';
 import {
   expectCardBodiesAlignedWithTitles,
   expectChipsWrappingUnderTheFirst,
+  expectDialogTextOneSize,
   expectFilterNamesLevelWithChips,
   expectStartingInOneColumn,
 } from './layout';
@@ -110,6 +111,7 @@ test('the Infrastructure page has no axe-core violations', async ({ page }) => {
   await page.getByRole('button', { name: 'Approve', exact: true }).click();
   await expect(page.getByRole('dialog')).toBeVisible();
   await check(page, 'the approve dialog', 'approve-dialog');
+  await expectDialogTextOneSize(page);
   await cancelDialog(page);
   await page
     .getByRole('button', { name: /^Show before and after of / })
@@ -136,6 +138,7 @@ test('the Infrastructure page has no axe-core violations', async ({ page }) => {
       .getByLabel(/^Name/),
   ).toBeVisible();
   await check(page, 'the add-environment dialog', 'add-environment');
+  await expectDialogTextOneSize(page, 'Add an environment to Payments');
   await page
     .getByRole('dialog', { name: 'Add an environment to Payments' })
     .getByRole('button', { name: 'Cancel' })
@@ -155,6 +158,7 @@ test('the Infrastructure page has no axe-core violations', async ({ page }) => {
   const newInstance = page.getByRole('dialog', { name: 'New instance of VPC' });
   await expect(newInstance.getByLabel(/^CIDR block/)).toBeVisible();
   await check(page, 'the new-instance dialog', 'new-module-instance');
+  await expectDialogTextOneSize(page, 'New instance of VPC');
   await newInstance.getByRole('button', { name: 'Cancel' }).click();
   await expect(newInstance).toBeHidden();
   await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
@@ -182,6 +186,7 @@ test('the Infrastructure page has no axe-core violations', async ({ page }) => {
   await page.getByRole('button', { name: 'Connect a runner' }).click();
   await expect(page.getByRole('dialog')).toBeVisible();
   await check(page, 'the connect-a-runner dialog', 'connect-a-runner');
+  await expectDialogTextOneSize(page);
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog')).toBeHidden();
 
@@ -208,6 +213,7 @@ test('the default values card and its Add dialog have no axe-core violations', a
   const dialog = page.getByRole('dialog', { name: 'Add a default value' });
   await expect(dialog.getByLabel(/^Name/)).toBeVisible();
   await check(page, 'the add-default-value dialog', 'add-default-value');
+  await expectDialogTextOneSize(page, 'Add a default value');
   await cancelDialog(page);
 });
 
@@ -267,6 +273,7 @@ test('the entity tabs have no axe-core violations', async ({ page }) => {
   await monitoring.getByRole('button', { name: 'Plan & apply' }).click();
   await expect(page.getByRole('dialog')).toBeVisible();
   await check(page, 'the plan-and-apply dialog', 'plan-and-apply-dialog');
+  await expectDialogTextOneSize(page);
   await cancelDialog(page);
 
   await page.goto(`${ENTITY}/infra-runs`);

@@ -145,3 +145,26 @@ export async function expectChipsWrappingUnderTheFirst(
     ).toBeLessThanOrEqual(1);
   }
 }
+
+/**
+ * The open dialog's text is all one size, MUI's dialog text (body1): intros written in body2
+ * were 14 px above fields and confirmations in 16 px. Captions and fields' help are smaller on
+ * purpose and not counted.
+ */
+export async function expectDialogTextOneSize(page: Page, name?: string) {
+  const sizes = await page
+    .getByRole('dialog', name ? { name } : undefined)
+    .locator(
+      '.MuiDialogContent-root :is(.MuiTypography-body1, .MuiTypography-body2)',
+    )
+    .evaluateAll(elements =>
+      elements.map(element => ({
+        text: (element.textContent ?? '').slice(0, 40),
+        size: getComputedStyle(element).fontSize,
+      })),
+    );
+  expect(sizes.length, 'the dialog has text').toBeGreaterThan(0);
+  for (const { text, size } of sizes) {
+    expect(size, `"${text}…" in the dialog`).toBe('16px');
+  }
+}

@@ -13,6 +13,7 @@ import { useEffect, useState } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { ErrorPanel } from '../common/ErrorPanel';
+import { DialogText } from '../common/DialogText';
 
 const POLL_MS = 3000;
 
@@ -87,10 +88,10 @@ export const ConnectDialog = ({
               done.
             </Typography>
             {!template.value.data.quickCreateUrl && (
-              <Typography variant="body2" paragraph>
+              <DialogText paragraph>
                 Download the template, then in the AWS console open
                 CloudFormation, choose Create stack and upload it.
-              </Typography>
+              </DialogText>
             )}
             <Box
               display="flex"
@@ -117,10 +118,10 @@ export const ConnectDialog = ({
                 Download the template
               </Link>
             </Box>
-            <Typography variant="body2" paragraph>
+            <DialogText paragraph>
               Without AWS (local development), the local cloud driver can
               complete the onboarding itself:
-            </Typography>
+            </DialogText>
             <Button
               variant="outlined"
               onClick={connectLocally}

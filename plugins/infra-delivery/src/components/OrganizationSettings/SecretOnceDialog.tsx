@@ -6,6 +6,7 @@ import DialogTitle from '@material-ui/core/DialogTitle';
 import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
 import { ReactNode, useState } from 'react';
+import { DialogText } from '../common/DialogText';
 
 type Copied = 'NOT_YET' | 'COPIED' | 'FAILED';
 
@@ -77,9 +78,7 @@ export const SecretOnceDialog = ({
             'The browser did not let the portal copy it: it is selected, copy it with your keyboard.'}
         </Typography>
         {children && (
-          <Typography variant="body2" style={{ marginTop: 16 }}>
-            {children}
-          </Typography>
+          <DialogText style={{ marginTop: 16 }}>{children}</DialogText>
         )}
       </DialogContent>
       <DialogActions>
