@@ -14,6 +14,7 @@ import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { DialogText } from '../common/DialogText';
+import { FOCUS_ON_OPEN } from '../common/dialogFocus';
 
 const POLL_MS = 3000;
 
@@ -70,6 +71,7 @@ export const ConnectDialog = ({
 
   return (
     <Dialog
+      TransitionProps={FOCUS_ON_OPEN}
       open
       onClose={() => onClose(current !== account)}
       fullWidth

@@ -7,6 +7,7 @@ import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
 import { ReactNode, useState } from 'react';
 import { DialogText } from '../common/DialogText';
+import { FOCUS_ON_OPEN } from '../common/dialogFocus';
 
 type Copied = 'NOT_YET' | 'COPIED' | 'FAILED';
 
@@ -49,6 +50,7 @@ export const SecretOnceDialog = ({
   };
   return (
     <Dialog
+      TransitionProps={FOCUS_ON_OPEN}
       open
       fullWidth
       maxWidth="sm"

@@ -29,6 +29,7 @@ import { CHANGE_KIND_LABELS, RUN_TYPE_LABELS } from '../common/labels';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { TableCard } from '../common/TableCard';
 import { CardBody } from '../common/CardBody';
+import { FOCUS_ON_OPEN } from '../common/dialogFocus';
 
 /**
  * The most resource changes a run page reads (ten requests): a plan and its apply of 2,500
@@ -74,6 +75,7 @@ const ResourceDiffDialog = ({
   onClose: () => void;
 }) => (
   <Dialog
+    TransitionProps={FOCUS_ON_OPEN}
     open
     onClose={onClose}
     maxWidth="lg"

@@ -15,6 +15,7 @@ import { ErrorPanel } from '../common/ErrorPanel';
 import { fieldErrorsOf } from '../OrganizationSettings/fieldErrors';
 import { RunnerArrival } from './RunnerArrival';
 import { RunnerStartCommand } from './RunnerStartCommand';
+import { FOCUS_ON_OPEN } from '../common/dialogFocus';
 
 /** The command with the new key, shown once like any other secret, and whether it took. */
 const StartCommand = ({
@@ -114,6 +115,7 @@ export const ConnectRunnerDialog = ({
 
   return (
     <Dialog
+      TransitionProps={FOCUS_ON_OPEN}
       open
       // Once the key shows, only Done closes: Escape or a click beside the dialog lost it.
       onClose={() => !busy && !token && onClose(false)}

@@ -20,6 +20,7 @@ import { infraDeliveryApiRef } from '../../api';
 import { CodeSourcesCardLink } from '../common/CodeSourcesCardLink';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { StopFollowingButton } from './StopFollowingButton';
+import { FOCUS_ON_OPEN } from '../common/dialogFocus';
 
 /** Path filters as people type them: one per line, or separated by commas. */
 export function parsePathFilters(text: string): string[] {
@@ -100,7 +101,12 @@ export const GitTriggerDialog = ({
 
   const titleId = `git-trigger-title-${stack.id}`;
   return (
-    <Dialog open onClose={() => !busy && onClose()} aria-labelledby={titleId}>
+    <Dialog
+      TransitionProps={FOCUS_ON_OPEN}
+      open
+      onClose={() => !busy && onClose()}
+      aria-labelledby={titleId}
+    >
       <DialogTitle id={titleId}>Trigger rules of {stack.name}</DialogTitle>
       <DialogContent>
         {codeSources.length === 0 ? (

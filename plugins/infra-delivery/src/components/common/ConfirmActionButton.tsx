@@ -11,6 +11,7 @@ import { DialogForm } from './DialogForm';
 import { ErrorPanel } from './ErrorPanel';
 import { NoAnswerNote } from './NoAnswerNote';
 import { useSubmission } from './useSubmission';
+import { FOCUS_ON_OPEN } from './dialogFocus';
 
 let dialogCount = 0;
 
@@ -128,6 +129,7 @@ export const ConfirmActionButton = <T,>({
       )}
       {/* A form: Enter in its fields confirms, as the button does. */}
       <Dialog
+        TransitionProps={FOCUS_ON_OPEN}
         open={open}
         onClose={() => canClose && setOpen(false)}
         aria-labelledby={titleId}

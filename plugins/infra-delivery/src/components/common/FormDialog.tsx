@@ -7,6 +7,7 @@ import DialogTitle from '@material-ui/core/DialogTitle';
 import { ReactNode, useId } from 'react';
 import { DialogForm } from './DialogForm';
 import { NoAnswerNote } from './NoAnswerNote';
+import { FOCUS_ON_OPEN } from './dialogFocus';
 
 /**
  * A dialog that asks for what one request sends: its title, its fields (`children`), Cancel
@@ -43,6 +44,7 @@ export const FormDialog = ({
   const canClose = !busy || silentFor !== undefined;
   return (
     <Dialog
+      TransitionProps={FOCUS_ON_OPEN}
       open
       onClose={() => canClose && onClose()}
       fullWidth
