@@ -3,7 +3,7 @@ import { expect, Locator, Page, test } from '@playwright/test';
 /**
  * The dialogs by keyboard alone: each opened with Enter takes the focus inside it (MUI left it
  * on the backdrop's container, outside the dialog and with no visible focus), keeps it there
- * under Tab and Shift+Tab, closes with Escape and gives it back to the button that opened it.
+ * under Tab and Shift+Tab, shows it as a ring on a button, closes with Escape and gives it back to the button that opened it.
  * Dialogs are cancelled: nothing here changes the demo data other tests read.
  */
 const ENTITY = '/catalog/default/component/payments-api';
@@ -45,6 +45,16 @@ async function expectDialogKeepsAndGivesBackFocus(page: Page, opener: Locator) {
       `the focus stays in the dialog after ${key}`,
     ).toBe(true);
   }
+  // A focused button shows a ring.
+  const button = dialog.getByRole('button').last();
+  await tabTo(page, button);
+  expect(
+    await button.evaluate(element => {
+      const style = getComputedStyle(element);
+      return style.outlineStyle !== 'none' && parseFloat(style.outlineWidth);
+    }),
+    'the outline of a focused dialog button',
+  ).toBeGreaterThanOrEqual(2);
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
   await expect(opener).toBeFocused();

@@ -3,7 +3,6 @@ import { useApi } from '@backstage/frontend-plugin-api';
 import { CloudAccount } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
-import Dialog from '@material-ui/core/Dialog';
 import DialogActions from '@material-ui/core/DialogActions';
 import DialogContent from '@material-ui/core/DialogContent';
 import DialogTitle from '@material-ui/core/DialogTitle';
@@ -14,7 +13,7 @@ import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { DialogText } from '../common/DialogText';
-import { FOCUS_ON_OPEN } from '../common/dialogFocus';
+import { PluginDialog } from '../common/PluginDialog';
 
 const POLL_MS = 3000;
 
@@ -70,8 +69,7 @@ export const ConnectDialog = ({
   };
 
   return (
-    <Dialog
-      TransitionProps={FOCUS_ON_OPEN}
+    <PluginDialog
       open
       onClose={() => onClose(current !== account)}
       fullWidth
@@ -147,6 +145,6 @@ export const ConnectDialog = ({
           {connected ? 'Done' : 'Close'}
         </Button>
       </DialogActions>
-    </Dialog>
+    </PluginDialog>
   );
 };

@@ -1,5 +1,4 @@
 import Button from '@material-ui/core/Button';
-import Dialog from '@material-ui/core/Dialog';
 import DialogActions from '@material-ui/core/DialogActions';
 import DialogContent from '@material-ui/core/DialogContent';
 import DialogTitle from '@material-ui/core/DialogTitle';
@@ -7,7 +6,7 @@ import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
 import { ReactNode, useState } from 'react';
 import { DialogText } from '../common/DialogText';
-import { FOCUS_ON_OPEN } from '../common/dialogFocus';
+import { PluginDialog } from '../common/PluginDialog';
 
 type Copied = 'NOT_YET' | 'COPIED' | 'FAILED';
 
@@ -49,8 +48,7 @@ export const SecretOnceDialog = ({
     }
   };
   return (
-    <Dialog
-      TransitionProps={FOCUS_ON_OPEN}
+    <PluginDialog
       open
       fullWidth
       maxWidth="sm"
@@ -89,6 +87,6 @@ export const SecretOnceDialog = ({
           Done
         </Button>
       </DialogActions>
-    </Dialog>
+    </PluginDialog>
   );
 };

@@ -10,7 +10,6 @@ import {
 } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
-import Dialog from '@material-ui/core/Dialog';
 import FormControlLabel from '@material-ui/core/FormControlLabel';
 import InputAdornment from '@material-ui/core/InputAdornment';
 import Switch from '@material-ui/core/Switch';
@@ -29,7 +28,7 @@ import { CHANGE_KIND_LABELS, RUN_TYPE_LABELS } from '../common/labels';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { TableCard } from '../common/TableCard';
 import { CardBody } from '../common/CardBody';
-import { FOCUS_ON_OPEN } from '../common/dialogFocus';
+import { PluginDialog } from '../common/PluginDialog';
 
 /**
  * The most resource changes a run page reads (ten requests): a plan and its apply of 2,500
@@ -74,8 +73,7 @@ const ResourceDiffDialog = ({
   resource: IacResource;
   onClose: () => void;
 }) => (
-  <Dialog
-    TransitionProps={FOCUS_ON_OPEN}
+  <PluginDialog
     open
     onClose={onClose}
     maxWidth="lg"
@@ -91,7 +89,7 @@ const ResourceDiffDialog = ({
     <DialogActions>
       <Button onClick={onClose}>Close</Button>
     </DialogActions>
-  </Dialog>
+  </PluginDialog>
 );
 
 /**

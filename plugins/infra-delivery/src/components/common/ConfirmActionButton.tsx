@@ -1,5 +1,4 @@
 import Button, { ButtonProps } from '@material-ui/core/Button';
-import Dialog from '@material-ui/core/Dialog';
 import DialogActions from '@material-ui/core/DialogActions';
 import DialogContent from '@material-ui/core/DialogContent';
 import DialogTitle from '@material-ui/core/DialogTitle';
@@ -11,7 +10,7 @@ import { DialogForm } from './DialogForm';
 import { ErrorPanel } from './ErrorPanel';
 import { NoAnswerNote } from './NoAnswerNote';
 import { useSubmission } from './useSubmission';
-import { FOCUS_ON_OPEN } from './dialogFocus';
+import { PluginDialog } from './PluginDialog';
 
 let dialogCount = 0;
 
@@ -128,8 +127,7 @@ export const ConfirmActionButton = <T,>({
         button
       )}
       {/* A form: Enter in its fields confirms, as the button does. */}
-      <Dialog
-        TransitionProps={FOCUS_ON_OPEN}
+      <PluginDialog
         open={open}
         onClose={() => canClose && setOpen(false)}
         aria-labelledby={titleId}
@@ -179,7 +177,7 @@ export const ConfirmActionButton = <T,>({
           </DialogActions>
           <NoAnswerNote silentFor={silentFor} />
         </DialogForm>
-      </Dialog>
+      </PluginDialog>
     </>
   );
 };
