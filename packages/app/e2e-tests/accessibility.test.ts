@@ -2,7 +2,10 @@ import { expect, Page, test } from '@playwright/test';
 import { expectNoAxeViolations } from './axe';
 import {
   expectCardBodiesAlignedWithTitles,
+  expectChipsWrappingUnderTheFirst,
+  expectDialogTextOneSize,
   expectFilterNamesLevelWithChips,
+  expectStartingInOneColumn,
 } from './layout';
 
 /**
@@ -81,6 +84,11 @@ test('the Infrastructure page has no axe-core violations', async ({ page }) => {
   await expect(run.first()).toBeVisible();
   await check(page, 'the Runs tab', 'infrastructure-runs');
   await expectFilterNamesLevelWithChips(page, ['Status', 'Kind']);
+  // At 900 px the statuses wrap, under the first of them.
+  await page.setViewportSize({ width: 900, height: 800 });
+  await expectChipsWrappingUnderTheFirst(page, 'Status');
+  await expectFilterNamesLevelWithChips(page, ['Status', 'Kind']);
+  await page.setViewportSize({ width: 1280, height: 800 });
   await run.first().click();
   await expect(page.getByRole('region', { name: 'Run details' })).toBeVisible();
   await expect(page.getByText('Resource changes (3)')).toBeVisible();
@@ -103,6 +111,7 @@ test('the Infrastructure page has no axe-core violations', async ({ page }) => {
   await page.getByRole('button', { name: 'Approve', exact: true }).click();
   await expect(page.getByRole('dialog')).toBeVisible();
   await check(page, 'the approve dialog', 'approve-dialog');
+  await expectDialogTextOneSize(page);
   await cancelDialog(page);
   await page
     .getByRole('button', { name: /^Show before and after of / })
@@ -129,6 +138,7 @@ test('the Infrastructure page has no axe-core violations', async ({ page }) => {
       .getByLabel(/^Name/),
   ).toBeVisible();
   await check(page, 'the add-environment dialog', 'add-environment');
+  await expectDialogTextOneSize(page, 'Add an environment to Payments');
   await page
     .getByRole('dialog', { name: 'Add an environment to Payments' })
     .getByRole('button', { name: 'Cancel' })
@@ -148,6 +158,7 @@ test('the Infrastructure page has no axe-core violations', async ({ page }) => {
   const newInstance = page.getByRole('dialog', { name: 'New instance of VPC' });
   await expect(newInstance.getByLabel(/^CIDR block/)).toBeVisible();
   await check(page, 'the new-instance dialog', 'new-module-instance');
+  await expectDialogTextOneSize(page, 'New instance of VPC');
   await newInstance.getByRole('button', { name: 'Cancel' }).click();
   await expect(newInstance).toBeHidden();
   await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
@@ -175,6 +186,7 @@ test('the Infrastructure page has no axe-core violations', async ({ page }) => {
   await page.getByRole('button', { name: 'Connect a runner' }).click();
   await expect(page.getByRole('dialog')).toBeVisible();
   await check(page, 'the connect-a-runner dialog', 'connect-a-runner');
+  await expectDialogTextOneSize(page);
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog')).toBeHidden();
 
@@ -201,6 +213,7 @@ test('the default values card and its Add dialog have no axe-core violations', a
   const dialog = page.getByRole('dialog', { name: 'Add a default value' });
   await expect(dialog.getByLabel(/^Name/)).toBeVisible();
   await check(page, 'the add-default-value dialog', 'add-default-value');
+  await expectDialogTextOneSize(page, 'Add a default value');
   await cancelDialog(page);
 });
 
@@ -216,6 +229,25 @@ test('the entity tabs have no axe-core violations', async ({ page }) => {
   ).toBeVisible();
   await check(page, 'the entity Overview card', 'entity-overview-card');
   await expectCardBodiesAlignedWithTitles(page, ['Infrastructure']);
+  // Each line's name in one column, whatever the width of its status.
+  const summaryLink = (section: string, others: string) =>
+    page
+      .getByRole('region', { name: section })
+      .getByRole('link')
+      .filter({ hasNotText: others })
+      .first();
+  await expectStartingInOneColumn([
+    summaryLink('Latest run', 'All runs'),
+    page.getByRole('region', { name: 'Stacks' }).getByRole('link', {
+      name: 'Monitoring',
+      exact: true,
+    }),
+    page.getByRole('region', { name: 'Stacks' }).getByRole('link', {
+      name: 'Network',
+      exact: true,
+    }),
+    summaryLink('Latest deployment', 'All deployments'),
+  ]);
 
   await page.goto(`${ENTITY}/infra-stacks`);
   const monitoring = page.getByRole('row', { name: /Monitoring/ });
@@ -241,6 +273,7 @@ test('the entity tabs have no axe-core violations', async ({ page }) => {
   await monitoring.getByRole('button', { name: 'Plan & apply' }).click();
   await expect(page.getByRole('dialog')).toBeVisible();
   await check(page, 'the plan-and-apply dialog', 'plan-and-apply-dialog');
+  await expectDialogTextOneSize(page);
   await cancelDialog(page);
 
   await page.goto(`${ENTITY}/infra-runs`);

@@ -91,3 +91,80 @@ export async function expectFilterNamesLevelWithChips(
     ).toBeLessThanOrEqual(1);
   }
 }
+
+/**
+ * The named things start in one column: the overview card's names beside statuses of
+ * different widths ("Queued", "Failed") started wherever each status ended.
+ */
+export async function expectStartingInOneColumn(items: Locator[]) {
+  const lefts = await Promise.all(
+    items.map(async item => ({
+      text: await item.innerText(),
+      left: (await item.boundingBox())!.x,
+    })),
+  );
+  for (const { text, left } of lefts.slice(1)) {
+    expect(
+      Math.abs(left - lefts[0].left),
+      `"${text}" starts ${left - lefts[0].left} px from "${lefts[0].text}"`,
+    ).toBeLessThanOrEqual(1);
+  }
+}
+
+/**
+ * A filter's chips, once they wrap, go on under its first chip, not under its name: the
+ * name and the chips wrapped together, and the second line started under the name. Measured
+ * where the chips do wrap (the check fails if they fit on one line, since it would then check
+ * nothing).
+ */
+export async function expectChipsWrappingUnderTheFirst(
+  page: Page,
+  group: string,
+) {
+  const boxes = await page
+    .getByRole('group', { name: group })
+    .getByRole('button')
+    .evaluateAll(chips =>
+      chips.map(chip => {
+        const { left, top } = chip.getBoundingClientRect();
+        return { text: chip.textContent, left, top };
+      }),
+    );
+  const [first] = boxes;
+  const wrapped = boxes.filter(box => box.top > first.top + 1);
+  expect(
+    wrapped.length,
+    `the chips of "${group}" wrap at this width`,
+  ).toBeGreaterThan(0);
+  for (const { text, left } of wrapped) {
+    expect(
+      Math.abs(left - first.left),
+      `"${text}" wraps ${left - first.left} px from "${
+        first.text
+      }", the first chip of "${group}"`,
+    ).toBeLessThanOrEqual(1);
+  }
+}
+
+/**
+ * The open dialog's text is all one size, MUI's dialog text (body1): intros written in body2
+ * were 14 px above fields and confirmations in 16 px. Captions and fields' help are smaller on
+ * purpose and not counted.
+ */
+export async function expectDialogTextOneSize(page: Page, name?: string) {
+  const sizes = await page
+    .getByRole('dialog', name ? { name } : undefined)
+    .locator(
+      '.MuiDialogContent-root :is(.MuiTypography-body1, .MuiTypography-body2)',
+    )
+    .evaluateAll(elements =>
+      elements.map(element => ({
+        text: (element.textContent ?? '').slice(0, 40),
+        size: getComputedStyle(element).fontSize,
+      })),
+    );
+  expect(sizes.length, 'the dialog has text').toBeGreaterThan(0);
+  for (const { text, size } of sizes) {
+    expect(size, `"${text}…" in the dialog`).toBe('16px');
+  }
+}

@@ -5,11 +5,11 @@ import {
   givenIdSchema,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import TextField from '@material-ui/core/TextField';
-import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
 import { CreateDialog } from '../OrganizationSettings/CreateDialog';
 import { NameAndIdFields } from '../common/NameAndIdFields';
+import { DialogText } from '../common/DialogText';
 
 const EMPTY_FORM = { name: '', givenId: '', cloudId: '' };
 
@@ -81,10 +81,10 @@ export const AddCloudAccountDialog = ({
       disabledReason={notReady}
       errorTitle="The account could not be added"
       intro={
-        <Typography variant="body2" paragraph>
+        <DialogText paragraph>
           Once added, the account is connected: a CloudFormation stack you
           launch in it creates the role the portal deploys with.
-        </Typography>
+        </DialogText>
       }
       onCreate={async () => {
         const created = await client.call('createCloudAccount', {

@@ -3,7 +3,6 @@ import { useApi } from '@backstage/frontend-plugin-api';
 import { CloudAccount } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
-import Dialog from '@material-ui/core/Dialog';
 import DialogActions from '@material-ui/core/DialogActions';
 import DialogContent from '@material-ui/core/DialogContent';
 import DialogTitle from '@material-ui/core/DialogTitle';
@@ -13,6 +12,8 @@ import { useEffect, useState } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { ErrorPanel } from '../common/ErrorPanel';
+import { DialogText } from '../common/DialogText';
+import { PluginDialog } from '../common/PluginDialog';
 
 const POLL_MS = 3000;
 
@@ -68,7 +69,7 @@ export const ConnectDialog = ({
   };
 
   return (
-    <Dialog
+    <PluginDialog
       open
       onClose={() => onClose(current !== account)}
       fullWidth
@@ -87,10 +88,10 @@ export const ConnectDialog = ({
               done.
             </Typography>
             {!template.value.data.quickCreateUrl && (
-              <Typography variant="body2" paragraph>
+              <DialogText paragraph>
                 Download the template, then in the AWS console open
                 CloudFormation, choose Create stack and upload it.
-              </Typography>
+              </DialogText>
             )}
             <Box
               display="flex"
@@ -117,10 +118,10 @@ export const ConnectDialog = ({
                 Download the template
               </Link>
             </Box>
-            <Typography variant="body2" paragraph>
+            <DialogText paragraph>
               Without AWS (local development), the local cloud driver can
               complete the onboarding itself:
-            </Typography>
+            </DialogText>
             <Button
               variant="outlined"
               onClick={connectLocally}
@@ -144,6 +145,6 @@ export const ConnectDialog = ({
           {connected ? 'Done' : 'Close'}
         </Button>
       </DialogActions>
-    </Dialog>
+    </PluginDialog>
   );
 };

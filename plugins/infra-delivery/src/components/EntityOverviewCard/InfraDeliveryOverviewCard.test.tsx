@@ -55,6 +55,12 @@ function component(annotations: Record<string, string>): Entity {
   };
 }
 
+/** An entity with two stacks and an ECS service. */
+const withStacksAndService = component({
+  'infra-delivery.io/stacks': 'net,db',
+  'infra-delivery.io/ecs-service': 'payments/payments-api',
+});
+
 describe('InfraDeliveryOverviewCard', () => {
   const { server, requestsTo } = setupInfraDeliveryServer();
   let latestRuns: PipelineRun[];
@@ -248,12 +254,7 @@ describe('InfraDeliveryOverviewCard', () => {
       }),
     ];
     deployments = [deploymentFixture('d3', 'IN_PROGRESS', 'app:3')];
-    await renderCard(
-      component({
-        'infra-delivery.io/stacks': 'net,db',
-        'infra-delivery.io/ecs-service': 'payments/payments-api',
-      }),
-    );
+    await renderCard(withStacksAndService);
 
     const latestRun = await section('Latest run');
     expect(
@@ -316,6 +317,28 @@ describe('InfraDeliveryOverviewCard', () => {
     const [runsRequest] = requestsTo('GET', '/pipeline-runs');
     expect(runsRequest.query.getAll('attachedEntityId')).toEqual(['net', 'db']);
     expect(runsRequest.query.get('latestPerEntity')).toBe('1');
+  });
+
+  it('keeps its sections in their final order while the stacks load, a placeholder for each line to come', async () => {
+    deployments = [deploymentFixture('d3', 'IN_PROGRESS', 'app:3')];
+    // The stacks never answer.
+    server.use(http.get(`${baseUrl}/stacks`, () => new Promise(() => {})));
+    await renderCard(withStacksAndService);
+
+    const deployment = await section('Latest deployment');
+    expect(
+      await within(deployment).findByRole('link', { name: 'Deploy app:3' }),
+    ).toBeInTheDocument();
+    // The sections that load last stand above it already, not popping in over it.
+    expect(
+      screen.getAllByRole('heading', { level: 3 }).map(h => h.textContent),
+    ).toEqual(['Latest run', 'Stacks', 'Latest deployment']);
+    expect(
+      within(await section('Latest run')).getAllByRole('progressbar'),
+    ).toHaveLength(1);
+    expect(
+      within(await section('Stacks')).getAllByRole('progressbar'),
+    ).toHaveLength(2);
   });
 
   it('leaves the deployment out for an entity without an ECS service', async () => {

@@ -10,6 +10,7 @@ import {
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { LatestDeploymentSummary } from './LatestDeploymentSummary';
 import { StacksSummary } from './StacksSummary';
+import { SummaryColumns } from './SummaryColumns';
 import { CARD_HEADING } from '../common/cardHeading';
 import { CardBody } from '../common/CardBody';
 
@@ -41,16 +42,18 @@ export const InfraDeliveryOverviewCard = () => {
       noPadding
     >
       <CardBody>
-        {stackIds.length > 0 && (
-          <StacksSummary entity={entity} stackIds={stackIds} />
-        )}
-        {hasService && (
-          <LatestDeploymentSummary
-            entity={entity}
-            clusterRef={clusterRef}
-            serviceRef={serviceRef}
-          />
-        )}
+        <SummaryColumns>
+          {stackIds.length > 0 && (
+            <StacksSummary entity={entity} stackIds={stackIds} />
+          )}
+          {hasService && (
+            <LatestDeploymentSummary
+              entity={entity}
+              clusterRef={clusterRef}
+              serviceRef={serviceRef}
+            />
+          )}
+        </SummaryColumns>
       </CardBody>
     </InfoCard>
   );

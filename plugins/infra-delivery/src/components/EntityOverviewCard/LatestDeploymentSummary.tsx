@@ -12,7 +12,7 @@ import { useEntityTabLink } from '../common/useEntityTabLink';
 import { useLiveDeployments } from '../common/useLiveDeployments';
 import { useReloadableAsync } from '../common/useReloadableAsync';
 import { useLivePolling } from '../common/useLivePolling';
-import { SummaryLine } from './SummaryLine';
+import { SummaryLine, SummaryLinePlaceholder } from './SummaryLine';
 import { SummarySection } from './SummarySection';
 
 /**
@@ -48,7 +48,7 @@ export const LatestDeploymentSummary = ({
       link={tabLink(entity, 'deployments')}
       linkText="All deployments"
     >
-      <Loaded state={latest}>
+      <Loaded state={latest} placeholder={<SummaryLinePlaceholder />}>
         {([deployment]) =>
           deployment ? (
             <SummaryLine

@@ -2,6 +2,7 @@ import { Stack } from '@infra-delivery/plugin-infra-delivery-common';
 import Typography from '@material-ui/core/Typography';
 import { DriftStatus } from '../Drift/DriftStatus';
 import { Timestamp } from '../common/Timestamp';
+import { SummaryLinePlaceholder } from './SummaryLine';
 import { SummarySection } from './SummarySection';
 
 /**
@@ -12,16 +13,23 @@ export const OwnStackDrift = ({
   stack,
   link,
 }: {
-  stack: Stack;
+  /** Undefined while it loads. */
+  stack?: Stack;
   /** The stack's drawer on the Stacks tab, which shows the drifted resources. */
   link?: string;
 }) => (
   <SummarySection title="Drift" link={link} linkText="Stack details">
-    <DriftStatus stack={stack} />
-    {stack.lastDriftCheckAt && (
-      <Typography variant="caption" color="textSecondary" component="p">
-        Checked <Timestamp value={stack.lastDriftCheckAt} />
-      </Typography>
+    {stack ? (
+      <>
+        <DriftStatus stack={stack} />
+        {stack.lastDriftCheckAt && (
+          <Typography variant="caption" color="textSecondary" component="p">
+            Checked <Timestamp value={stack.lastDriftCheckAt} />
+          </Typography>
+        )}
+      </>
+    ) : (
+      <SummaryLinePlaceholder />
     )}
   </SummarySection>
 );

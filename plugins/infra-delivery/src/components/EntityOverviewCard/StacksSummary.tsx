@@ -1,5 +1,6 @@
 import { Entity } from '@backstage/catalog-model';
 import Typography from '@material-ui/core/Typography';
+import { ReactNode } from 'react';
 import { drawerLink } from '../common/drawerLinks';
 import { Loaded } from '../common/Loaded';
 import { RunState } from '../common/RunStatus';
@@ -12,21 +13,41 @@ import { useEntityRunLink, useEntityTabLink } from '../common/useEntityTabLink';
 import { RunStateNote } from '../PipelineRunsContent/RunStateNote';
 import { isActiveRun } from '../common/livePolling';
 import { OwnStackDrift } from './OwnStackDrift';
-import { SummaryLine } from './SummaryLine';
+import { SummaryLine, SummaryLinePlaceholder } from './SummaryLine';
 import { SummarySection } from './SummarySection';
 import { useEntityStacks } from './useEntityStacks';
 import { UnknownStacksNote } from '../StacksContent/UnknownStacksNote';
 
 /** The catalog module's entity of a stack names only itself. */
-function isOwnStackPage(entity: Entity, stacks: unknown[]) {
-  return isStackEntity(entity) && stacks.length === 1;
+function isOwnStackPage(entity: Entity, stackIds: string[]) {
+  return isStackEntity(entity) && stackIds.length === 1;
 }
+
+/** The sections of the card that link to a tab: what each is called, and its link. */
+const TAB_SECTIONS = {
+  runs: { title: 'Latest run', linkText: 'All runs' },
+  stacks: { title: 'Stacks', linkText: 'All stacks' },
+};
+
+const TabSection = ({
+  entity,
+  tab,
+  children,
+}: {
+  entity: Entity;
+  tab: keyof typeof TAB_SECTIONS;
+  children: ReactNode;
+}) => (
+  <SummarySection {...TAB_SECTIONS[tab]} link={useEntityTabLink()(entity, tab)}>
+    {children}
+  </SummarySection>
+);
 
 /**
  * The entity's newest run (linked to its page) and each of its stacks (linked to the stack's
  * own entity) with how its last run went: whether its infrastructure is as its code says, and
  * where to look if not. On a stack's own page, the stack's drift instead of a list naming only
- * itself.
+ * itself. Until they load, the same sections with a placeholder for each line to come.
  */
 export const StacksSummary = ({
   entity,
@@ -38,15 +59,31 @@ export const StacksSummary = ({
   const tabLink = useEntityTabLink();
   const runLink = useEntityRunLink();
   const state = useEntityStacks(stackIds);
+  const ownStackPage = isOwnStackPage(entity, stackIds);
+  const driftLink = drawerLink(tabLink(entity, 'stacks'), 'stack', stackIds[0]);
   return (
-    <Loaded state={state}>
+    <Loaded
+      state={state}
+      placeholder={
+        <>
+          <TabSection entity={entity} tab="runs">
+            <SummaryLinePlaceholder />
+          </TabSection>
+          {ownStackPage ? (
+            <OwnStackDrift link={driftLink} />
+          ) : (
+            <TabSection entity={entity} tab="stacks">
+              {stackIds.map(stackId => (
+                <SummaryLinePlaceholder key={stackId} />
+              ))}
+            </TabSection>
+          )}
+        </>
+      }
+    >
       {({ stacks, latestRun }) => (
         <>
-          <SummarySection
-            title="Latest run"
-            link={tabLink(entity, 'runs')}
-            linkText="All runs"
-          >
+          <TabSection entity={entity} tab="runs">
             {latestRun ? (
               <SummaryLine
                 status={<RunState run={latestRun.run} />}
@@ -75,22 +112,11 @@ export const StacksSummary = ({
             ) : (
               <Typography variant="body2">No stack has run yet.</Typography>
             )}
-          </SummarySection>
-          {isOwnStackPage(entity, stacks) && stacks[0].stack ? (
-            <OwnStackDrift
-              stack={stacks[0].stack}
-              link={drawerLink(
-                tabLink(entity, 'stacks'),
-                'stack',
-                stacks[0].stackId,
-              )}
-            />
+          </TabSection>
+          {ownStackPage && stacks[0].stack ? (
+            <OwnStackDrift stack={stacks[0].stack} link={driftLink} />
           ) : (
-            <SummarySection
-              title="Stacks"
-              link={tabLink(entity, 'stacks')}
-              linkText="All stacks"
-            >
+            <TabSection entity={entity} tab="stacks">
               {stacks.map(({ stackId, stack, latestRun: run, blocker }) =>
                 // A stack the service does not have is no line: the note below names it.
                 stack ? (
@@ -124,7 +150,7 @@ export const StacksSummary = ({
                   .filter(({ stack }) => !stack)
                   .map(({ stackId }) => stackId)}
               />
-            </SummarySection>
+            </TabSection>
           )}
         </>
       )}

@@ -2,6 +2,7 @@ import { Link } from '@backstage/core-components';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { ReactNode } from 'react';
+import { useSummaryRowsClass } from './SummaryColumns';
 
 /** One part of the overview card: a heading, the link to the tab with the rest, its lines. */
 export const SummarySection = ({
@@ -16,7 +17,12 @@ export const SummarySection = ({
   linkText: string;
   children: ReactNode;
 }) => (
-  <Box component="section" aria-label={title} marginBottom={2}>
+  <Box
+    component="section"
+    aria-label={title}
+    marginBottom={2}
+    className={useSummaryRowsClass()}
+  >
     <Box
       display="flex"
       justifyContent="space-between"

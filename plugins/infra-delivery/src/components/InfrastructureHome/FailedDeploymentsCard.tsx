@@ -4,6 +4,7 @@ import { Deployment } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { infraDeliveryApiRef } from '../../api';
+import { drawerLink } from '../common/drawerLinks';
 import { Loaded } from '../common/Loaded';
 import { MaybeLink } from '../common/MaybeLink';
 import { PluginTable } from '../common/PluginTable';
@@ -34,7 +35,8 @@ const serviceKeyOf = (deployment: Deployment) =>
 
 /**
  * The ECS deployments that failed in the last week, newest first, with why, each service
- * linked to the Deployments tab of the catalog entity that names it (where Roll back is).
+ * linked to the Deployments tab of the catalog entity that names it (where Roll back is) and
+ * each deployment to its details there.
  */
 export const FailedDeploymentsCard = () => {
   const client = useApi(infraDeliveryApiRef);
@@ -49,6 +51,11 @@ export const FailedDeploymentsCard = () => {
   const entities = useServiceEntities(
     (deployments.value ?? []).map(serviceKeyOf),
   );
+  /** The Deployments tab of the catalog entity that names the deployment's service. */
+  const deploymentsTab = (deployment: Deployment) => {
+    const entity = entities.value?.get(serviceKeyOf(deployment));
+    return entity && tabLink(entity, 'deployments');
+  };
   return (
     <InfoCard
       titleTypographyProps={CARD_HEADING}
@@ -67,7 +74,15 @@ export const FailedDeploymentsCard = () => {
                 render: deployment => (
                   <Box>
                     <Typography variant="body2">
-                      {deployment.description}
+                      <MaybeLink
+                        to={drawerLink(
+                          deploymentsTab(deployment),
+                          'deployment',
+                          deployment.id,
+                        )}
+                      >
+                        {deployment.description}
+                      </MaybeLink>
                     </Typography>
                     {deployment.data.deployedTaskDefinition && (
                       <Typography
@@ -91,14 +106,11 @@ export const FailedDeploymentsCard = () => {
               {
                 title: 'Service',
                 cellStyle: NO_WRAP,
-                render: deployment => {
-                  const entity = entities.value?.get(serviceKeyOf(deployment));
-                  return (
-                    <MaybeLink to={entity && tabLink(entity, 'deployments')}>
-                      {ecsName(deployment.data.serviceRef)}
-                    </MaybeLink>
-                  );
-                },
+                render: deployment => (
+                  <MaybeLink to={deploymentsTab(deployment)}>
+                    {ecsName(deployment.data.serviceRef)}
+                  </MaybeLink>
+                ),
               },
               {
                 title: 'Failed',

@@ -368,7 +368,7 @@ describe('InfrastructureHomePage', () => {
     expect(within(accounts).queryByText('Sandbox')).not.toBeInTheDocument();
   });
 
-  it('lists the deployments that failed in the last week with why, each service linked to its Deployments tab', async () => {
+  it('lists the deployments that failed in the last week with why, each linked to its details and its service to its Deployments tab', async () => {
     service.failedDeployments = [
       {
         ...deploymentFixture('d45', 'FAILED', 'app:45'),
@@ -399,6 +399,12 @@ describe('InfrastructureHomePage', () => {
     ).toHaveAttribute(
       'href',
       '/catalog/default/component/payments-api/infra-deployments',
+    );
+    expect(
+      within(row).getByRole('link', { name: 'Release 1.2.0' }),
+    ).toHaveAttribute(
+      'href',
+      '/catalog/default/component/payments-api/infra-deployments?deployment=d45',
     );
     // Older than a week: left out.
     expect(within(failed).queryByText('Release 0.9.0')).toBeNull();

@@ -10,7 +10,6 @@ import {
 import Box from '@material-ui/core/Box';
 import MenuItem from '@material-ui/core/MenuItem';
 import TextField from '@material-ui/core/TextField';
-import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
 import { CodeSourcesCardLink } from '../common/CodeSourcesCardLink';
@@ -20,6 +19,7 @@ import { useSubmission } from '../common/useSubmission';
 import { ModuleYamlStatus } from './ModuleYamlStatus';
 import { refusedFieldsOf } from './refusedFields';
 import { useCodeSources } from './useCodeSources';
+import { DialogText } from '../common/DialogText';
 
 const FIELDS = ['name', 'givenId', 'description', 'codeSourceId', 'path'];
 
@@ -90,10 +90,10 @@ export const AddModuleDialog = ({
       onSubmit={add}
       onClose={onClose}
     >
-      <Typography variant="body2" paragraph>
+      <DialogText paragraph>
         A module is a directory with a module.yaml in a connected repository;
         its versions are released from branches or tags.
-      </Typography>
+      </DialogText>
       <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
         <TextField
           id="add-module-name"
@@ -141,10 +141,10 @@ export const AddModuleDialog = ({
           />
         )}
         {sources.value?.length === 0 && (
-          <Typography variant="body2" role="status">
+          <DialogText role="status">
             No repository is connected to the organization yet: connect one
             under <CodeSourcesCardLink />, then add the module here.
-          </Typography>
+          </DialogText>
         )}
         {Boolean(sources.value?.length) && (
           <TextField

@@ -5,7 +5,6 @@ import {
 } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import TextField from '@material-ui/core/TextField';
-import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
 import { useActionStarted } from '../common/ActionMessage';
@@ -22,6 +21,7 @@ import {
   schemaOf,
   valueProblemOf,
 } from './defaultValueForm';
+import { DialogText } from '../common/DialogText';
 
 /**
  * Adds a default value (`POST /default-value-definitions`), or changes one (`PATCH`, sending
@@ -111,11 +111,11 @@ export const DefaultValueDialog = ({
       onSubmit={save}
       onClose={onClose}
     >
-      <Typography variant="body2" paragraph>
+      <DialogText paragraph>
         A module input that names this default value by its id (default_from in
         its module.yaml) takes the value when an instance gives none. Instances
         made already keep the values they were made with.
-      </Typography>
+      </DialogText>
       <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
         <NameAndIdFields
           idPrefix="default-value"

@@ -27,6 +27,7 @@ import {
 import { useEnvironmentChoices } from './useEnvironmentChoices';
 import { ModuleValueField } from './ModuleValueField';
 import { ErrorText, WarningText } from '../common/WarningText';
+import { DialogText } from '../common/DialogText';
 
 /**
  * Deploys a version of a module into an environment (`POST /module-instances`), or changes an
@@ -150,11 +151,11 @@ export const ModuleInstanceDialog = ({
       onSubmit={save}
       onClose={onClose}
     >
-      <Typography variant="body2" paragraph>
+      <DialogText paragraph>
         {instance
           ? `Another version of ${moduleName}, or other values, for this instance.`
           : 'An instance is a version of the module chosen for an environment, with its values.'}
-      </Typography>
+      </DialogText>
       <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
         <TextField
           id="module-instance-name"
@@ -215,23 +216,23 @@ export const ModuleInstanceDialog = ({
           ))}
         </TextField>
         {droppedFixed.length > 0 && (
-          <Typography variant="body2" role="status">
+          <DialogText role="status">
             <ErrorText>
               Version {version?.version} does not take{' '}
               {droppedFixed.map(([id, value]) => `${id} (${value})`).join(', ')}
               , fixed once set: the instance cannot move to it.
             </ErrorText>
-          </Typography>
+          </DialogText>
         )}
         {dropped.length > 0 && droppedFixed.length === 0 && (
-          <Typography variant="body2" role="status">
+          <DialogText role="status">
             <WarningText>
               Version {version?.version} does not take{' '}
               {dropped.map(([id, value]) => `${id} (${value})`).join(', ')}:
               moving the instance to it forgets{' '}
               {dropped.length === 1 ? 'this value' : 'these values'}.
             </WarningText>
-          </Typography>
+          </DialogText>
         )}
         {inputs.length > 0 && (
           <Typography variant="subtitle2" component="h3">

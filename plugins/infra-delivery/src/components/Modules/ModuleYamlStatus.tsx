@@ -1,8 +1,8 @@
 import { CodeSource } from '@infra-delivery/plugin-infra-delivery-common';
-import Typography from '@material-ui/core/Typography';
 import { WarningText } from '../common/WarningText';
 import { moduleLocation } from './repositoryLinks';
 import { useModuleYamlCheck } from './useModuleYamlCheck';
+import { DialogText } from '../common/DialogText';
 
 /**
  * Whether the directory a person names holds a `module.yaml` on the repository's default
@@ -40,9 +40,5 @@ export const ModuleYamlStatus = ({
   } else {
     text = <>Looking for module.yaml at {where}…</>;
   }
-  return (
-    <Typography variant="body2" role="status">
-      {text}
-    </Typography>
-  );
+  return <DialogText role="status">{text}</DialogText>;
 };

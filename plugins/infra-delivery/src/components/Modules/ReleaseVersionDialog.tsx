@@ -6,7 +6,6 @@ import {
 } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import TextField from '@material-ui/core/TextField';
-import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
 import { ErrorPanel } from '../common/ErrorPanel';
@@ -14,6 +13,7 @@ import { FormDialog } from '../common/FormDialog';
 import { useSubmission } from '../common/useSubmission';
 import { refusedFieldsOf } from './refusedFields';
 import { CatalogModule } from './useModules';
+import { DialogText } from '../common/DialogText';
 
 /** The service's refusals said beside a field, by their reason. */
 const REFUSED_BY_REASON = {
@@ -79,10 +79,10 @@ export const ReleaseVersionDialog = ({
       onSubmit={release}
       onClose={onClose}
     >
-      <Typography variant="body2" paragraph>
+      <DialogText paragraph>
         The service reads module.yaml at the branch or tag, and keeps its inputs
         and the commit it points to now.
-      </Typography>
+      </DialogText>
       <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
         <TextField
           id="release-version-name"

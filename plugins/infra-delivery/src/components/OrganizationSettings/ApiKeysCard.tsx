@@ -23,6 +23,7 @@ import { LoadingTable } from '../common/LoadingTable';
 import { OnlineRunnersWarning } from '../Runners/OnlineRunnersWarning';
 import { TableCard } from '../common/TableCard';
 import { CardBody } from '../common/CardBody';
+import { narrowerThan, useContainerWidth } from '../common/useContainerWidth';
 
 /** When a key expires: "never", a date to come, or that it has expired. */
 const KeyExpiry = ({ expiresAt }: { expiresAt?: string }) => {
@@ -36,6 +37,12 @@ const KeyExpiry = ({ expiresAt }: { expiresAt?: string }) => {
   }
   return <Timestamp value={expiresAt} />;
 };
+
+/** How a key ends: what tells it apart from the owner's other keys. */
+const endsWith = (k: ApiKey) => `…${k.keySuffix}`;
+
+/** The room under which the table folds into four columns (see its columns). */
+const COMPACT_BELOW = 700;
 
 /** Whether a key still opens the API: one that expired signs nobody in. */
 const isUsable = (k: ApiKey) =>
@@ -51,6 +58,7 @@ export const ApiKeysCard = ({
   members: Membership[];
 }) => {
   const client = useApi(infraDeliveryApiRef);
+  const [measured, width] = useContainerWidth<HTMLDivElement>();
   const keys = useList(
     async () =>
       (await client.call('listApiKeys', { query: { limit: 500 } })).data,
@@ -113,104 +121,156 @@ export const ApiKeysCard = ({
     );
   };
 
+  // Under 700 px of room (a 900 px window beside the sidebar), as the code sources' table:
+  // the key's ending goes under its name and when it was last used under when it expires. Six
+  // columns wrapped every cell there, a key's name over three lines.
+  const compact = narrowerThan(width, COMPACT_BELOW);
+
   return (
-    <TableCard
-      title="API keys"
-      subheader="Keys for the API: your own, or a service account's for a runner or automation. A key is shown once, when it is created."
-      action={
-        <Button
-          variant="contained"
-          color="primary"
-          size="small"
-          onClick={() => setCreating(true)}
-        >
-          Create API key
-        </Button>
-      }
-      notes={
-        <>
-          {message}
-          <LoadNotes state={keys} />
-        </>
-      }
-    >
-      <LoadingTable
-        options={CARD_TABLE_OPTIONS}
-        loading={keys.loading && !keys.value}
-        loadingLabel="Loading API keys"
-        columns={[
-          { title: 'Name', field: 'name' },
-          {
-            title: 'Owner',
-            render: k => {
-              if (k.ownerType === 'SERVICE_ACCOUNT') {
-                return ownerName(k.ownerId);
-              }
-              const member = members.find(m => m.id === k.ownerId);
-              return member ? <PersonName name={member.email} /> : 'Member';
-            },
-          },
-          { title: 'Ends with', render: k => `…${k.keySuffix}` },
-          {
-            title: 'Expires',
-            render: k => <KeyExpiry expiresAt={k.expiresAt} />,
-          },
-          {
-            title: 'Last used',
-            render: k =>
-              k.lastUsedAt ? <Timestamp value={k.lastUsedAt} /> : 'never',
-          },
-          {
-            title: 'Actions',
-            sorting: false,
-            render: k => (
-              <ConfirmActionButton
-                label="Revoke"
-                ariaLabel={`Revoke ${k.name}`}
-                color="secondary"
-                disabled={revokeRefusal(k) !== undefined}
-                disabledReason={revokeRefusal(k)}
-                title={`Revoke ${k.name}?`}
-                onConfirm={() =>
-                  client.call('revokeApiKey', { params: { id: k.id } })
-                }
-                onDone={() => {
-                  say({ text: `${k.name} is revoked.` });
-                  keys.retry();
-                }}
-              >
-                <Typography paragraph>
-                  Requests with this key fail from now on.
-                </Typography>
-                {k.ownerType === 'SERVICE_ACCOUNT' && runnersWarning(k)}
-              </ConfirmActionButton>
-            ),
-          },
-        ]}
-        data={keys.items}
-        emptyContent={
-          <CardBody>
-            <Typography>No API keys yet.</Typography>
-          </CardBody>
+    <div ref={measured}>
+      <TableCard
+        title="API keys"
+        subheader="Keys for the API: your own, or a service account's for a runner or automation. A key is shown once, when it is created."
+        action={
+          <Button
+            variant="contained"
+            color="primary"
+            size="small"
+            onClick={() => setCreating(true)}
+          >
+            Create API key
+          </Button>
         }
-      />
-      {creating && (
-        <CreateApiKeyDialog
-          keyOwners={keyOwners}
-          onClose={() => setCreating(false)}
-          onCreated={created => {
-            setKey(created);
-            keys.retry();
-          }}
+        notes={
+          <>
+            {message}
+            <LoadNotes state={keys} />
+          </>
+        }
+      >
+        <LoadingTable
+          options={CARD_TABLE_OPTIONS}
+          loading={keys.loading && !keys.value}
+          loadingLabel="Loading API keys"
+          columns={[
+            {
+              title: 'Name',
+              render: k => (
+                <>
+                  {k.name}
+                  {compact && (
+                    <Typography
+                      variant="caption"
+                      component="p"
+                      color="textSecondary"
+                    >
+                      Ends with {endsWith(k)}
+                    </Typography>
+                  )}
+                </>
+              ),
+            },
+            {
+              title: 'Owner',
+              render: k => {
+                if (k.ownerType === 'SERVICE_ACCOUNT') {
+                  return ownerName(k.ownerId);
+                }
+                const member = members.find(m => m.id === k.ownerId);
+                return member ? <PersonName name={member.email} /> : 'Member';
+              },
+            },
+            ...(compact
+              ? []
+              : [{ title: 'Ends with', render: endsWith } as const]),
+            {
+              title: 'Expires',
+              render: k => (
+                <>
+                  <KeyExpiry expiresAt={k.expiresAt} />
+                  {compact && (
+                    <Typography
+                      variant="caption"
+                      component="p"
+                      color="textSecondary"
+                    >
+                      {k.lastUsedAt ? (
+                        <>
+                          Used <Timestamp value={k.lastUsedAt} />
+                        </>
+                      ) : (
+                        'Never used'
+                      )}
+                    </Typography>
+                  )}
+                </>
+              ),
+            },
+            ...(compact
+              ? []
+              : [
+                  {
+                    title: 'Last used',
+                    render: (k: ApiKey) =>
+                      k.lastUsedAt ? (
+                        <Timestamp value={k.lastUsedAt} />
+                      ) : (
+                        'never'
+                      ),
+                  },
+                ]),
+            {
+              title: 'Actions',
+              sorting: false,
+              render: k => (
+                <ConfirmActionButton
+                  label="Revoke"
+                  ariaLabel={`Revoke ${k.name}`}
+                  color="secondary"
+                  disabled={revokeRefusal(k) !== undefined}
+                  disabledReason={revokeRefusal(k)}
+                  title={`Revoke ${k.name}?`}
+                  onConfirm={() =>
+                    client.call('revokeApiKey', { params: { id: k.id } })
+                  }
+                  onDone={() => {
+                    say({ text: `${k.name} is revoked.` });
+                    keys.retry();
+                  }}
+                >
+                  <Typography paragraph>
+                    Requests with this key fail from now on.
+                  </Typography>
+                  {k.ownerType === 'SERVICE_ACCOUNT' && runnersWarning(k)}
+                </ConfirmActionButton>
+              ),
+            },
+          ]}
+          data={keys.items}
+          emptyContent={
+            <CardBody>
+              <Typography>No API keys yet.</Typography>
+            </CardBody>
+          }
         />
-      )}
-      {key && (
-        <SecretOnceDialog
-          title="New API key"
-          secret={key}
-          onClose={() => setKey(undefined)}
-        />
-      )}
-    </TableCard>
+        {creating && (
+          <CreateApiKeyDialog
+            keyOwners={keyOwners}
+            onClose={() => setCreating(false)}
+            onCreated={created => {
+              setKey(created);
+              keys.retry();
+            }}
+          />
+        )}
+        {key && (
+          <SecretOnceDialog
+            title="New API key"
+            secret={key}
+            onClose={() => setKey(undefined)}
+          />
+        )}
+      </TableCard>
+    </div>
   );
 };

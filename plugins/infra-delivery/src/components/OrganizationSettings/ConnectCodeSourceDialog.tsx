@@ -5,7 +5,6 @@ import {
 } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import TextField from '@material-ui/core/TextField';
-import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
 import { useActionStarted } from '../common/ActionMessage';
@@ -14,6 +13,7 @@ import { FormDialog } from '../common/FormDialog';
 import { useSubmission } from '../common/useSubmission';
 import { refusedFieldsOf } from '../Modules/refusedFields';
 import { installationIdFrom } from './installationId';
+import { DialogText } from '../common/DialogText';
 
 const FIELDS = ['forgeInstallationId', 'repoUrl'];
 
@@ -102,12 +102,12 @@ export const ConnectCodeSourceDialog = ({
       onSubmit={connect}
       onClose={onClose}
     >
-      <Typography variant="body2" paragraph>
+      <DialogText paragraph>
         The repository is read through a GitHub App installed on its owner (the
         App of its host under integrations.github in the app configuration):
         install the App on the account or organization, with access to the
         repository, then connect it here.
-      </Typography>
+      </DialogText>
       <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
         <TextField
           id="connect-code-source-repository"

@@ -15,6 +15,7 @@ import {
   runnerServiceAccount,
 } from '../../__testUtils__/organizationFixtures';
 import { repository } from '../../__testUtils__/moduleFixtures';
+import { fakeContainerWidth } from '../../__testUtils__/containerWidth';
 import { OrganizationSettingsPage } from './OrganizationSettingsPage';
 
 jest.setTimeout(60_000);
@@ -105,6 +106,42 @@ describe('OrganizationSettingsPage layout', () => {
       );
     },
   );
+
+  it('folds the API keys into four columns where a narrow window leaves them under 700 px', async () => {
+    server.use(
+      http.get(`${baseUrl}/api-keys`, () =>
+        HttpResponse.json(
+          list([
+            {
+              id: 'k1',
+              organizationId: 'o1',
+              name: 'Runner key',
+              keySuffix: 'wUCZ',
+              ownerType: 'SERVICE_ACCOUNT',
+              ownerId: runnerServiceAccount.id,
+              createdById: ownerMembership.id,
+              createdAt: new Date().toISOString(),
+              updatedAt: new Date().toISOString(),
+            },
+          ]),
+        ),
+      ),
+    );
+    // As the code sources' table: six columns wrapped every cell at 900 px.
+    const restore = fakeContainerWidth(640);
+    try {
+      await renderPage();
+      const keys = within(card('API keys') as HTMLElement);
+      const row = (await keys.findByText('Runner key')).closest('tr')!;
+      expect(
+        keys.getAllByRole('columnheader').map(header => header.textContent),
+      ).toEqual(['Name', 'Owner', 'Expires', 'Actions']);
+      expect(within(row).getByText('Ends with …wUCZ')).toBeInTheDocument();
+      expect(within(row).getByText('Never used')).toBeInTheDocument();
+    } finally {
+      restore();
+    }
+  });
 
   it('says where to set the callback URL of a server in its dialog', async () => {
     await renderPage();

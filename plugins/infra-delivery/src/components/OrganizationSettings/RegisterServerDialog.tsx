@@ -1,10 +1,10 @@
 import { useApi } from '@backstage/frontend-plugin-api';
 import { GitSelfHostedServer } from '@infra-delivery/plugin-infra-delivery-common';
 import TextField from '@material-ui/core/TextField';
-import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
 import { CreateDialog } from './CreateDialog';
+import { DialogText } from '../common/DialogText';
 
 const EMPTY_FORM = { name: '', baseUrl: '', clientId: '', clientSecret: '' };
 
@@ -52,12 +52,12 @@ export const RegisterServerDialog = ({
         onRegistered(created.data);
       }}
       intro={
-        <Typography variant="body2" paragraph>
+        <DialogText paragraph>
           Create an OAuth app on the GitHub Enterprise Server whose callback URL
           is <code style={{ wordBreak: 'break-all' }}>{callbackUrl}</code>, then
           enter its client id and secret here. Each member then logs in to the
           server once.
-        </Typography>
+        </DialogText>
       }
     >
       {FIELDS.map(([name, label, help]) => (

@@ -1,11 +1,12 @@
 import Button from '@material-ui/core/Button';
-import Dialog from '@material-ui/core/Dialog';
 import DialogActions from '@material-ui/core/DialogActions';
 import DialogContent from '@material-ui/core/DialogContent';
 import DialogTitle from '@material-ui/core/DialogTitle';
 import TextField from '@material-ui/core/TextField';
 import Typography from '@material-ui/core/Typography';
 import { ReactNode, useState } from 'react';
+import { DialogText } from '../common/DialogText';
+import { PluginDialog } from '../common/PluginDialog';
 
 type Copied = 'NOT_YET' | 'COPIED' | 'FAILED';
 
@@ -47,7 +48,7 @@ export const SecretOnceDialog = ({
     }
   };
   return (
-    <Dialog
+    <PluginDialog
       open
       fullWidth
       maxWidth="sm"
@@ -77,9 +78,7 @@ export const SecretOnceDialog = ({
             'The browser did not let the portal copy it: it is selected, copy it with your keyboard.'}
         </Typography>
         {children && (
-          <Typography variant="body2" style={{ marginTop: 16 }}>
-            {children}
-          </Typography>
+          <DialogText style={{ marginTop: 16 }}>{children}</DialogText>
         )}
       </DialogContent>
       <DialogActions>
@@ -88,6 +87,6 @@ export const SecretOnceDialog = ({
           Done
         </Button>
       </DialogActions>
-    </Dialog>
+    </PluginDialog>
   );
 };

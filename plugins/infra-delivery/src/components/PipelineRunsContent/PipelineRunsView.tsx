@@ -77,7 +77,10 @@ const COMPACT_BELOW = 600;
 /** Runs per page: a page renders in a few milliseconds however many runs the stacks have. */
 export const RUNS_PAGE_SIZE = 50;
 
-/** One filter of the list: its name, then its chips, wrapping together. */
+/**
+ * One filter of the list: its name, then its chips, which wrap under the first chip rather
+ * than under the name. The name sits on the first line's baseline.
+ */
 const FilterGroup = ({
   label,
   children,
@@ -87,15 +90,16 @@ const FilterGroup = ({
 }) => (
   <Box
     display="flex"
-    flexWrap="wrap"
-    alignItems="center"
+    alignItems="baseline"
     style={{ gap: 8 }}
     role="group"
     aria-label={label}
   >
     {/* In the text's own colour: the secondary grey is too faint on the page's background. */}
     <Typography variant="body2">{label}</Typography>
-    {children}
+    <Box display="flex" flexWrap="wrap" style={{ gap: 8 }}>
+      {children}
+    </Box>
   </Box>
 );
 

@@ -10,7 +10,6 @@ import {
 } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
-import Dialog from '@material-ui/core/Dialog';
 import FormControlLabel from '@material-ui/core/FormControlLabel';
 import InputAdornment from '@material-ui/core/InputAdornment';
 import Switch from '@material-ui/core/Switch';
@@ -29,6 +28,7 @@ import { CHANGE_KIND_LABELS, RUN_TYPE_LABELS } from '../common/labels';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { TableCard } from '../common/TableCard';
 import { CardBody } from '../common/CardBody';
+import { PluginDialog } from '../common/PluginDialog';
 
 /**
  * The most resource changes a run page reads (ten requests): a plan and its apply of 2,500
@@ -73,7 +73,7 @@ const ResourceDiffDialog = ({
   resource: IacResource;
   onClose: () => void;
 }) => (
-  <Dialog
+  <PluginDialog
     open
     onClose={onClose}
     maxWidth="lg"
@@ -89,7 +89,7 @@ const ResourceDiffDialog = ({
     <DialogActions>
       <Button onClick={onClose}>Close</Button>
     </DialogActions>
-  </Dialog>
+  </PluginDialog>
 );
 
 /**

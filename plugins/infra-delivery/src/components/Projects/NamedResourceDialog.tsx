@@ -1,7 +1,6 @@
 import { givenIdSchema } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import TextField from '@material-ui/core/TextField';
-import Typography from '@material-ui/core/Typography';
 import { ReactNode, useState } from 'react';
 import { useActionStarted } from '../common/ActionMessage';
 import { ErrorPanel } from '../common/ErrorPanel';
@@ -9,6 +8,7 @@ import { FormDialog } from '../common/FormDialog';
 import { NameAndIdFields } from '../common/NameAndIdFields';
 import { useSubmission } from '../common/useSubmission';
 import { refusedFieldsOf } from '../Modules/refusedFields';
+import { DialogText } from '../common/DialogText';
 
 /** What a project or an environment is named by: the three fields of its create request. */
 export interface NamedFields {
@@ -108,9 +108,7 @@ export const NamedResourceDialog = ({
       onSubmit={submit}
       onClose={() => onClose(false)}
     >
-      <Typography variant="body2" paragraph>
-        {intro}
-      </Typography>
+      <DialogText paragraph>{intro}</DialogText>
       <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
         <NameAndIdFields
           idPrefix="named-resource"

@@ -1,7 +1,6 @@
 import { useApi } from '@backstage/frontend-plugin-api';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
-import Dialog from '@material-ui/core/Dialog';
 import DialogActions from '@material-ui/core/DialogActions';
 import DialogContent from '@material-ui/core/DialogContent';
 import DialogTitle from '@material-ui/core/DialogTitle';
@@ -15,6 +14,7 @@ import { ErrorPanel } from '../common/ErrorPanel';
 import { fieldErrorsOf } from '../OrganizationSettings/fieldErrors';
 import { RunnerArrival } from './RunnerArrival';
 import { RunnerStartCommand } from './RunnerStartCommand';
+import { PluginDialog } from '../common/PluginDialog';
 
 /** The command with the new key, shown once like any other secret, and whether it took. */
 const StartCommand = ({
@@ -113,7 +113,7 @@ export const ConnectRunnerDialog = ({
   const nameError = fieldErrorsOf(error, ['name'])?.name;
 
   return (
-    <Dialog
+    <PluginDialog
       open
       // Once the key shows, only Done closes: Escape or a click beside the dialog lost it.
       onClose={() => !busy && !token && onClose(false)}
@@ -186,6 +186,6 @@ export const ConnectRunnerDialog = ({
           )}
         </DialogActions>
       </DialogForm>
-    </Dialog>
+    </PluginDialog>
   );
 };

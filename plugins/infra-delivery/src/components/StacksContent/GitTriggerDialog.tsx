@@ -6,7 +6,6 @@ import {
 import { useApi } from '@backstage/frontend-plugin-api';
 import Button from '@material-ui/core/Button';
 import Checkbox from '@material-ui/core/Checkbox';
-import Dialog from '@material-ui/core/Dialog';
 import DialogActions from '@material-ui/core/DialogActions';
 import DialogContent from '@material-ui/core/DialogContent';
 import DialogTitle from '@material-ui/core/DialogTitle';
@@ -20,6 +19,7 @@ import { infraDeliveryApiRef } from '../../api';
 import { CodeSourcesCardLink } from '../common/CodeSourcesCardLink';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { StopFollowingButton } from './StopFollowingButton';
+import { PluginDialog } from '../common/PluginDialog';
 
 /** Path filters as people type them: one per line, or separated by commas. */
 export function parsePathFilters(text: string): string[] {
@@ -100,7 +100,11 @@ export const GitTriggerDialog = ({
 
   const titleId = `git-trigger-title-${stack.id}`;
   return (
-    <Dialog open onClose={() => !busy && onClose()} aria-labelledby={titleId}>
+    <PluginDialog
+      open
+      onClose={() => !busy && onClose()}
+      aria-labelledby={titleId}
+    >
       <DialogTitle id={titleId}>Trigger rules of {stack.name}</DialogTitle>
       <DialogContent>
         {codeSources.length === 0 ? (
@@ -225,6 +229,6 @@ export const GitTriggerDialog = ({
           Save
         </Button>
       </DialogActions>
-    </Dialog>
+    </PluginDialog>
   );
 };

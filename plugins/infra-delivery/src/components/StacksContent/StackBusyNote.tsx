@@ -2,8 +2,8 @@ import {
   PipelineRun,
   RunStatus,
 } from '@infra-delivery/plugin-infra-delivery-common';
-import Typography from '@material-ui/core/Typography';
 import { BlockingRun } from '../PipelineRunsContent/WhyItWaits';
+import { DialogText } from '../common/DialogText';
 
 /** What the stack's open run does, and when a run queued behind it starts. */
 const BUSY: Partial<Record<RunStatus, [doing: string, startsWhen: string]>> = {
@@ -39,26 +39,22 @@ export const StackBusyNote = ({
   if (run.queueState?.blockingRunId) {
     // The latest run is itself held: the stack's holder is another, earlier run.
     return (
-      <Typography
-        variant="body2"
-        color="textSecondary"
-        style={{ marginTop: 8 }}
-      >
+      <DialogText color="textSecondary" style={{ marginTop: 8 }}>
         {blocker && BUSY[blocker.status]
           ? `The stack is busy: “${blocker.title}” ${
               BUSY[blocker.status]![0]
             }, and “${title}” is queued behind it.`
           : `The stack is busy with another run, and “${title}” is queued behind it.`}{' '}
         This run is queued after them and starts when they are done.
-      </Typography>
+      </DialogText>
     );
   }
   const [doing, startsWhen] = busy;
   return (
-    <Typography variant="body2" color="textSecondary" style={{ marginTop: 8 }}>
+    <DialogText color="textSecondary" style={{ marginTop: 8 }}>
       The stack is busy: “{title}” {doing}. This run is queued behind it and{' '}
       {startsWhen}.
-    </Typography>
+    </DialogText>
   );
 };
 

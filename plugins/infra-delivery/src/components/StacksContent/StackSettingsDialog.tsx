@@ -7,7 +7,6 @@ import FormControlLabel from '@material-ui/core/FormControlLabel';
 import FormHelperText from '@material-ui/core/FormHelperText';
 import MenuItem from '@material-ui/core/MenuItem';
 import TextField from '@material-ui/core/TextField';
-import Typography from '@material-ui/core/Typography';
 import { useId, useState } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
@@ -23,6 +22,7 @@ import {
   STACK_SETTING_LABELS,
   StackSettingsForm,
 } from './stackSettings';
+import { DialogText } from '../common/DialogText';
 
 /** Code sources and cloud accounts read for the choices; an organization rarely has more. */
 const CHOICES_PAGE = 500;
@@ -93,11 +93,11 @@ export const StackSettingsDialog = ({
       onSubmit={save}
       onClose={onClose}
     >
-      <Typography variant="body2" paragraph>
+      <DialogText paragraph>
         Runs started from now on use the new settings; a run under way keeps the
         ones it started with. The branch the stack follows is in its trigger
         rules.
-      </Typography>
+      </DialogText>
       <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
         <TextField
           id={`${formId}-name`}

@@ -1,5 +1,4 @@
 import Button, { ButtonProps } from '@material-ui/core/Button';
-import Dialog from '@material-ui/core/Dialog';
 import DialogActions from '@material-ui/core/DialogActions';
 import DialogContent from '@material-ui/core/DialogContent';
 import DialogTitle from '@material-ui/core/DialogTitle';
@@ -11,6 +10,7 @@ import { DialogForm } from './DialogForm';
 import { ErrorPanel } from './ErrorPanel';
 import { NoAnswerNote } from './NoAnswerNote';
 import { useSubmission } from './useSubmission';
+import { PluginDialog } from './PluginDialog';
 
 let dialogCount = 0;
 
@@ -127,7 +127,7 @@ export const ConfirmActionButton = <T,>({
         button
       )}
       {/* A form: Enter in its fields confirms, as the button does. */}
-      <Dialog
+      <PluginDialog
         open={open}
         onClose={() => canClose && setOpen(false)}
         aria-labelledby={titleId}
@@ -177,7 +177,7 @@ export const ConfirmActionButton = <T,>({
           </DialogActions>
           <NoAnswerNote silentFor={silentFor} />
         </DialogForm>
-      </Dialog>
+      </PluginDialog>
     </>
   );
 };

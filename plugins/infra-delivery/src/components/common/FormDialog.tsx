@@ -1,12 +1,12 @@
 import Button from '@material-ui/core/Button';
 import { ButtonWithReason } from './ButtonWithReason';
-import Dialog from '@material-ui/core/Dialog';
 import DialogActions from '@material-ui/core/DialogActions';
 import DialogContent from '@material-ui/core/DialogContent';
 import DialogTitle from '@material-ui/core/DialogTitle';
 import { ReactNode, useId } from 'react';
 import { DialogForm } from './DialogForm';
 import { NoAnswerNote } from './NoAnswerNote';
+import { PluginDialog } from './PluginDialog';
 
 /**
  * A dialog that asks for what one request sends: its title, its fields (`children`), Cancel
@@ -42,7 +42,7 @@ export const FormDialog = ({
   const titleId = useId();
   const canClose = !busy || silentFor !== undefined;
   return (
-    <Dialog
+    <PluginDialog
       open
       onClose={() => canClose && onClose()}
       fullWidth
@@ -68,6 +68,6 @@ export const FormDialog = ({
         </DialogActions>
         <NoAnswerNote silentFor={silentFor} />
       </DialogForm>
-    </Dialog>
+    </PluginDialog>
   );
 };

@@ -7,15 +7,18 @@ import { ReloadFailedNotice } from './ReloadFailedNotice';
 
 /**
  * A card's body once its load is done: the error as the service explained it, a progress bar
- * until the first answer, then the content (kept while it reloads, and while a reload goes
- * unanswered or fails, under a notice that says so).
+ * (or the `placeholder` given, shaped like the content) until the first answer, then the
+ * content (kept while it reloads, and while a reload goes unanswered or fails, under a notice
+ * that says so).
  */
 export function Loaded<T>({
   state,
   children,
+  placeholder = <Progress />,
 }: {
   state: LoadState<T>;
   children: (value: T) => ReactNode;
+  placeholder?: ReactNode;
 }) {
   if (state.error) {
     return <ErrorPanel error={state.error} />;
@@ -33,7 +36,7 @@ export function Loaded<T>({
     return (
       <>
         {notice}
-        <Progress />
+        {placeholder}
       </>
     );
   }
