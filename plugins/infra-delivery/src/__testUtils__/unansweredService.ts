@@ -38,11 +38,10 @@ export const noAnswerNotice = () =>
  */
 export async function saysNoAnswerAfterWaiting(later: (ms: number) => void) {
   later(NO_ANSWER_NOTICE_MS);
-  await waitFor(
-    () =>
-      expect(noAnswerNotice()).toHaveTextContent(
-        /^No answer from the infrastructure service for 1\ds: what you see may be out of date\. Retrying…$/,
-      ),
+  await waitFor(() =>
+    expect(noAnswerNotice()).toHaveTextContent(
+      /^No answer from the infrastructure service for 1\ds: what you see may be out of date\. Retrying…$/,
+    ),
   );
   return noAnswerNotice()!;
 }

@@ -139,8 +139,8 @@ describe('PipelineRunsContent when the service does not answer', () => {
       /^No answer from the infrastructure service for 1\d+s: what you see may be out of date\. Retrying…$/,
     );
     time.later(10_000);
-    await waitFor(
-      () => expect(noAnswerNotice()).toHaveTextContent(/ for 2\d+s:/),
+    await waitFor(() =>
+      expect(noAnswerNotice()).toHaveTextContent(/ for 2\d+s:/),
     );
     // What was read stays.
     expect(within(card).getByText('Waiting for approval')).toBeInTheDocument();
@@ -197,11 +197,10 @@ describe('PipelineRunsContent when the service does not answer', () => {
     expect(within(dialog).queryByRole('status')).not.toBeInTheDocument();
 
     time.later(NO_ANSWER_NOTICE_MS + 1_000);
-    await waitFor(
-      () =>
-        expect(within(dialog).getByRole('status')).toHaveTextContent(
-          /^The service has not answered for 1\ds\. It may still carry out the request; closing this dialog will not cancel it\.$/,
-        ),
+    await waitFor(() =>
+      expect(within(dialog).getByRole('status')).toHaveTextContent(
+        /^The service has not answered for 1\ds\. It may still carry out the request; closing this dialog will not cancel it\.$/,
+      ),
     );
     expect(
       within(dialog).getByRole('button', { name: 'Approve' }),
