@@ -15,6 +15,10 @@ const FOCUS_ON_OPEN: DialogProps['TransitionProps'] = {
   // Once it has entered: a button focused while the dialog still enters has no ripple yet,
   // and MUI's ButtonBase then throws reading its focus ripple.
   onEntered: (node: HTMLElement) => {
+    // Where the person has already put the focus in the dialog (clicked a field while it
+    // entered), it stays: taking it away sent what they typed to another field.
+    const focused = node.ownerDocument.activeElement;
+    if (focused && focused !== node && node.contains(focused)) return;
     const target =
       node.querySelector<HTMLElement>(`.MuiDialogContent-root :is(${FIELD})`) ??
       node.querySelector<HTMLElement>(
