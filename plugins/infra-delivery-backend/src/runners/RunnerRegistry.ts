@@ -381,10 +381,12 @@ export class RunnerRegistry {
     const online = (organizationId: string) => {
       let count = onlineByOrganization.get(organizationId);
       if (!count) {
-        count = this.deps.stores.runners.countOnline(
-          organizationId,
-          this.window().onlineSince,
-        );
+        count = this.deps.stores.runners
+          .countOnline(organizationId, this.window().onlineSince)
+          .then(counted => ({
+            ...counted,
+            freeDroppedAt: this.freeDroppedAt(organizationId, counted),
+          }));
         onlineByOrganization.set(organizationId, count);
       }
       return count;
@@ -399,11 +401,7 @@ export class RunnerRegistry {
         if (!wait) {
           return publicRun(run);
         }
-        const counted = await online(run.organizationId);
-        const runners = {
-          ...counted,
-          freeDroppedAt: this.freeDroppedAt(run.organizationId, counted),
-        };
+        const runners = await online(run.organizationId);
         const queueState: QueueState = {
           preflightBlockedByAdmissionCondition: false,
           stackRunPreflightPending: false,

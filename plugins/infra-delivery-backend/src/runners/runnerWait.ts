@@ -36,12 +36,11 @@ function freeRunnersSilence(
   if (online <= busy) {
     return undefined;
   }
-  const droppedMs = freeDroppedAt && now - Date.parse(freeDroppedAt);
-  if (
-    droppedMs &&
-    droppedMs >= droppedRunnerSilentAfterMs(freePollIntervalMs)
-  ) {
-    return droppedMs;
+  if (freeDroppedAt !== undefined) {
+    const droppedMs = now - Date.parse(freeDroppedAt);
+    if (droppedMs >= droppedRunnerSilentAfterMs(freePollIntervalMs)) {
+      return droppedMs;
+    }
   }
   const since = Math.max(
     Date.parse(queuedAt),
