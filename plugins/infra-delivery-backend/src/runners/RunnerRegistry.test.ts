@@ -168,6 +168,31 @@ describe.each(databases.eachSupportedId())('RunnerRegistry on %s', id => {
       });
     });
 
+    it('says at once that its free runner is silent where it had not asked for work long before the step was queued', async () => {
+      // Killed (kill -9) 45 s before the plan was pressed: still ONLINE for the online window,
+      // its dropped held claim forgotten or known to another instance. Before, the silence was
+      // counted from the step's queueing, and the run read "free and takes it next" for twenty
+      // seconds while the Runners card said the runner was silent.
+      const queuedAt = Date.now();
+      const runners = registry();
+      const run = await waitingRun();
+      now = queuedAt - 45_000;
+      await runners.recordClaim({
+        ...idleClaim('build-host-1'),
+        organizationId,
+      });
+      now = queuedAt + 2_000;
+
+      const silent = await reasonAt(runners, run);
+      expect(silent).toMatchObject({
+        waitingForRunner: false,
+        runnersSilent: true,
+      });
+      expect(silent?.reason).toMatch(
+        /^Queued for a runner: the one connected runner, build-host-1, is free but has not asked for work for 4[6-8]s; it may have stopped \(killed, or its host lost\)$/,
+      );
+    });
+
     it('lists the lease of the runner that holds the step, not of one whose lease went to it', async () => {
       now = Date.now();
       const runners = registry();

@@ -354,16 +354,13 @@ export class RunnerRegistry {
     if (steps.length === 0) {
       return runs.map(publicRun);
     }
-    /** Each run's step waiting for a claim, and when it was queued. */
-    const waiting = new Map<string, { stepId: string; queuedAt: string }>();
+    /** Each run's step waiting for a claim. */
+    const waiting = new Map<string, { stepId: string }>();
     const leased = new Map<string, LeasedStep>();
     for (const step of steps) {
       const lease = leaseOf(step);
       if (step.status === 'QUEUED') {
-        waiting.set(step.pipelineRunId, {
-          stepId: step.id,
-          queuedAt: step.updatedAt,
-        });
+        waiting.set(step.pipelineRunId, { stepId: step.id });
       } else if (lease) {
         leased.set(step.pipelineRunId, { id: step.id, name: step.name, lease });
       }
@@ -406,12 +403,7 @@ export class RunnerRegistry {
           preflightBlockedByAdmissionCondition: false,
           stackRunPreflightPending: false,
           ...run.queueState,
-          ...waitForRunner(
-            runners,
-            wait.queuedAt,
-            this.now(),
-            lostByStep.get(wait.stepId),
-          ),
+          ...waitForRunner(runners, this.now(), lostByStep.get(wait.stepId)),
         };
         return publicRun({ ...run, queueState });
       }),

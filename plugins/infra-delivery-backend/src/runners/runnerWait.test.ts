@@ -36,7 +36,7 @@ describe('waitForRunner', () => {
   ])(
     'says why a step waits with %i runners online, %i of them busy',
     (online, busy, reason) => {
-      expect(waitForRunner({ online, busy }, queuedAt, at(1))).toEqual({
+      expect(waitForRunner({ online, busy }, at(1))).toEqual({
         waitingForRunner: online === 0,
         reason,
       });
@@ -46,16 +46,14 @@ describe('waitForRunner', () => {
   const oneFree: OnlineRunners = {
     online: 1,
     busy: 0,
-    freeLastSeenAt: seenAt(-3),
+    freeLastSeenAt: seenAt(0),
     freeRunnerId: 'build-host-1',
   };
 
   it('says that a free runner is silent once it has not asked for work in twenty seconds, at its default poll', () => {
     // Five polls of two seconds, after the ten seconds a sighting may go unrecorded.
-    expect(
-      waitForRunner(oneFree, queuedAt, at(19)).runnersSilent,
-    ).toBeUndefined();
-    expect(waitForRunner(oneFree, queuedAt, at(25))).toEqual({
+    expect(waitForRunner(oneFree, at(19)).runnersSilent).toBeUndefined();
+    expect(waitForRunner(oneFree, at(25))).toEqual({
       waitingForRunner: false,
       runnersSilent: true,
       reason:
@@ -63,32 +61,39 @@ describe('waitForRunner', () => {
     });
   });
 
+  it('says at once that a free runner unseen since long before the step was queued is silent', () => {
+    // Killed 45 s before the plan was pressed: the Runners card calls it silent already.
+    const killed = { ...oneFree, freeLastSeenAt: seenAt(-45) };
+    expect(waitForRunner(killed, at(1))).toEqual({
+      waitingForRunner: false,
+      runnersSilent: true,
+      reason:
+        'Queued for a runner: the one connected runner, build-host-1, is free but has not asked for work for 46s; it may have stopped (killed, or its host lost)',
+    });
+  });
+
   it('waits five of the runners’ polls when they poll less often', () => {
     const slow = { ...oneFree, freePollIntervalMs: 6_000 };
-    expect(waitForRunner(slow, queuedAt, at(39)).runnersSilent).toBeUndefined();
-    expect(waitForRunner(slow, queuedAt, at(40)).runnersSilent).toBe(true);
+    expect(waitForRunner(slow, at(39)).runnersSilent).toBeUndefined();
+    expect(waitForRunner(slow, at(40)).runnersSilent).toBe(true);
   });
 
   it('counts the silence from a runner seen after the step was queued (it finished another step)', () => {
     const finished = { ...oneFree, freeLastSeenAt: seenAt(20) };
-    expect(
-      waitForRunner(finished, queuedAt, at(35)).runnersSilent,
-    ).toBeUndefined();
-    expect(waitForRunner(finished, queuedAt, at(42)).reason).toContain(
+    expect(waitForRunner(finished, at(35)).runnersSilent).toBeUndefined();
+    expect(waitForRunner(finished, at(42)).reason).toContain(
       'has not asked for work for 22s',
     );
   });
 
   it('names the one free runner among busy ones, and counts several free ones', () => {
     expect(
-      waitForRunner({ ...oneFree, online: 3, busy: 2 }, queuedAt, at(40))
-        .reason,
+      waitForRunner({ ...oneFree, online: 3, busy: 2 }, at(40)).reason,
     ).toBe(
       'Queued for a runner: build-host-1, the one free runner of 3 connected, has not asked for work for 40s; it may have stopped (killed, or its host lost)',
     );
     expect(
-      waitForRunner({ ...oneFree, online: 3, busy: 1 }, queuedAt, at(40))
-        .reason,
+      waitForRunner({ ...oneFree, online: 3, busy: 1 }, at(40)).reason,
     ).toBe(
       'Queued for a runner: 2 of 3 connected runners are free but none has asked for work for 40s; they may have stopped (killed, or their hosts lost)',
     );
@@ -96,7 +101,7 @@ describe('waitForRunner', () => {
 
   it('never calls busy runners silent', () => {
     expect(
-      waitForRunner({ online: 2, busy: 2 }, queuedAt, at(600)).runnersSilent,
+      waitForRunner({ online: 2, busy: 2 }, at(600)).runnersSilent,
     ).toBeUndefined();
   });
 });

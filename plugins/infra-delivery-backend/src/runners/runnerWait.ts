@@ -22,13 +22,15 @@ export function droppedRunnerSilentAfterMs(pollIntervalMs?: number): number {
 
 /**
  * How long the free runners have not asked for work while a step waits, once that is long
- * enough to be sure: a free runner that asks claims the oldest waiting step, so none of them
- * has asked since the later of the step's queueing and their last sighting. Sooner where each
- * of them lost its held claim's connection and has not asked again since.
+ * enough to be sure: none of them has been seen for as long as makes a runner silent on the
+ * Runners card (sightings are written at least every ten seconds while a runner asks, and a
+ * free runner that asks claims the oldest waiting step). Sooner where each of them lost its
+ * held claim's connection and has not asked again since. Before, the silence was counted from
+ * the later of the step's queueing and their last sighting: a runner killed well before the
+ * step was queued read "free and takes it next" for twenty seconds more.
  */
 function freeRunnersSilence(
   runners: OnlineRunners,
-  queuedAt: string,
   now: number,
 ): number | undefined {
   const { online, busy, freeLastSeenAt, freePollIntervalMs, freeDroppedAt } =
@@ -36,20 +38,19 @@ function freeRunnersSilence(
   if (online <= busy) {
     return undefined;
   }
+  if (freeLastSeenAt !== undefined) {
+    const unseenMs = now - Date.parse(freeLastSeenAt);
+    if (unseenMs >= runnerSilentAfterMs(freePollIntervalMs)) {
+      return unseenMs;
+    }
+  }
   if (freeDroppedAt !== undefined) {
     const droppedMs = now - Date.parse(freeDroppedAt);
     if (droppedMs >= droppedRunnerSilentAfterMs(freePollIntervalMs)) {
       return droppedMs;
     }
   }
-  const since = Math.max(
-    Date.parse(queuedAt),
-    freeLastSeenAt ? Date.parse(freeLastSeenAt) : 0,
-  );
-  const silentMs = now - since;
-  return silentMs >= runnerSilentAfterMs(freePollIntervalMs)
-    ? silentMs
-    : undefined;
+  return undefined;
 }
 
 function silentRunnersReason(runners: OnlineRunners, silentMs: number) {
@@ -88,11 +89,10 @@ function lostRunnerClause(lost: LostRunner): string {
  */
 export function waitForRunner(
   runners: OnlineRunners,
-  queuedAt: string,
   now: number,
   lost?: LostRunner,
 ): Pick<QueueState, 'waitingForRunner' | 'runnersSilent' | 'reason'> {
-  const wait = waitForConnectedRunner(runners, queuedAt, now);
+  const wait = waitForConnectedRunner(runners, now);
   if (!lost) {
     return wait;
   }
@@ -107,7 +107,6 @@ export function waitForRunner(
 
 function waitForConnectedRunner(
   runners: OnlineRunners,
-  queuedAt: string,
   now: number,
 ): Pick<QueueState, 'waitingForRunner' | 'runnersSilent' | 'reason'> {
   const { online, busy } = runners;
@@ -123,7 +122,7 @@ function waitForConnectedRunner(
           : `Queued for a runner: all ${online} connected runners are busy with other steps`,
     };
   }
-  const silentMs = freeRunnersSilence(runners, queuedAt, now);
+  const silentMs = freeRunnersSilence(runners, now);
   if (silentMs !== undefined) {
     return {
       waitingForRunner: false,
