@@ -63,10 +63,21 @@ function planStep(
   });
 }
 
-const silenceNotice = (card: HTMLElement) =>
+const noticeMatching = (card: HTMLElement, text: RegExp) =>
   within(card)
     .queryAllByRole('status')
-    .find(element => /has sent no heartbeat/.test(element.textContent ?? ''));
+    .find(element => text.test(element.textContent ?? ''));
+
+const silenceNotice = (card: HTMLElement) =>
+  noticeMatching(card, /has sent no heartbeat/);
+
+/** The runner silence notice whose text matches `text`, once it shows. */
+const findNotice = (card: HTMLElement, text: RegExp) =>
+  waitFor(() => {
+    const found = noticeMatching(card, text);
+    expect(found).toBeDefined();
+    return found!;
+  });
 
 describe('PipelineRunsContent when the runner of a running step stops reporting', () => {
   const { server } = setupInfraDeliveryServer();
@@ -184,16 +195,26 @@ describe('PipelineRunsContent when the runner of a running step stops reporting'
     steps = [planStep(40, 'Build hosts', 40)];
     const card = await openRun();
 
-    const notice = await waitFor(() => {
-      const found = within(card)
-        .queryAllByRole('status')
-        .find(element => /not been heard/.test(element.textContent ?? ''));
-      expect(found).toBeDefined();
-      return found!;
-    });
+    const notice = await findNotice(card, /not been heard/);
     expect(notice).toHaveTextContent(
       /^Runner Build hosts has not been heard from for \d+sUnless it sends a heartbeat/,
     );
+  });
+
+  it('says of a silent runner heard from after its heartbeat, but not since, that it has gone quiet rather than busy', async () => {
+    // Killed (kill -9) a few seconds after its last heartbeat: its last log lines came after
+    // the heartbeat, and nothing for 35 s since.
+    steps = [planStep(40, 'Build hosts', 35)];
+    const card = await openRun();
+
+    const notice = await findNotice(card, /^Runner Build hosts/);
+    expect(notice).toHaveTextContent(
+      /^Runner Build hosts has not been heard from for 3\dsUnless it sends a heartbeat/,
+    );
+    expect(notice).not.toHaveTextContent('Its logs still arrive');
+    expect(
+      within(card).getByRole('button', { name: /1\. Plan/ }),
+    ).toHaveTextContent(/Build hosts has not been heard from for 3\ds/);
   });
 
   it('says the step is being queued again once the lease ran out', async () => {

@@ -50,18 +50,24 @@ export function lastHeardText(at: string, now: number): string {
 }
 
 /**
- * What a silent lease's runner was last heard from, beyond its heartbeats: its log appends and
- * claims (`lastHeardAt`). Undefined where the service does not say (an older one).
+ * Whether a silent lease's runner still sends its logs: heard from (its log appends, its claims;
+ * `lastHeardAt`) since its last heartbeat, and within the last third of the lease, the interval
+ * at which a runner renews it. A runner killed a few seconds after a heartbeat was heard from
+ * after it too, and read "its logs still arrive, so it is most likely busy" until its lease ran
+ * out. Undefined where the service does not say (an older one).
  */
-function heardSinceHeartbeat(lease: StepLease): boolean | undefined {
+function logsStillArrive(lease: StepLease, now: number): boolean | undefined {
   if (!lease.lastHeardAt) return undefined;
-  return Date.parse(lease.lastHeardAt) - Date.parse(lease.renewedAt) >= 1000;
+  const renewed = Date.parse(lease.renewedAt);
+  const heard = Date.parse(lease.lastHeardAt);
+  const heartbeatMs = (Date.parse(lease.expiresAt) - renewed) / 3;
+  return heard - renewed >= 1000 && now - heard < heartbeatMs;
 }
 
 /**
  * A silent lease's runner, as a person needs it told: busy but not renewing its lease ("has sent
  * no heartbeat for 35s; last heard from 4s ago"), or gone quiet altogether ("has not been heard
- * from for 35s").
+ * from for 35s", since the later of its last heartbeat and its last log append).
  */
 function silentRunnerText(
   lease: StepLease,
@@ -69,16 +75,22 @@ function silentRunnerText(
   now: number,
 ): string {
   const name = runnerNameOf(lease);
-  const heard = heardSinceHeartbeat(lease);
-  if (heard === false) {
-    return `${name} has not been heard from for ${formatDuration(silentMs)}`;
-  }
   const noHeartbeat = `${name} has sent no heartbeat for ${formatDuration(
     silentMs,
   )}`;
-  return heard
-    ? `${noHeartbeat}; ${lastHeardText(lease.lastHeardAt!, now)}`
-    : noHeartbeat;
+  switch (logsStillArrive(lease, now)) {
+    case undefined:
+      return noHeartbeat;
+    case true:
+      return `${noHeartbeat}; ${lastHeardText(lease.lastHeardAt!, now)}`;
+    default: {
+      const quietMs = Math.min(
+        silentMs,
+        Math.max(0, now - Date.parse(lease.lastHeardAt!)),
+      );
+      return `${name} has not been heard from for ${formatDuration(quietMs)}`;
+    }
+  }
 }
 
 function useLeaseSilence(lease: StepLease | undefined) {
@@ -171,7 +183,7 @@ export const RunnerSilenceNotice = ({ step }: { step: StepExecution }) => {
           Runner {silentRunnerText(step.lease, silence.silentMs, silence.now)}
         </AlertTitle>
         <Typography variant="body2">
-          {heardSinceHeartbeat(step.lease) &&
+          {logsStillArrive(step.lease, silence.now) &&
             'Its logs still arrive, so it is most likely busy, but its lease is not renewed. '}
           {silence.requeueInMs > 0
             ? `Unless it sends a heartbeat within ${formatDuration(
