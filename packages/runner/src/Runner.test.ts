@@ -117,6 +117,10 @@ describe('the reference runner against the service', () => {
     const logs = await owner.call('listStepExecutionLogs', {
       params: { id: steps.data[0].id },
     });
+    // First, at once: the portal tells by it that the runner got its claim.
+    expect(logs.data[0].text).toBe(
+      'test-runner on build-host.example.com took this step (attempt 1)',
+    );
     expect(logs.data.map(l => l.text)).toContain(
       'Plan: 5 to add, 1 to change, 2 to destroy.',
     );

@@ -437,6 +437,12 @@ export class Runner {
         keep: line => this.log(`[step ${step.id}] ${line.text}`),
       },
     );
+    // The step's first line, sent with the first batch (within a second), whatever the command
+    // prints and however long a checkout takes: the portal tells by it that the claim's answer
+    // reached a working runner, and calls a runner not heard from after its claim frozen or lost.
+    logs.add(
+      `${this.options.runnerId} on ${this.options.hostname} took this step (attempt ${step.attemptEpoch})`,
+    );
     let lastOutput = Date.now();
     const tool = new IacTool(
       this.options.iacBinary,

@@ -140,7 +140,7 @@ describe('the reference runner checking out the commit of a git-triggered run', 
     );
     expect(fs.existsSync(path.join(workDir, 'old.tf'))).toBe(true);
     const planLogs = await stepLogs(owner, run.data.id);
-    expect(planLogs[0]).toBe(
+    expect(planLogs[1]).toBe(
       `Checked out ${REPOSITORY}@${repository.first.slice(0, 7)}`,
     );
     expect(planLogs).toContain('Plan: 5 to add, 1 to change, 2 to destroy.');
@@ -164,7 +164,7 @@ describe('the reference runner checking out the commit of a git-triggered run', 
       params: { id: run.data.id },
     });
     const applyIndex = steps.data.findIndex(s => s.type === 'iac.apply');
-    expect((await stepLogs(owner, run.data.id, applyIndex))[0]).toBe(
+    expect((await stepLogs(owner, run.data.id, applyIndex))[1]).toBe(
       `Checked out ${REPOSITORY}@${repository.first.slice(
         0,
         7,
@@ -232,7 +232,10 @@ describe('the reference runner checking out the commit of a git-triggered run', 
       ),
     });
     const logs = await stepLogs(owner, run.data.id);
-    expect(logs).toEqual([failed.data.error!.message]);
+    expect(logs).toEqual([
+      'checkout-runner on checkout-host.example.com took this step (attempt 1)',
+      failed.data.error!.message,
+    ]);
     expect(fs.existsSync(path.join(workRoot, stack.id, 'fake-iac.calls'))).toBe(
       false,
     );
@@ -332,7 +335,7 @@ describe('the reference runner checking out the commit of a git-triggered run', 
     expect(
       fs.readFileSync(path.join(workRoot, stack.id, 'main.tf'), 'utf8'),
     ).toBe('# network\n');
-    expect((await stepLogs(owner, run.data.id))[0]).toBe(
+    expect((await stepLogs(owner, run.data.id))[1]).toBe(
       `Checkouts are off (--no-checkout): planning ${sourceRoot}, not ${REPOSITORY}@${repository.second.slice(
         0,
         7,

@@ -264,6 +264,7 @@ export type LeaseColumns = Pick<
   | 'leaseRenewedAt'
   | 'runnerName'
   | 'runnerLastSeenAt'
+  | 'startedAt'
 >;
 
 /** The lease of a step a runner executes (status RUNNING); none otherwise. */
@@ -289,6 +290,7 @@ export function leaseOf(step: LeaseColumns): StepLease | undefined {
       seen && Date.parse(seen) > Date.parse(leaseRenewedAt)
         ? seen
         : leaseRenewedAt,
+    ...(step.startedAt ? { claimedAt: step.startedAt } : {}),
   };
 }
 
@@ -1097,6 +1099,7 @@ export class PipelineRunStore implements RunTransitions {
         | 'lease_renewed_at'
         | 'runner_name'
         | 'runner_last_seen_at'
+        | 'started_at'
         | 'updated_at'
       >
     >(
@@ -1110,6 +1113,7 @@ export class PipelineRunStore implements RunTransitions {
             'step_executions.lease_runner_id',
             'step_executions.lease_expires_at',
             'step_executions.lease_renewed_at',
+            'step_executions.started_at',
             'step_executions.updated_at',
           )
           .whereIn('step_executions.pipeline_run_id', runIds)
@@ -1127,6 +1131,7 @@ export class PipelineRunStore implements RunTransitions {
       leaseRenewedAt: toOptionalTimestamp(row.lease_renewed_at),
       runnerName: optional(row.runner_name),
       runnerLastSeenAt: toOptionalTimestamp(row.runner_last_seen_at),
+      startedAt: toOptionalTimestamp(row.started_at),
       updatedAt: toTimestamp(row.updated_at),
     }));
   }

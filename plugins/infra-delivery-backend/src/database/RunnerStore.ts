@@ -35,6 +35,7 @@ interface RunnerRow {
   current_step_lease_runner_id: string | null;
   current_step_lease_runner_instance_id: string | null;
   current_step_lease_renewed_at: string | Date | null;
+  current_step_started_at: string | Date | null;
   current_step_lease_expires_at: string | Date | null;
   first_seen_at: string | Date;
   last_seen_at: string | Date;
@@ -99,6 +100,7 @@ function currentStepLeaseOf(row: RunnerRow): StepLease | undefined {
     leaseExpiresAt: toOptionalTimestamp(row.current_step_lease_expires_at),
     runnerName: optional(row.service_account_name),
     runnerLastSeenAt: toTimestamp(row.last_seen_at),
+    startedAt: toOptionalTimestamp(row.current_step_started_at),
   });
   return lease?.runnerId === row.runner_id &&
     (row.current_step_lease_runner_instance_id ?? '') === row.instance_id
@@ -483,6 +485,7 @@ export class RunnerStore {
         'step_executions.lease_runner_id as current_step_lease_runner_id',
         'step_executions.lease_runner_instance_id as current_step_lease_runner_instance_id',
         'step_executions.lease_renewed_at as current_step_lease_renewed_at',
+        'step_executions.started_at as current_step_started_at',
         'step_executions.lease_expires_at as current_step_lease_expires_at',
       )
       .where('runners.organization_id', organizationId)

@@ -131,6 +131,7 @@ describe.each(databases.eachSupportedId())(
             renewedAt: expect.any(String),
             expiresAt: plan.leaseExpiresAt,
             lastHeardAt: expect.any(String),
+            claimedAt: expect.any(String),
           },
         },
         // Triggered before any runner was seen, the run waited for one; claimed, it no longer does.
@@ -151,6 +152,7 @@ describe.each(databases.eachSupportedId())(
               renewedAt: expect.any(String),
               expiresAt: plan.leaseExpiresAt,
               lastHeardAt: expect.any(String),
+              claimedAt: expect.any(String),
             },
           },
           updatedAt: expect.any(String),
@@ -200,6 +202,7 @@ describe.each(databases.eachSupportedId())(
         renewedAt: expect.any(String),
         expiresAt: heartbeat.body.data.leaseExpiresAt,
         lastHeardAt: expect.any(String),
+        claimedAt: expect.any(String),
       });
       expect(Date.parse(renewed.lease!.renewedAt)).toBeGreaterThan(
         Date.parse(plan.stepExecution.lease!.renewedAt),

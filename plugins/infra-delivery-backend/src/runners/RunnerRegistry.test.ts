@@ -222,6 +222,18 @@ describe.each(databases.eachSupportedId())('RunnerRegistry on %s', id => {
         claim!.step.id,
       );
       expect(listed.get('lost-it')).not.toHaveProperty('currentStepLease');
+
+      // When the step was claimed, on the Runners card and on the run: the portal calls a runner
+      // not heard from since its claim frozen or lost, ten seconds on.
+      const lease = listed.get('holder')!.currentStepLease!;
+      expect(lease.claimedAt).toEqual(expect.any(String));
+      expect(
+        Math.abs(Date.parse(lease.claimedAt!) - Date.parse(lease.renewedAt)),
+      ).toBeLessThan(1000);
+      const [described] = await runners.describeRuns([
+        (await stores.pipelineRuns.getRunForEngine(run.id))!,
+      ]);
+      expect(described.leasedStep?.lease.claimedAt).toBe(lease.claimedAt);
     });
 
     it('says that the runner of a step queued again stopped reporting, and counts it neither connected nor busy', async () => {

@@ -189,6 +189,11 @@ export const stepLeaseSchema = z
       .describe(
         'When the service last heard from the runner: its latest heartbeat, or a later log append or claim (recorded every few seconds). A runner busy streaming logs is heard from between its heartbeats',
       ),
+    claimedAt: timestampSchema
+      .optional()
+      .describe(
+        "When the runner claimed the step (this attempt). The reference runner writes the step's first log line within seconds of its claim: a `lastHeardAt` no later than the claim, seconds after it, means the claim's answer never reached a working runner (frozen, or lost with its connection)",
+      ),
   })
   .meta({ id: 'StepLease' });
 export type StepLease = z.infer<typeof stepLeaseSchema>;

@@ -217,6 +217,38 @@ describe('PipelineRunsContent when the runner of a running step stops reporting'
     ).toHaveTextContent(/Build hosts has not been heard from for 3\ds/);
   });
 
+  /** The plan step claimed `secondsAgo` seconds ago, heard from `heardAfter` seconds after. */
+  function claimedStep(secondsAgo: number, heardAfter: number): StepExecution {
+    const step = planStep(secondsAgo, 'Build hosts', secondsAgo - heardAfter);
+    return { ...step, lease: { ...step.lease!, claimedAt: step.startedAt } };
+  }
+
+  it('says of a runner not heard from since it claimed the step, ten seconds on, that it may be frozen', async () => {
+    // Frozen (SIGSTOP) while the service held its claim: the service answered the claim with
+    // the step, and nothing has come from the runner since.
+    steps = [claimedStep(12, 0)];
+    const card = await openRun();
+
+    const notice = await findNotice(card, /^Runner Build hosts took this step/);
+    expect(notice).toHaveTextContent(
+      /^Runner Build hosts took this step 1\ds ago and has not been heard from sinceIt has sent neither a log line nor a heartbeat: it may be frozen, or the answer to its claim was lost with its connection\. Unless it sends a heartbeat within 4\ds, the step is queued again, and the next runner starts it over as attempt 2\./,
+    );
+    expect(
+      within(card).getByRole('button', { name: /1\. Plan/ }),
+    ).toHaveTextContent(/Build hosts took this step 1\ds ago/);
+  });
+
+  it('warns of nothing where the runner was heard from after its claim', async () => {
+    // Its first log line came a second after the claim: it is at work.
+    steps = [claimedStep(12, 1)];
+    const card = await openRun();
+
+    expect(
+      await within(card).findByRole('button', { name: /1\. Plan/ }),
+    ).toHaveTextContent('on Build hosts');
+    expect(noticeMatching(card, /^Runner/)).toBeUndefined();
+  });
+
   it('says the step is being queued again once the lease ran out', async () => {
     steps = [planStep(65)];
     const card = await openRun();

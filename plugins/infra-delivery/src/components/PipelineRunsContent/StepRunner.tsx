@@ -14,17 +14,45 @@ import { WarningText } from '../common/WarningText';
 import { useRunnersCardLink } from '../Runners/useRunnersCardLink';
 
 /**
+ * A runner is heard from within a second of its claim (the reference runner's first log line):
+ * one not heard from since, this long after its claim, never took up the claim's answer.
+ */
+export const CLAIM_UNANSWERED_AFTER_MS = 10_000;
+
+/**
+ * How long ago a runner claimed a step (`lease.claimedAt`) without being heard from since: a
+ * runner frozen (SIGSTOP, a host suspended) while its claim was held got the step, and it read
+ * "Running" with nothing wrong for half the lease. Undefined where it was heard from, or where
+ * the service does not say.
+ */
+function unansweredClaimMs(lease: StepLease, now: number): number | undefined {
+  if (!lease.claimedAt || !lease.lastHeardAt) return undefined;
+  const claimed = Date.parse(lease.claimedAt);
+  const heard = Math.max(
+    Date.parse(lease.renewedAt),
+    Date.parse(lease.lastHeardAt),
+  );
+  const sinceClaimMs = now - claimed;
+  return heard - claimed < 1000 && sinceClaimMs >= CLAIM_UNANSWERED_AFTER_MS
+    ? sinceClaimMs
+    : undefined;
+}
+
+/**
  * How long the runner of a step has not renewed its lease, and how long it has left. A runner
  * renews every third of the lease (the reference runner does), so one that let half of it pass
- * has missed a heartbeat: it is silent.
+ * has missed a heartbeat: it is silent. So is one not heard from since its claim, ten seconds
+ * after it (`unansweredMs`).
  */
 export function leaseSilence(lease: StepLease, now: number) {
   const renewed = Date.parse(lease.renewedAt);
   const expires = Date.parse(lease.expiresAt);
   const silentMs = Math.max(0, now - renewed);
+  const unansweredMs = unansweredClaimMs(lease, now);
   return {
-    silent: silentMs > (expires - renewed) / 2,
+    silent: unansweredMs !== undefined || silentMs > (expires - renewed) / 2,
     silentMs,
+    unansweredMs,
     requeueInMs: expires - now,
   };
 }
@@ -75,6 +103,12 @@ function silentRunnerText(
   now: number,
 ): string {
   const name = runnerNameOf(lease);
+  const unansweredMs = unansweredClaimMs(lease, now);
+  if (unansweredMs !== undefined) {
+    return `${name} took this step ${formatDuration(
+      unansweredMs,
+    )} ago and has not been heard from since`;
+  }
   const noHeartbeat = `${name} has sent no heartbeat for ${formatDuration(
     silentMs,
   )}`;
@@ -183,8 +217,10 @@ export const RunnerSilenceNotice = ({ step }: { step: StepExecution }) => {
           Runner {silentRunnerText(step.lease, silence.silentMs, silence.now)}
         </AlertTitle>
         <Typography variant="body2">
-          {logsStillArrive(step.lease, silence.now) &&
-            'Its logs still arrive, so it is most likely busy, but its lease is not renewed. '}
+          {silence.unansweredMs !== undefined
+            ? 'It has sent neither a log line nor a heartbeat: it may be frozen, or the answer to its claim was lost with its connection. '
+            : logsStillArrive(step.lease, silence.now) &&
+              'Its logs still arrive, so it is most likely busy, but its lease is not renewed. '}
           {silence.requeueInMs > 0
             ? `Unless it sends a heartbeat within ${formatDuration(
                 silence.requeueInMs,
