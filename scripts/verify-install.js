@@ -514,6 +514,36 @@ function addedPackages(before, after) {
     .map(([name, versions]) => `${name} ${[...versions].join(', ')}`);
 }
 
+/**
+ * The peer requirements Yarn finds unmet that concern our packages, from `yarn explain
+ * peer-requirements` in the portal: a line `pXXXXXX → ✘ <provider> doesn't provide <peer> to
+ * <requester>` (or `provides … which doesn't satisfy`) naming an `@infra-delivery/*` package.
+ * `yarn install` prints only a summary of these (YN0086 "Some peer dependencies are
+ * incorrectly met by dependencies"), which the template's own packages print too.
+ */
+function unmetPeerRequirements(portal) {
+  const result = spawnSync('yarn', ['explain', 'peer-requirements'], {
+    cwd: portal,
+    encoding: 'utf8',
+    env: { ...process.env, FORCE_COLOR: '0' },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  assert(
+    result.status === 0,
+    `yarn explain peer-requirements exited with ${result.status}: ${result.stderr}`,
+  );
+  return result.stdout
+    .split('\n')
+    .filter(line => / → ✘ /.test(line) && line.includes('@infra-delivery/'))
+    .map(line =>
+      line
+        .replace(/^p\w+ → ✘ /, '')
+        .replace(/@file:\S+/g, '')
+        .replace(/ \[\w+\]/g, '')
+        .trim(),
+    );
+}
+
 /** The portal's package.json files after the READMEs' `yarn add` lines and the pins. */
 function addPackages(portal, tarballs) {
   const rootFile = path.join(portal, 'package.json');
@@ -1139,6 +1169,14 @@ async function main() {
         return `none; new to the portal: ${added.join(', ') || 'nothing'}`;
       },
       // Copies are a failure, but the portal may still work with them: go on and see.
+      { goOn: true },
+    ],
+    [
+      'install: Yarn finds every peer dependency our packages bring met',
+      () => {
+        const unmet = unmetPeerRequirements(portal);
+        assert(unmet.length === 0, unmet.join('; '));
+      },
       { goOn: true },
     ],
     [
