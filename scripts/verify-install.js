@@ -857,6 +857,26 @@ async function backendChecks(backendUrl, tarballs) {
   );
 }
 
+/**
+ * Whether a browser console message (or an uncaught error) comes from our packages: the code
+ * that printed it, or the innermost frame of its stack (a React warning's component stack
+ * starts at the component concerned), is in an `@infra-delivery/*` package. A warning of
+ * Backstage's own components or of a library they use (`findDOMNode` in core-components'
+ * Link, material-table's `defaultProps`), printed while one of our views renders them, names
+ * that library first and is not ours. An uncaught error is ours wherever our code is on its
+ * stack.
+ */
+function ourConsoleMessage({ text, source, uncaught }) {
+  if (source.includes('/@infra-delivery/')) return true;
+  // An error nobody caught, thrown wherever our code is on its stack.
+  if (uncaught) return text.includes('/@infra-delivery/');
+  const frame = text
+    .split('\n')
+    .map(line => line.trim())
+    .find(line => /^at .*[(/]/.test(line) && !/^at (?:async )?\w*$/.test(line));
+  return Boolean(frame?.includes('/@infra-delivery/'));
+}
+
 async function frontendChecks(portal, frontendUrl) {
   if (!fs.existsSync(CHROMIUM)) {
     console.log(`skip frontend checks: no Chromium at ${CHROMIUM}`);
@@ -889,6 +909,25 @@ async function frontendChecks(portal, frontendUrl) {
   });
   const page = await browser.newPage();
   page.setDefaultTimeout(60_000);
+  // What the pages print as errors and warnings (React's among them) and what they throw.
+  const consoleMessages = [];
+  page.on('console', message => {
+    if (message.type() === 'error' || message.type() === 'warning') {
+      consoleMessages.push({
+        page: page.url(),
+        text: message.text(),
+        source: message.location()?.url ?? '',
+      });
+    }
+  });
+  page.on('pageerror', error => {
+    consoleMessages.push({
+      page: page.url(),
+      text: error.stack ?? error.message,
+      source: '',
+      uncaught: true,
+    });
+  });
   /** A check in the browser; a failure leaves a screenshot beside the logs. */
   const browserCheck = (name, body) =>
     check(name, async () => {
@@ -972,6 +1011,26 @@ async function frontendChecks(portal, frontendUrl) {
         await page
           .getByRole('option', { name: 'Production (production)' })
           .waitFor();
+      },
+    );
+    await check(
+      'frontend: the browser console has no error or warning of our packages',
+      async () => {
+        const ours = consoleMessages.filter(ourConsoleMessage);
+        const summary = list =>
+          [...new Set(list.map(m => m.text.split('\n')[0].slice(0, 120)))]
+            .map(text => `"${text}"`)
+            .join(', ');
+        assert(
+          ours.length === 0,
+          `${ours.length}: ${ours
+            .map(m => `${m.page}: ${m.text.split('\n').slice(0, 3).join(' ')}`)
+            .join(' | ')}`,
+        );
+        const others = consoleMessages.length - ours.length;
+        return `none; ${others} of other packages${
+          others ? `: ${summary(consoleMessages)}` : ''
+        }`;
       },
     );
   } finally {
