@@ -650,17 +650,50 @@ catalog:
     path.join(portal, 'examples/entities.yaml'),
     `---\n${annotatedComponentYaml()}`,
   );
-  // The scaffolder module's example template, read from the installed package as its README
-  // says, beside the portal's own template in the location that already allows Templates.
-  fs.appendFileSync(
-    path.join(portal, 'examples/template/template.yaml'),
-    `---\n${fs.readFileSync(
-      path.join(
-        portal,
-        'node_modules/@infra-delivery/plugin-scaffolder-backend-module-infra-delivery/templates/infra-delivery-stack/template.yaml',
-      ),
-      'utf8',
-    )}`,
+  addExampleTemplate(portal);
+}
+
+/**
+ * The scaffolder module's example template, as its README says: the README's shell lines copy
+ * it out of the installed package, and its location entries go into the `catalog.locations`
+ * list of the portal's app-config.yaml, beside the template's own (a list in another config
+ * file would replace that one).
+ */
+function addExampleTemplate(portal) {
+  const blocks = codeBlocks(PACKAGE_DIRS.scaffolder);
+  const copy = blocks.find(
+    b =>
+      b.lang === 'bash' &&
+      b.code.includes('templates/infra-delivery-stack/template.yaml'),
+  );
+  assert(
+    copy,
+    `${PACKAGE_DIRS.scaffolder}/README.md has no lines copying the template`,
+  );
+  run('example-template', 'bash', ['-euc', copy.code], { cwd: portal });
+  const location = blocks.find(
+    b => b.lang === 'yaml' && /^ {2}locations:$/m.test(b.code),
+  );
+  assert(
+    location,
+    `${PACKAGE_DIRS.scaffolder}/README.md has no catalog.locations entry`,
+  );
+  const lines = location.code.split('\n');
+  const entries = lines
+    .slice(lines.indexOf('  locations:') + 1)
+    .filter(line => line.trim() && !/^\s*#/.test(line));
+  const file = path.join(portal, 'app-config.yaml');
+  const config = fs.readFileSync(file, 'utf8');
+  assert(
+    /^ {2}locations:\n/m.test(config),
+    "the portal's app-config.yaml has no catalog.locations",
+  );
+  fs.writeFileSync(
+    file,
+    config.replace(
+      /^ {2}locations:\n/m,
+      `  locations:\n${entries.join('\n')}\n`,
+    ),
   );
 }
 
