@@ -215,6 +215,20 @@ function checkTarball(tarball, sources) {
             : ''
         }`,
       );
+      const unshipped = repositoryPaths(
+        fs.readFileSync(path.join(root, 'README.md'), 'utf8'),
+      ).filter(({ target }) => !has(target));
+      expect(
+        unshipped.length === 0,
+        name,
+        `README.md names no file of this repository the package does not ship${
+          unshipped.length
+            ? ` (${unshipped
+                .map(({ line, target }) => `line ${line}: ${target}`)
+                .join('; ')})`
+            : ''
+        }`,
+      );
       for (const { heading, names } of README_SECTIONS[name] ?? []) {
         const section = readmeSection(
           fs.readFileSync(path.join(root, 'README.md'), 'utf8'),
@@ -444,6 +458,35 @@ function relativeLinks(markdown) {
     }
   }
   return found.sort((a, b) => a.line - b.line);
+}
+
+/**
+ * The code spans of a Markdown document's prose that name a path of this repository outside
+ * the package (`src/routes/….test.ts`, `scripts/…`, `docs/…`, `examples/…`, `plugins/…`), with
+ * their line numbers. An adopter reads the README on npmjs.com or in node_modules, where such a
+ * path names nothing; `packages/app` and `packages/backend` are the adopter's own portal's.
+ * Code blocks are skipped (their commands run in the adopter's portal).
+ */
+function repositoryPaths(markdown) {
+  const blank = text => text.replace(/[^\n]/g, ' ');
+  const prose = markdown.replace(
+    /^ {0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?^ {0,3}\1[^\n]*$/gm,
+    blank,
+  );
+  const found = [];
+  for (const match of prose.matchAll(/`([^`\n]+)`/g)) {
+    const target = match[1].replace(/^\.\//, '');
+    if (
+      /^(?:src|scripts|docs|examples|plugins|packages|\.changeset)\/\S*$/.test(
+        target,
+      ) &&
+      !/^packages\/(?:app|backend)(?:\/|$)/.test(target)
+    ) {
+      const line = prose.slice(0, match.index).split('\n').length;
+      found.push({ line, target });
+    }
+  }
+  return found;
 }
 
 /** The folder `dependency` resolves to from `dir`, as Node looks it up through node_modules. */

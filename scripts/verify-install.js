@@ -514,6 +514,36 @@ function addedPackages(before, after) {
     .map(([name, versions]) => `${name} ${[...versions].join(', ')}`);
 }
 
+/**
+ * The peer requirements Yarn finds unmet that concern our packages, from `yarn explain
+ * peer-requirements` in the portal: a line `pXXXXXX → ✘ <provider> doesn't provide <peer> to
+ * <requester>` (or `provides … which doesn't satisfy`) naming an `@infra-delivery/*` package.
+ * `yarn install` prints only a summary of these (YN0086 "Some peer dependencies are
+ * incorrectly met by dependencies"), which the template's own packages print too.
+ */
+function unmetPeerRequirements(portal) {
+  const result = spawnSync('yarn', ['explain', 'peer-requirements'], {
+    cwd: portal,
+    encoding: 'utf8',
+    env: { ...process.env, FORCE_COLOR: '0' },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  assert(
+    result.status === 0,
+    `yarn explain peer-requirements exited with ${result.status}: ${result.stderr}`,
+  );
+  return result.stdout
+    .split('\n')
+    .filter(line => / → ✘ /.test(line) && line.includes('@infra-delivery/'))
+    .map(line =>
+      line
+        .replace(/^p\w+ → ✘ /, '')
+        .replace(/@file:\S+/g, '')
+        .replace(/ \[\w+\]/g, '')
+        .trim(),
+    );
+}
+
 /** The portal's package.json files after the READMEs' `yarn add` lines and the pins. */
 function addPackages(portal, tarballs) {
   const rootFile = path.join(portal, 'package.json');
@@ -620,17 +650,50 @@ catalog:
     path.join(portal, 'examples/entities.yaml'),
     `---\n${annotatedComponentYaml()}`,
   );
-  // The scaffolder module's example template, read from the installed package as its README
-  // says, beside the portal's own template in the location that already allows Templates.
-  fs.appendFileSync(
-    path.join(portal, 'examples/template/template.yaml'),
-    `---\n${fs.readFileSync(
-      path.join(
-        portal,
-        'node_modules/@infra-delivery/plugin-scaffolder-backend-module-infra-delivery/templates/infra-delivery-stack/template.yaml',
-      ),
-      'utf8',
-    )}`,
+  addExampleTemplate(portal);
+}
+
+/**
+ * The scaffolder module's example template, as its README says: the README's shell lines copy
+ * it out of the installed package, and its location entries go into the `catalog.locations`
+ * list of the portal's app-config.yaml, beside the template's own (a list in another config
+ * file would replace that one).
+ */
+function addExampleTemplate(portal) {
+  const blocks = codeBlocks(PACKAGE_DIRS.scaffolder);
+  const copy = blocks.find(
+    b =>
+      b.lang === 'bash' &&
+      b.code.includes('templates/infra-delivery-stack/template.yaml'),
+  );
+  assert(
+    copy,
+    `${PACKAGE_DIRS.scaffolder}/README.md has no lines copying the template`,
+  );
+  run('example-template', 'bash', ['-euc', copy.code], { cwd: portal });
+  const location = blocks.find(
+    b => b.lang === 'yaml' && /^ {2}locations:$/m.test(b.code),
+  );
+  assert(
+    location,
+    `${PACKAGE_DIRS.scaffolder}/README.md has no catalog.locations entry`,
+  );
+  const lines = location.code.split('\n');
+  const entries = lines
+    .slice(lines.indexOf('  locations:') + 1)
+    .filter(line => line.trim() && !/^\s*#/.test(line));
+  const file = path.join(portal, 'app-config.yaml');
+  const config = fs.readFileSync(file, 'utf8');
+  assert(
+    /^ {2}locations:\n/m.test(config),
+    "the portal's app-config.yaml has no catalog.locations",
+  );
+  fs.writeFileSync(
+    file,
+    config.replace(
+      /^ {2}locations:\n/m,
+      `  locations:\n${entries.join('\n')}\n`,
+    ),
   );
 }
 
@@ -827,6 +890,26 @@ async function backendChecks(backendUrl, tarballs) {
   );
 }
 
+/**
+ * Whether a browser console message (or an uncaught error) comes from our packages: the code
+ * that printed it, or the innermost frame of its stack (a React warning's component stack
+ * starts at the component concerned), is in an `@infra-delivery/*` package. A warning of
+ * Backstage's own components or of a library they use (`findDOMNode` in core-components'
+ * Link, material-table's `defaultProps`), printed while one of our views renders them, names
+ * that library first and is not ours. An uncaught error is ours wherever our code is on its
+ * stack.
+ */
+function ourConsoleMessage({ text, source, uncaught }) {
+  if (source.includes('/@infra-delivery/')) return true;
+  // An error nobody caught, thrown wherever our code is on its stack.
+  if (uncaught) return text.includes('/@infra-delivery/');
+  const frame = text
+    .split('\n')
+    .map(line => line.trim())
+    .find(line => /^at .*[(/]/.test(line) && !/^at (?:async )?\w*$/.test(line));
+  return Boolean(frame?.includes('/@infra-delivery/'));
+}
+
 async function frontendChecks(portal, frontendUrl) {
   if (!fs.existsSync(CHROMIUM)) {
     console.log(`skip frontend checks: no Chromium at ${CHROMIUM}`);
@@ -859,6 +942,25 @@ async function frontendChecks(portal, frontendUrl) {
   });
   const page = await browser.newPage();
   page.setDefaultTimeout(60_000);
+  // What the pages print as errors and warnings (React's among them) and what they throw.
+  const consoleMessages = [];
+  page.on('console', message => {
+    if (message.type() === 'error' || message.type() === 'warning') {
+      consoleMessages.push({
+        page: page.url(),
+        text: message.text(),
+        source: message.location()?.url ?? '',
+      });
+    }
+  });
+  page.on('pageerror', error => {
+    consoleMessages.push({
+      page: page.url(),
+      text: error.stack ?? error.message,
+      source: '',
+      uncaught: true,
+    });
+  });
   /** A check in the browser; a failure leaves a screenshot beside the logs. */
   const browserCheck = (name, body) =>
     check(name, async () => {
@@ -942,6 +1044,26 @@ async function frontendChecks(portal, frontendUrl) {
         await page
           .getByRole('option', { name: 'Production (production)' })
           .waitFor();
+      },
+    );
+    await check(
+      'frontend: the browser console has no error or warning of our packages',
+      async () => {
+        const ours = consoleMessages.filter(ourConsoleMessage);
+        const summary = list =>
+          [...new Set(list.map(m => m.text.split('\n')[0].slice(0, 120)))]
+            .map(text => `"${text}"`)
+            .join(', ');
+        assert(
+          ours.length === 0,
+          `${ours.length}: ${ours
+            .map(m => `${m.page}: ${m.text.split('\n').slice(0, 3).join(' ')}`)
+            .join(' | ')}`,
+        );
+        const others = consoleMessages.length - ours.length;
+        return `none; ${others} of other packages${
+          others ? `: ${summary(consoleMessages)}` : ''
+        }`;
       },
     );
   } finally {
@@ -1139,6 +1261,14 @@ async function main() {
         return `none; new to the portal: ${added.join(', ') || 'nothing'}`;
       },
       // Copies are a failure, but the portal may still work with them: go on and see.
+      { goOn: true },
+    ],
+    [
+      'install: Yarn finds every peer dependency our packages bring met',
+      () => {
+        const unmet = unmetPeerRequirements(portal);
+        assert(unmet.length === 0, unmet.join('; '));
+      },
       { goOn: true },
     ],
     [

@@ -3,8 +3,9 @@ export interface Config {
     runners?: {
       /**
        * The command that starts a runner, as the portal shows it in the command to copy (the
-       * token, `--url` and the other options are added), e.g.
-       * `yarn workspace @infra-delivery/runner start` in this repository. Default `npx @infra-delivery/runner`.
+       * token, `--url` and the other options are added), e.g. `yarn infra-delivery-runner`
+       * where the runner is a dependency of the project it runs in. Default
+       * `npx @infra-delivery/runner`.
        * @visibility frontend
        */
       command?: string;
