@@ -3,7 +3,8 @@ import { expect, Locator, Page, test } from '@playwright/test';
 /**
  * The dialogs by keyboard alone: each opened with Enter takes the focus inside it (MUI left it
  * on the backdrop's container, outside the dialog and with no visible focus), keeps it on its
- * fields and buttons under Tab and Shift+Tab, shows it as a ring on a button, closes with Escape and gives it back to the button that opened it.
+ * fields and buttons under Tab and Shift+Tab, shows it as a ring on a button (and on the row's
+ * or card's button that opened it), closes with Escape and gives it back to the button that opened it.
  * Dialogs are cancelled: nothing here changes the demo data other tests read.
  */
 const ENTITY = '/catalog/default/component/payments-api';
@@ -21,8 +22,21 @@ async function tabTo(page: Page, target: Locator) {
   throw new Error('Tab never reached the button');
 }
 
+/** The width of the outline `element` shows, in px: 0 without one. */
+function outlineWidth(element: Locator) {
+  return element.evaluate(target => {
+    const style = getComputedStyle(target);
+    return style.outlineStyle === 'none' ? 0 : parseFloat(style.outlineWidth);
+  });
+}
+
 async function expectDialogKeepsAndGivesBackFocus(page: Page, opener: Locator) {
   await tabTo(page, opener);
+  // The button in a table row or a card's header shows its focus as a ring.
+  expect(
+    await outlineWidth(opener),
+    'the outline of the focused button',
+  ).toBeGreaterThanOrEqual(2);
   await page.keyboard.press('Enter');
   const dialog = page.getByRole('dialog');
   await expect(dialog).toBeVisible();
@@ -54,10 +68,7 @@ async function expectDialogKeepsAndGivesBackFocus(page: Page, opener: Locator) {
   const button = dialog.getByRole('button').last();
   await tabTo(page, button);
   expect(
-    await button.evaluate(element => {
-      const style = getComputedStyle(element);
-      return style.outlineStyle !== 'none' && parseFloat(style.outlineWidth);
-    }),
+    await outlineWidth(button),
     'the outline of a focused dialog button',
   ).toBeGreaterThanOrEqual(2);
   await page.keyboard.press('Escape');

@@ -1,6 +1,6 @@
 import Dialog, { DialogProps } from '@material-ui/core/Dialog';
-import { makeStyles } from '@material-ui/core/styles';
 import { KeyboardEvent } from 'react';
+import { useFocusRingStyles } from './focusRing';
 
 /** What takes the focus in a dialog's content: a field to fill in. */
 const FIELD =
@@ -67,23 +67,12 @@ function keepTabRoundTheControls(event: KeyboardEvent<HTMLElement>) {
   next.focus();
 }
 
-// Keyboard focus shows as a ring, as on the runs' filter chips: MUI's focus ripple on a
-// contained button was hardly lighter than the button.
-const useStyles = makeStyles(theme => ({
-  paper: {
-    '& .Mui-focusVisible': {
-      outline: `2px solid ${theme.palette.primary.main}`,
-      outlineOffset: 2,
-    },
-  },
-}));
-
 /**
  * Every dialog of the plugin: MUI's, with the focus put in it as it opens, shown as a ring,
  * and kept on its fields and buttons under Tab.
  */
 export const PluginDialog = ({ PaperProps, ...props }: DialogProps) => {
-  const classes = useStyles();
+  const { focusRing } = useFocusRingStyles();
   return (
     <Dialog
       TransitionProps={FOCUS_ON_OPEN}
@@ -95,7 +84,7 @@ export const PluginDialog = ({ PaperProps, ...props }: DialogProps) => {
           keepTabRoundTheControls(event);
         },
       }}
-      classes={{ paper: classes.paper }}
+      classes={{ paper: focusRing }}
     />
   );
 };
