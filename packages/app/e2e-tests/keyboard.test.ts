@@ -2,8 +2,9 @@ import { expect, Locator, Page, test } from '@playwright/test';
 
 /**
  * The dialogs by keyboard alone: each opened with Enter takes the focus inside it (MUI left it
- * on the backdrop's container, outside the dialog and with no visible focus), keeps it there
- * under Tab and Shift+Tab, shows it as a ring on a button, closes with Escape and gives it back to the button that opened it.
+ * on the backdrop's container, outside the dialog and with no visible focus), keeps it on its
+ * fields and buttons under Tab and Shift+Tab, shows it as a ring on a button (and on the row's
+ * or card's button that opened it), closes with Escape and gives it back to the button that opened it.
  * Dialogs are cancelled: nothing here changes the demo data other tests read.
  */
 const ENTITY = '/catalog/default/component/payments-api';
@@ -21,8 +22,21 @@ async function tabTo(page: Page, target: Locator) {
   throw new Error('Tab never reached the button');
 }
 
+/** The width of the outline `element` shows, in px: 0 without one. */
+function outlineWidth(element: Locator) {
+  return element.evaluate(target => {
+    const style = getComputedStyle(target);
+    return style.outlineStyle === 'none' ? 0 : parseFloat(style.outlineWidth);
+  });
+}
+
 async function expectDialogKeepsAndGivesBackFocus(page: Page, opener: Locator) {
   await tabTo(page, opener);
+  // The button in a table row or a card's header shows its focus as a ring.
+  expect(
+    await outlineWidth(opener),
+    'the outline of the focused button',
+  ).toBeGreaterThanOrEqual(2);
   await page.keyboard.press('Enter');
   const dialog = page.getByRole('dialog');
   await expect(dialog).toBeVisible();
@@ -34,25 +48,27 @@ async function expectDialogKeepsAndGivesBackFocus(page: Page, opener: Locator) {
       element.matches('input, textarea, button, [role=button]'),
     ),
   ).toBe(true);
-  // Never to the page behind. (MUI 4's focus trap passes through the dialog's own container
-  // once a round, between the last button and the first field.)
-  for (const key of ['Tab', 'Tab', 'Tab', 'Shift+Tab']) {
+  // Round its fields and buttons: never to the page behind, nor to the dialog's own container
+  // (MUI 4's focus trap passed through it once a round, between the last button and the
+  // first field).
+  for (const key of ['Tab', 'Tab', 'Tab', 'Tab', 'Shift+Tab', 'Shift+Tab']) {
     await page.keyboard.press(key);
     expect(
-      await page.evaluate(() =>
-        Boolean(document.activeElement?.closest('.MuiDialog-root')),
-      ),
-      `the focus stays in the dialog after ${key}`,
+      await page.evaluate(() => {
+        const active = document.activeElement;
+        return Boolean(
+          active?.closest('[role=dialog]') &&
+            active.matches('input, textarea, button, [role=button], a[href]'),
+        );
+      }),
+      `the focus is on a field or button of the dialog after ${key}`,
     ).toBe(true);
   }
   // A focused button shows a ring.
   const button = dialog.getByRole('button').last();
   await tabTo(page, button);
   expect(
-    await button.evaluate(element => {
-      const style = getComputedStyle(element);
-      return style.outlineStyle !== 'none' && parseFloat(style.outlineWidth);
-    }),
+    await outlineWidth(button),
     'the outline of a focused dialog button',
   ).toBeGreaterThanOrEqual(2);
   await page.keyboard.press('Escape');

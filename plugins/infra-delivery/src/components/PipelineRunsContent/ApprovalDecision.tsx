@@ -2,6 +2,8 @@ import { StepExecution } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { PersonName } from '../common/PersonName';
+import { RunStatus } from '../common/RunStatus';
+import { StatusLabel } from '../common/StatusLabel';
 import { Timestamp } from '../common/Timestamp';
 import { noLogsText, StepRun } from './StepLogs';
 
@@ -15,6 +17,28 @@ function decisionOf(step: StepExecution) {
     comment: text(outputs.comment),
   };
 }
+
+/** Whether a person approved (`SUCCEEDED`) or rejected (`FAILED`, ended) the approval step. */
+function isDecided(step: StepExecution): boolean {
+  return (
+    step.status === 'SUCCEEDED' ||
+    (step.status === 'FAILED' && step.completedAt !== undefined)
+  );
+}
+
+/**
+ * An approval step's status as the decision taken: Approved or Rejected. "Succeeded" and
+ * "Failed" read as if the approval itself had run, and "Failed" as if something broke when a
+ * person said no.
+ */
+export const ApprovalStatus = ({ step }: { step: StepExecution }) => {
+  if (!isDecided(step)) return <RunStatus status={step.status} />;
+  return step.status === 'SUCCEEDED' ? (
+    <StatusLabel kind="ok" label="Approved" />
+  ) : (
+    <StatusLabel kind="error" label="Rejected" />
+  );
+};
 
 /**
  * An approval step's record in place of logs (it writes none): who approved or rejected it,
@@ -32,10 +56,7 @@ export const ApprovalDecision = ({
   /** A member's email or a service account's name for an id. */
   personName: (id?: string) => string | undefined;
 }) => {
-  const decided =
-    step.status === 'SUCCEEDED' ||
-    (step.status === 'FAILED' && step.completedAt !== undefined);
-  if (!decided) {
+  if (!isDecided(step)) {
     return <Typography variant="caption">{noLogsText(step, run)}</Typography>;
   }
   const { decidedById, comment } = decisionOf(step);

@@ -950,7 +950,11 @@ describe('PipelineRunsContent', () => {
     ).toBeInTheDocument();
   });
 
-  it('says who approved or rejected an approval, and what they wrote', async () => {
+  /** The waiting run's approval step, decided by Ada: approved (`SUCCEEDED`) or rejected. */
+  function serveDecidedApproval(
+    status: 'SUCCEEDED' | 'FAILED',
+    outputs: Record<string, string>,
+  ) {
     serveRuns();
     const [plan, approval, apply] = steps[waiting.id];
     server.use(
@@ -960,15 +964,19 @@ describe('PipelineRunsContent', () => {
             plan,
             {
               ...approval,
-              status: 'SUCCEEDED',
+              status,
               completedAt: now,
-              outputs: { decidedById: 'member-ada', comment: 'Ship it' },
+              outputs: { decidedById: 'member-ada', ...outputs },
             },
             apply,
           ],
         }),
       ),
     );
+  }
+
+  it('says who approved or rejected an approval, and what they wrote', async () => {
+    serveDecidedApproval('SUCCEEDED', { comment: 'Ship it' });
     renderEntityContent(<PipelineRunsContent />, entity);
     const card = await openRun('Apply network changes');
 
@@ -978,6 +986,24 @@ describe('PipelineRunsContent', () => {
     ).toBeInTheDocument();
     expect(within(card).getByText('“Ship it”')).toBeInTheDocument();
   });
+
+  it.each([
+    ['SUCCEEDED', 'Approved', 'Succeeded'],
+    ['FAILED', 'Rejected', 'Failed'],
+  ] as const)(
+    'names a decided approval step %s by its decision, %s',
+    async (status, decision, generic) => {
+      serveDecidedApproval(status, {});
+      renderEntityContent(<PipelineRunsContent />, entity);
+      const card = await openRun('Apply network changes');
+
+      const summary = within(card).getByRole('button', {
+        name: /^2\. Approval/,
+      });
+      expect(within(summary).getByText(decision)).toBeInTheDocument();
+      expect(within(summary).queryByText(generic)).not.toBeInTheDocument();
+    },
+  );
 
   it('names a portal user who decided an approval as the run’s header names who started it', async () => {
     serveRuns();

@@ -1,3 +1,4 @@
+import { IacExecutionSummary } from '@infra-delivery/plugin-infra-delivery-common';
 import { renderInTestApp } from '@backstage/test-utils';
 import { screen } from '@testing-library/react';
 import {
@@ -7,17 +8,20 @@ import {
 import { PlanSummary, summariesInStepOrder } from './PlanSummary';
 
 describe('PlanSummary', () => {
-  it('says that a plan which changes nothing has nothing to apply', async () => {
-    await renderInTestApp(
+  /** A plan of run r1 with `counts`. */
+  const renderPlan = (counts: Partial<IacExecutionSummary>) =>
+    renderInTestApp(
       <PlanSummary
         summary={iacExecutionSummary({
           id: 's1',
           pipelineRunId: 'r1',
-          unchangedCount: 4,
-          applyable: false,
+          ...counts,
         })}
       />,
     );
+
+  it('says that a plan which changes nothing has nothing to apply', async () => {
+    await renderPlan({ unchangedCount: 4, applyable: false });
     expect(screen.getByText(byTextContent(/^Plan:/))).toHaveTextContent(
       'Plan: +0 ~0 −0 · 4 unchanged · nothing to apply',
     );
@@ -45,6 +49,16 @@ describe('PlanSummary', () => {
       </>,
     );
     expect(screen.queryByText(/nothing to apply/)).not.toBeInTheDocument();
+  });
+
+  it('colours the counts that count something, leaves a 0 in the text’s colour, and names each on hover', async () => {
+    await renderPlan({ addCount: 4 });
+    const added = screen.getByTitle('4 to add');
+    expect(added).toHaveTextContent('+4');
+    expect(added.style.color).not.toBe('');
+    for (const zero of ['0 to change', '0 to destroy']) {
+      expect(screen.getByTitle(zero).style.color).toBe('');
+    }
   });
 
   it('orders a run’s summaries as its steps ran: the plan above the destroy that followed it', () => {

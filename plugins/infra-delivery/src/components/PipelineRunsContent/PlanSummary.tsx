@@ -5,6 +5,7 @@ import {
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { useTheme } from '@material-ui/core/styles';
+import { Fragment } from 'react';
 import { RUN_TYPE_LABELS } from '../common/labels';
 
 /**
@@ -17,15 +18,55 @@ const COLOURS = {
   dark: { add: '#81c784', change: '#ffb74d', destroy: '#ef9a9a' },
 };
 
+type ChangeKind = 'add' | 'change' | 'destroy';
+
+const COUNTS: { sign: string; what: ChangeKind }[] = [
+  { sign: '+', what: 'add' },
+  { sign: '~', what: 'change' },
+  { sign: '−', what: 'destroy' },
+];
+
+/**
+ * One count of `+add ~change −destroy`: in its colour where it counts something, in the
+ * text's where it is 0 — a red "−0" read as something destroyed — and named in full on hover.
+ */
+const Count = ({
+  sign,
+  count,
+  colour,
+  what,
+}: {
+  sign: string;
+  count: number;
+  colour: string;
+  what: ChangeKind;
+}) => (
+  <span
+    style={count > 0 ? { color: colour } : undefined}
+    title={`${count} to ${what}`}
+  >
+    {sign}
+    {count}
+  </span>
+);
+
 export const PlanSummary = ({ summary }: { summary: IacExecutionSummary }) => {
   const colour = COLOURS[useTheme().palette.type];
   return (
     <Box marginY={1}>
       <Typography variant="subtitle2" component="p">
         {RUN_TYPE_LABELS[summary.runType]}:{' '}
-        <span style={{ color: colour.add }}>+{summary.addCount}</span>{' '}
-        <span style={{ color: colour.change }}>~{summary.changeCount}</span>{' '}
-        <span style={{ color: colour.destroy }}>−{summary.destroyCount}</span>
+        {COUNTS.map(({ sign, what }, index) => (
+          <Fragment key={what}>
+            {index > 0 && ' '}
+            <Count
+              sign={sign}
+              count={summary[`${what}Count`]}
+              colour={colour[what]}
+              what={what}
+            />
+          </Fragment>
+        ))}
         {summary.importCount > 0 && ` · ${summary.importCount} to import`}
         {summary.replaceCount > 0 && ` · ${summary.replaceCount} replaced`}
         {summary.readCount > 0 && ` · ${summary.readCount} read`}

@@ -28,6 +28,7 @@ import { WhyItWaits } from './WhyItWaits';
 import { ErrorText } from '../common/WarningText';
 import { CARD_HEADING } from '../common/cardHeading';
 import { CardBody } from '../common/CardBody';
+import { useFocusRingStyles } from '../common/focusRing';
 
 /** One run: its actions, steps with logs, plan summaries and resource changes. */
 export const RunDetails = ({
@@ -75,6 +76,7 @@ export const RunDetails = ({
   }, [client, runId]);
   const { value, loading, error, retry } = load;
   const refresh = useCallback(() => retry(), [retry]);
+  const { focusRing } = useFocusRingStyles();
   const { message, say } = useActionMessage(
     id => id === value?.run.id && FINAL_STATUSES.includes(value.run.status),
   );
@@ -85,7 +87,13 @@ export const RunDetails = ({
   );
 
   return (
-    <Box marginTop={2} component="section" aria-label="Run details">
+    <Box
+      marginTop={2}
+      component="section"
+      aria-label="Run details"
+      // Approve, Reject and Cancel run show keyboard focus as a ring.
+      className={focusRing}
+    >
       <InfoCard
         titleTypographyProps={CARD_HEADING}
         title={

@@ -13,7 +13,7 @@ import { useState } from 'react';
 import { Duration } from '../common/Duration';
 import { STEP_TYPE_LABELS } from '../common/labels';
 import { RunStatus } from '../common/RunStatus';
-import { ApprovalDecision } from './ApprovalDecision';
+import { ApprovalDecision, ApprovalStatus } from './ApprovalDecision';
 import { StepLogs, StepRun } from './StepLogs';
 import { RunnerSilenceNotice, StepRunnerCaption } from './StepRunner';
 import { ErrorText } from '../common/WarningText';
@@ -128,7 +128,11 @@ export const StepTimeline = ({
               <Typography variant="caption" color="textSecondary">
                 {STEP_TYPE_LABELS[step.type]}
               </Typography>
-              <RunStatus status={step.status} />
+              {step.type === 'approval' ? (
+                <ApprovalStatus step={step} />
+              ) : (
+                <RunStatus status={step.status} />
+              )}
               <Typography variant="caption" color="textSecondary">
                 <Duration
                   startedAt={step.startedAt}

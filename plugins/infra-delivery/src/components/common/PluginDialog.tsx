@@ -1,5 +1,6 @@
 import Dialog, { DialogProps } from '@material-ui/core/Dialog';
-import { makeStyles } from '@material-ui/core/styles';
+import { KeyboardEvent } from 'react';
+import { useFocusRingStyles } from './focusRing';
 
 /** What takes the focus in a dialog's content: a field to fill in. */
 const FIELD =
@@ -28,22 +29,62 @@ const FOCUS_ON_OPEN: DialogProps['TransitionProps'] = {
   },
 };
 
-// Keyboard focus shows as a ring, as on the runs' filter chips: MUI's focus ripple on a
-// contained button was hardly lighter than the button.
-const useStyles = makeStyles(theme => ({
-  paper: {
-    '& .Mui-focusVisible': {
-      outline: `2px solid ${theme.palette.primary.main}`,
-      outlineOffset: 2,
-    },
-  },
-}));
+/** What Tab stops at in a dialog. */
+const TABBABLE =
+  'a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])';
 
-/** Every dialog of the plugin: MUI's, with the focus put in it as it opens and shown as a ring. */
-export const PluginDialog = (props: DialogProps) => (
-  <Dialog
-    TransitionProps={FOCUS_ON_OPEN}
-    {...props}
-    classes={{ paper: useStyles().paper }}
-  />
-);
+function tabStops(paper: HTMLElement): HTMLElement[] {
+  return Array.from(paper.querySelectorAll<HTMLElement>(TABBABLE)).filter(
+    element =>
+      element.tabIndex >= 0 &&
+      !(element as HTMLButtonElement).disabled &&
+      !(element instanceof HTMLInputElement && element.type === 'hidden') &&
+      !element.closest('[aria-hidden="true"], [hidden]'),
+  );
+}
+
+/**
+ * Tab from the dialog's last field or button goes round to its first, and Shift+Tab from the
+ * first to the last. MUI 4's focus trap sent the focus round through the dialog's own
+ * container instead: one Tab in every round landed on an element that is no control and shows
+ * no focus, and Enter or Space there did nothing.
+ */
+function keepTabRoundTheControls(event: KeyboardEvent<HTMLElement>) {
+  if (event.key !== 'Tab' || event.defaultPrevented) return;
+  const stops = tabStops(event.currentTarget);
+  if (stops.length === 0) return;
+  const focused = event.currentTarget.ownerDocument.activeElement;
+  const first = stops[0];
+  const last = stops[stops.length - 1];
+  let next: HTMLElement | undefined;
+  if (event.shiftKey) {
+    if (focused === first || focused === event.currentTarget) next = last;
+  } else if (focused === last) {
+    next = first;
+  }
+  if (!next) return;
+  event.preventDefault();
+  next.focus();
+}
+
+/**
+ * Every dialog of the plugin: MUI's, with the focus put in it as it opens, shown as a ring,
+ * and kept on its fields and buttons under Tab.
+ */
+export const PluginDialog = ({ PaperProps, ...props }: DialogProps) => {
+  const { focusRing } = useFocusRingStyles();
+  return (
+    <Dialog
+      TransitionProps={FOCUS_ON_OPEN}
+      {...props}
+      PaperProps={{
+        ...PaperProps,
+        onKeyDown: event => {
+          PaperProps?.onKeyDown?.(event);
+          keepTabRoundTheControls(event);
+        },
+      }}
+      classes={{ paper: focusRing }}
+    />
+  );
+};

@@ -1,8 +1,11 @@
-import { screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderInTestApp } from '@backstage/frontend-test-utils';
+import Button from '@material-ui/core/Button';
+import { ButtonBaseActions } from '@material-ui/core/ButtonBase';
 import { useState } from 'react';
 import { PluginTable } from './PluginTable';
+import { TableCard } from './TableCard';
 import { TABLE_OPTIONS } from './tableOptions';
 
 interface Row {
@@ -16,7 +19,66 @@ const rows: Row[] = [
   { id: '2', name: 'alpha', state: 'first' },
 ];
 
+/** The outline an element shows, in px: 0 without one. */
+function outlineWidth(element: Element): number {
+  const style = getComputedStyle(element);
+  return style.outlineStyle === 'solid' ? parseFloat(style.outlineWidth) : 0;
+}
+
 describe('PluginTable', () => {
+  // MUI marks the button that has keyboard focus through its `focusVisible` action, as it does
+  // on Tab in a browser (jsdom does not say which focus is a keyboard's).
+  it("shows keyboard focus on a row's outlined button and a card's button as a ring", async () => {
+    const actions: Record<string, ButtonBaseActions | null> = {};
+    await renderInTestApp(
+      <TableCard
+        title="API keys"
+        action={
+          <Button
+            variant="contained"
+            action={action => {
+              actions.create = action;
+            }}
+          >
+            Create API key
+          </Button>
+        }
+      >
+        <PluginTable<Row>
+          options={TABLE_OPTIONS}
+          data={rows}
+          columns={[
+            { title: 'Name', field: 'name' },
+            {
+              title: 'Actions',
+              render: row => (
+                <Button
+                  variant="outlined"
+                  size="small"
+                  action={action => {
+                    actions[row.name] = action;
+                  }}
+                >
+                  Revoke {row.name}
+                </Button>
+              ),
+            },
+          ]}
+        />
+      </TableCard>,
+    );
+    const revoke = screen.getByRole('button', { name: 'Revoke beta' });
+    expect(outlineWidth(revoke)).toBe(0);
+
+    act(() => actions.beta?.focusVisible());
+    expect(revoke).toHaveFocus();
+    await waitFor(() => expect(outlineWidth(revoke)).toBe(2));
+
+    act(() => actions.create?.focusVisible());
+    const create = screen.getByRole('button', { name: 'Create API key' });
+    await waitFor(() => expect(outlineWidth(create)).toBe(2));
+  });
+
   it('makes a header a sort button only where sorting does something', async () => {
     await renderInTestApp(
       <PluginTable<Row>

@@ -1,5 +1,6 @@
 import { Table, TableColumn, TableProps } from '@backstage/core-components';
 import { createContext, ReactNode, useContext } from 'react';
+import { useFocusRingStyles } from './focusRing';
 
 /**
  * The columns with a sort button only where sorting does something: a column with a field or a
@@ -57,23 +58,26 @@ const STABLE_EMPTY_CONTENT = <ShownEmptyContent />;
 
 /**
  * Backstage's `Table`, whose headers are sort buttons only where sorting does something, whose
- * wrapped lines stay apart, and whose rows stay mounted when the content shown without rows
- * changes.
+ * wrapped lines stay apart, whose rows stay mounted when the content shown without rows
+ * changes, and whose rows' buttons show keyboard focus as a ring.
  */
 export function PluginTable<T extends object>({
   columns,
   emptyContent,
   ...props
 }: TableProps<T>) {
+  const { focusRing } = useFocusRingStyles();
   return (
     <EmptyContent.Provider value={emptyContent}>
-      <Table<T>
-        {...props}
-        emptyContent={
-          emptyContent === undefined ? undefined : STABLE_EMPTY_CONTENT
-        }
-        columns={withReadableLines(sortableWhereTheySort(columns))}
-      />
+      <div className={focusRing}>
+        <Table<T>
+          {...props}
+          emptyContent={
+            emptyContent === undefined ? undefined : STABLE_EMPTY_CONTENT
+          }
+          columns={withReadableLines(sortableWhereTheySort(columns))}
+        />
+      </div>
     </EmptyContent.Provider>
   );
 }

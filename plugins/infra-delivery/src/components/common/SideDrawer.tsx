@@ -4,12 +4,13 @@ import IconButton from '@material-ui/core/IconButton';
 import Typography from '@material-ui/core/Typography';
 import CloseIcon from '@material-ui/icons/Close';
 import { ReactNode, useState } from 'react';
+import { useFocusRingStyles } from './focusRing';
 
 let drawerCount = 0;
 
 /**
  * Something opened from a table, beside it: a modal drawer on the right, a dialog named by its
- * title (a level-2 heading), with a Close button.
+ * title (a level-2 heading), with a Close button; keyboard focus on its buttons shows as a ring.
  */
 export const SideDrawer = ({
   title,
@@ -21,6 +22,7 @@ export const SideDrawer = ({
   children: ReactNode;
 }) => {
   const [titleId] = useState(() => `side-drawer-title-${++drawerCount}`);
+  const { focusRing } = useFocusRingStyles();
   return (
     <Drawer
       anchor="right"
@@ -29,6 +31,7 @@ export const SideDrawer = ({
       // A modal drawer is a dialog to assistive technology, named by its title.
       PaperProps={
         {
+          className: focusRing,
           role: 'dialog',
           'aria-modal': true,
           'aria-labelledby': titleId,

@@ -3,11 +3,12 @@ import Box from '@material-ui/core/Box';
 import { ReactNode } from 'react';
 import { CARD_HEADING } from './cardHeading';
 import { CardBody, TITLE_INSET } from './CardBody';
+import { useFocusRingStyles } from './focusRing';
 
 /**
  * A card whose table spans it edge to edge, as the catalog's and the Modules page's: its title
  * a heading, its one action (Add, Invite, Connect) in the header, and what is said around the
- * table — outcomes, errors, notes — inset as the title is. A table inset by the card's padding
+ * table — outcomes, errors, notes — inset as the title is; keyboard focus on its buttons shows as a ring. A table inset by the card's padding
  * drew a second box, with its own shadow, inside the card.
  */
 export const TableCard = ({
@@ -36,6 +37,7 @@ export const TableCard = ({
   children: ReactNode;
 }) => (
   <InfoCard
+    className={useFocusRingStyles().focusRing}
     titleTypographyProps={CARD_HEADING}
     title={title}
     subheader={subheader}
