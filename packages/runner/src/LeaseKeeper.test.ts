@@ -2,7 +2,7 @@ import {
   InfraDeliveryApiError,
   InfraDeliveryClient,
 } from '@infra-delivery/plugin-infra-delivery-common';
-import { LeaseKeeper } from './LeaseKeeper';
+import { HEARTBEAT_INTERVAL_MS, LeaseKeeper } from './LeaseKeeper';
 
 /** A client whose heartbeats wait until the test answers them, one by one. */
 function heldHeartbeats() {
@@ -31,7 +31,7 @@ describe('LeaseKeeper', () => {
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
 
-  function keeper(client: InfraDeliveryClient) {
+  function keeper(client: InfraDeliveryClient, leaseMs = 3_000) {
     const said: string[] = [];
     const stopCommand = jest.fn();
     const lease = new LeaseKeeper({
@@ -39,13 +39,63 @@ describe('LeaseKeeper', () => {
       stepId: 'step-1',
       runId: 'run-1',
       leaseToken: 'lease-token-0123456789',
-      leaseExpiresAt: new Date(Date.now() + 3_000).toISOString(),
+      leaseExpiresAt: new Date(Date.now() + leaseMs).toISOString(),
       stopCommand,
       log: m => said.push(m),
     });
     lease.start();
     return { lease, said, stopCommand };
   }
+
+  /** A client that renews a lease of `leaseMs` at each heartbeat, keeping what each one sent. */
+  function renewingHeartbeats(leaseMs: number) {
+    const bodies: { data: { heartbeatIntervalMs?: number } }[] = [];
+    const client = {
+      call: async (
+        _operation: string,
+        request: { body: { data: { heartbeatIntervalMs?: number } } },
+      ) => {
+        bodies.push(request.body);
+        return {
+          data: {
+            leaseExpiresAt: new Date(Date.now() + leaseMs).toISOString(),
+            cancelRequested: false,
+          },
+        };
+      },
+    } as unknown as InfraDeliveryClient;
+    return { client, bodies };
+  }
+
+  it('renews a long lease every five seconds and says so with each heartbeat', async () => {
+    expect(HEARTBEAT_INTERVAL_MS).toBe(5_000);
+    const { client, bodies } = renewingHeartbeats(60_000);
+    const { lease } = keeper(client, 60_000);
+
+    await jest.advanceTimersByTimeAsync(HEARTBEAT_INTERVAL_MS - 1);
+    expect(bodies).toHaveLength(0);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(bodies).toEqual([
+      {
+        data: {
+          leaseToken: 'lease-token-0123456789',
+          heartbeatIntervalMs: HEARTBEAT_INTERVAL_MS,
+        },
+      },
+    ]);
+    await jest.advanceTimersByTimeAsync(HEARTBEAT_INTERVAL_MS);
+    expect(bodies).toHaveLength(2);
+    lease.stop();
+  });
+
+  it('renews a short lease every third of it, and says that interval', async () => {
+    const { client, bodies } = renewingHeartbeats(3_000);
+    const { lease } = keeper(client);
+
+    await jest.advanceTimersByTimeAsync(1_000);
+    expect(bodies.map(b => b.data.heartbeatIntervalMs)).toEqual([1_000]);
+    lease.stop();
+  });
 
   it('stops the command when the lease went to another attempt', async () => {
     const { client, answers } = heldHeartbeats();

@@ -5,7 +5,16 @@ import {
 import { isRefusal } from './serviceAnswers';
 
 /**
- * Keeps a runner's lease on one step alive with heartbeats, every third of the lease, while
+ * How often a runner renews its lease while a step runs (a third of the lease where that is
+ * shorter). It says so with each heartbeat, and the portal calls it silent once it has not been
+ * heard from for three of these: a runner killed mid-step read silent only after half the lease
+ * (30 s) when it renewed every third of it. The lease's length is unchanged: the step still goes
+ * to another runner only when it expires.
+ */
+export const HEARTBEAT_INTERVAL_MS = 5_000;
+
+/**
+ * Keeps a runner's lease on one step alive with heartbeats, every `HEARTBEAT_INTERVAL_MS`, while
  * the step's command runs. It stops the command when the step must not go on here: the run
  * was cancelled, the lease went to another attempt (409), or the service refuses the runner's
  * key (401, 403: the key was revoked, its service account deleted or demoted), since no
@@ -28,6 +37,8 @@ export class LeaseKeeper {
    */
   cancelled = false;
   private timer?: ReturnType<typeof setInterval>;
+  /** How often the lease is renewed, as each heartbeat tells the service. */
+  private intervalMs = HEARTBEAT_INTERVAL_MS;
   /** Until when the service holds the step for this runner, as last heard. */
   expiresAt: string;
   private unreachable = false;
@@ -57,10 +68,11 @@ export class LeaseKeeper {
 
   start() {
     const leaseMs = Date.parse(this.expiresAt) - Date.now();
-    this.timer = setInterval(
-      () => this.beat(),
-      Math.max(1000, Math.floor(leaseMs / 3)),
+    this.intervalMs = Math.max(
+      1000,
+      Math.min(HEARTBEAT_INTERVAL_MS, Math.floor(leaseMs / 3)),
     );
+    this.timer = setInterval(() => this.beat(), this.intervalMs);
   }
 
   /**
@@ -79,8 +91,7 @@ export class LeaseKeeper {
   /**
    * Another answer of the service about this step (a refused batch of logs) that says the step
    * must not go on here: the run was cancelled, the lease is gone (409), the key is refused
-   * (401, 403). The command is stopped at once, not at the next heartbeat, a third of the lease
-   * later. True when the answer was such a refusal.
+   * (401, 403). The command is stopped at once, not at the next heartbeat. True when the answer was such a refusal.
    */
   refused(error: unknown): boolean {
     const { stepId, runId } = this.options;
@@ -120,7 +131,7 @@ export class LeaseKeeper {
       try {
         const beat = await client.call('heartbeatStepExecution', {
           params: { id: stepId },
-          body: { data: { leaseToken } },
+          body: { data: { leaseToken, heartbeatIntervalMs: this.intervalMs } },
         });
         this.expiresAt = beat.data.leaseExpiresAt;
         if (beat.data.cancelRequested) {
@@ -163,7 +174,7 @@ export class LeaseKeeper {
     try {
       const beat = await client.call('heartbeatStepExecution', {
         params: { id: stepId },
-        body: { data: { leaseToken } },
+        body: { data: { leaseToken, heartbeatIntervalMs: this.intervalMs } },
       });
       if (this.stopped) return;
       this.expiresAt = beat.data.leaseExpiresAt;

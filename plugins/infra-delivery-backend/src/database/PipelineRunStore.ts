@@ -81,6 +81,8 @@ export interface StepExecutionRow {
   lease_runner_instance_id?: string;
   lease_expires_at: Timestamp | null;
   lease_renewed_at: Timestamp | null;
+  /** How often the lease's runner renews it, as its latest heartbeat said; null when unsaid. */
+  lease_heartbeat_interval_ms?: number | null;
   runner_service_account_id: string | null;
   error: string | null;
   outputs: string | null;
@@ -103,6 +105,8 @@ export interface StepRecord extends StepExecution {
   leaseRunnerId?: string;
   leaseExpiresAt?: string;
   leaseRenewedAt?: string;
+  /** How often the lease's runner renews it, as its latest heartbeat said. */
+  leaseHeartbeatIntervalMs?: number;
   /** The service account the runner signed in with when it claimed the step. */
   runnerServiceAccountId?: string;
   /** When the runner registry last saw the step's runner. */
@@ -245,6 +249,7 @@ function toStep(row: NamedStepRow): StepRecord {
     leaseRunnerId: optional(row.lease_runner_id),
     leaseExpiresAt: toOptionalTimestamp(row.lease_expires_at),
     leaseRenewedAt: toOptionalTimestamp(row.lease_renewed_at),
+    leaseHeartbeatIntervalMs: optional(row.lease_heartbeat_interval_ms),
     runnerServiceAccountId: optional(row.runner_service_account_id),
     runnerName: optional(row.runner_name),
     runnerLastSeenAt: toOptionalTimestamp(row.runner_last_seen_at),
@@ -262,6 +267,7 @@ export type LeaseColumns = Pick<
   | 'leaseRunnerId'
   | 'leaseExpiresAt'
   | 'leaseRenewedAt'
+  | 'leaseHeartbeatIntervalMs'
   | 'runnerName'
   | 'runnerLastSeenAt'
   | 'startedAt'
@@ -279,7 +285,7 @@ export function leaseOf(step: LeaseColumns): StepLease | undefined {
     return undefined;
   }
   // The registry writes a busy runner's sightings every few seconds, its heartbeat renews the
-  // lease every third of it: whichever is newer is when it was last heard from.
+  // lease (every 5 s, the reference runner): whichever is newer is when it was last heard from.
   const seen = step.runnerLastSeenAt;
   return {
     runnerId: leaseRunnerId,
@@ -291,6 +297,9 @@ export function leaseOf(step: LeaseColumns): StepLease | undefined {
         ? seen
         : leaseRenewedAt,
     ...(step.startedAt ? { claimedAt: step.startedAt } : {}),
+    ...(step.leaseHeartbeatIntervalMs
+      ? { heartbeatIntervalMs: step.leaseHeartbeatIntervalMs }
+      : {}),
   };
 }
 
@@ -305,6 +314,7 @@ export function publicStep(step: StepRecord): StepExecution {
     leaseRunnerId: _r,
     leaseExpiresAt: _e,
     leaseRenewedAt: _n,
+    leaseHeartbeatIntervalMs: _i,
     runnerServiceAccountId: _a,
     runnerLastSeenAt: _s,
     runnerName,
@@ -375,6 +385,11 @@ export interface StepPatch {
   leaseRunnerInstanceId?: string | null;
   runnerServiceAccountId?: string | null;
   leaseExpiresAt?: string | null;
+  /**
+   * How often the lease's runner renews it, as it says with a heartbeat; written with each move
+   * of `leaseExpiresAt` (null unless given: a claim, a runner that does not say).
+   */
+  leaseHeartbeatIntervalMs?: number;
   error?: ErrorBody | null;
   outputs?: Record<string, unknown> | null;
   startedAt?: string | null;
@@ -398,6 +413,8 @@ function stepColumns(patch: StepPatch): Partial<StepExecutionRow> {
     // A lease is renewed when its expiry moves: by the claim, then by each heartbeat.
     columns.lease_expires_at = patch.leaseExpiresAt;
     columns.lease_renewed_at = patch.leaseExpiresAt && columns.updated_at;
+    columns.lease_heartbeat_interval_ms =
+      (patch.leaseExpiresAt && patch.leaseHeartbeatIntervalMs) || null;
   }
   if (patch.error !== undefined) columns.error = toJsonColumn(patch.error);
   if (patch.outputs !== undefined)
@@ -1029,6 +1046,8 @@ export class PipelineRunStore implements RunTransitions {
   async renewLease(
     step: Pick<StepRecord, 'id' | 'attemptEpoch' | 'leaseTokenHash'>,
     leaseExpiresAt: string,
+    /** How often the runner renews the lease, where it says: kept with the lease. */
+    heartbeatIntervalMs?: number,
   ): Promise<boolean> {
     const updated = await this.db('step_executions')
       .where({
@@ -1037,7 +1056,12 @@ export class PipelineRunStore implements RunTransitions {
         attempt_epoch: step.attemptEpoch,
         lease_token_hash: step.leaseTokenHash,
       })
-      .update(stepColumns({ leaseExpiresAt }));
+      .update(
+        stepColumns({
+          leaseExpiresAt,
+          leaseHeartbeatIntervalMs: heartbeatIntervalMs,
+        }),
+      );
     return updated === 1;
   }
 
@@ -1097,6 +1121,7 @@ export class PipelineRunStore implements RunTransitions {
         | 'lease_runner_id'
         | 'lease_expires_at'
         | 'lease_renewed_at'
+        | 'lease_heartbeat_interval_ms'
         | 'runner_name'
         | 'runner_last_seen_at'
         | 'started_at'
@@ -1113,6 +1138,7 @@ export class PipelineRunStore implements RunTransitions {
             'step_executions.lease_runner_id',
             'step_executions.lease_expires_at',
             'step_executions.lease_renewed_at',
+            'step_executions.lease_heartbeat_interval_ms',
             'step_executions.started_at',
             'step_executions.updated_at',
           )
@@ -1129,6 +1155,7 @@ export class PipelineRunStore implements RunTransitions {
       leaseRunnerId: optional(row.lease_runner_id),
       leaseExpiresAt: toOptionalTimestamp(row.lease_expires_at),
       leaseRenewedAt: toOptionalTimestamp(row.lease_renewed_at),
+      leaseHeartbeatIntervalMs: optional(row.lease_heartbeat_interval_ms),
       runnerName: optional(row.runner_name),
       runnerLastSeenAt: toOptionalTimestamp(row.runner_last_seen_at),
       startedAt: toOptionalTimestamp(row.started_at),

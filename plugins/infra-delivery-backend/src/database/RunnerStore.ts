@@ -36,6 +36,7 @@ interface RunnerRow {
   current_step_lease_runner_instance_id: string | null;
   current_step_lease_renewed_at: string | Date | null;
   current_step_started_at: string | Date | null;
+  current_step_lease_heartbeat_interval_ms: number | null;
   current_step_lease_expires_at: string | Date | null;
   first_seen_at: string | Date;
   last_seen_at: string | Date;
@@ -101,6 +102,9 @@ function currentStepLeaseOf(row: RunnerRow): StepLease | undefined {
     runnerName: optional(row.service_account_name),
     runnerLastSeenAt: toTimestamp(row.last_seen_at),
     startedAt: toOptionalTimestamp(row.current_step_started_at),
+    leaseHeartbeatIntervalMs: optional(
+      row.current_step_lease_heartbeat_interval_ms,
+    ),
   });
   return lease?.runnerId === row.runner_id &&
     (row.current_step_lease_runner_instance_id ?? '') === row.instance_id
@@ -486,6 +490,7 @@ export class RunnerStore {
         'step_executions.lease_runner_instance_id as current_step_lease_runner_instance_id',
         'step_executions.lease_renewed_at as current_step_lease_renewed_at',
         'step_executions.started_at as current_step_started_at',
+        'step_executions.lease_heartbeat_interval_ms as current_step_lease_heartbeat_interval_ms',
         'step_executions.lease_expires_at as current_step_lease_expires_at',
       )
       .where('runners.organization_id', organizationId)

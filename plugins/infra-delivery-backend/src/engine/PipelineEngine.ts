@@ -873,6 +873,8 @@ export class PipelineEngine {
     organizationId: string,
     stepId: string,
     leaseToken: string,
+    /** How often the runner renews the lease, where it says: kept on the lease for the portal. */
+    heartbeatIntervalMs?: number,
   ): Promise<{ leaseExpiresAt: string; cancelRequested: boolean }> {
     return this.deps.stores.transaction(async tx => {
       const step = await this.leasedStep(
@@ -891,7 +893,13 @@ export class PipelineEngine {
       // may have been cut off from the service (a restart, a network outage) while the step's
       // command went on, and nobody else holds the step.
       const leaseExpiresAt = new Date(Date.now() + this.leaseMs).toISOString();
-      if (await tx.pipelineRuns.renewLease(step, leaseExpiresAt)) {
+      if (
+        await tx.pipelineRuns.renewLease(
+          step,
+          leaseExpiresAt,
+          heartbeatIntervalMs,
+        )
+      ) {
         return { leaseExpiresAt, cancelRequested: false };
       }
       // The runner's report (or a cancel, or the lease's expiry) ended the step after it was

@@ -181,11 +181,12 @@ describe.each(databases.eachSupportedId())(
       expect(JSON.stringify(planSteps)).not.toContain(plan.leaseToken);
       expect(planSteps[1]).not.toHaveProperty('lease');
 
-      // The heartbeat extends the lease.
+      // The heartbeat extends the lease, and says how often the runner sends them: the portal
+      // calls the runner silent after three of these unheard.
       await sleep(20);
       const heartbeat = await api.post(
         path(plan, 'heartbeat'),
-        { data: { leaseToken: plan.leaseToken } },
+        { data: { leaseToken: plan.leaseToken, heartbeatIntervalMs: 5_000 } },
         runner.key,
       );
       expect(heartbeat.status).toBe(200);
@@ -203,6 +204,7 @@ describe.each(databases.eachSupportedId())(
         expiresAt: heartbeat.body.data.leaseExpiresAt,
         lastHeardAt: expect.any(String),
         claimedAt: expect.any(String),
+        heartbeatIntervalMs: 5_000,
       });
       expect(Date.parse(renewed.lease!.renewedAt)).toBeGreaterThan(
         Date.parse(plan.stepExecution.lease!.renewedAt),
@@ -226,6 +228,27 @@ describe.each(databases.eachSupportedId())(
           { id: plan.stepExecution.id, name: 'Plan', lease: renewed.lease },
         ],
       ]);
+      // The Runners card's runner carries it on its current step's lease too.
+      const runnersListed = await api.get('/runners', owner.token);
+      expect(
+        runnersListed.body.data.find(
+          (r: { runnerId: string }) => r.runnerId === 'runner-a',
+        ).currentStepLease.heartbeatIntervalMs,
+      ).toBe(5_000);
+      // A runner that does not say it (an older one) renews the lease without it: the portal
+      // falls back to half the lease.
+      expect(
+        (
+          await api.post(
+            path(plan, 'heartbeat'),
+            { data: { leaseToken: plan.leaseToken } },
+            runner.key,
+          )
+        ).status,
+      ).toBe(200);
+      expect(
+        (await stepsOf(owner.token, first.id))[0].lease,
+      ).not.toHaveProperty('heartbeatIntervalMs');
 
       // Logs, in two batches; the owner reads them oldest first, page by page.
       const firstBatch = await api.post(

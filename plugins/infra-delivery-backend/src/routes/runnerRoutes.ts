@@ -27,7 +27,12 @@ export function registerRunnerRoutes({
   });
 
   bind(operations.heartbeatStepExecution, async ({ caller, params, body }) => ({
-    data: await runners.heartbeat(caller, params.id, body.data.leaseToken),
+    data: await runners.heartbeat(
+      caller,
+      params.id,
+      body.data.leaseToken,
+      body.data.heartbeatIntervalMs,
+    ),
   }));
 
   bind(operations.appendStepExecutionLogs, async ({ caller, params, body }) => {

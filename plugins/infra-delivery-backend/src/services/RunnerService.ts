@@ -218,12 +218,18 @@ export class RunnerService {
     return this.deps.runnerRegistry.list(caller.organizationId, status, page);
   }
 
-  async heartbeat(caller: Caller, stepId: string, leaseToken: string) {
+  async heartbeat(
+    caller: Caller,
+    stepId: string,
+    leaseToken: string,
+    heartbeatIntervalMs?: number,
+  ) {
     await this.requireRunner(caller);
     const beat = await this.deps.engine.heartbeat(
       caller.organizationId,
       stepId,
       leaseToken,
+      heartbeatIntervalMs,
     );
     await this.deps.runnerRegistry.recordStepActivity(
       caller.organizationId,

@@ -194,6 +194,14 @@ export const stepLeaseSchema = z
       .describe(
         "When the runner claimed the step (this attempt). The reference runner writes the step's first log line within seconds of its claim: a `lastHeardAt` no later than the claim, seconds after it, means the claim's answer never reached a working runner (frozen, or lost with its connection)",
       ),
+    heartbeatIntervalMs: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe(
+        'How often the runner renews the lease, as its latest heartbeat said; absent before its first heartbeat and for a runner that does not say. A runner not heard from (`lastHeardAt`) for three of these, and at least ten seconds, has most likely stopped; without it, one that has not renewed its lease for half of it',
+      ),
   })
   .meta({ id: 'StepLease' });
 export type StepLease = z.infer<typeof stepLeaseSchema>;

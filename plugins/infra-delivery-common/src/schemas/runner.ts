@@ -204,7 +204,18 @@ export const claimSchema = z
 export type RunnerClaim = z.infer<typeof claimSchema>;
 
 export const heartbeatRequestSchema = requestBody(
-  z.object({ leaseToken: leaseTokenSchema }),
+  z.object({
+    leaseToken: leaseTokenSchema,
+    heartbeatIntervalMs: z
+      .number()
+      .int()
+      .min(1_000)
+      .max(600_000)
+      .optional()
+      .describe(
+        "How often the runner sends these heartbeats while the step runs. Kept on the step's lease (`heartbeatIntervalMs`): the portal calls a runner silent once it has not been heard from for three of these (at least ten seconds), where it would wait half the lease without it. The step is still queued again only when the lease expires",
+      ),
+  }),
 );
 
 export const heartbeatSchema = z

@@ -106,6 +106,15 @@ describe('PipelineRunsContent when the runner of a running step stops reporting'
     return await screen.findByRole('region', { name: 'Run details' });
   }
 
+  /** The run's notice about its runner, once its step names that runner ("on Build hosts"). */
+  async function runnerNoticeOnceNamed() {
+    const card = await openRun();
+    expect(
+      await within(card).findByRole('button', { name: /1\. Plan/ }),
+    ).toHaveTextContent('on Build hosts');
+    return noticeMatching(card, /^Runner/);
+  }
+
   it('names the runner of a step whose runner reports, and warns of nothing', async () => {
     steps = [planStep(5)];
     const card = await openRun();
@@ -241,12 +250,7 @@ describe('PipelineRunsContent when the runner of a running step stops reporting'
   it('warns of nothing where the runner was heard from after its claim', async () => {
     // Its first log line came a second after the claim: it is at work.
     steps = [claimedStep(12, 1)];
-    const card = await openRun();
-
-    expect(
-      await within(card).findByRole('button', { name: /1\. Plan/ }),
-    ).toHaveTextContent('on Build hosts');
-    expect(noticeMatching(card, /^Runner/)).toBeUndefined();
+    expect(await runnerNoticeOnceNamed()).toBeUndefined();
   });
 
   it('says the step is being queued again once the lease ran out', async () => {
@@ -275,6 +279,59 @@ describe('PipelineRunsContent when the runner of a running step stops reporting'
     expect(
       within(card).getByRole('button', { name: /1\. Plan/ }),
     ).toHaveTextContent('on Build hosts');
+  });
+
+  /** The plan step of a runner that says it renews its lease every five seconds. */
+  function beatingStep(secondsAgo: number, heardSecondsAgo: number) {
+    const step = planStep(secondsAgo, 'Build hosts', heardSecondsAgo);
+    return { ...step, lease: { ...step.lease!, heartbeatIntervalMs: 5_000 } };
+  }
+
+  it('says of a runner killed mid-step that it has not been heard from, three of its heartbeat intervals on', async () => {
+    // kill -9 a few seconds into a plan: its heartbeats every 5 s stopped 16 s ago, half the
+    // lease is still 14 s away.
+    steps = [beatingStep(16, 16)];
+    const card = await openRun();
+
+    const notice = await findNotice(card, /^Runner Build hosts/);
+    expect(notice).toHaveTextContent(
+      /^Runner Build hosts has not been heard from for 1\dsUnless it sends a heartbeat within 4\ds, the step is queued again/,
+    );
+    expect(
+      within(card).getByRole('button', { name: /1\. Plan/ }),
+    ).toHaveTextContent(/Build hosts has not been heard from for 1\ds/);
+  });
+
+  it('warns of nothing for a runner whose heartbeats arrive while its tool prints nothing', async () => {
+    // Its last log line came minutes ago; its last heartbeat 4 s ago.
+    steps = [beatingStep(4, 4)];
+    expect(await runnerNoticeOnceNamed()).toBeUndefined();
+  });
+
+  it('counts a runner that says its heartbeat interval silent after three of them unheard, at least ten seconds', () => {
+    const lease = {
+      runnerId: 'worker-1',
+      renewedAt: '2026-01-15T10:00:00.000Z',
+      expiresAt: '2026-01-15T10:01:00.000Z',
+      lastHeardAt: '2026-01-15T10:00:00.000Z',
+      heartbeatIntervalMs: 5_000,
+    };
+    const at = (seconds: number, l: typeof lease = lease) =>
+      leaseSilence(l, Date.parse(lease.renewedAt) + seconds * 1000).silent;
+    expect(at(15)).toBe(false);
+    expect(at(16)).toBe(true);
+    // Counted from the later of its heartbeat and its last log append.
+    const logged = { ...lease, lastHeardAt: '2026-01-15T10:00:04.000Z' };
+    expect(at(19, logged)).toBe(false);
+    expect(at(20, logged)).toBe(true);
+    // A runner that beats every second is still given ten seconds.
+    const fast = { ...lease, heartbeatIntervalMs: 1_000 };
+    expect(at(10, fast)).toBe(false);
+    expect(at(11, fast)).toBe(true);
+    // Logs that keep arriving do not hide that its lease is not renewed.
+    const streaming = { ...lease, lastHeardAt: '2026-01-15T10:00:29.000Z' };
+    expect(at(30, streaming)).toBe(false);
+    expect(at(31, streaming)).toBe(true);
   });
 
   it('counts a runner silent once half its lease passed without a heartbeat', () => {

@@ -38,19 +38,47 @@ function unansweredClaimMs(lease: StepLease, now: number): number | undefined {
     : undefined;
 }
 
+/** A runner that says its heartbeat interval is silent after this many of them unheard. */
+export const SILENT_AFTER_HEARTBEATS = 3;
+/** ...and never sooner than this: one slow request is no silence. */
+export const SILENT_AFTER_MIN_MS = 10_000;
+
+/**
+ * How long a runner may go unheard (no heartbeat, no log append) before it has most likely
+ * stopped: three of the heartbeat intervals it says it keeps, and at least ten seconds. Where it
+ * does not say (an older runner, or before its first heartbeat), a third of the lease, the
+ * interval at which such runners renew it.
+ */
+function quietAfterMs(lease: StepLease): number {
+  if (lease.heartbeatIntervalMs) {
+    return Math.max(
+      SILENT_AFTER_MIN_MS,
+      SILENT_AFTER_HEARTBEATS * lease.heartbeatIntervalMs,
+    );
+  }
+  return (Date.parse(lease.expiresAt) - Date.parse(lease.renewedAt)) / 3;
+}
+
 /**
  * How long the runner of a step has not renewed its lease, and how long it has left. A runner
- * renews every third of the lease (the reference runner does), so one that let half of it pass
- * has missed a heartbeat: it is silent. So is one not heard from since its claim, ten seconds
- * after it (`unansweredMs`).
+ * that says its heartbeat interval is silent once it has not been heard from (a heartbeat, a log
+ * append) for three of them, at least ten seconds: a runner killed mid-step read silent only
+ * 20–30 s later. Any runner that let half the lease pass without renewing it has missed
+ * heartbeats, also while its logs still arrive. So is one not heard from since its claim, ten
+ * seconds after it (`unansweredMs`).
  */
 export function leaseSilence(lease: StepLease, now: number) {
   const renewed = Date.parse(lease.renewedAt);
   const expires = Date.parse(lease.expiresAt);
   const silentMs = Math.max(0, now - renewed);
   const unansweredMs = unansweredClaimMs(lease, now);
+  const heard = Math.max(renewed, Date.parse(lease.lastHeardAt ?? '') || 0);
+  const quiet =
+    lease.heartbeatIntervalMs !== undefined &&
+    now - heard > quietAfterMs(lease);
   return {
-    silent: unansweredMs !== undefined || silentMs > (expires - renewed) / 2,
+    silent:
+      unansweredMs !== undefined || quiet || silentMs > (expires - renewed) / 2,
     silentMs,
     unansweredMs,
     requeueInMs: expires - now,
@@ -79,17 +107,17 @@ export function lastHeardText(at: string, now: number): string {
 
 /**
  * Whether a silent lease's runner still sends its logs: heard from (its log appends, its claims;
- * `lastHeardAt`) since its last heartbeat, and within the last third of the lease, the interval
- * at which a runner renews it. A runner killed a few seconds after a heartbeat was heard from
- * after it too, and read "its logs still arrive, so it is most likely busy" until its lease ran
- * out. Undefined where the service does not say (an older one).
+ * `lastHeardAt`) since its last heartbeat, and more recently than makes it silent (three of its
+ * heartbeat intervals; a third of the lease where it does not say them). A runner killed a few
+ * seconds after a heartbeat was heard from after it too, and read "its logs still arrive, so it
+ * is most likely busy" until its lease ran out. Undefined where the service does not say (an
+ * older one).
  */
 function logsStillArrive(lease: StepLease, now: number): boolean | undefined {
   if (!lease.lastHeardAt) return undefined;
   const renewed = Date.parse(lease.renewedAt);
   const heard = Date.parse(lease.lastHeardAt);
-  const heartbeatMs = (Date.parse(lease.expiresAt) - renewed) / 3;
-  return heard - renewed >= 1000 && now - heard < heartbeatMs;
+  return heard - renewed >= 1000 && now - heard < quietAfterMs(lease);
 }
 
 /**
