@@ -33,6 +33,21 @@ export function runnerSilentAfterMs(pollIntervalMs?: number): number {
   );
 }
 
+/** A runner working on a step is silent once it went unheard for this many of its heartbeats. */
+const SILENT_AFTER_HEARTBEATS = 3;
+
+/**
+ * How long a runner working on a step may go unheard (no heartbeat, no log append) before it has
+ * most likely stopped, given the heartbeat interval it said it keeps: three of them, and at least
+ * `SILENT_AFTER_MIN_MS`, as for a free runner's polls.
+ */
+export function leasedRunnerSilentAfterMs(heartbeatIntervalMs: number): number {
+  return Math.max(
+    SILENT_AFTER_MIN_MS,
+    SILENT_AFTER_HEARTBEATS * heartbeatIntervalMs,
+  );
+}
+
 /**
  * How long an ONLINE runner without a step has not asked for work, once that is long enough to
  * say it has most likely stopped; undefined while it polls, works on a step (its lease tells)

@@ -3,6 +3,7 @@ import {
   formatDuration,
   LeasedStep,
   StepExecution,
+  leasedRunnerSilentAfterMs,
   StepLease,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
@@ -38,11 +39,6 @@ function unansweredClaimMs(lease: StepLease, now: number): number | undefined {
     : undefined;
 }
 
-/** A runner that says its heartbeat interval is silent after this many of them unheard. */
-export const SILENT_AFTER_HEARTBEATS = 3;
-/** ...and never sooner than this: one slow request is no silence. */
-export const SILENT_AFTER_MIN_MS = 10_000;
-
 /**
  * How long a runner may go unheard (no heartbeat, no log append) before it has most likely
  * stopped: three of the heartbeat intervals it says it keeps, and at least ten seconds. Where it
@@ -51,10 +47,7 @@ export const SILENT_AFTER_MIN_MS = 10_000;
  */
 function quietAfterMs(lease: StepLease): number {
   if (lease.heartbeatIntervalMs) {
-    return Math.max(
-      SILENT_AFTER_MIN_MS,
-      SILENT_AFTER_HEARTBEATS * lease.heartbeatIntervalMs,
-    );
+    return leasedRunnerSilentAfterMs(lease.heartbeatIntervalMs);
   }
   return (Date.parse(lease.expiresAt) - Date.parse(lease.renewedAt)) / 3;
 }
@@ -127,11 +120,13 @@ function logsStillArrive(lease: StepLease, now: number): boolean | undefined {
  */
 function silentRunnerText(
   lease: StepLease,
-  silentMs: number,
-  now: number,
+  {
+    silentMs,
+    unansweredMs,
+    now,
+  }: ReturnType<typeof leaseSilence> & { now: number },
 ): string {
   const name = runnerNameOf(lease);
-  const unansweredMs = unansweredClaimMs(lease, now);
   if (unansweredMs !== undefined) {
     return `${name} took this step ${formatDuration(
       unansweredMs,
@@ -184,11 +179,7 @@ export const LeaseText = ({
     ];
     return <>{parts.filter(Boolean).join(' · ')}</>;
   }
-  return (
-    <WarningText>
-      {silentRunnerText(lease, silence.silentMs, silence.now)}
-    </WarningText>
-  );
+  return <WarningText>{silentRunnerText(lease, silence)}</WarningText>;
 };
 
 /**
@@ -241,9 +232,7 @@ export const RunnerSilenceNotice = ({ step }: { step: StepExecution }) => {
   return (
     <Box marginBottom={2}>
       <Alert severity="warning" role="status">
-        <AlertTitle>
-          Runner {silentRunnerText(step.lease, silence.silentMs, silence.now)}
-        </AlertTitle>
+        <AlertTitle>Runner {silentRunnerText(step.lease, silence)}</AlertTitle>
         <Typography variant="body2">
           {silence.unansweredMs !== undefined
             ? 'It has sent neither a log line nor a heartbeat: it may be frozen, or the answer to its claim was lost with its connection. '
