@@ -7,6 +7,7 @@ import { signalsServiceRef } from '@backstage/plugin-signals-node';
 import { eventsServiceRef } from '@backstage/plugin-events-node';
 import { EventsCatalogChanges } from './catalog/CatalogChanges';
 import { readPluginConfig } from './config';
+import { markDatabaseErrors } from './database/databaseErrors';
 import { applyDatabaseMigrations, tuneSqlite } from './database/migrations';
 import { startSqliteCheckpointer } from './database/sqliteCheckpointer';
 import { ensurePortalOrganization } from './database/portalOrganization';
@@ -73,6 +74,7 @@ export const infraDeliveryPlugin = createBackendPlugin({
         const { database, httpRouter, permissionsRegistry } = deps;
         const pluginConfig = readPluginConfig(deps.config);
         const knex = await database.getClient();
+        markDatabaseErrors(knex);
         await tuneSqlite(knex);
         const checkpointer = await startSqliteCheckpointer(knex, deps.logger);
         if (checkpointer) {

@@ -118,10 +118,35 @@ export interface BackendProcessOptions {
   port?: number;
   /** More `infraDelivery.*` configuration. */
   infraDelivery?: JsonObject;
+  /** PostgreSQL only: client settings beside the connection string's (`keepAlive`, …). */
+  connectionSettings?: JsonObject;
+  /** More `backend.database.*` configuration (`knexConfig`, …). */
+  databaseSettings?: JsonObject;
   /** Everything the process writes to stdout and stderr goes here (appended). */
   logFile: string;
   /** Give up waiting for readiness after this long. */
   readyTimeoutMs?: number;
+}
+
+/**
+ * The connection as Backstage's configuration takes it: the string itself, or with more client
+ * settings its parts (a `connectionString` would override the database Backstage picks).
+ */
+function postgresConnection(
+  connectionString: string,
+  settings: JsonObject | undefined,
+): string | JsonObject {
+  if (!settings) {
+    return connectionString;
+  }
+  const url = new URL(connectionString);
+  return {
+    host: url.hostname,
+    port: Number(url.port || 5432),
+    user: decodeURIComponent(url.username),
+    password: decodeURIComponent(url.password),
+    ...settings,
+  };
 }
 
 function configFor(port: number, options: BackendProcessOptions): JsonObject {
@@ -139,8 +164,12 @@ function configFor(port: number, options: BackendProcessOptions): JsonObject {
             }
           : {
               client: 'pg',
-              connection: database.connectionString,
+              connection: postgresConnection(
+                database.connectionString,
+                options.connectionSettings,
+              ),
               prefix: database.prefix,
+              ...options.databaseSettings,
             },
     },
     infraDelivery: {

@@ -20,6 +20,7 @@ interface PoolingClient {
   /** better-sqlite3's conversion of Dates and booleans, as Knex applies it. */
   _formatBindings?(bindings: readonly unknown[]): unknown[];
   emit(event: 'query', query: object): boolean;
+  emit(event: 'query-error', error: unknown, query: object): boolean;
 }
 
 type Driver = 'better-sqlite3' | 'pg';
@@ -48,12 +49,18 @@ async function runOnPool(
 ): Promise<unknown[]> {
   const connection = await client.acquireConnection();
   try {
-    emitQuery(client, connection, sql, bindings);
-    const result = await (connection as PgConnection).query({
-      text: sql,
-      values: bindings,
-    });
-    return result.rows;
+    const query = emitQuery(client, connection, sql, bindings);
+    try {
+      const result = await (connection as PgConnection).query({
+        text: sql,
+        values: bindings,
+      });
+      return result.rows;
+    } catch (error) {
+      // As Knex does for its own queries: listeners (databaseErrors.ts) see the failure.
+      client.emit('query-error', error, query);
+      throw error;
+    }
   } finally {
     await client.releaseConnection(connection);
   }
@@ -64,13 +71,15 @@ function emitQuery(
   connection: unknown,
   sql: string,
   bindings: readonly unknown[],
-): void {
-  client.emit('query', {
+): object {
+  const query = {
     __knexUid: (connection as { __knexUid?: string }).__knexUid,
     method: 'select',
     sql,
     bindings,
-  });
+  };
+  client.emit('query', query);
+  return query;
 }
 
 export interface ReadOptions {

@@ -1,3 +1,4 @@
 export * from './InfraDeliveryError';
 export * from './validationError';
 export * from './backstageErrors';
+export * from './databaseUnavailable';

@@ -2,7 +2,11 @@ import { LoggerService } from '@backstage/backend-plugin-api';
 import { isError } from '@backstage/errors';
 import { ErrorBody } from '@infra-delivery/plugin-infra-delivery-common';
 import { ErrorRequestHandler } from 'express';
-import { fromBackstageError, InfraDeliveryError } from '../errors';
+import {
+  fromBackstageError,
+  fromLostDatabase,
+  InfraDeliveryError,
+} from '../errors';
 import { fromBodyParser } from './bodyErrors';
 import { requestIdOf } from './requestId';
 import { sendJson } from './sendJson';
@@ -15,7 +19,7 @@ function toInfraDeliveryError(error: unknown): InfraDeliveryError | undefined {
   if (parserError) {
     return parserError;
   }
-  return fromBackstageError(error);
+  return fromLostDatabase(error) ?? fromBackstageError(error);
 }
 
 /** How an error is answered: status, ErrorBody (with the request id) and extra headers. */
