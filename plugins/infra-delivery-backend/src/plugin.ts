@@ -287,6 +287,18 @@ export const infraDeliveryPlugin = createBackendPlugin({
           },
         });
 
+        // GitHub sends a failed webhook delivery only once: those the portal missed (down,
+        // restarting, its database away) are asked for again.
+        await deps.scheduler.scheduleTask({
+          id: 'infra-delivery-webhook-redeliveries',
+          frequency: { minutes: 5 },
+          timeout: { minutes: 5 },
+          initialDelay: { minutes: 1 },
+          fn: async () => {
+            await context.services.missedWebhookDeliveries.redeliverMissed();
+          },
+        });
+
         // Notifications the notifications backend refused (starting up, down), and those a
         // stopped instance left.
         await deps.scheduler.scheduleTask({

@@ -71,6 +71,18 @@ export interface FakeInstallationToken {
 }
 
 /** What the fake saw, for assertions about how the service talked to it. */
+/** One attempt of a webhook delivery, as GitHub keeps it for the App. */
+export interface FakeHookAttempt {
+  id: number;
+  guid: string;
+  event: string;
+  deliveredAt: string;
+  redelivery: boolean;
+  /** What the service answered; 0 when it did not answer. */
+  statusCode: number;
+  delivery: { body: string; headers: Record<string, string> };
+}
+
 export interface RecordedRequest {
   method: string;
   path: string;
@@ -126,6 +138,16 @@ export class FakeGithub {
   readonly issuedTokens: FakeInstallationToken[] = [];
   private server?: Server;
   private port = 0;
+  /** The App's webhook delivery attempts, oldest first (GitHub lists them newest first). */
+  readonly hookAttempts: FakeHookAttempt[] = [];
+  /**
+   * Sends a delivery to the service and says what it answered (0: no answer): what a
+   * redelivery (`POST /app/hook/deliveries/{id}/attempts`) does. Set by the test.
+   */
+  deliverTo?: (delivery: {
+    body: string;
+    headers: Record<string, string>;
+  }) => Promise<number>;
 
   private constructor(privateKeyPem: string, publicKey: KeyObject) {
     this.privateKeyPem = privateKeyPem;
@@ -290,6 +312,28 @@ export class FakeGithub {
     return `/webhooks/github/${FAKE_GITHUB_HOST}/${this.appId}`;
   }
 
+  /**
+   * Keeps an attempt of `delivery` in the App's delivery log with the answer it got, as GitHub
+   * does for each delivery it makes (`statusCode` 0: the service did not answer).
+   */
+  logHookAttempt(
+    delivery: { body: string; headers: Record<string, string> },
+    statusCode: number,
+    options: { redelivery?: boolean; deliveredAt?: Date } = {},
+  ): FakeHookAttempt {
+    const attempt: FakeHookAttempt = {
+      id: 9_000_000 + this.hookAttempts.length,
+      guid: delivery.headers['x-github-delivery'],
+      event: delivery.headers['x-github-event'],
+      deliveredAt: (options.deliveredAt ?? new Date()).toISOString(),
+      redelivery: options.redelivery ?? false,
+      statusCode,
+      delivery,
+    };
+    this.hookAttempts.push(attempt);
+    return attempt;
+  }
+
   checkRunsOf(headSha: string): FakeCheckRun[] {
     return this.checkRuns.filter(run => run.current.head_sha === headSha);
   }
@@ -420,6 +464,77 @@ export class FakeGithub {
     this.notFound(res);
   }
 
+  /** The App's delivery log (newest first, `cursor` paged) and its redeliveries. */
+  private async handleHookDeliveries(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    credential: string,
+  ): Promise<void> {
+    if (credential !== 'jwt') {
+      this.send(res, 401, { message: 'A JSON web token could not be decoded' });
+      return;
+    }
+    const redeliver = url.pathname.match(
+      /^\/api\/v3\/app\/hook\/deliveries\/(\d+)\/attempts$/,
+    );
+    if (redeliver && req.method === 'POST') {
+      const attempt = this.hookAttempts.find(
+        a => a.id === Number(redeliver[1]),
+      );
+      if (!attempt || !this.deliverTo) {
+        this.notFound(res);
+        return;
+      }
+      const statusCode = await this.deliverTo(attempt.delivery);
+      this.logHookAttempt(attempt.delivery, statusCode, { redelivery: true });
+      this.send(res, 202, {});
+      return;
+    }
+    if (
+      url.pathname !== '/api/v3/app/hook/deliveries' ||
+      req.method !== 'GET'
+    ) {
+      this.notFound(res);
+      return;
+    }
+    const perPage = Math.min(
+      100,
+      Number(url.searchParams.get('per_page') ?? 30),
+    );
+    const cursor = url.searchParams.get('cursor');
+    const newestFirst = [...this.hookAttempts]
+      .reverse()
+      .filter(a => !cursor || a.id < Number(cursor));
+    const page = newestFirst.slice(0, perPage);
+    if (newestFirst.length > perPage) {
+      const next = new URL(
+        url
+          .toString()
+          .replace('http://fake', this.apiBaseUrl.replace('/api/v3', '')),
+      );
+      next.searchParams.set('cursor', String(page[page.length - 1].id));
+      res.setHeader('link', `<${next}>; rel="next"`);
+    }
+    this.send(
+      res,
+      200,
+      page.map(a => ({
+        id: a.id,
+        guid: a.guid,
+        delivered_at: a.deliveredAt,
+        redelivery: a.redelivery,
+        duration: 0.1,
+        status: a.statusCode >= 200 && a.statusCode < 300 ? 'OK' : 'failed',
+        status_code: a.statusCode,
+        event: a.event,
+        action: null,
+        installation_id: null,
+        repository_id: null,
+      })),
+    );
+  }
+
   private send(res: ServerResponse, status: number, body: unknown): void {
     res.statusCode = status;
     res.setHeader('content-type', 'application/json; charset=utf-8');
@@ -495,6 +610,11 @@ export class FakeGithub {
         res.setHeader(name, value);
       }
       this.send(res, this.outage.status, { message: 'Unavailable' });
+      return;
+    }
+
+    if (url.pathname.startsWith('/api/v3/app/hook/deliveries')) {
+      await this.handleHookDeliveries(req, res, url, credential.kind);
       return;
     }
 

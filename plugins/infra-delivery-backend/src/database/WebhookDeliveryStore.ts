@@ -174,6 +174,18 @@ export class WebhookDeliveryStore {
     return id;
   }
 
+  /** Which of these delivery ids (`X-GitHub-Delivery`) were recorded. */
+  async recordedGuids(guids: readonly string[]): Promise<Set<string>> {
+    const recorded = new Set<string>();
+    for (let i = 0; i < guids.length; i += 500) {
+      const rows = await this.db<DeliveryRow>('webhook_deliveries')
+        .whereIn('delivery_guid', guids.slice(i, i + 500))
+        .select('delivery_guid');
+      for (const row of rows) recorded.add(row.delivery_guid);
+    }
+    return recorded;
+  }
+
   /**
    * Takes one delivery for processing: a pending one, or one whose processor stopped
    * (claimed before `staleBefore`) and has attempts left. A compare-and-set on the status and

@@ -35,6 +35,7 @@ import { InfrastructureEventService } from './InfrastructureEventService';
 import { RunnerRegistry } from '../runners/RunnerRegistry';
 import { GitTriggerService } from './GitTriggerService';
 import { WebhookDeliveryService } from './WebhookDeliveryService';
+import { MissedWebhookDeliveries } from './MissedWebhookDeliveries';
 import { SignupMode } from '../config';
 import { PasswordHasher } from '../auth/passwords';
 import { CatalogChanges } from '../catalog/CatalogChanges';
@@ -67,6 +68,8 @@ export interface Services {
   infrastructureEvents: InfrastructureEventService;
   /** GitHub App webhook deliveries and the runs they start. */
   webhookDeliveries: WebhookDeliveryService;
+  /** Deliveries GitHub could not make (the portal down), asked for again. */
+  missedWebhookDeliveries: MissedWebhookDeliveries;
 }
 
 export function createServices(deps: {
@@ -111,5 +114,6 @@ export function createServices(deps: {
     stepDeployments: new StepDeploymentService(deps),
     infrastructureEvents: new InfrastructureEventService(deps),
     webhookDeliveries: new WebhookDeliveryService({ ...deps, gitTriggers }),
+    missedWebhookDeliveries: new MissedWebhookDeliveries(deps),
   };
 }

@@ -441,6 +441,35 @@ export class InstallationRepository {
   }
 }
 
+/** One attempt of an App's webhook delivery, as GitHub lists it (`GET /app/hook/deliveries`). */
+export interface AppHookDelivery {
+  /** This attempt's id: what a redelivery is asked for. */
+  id: string;
+  /** The delivery's id (`X-GitHub-Delivery`), the same for each of its attempts. */
+  guid: string;
+  event: string;
+  deliveredAt: string;
+  /** What the endpoint answered; 0 when it did not answer (timeout, no connection). */
+  statusCode: number;
+}
+
+/** An App whose webhook deliveries come to this service (it has a webhook secret). */
+export interface WebhookApp {
+  host: string;
+  appId: string;
+}
+
+/** The `cursor` of the `rel="next"` link of a GitHub list, if there is a next page. */
+function nextCursor(link: string | null): string | undefined {
+  const next = link
+    ?.split(',')
+    .find(part => /rel="next"/.test(part))
+    ?.match(/<([^>]+)>/)?.[1];
+  return next
+    ? new URL(next).searchParams.get('cursor') ?? undefined
+    : undefined;
+}
+
 export class GithubAppInstallations {
   private readonly keys = new Map<string, KeyObject>();
 
@@ -552,6 +581,75 @@ export class GithubAppInstallations {
    * `undefined` when there is no such App or it has no secret (then no delivery can be
    * trusted).
    */
+  /** Every configured App with a webhook secret, on every GitHub host. */
+  webhookApps(): WebhookApp[] {
+    return this.integrations.github.list().flatMap(integration =>
+      (integration.config.apps ?? [])
+        .filter(app => app.webhookSecret && integration.config.apiBaseUrl)
+        .map(app => ({
+          host: integration.config.host,
+          appId: String(app.appId),
+        })),
+    );
+  }
+
+  /**
+   * One page (newest first) of the App's webhook deliveries, every attempt its own entry, and
+   * the cursor of the next page.
+   */
+  async hookDeliveries(
+    app: WebhookApp,
+    cursor?: string,
+  ): Promise<{ deliveries: AppHookDelivery[]; next?: string }> {
+    const api = await this.appApi(app);
+    const query = new URLSearchParams({ per_page: '100' });
+    if (cursor) query.set('cursor', cursor);
+    const response = await api.get(`/app/hook/deliveries?${query}`);
+    api.expectOk(response);
+    const rows: unknown[] = Array.isArray(response.json) ? response.json : [];
+    const deliveries = rows.flatMap(row => {
+      const entry = row as Record<string, unknown>;
+      if (typeof entry.guid !== 'string' || entry.id === undefined) {
+        return [];
+      }
+      return [
+        {
+          id: String(entry.id),
+          guid: entry.guid,
+          event: String(entry.event ?? ''),
+          deliveredAt: String(entry.delivered_at ?? ''),
+          statusCode: Number(entry.status_code ?? 0) || 0,
+        },
+      ];
+    });
+    return { deliveries, next: nextCursor(response.headers.get('link')) };
+  }
+
+  /** Asks GitHub to send the delivery attempt `deliveryId` again (it answers 202). */
+  async redeliver(app: WebhookApp, deliveryId: string): Promise<void> {
+    const api = await this.appApi(app);
+    api.expectOk(
+      await api.post(
+        `/app/hook/deliveries/${encodeURIComponent(deliveryId)}/attempts`,
+      ),
+    );
+  }
+
+  /** The REST API of the App's host, authenticated as the App itself. */
+  private async appApi(app: WebhookApp): Promise<InstallationApi> {
+    const integration = this.integrations.github.byHost(app.host);
+    const config = integration?.config.apps?.find(
+      candidate => String(candidate.appId) === app.appId,
+    );
+    if (!integration?.config.apiBaseUrl || !config) {
+      throw forgeUnavailable(
+        `GitHub App ${app.appId} on ${app.host} is not configured`,
+      );
+    }
+    const jwt = await appJwt({ config, key: this.keyOf(config) });
+    return new InstallationApi(integration.config.apiBaseUrl, jwt, app.host);
+  }
+
   webhookSecretOf(host: string, appId: string): string | undefined {
     const integration = this.integrations.github.byHost(host);
     if (integration?.config.host !== host) {
