@@ -50,6 +50,7 @@ export interface RecordedRequest {
   method: string;
   path: string;
   query: URLSearchParams;
+  headers: Headers;
   body?: unknown;
 }
 
@@ -81,6 +82,7 @@ export function setupInfraDeliveryServer(options: { role?: string } = {}) {
         method: request.method,
         path: url.pathname.replace(new URL(baseUrl).pathname, ''),
         query: url.searchParams,
+        headers: request.headers,
       };
       requests.push(recorded);
       const text = request.method === 'GET' ? '' : await request.clone().text();

@@ -230,8 +230,11 @@ export const DeploymentsView = ({
                 disabledReason={busyReason || undefined}
                 title={`Roll back to ${quoted(release(d))}?`}
                 confirmLabel="Roll back"
-                onConfirm={() =>
-                  client.call('rollbackDeployment', { params: { id: d.id } })
+                onConfirm={(_note, { idempotencyKey }) =>
+                  client.call('rollbackDeployment', {
+                    params: { id: d.id },
+                    idempotencyKey,
+                  })
                 }
                 onDone={({ data: rollback }) => {
                   say({

@@ -2,8 +2,9 @@ import { useApi } from '@backstage/frontend-plugin-api';
 import { ServiceAccount } from '@infra-delivery/plugin-infra-delivery-common';
 import MenuItem from '@material-ui/core/MenuItem';
 import TextField from '@material-ui/core/TextField';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
+import { useAttemptKey } from '../common/attemptKey';
 import { CreateDialog } from './CreateDialog';
 
 const MINE = 'mine';
@@ -44,6 +45,12 @@ export const CreateApiKeyDialog = ({
   const [name, setName] = useState('');
   const [owner, setOwner] = useState(MINE);
   const [lifetime, setLifetime] = useState<string>(DEFAULT_LIFETIME);
+  // Fixed while the choice stands, so that creating again after an error or a lost answer
+  // sends the same request, and with its Idempotency-Key makes one key, not two.
+  const expiresAt = useMemo(() => expiryOf(lifetime), [lifetime]);
+  const { idempotencyKey } = useAttemptKey(
+    JSON.stringify([name.trim(), owner, expiresAt]),
+  );
   return (
     <CreateDialog
       title="Create an API key"
@@ -52,8 +59,8 @@ export const CreateApiKeyDialog = ({
       errorTitle="The key was not created"
       onClose={onClose}
       onCreate={async () => {
-        const expiresAt = expiryOf(lifetime);
         const created = await client.call('createApiKey', {
+          idempotencyKey,
           body: {
             data: {
               name: name.trim(),

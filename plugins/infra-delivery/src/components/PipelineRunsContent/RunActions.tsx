@@ -10,6 +10,7 @@ import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { infraDeliveryApiRef } from '../../api';
 import { Outcome } from '../common/ActionMessage';
+import { AttemptKey } from '../common/attemptKey';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { useApprovalNotificationRead } from '../common/useApprovalNotificationRead';
 import { useCanExecuteRuns } from '../common/useCanExecuteRuns';
@@ -145,9 +146,10 @@ export const RunActions = ({
   // same plan again, so a new run of the pipeline plans them, with the same input.
   const planChanged =
     run.status === 'FAILED' && run.error?.code === PLAN_CHANGED_ERROR_CODE;
-  const planAgain = (note: string) =>
+  const planAgain = (note: string, { idempotencyKey }: AttemptKey) =>
     client.call('triggerPipelineRun', {
       params: { id: run.pipelineId },
+      idempotencyKey,
       body: {
         data: {
           ...(run.input ? { input: run.input } : {}),

@@ -15,6 +15,7 @@ import { fieldErrorsOf } from '../OrganizationSettings/fieldErrors';
 import { RunnerArrival } from './RunnerArrival';
 import { RunnerStartCommand } from './RunnerStartCommand';
 import { PluginDialog } from '../common/PluginDialog';
+import { useAttemptKey } from '../common/attemptKey';
 
 /** The command with the new key, shown once like any other secret, and whether it took. */
 const StartCommand = ({
@@ -86,6 +87,9 @@ export const ConnectRunnerDialog = ({
   // Kept when the key fails, so that trying again does not create a second account.
   const [serviceAccountId, setServiceAccountId] = useState<string>();
   const [token, setToken] = useState<string>();
+  // Trying again after an error or a lost answer makes one key, not two (the account made
+  // by the first try is kept above, so the request is the same).
+  const { idempotencyKey } = useAttemptKey(name);
 
   const connect = async () => {
     setBusy(true);
@@ -100,6 +104,7 @@ export const ConnectRunnerDialog = ({
         setServiceAccountId(ownerId);
       }
       const key = await client.call('createApiKey', {
+        idempotencyKey,
         body: { data: { name, ownerType: 'SERVICE_ACCOUNT', ownerId } },
       });
       setToken(key.data.key);

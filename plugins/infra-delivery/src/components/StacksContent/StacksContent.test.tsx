@@ -780,6 +780,48 @@ describe('StacksContent', () => {
     expect(screen.getByRole('dialog')).toBeInTheDocument();
   });
 
+  it('sends the same Idempotency-Key when Plan & apply is pressed again after the service failed', async () => {
+    serveStacks();
+    let answered = 0;
+    server.use(
+      http.post(`${baseUrl}/pipelines/:id/runs`, () => {
+        answered += 1;
+        return answered === 1
+          ? errorResponse(503, {
+              code: 'InfraDelivery:Database:UNAVAILABLE',
+              message:
+                "The service's database cannot be reached (ECONNRESET); try again in 5 s",
+              requestId: 'req-503',
+            })
+          : HttpResponse.json(
+              { data: pipelineRun({ id: 'run-new', status: 'QUEUED' }) },
+              { status: 201 },
+            );
+      }),
+    );
+    renderEntityContent(<StacksContent />, entityNaming(network.id));
+
+    const row = await rowOf('Network');
+    await userEvent.click(
+      within(row).getByRole('button', { name: /^Plan & apply / }),
+    );
+    const dialog = await screen.findByRole('dialog');
+    const confirm = within(dialog).getByRole('button', {
+      name: 'Plan & apply',
+    });
+    await userEvent.click(confirm);
+    await within(dialog).findByText(/database cannot be reached/);
+    await userEvent.click(confirm);
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument(),
+    );
+
+    const keys = posts().map(post => post.headers.get('idempotency-key'));
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{32,36}$/);
+    expect(keys[1]).toBe(keys[0]);
+  });
+
   it('destroys a stack after a confirmation that names its resource count', async () => {
     serveStacks();
     renderEntityContent(

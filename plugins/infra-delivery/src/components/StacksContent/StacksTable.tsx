@@ -11,6 +11,7 @@ import Typography from '@material-ui/core/Typography';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
 import { useActionMessage } from '../common/ActionMessage';
+import { AttemptKey } from '../common/attemptKey';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { DetailsButton } from '../common/DetailsButton';
 import { useOpenedDrawer } from '../common/drawerLinks';
@@ -130,9 +131,14 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
   }
 
   // Without a description, a run is named after what it does to its stack ("Plan & apply").
-  const trigger = (pipelineId: string, description?: string) =>
+  const trigger = (
+    pipelineId: string,
+    { idempotencyKey }: AttemptKey,
+    description?: string,
+  ) =>
     client.call('triggerPipelineRun', {
       params: { id: pipelineId },
+      idempotencyKey,
       body: { data: description ? { description } : {} },
     });
 
@@ -232,8 +238,8 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
         title={`Plan and apply ${row.stack.name}?`}
         noteLabel="What is this run for? (optional)"
         noteHelperText="Names the run in the runs list"
-        onConfirm={description =>
-          trigger(row.stack.changePipelineId, description)
+        onConfirm={(description, attempt) =>
+          trigger(row.stack.changePipelineId, attempt, description)
         }
         onDone={startedBy(`A plan of ${row.stack.name}`)}
       >
@@ -255,7 +261,9 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
         confirmLabel="Queue the destruction"
         disabled={row.resourceCount === 0}
         disabledReason="Nothing is applied yet: there is nothing to destroy"
-        onConfirm={() => trigger(row.stack.destroyPipelineId)}
+        onConfirm={(_note, attempt) =>
+          trigger(row.stack.destroyPipelineId, attempt)
+        }
         onDone={startedBy(`The destruction of ${row.stack.name}`)}
       >
         <Typography>

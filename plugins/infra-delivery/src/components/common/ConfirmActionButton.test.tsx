@@ -38,6 +38,55 @@ describe('ConfirmActionButton', () => {
     );
   });
 
+  it('sends the same Idempotency-Key when confirmed again after an error, a new one for another note or opening', async () => {
+    const keys: string[] = [];
+    const onConfirm = jest.fn(
+      async (_note: string, attempt: { idempotencyKey: string }) => {
+        keys.push(attempt.idempotencyKey);
+        throw new Error("The service's database cannot be reached");
+      },
+    );
+    await renderInTestApp(
+      <ConfirmActionButton
+        label="Plan & apply"
+        title="Plan and apply Network?"
+        noteLabel="What is this run for? (optional)"
+        onConfirm={onConfirm}
+      >
+        A plan, an approval, then the apply.
+      </ConfirmActionButton>,
+    );
+    const confirmIn = async (dialog: HTMLElement) => {
+      await userEvent.click(
+        within(dialog).getByRole('button', { name: 'Plan & apply' }),
+      );
+      await within(dialog).findByText(/database cannot be reached/);
+    };
+    await userEvent.click(screen.getByRole('button', { name: 'Plan & apply' }));
+    let dialog = await screen.findByRole('dialog');
+    await confirmIn(dialog);
+    await confirmIn(dialog);
+    await userEvent.type(
+      within(dialog).getByLabelText('What is this run for? (optional)'),
+      'Widen',
+    );
+    await confirmIn(dialog);
+    await userEvent.click(
+      within(dialog).getByRole('button', { name: 'Cancel' }),
+    );
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog')).not.toBeInTheDocument(),
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Plan & apply' }));
+    dialog = await screen.findByRole('dialog');
+    await confirmIn(dialog);
+
+    expect(keys).toHaveLength(4);
+    expect(keys[1]).toBe(keys[0]);
+    expect(new Set(keys).size).toBe(3);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{32,36}$/);
+  });
+
   it('takes Enter only once the typed confirmation matches', async () => {
     const onConfirm = jest.fn(async () => undefined);
     await renderInTestApp(

@@ -6,6 +6,7 @@ import TextField from '@material-ui/core/TextField';
 import Tooltip from '@material-ui/core/Tooltip';
 import { ReactNode, useRef, useState } from 'react';
 import { useActionStarted } from './ActionMessage';
+import { AttemptKey, useAttemptKey } from './attemptKey';
 import { DialogForm } from './DialogForm';
 import { ErrorPanel } from './ErrorPanel';
 import { NoAnswerNote } from './NoAnswerNote';
@@ -20,8 +21,13 @@ export interface ConfirmActionButtonProps<T> {
   /** What will happen, shown before the person confirms. */
   children: ReactNode;
   confirmLabel?: string;
-  /** Called with the note the person wrote (trimmed; empty without `noteLabel` or a note). */
-  onConfirm: (note: string) => Promise<T>;
+  /**
+   * Called with the note the person wrote (trimmed; empty without `noteLabel` or a note) and
+   * the attempt's Idempotency-Key, the same each time the person confirms the same thing in
+   * one opening of the dialog: an action that creates something (a run, a rollback) passes it
+   * on, so that confirming again after an error or a lost answer does it once.
+   */
+  onConfirm: (note: string, attempt: AttemptKey) => Promise<T>;
   /** Called with what `onConfirm` answered, e.g. to say what the action started. */
   onDone?: (result: T) => void;
   disabled?: boolean;
@@ -79,9 +85,12 @@ export const ConfirmActionButton = <T,>({
     setOpenState(next);
   };
   const actionStarted = useActionStarted();
+  const attempt = useAttemptKey(note.trim());
   const { busy, error, submit, silentFor } = useSubmission(
     async () => {
-      const result = await onConfirm(note.trim());
+      const result = await onConfirm(note.trim(), {
+        idempotencyKey: attempt.idempotencyKey,
+      });
       setOpen(false);
       onDone?.(result);
     },
@@ -110,6 +119,7 @@ export const ConfirmActionButton = <T,>({
       onClick={() => {
         setTyped('');
         setNote('');
+        attempt.renew();
         setOpen(true);
       }}
     >
