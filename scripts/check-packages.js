@@ -229,6 +229,22 @@ function checkTarball(tarball, sources) {
             : ''
         }`,
       );
+      const missingFiles = packageFilesNamed(
+        fs.readFileSync(path.join(root, 'README.md'), 'utf8'),
+        name,
+        source,
+      ).filter(({ target }) => !has(target));
+      expect(
+        missingFiles.length === 0,
+        name,
+        `README.md names no file of the package that its tarball lacks${
+          missingFiles.length
+            ? ` (${missingFiles
+                .map(({ line, target }) => `line ${line}: ${target}`)
+                .join('; ')})`
+            : ''
+        }`,
+      );
       for (const { heading, names } of README_SECTIONS[name] ?? []) {
         const section = readmeSection(
           fs.readFileSync(path.join(root, 'README.md'), 'utf8'),
@@ -485,6 +501,43 @@ function repositoryPaths(markdown) {
       const line = prose.slice(0, match.index).split('\n').length;
       found.push({ line, target });
     }
+  }
+  return found;
+}
+
+/**
+ * The files of the package itself that its README names, with their line numbers: a path
+ * under `node_modules/<the package>/` anywhere (an adopter's `cp` line included), and a code
+ * span in the prose that is the name of a file at the root of the package's folder in this
+ * repository (`config.d.ts`). The caller checks each against the tarball: `backstage-cli
+ * package prepack` ships `config.schema.json` in place of `config.d.ts`, so a README that
+ * sends adopters to `node_modules/…/config.d.ts` sends them to nothing.
+ */
+function packageFilesNamed(markdown, name, sourceDir) {
+  const found = [];
+  const lineOf = index => markdown.slice(0, index).split('\n').length;
+  const prefix = `node_modules/${name}/`;
+  for (let at = markdown.indexOf(prefix); at >= 0; ) {
+    const rest = markdown.slice(at + prefix.length);
+    const target = rest.match(/^[^\s`'"()<>;,]+/)?.[0]?.replace(/[.:]+$/, '');
+    if (target) found.push({ line: lineOf(at), target });
+    at = markdown.indexOf(prefix, at + prefix.length);
+  }
+  const rootFiles = new Set(
+    fs
+      .readdirSync(sourceDir, { withFileTypes: true })
+      .filter(entry => entry.isFile())
+      .map(entry => entry.name),
+  );
+  const blank = text => text.replace(/[^\n]/g, ' ');
+  const prose = markdown.replace(
+    /^ {0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?^ {0,3}\1[^\n]*$/gm,
+    blank,
+  );
+  for (const match of prose.matchAll(/`([^`\n]+)`/g)) {
+    const target = match[1].replace(/^\.\//, '');
+    if (rootFiles.has(target))
+      found.push({ line: lineOf(match.index), target });
   }
   return found;
 }
