@@ -367,6 +367,26 @@ function checkTarball(tarball, sources) {
           name,
           'config.schema.json describes configuration keys',
         );
+        // A word starting with @ after a space in a doc comment of config.d.ts (`npx
+        // @infra-delivery/runner`) is read as a JSDoc tag: the key's description ends
+        // there, inside its code span, and config:docs shows the stump.
+        const cut = schemaDescriptions(schema).filter(
+          ({ description }) => (description.match(/`/g) ?? []).length % 2 === 1,
+        );
+        expect(
+          cut.length === 0,
+          name,
+          `config.schema.json descriptions end with their code spans closed${
+            cut.length
+              ? ` (${cut
+                  .map(
+                    ({ key, description }) =>
+                      `${key}: …${description.slice(-40)}`,
+                  )
+                  .join('; ')})`
+              : ''
+          }`,
+        );
       }
     }
     for (const folder of ['migrations', 'demo', 'templates']) {
@@ -540,6 +560,25 @@ function packageFilesNamed(markdown, name, sourceDir) {
       found.push({ line: lineOf(match.index), target });
   }
   return found;
+}
+
+/** Every description of a JSON schema, with the dotted key it describes. */
+function schemaDescriptions(schema, key = '') {
+  if (!schema || typeof schema !== 'object') return [];
+  const own =
+    typeof schema.description === 'string'
+      ? [{ key: key || '(root)', description: schema.description }]
+      : [];
+  return [
+    ...own,
+    ...Object.entries(schema.properties ?? {}).flatMap(([name, value]) =>
+      schemaDescriptions(value, key ? `${key}.${name}` : name),
+    ),
+    ...(schema.items ? schemaDescriptions(schema.items, `${key}[]`) : []),
+    ...(schema.additionalProperties
+      ? schemaDescriptions(schema.additionalProperties, `${key}.*`)
+      : []),
+  ];
 }
 
 /** The folder `dependency` resolves to from `dir`, as Node looks it up through node_modules. */
