@@ -269,6 +269,44 @@ function checkTarball(tarball, sources) {
       name,
       'LICENSE is shipped',
     );
+    // What the shipped code imports, it declares. Yarn's node_modules hoisting finds an
+    // undeclared package through another package's dependency, at whatever version was
+    // hoisted; pnpm and Plug'n'Play find nothing. Declarations count too: an app's `tsc`
+    // reads the types of our exports (the frontend plugin's extensions name
+    // `@backstage/filter-predicates`' FilterPredicate).
+    const declared = new Set([
+      name,
+      ...RUNTIME_DEPENDENCY_FIELDS.flatMap(field =>
+        Object.keys(manifest[field] ?? {}),
+      ),
+    ]);
+    for (const kind of ['JavaScript', 'declarations']) {
+      const undeclared = new Set();
+      for (const file of files) {
+        const isDeclaration = file.endsWith('.d.ts');
+        if (
+          !file.startsWith('dist/') ||
+          (kind === 'declarations'
+            ? !isDeclaration
+            : isDeclaration || !/\.(c|m)?js$/.test(file))
+        ) {
+          continue;
+        }
+        for (const specifier of bareImports(
+          fs.readFileSync(path.join(root, file), 'utf8'),
+        )) {
+          if (!declared.has(specifier)) undeclared.add(specifier);
+        }
+      }
+      expect(
+        undeclared.size === 0,
+        name,
+        `the ${kind} in dist/ import only declared dependencies${
+          undeclared.size ? ` (${[...undeclared].sort().join(', ')})` : ''
+        }`,
+      );
+    }
+
     const forbidden = [...files].filter(
       file =>
         file.startsWith('src/') ||
@@ -558,6 +596,33 @@ function packageFilesNamed(markdown, name, sourceDir) {
     const target = match[1].replace(/^\.\//, '');
     if (rootFiles.has(target))
       found.push({ line: lineOf(match.index), target });
+  }
+  return found;
+}
+
+/**
+ * The packages a built file imports, by name (`@scope/name` or `name`): static and dynamic
+ * imports, `export … from` and `require`. Relative paths and Node's built-in modules are left
+ * out.
+ */
+function bareImports(code) {
+  const builtins = new Set(require('node:module').builtinModules);
+  const found = new Set();
+  const patterns = [
+    /^\s*(?:import|export)\b[^'"\n;]*?\bfrom\s*['"]([^'"\s]+)['"]/gm,
+    /^\s*import\s*['"]([^'"\s]+)['"]/gm,
+    /\b(?:require|import)\(\s*['"]([^'"\s]+)['"]\s*\)/g,
+  ];
+  for (const pattern of patterns) {
+    for (const match of code.matchAll(pattern)) {
+      const specifier = match[1];
+      if (specifier.startsWith('.') || specifier.startsWith('node:')) continue;
+      const parts = specifier.split('/');
+      const pkg = specifier.startsWith('@')
+        ? parts.slice(0, 2).join('/')
+        : parts[0];
+      if (!builtins.has(pkg)) found.add(pkg);
+    }
   }
   return found;
 }
