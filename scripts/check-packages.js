@@ -229,6 +229,22 @@ function checkTarball(tarball, sources) {
             : ''
         }`,
       );
+      const missingFiles = packageFilesNamed(
+        fs.readFileSync(path.join(root, 'README.md'), 'utf8'),
+        name,
+        source,
+      ).filter(({ target }) => !has(target));
+      expect(
+        missingFiles.length === 0,
+        name,
+        `README.md names no file of the package that its tarball lacks${
+          missingFiles.length
+            ? ` (${missingFiles
+                .map(({ line, target }) => `line ${line}: ${target}`)
+                .join('; ')})`
+            : ''
+        }`,
+      );
       for (const { heading, names } of README_SECTIONS[name] ?? []) {
         const section = readmeSection(
           fs.readFileSync(path.join(root, 'README.md'), 'utf8'),
@@ -253,6 +269,44 @@ function checkTarball(tarball, sources) {
       name,
       'LICENSE is shipped',
     );
+    // What the shipped code imports, it declares. Yarn's node_modules hoisting finds an
+    // undeclared package through another package's dependency, at whatever version was
+    // hoisted; pnpm and Plug'n'Play find nothing. Declarations count too: an app's `tsc`
+    // reads the types of our exports (the frontend plugin's extensions name
+    // `@backstage/filter-predicates`' FilterPredicate).
+    const declared = new Set([
+      name,
+      ...RUNTIME_DEPENDENCY_FIELDS.flatMap(field =>
+        Object.keys(manifest[field] ?? {}),
+      ),
+    ]);
+    for (const kind of ['JavaScript', 'declarations']) {
+      const undeclared = new Set();
+      for (const file of files) {
+        const isDeclaration = file.endsWith('.d.ts');
+        if (
+          !file.startsWith('dist/') ||
+          (kind === 'declarations'
+            ? !isDeclaration
+            : isDeclaration || !/\.(c|m)?js$/.test(file))
+        ) {
+          continue;
+        }
+        for (const specifier of bareImports(
+          fs.readFileSync(path.join(root, file), 'utf8'),
+        )) {
+          if (!declared.has(specifier)) undeclared.add(specifier);
+        }
+      }
+      expect(
+        undeclared.size === 0,
+        name,
+        `the ${kind} in dist/ import only declared dependencies${
+          undeclared.size ? ` (${[...undeclared].sort().join(', ')})` : ''
+        }`,
+      );
+    }
+
     const forbidden = [...files].filter(
       file =>
         file.startsWith('src/') ||
@@ -350,6 +404,26 @@ function checkTarball(tarball, sources) {
           Object.keys(schema.properties ?? {}).length > 0,
           name,
           'config.schema.json describes configuration keys',
+        );
+        // A word starting with @ after a space in a doc comment of config.d.ts (`npx
+        // @infra-delivery/runner`) is read as a JSDoc tag: the key's description ends
+        // there, inside its code span, and config:docs shows the stump.
+        const cut = schemaDescriptions(schema).filter(
+          ({ description }) => (description.match(/`/g) ?? []).length % 2 === 1,
+        );
+        expect(
+          cut.length === 0,
+          name,
+          `config.schema.json descriptions end with their code spans closed${
+            cut.length
+              ? ` (${cut
+                  .map(
+                    ({ key, description }) =>
+                      `${key}: …${description.slice(-40)}`,
+                  )
+                  .join('; ')})`
+              : ''
+          }`,
         );
       }
     }
@@ -487,6 +561,89 @@ function repositoryPaths(markdown) {
     }
   }
   return found;
+}
+
+/**
+ * The files of the package itself that its README names, with their line numbers: a path
+ * under `node_modules/<the package>/` anywhere (an adopter's `cp` line included), and a code
+ * span in the prose that is the name of a file at the root of the package's folder in this
+ * repository (`config.d.ts`). The caller checks each against the tarball: `backstage-cli
+ * package prepack` ships `config.schema.json` in place of `config.d.ts`, so a README that
+ * sends adopters to `node_modules/…/config.d.ts` sends them to nothing.
+ */
+function packageFilesNamed(markdown, name, sourceDir) {
+  const found = [];
+  const lineOf = index => markdown.slice(0, index).split('\n').length;
+  const prefix = `node_modules/${name}/`;
+  for (let at = markdown.indexOf(prefix); at >= 0; ) {
+    const rest = markdown.slice(at + prefix.length);
+    const target = rest.match(/^[^\s`'"()<>;,]+/)?.[0]?.replace(/[.:]+$/, '');
+    if (target) found.push({ line: lineOf(at), target });
+    at = markdown.indexOf(prefix, at + prefix.length);
+  }
+  const rootFiles = new Set(
+    fs
+      .readdirSync(sourceDir, { withFileTypes: true })
+      .filter(entry => entry.isFile())
+      .map(entry => entry.name),
+  );
+  const blank = text => text.replace(/[^\n]/g, ' ');
+  const prose = markdown.replace(
+    /^ {0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?^ {0,3}\1[^\n]*$/gm,
+    blank,
+  );
+  for (const match of prose.matchAll(/`([^`\n]+)`/g)) {
+    const target = match[1].replace(/^\.\//, '');
+    if (rootFiles.has(target))
+      found.push({ line: lineOf(match.index), target });
+  }
+  return found;
+}
+
+/**
+ * The packages a built file imports, by name (`@scope/name` or `name`): static and dynamic
+ * imports, `export … from` and `require`. Relative paths and Node's built-in modules are left
+ * out.
+ */
+function bareImports(code) {
+  const builtins = new Set(require('node:module').builtinModules);
+  const found = new Set();
+  const patterns = [
+    /^\s*(?:import|export)\b[^'"\n;]*?\bfrom\s*['"]([^'"\s]+)['"]/gm,
+    /^\s*import\s*['"]([^'"\s]+)['"]/gm,
+    /\b(?:require|import)\(\s*['"]([^'"\s]+)['"]\s*\)/g,
+  ];
+  for (const pattern of patterns) {
+    for (const match of code.matchAll(pattern)) {
+      const specifier = match[1];
+      if (specifier.startsWith('.') || specifier.startsWith('node:')) continue;
+      const parts = specifier.split('/');
+      const pkg = specifier.startsWith('@')
+        ? parts.slice(0, 2).join('/')
+        : parts[0];
+      if (!builtins.has(pkg)) found.add(pkg);
+    }
+  }
+  return found;
+}
+
+/** Every description of a JSON schema, with the dotted key it describes. */
+function schemaDescriptions(schema, key = '') {
+  if (!schema || typeof schema !== 'object') return [];
+  const own =
+    typeof schema.description === 'string'
+      ? [{ key: key || '(root)', description: schema.description }]
+      : [];
+  return [
+    ...own,
+    ...Object.entries(schema.properties ?? {}).flatMap(([name, value]) =>
+      schemaDescriptions(value, key ? `${key}.${name}` : name),
+    ),
+    ...(schema.items ? schemaDescriptions(schema.items, `${key}[]`) : []),
+    ...(schema.additionalProperties
+      ? schemaDescriptions(schema.additionalProperties, `${key}.*`)
+      : []),
+  ];
 }
 
 /** The folder `dependency` resolves to from `dir`, as Node looks it up through node_modules. */

@@ -9,9 +9,11 @@
  * snippet does not work fails here), the frontend plugin discovered through `app.packages: all` of the
  * create-app template, the configuration keys (`infraDelivery.roleMappings`,
  * `infraDelivery.demo.enabled`, `catalog.providers.infraDelivery`), the annotated component
- * of the frontend README's example, and the common README's typed client example, which the
+ * of the frontend README's example, the common README's typed client example, which the
  * portal's `yarn tsc` compiles against the published declarations (its statements inside a
- * function: the portal's modules have no top-level await).
+ * function: the portal's modules have no top-level await), and the backend README's permission
+ * policy module with its `yarn add` lines, which `yarn tsc` compiles and the backend's lint
+ * checks for imports the portal does not declare.
  *
  * What an adopter of published packages would not do, and why:
  * - The portal's root package.json gets `resolutions` pointing every `@infra-delivery/*`
@@ -568,6 +570,7 @@ function addPackages(portal, tarballs) {
     range('catalog'),
     range('scaffolder'),
     range('common'),
+    ...readmeLibraryAdds(PACKAGE_DIRS.backend, 'backend'),
     ['better-sqlite3', REGISTRY_PINS['better-sqlite3']],
   ]);
   // `yarn --cwd packages/app add …` of the frontend README.
@@ -608,6 +611,55 @@ function writeClientExample(portal) {
   fs.writeFileSync(
     path.join(portal, 'packages/backend/src/infraDeliveryClientExample.ts'),
     `${imports[0]}\nexport async function infraDeliveryClientExample() {\n${body}}\n`,
+  );
+}
+
+/**
+ * The packages other than ours that a README's `yarn --cwd packages/<workspace> add` lines add
+ * for its code examples (the backend README's permission policy imports
+ * `@backstage/backend-plugin-api`, which a create-app backend does not list), each with the
+ * range the line names: a line without one would take the newest release, another Backstage
+ * line than the portal's.
+ */
+function readmeLibraryAdds(dir, workspace) {
+  const adds = [];
+  for (const { lang, code } of codeBlocks(dir)) {
+    if (!['bash', 'sh'].includes(lang)) continue;
+    for (const m of code.matchAll(
+      new RegExp(`yarn --cwd packages/${workspace} add ([^\\n#]+)`, 'g'),
+    )) {
+      for (const spec of m[1].trim().split(/\s+/)) {
+        const at = spec.indexOf('@', 1);
+        const name = at > 0 ? spec.slice(0, at) : spec;
+        if (name.startsWith('@infra-delivery/')) continue;
+        assert(
+          at > 0,
+          `${dir}/README.md adds ${name} without a version, which takes the newest release`,
+        );
+        adds.push([name, spec.slice(at + 1)]);
+      }
+    }
+  }
+  return adds;
+}
+
+/**
+ * The backend README's permission policy module as backend code of the portal (not added to
+ * the backend: the portal keeps its allow-all policy), which the portal's `yarn tsc` compiles
+ * and its backend's lint checks with the client example below: an import that
+ * `packages/backend` does not declare fails `@backstage/no-undeclared-imports` there.
+ */
+function writePolicyExample(portal) {
+  const block = codeBlocks(PACKAGE_DIRS.backend).find(
+    ({ lang, code }) => lang === 'ts' && code.includes('policyExtensionPoint'),
+  );
+  assert(
+    block,
+    `${PACKAGE_DIRS.backend}/README.md has no permission policy example`,
+  );
+  fs.writeFileSync(
+    path.join(portal, 'packages/backend/src/infraDeliveryPolicyExample.ts'),
+    block.code,
   );
 }
 
@@ -1293,18 +1345,37 @@ async function main() {
       { goOn: true },
     ],
     [
-      'wire: backend.add lines from the READMEs, config, the annotated component, the client example',
+      'wire: backend.add lines from the READMEs, config, the annotated component, the client and policy examples',
       () => {
         wireBackend(portal);
         writeConfig(portal, ports);
         writeClientExample(portal);
+        writePolicyExample(portal);
       },
     ],
     [
-      'type check: yarn tsc in the portal, with the common README\u2019s client example',
+      'type check: yarn tsc in the portal, with the common README\u2019s client example and the backend README\u2019s policy',
       () => {
         run('tsc', 'yarn', ['tsc'], { cwd: portal });
       },
+    ],
+    [
+      'lint: the two examples pass packages/backend\u2019s lint, every import declared by the READMEs\u2019 yarn add lines',
+      () => {
+        run(
+          'lint-examples',
+          'yarn',
+          [
+            'backstage-cli',
+            'package',
+            'lint',
+            'src/infraDeliveryClientExample.ts',
+            'src/infraDeliveryPolicyExample.ts',
+          ],
+          { cwd: path.join(portal, 'packages/backend') },
+        );
+      },
+      { goOn: true },
     ],
   ];
   for (const [name, step, options] of setup) {

@@ -257,6 +257,20 @@ describe('the reference runner against the service', () => {
     expect(again).not.toHaveProperty('signedOffAt');
   });
 
+  it('claims on a Node without AbortSignal.any (18.16 and earlier)', async () => {
+    const { runnerKey } = await organizationWithStack(baseUrl);
+    const native = (AbortSignal as { any?: unknown }).any;
+    delete (AbortSignal as { any?: unknown }).any;
+    try {
+      const logs: string[] = [];
+      // Without its own: "Cannot reach … (AbortSignal.any is not a function)", again for good.
+      await runnerWith(runnerKey, logs).run();
+      expect(logs).toEqual([connectedLine('test-runner')]);
+    } finally {
+      (AbortSignal as { any?: unknown }).any = native;
+    }
+  });
+
   it('signs off when stopped', async () => {
     const { owner, runnerKey } = await organizationWithStack(baseUrl);
     const runner = runnerWith(runnerKey, [], clientFor(baseUrl, runnerKey), {

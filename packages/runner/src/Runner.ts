@@ -5,6 +5,7 @@ import {
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { anySignal } from './anySignal';
 import { CommitCheckouts } from './CommitCheckouts';
 import { checkAgainstApprovedPlan } from './approvedPlan';
 import { executeStep, StepOutcome } from './executeStep';
@@ -125,7 +126,7 @@ export class Runner {
   private async claim(waitSeconds: number) {
     const { runnerId, labels, hostname, pollIntervalMs } = this.options;
     this.claiming = new AbortController();
-    const signal = AbortSignal.any([
+    const signal = anySignal([
       this.claiming.signal,
       AbortSignal.timeout(waitSeconds * 1000 + CLAIM_ANSWER_GRACE_MS),
     ]);
