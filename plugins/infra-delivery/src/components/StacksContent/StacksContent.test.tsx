@@ -23,6 +23,7 @@ import {
   queryWaitingForRunnerNotice,
 } from '../../__testUtils__/waitingForRunnerNotice';
 import { afterUnderWayMessageMinimum } from '../../__testUtils__/actionMessageClock';
+import { createStackRouteRef } from '../../routes';
 import { StacksContent } from './StacksContent';
 
 const network = stack({
@@ -492,6 +493,32 @@ describe('StacksContent', () => {
     expect(
       screen.queryByRole('button', { name: /^Plan & apply/ }),
     ).not.toBeInTheDocument();
+    // The app has no stack template to offer instead.
+    expect(
+      screen.queryByRole('button', {
+        name: 'Create a stack from the template',
+      }),
+    ).not.toBeInTheDocument();
+  });
+
+  it('offers the stack template where the entity’s stacks are gone', async () => {
+    serveStacks();
+    const entity = entityNaming('stack-gone');
+
+    renderEntityContent(<StacksContent />, entity, {
+      mountedRoutes: {
+        '/create/templates/:namespace/:templateName': createStackRouteRef,
+      },
+    });
+
+    expect(
+      await screen.findByText(
+        `None of the stacks ${entity.metadata.name} names is in the infrastructure service.`,
+      ),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByRole('button', { name: 'Create a stack from the template' }),
+    ).toHaveAttribute('href', '/create/templates/default/infra-delivery-stack');
   });
 
   it('shows the ErrorBody message and request id when the count endpoint fails', async () => {
