@@ -78,7 +78,7 @@ export const ProjectDrawer = ({
             size="small"
             variant="outlined"
             color="primary"
-            to={createStackPath({ project, environment })}
+            to={createStackPath({ place: { project, environment } })}
             aria-label={`Create a stack in ${environment.name}`}
           >
             Create a stack
@@ -133,7 +133,7 @@ export const ProjectDrawer = ({
     return {
       text: `${environment.name} is added: stacks are created in it next.`,
       link: {
-        to: createStackPath({ project, environment }),
+        to: createStackPath({ place: { project, environment } }),
         label: `Create a stack in ${environment.name}`,
       },
     };

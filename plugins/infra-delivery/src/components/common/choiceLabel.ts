@@ -4,3 +4,7 @@
  */
 export const choiceLabel = (item: { name: string; givenId: string }) =>
   `${item.name} (${item.givenId})`;
+
+/** How the stack template's cloud account select names a connected account. */
+export const cloudAccountLabel = (account: { name: string; cloudId: string }) =>
+  `${account.name} · ${account.cloudId}`;

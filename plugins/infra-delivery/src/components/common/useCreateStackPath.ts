@@ -1,7 +1,7 @@
 import { useRouteRef as useLegacyRouteRef } from '@backstage/core-plugin-api';
 import { useRouteRef } from '@backstage/frontend-plugin-api';
 import { createStackRouteRef, legacyCreateStackRouteRef } from '../../routes';
-import { choiceLabel } from './choiceLabel';
+import { choiceLabel, cloudAccountLabel } from './choiceLabel';
 
 /**
  * The stack template that `@infra-delivery/plugin-scaffolder-backend-module-infra-delivery`
@@ -12,10 +12,16 @@ export const STACK_TEMPLATE = {
   templateName: 'infra-delivery-stack',
 };
 
-/** Where a new stack goes, to fill in the template's first step with. */
-export interface StackPlace {
-  project: { id: string; name: string; givenId: string };
-  environment: { id: string; name: string; givenId: string };
+/**
+ * What the template's form starts with: where the stack goes (its first step), and the cloud
+ * account it deploys into.
+ */
+export interface StackPreset {
+  place?: {
+    project: { id: string; name: string; givenId: string };
+    environment: { id: string; name: string; givenId: string };
+  };
+  cloudAccount?: { id: string; name: string; cloudId: string };
 }
 
 /** The template page's route in the new frontend system; undefined in a legacy app. */
@@ -37,30 +43,38 @@ function useLegacyTemplateRoute() {
 }
 
 /**
- * The path of the stack template's page, with the project and environment already chosen when
- * given (the scaffolder reads a form's first values from `?formData=`), or undefined where the
- * app bound the `createStack` external route to nothing: no link then, rather than one to a
- * page the app does not have.
+ * The path of the stack template's page, with what `preset` gives already chosen (the
+ * scaffolder reads a form's first values from `?formData=`), or undefined where the app bound
+ * the `createStack` external route to nothing: no link then, rather than one to a page the app
+ * does not have.
  */
 export function useCreateStackPath():
-  | ((place?: StackPlace) => string)
+  | ((preset?: StackPreset) => string)
   | undefined {
   const route = useTemplateRoute();
   const legacyRoute = useLegacyTemplateRoute();
   const templatePath = route ?? legacyRoute;
   if (!templatePath) return undefined;
-  return place => {
+  return ({ place, cloudAccount } = {}) => {
     const path = templatePath(STACK_TEMPLATE);
-    if (!place) return path;
-    // The template's `where` field (InfraDeliveryEnvironmentPicker): the ids for the action,
-    // the labels its selects show for the review.
+    if (!place && !cloudAccount) return path;
+    // The template's fields, as its pickers fill them in: the ids for the action, the labels
+    // their selects show for the review.
     const formData = {
-      where: {
-        projectId: place.project.id,
-        project: choiceLabel(place.project),
-        environmentId: place.environment.id,
-        environment: choiceLabel(place.environment),
-      },
+      ...(place && {
+        where: {
+          projectId: place.project.id,
+          project: choiceLabel(place.project),
+          environmentId: place.environment.id,
+          environment: choiceLabel(place.environment),
+        },
+      }),
+      ...(cloudAccount && {
+        cloudAccount: {
+          id: cloudAccount.id,
+          name: cloudAccountLabel(cloudAccount),
+        },
+      }),
     };
     return `${path}?${new URLSearchParams({
       formData: JSON.stringify(formData),
