@@ -51,9 +51,13 @@ test('a stack is created from the template, its project, environment and cloud a
   );
   await page.getByRole('button', { name: 'Create' }).click();
 
-  await expect(page.getByText(/Stack \S+ \(`?[0-9a-f-]{36}/)).toBeVisible({
-    timeout: 60_000,
-  });
+  // Said in the names chosen, not ids.
+  await expect(
+    page.getByText(
+      `Stack ${name} is created in Payments (payments) · Staging (staging).`,
+      { exact: false },
+    ),
+  ).toBeVisible({ timeout: 60_000 });
   // The new stack's own details are linked, under its name; no first run was asked for: no
   // link to one, nor a line about it.
   await expect(page.getByRole('link', { name, exact: true })).toHaveAttribute(
@@ -109,7 +113,10 @@ test('an environment just added leads to the stack template, its project and env
     page.getByRole('row', { name: new RegExp(`Project.*${project}`) }),
   ).toBeVisible();
   await page.getByRole('button', { name: 'Create' }).click();
-  await expect(page.getByText(/Stack \S+ \(`?[0-9a-f-]{36}/)).toBeVisible({
-    timeout: 60_000,
-  });
+  await expect(
+    page.getByText(
+      `Stack Queue ${suffix} is created in ${project} (walk-${suffix}) · Dev (dev).`,
+      { exact: false },
+    ),
+  ).toBeVisible({ timeout: 60_000 });
 });
