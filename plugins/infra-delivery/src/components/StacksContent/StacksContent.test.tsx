@@ -731,6 +731,44 @@ describe('StacksContent', () => {
     restoreClock();
   });
 
+  it('says a run that ended at once has ended, not that it started', async () => {
+    serveStacks();
+    const signals = fakeSignals();
+    renderEntityContent(<StacksContent />, entityNaming(network.id), {
+      signals: signals.api,
+    });
+    await userEvent.click(
+      within(await rowOf('Network')).getByRole('button', {
+        name: /^Plan & apply /,
+      }),
+    );
+    await userEvent.click(
+      within(await screen.findByRole('dialog')).getByRole('button', {
+        name: 'Plan & apply',
+      }),
+    );
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'A plan of Network has started.',
+    );
+
+    // A plan that changes nothing ends the run within a second: the message stands its
+    // minimum, and "has started" stood above the row's Succeeded.
+    serveRunningNetworkRun({ id: 'run-new', status: 'SUCCEEDED' });
+    act(() =>
+      signals.announce('infra-delivery:pipeline-runs', { runId: 'run-new' }),
+    );
+    await waitFor(() =>
+      expect(screen.getByRole('status')).toHaveTextContent(
+        'A plan of Network has finished.',
+      ),
+    );
+    expect(
+      within(screen.getByRole('status')).getByRole('link', {
+        name: 'Open the run',
+      }),
+    ).toHaveAttribute('href', expect.stringMatching(/\/infra-runs\/run-new$/));
+  });
+
   it('says that an auto-approved stack applies without approval', async () => {
     serveStacks();
     renderEntityContent(<StacksContent />, entityNaming(database.id));
