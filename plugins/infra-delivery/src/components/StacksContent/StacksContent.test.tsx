@@ -632,6 +632,28 @@ describe('StacksContent', () => {
     );
   });
 
+  /**
+   * Network's run `run-new` now has `status`, as a signal announces: the stacks' message says
+   * `text` and links the run's page under `link`.
+   */
+  const runNewIs = async (
+    signals: ReturnType<typeof fakeSignals>,
+    status: PipelineRun['status'],
+    text: string,
+    link: string,
+  ) => {
+    serveRunningNetworkRun({ id: 'run-new', status });
+    act(() =>
+      signals.announce('infra-delivery:pipeline-runs', { runId: 'run-new' }),
+    );
+    await waitFor(() =>
+      expect(screen.getByRole('status')).toHaveTextContent(text),
+    );
+    expect(
+      within(screen.getByRole('status')).getByRole('link', { name: link }),
+    ).toHaveAttribute('href', expect.stringMatching(/\/infra-runs\/run-new$/));
+  };
+
   it('plans and applies a stack after confirmation, then reloads', async () => {
     serveStacks();
     const signals = fakeSignals();
@@ -692,20 +714,12 @@ describe('StacksContent', () => {
     // The plan ends and the run waits for approval, as the stack's row says: the message
     // follows it at once ("has started" stood above "Waiting for approval"), and leads to the
     // plan and its Approve button.
-    serveRunningNetworkRun({ id: 'run-new', status: 'WAITING_FOR_APPROVAL' });
-    act(() =>
-      signals.announce('infra-delivery:pipeline-runs', { runId: 'run-new' }),
+    await runNewIs(
+      signals,
+      'WAITING_FOR_APPROVAL',
+      'A plan of Network waits for your approval.',
+      'Review the plan and approve',
     );
-    await waitFor(() =>
-      expect(screen.getByRole('status')).toHaveTextContent(
-        'A plan of Network waits for your approval.',
-      ),
-    );
-    expect(
-      within(screen.getByRole('status')).getByRole('link', {
-        name: 'Review the plan and approve',
-      }),
-    ).toHaveAttribute('href', expect.stringMatching(/\/infra-runs\/run-new$/));
     // Someone must act on it: it stays, however long it has stood.
     const restoreClock = afterUnderWayMessageMinimum();
     act(() =>
@@ -753,20 +767,12 @@ describe('StacksContent', () => {
 
     // A plan that changes nothing ends the run within a second: the message stands its
     // minimum, and "has started" stood above the row's Succeeded.
-    serveRunningNetworkRun({ id: 'run-new', status: 'SUCCEEDED' });
-    act(() =>
-      signals.announce('infra-delivery:pipeline-runs', { runId: 'run-new' }),
+    await runNewIs(
+      signals,
+      'SUCCEEDED',
+      'A plan of Network has finished.',
+      'Open the run',
     );
-    await waitFor(() =>
-      expect(screen.getByRole('status')).toHaveTextContent(
-        'A plan of Network has finished.',
-      ),
-    );
-    expect(
-      within(screen.getByRole('status')).getByRole('link', {
-        name: 'Open the run',
-      }),
-    ).toHaveAttribute('href', expect.stringMatching(/\/infra-runs\/run-new$/));
   });
 
   it('says that an auto-approved stack applies without approval', async () => {
