@@ -494,7 +494,11 @@ describe.each(databases.eachSupportedId())(
           metadata: { stacks: 1, moduleInstances: 0 },
         });
 
-        for (const name of ['Database', 'Cache', 'Queue']) {
+        await createStack('Database');
+        expect((await refusal()).body.message).toMatch(
+          /^Stack \w+ and stack \w+ still use this environment: delete them first$/,
+        );
+        for (const name of ['Cache', 'Queue']) {
           await createStack(name);
         }
         const four = await refusal();

@@ -281,7 +281,12 @@ export class ProjectService {
     ].slice(0, shown);
     const total = stacks.totalCount + instances.totalCount;
     const more = total - users.length;
-    const listed = `${users.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+    // "A and B", "A, B and C", "A, B, C and 2 more".
+    const parts = more > 0 ? [...users, `${more} more`] : users;
+    const listed =
+      parts.length > 1
+        ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`
+        : parts.join('');
     const named =
       users.length === 0
         ? 'Stacks or module instances'
