@@ -183,8 +183,20 @@ test('an AWS account is connected through the local driver', async ({
     .getByRole('button', { name: 'Connect with the local driver' })
     .click();
   await expect(
-    dialog.getByText(/Connected with role arn:aws:iam::333333333333/),
+    dialog.getByText(
+      /Analytics is connected with role arn:aws:iam::333333333333/,
+    ),
   ).toBeVisible();
+  // The launch instructions give way to what comes next: a stack in the account.
+  await expect(
+    dialog.getByRole('button', { name: 'Connect with the local driver' }),
+  ).toHaveCount(0);
+  await expect(
+    dialog.getByRole('button', { name: 'Create a stack in Analytics' }),
+  ).toHaveAttribute(
+    'href',
+    /\/create\/templates\/default\/infra-delivery-stack\?formData=/,
+  );
   await page.screenshot({
     path: `${SCREENSHOTS}/cloud-account-connected.png`,
     fullPage: true,

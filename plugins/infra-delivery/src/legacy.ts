@@ -5,7 +5,10 @@ import {
   createRouteRef,
 } from '@backstage/core-plugin-api';
 import { infraDeliveryApiFactory } from './api';
-import { legacyInfrastructureRouteRef } from './routes';
+import {
+  legacyCreateStackRouteRef,
+  legacyInfrastructureRouteRef,
+} from './routes';
 
 /**
  * The same components for apps on the legacy frontend system: add the plugin to the app and
@@ -28,6 +31,7 @@ export const legacyInfraDeliveryPlugin = createPlugin({
     deployments: createRouteRef({ id: 'infra-delivery-entity-deployments' }),
     cloudAccounts: createRouteRef({ id: 'infra-delivery-cloud-accounts' }),
   },
+  externalRoutes: { createStack: legacyCreateStackRouteRef },
 });
 
 export const InfraDeliveryStatusPage = legacyInfraDeliveryPlugin.provide(

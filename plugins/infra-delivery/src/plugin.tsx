@@ -19,7 +19,7 @@ import {
 import { isInfraDeliveryOverviewAvailable } from './components/EntityOverviewCard/isInfraDeliveryOverviewAvailable';
 import { isInfraDeliveryMetricsAvailable } from './components/MetricsContent/metricSpecs';
 import { ENTITY_TAB_PATHS } from './entityTabPaths';
-import { rootRouteRef } from './routes';
+import { createStackRouteRef, rootRouteRef } from './routes';
 import { KnownTabsOnly } from './components/UnknownTab';
 import { RUNS_TAB_PATH } from './components/common/useInfrastructurePath';
 
@@ -287,4 +287,5 @@ export const infraDeliveryPlugin = createFrontendPlugin({
     codeSourcePickerFormField,
   ],
   routes: { root: rootRouteRef },
+  externalRoutes: { createStack: createStackRouteRef },
 });

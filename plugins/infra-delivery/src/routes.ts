@@ -1,5 +1,11 @@
-import { createRouteRef as createLegacyRouteRef } from '@backstage/core-plugin-api';
-import { createRouteRef } from '@backstage/frontend-plugin-api';
+import {
+  createExternalRouteRef as createLegacyExternalRouteRef,
+  createRouteRef as createLegacyRouteRef,
+} from '@backstage/core-plugin-api';
+import {
+  createExternalRouteRef,
+  createRouteRef,
+} from '@backstage/frontend-plugin-api';
 
 export const rootRouteRef = createRouteRef();
 
@@ -10,4 +16,21 @@ export const rootRouteRef = createRouteRef();
  */
 export const legacyInfrastructureRouteRef = createLegacyRouteRef({
   id: 'infra-delivery-home',
+});
+
+/**
+ * Where a new stack is created: the scaffolder's page of the stack template that
+ * `@infra-delivery/plugin-scaffolder-backend-module-infra-delivery` ships. Optional: where the
+ * app binds it to nothing (an app without the scaffolder), the views offer no link.
+ */
+export const createStackRouteRef = createExternalRouteRef({
+  params: ['namespace', 'templateName'],
+  defaultTarget: 'scaffolder.selectedTemplate',
+});
+
+/** The same in a legacy app, bound with `bindRoutes` to `scaffolderPlugin.routes.selectedTemplate`. */
+export const legacyCreateStackRouteRef = createLegacyExternalRouteRef({
+  id: 'infra-delivery-create-stack',
+  params: ['namespace', 'templateName'],
+  optional: true,
 });

@@ -459,6 +459,54 @@ describe.each(databases.eachSupportedId())(
         expect(empty.body.data).toEqual([]);
       });
 
+      it('refuses to delete an environment that stacks are in, naming them (409)', async () => {
+        const owner = await api.signup();
+        const project = await createProject(owner, 'payments');
+        const environment = await createEnvironment(owner, project.id, 'prod');
+        const createStack = async (name: string) =>
+          expect(
+            (
+              await api.post(
+                '/stacks',
+                {
+                  data: {
+                    projectId: project.id,
+                    environmentId: environment.id,
+                    name,
+                  },
+                },
+                owner.token,
+              )
+            ).status,
+          ).toBe(201);
+        const refusal = async () =>
+          api.delete(
+            `/projects/${project.id}/environments/${environment.id}`,
+            owner.token,
+          );
+
+        await createStack('Network');
+        const one = await refusal();
+        expect(one.status).toBe(409);
+        expect(one.body).toMatchObject({
+          code: 'InfraDelivery:Environment:IN_USE',
+          message: 'Stack Network still uses this environment: delete it first',
+          metadata: { stacks: 1, moduleInstances: 0 },
+        });
+
+        await createStack('Database');
+        expect((await refusal()).body.message).toMatch(
+          /^Stack \w+ and stack \w+ still use this environment: delete them first$/,
+        );
+        for (const name of ['Cache', 'Queue']) {
+          await createStack(name);
+        }
+        const four = await refusal();
+        expect(four.body.message).toMatch(
+          /^Stack \w+, stack \w+, stack \w+ and 1 more still use this environment: delete them first$/,
+        );
+      });
+
       it('refuses invalid input (400)', async () => {
         const owner = await api.signup();
         const project = await createProject(owner, 'payments');

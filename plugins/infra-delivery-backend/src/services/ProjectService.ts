@@ -251,16 +251,58 @@ export class ProjectService {
       this.changed(caller, 'environment', id, 'deleted');
     } catch (error) {
       if (isForeignKeyViolation(error)) {
-        throw new InfraDeliveryError({
-          status: 409,
-          entity: 'Environment',
-          reason: 'IN_USE',
-          message:
-            'Stacks or module instances still use this environment: delete them first',
-        });
+        throw await this.environmentInUse(organizationId, id);
       }
       throw error;
     }
+  }
+
+  /**
+   * The refusal to delete an environment that stacks or module instances are in, naming the
+   * first of them: "delete them first" left people looking for which.
+   */
+  private async environmentInUse(organizationId: string, id: string) {
+    const shown = 3;
+    const [stacks, instances] = await Promise.all([
+      this.deps.stores.stacks.list(
+        organizationId,
+        { environmentId: id },
+        { limit: shown },
+      ),
+      this.deps.stores.moduleInstances.list(
+        organizationId,
+        { environmentId: id },
+        { limit: shown },
+      ),
+    ]);
+    const users = [
+      ...stacks.items.map(stack => `stack ${stack.name}`),
+      ...instances.items.map(instance => `module instance ${instance.name}`),
+    ].slice(0, shown);
+    const total = stacks.totalCount + instances.totalCount;
+    const more = total - users.length;
+    // "A and B", "A, B and C", "A, B, C and 2 more".
+    const parts = more > 0 ? [...users, `${more} more`] : users;
+    const listed =
+      parts.length > 1
+        ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`
+        : parts.join('');
+    const named =
+      users.length === 0
+        ? 'Stacks or module instances'
+        : `${listed[0].toUpperCase()}${listed.slice(1)}`;
+    const [uses, them] = total === 1 ? ['uses', 'it'] : ['use', 'them'];
+    return new InfraDeliveryError({
+      status: 409,
+      entity: 'Environment',
+      reason: 'IN_USE',
+      message: `${named} still ${uses} this environment: delete ${them} first`,
+      metadata: {
+        environmentId: id,
+        stacks: stacks.totalCount,
+        moduleInstances: instances.totalCount,
+      },
+    });
   }
 
   private async requireProject(organizationId: string, id: string) {

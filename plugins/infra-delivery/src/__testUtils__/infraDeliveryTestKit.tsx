@@ -1,5 +1,5 @@
 import { Entity } from '@backstage/catalog-model';
-import { RouteRef } from '@backstage/frontend-plugin-api';
+import { ExternalRouteRef, RouteRef } from '@backstage/frontend-plugin-api';
 import {
   mockApis,
   registerMswTestHooks,
@@ -161,8 +161,11 @@ export interface TestAppOptions {
   config?: NonNullable<Parameters<typeof renderInTestApp>[1]>['config'];
   /** Where the app starts, e.g. with a query string (`/?deployment=d1`). */
   initialRouteEntries?: string[];
-  /** Pages the app has besides the catalog's, by path: `{ '/infra-delivery': rootRouteRef }`. */
-  mountedRoutes?: Record<string, RouteRef>;
+  /**
+   * Pages the app has besides the catalog's, by path: `{ '/infra-delivery': rootRouteRef }`;
+   * an external route mounted at a path is bound to it.
+   */
+  mountedRoutes?: Record<string, RouteRef | ExternalRouteRef>;
 }
 
 /**

@@ -174,6 +174,24 @@ describe('infra-delivery:run:trigger', () => {
     expect(ctx.output).toHaveBeenCalledWith('runId', 'run-1');
     expect(ctx.output).toHaveBeenCalledWith('runPage', '/runs/run-1');
     expect(ctx.output).toHaveBeenCalledWith('status', 'QUEUED');
+    // In words for the template's output text, which showed "QUEUED" as it is.
+    expect(ctx.output).toHaveBeenCalledWith('statusText', 'queued');
+  });
+
+  it('says in statusText why a queued run waits', async () => {
+    const { clients } = fakeClients({
+      getStack: () => ({ data: stack }),
+      triggerPipelineRun: () =>
+        run('QUEUED', {
+          queueReason: 'Waits for run run-0, which holds the stack',
+        }),
+    });
+    const ctx = createMockActionContext({ input: { stackId: 'stack-1' } });
+    await triggerRunAction({ clients }).handler(ctx as any);
+    expect(ctx.output).toHaveBeenCalledWith(
+      'statusText',
+      'queued (Waits for run run-0, which holds the stack)',
+    );
   });
 
   it('links the run’s page in the task log, under the default page path without a portal address', async () => {
@@ -252,7 +270,8 @@ describe('infra-delivery:run:trigger', () => {
     });
     jest.spyOn(ctx.logger, 'info');
     await triggerRunAction({ clients, pollIntervalMs: 1 }).handler(ctx as any);
-    expect(ctx.output).toHaveBeenLastCalledWith('status', 'SUCCEEDED');
+    expect(ctx.output).toHaveBeenCalledWith('status', 'SUCCEEDED');
+    expect(ctx.output).toHaveBeenLastCalledWith('statusText', 'succeeded');
     expect(logLines(ctx)).toEqual([
       'Triggered run run-1 of pipeline pipe-change: QUEUED',
       "The run's page: /infra-delivery/runs/run-1",
@@ -380,6 +399,10 @@ describe('infra-delivery:run:trigger', () => {
     );
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
     expect(ctx.output).toHaveBeenCalledWith('status', 'WAITING_FOR_APPROVAL');
+    expect(ctx.output).toHaveBeenCalledWith(
+      'statusText',
+      'waiting for approval of its plan',
+    );
   });
 
   it('passes a refusal of the API on (e.g. a VIEWER may not trigger)', async () => {

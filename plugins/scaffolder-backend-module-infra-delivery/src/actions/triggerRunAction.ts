@@ -17,6 +17,25 @@ function whyItWaits(run: PipelineRun): string | undefined {
   return run.queueReason;
 }
 
+/** A run's status as a template's output text says it: "Run …: WAITING_FOR_APPROVAL" read raw. */
+const STATUS_IN_WORDS: Record<PipelineRun['status'], string> = {
+  QUEUED: 'queued',
+  RUNNING: 'running',
+  WAITING_FOR_APPROVAL: 'waiting for approval of its plan',
+  SUCCEEDED: 'succeeded',
+  FAILED: 'failed',
+  CANCELLED: 'cancelled',
+};
+
+/** `statusText`: the status in words, with why a queued run waits. */
+export function statusInWords(
+  status: PipelineRun['status'],
+  reason?: string,
+): string {
+  const words = STATUS_IN_WORDS[status] ?? status;
+  return reason && status === 'QUEUED' ? `${words} (${reason})` : words;
+}
+
 /** What a run that has not finished is doing, in words, and what the person can do about it. */
 function whatItIsDoing(run: PipelineRun, reason: string | undefined): string {
   if (run.status === 'WAITING_FOR_APPROVAL') {
@@ -107,6 +126,12 @@ export function triggerRunAction(options: {
               "The run's page in the portal, under the Infrastructure page's path (links: url: /infra-delivery${{ steps.run.output.runPage }})",
             ),
         status: z => z.string().describe('Status when the action finished'),
+        statusText: z =>
+          z
+            .string()
+            .describe(
+              'The same in words for output text, with why a queued run waits: "waiting for approval of its plan"',
+            ),
       },
     },
     async handler(ctx) {
@@ -152,6 +177,10 @@ export function triggerRunAction(options: {
       ctx.output('runPage', portalPages.run(triggered.runId));
       if (!ctx.input.wait) {
         ctx.output('status', triggered.status);
+        ctx.output(
+          'statusText',
+          statusInWords(triggered.status, triggered.waitReason),
+        );
         return;
       }
 
@@ -185,6 +214,7 @@ export function triggerRunAction(options: {
         }
         if (FINAL_STATUSES.includes(run.status)) {
           ctx.output('status', run.status);
+          ctx.output('statusText', statusInWords(run.status));
           if (run.status !== 'SUCCEEDED') {
             throw new ActionFailure(
               `Run ${run.id} ended ${run.status}${
@@ -196,6 +226,7 @@ export function triggerRunAction(options: {
         }
         if (Date.now() >= deadline) {
           ctx.output('status', run.status);
+          ctx.output('statusText', statusInWords(run.status, reason));
           const seconds = ctx.input.timeoutSeconds ?? 1800;
           // The run goes on without the task: say so, and where to act on it.
           throw new ActionFailure(

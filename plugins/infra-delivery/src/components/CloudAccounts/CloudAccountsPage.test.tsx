@@ -1,9 +1,11 @@
+import { ExternalRouteRef } from '@backstage/frontend-plugin-api';
 import { renderInTestApp } from '@backstage/frontend-test-utils';
 import { CloudAccount } from '@infra-delivery/plugin-infra-delivery-common';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { infraDeliveryApiRef } from '../../api';
+import { createStackRouteRef } from '../../routes';
 import {
   baseUrl,
   client,
@@ -165,9 +167,13 @@ describe('CloudAccountsPage', () => {
     });
   }
 
-  const renderPage = () =>
+  const renderPage = (
+    /** The app's pages by path, such as the stack template's. */
+    mountedRoutes?: Record<string, ExternalRouteRef>,
+  ) =>
     renderInTestApp(<CloudAccountsPage />, {
       apis: [[infraDeliveryApiRef, client]],
+      mountedRoutes,
     });
 
   async function rowOf(name: string) {
@@ -471,6 +477,42 @@ describe('CloudAccountsPage', () => {
     ).toHaveLength(1);
   });
 
+  it('says an upgraded account runs the new policy version, with nothing else to do', async () => {
+    server.use(
+      http.post(`${baseUrl}/cloud-accounts/ca-outdated/connect-local`, () =>
+        HttpResponse.json({ data: { ...outdated, roleVersion: 'v3' } }),
+      ),
+    );
+    const user = userEvent.setup();
+    await renderPage({
+      '/create/templates/:namespace/:templateName': createStackRouteRef,
+    });
+
+    const row = await rowOf('Staging');
+    await user.click(within(row).getByRole('button', { name: /^Upgrade / }));
+    const dialog = await screen.findByRole('dialog');
+    await user.click(
+      await within(dialog).findByRole('button', {
+        name: 'Connect with the local driver',
+      }),
+    );
+
+    await waitFor(() =>
+      expect(within(dialog).getByRole('status')).toHaveTextContent(
+        `Staging runs policy version v3 now, with role ${roleArn(
+          '333333333333',
+        )}.`,
+      ),
+    );
+    // Its stacks deploy into it already: no new stack offered.
+    expect(
+      within(dialog).queryByText(/Stacks deploy into it/),
+    ).not.toBeInTheDocument();
+    expect(
+      within(dialog).queryByRole('button', { name: /Create a stack/ }),
+    ).not.toBeInTheDocument();
+  });
+
   it('has Add AWS account in the header of the Cloud accounts card, opening a dialog named for it', async () => {
     const user = userEvent.setup();
     await renderPage();
@@ -696,13 +738,28 @@ describe('CloudAccountsPage', () => {
 
     await waitFor(() =>
       expect(within(dialog).getByRole('status')).toHaveTextContent(
-        `Connected with role ${roleArn('444455556666')} (version v3).`,
+        `Analytics is connected with role ${roleArn(
+          '444455556666',
+        )} (policy version v3).`,
       ),
     );
     expect(
       requestsTo('POST', '/cloud-accounts/ca-new/connect-local'),
     ).toHaveLength(1);
-    expect(connectLocally).toBeDisabled();
+    // The launch instructions go; what comes next is said instead (no stack template in
+    // this app: where a stack names the account).
+    expect(connectLocally).not.toBeInTheDocument();
+    expect(
+      within(dialog).queryByText(/Launch the CloudFormation stack/),
+    ).not.toBeInTheDocument();
+    expect(
+      within(dialog).getByText(
+        'Stacks deploy into it once they name it as their cloud account: choose it when you create a stack, or in an existing stack’s settings (its Stacks tab).',
+      ),
+    ).toBeInTheDocument();
+    expect(
+      within(dialog).queryByRole('button', { name: /Create a stack/ }),
+    ).not.toBeInTheDocument();
 
     // Done closes the dialog and the list shows the account connected.
     const listLoads = requestsTo('GET', '/cloud-accounts').length;
@@ -722,6 +779,37 @@ describe('CloudAccountsPage', () => {
         ),
       ).toBeInTheDocument(),
     );
+  });
+
+  it('offers a stack in the account once connected, where the app has the stack template', async () => {
+    server.use(
+      http.post(`${baseUrl}/cloud-accounts/ca-new/connect-local`, () =>
+        HttpResponse.json({ data: connectedCreated }),
+      ),
+    );
+    const user = userEvent.setup();
+    await renderPage({
+      '/create/templates/:namespace/:templateName': createStackRouteRef,
+    });
+
+    const dialog = await createAnalytics(user);
+    await user.click(
+      await within(dialog).findByRole('button', {
+        name: 'Connect with the local driver',
+      }),
+    );
+
+    const next = await within(dialog).findByRole('button', {
+      name: 'Create a stack in Analytics',
+    });
+    const href = new URL(next.getAttribute('href')!, 'http://localhost');
+    expect(href.pathname).toBe(
+      '/create/templates/default/infra-delivery-stack',
+    );
+    // The template's cloud account field, as its picker fills it in.
+    expect(JSON.parse(href.searchParams.get('formData')!)).toEqual({
+      cloudAccount: { id: 'ca-new', name: 'Analytics · 444455556666' },
+    });
   });
 
   it('shows the ErrorBody when the local driver refuses', async () => {
@@ -801,15 +889,17 @@ describe('CloudAccountsPage', () => {
     advance(3000);
     await eventually(() =>
       expect(within(dialog).getByRole('status')).toHaveTextContent(
-        `Connected with role ${roleArn('444455556666')} (version v3).`,
+        `Analytics is connected with role ${roleArn(
+          '444455556666',
+        )} (policy version v3).`,
       ),
     );
     expect(polls()).toHaveLength(3);
     expect(
-      within(dialog).getByRole('button', {
+      within(dialog).queryByRole('button', {
         name: 'Connect with the local driver',
       }),
-    ).toBeDisabled();
+    ).not.toBeInTheDocument();
     expect(
       within(dialog).getByRole('button', { name: 'Done' }),
     ).toBeInTheDocument();

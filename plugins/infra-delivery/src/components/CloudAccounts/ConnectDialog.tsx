@@ -1,4 +1,4 @@
-import { Progress } from '@backstage/core-components';
+import { LinkButton, Progress } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
 import { CloudAccount } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
@@ -8,18 +8,48 @@ import DialogContent from '@material-ui/core/DialogContent';
 import DialogTitle from '@material-ui/core/DialogTitle';
 import Link from '@material-ui/core/Link';
 import Typography from '@material-ui/core/Typography';
+import Alert from '@material-ui/lab/Alert';
 import { useEffect, useState } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { DialogText } from '../common/DialogText';
 import { PluginDialog } from '../common/PluginDialog';
+import { useCreateStackPath } from '../common/useCreateStackPath';
 
 const POLL_MS = 3000;
 
 /**
+ * What comes after an account is connected: stacks that name it deploy into it. Where the app
+ * has the stack template, a new one with the account chosen; else where a stack names it.
+ */
+const WhatComesNext = ({ account }: { account: CloudAccount }) => {
+  const createStackPath = useCreateStackPath();
+  return (
+    <>
+      <DialogText paragraph>
+        Stacks deploy into it once they name it as their cloud account
+        {createStackPath
+          ? ': create one with it chosen, or choose it in an existing stack’s settings (its Stacks tab).'
+          : ': choose it when you create a stack, or in an existing stack’s settings (its Stacks tab).'}
+      </DialogText>
+      {createStackPath && (
+        <LinkButton
+          variant="contained"
+          color="primary"
+          to={createStackPath({ cloudAccount: account })}
+        >
+          Create a stack in {account.name}
+        </LinkButton>
+      )}
+    </>
+  );
+};
+
+/**
  * Connects (or upgrades) an account: the signed template to launch in the AWS console, and
- * the account's status watched until the template's callback has connected it.
+ * the account's status watched until the template's callback has connected it. Once it is,
+ * the launch instructions go: the dialog says so, and for a new account what comes next.
  */
 export const ConnectDialog = ({
   account,
@@ -35,6 +65,8 @@ export const ConnectDialog = ({
     [client, account.id],
   );
   const [current, setCurrent] = useState(account);
+  /** Opened on a connected account: to upgrade its role, not to connect it. */
+  const upgrading = account.status === 'CONNECTED';
   const [error, setError] = useState<Error>();
   const targetVersion = template.value?.data.version;
   const connected =
@@ -79,7 +111,7 @@ export const ConnectDialog = ({
       <DialogContent>
         {template.loading && <Progress />}
         {template.error && <ErrorPanel error={template.error} />}
-        {template.value && (
+        {template.value && !connected && (
           <>
             <Typography paragraph>
               Launch the CloudFormation stack in AWS account {account.cloudId}.
@@ -122,23 +154,33 @@ export const ConnectDialog = ({
               Without AWS (local development), the local cloud driver can
               complete the onboarding itself:
             </DialogText>
-            <Button
-              variant="outlined"
-              onClick={connectLocally}
-              disabled={connected}
-            >
+            <Button variant="outlined" onClick={connectLocally}>
               Connect with the local driver
             </Button>
           </>
         )}
         {error && <ErrorPanel error={error} title="Connecting failed" />}
-        <Box mt={2}>
-          <Typography role="status">
-            {connected
-              ? `Connected with role ${current.cloudRef} (version ${current.roleVersion}).`
-              : 'Once the stack has created the role, it reports back and this says so.'}
-          </Typography>
-        </Box>
+        {connected ? (
+          <>
+            <Alert severity="success" role="status">
+              {upgrading
+                ? `${account.name} runs policy version ${current.roleVersion} now, with role ${current.cloudRef}.`
+                : `${account.name} is connected with role ${current.cloudRef} (policy version ${current.roleVersion}).`}
+            </Alert>
+            {!upgrading && (
+              <Box mt={2}>
+                <WhatComesNext account={current} />
+              </Box>
+            )}
+          </>
+        ) : (
+          <Box mt={2}>
+            <Typography role="status">
+              Once the stack has created the role, it reports back and this says
+              so.
+            </Typography>
+          </Box>
+        )}
       </DialogContent>
       <DialogActions>
         <Button onClick={() => onClose(current !== account)}>

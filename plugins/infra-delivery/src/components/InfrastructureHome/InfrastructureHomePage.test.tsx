@@ -1,3 +1,4 @@
+import { ExternalRouteRef, RouteRef } from '@backstage/frontend-plugin-api';
 import { renderInTestApp } from '@backstage/frontend-test-utils';
 import { catalogApiRef, entityRouteRef } from '@backstage/plugin-catalog-react';
 import { catalogApiMock } from '@backstage/plugin-catalog-react/testUtils';
@@ -33,6 +34,7 @@ import {
   movableClock,
   saysNoAnswerAfterWaiting,
 } from '../../__testUtils__/unansweredService';
+import { createStackRouteRef } from '../../routes';
 import { InfrastructureHomePage } from './InfrastructureHomePage';
 
 // Four cards with their tables render in every test.
@@ -112,7 +114,12 @@ describe('InfrastructureHomePage', () => {
   });
 
   /** Renders the page and waits until every card has loaded. */
-  const renderPage = async (signals = fakeSignals(), path = '/') => {
+  const renderPage = async (
+    signals = fakeSignals(),
+    path = '/',
+    /** The app's other pages besides the catalog's, such as the stack template. */
+    mountedRoutes: Record<string, RouteRef | ExternalRouteRef> = {},
+  ) => {
     const rendered = await renderInTestApp(<InfrastructureHomePage />, {
       initialRouteEntries: [path],
       apis: [
@@ -124,7 +131,10 @@ describe('InfrastructureHomePage', () => {
           catalogApiMock({ entities: [annotatedServiceEntity()] }),
         ],
       ],
-      mountedRoutes: { '/catalog/:namespace/:kind/:name': entityRouteRef },
+      mountedRoutes: {
+        '/catalog/:namespace/:kind/:name': entityRouteRef,
+        ...mountedRoutes,
+      },
     });
     await waitFor(
       () => expect(screen.queryByTestId('progress')).not.toBeInTheDocument(),
@@ -426,6 +436,12 @@ describe('InfrastructureHomePage', () => {
     expect(
       await screen.findByText('The organization has no stack yet.'),
     ).toBeInTheDocument();
+    // The app has no stack template: where stacks go instead.
+    expect(
+      screen.getByText(
+        'Stacks are created in an environment of a project: see the Projects tab.',
+      ),
+    ).toBeInTheDocument();
     expect(
       await screen.findByText(
         'Every connected cloud account runs the latest role version.',
@@ -440,6 +456,23 @@ describe('InfrastructureHomePage', () => {
         r.query.has('attachedEntityId'),
       ),
     ).toHaveLength(0);
+  });
+
+  it('offers the stack template where the organization has no stack yet', async () => {
+    service.stacks = [];
+    await renderPage(fakeSignals(), '/', {
+      '/create/templates/:namespace/:templateName': createStackRouteRef,
+    });
+
+    const stacks = await card('Stacks');
+    expect(
+      await within(stacks).findByText('The organization has no stack yet.'),
+    ).toBeInTheDocument();
+    expect(
+      within(stacks).getByRole('button', {
+        name: 'Create a stack from the template',
+      }),
+    ).toHaveAttribute('href', '/create/templates/default/infra-delivery-stack');
   });
 
   it('explains a failed load in its own card and shows the others', async () => {

@@ -1,3 +1,4 @@
+import { LinkButton } from '@backstage/core-components';
 import { PluginTable } from '../common/PluginTable';
 import { Stack } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
@@ -18,6 +19,30 @@ import { useLatestRunPerStack } from '../common/useLatestRunPerStack';
 import { StackRow, stackRows } from './stackRows';
 import { attemptStartedAt } from '../PipelineRunsContent/attemptStartedAt';
 import { CardBody } from '../common/CardBody';
+import { useCreateStackPath } from '../common/useCreateStackPath';
+
+/**
+ * The empty list says where stacks come from: the stack template, where the app has it, or
+ * else the project's environments they go in.
+ */
+const NoStackYet = () => {
+  const createStackPath = useCreateStackPath();
+  return (
+    <CardBody>
+      <Typography paragraph>The organization has no stack yet.</Typography>
+      {createStackPath ? (
+        <LinkButton variant="outlined" color="primary" to={createStackPath()}>
+          Create a stack from the template
+        </LinkButton>
+      ) : (
+        <Typography variant="body2" color="textSecondary">
+          Stacks are created in an environment of a project: see the Projects
+          tab.
+        </Typography>
+      )}
+    </CardBody>
+  );
+};
 
 /** Rows per page. */
 const PAGE_SIZE = 10;
@@ -99,11 +124,7 @@ export const StackLastRunTable = ({ stacks }: { stacks: Stack[] }) => {
                 ),
               },
             ]}
-            emptyContent={
-              <CardBody>
-                <Typography>The organization has no stack yet.</Typography>
-              </CardBody>
-            }
+            emptyContent={<NoStackYet />}
           />
         );
       }}

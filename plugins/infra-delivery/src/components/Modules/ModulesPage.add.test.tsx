@@ -137,6 +137,32 @@ describe('ModulesPage: adding a module', () => {
     ).toBeEnabled();
   });
 
+  it('says what to do when the service cannot look into the repository, and still adds', async () => {
+    server.use(
+      http.get(`${baseUrl}/code-source/:id/module-yaml-exists`, () =>
+        errorResponse(422, {
+          code: 'InfraDelivery:ForgeIntegration:NOT_CONFIGURED',
+          message:
+            'No GitHub App is configured for github.com in integrations.github',
+          description:
+            'Add the host with an apiBaseUrl and an App (appId, privateKey) under integrations.github in the app config.',
+          requestId: 'req-yaml',
+        }),
+      ),
+    );
+    const dialog = await openDialog();
+    await userEvent.type(within(dialog).getByLabelText(/^Name/), 'VPC');
+
+    expect(
+      await within(dialog).findByText(
+        'Could not look for module.yaml at acme/modules on main: No GitHub App is configured for github.com in integrations.github. Add the host with an apiBaseUrl and an App (appId, privateKey) under integrations.github in the app config. The module can be added meanwhile; its versions are released once the service can read the repository.',
+      ),
+    ).toBeInTheDocument();
+    expect(
+      within(dialog).getByRole('button', { name: 'Add the module' }),
+    ).toBeEnabled();
+  });
+
   it('keeps an id the person wrote, and says beside it when it is taken', async () => {
     server.use(
       http.post(`${baseUrl}/module-definitions`, () =>

@@ -1,4 +1,4 @@
-import { useApi } from '@backstage/frontend-plugin-api';
+import { discoveryApiRef, useApi } from '@backstage/frontend-plugin-api';
 import {
   ApiKey,
   Membership,
@@ -6,6 +6,7 @@ import {
 import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
+import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { useActionMessage } from '../common/ActionMessage';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
@@ -24,6 +25,30 @@ import { OnlineRunnersWarning } from '../Runners/OnlineRunnersWarning';
 import { TableCard } from '../common/TableCard';
 import { CardBody } from '../common/CardBody';
 import { narrowerThan, useContainerWidth } from '../common/useContainerWidth';
+
+/**
+ * How a new key is used: a key shown with nothing after it left people asking where it goes.
+ * The service's URL is the one the portal calls, as the runner command gives it.
+ */
+const KeyUse = () => {
+  const discoveryApi = useApi(discoveryApiRef);
+  const { value: serviceUrl } = useAsync(
+    () => discoveryApi.getBaseUrl('infra-delivery'),
+    [discoveryApi],
+  );
+  return (
+    <>
+      Requests to the API send it as a bearer token, e.g.{' '}
+      <code>
+        curl -H &quot;Authorization: Bearer $KEY&quot;{' '}
+        {serviceUrl ?? '<service URL>'}/stacks
+      </code>
+      ; a runner takes a service account’s key as{' '}
+      <code>INFRA_DELIVERY_RUNNER_TOKEN</code> (Connect a runner, below). The
+      Status tab links the API’s OpenAPI document.
+    </>
+  );
+};
 
 /** When a key expires: "never", a date to come, or that it has expired. */
 const KeyExpiry = ({ expiresAt }: { expiresAt?: string }) => {
@@ -268,7 +293,9 @@ export const ApiKeysCard = ({
             title="New API key"
             secret={key}
             onClose={() => setKey(undefined)}
-          />
+          >
+            <KeyUse />
+          </SecretOnceDialog>
         )}
       </TableCard>
     </div>

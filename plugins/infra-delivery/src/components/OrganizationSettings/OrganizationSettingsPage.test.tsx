@@ -219,6 +219,15 @@ describe('OrganizationSettingsPage', () => {
     expect(within(dialog).getByLabelText('secret value')).toHaveValue(
       'idk_secretvalue1234',
     );
+    // What the key is for: the API the portal calls, and runners.
+    expect(
+      await within(dialog).findByText(
+        /^curl -H "Authorization: Bearer \$KEY" http:\/\/\S+\/api\/infra-delivery\/stacks$/,
+      ),
+    ).toBeInTheDocument();
+    expect(
+      within(dialog).getByText('INFRA_DELIVERY_RUNNER_TOKEN'),
+    ).toBeInTheDocument();
     // A key expires after 90 days unless the person chooses otherwise.
     const [created] = requestsTo('POST', '/api-keys');
     expect(created.body).toEqual({

@@ -1,12 +1,14 @@
+import { LinkButton } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
 import { Environment } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
-import { useActionMessage } from '../common/ActionMessage';
+import { Outcome, useActionMessage } from '../common/ActionMessage';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
+import { useCreateStackPath } from '../common/useCreateStackPath';
 import { LoadingTable } from '../common/LoadingTable';
 import { SideDrawer } from '../common/SideDrawer';
 import { Timestamp } from '../common/Timestamp';
@@ -28,7 +30,9 @@ const environmentCount = (count: number) =>
  * A project opened from the Projects tab: what it is for, its environments, and for those who
  * may change resources, editing and deleting it and adding, editing and deleting its
  * environments. The service refuses to delete a project that has environments, or an
- * environment that stacks or module instances use; the confirmation says so first.
+ * environment that stacks or module instances use; the confirmation says so first. Where the
+ * app has the stack template, each environment links to it, the project and environment chosen:
+ * a new environment is where a stack goes next.
  */
 export const ProjectDrawer = ({
   project,
@@ -50,6 +54,9 @@ export const ProjectDrawer = ({
     'project' | 'new-environment' | Environment
   >();
   const projectId = project.id;
+  const createStackPath = useCreateStackPath();
+  /** The environment the dialog added, for the message that follows. */
+  const added = useRef<Environment>();
 
   const environmentColumns = contentWidths<Environment>([
     {
@@ -66,6 +73,17 @@ export const ProjectDrawer = ({
     width: 'auto',
     render: (environment: Environment) => (
       <Box style={ROW_ACTIONS_STYLE}>
+        {createStackPath && (
+          <LinkButton
+            size="small"
+            variant="outlined"
+            color="primary"
+            to={createStackPath({ place: { project, environment } })}
+            aria-label={`Create a stack in ${environment.name}`}
+          >
+            Create a stack
+          </LinkButton>
+        )}
         <Button
           size="small"
           variant="outlined"
@@ -98,12 +116,27 @@ export const ProjectDrawer = ({
     ),
   };
 
-  const closeDialog = (saved: boolean, text: string) => {
+  const closeDialog = (saved: boolean, outcome: Outcome) => {
     setEditing(undefined);
     if (saved) {
-      say({ text });
+      say(outcome);
       onChanged();
     }
+  };
+
+  /** After an environment is added, what comes next: a stack in it. */
+  const environmentAdded = (): Outcome => {
+    const environment = added.current;
+    if (!environment || !createStackPath) {
+      return { text: 'The environment is added.' };
+    }
+    return {
+      text: `${environment.name} is added: stacks are created in it next.`,
+      link: {
+        to: createStackPath({ place: { project, environment } }),
+        label: `Create a stack in ${environment.name}`,
+      },
+    };
   };
 
   return (
@@ -198,7 +231,7 @@ export const ProjectDrawer = ({
             })
           }
           onClose={saved =>
-            closeDialog(saved, `Project ${project.name} is changed.`)
+            closeDialog(saved, { text: `Project ${project.name} is changed.` })
           }
         />
       )}
@@ -209,8 +242,8 @@ export const ProjectDrawer = ({
           failureTitle="The environment could not be added"
           intro="Stacks are created in an environment; each environment of a project is a separate set of them (dev, staging, production)."
           examples={ENVIRONMENT_EXAMPLES}
-          save={changes =>
-            client.call('createEnvironment', {
+          save={async changes => {
+            const created = await client.call('createEnvironment', {
               params: { projectId },
               body: {
                 data: {
@@ -221,9 +254,10 @@ export const ProjectDrawer = ({
                   }),
                 },
               },
-            })
-          }
-          onClose={saved => closeDialog(saved, 'The environment is added.')}
+            });
+            added.current = created.data;
+          }}
+          onClose={saved => closeDialog(saved, environmentAdded())}
         />
       )}
       {typeof editing === 'object' && (
@@ -241,7 +275,9 @@ export const ProjectDrawer = ({
             })
           }
           onClose={saved =>
-            closeDialog(saved, `Environment ${editing.name} is changed.`)
+            closeDialog(saved, {
+              text: `Environment ${editing.name} is changed.`,
+            })
           }
         />
       )}

@@ -13,6 +13,7 @@ import {
   renderWithService,
   setupInfraDeliveryServer,
 } from '../../__testUtils__/infraDeliveryTestKit';
+import { createStackRouteRef } from '../../routes';
 import { ProjectsPage } from './ProjectsPage';
 
 const payments: Project = {
@@ -118,6 +119,23 @@ describe('ProjectsPage', () => {
     };
   };
 
+  /** Adds the environment Staging from a project's drawer. */
+  const addStaging = async (drawer: HTMLElement, project: string) => {
+    await userEvent.click(
+      within(drawer).getByRole('button', { name: 'Add environment' }),
+    );
+    const add = await screen.findByRole('dialog', {
+      name: `Add an environment to ${project}`,
+    });
+    await userEvent.type(
+      within(add).getByRole('textbox', { name: /^Name/ }),
+      'Staging',
+    );
+    await userEvent.click(
+      within(add).getByRole('button', { name: 'Add the environment' }),
+    );
+  };
+
   it('lists the projects with their environments, and opens one for its environments', async () => {
     serve(
       [payments],
@@ -166,19 +184,7 @@ describe('ProjectsPage', () => {
     const drawer = await screen.findByRole('dialog', { name: 'Data Platform' });
     expect(within(drawer).getByText(/No environment yet/)).toBeInTheDocument();
 
-    await userEvent.click(
-      within(drawer).getByRole('button', { name: 'Add environment' }),
-    );
-    const add = await screen.findByRole('dialog', {
-      name: 'Add an environment to Data Platform',
-    });
-    await userEvent.type(
-      within(add).getByRole('textbox', { name: /^Name/ }),
-      'Staging',
-    );
-    await userEvent.click(
-      within(add).getByRole('button', { name: 'Add the environment' }),
-    );
+    await addStaging(drawer, 'Data Platform');
 
     // Listed in the drawer, and beside the project once the drawer is closed.
     expect(await within(drawer).findByText('staging')).toBeInTheDocument();
@@ -186,12 +192,61 @@ describe('ProjectsPage', () => {
       data: { name: 'Staging', givenId: 'staging' },
     });
     expect(screen.getByText('The environment is added.')).toBeInTheDocument();
+    // The app bound no stack template: no link to one.
+    expect(
+      screen.queryByRole('link', { name: /Create a stack/ }),
+    ).not.toBeInTheDocument();
     await userEvent.keyboard('{Escape}');
     expect(
       await screen.findByRole('list', {
         name: 'Environments of Data Platform',
       }),
     ).toHaveTextContent('Staging');
+  });
+
+  it('offers a stack in an environment just added, its project and environment chosen, where the app has the stack template', async () => {
+    serve([payments], []);
+    renderWithService(<ProjectsPage />, {
+      mountedRoutes: {
+        '/create/templates/:namespace/:templateName': createStackRouteRef,
+      },
+    });
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Details of Payments' }),
+    );
+    const drawer = await screen.findByRole('dialog', { name: 'Payments' });
+    await addStaging(drawer, 'Payments');
+
+    expect(
+      await within(drawer).findByText(
+        'Staging is added: stacks are created in it next.',
+      ),
+    ).toBeInTheDocument();
+    const href = within(drawer)
+      .getByRole('link', { name: 'Create a stack in Staging' })
+      .getAttribute('href')!;
+    expect(href).toMatch(
+      /^\/create\/templates\/default\/infra-delivery-stack\?/,
+    );
+    // The scaffolder reads the form's first values from `formData`.
+    expect(
+      JSON.parse(
+        new URL(href, 'http://localhost').searchParams.get('formData')!,
+      ),
+    ).toEqual({
+      where: {
+        projectId: 'p-1',
+        project: 'Payments (payments)',
+        environmentId: 'e-new',
+        environment: 'Staging (staging)',
+      },
+    });
+    // The environment's row offers the same, for later (a link that looks like the row's
+    // other buttons, as Backstage's LinkButton is).
+    expect(await within(drawer).findByText('staging')).toBeInTheDocument();
+    expect(
+      within(drawer).getByRole('button', { name: 'Create a stack in Staging' }),
+    ).toHaveAttribute('href', href);
   });
 
   it('says beside the id that another project has it', async () => {

@@ -9,6 +9,7 @@ import FormHelperText from '@material-ui/core/FormHelperText';
 import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { ServiceSelect } from './ServiceSelect';
+import { choiceLabel } from '../common/choiceLabel';
 
 /**
  * What the environment picker gives the template: `parameters.<field>.projectId` and
@@ -31,9 +32,6 @@ export const NO_PROJECT_TEXT =
   'Your organization has no project yet: a member creates projects and their environments on Infrastructure → Projects';
 export const NO_ENVIRONMENT_TEXT =
   'This project has no environment yet: a member adds them on Infrastructure → Projects (the project’s name opens its environments)';
-
-const labelOf = (item: { name: string; givenId: string }) =>
-  `${item.name} (${item.givenId})`;
 
 /**
  * A template's project and environment, chosen by name from the caller's organization
@@ -72,11 +70,11 @@ export const EnvironmentPicker = ({
   const invalid = (rawErrors?.length ?? 0) > 0;
   const projectOptions = (projects.value ?? []).map(project => ({
     value: project.id,
-    label: labelOf(project),
+    label: choiceLabel(project),
   }));
   const environmentOptions = (environments.value ?? []).map(environment => ({
     value: environment.id,
-    label: labelOf(environment),
+    label: choiceLabel(environment),
   }));
 
   return (

@@ -1,4 +1,5 @@
 import { servicePicker } from './ServicePicker';
+import { cloudAccountLabel } from '../common/choiceLabel';
 
 /** `ui:field: InfraDeliveryCloudAccountPicker`: a cloud account of the organization, by name. */
 export const CloudAccountPicker = servicePicker({
@@ -8,7 +9,7 @@ export const CloudAccountPicker = servicePicker({
     client.call('listCloudAccounts', { query: { limit: 500 } }).then(page =>
       page.data.map(account => ({
         value: account.id,
-        label: `${account.name} · ${account.cloudId}${
+        label: `${cloudAccountLabel(account)}${
           account.status === 'CONNECTED' ? '' : ' (not connected yet)'
         }`,
       })),

@@ -23,6 +23,7 @@ import {
   queryWaitingForRunnerNotice,
 } from '../../__testUtils__/waitingForRunnerNotice';
 import { afterUnderWayMessageMinimum } from '../../__testUtils__/actionMessageClock';
+import { createStackRouteRef } from '../../routes';
 import { StacksContent } from './StacksContent';
 
 const network = stack({
@@ -492,6 +493,32 @@ describe('StacksContent', () => {
     expect(
       screen.queryByRole('button', { name: /^Plan & apply/ }),
     ).not.toBeInTheDocument();
+    // The app has no stack template to offer instead.
+    expect(
+      screen.queryByRole('button', {
+        name: 'Create a stack from the template',
+      }),
+    ).not.toBeInTheDocument();
+  });
+
+  it('offers the stack template where the entity’s stacks are gone', async () => {
+    serveStacks();
+    const entity = entityNaming('stack-gone');
+
+    renderEntityContent(<StacksContent />, entity, {
+      mountedRoutes: {
+        '/create/templates/:namespace/:templateName': createStackRouteRef,
+      },
+    });
+
+    expect(
+      await screen.findByText(
+        `None of the stacks ${entity.metadata.name} names is in the infrastructure service.`,
+      ),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByRole('button', { name: 'Create a stack from the template' }),
+    ).toHaveAttribute('href', '/create/templates/default/infra-delivery-stack');
   });
 
   it('shows the ErrorBody message and request id when the count endpoint fails', async () => {
@@ -605,6 +632,28 @@ describe('StacksContent', () => {
     );
   });
 
+  /**
+   * Network's run `run-new` now has `status`, as a signal announces: the stacks' message says
+   * `text` and links the run's page under `link`.
+   */
+  const runNewIs = async (
+    signals: ReturnType<typeof fakeSignals>,
+    status: PipelineRun['status'],
+    text: string,
+    link: string,
+  ) => {
+    serveRunningNetworkRun({ id: 'run-new', status });
+    act(() =>
+      signals.announce('infra-delivery:pipeline-runs', { runId: 'run-new' }),
+    );
+    await waitFor(() =>
+      expect(screen.getByRole('status')).toHaveTextContent(text),
+    );
+    expect(
+      within(screen.getByRole('status')).getByRole('link', { name: link }),
+    ).toHaveAttribute('href', expect.stringMatching(/\/infra-runs\/run-new$/));
+  };
+
   it('plans and applies a stack after confirmation, then reloads', async () => {
     serveStacks();
     const signals = fakeSignals();
@@ -665,20 +714,12 @@ describe('StacksContent', () => {
     // The plan ends and the run waits for approval, as the stack's row says: the message
     // follows it at once ("has started" stood above "Waiting for approval"), and leads to the
     // plan and its Approve button.
-    serveRunningNetworkRun({ id: 'run-new', status: 'WAITING_FOR_APPROVAL' });
-    act(() =>
-      signals.announce('infra-delivery:pipeline-runs', { runId: 'run-new' }),
+    await runNewIs(
+      signals,
+      'WAITING_FOR_APPROVAL',
+      'A plan of Network waits for your approval.',
+      'Review the plan and approve',
     );
-    await waitFor(() =>
-      expect(screen.getByRole('status')).toHaveTextContent(
-        'A plan of Network waits for your approval.',
-      ),
-    );
-    expect(
-      within(screen.getByRole('status')).getByRole('link', {
-        name: 'Review the plan and approve',
-      }),
-    ).toHaveAttribute('href', expect.stringMatching(/\/infra-runs\/run-new$/));
     // Someone must act on it: it stays, however long it has stood.
     const restoreClock = afterUnderWayMessageMinimum();
     act(() =>
@@ -702,6 +743,36 @@ describe('StacksContent', () => {
       expect(screen.queryByRole('status')).not.toBeInTheDocument(),
     );
     restoreClock();
+  });
+
+  it('says a run that ended at once has ended, not that it started', async () => {
+    serveStacks();
+    const signals = fakeSignals();
+    renderEntityContent(<StacksContent />, entityNaming(network.id), {
+      signals: signals.api,
+    });
+    await userEvent.click(
+      within(await rowOf('Network')).getByRole('button', {
+        name: /^Plan & apply /,
+      }),
+    );
+    await userEvent.click(
+      within(await screen.findByRole('dialog')).getByRole('button', {
+        name: 'Plan & apply',
+      }),
+    );
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'A plan of Network has started.',
+    );
+
+    // A plan that changes nothing ends the run within a second: the message stands its
+    // minimum, and "has started" stood above the row's Succeeded.
+    await runNewIs(
+      signals,
+      'SUCCEEDED',
+      'A plan of Network has finished.',
+      'Open the run',
+    );
   });
 
   it('says that an auto-approved stack applies without approval', async () => {

@@ -3,6 +3,13 @@ import { Outcome } from '../common/ActionMessage';
 import { isActiveRun } from '../common/livePolling';
 import { isQueuedForRunner } from '../common/RunStatus';
 
+/** How a started run that has already ended is said to have ended. */
+const ENDED_STATES: Partial<Record<PipelineRun['status'], string>> = {
+  SUCCEEDED: 'has finished',
+  FAILED: 'failed',
+  CANCELLED: 'was cancelled',
+};
+
 /**
  * What the stacks' message says of a run started there (`what`: "A plan of Network"), as the
  * run stands: queued behind the stack's current run, waiting for a runner, started, or waiting
@@ -10,7 +17,9 @@ import { isQueuedForRunner } from '../common/RunStatus';
  * A run of a free stack starts at once (its first step goes to a runner, where one is
  * connected); one of a busy stack waits for the run that holds it. Its step unclaimed, it waits
  * for a runner, as its row says, even with one connected: a runner killed without signing off
- * counts as connected for 20 s, and "has started" stood above "Waiting for a runner".
+ * counts as connected for 20 s, and "has started" stood above "Waiting for a runner". A run
+ * that ended before the message's minimum time is said to have ended: a plan that changes
+ * nothing ends the run within a second, and "has started" stood above "Succeeded".
  */
 export function startedRunOutcome(
   what: string,
@@ -23,6 +32,14 @@ export function startedRunOutcome(
       link: runPage
         ? { to: runPage, label: 'Review the plan and approve' }
         : undefined,
+      whileUnderWay: run.id,
+    };
+  }
+  const ended = ENDED_STATES[run.status];
+  if (ended) {
+    return {
+      text: `${what} ${ended}.`,
+      link: runPage ? { to: runPage, label: 'Open the run' } : undefined,
       whileUnderWay: run.id,
     };
   }
