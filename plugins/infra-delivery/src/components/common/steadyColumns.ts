@@ -68,21 +68,25 @@ function calling<T extends object>(
 export function useSteadyColumns<T extends object>(
   columns: TableColumn<T>[],
 ): TableColumn<T>[] {
-  // What the steady functions call: the columns of the render under way, which is the one
-  // whose cells material-table renders.
-  const latest = useRef(columns);
-  latest.current = columns;
-  const steady = useRef<{ of: TableColumn<T>[]; columns: TableColumn<T>[] }>();
+  // Each set of steady columns calls the latest columns alike to them: material-table may
+  // render the set before for a moment once the columns changed (a column fewer), and its
+  // functions called the new set's by position, the cell of one column rendered by another.
+  const steady = useRef<{
+    latest: MutableRefObject<TableColumn<T>[]>;
+    columns: TableColumn<T>[];
+  }>();
   if (
-    !steady.current ||
-    (steady.current.of !== columns &&
-      !alikeWithoutFunctions(steady.current.of, columns))
+    steady.current &&
+    (steady.current.latest.current === columns ||
+      alikeWithoutFunctions(steady.current.latest.current, columns))
   ) {
+    steady.current.latest.current = columns;
+  } else {
+    const latest = { current: columns };
     steady.current = {
-      of: columns,
+      latest,
       columns: columns.map((column, index) => calling(column, index, latest)),
     };
   }
-  steady.current.of = columns;
   return steady.current.columns;
 }
