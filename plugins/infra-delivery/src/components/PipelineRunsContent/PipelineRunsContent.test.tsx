@@ -859,11 +859,16 @@ describe('PipelineRunsContent', () => {
     // material-table writes the range twice: for wide and for narrow screens.
     expect(within(card).getAllByText('51-100 of 1200')).not.toHaveLength(0);
 
+    // Another filter shows its matches from the first page: material-table stayed on the
+    // second, and the first 50 matches were out of sight.
+    const filter = within(card).getByRole('textbox', { name: /filter/i });
+    await userEvent.type(filter, 'web[[1'); // '[[' types one '['
+    expect(addresses()[0]).toBe('aws_instance.web[1]');
+    expect(within(card).getAllByText('1-50 of 311')).not.toHaveLength(0);
+    await userEvent.clear(filter);
+
     // A filter with fewer matches than a page shows them all, without paging.
-    await userEvent.type(
-      within(card).getByRole('textbox', { name: /filter/i }),
-      'web[[119', // '[[' types one '['
-    );
+    await userEvent.type(filter, 'web[[119');
     expect(addresses()).toEqual([
       'aws_instance.web[119]',
       ...Array.from({ length: 10 }, (_, i) => `aws_instance.web[${1190 + i}]`),
