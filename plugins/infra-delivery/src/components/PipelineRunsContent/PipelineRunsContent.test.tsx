@@ -362,9 +362,10 @@ describe('PipelineRunsContent', () => {
     expect(
       screen.getAllByRole('columnheader').map(header => header.textContent),
     ).toEqual(['Status', 'Run', 'Stack', 'Triggered']);
-    // A run without a description is named by what it does to which stack, and shows who
-    // started it; a plain queue reason is shown as is.
-    const queuedRow = await rowOf('Destroy · Database');
+    // A run without a description is named by what it does (its stack has a column of its
+    // own), and shows who started it; a plain queue reason is shown as is.
+    expect(screen.queryByText('Destroy · Database')).not.toBeInTheDocument();
+    const queuedRow = await rowOf('Destroy');
     expect(within(queuedRow).getByText('Queued')).toBeInTheDocument();
     expect(
       within(queuedRow).getByText(byTextContent('by ada@example.com')),
@@ -410,6 +411,23 @@ describe('PipelineRunsContent', () => {
     } finally {
       restore();
     }
+  });
+
+  // On a stack's own page every row said its name twice: "Destroy · Database" beside a Stack
+  // column of "Database" under the stack's title.
+  it("names neither the stack nor a Stack column on the stack's own page", async () => {
+    serveRuns();
+    renderEntityContent(<PipelineRunsContent />, {
+      ...entityNaming('stack-database'),
+      kind: 'Resource',
+      spec: { type: 'iac-stack', owner: 'team-a' },
+    });
+    const queuedRow = await rowOf('Destroy');
+    expect(within(queuedRow).getByText('Queued')).toBeInTheDocument();
+    expect(screen.queryByText('Destroy · Database')).not.toBeInTheDocument();
+    expect(
+      screen.getAllByRole('columnheader').map(header => header.textContent),
+    ).toEqual(['Status', 'Run', 'Triggered']);
   });
 
   it('says so when no run matches, which filters are on, and shows every run again', async () => {
