@@ -53,10 +53,11 @@ Document.prototype.querySelector = function querySelectorNonceInHead(
   return null;
 } as typeof querySelector;
 
-// material-table takes columns whose functions are new objects for changed columns and resets
-// the table's state (its page, its sorting) at every render; it says so only in a development
-// build's console. Every test that renders a table again fails when the table's columns were
-// made anew (src/__testUtils__/columnIdentity.ts).
+// material-table takes columns whose functions are new objects for changed columns and works
+// them out again at every render; it says so only in a development build's console ("the
+// columns provided to material table are static, but contain functions…"). Every test that
+// renders a table again fails when the table's columns were made anew
+// (src/__testUtils__/columnIdentity.ts).
 jest.mock('@backstage/core-components', () => {
   const actual = jest.requireActual('@backstage/core-components');
   const { createElement, useRef } = jest.requireActual('react');

@@ -22,8 +22,8 @@ const unstable = new Set<string>();
 
 /**
  * Notes a table rendered again with `after` for columns where it had `before`: columns alike
- * but for new functions are the ones material-table takes for changed columns, resetting the
- * table's state (its page, its sorting) at every render of the card around it.
+ * but for new functions are the ones material-table takes for changed columns, working them
+ * out again (and warning in a development build) at every render of the card around it.
  */
 export function noteColumnsAgain(
   before: TableColumn<object>[],
