@@ -124,7 +124,7 @@ describe('InfraDeliveryHomePage in a legacy app', () => {
       'Runs',
       'Projects',
       'Modules',
-      'Cloud accounts',
+      'Accounts',
       'Organization',
       'Status',
     ]);
@@ -160,7 +160,7 @@ describe('InfraDeliveryHomePage in a legacy app', () => {
     ['/infra-delivery/runs', 'Runs', 'Resize subnets'],
     ['/infra-delivery/projects', 'Projects', 'No project yet.'],
     ['/infra-delivery/modules', 'Modules', 'No module yet.'],
-    ['/infra-delivery/cloud-accounts', 'Cloud accounts', 'Add AWS account'],
+    ['/infra-delivery/cloud-accounts', 'Accounts', 'Add AWS account'],
     ['/infra-delivery/organization', 'Organization', 'Members and invitations'],
     ['/infra-delivery/status', 'Status', 'Operational'],
   ])('routes %s to its tab', async (path, tab, text) => {
@@ -194,7 +194,7 @@ describe('InfraDeliveryHomePage in a legacy app', () => {
     ).toBeInTheDocument();
     expect(
       screen.getByText(
-        "Nothing is at /infra-delivery/settings. The page's tabs are Overview, Runs, Projects, Modules, Cloud accounts, Organization and Status.",
+        "Nothing is at /infra-delivery/settings. The page's tabs are Overview, Runs, Projects, Modules, Accounts, Organization and Status.",
       ),
     ).toBeInTheDocument();
     await userEvent.click(

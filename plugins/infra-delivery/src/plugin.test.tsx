@@ -28,7 +28,7 @@ const TABS = [
   'Runs',
   'Projects',
   'Modules',
-  'Cloud accounts',
+  'Accounts',
   'Organization',
   'Status',
 ];

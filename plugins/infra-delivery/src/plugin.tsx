@@ -153,7 +153,9 @@ export const cloudAccountsSubPage = SubPageBlueprint.make({
   name: 'cloud-accounts',
   params: {
     path: 'cloud-accounts',
-    title: 'Cloud accounts',
+    // "Accounts" beside Projects and Modules: "Cloud accounts" took two lines in the
+    // header's tabs in an 800 px window. Its page says "Cloud accounts".
+    title: 'Accounts',
     loader: () =>
       import('./components/CloudAccounts').then(m => <m.CloudAccountsPage />),
   },

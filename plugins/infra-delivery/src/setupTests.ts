@@ -52,3 +52,37 @@ Document.prototype.querySelector = function querySelectorNonceInHead(
   }
   return null;
 } as typeof querySelector;
+
+// material-table takes columns whose functions are new objects for changed columns and works
+// them out again at every render; it says so only in a development build's console ("the
+// columns provided to material table are static, but contain functions…"). Every test that
+// renders a table again fails when the table's columns were made anew
+// (src/__testUtils__/columnIdentity.ts).
+jest.mock('@backstage/core-components', () => {
+  const actual = jest.requireActual('@backstage/core-components');
+  const { createElement, useRef } = jest.requireActual('react');
+  const { noteColumnsAgain } = jest.requireActual(
+    './__testUtils__/columnIdentity',
+  );
+  function Table(props: { columns: unknown[] }) {
+    const previous = useRef(props.columns);
+    noteColumnsAgain(previous.current, props.columns);
+    previous.current = props.columns;
+    return createElement(actual.Table, props);
+  }
+  return { ...actual, Table };
+});
+
+afterEach(() => {
+  const { takeUnstableColumns } = jest.requireActual(
+    './__testUtils__/columnIdentity',
+  );
+  const unstable: string[] = takeUnstableColumns();
+  if (unstable.length > 0) {
+    throw new Error(
+      `A table's columns were made anew at a render, functions and all (material-table takes them for changed columns): ${unstable.join(
+        '; ',
+      )}`,
+    );
+  }
+});

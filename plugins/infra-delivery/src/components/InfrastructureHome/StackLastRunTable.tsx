@@ -9,7 +9,7 @@ import { MaybeLink } from '../common/MaybeLink';
 import { RunState } from '../common/RunStatus';
 import { runStartedAt } from '../common/runStartedAt';
 import { StartedAndTook } from '../common/StartedAndTook';
-import { runTitle } from '../common/runTitle';
+import { runTitleBesideStack } from '../common/runTitle';
 import { useRunPagePath } from '../common/useInfrastructurePath';
 import { RunStateNote } from '../PipelineRunsContent/RunStateNote';
 import { useBlockingRuns } from '../PipelineRunsContent/useBlockingRuns';
@@ -98,7 +98,7 @@ export const StackLastRunTable = ({ stacks }: { stacks: Stack[] }) => {
                         component="div"
                       >
                         <MaybeLink to={runPagePath(latestRun.id)}>
-                          {runTitle(latestRun, stacks)}
+                          {runTitleBesideStack(latestRun, stacks)}
                         </MaybeLink>
                         {/* Why it waits, or which runner runs it. */}
                         <div>

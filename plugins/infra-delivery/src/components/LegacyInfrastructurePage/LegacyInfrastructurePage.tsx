@@ -38,7 +38,8 @@ const TABS: Tab[] = [
   { path: 'modules', title: 'Modules', element: <ModulesPage /> },
   {
     path: 'cloud-accounts',
-    title: 'Cloud accounts',
+    // As the new frontend system's tab (plugin.tsx says why).
+    title: 'Accounts',
     element: <CloudAccountsPage />,
   },
   {

@@ -12,6 +12,7 @@ import {
 import { instance, moduleHandlers } from '../../__testUtils__/moduleFixtures';
 import { inputText } from './ModuleDrawer';
 import { ModulesPage } from './ModulesPage';
+import { fakeContainerWidth } from '../../__testUtils__/containerWidth';
 
 describe('ModulesPage', () => {
   const { server, requestsTo } = setupInfraDeliveryServer();
@@ -48,6 +49,29 @@ describe('ModulesPage', () => {
     expect(within(queueRow).getByText('None')).toBeInTheDocument();
     // One request per list, not one per module.
     expect(requestsTo('GET', '/module-instances')).toHaveLength(1);
+  });
+
+  // In an 800 px window four columns ran past the card's edge, Updated cut off.
+  it('folds the instances and the update time under the name where the table is under 700 px', async () => {
+    const restore = fakeContainerWidth(560);
+    try {
+      renderWithService(<ModulesPage />);
+      await screen.findByRole('button', { name: 'Details of VPC' });
+      const modulesTable = rowOf('VPC').closest('table')!;
+      expect(
+        within(modulesTable)
+          .getAllByRole('columnheader')
+          .map(header => header.textContent),
+      ).toEqual(['Module', 'Repository']);
+      expect(
+        within(rowOf('VPC')).getByText(/^1 instance · updated/),
+      ).toBeInTheDocument();
+      expect(
+        within(rowOf('Queue')).getByText(/^No instance · updated/),
+      ).toBeInTheDocument();
+    } finally {
+      restore();
+    }
   });
 
   it('lists the default values module inputs may take, by the id they name', async () => {

@@ -18,11 +18,28 @@ import { ModuleDrawer } from './ModuleDrawer';
 import { ModuleLocation } from './ModuleLocation';
 import { CatalogModule, useModules } from './useModules';
 import { CardBody } from '../common/CardBody';
+import { narrowerThan, useContainerWidth } from '../common/useContainerWidth';
 
 const instancesText = (count: number) => (count === 0 ? 'None' : `${count}`);
 
-/** The catalog's columns; a module's name opens it with `open`. */
-function moduleColumns(open: (id: string) => void) {
+/** "No instance", "1 instance", "3 instances": under a module's name in a narrow table. */
+const instancesPhrase = (count: number) => {
+  if (count === 0) return 'No instance';
+  return count === 1 ? '1 instance' : `${count} instances`;
+};
+
+/**
+ * The room under which the table folds into two columns: in an 800 px window (under 600 px
+ * beside the sidebar) four columns ran past the card's edge, Updated cut off, and the
+ * repository wrapped after every slash and hyphen.
+ */
+const COMPACT_BELOW = 700;
+
+/**
+ * The catalog's columns; a module's name opens it with `open`. Where the table is `compact`,
+ * its instances and when it was updated go under its name.
+ */
+function moduleColumns(open: (id: string) => void, compact: boolean) {
   return contentWidths<CatalogModule>([
     {
       title: 'Module',
@@ -34,6 +51,12 @@ function moduleColumns(open: (id: string) => void) {
               {module.description}
             </Typography>
           )}
+          {compact && (
+            <Typography variant="caption" component="p" color="textSecondary">
+              {instancesPhrase(module.instances.length)} · updated{' '}
+              <Timestamp value={module.updatedAt} />
+            </Typography>
+          )}
         </Box>
       ),
     },
@@ -41,14 +64,21 @@ function moduleColumns(open: (id: string) => void) {
       title: 'Repository',
       render: module => <ModuleLocation module={module} />,
     },
-    {
-      title: 'Instances',
-      render: module => instancesText(module.instances.length),
-    },
-    {
-      title: 'Updated',
-      render: module => <Timestamp value={module.updatedAt} />,
-    },
+    ...(compact
+      ? []
+      : [
+          {
+            title: 'Instances',
+            render: (module: CatalogModule) =>
+              instancesText(module.instances.length),
+          },
+          {
+            title: 'Updated',
+            render: (module: CatalogModule) => (
+              <Timestamp value={module.updatedAt} />
+            ),
+          },
+        ]),
   ]);
 }
 
@@ -57,7 +87,12 @@ const ModulesContent = () => {
   const modules = useModules();
   const [openedId, setOpenedId] = useOpenedDrawer('module');
   const opened = modules.value?.find(module => module.id === openedId);
-  const columns = useMemo(() => moduleColumns(setOpenedId), [setOpenedId]);
+  const [measured, tableWidth] = useContainerWidth<HTMLDivElement>();
+  const compact = narrowerThan(tableWidth, COMPACT_BELOW);
+  const columns = useMemo(
+    () => moduleColumns(setOpenedId, compact),
+    [setOpenedId, compact],
+  );
   const canWrite = useCanWriteResources();
   const { message, say } = useActionMessage();
   const { retry } = modules;
@@ -91,23 +126,25 @@ const ModulesContent = () => {
         // The table spans the card, as the default values' below.
         noPadding
       >
-        <LoadingTable
-          loading={modules.loading && !modules.value}
-          loadingLabel="Loading modules"
-          options={CARD_TABLE_OPTIONS}
-          columns={columns}
-          data={modules.value ?? []}
-          emptyContent={
-            <CardBody>
-              <Typography gutterBottom>No module yet.</Typography>
-              <Typography variant="body2" color="textSecondary">
-                A module is a directory with a module.yaml in a connected
-                repository: released as versions, it is deployed into
-                environments as instances.
-              </Typography>
-            </CardBody>
-          }
-        />
+        <div ref={measured}>
+          <LoadingTable
+            loading={modules.loading && !modules.value}
+            loadingLabel="Loading modules"
+            options={CARD_TABLE_OPTIONS}
+            columns={columns}
+            data={modules.value ?? []}
+            emptyContent={
+              <CardBody>
+                <Typography gutterBottom>No module yet.</Typography>
+                <Typography variant="body2" color="textSecondary">
+                  A module is a directory with a module.yaml in a connected
+                  repository: released as versions, it is deployed into
+                  environments as instances.
+                </Typography>
+              </CardBody>
+            }
+          />
+        </div>
       </InfoCard>
       <Box marginTop={3} id="default-values">
         <DefaultValuesCard />

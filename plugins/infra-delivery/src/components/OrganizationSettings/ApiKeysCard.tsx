@@ -10,7 +10,7 @@ import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { useActionMessage } from '../common/ActionMessage';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
-import { CARD_TABLE_OPTIONS } from '../common/tableOptions';
+import { CARD_TABLE_OPTIONS, NO_WRAP } from '../common/tableOptions';
 import { LoadNotes } from '../common/LoadNotes';
 import { PersonName } from '../common/PersonName';
 import { Timestamp } from '../common/Timestamp';
@@ -188,6 +188,8 @@ export const ApiKeysCard = ({
                       variant="caption"
                       component="p"
                       color="textSecondary"
+                      // One phrase: under a long key name at 800 px it broke after "with".
+                      style={NO_WRAP}
                     >
                       Ends with {endsWith(k)}
                     </Typography>
@@ -207,7 +209,15 @@ export const ApiKeysCard = ({
             },
             ...(compact
               ? []
-              : [{ title: 'Ends with', render: endsWith } as const]),
+              : [
+                  {
+                    title: 'Ends with',
+                    // "…wUCZ" and its header each on one line.
+                    headerStyle: NO_WRAP,
+                    cellStyle: NO_WRAP,
+                    render: endsWith,
+                  } as const,
+                ]),
             {
               title: 'Expires',
               render: k => (

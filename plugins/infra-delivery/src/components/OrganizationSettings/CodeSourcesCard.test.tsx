@@ -60,6 +60,10 @@ describe('CodeSourcesCard', () => {
     ).toHaveAttribute('href', 'https://github.com/acme/modules');
     const reachedRow = rowOf('acme/modules');
     expect(within(reachedRow).getByText('main')).toBeInTheDocument();
+    // Its header on one line: two over "main" at 1,440 px.
+    expect(
+      screen.getByRole('columnheader', { name: 'Default branch' }),
+    ).toHaveStyle({ whiteSpace: 'nowrap' });
     expect(within(reachedRow).getByText('Reachable')).toBeInTheDocument();
     expect(within(reachedRow).getByText(/^Verified/)).toBeInTheDocument();
     expect(

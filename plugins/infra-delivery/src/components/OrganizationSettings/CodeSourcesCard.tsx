@@ -16,6 +16,7 @@ import { TableCard } from '../common/TableCard';
 import {
   CARD_TABLE_OPTIONS,
   contentWidths,
+  NO_WRAP,
   ROW_ACTIONS_STYLE,
 } from '../common/tableOptions';
 import { Timestamp } from '../common/Timestamp';
@@ -68,7 +69,14 @@ function columnsFor(compact: boolean): TableColumn<CodeSource>[] {
     },
     ...(compact
       ? []
-      : [{ title: 'Default branch', field: 'defaultBranch' } as const]),
+      : [
+          {
+            title: 'Default branch',
+            field: 'defaultBranch',
+            // One line over "main": at 1,440 px the header took two beside a wide Actions.
+            headerStyle: NO_WRAP,
+          } as const,
+        ]),
     {
       title: 'Status',
       render: source => (

@@ -136,7 +136,10 @@ describe('OrganizationSettingsPage layout', () => {
       expect(
         keys.getAllByRole('columnheader').map(header => header.textContent),
       ).toEqual(['Name', 'Owner', 'Expires', 'Actions']);
-      expect(within(row).getByText('Ends with …wUCZ')).toBeInTheDocument();
+      // On one line: "Ends with" over "…wUCZ" beside a long key name at 800 px.
+      expect(within(row).getByText('Ends with …wUCZ')).toHaveStyle({
+        whiteSpace: 'nowrap',
+      });
       expect(within(row).getByText('Never used')).toBeInTheDocument();
     } finally {
       restore();

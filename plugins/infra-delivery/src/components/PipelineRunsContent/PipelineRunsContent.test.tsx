@@ -362,9 +362,10 @@ describe('PipelineRunsContent', () => {
     expect(
       screen.getAllByRole('columnheader').map(header => header.textContent),
     ).toEqual(['Status', 'Run', 'Stack', 'Triggered']);
-    // A run without a description is named by what it does to which stack, and shows who
-    // started it; a plain queue reason is shown as is.
-    const queuedRow = await rowOf('Destroy · Database');
+    // A run without a description is named by what it does (its stack has a column of its
+    // own), and shows who started it; a plain queue reason is shown as is.
+    expect(screen.queryByText('Destroy · Database')).not.toBeInTheDocument();
+    const queuedRow = await rowOf('Destroy');
     expect(within(queuedRow).getByText('Queued')).toBeInTheDocument();
     expect(
       within(queuedRow).getByText(byTextContent('by ada@example.com')),
@@ -410,6 +411,23 @@ describe('PipelineRunsContent', () => {
     } finally {
       restore();
     }
+  });
+
+  // On a stack's own page every row said its name twice: "Destroy · Database" beside a Stack
+  // column of "Database" under the stack's title.
+  it("names neither the stack nor a Stack column on the stack's own page", async () => {
+    serveRuns();
+    renderEntityContent(<PipelineRunsContent />, {
+      ...entityNaming('stack-database'),
+      kind: 'Resource',
+      spec: { type: 'iac-stack', owner: 'team-a' },
+    });
+    const queuedRow = await rowOf('Destroy');
+    expect(within(queuedRow).getByText('Queued')).toBeInTheDocument();
+    expect(screen.queryByText('Destroy · Database')).not.toBeInTheDocument();
+    expect(
+      screen.getAllByRole('columnheader').map(header => header.textContent),
+    ).toEqual(['Status', 'Run', 'Triggered']);
   });
 
   it('says so when no run matches, which filters are on, and shows every run again', async () => {
@@ -859,11 +877,16 @@ describe('PipelineRunsContent', () => {
     // material-table writes the range twice: for wide and for narrow screens.
     expect(within(card).getAllByText('51-100 of 1200')).not.toHaveLength(0);
 
+    // Another filter shows its matches from the first page: material-table stayed on the
+    // second, and the first 50 matches were out of sight.
+    const filter = within(card).getByRole('textbox', { name: /filter/i });
+    await userEvent.type(filter, 'web[[1'); // '[[' types one '['
+    expect(addresses()[0]).toBe('aws_instance.web[1]');
+    expect(within(card).getAllByText('1-50 of 311')).not.toHaveLength(0);
+    await userEvent.clear(filter);
+
     // A filter with fewer matches than a page shows them all, without paging.
-    await userEvent.type(
-      within(card).getByRole('textbox', { name: /filter/i }),
-      'web[[119', // '[[' types one '['
-    );
+    await userEvent.type(filter, 'web[[119');
     expect(addresses()).toEqual([
       'aws_instance.web[119]',
       ...Array.from({ length: 10 }, (_, i) => `aws_instance.web[${1190 + i}]`),

@@ -143,9 +143,12 @@ const FilterChip = ({
 export const PipelineRunsView = ({
   stackIds,
   runPath,
+  stackNamedByPage = false,
 }: {
   stackIds: string[];
   runPath: (runId: string) => string;
+  /** The page is the one stack's own: a Stack column would repeat its name on every row. */
+  stackNamedByPage?: boolean;
 }) => {
   const client = useApi(infraDeliveryApiRef);
   const names = useRunNames(stackIds);
@@ -231,7 +234,11 @@ export const PipelineRunsView = ({
       other => other.id === run.queueState?.blockingRunId,
     );
     return (
-      blocker && { title: names.runTitle(blocker), status: blocker.status }
+      blocker && {
+        // The run ahead in the queue of the row's stack, which the row names.
+        title: names.runTitleBesideStack(blocker),
+        status: blocker.status,
+      }
     );
   };
 
@@ -278,7 +285,9 @@ export const PipelineRunsView = ({
       render: run => (
         <Box minWidth="10.5em">
           <Link to={runPath(run.id)} state={runsListState(search, pages)}>
-            {names.runTitle(run)}
+            {/* Its stack has a column of its own, or the page is the stack's: "Destroy", not
+                "Destroy · Network". */}
+            {names.runTitleBesideStack(run)}
           </Link>
           <Typography variant="body2" color="textSecondary">
             {run.gitSource ? (
@@ -290,19 +299,23 @@ export const PipelineRunsView = ({
         </Box>
       ),
     },
-    {
-      title: 'Stack',
-      // A stack's name reads as one unit: never broken inside a word.
-      cellStyle: { whiteSpace: 'nowrap' },
-      render: run => {
-        const name = names.stackName(run.attachedEntityId);
-        return name && run.attachedEntityId ? (
-          <StackLink stackId={run.attachedEntityId} name={name} />
-        ) : (
-          '—'
-        );
-      },
-    },
+    ...(stackNamedByPage
+      ? []
+      : [
+          {
+            title: 'Stack',
+            // A stack's name reads as one unit: never broken inside a word.
+            cellStyle: { whiteSpace: 'nowrap' } as const,
+            render: (run: PipelineRun) => {
+              const name = names.stackName(run.attachedEntityId);
+              return name && run.attachedEntityId ? (
+                <StackLink stackId={run.attachedEntityId} name={name} />
+              ) : (
+                '—'
+              );
+            },
+          },
+        ]),
     ...(compact
       ? []
       : [

@@ -239,6 +239,14 @@ export const ResourceChanges = memo(function RunResourceChanges({
         }
       >
         <PluginTable
+          // Other rows from their first page: material-table keeps the page it is on, and the
+          // second page of all the changes became the second page of those matching a filter,
+          // the first 50 matches out of sight under a filter that seemed to skip them.
+          key={JSON.stringify([
+            step,
+            showUnchanged,
+            search.trim().toLowerCase(),
+          ])}
           // The card has the title and the search: no toolbar of the table's own.
           options={{
             ...CARD_TABLE_OPTIONS,

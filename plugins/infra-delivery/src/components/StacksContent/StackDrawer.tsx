@@ -17,7 +17,7 @@ import { MaybeLink } from '../common/MaybeLink';
 import { SideDrawer } from '../common/SideDrawer';
 import { RunState } from '../common/RunStatus';
 import { StartedAndTook } from '../common/StartedAndTook';
-import { runTitle } from '../common/runTitle';
+import { runTitleBesideStack } from '../common/runTitle';
 import { StackDriftSection } from '../Drift/StackDriftSection';
 import { RunTrigger } from '../common/RunTrigger';
 import { StackGitTriggerSection } from './StackGitTriggerSection';
@@ -176,7 +176,7 @@ export const StackDetails = ({
                   render: run => (
                     <>
                       <MaybeLink to={runPath?.(run.id)}>
-                        {runTitle(run, [stack])}
+                        {runTitleBesideStack(run, [stack])}
                       </MaybeLink>
                       {run.gitSource && (
                         <Typography variant="body2" color="textSecondary">

@@ -19,7 +19,7 @@ import { ErrorPanel } from '../common/ErrorPanel';
 import { MaybeLink } from '../common/MaybeLink';
 import { noRunnerWillClaim, RunState } from '../common/RunStatus';
 import { hasSettled, startedRunOutcome } from './startedRunOutcome';
-import { runTitle } from '../common/runTitle';
+import { runTitle, runTitleBesideStack } from '../common/runTitle';
 import { useCanExecuteRuns } from '../common/useCanExecuteRuns';
 import { isActiveRun, LIVE_POLL_MS } from '../common/livePolling';
 import { useEntityRunLink } from '../common/useEntityTabLink';
@@ -166,11 +166,12 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
       render: row => (
         <Box maxWidth="12em">
           <RunState run={row.latestRun} wrap />
-          {/* Which run, linked to its page: "Waiting for approval" leads to the Approve button. */}
+          {/* Which run, linked to its page: "Waiting for approval" leads to the Approve button.
+              Its stack is the row's. */}
           {row.latestRun && (
             <Typography variant="caption" color="textSecondary" component="div">
               <MaybeLink to={runLink(entity, row.latestRun.id)}>
-                {runTitle(row.latestRun, stacks)}
+                {runTitleBesideStack(row.latestRun, stacks)}
               </MaybeLink>
               <div>
                 <RunStateNote

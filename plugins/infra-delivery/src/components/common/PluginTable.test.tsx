@@ -115,6 +115,80 @@ describe('PluginTable', () => {
     expect(names()).toEqual(['alpha', 'beta']);
   });
 
+  // material-table compares a table's columns at each render, functions by identity, and takes
+  // new ones for changed columns: it works its columns out again and, in a development build,
+  // warns "The columns provided to material table are static, but contain functions…". Columns
+  // written inline, whose cells read the page, were new at every render. The check that
+  // setupTests.ts makes after each case fails this one when material-table gets new functions.
+  it('hands material-table the same columns while only their functions change, its cells reading the latest', async () => {
+    const Page = () => {
+      const [renders, setRenders] = useState(0);
+      return (
+        <>
+          <button onClick={() => setRenders(renders + 1)}>Render again</button>
+          <PluginTable<Row>
+            title="Things"
+            options={TABLE_OPTIONS}
+            data={rows}
+            columns={[
+              {
+                title: 'Name',
+                field: 'name',
+                cellStyle: (_, row) => ({
+                  fontWeight: row.state === 'first' ? 700 : 400,
+                }),
+              },
+              { title: 'Renders', render: row => `${row.name}: ${renders}` },
+            ]}
+          />
+        </>
+      );
+    };
+    await renderInTestApp(<Page />);
+    expect(screen.getByText('alpha: 0')).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Render again' }));
+    expect(await screen.findByText('alpha: 1')).toBeInTheDocument();
+    expect(screen.getByText('beta: 1')).toBeInTheDocument();
+    expect(screen.getByText('alpha')).toHaveStyle({ fontWeight: 700 });
+  });
+
+  // A column fewer is other columns. material-table renders the columns before once more
+  // after they changed: their functions called the new columns' by position, and the last
+  // one called a column that was gone.
+  it('shows the columns of the latest render when one goes', async () => {
+    const Page = () => {
+      const [narrow, setNarrow] = useState(false);
+      return (
+        <>
+          <button onClick={() => setNarrow(true)}>Narrow</button>
+          <PluginTable<Row>
+            title="Things"
+            options={TABLE_OPTIONS}
+            data={rows}
+            columns={[
+              { title: 'Name', field: 'name' },
+              ...(narrow
+                ? []
+                : [{ title: 'State', render: (row: Row) => row.state }]),
+              { title: 'Id', render: (row: Row) => `#${row.id}` },
+            ]}
+          />
+        </>
+      );
+    };
+    await renderInTestApp(<Page />);
+    expect(screen.getByText('second')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Narrow' }));
+    await waitFor(() =>
+      expect(
+        screen.getAllByRole('columnheader').map(header => header.textContent),
+      ).toEqual(['Name', 'Id']),
+    );
+    expect(screen.queryByText('second')).not.toBeInTheDocument();
+    expect(screen.getByText('#1')).toBeInTheDocument();
+  });
+
   it('keeps its rows mounted when the page renders again with new empty content', async () => {
     /** A row's own state, as a row's open confirmation dialog has. */
     const Counter = () => {

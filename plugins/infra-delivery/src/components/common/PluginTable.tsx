@@ -1,6 +1,7 @@
 import { Table, TableColumn, TableProps } from '@backstage/core-components';
-import { createContext, ReactNode, useContext } from 'react';
+import { createContext, ReactNode, useContext, useMemo } from 'react';
 import { useFocusRingStyles } from './focusRing';
+import { useSteadyColumns } from './steadyColumns';
 
 /**
  * The columns with a sort button only where sorting does something: a column with a field or a
@@ -67,6 +68,13 @@ export function PluginTable<T extends object>({
   ...props
 }: TableProps<T>) {
   const { focusRing } = useFocusRingStyles();
+  // The same columns while only their functions change (steadyColumns.ts says why), and so
+  // the same cell styles for readable lines: new ones at each render were changed columns too.
+  const steadyColumns = useSteadyColumns(columns);
+  const shownColumns = useMemo(
+    () => withReadableLines(sortableWhereTheySort(steadyColumns)),
+    [steadyColumns],
+  );
   return (
     <EmptyContent.Provider value={emptyContent}>
       <div className={focusRing}>
@@ -75,7 +83,7 @@ export function PluginTable<T extends object>({
           emptyContent={
             emptyContent === undefined ? undefined : STABLE_EMPTY_CONTENT
           }
-          columns={withReadableLines(sortableWhereTheySort(columns))}
+          columns={shownColumns}
         />
       </div>
     </EmptyContent.Provider>

@@ -27,3 +27,12 @@ export function runTitle(run: PipelineRun, stacks: Stack[]): string {
   const stack = stacks.find(s => s.id === run.attachedEntityId)?.name;
   return stack ? `${kind} · ${stack}` : kind;
 }
+
+/**
+ * What a run is called where its stack is said already (the stack's run history, a row of the
+ * stack, a Stack column beside it): its description, else what it does ("Destroy"). Every row
+ * of a stack's history said "Plan & apply · Network".
+ */
+export function runTitleBesideStack(run: PipelineRun, stacks: Stack[]): string {
+  return run.description || (pipelineKindOf(run.pipelineId, stacks) ?? 'Run');
+}

@@ -5,7 +5,7 @@ import {
 } from '@infra-delivery/plugin-infra-delivery-common';
 import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
-import { pipelineKindOf, runTitle } from './runTitle';
+import { pipelineKindOf, runTitle, runTitleBesideStack } from './runTitle';
 import { loadVisibleStacks } from './visibleStacks';
 
 /** What a run is called where people read it, and who started it. */
@@ -18,6 +18,8 @@ export interface RunNames {
   personName(id?: string): string | undefined;
   /** The run's description, else what it does to which stack: "Destroy · Network". */
   runTitle(run: PipelineRun): string;
+  /** The run's description, else what it does ("Destroy"): beside its stack's name. */
+  runTitleBesideStack(run: PipelineRun): string;
 }
 
 /**
@@ -58,5 +60,6 @@ export function useRunNames(stackIds: string[]): RunNames {
     pipelineKind: pipelineId => pipelineKindOf(pipelineId, stacks),
     personName: id => (id ? value?.people.get(id) : undefined),
     runTitle: run => runTitle(run, stacks),
+    runTitleBesideStack: run => runTitleBesideStack(run, stacks),
   };
 }
