@@ -119,6 +119,7 @@ export class RunnerService {
       runner.runnerId,
       actorIdOf(caller),
       runner.instanceId,
+      runner.heartbeatIntervalMs,
     );
     const claim = claimed && (await this.describeClaim(caller, claimed));
     await this.deps.runnerRegistry.recordClaim({
