@@ -1,4 +1,3 @@
-import { AddressInfo } from 'node:net';
 import {
   errorBodySchema,
   Runner,
@@ -9,6 +8,7 @@ import {
   createRunner,
   createStack,
   getRun,
+  sendClaim as sendClaimTo,
   trigger,
 } from '../__testUtils__/pipelineFixtures';
 import {
@@ -33,26 +33,11 @@ describe.each(databases.eachSupportedId())(
       api = await startInfraDeliveryBackend(await databases.init(databaseId));
     });
 
-    /** A claim sent with fetch, so that the test can go away while the service holds it. */
-    function sendClaim(
+    const sendClaim = (
       key: string,
       data: Record<string, unknown>,
       signal?: AbortSignal,
-    ): Promise<Response> {
-      const { port } = api.server.address() as AddressInfo;
-      return fetch(
-        `http://127.0.0.1:${port}/api/infra-delivery/runner/claims`,
-        {
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${key}`,
-            'content-type': 'application/json',
-          },
-          body: JSON.stringify({ data }),
-          signal,
-        },
-      );
-    }
+    ) => sendClaimTo(api, key, data, signal);
 
     async function runnersOf(token: string): Promise<Runner[]> {
       const response = await api.get('/runners', token);

@@ -87,8 +87,8 @@ export class RunnerService {
       MIN_RECHECK_MS,
       runner.pollIntervalMs ?? DEFAULT_RUNNER_POLL_INTERVAL_MS,
     );
-    for (;;) {
-      const claim = await this.claimOnce(caller, sighting);
+    for (let newRequest = true; ; newRequest = false) {
+      const claim = await this.claimOnce(caller, sighting, newRequest);
       const remainingMs = deadline - Date.now();
       if (claim || remainingMs <= 0 || signal?.aborted || claimWaits.isClosed) {
         return claim;
@@ -99,7 +99,7 @@ export class RunnerService {
         signal,
       );
       if (signal?.aborted) {
-        this.deps.runnerRegistry.claimDropped(
+        await this.deps.runnerRegistry.claimDropped(
           caller.organizationId,
           runner.runnerId,
           runner.instanceId,
@@ -109,10 +109,15 @@ export class RunnerService {
     }
   }
 
-  /** One look for a step; the runner's sighting (what it says of itself) is recorded. */
+  /**
+   * One look for a step; the runner's sighting (what it says of itself) is recorded. The first
+   * look of a request (`newRequest`) forgets a drop of the runner's earlier held claim, on any
+   * instance.
+   */
   private async claimOnce(
     caller: Caller,
     runner: Omit<ClaimRequest, 'waitSeconds'>,
+    newRequest: boolean,
   ): Promise<RunnerClaim | undefined> {
     const claimed = await this.deps.engine.claim(
       caller.organizationId,
@@ -122,18 +127,21 @@ export class RunnerService {
       runner.heartbeatIntervalMs,
     );
     const claim = claimed && (await this.describeClaim(caller, claimed));
-    await this.deps.runnerRegistry.recordClaim({
-      organizationId: caller.organizationId,
-      runnerId: runner.runnerId,
-      instanceId: runner.instanceId,
-      serviceAccountId: actorIdOf(caller),
-      apiKeyId: caller.apiKeyId,
-      labels: runner.labels ?? [],
-      version: runner.version,
-      hostname: runner.hostname,
-      pollIntervalMs: runner.pollIntervalMs,
-      currentStepExecutionId: claim?.stepExecution.id ?? null,
-    });
+    await this.deps.runnerRegistry.recordClaim(
+      {
+        organizationId: caller.organizationId,
+        runnerId: runner.runnerId,
+        instanceId: runner.instanceId,
+        serviceAccountId: actorIdOf(caller),
+        apiKeyId: caller.apiKeyId,
+        labels: runner.labels ?? [],
+        version: runner.version,
+        hostname: runner.hostname,
+        pollIntervalMs: runner.pollIntervalMs,
+        currentStepExecutionId: claim?.stepExecution.id ?? null,
+      },
+      { newRequest },
+    );
     return claim;
   }
 

@@ -35,6 +35,14 @@ const offline = runner({
   status: 'OFFLINE',
 });
 const older = runner({ runnerId: 'runner-page-2', status: 'OFFLINE' });
+/** The online runner free, asking for work every two seconds. */
+const idle = {
+  ...online,
+  currentStepExecutionId: undefined,
+  currentPipelineRunId: undefined,
+  currentStepName: undefined,
+  pollIntervalMs: 2000,
+};
 
 const serviceAccount = {
   id: 'sa-runner-1',
@@ -222,13 +230,6 @@ describe('RunnersCard', () => {
   });
 
   it('says Silent of a free runner that stopped asking for work, before it goes offline', async () => {
-    const idle = {
-      ...online,
-      currentStepExecutionId: undefined,
-      currentPipelineRunId: undefined,
-      currentStepName: undefined,
-      pollIntervalMs: 2000,
-    };
     server.use(
       http.get(`${baseUrl}/runners`, () =>
         HttpResponse.json(
@@ -253,6 +254,43 @@ describe('RunnersCard', () => {
     const polling = screen.getByText('runner-polling').closest('tr')!;
     expect(within(polling).getByText('Online')).toBeInTheDocument();
     expect(within(polling).getByText('Idle')).toBeInTheDocument();
+  });
+
+  it('says Silent of a free runner whose held claim dropped, when a run waiting for it says it may have stopped', async () => {
+    server.use(
+      http.get(`${baseUrl}/runners`, () =>
+        HttpResponse.json(
+          list([
+            // Killed 6 s ago while its claim was held (seen 8 s ago, well within the twenty
+            // seconds of its sightings' rule): the run page says it may have stopped after 5 s.
+            {
+              ...idle,
+              lastSeenAt: secondsAgo(8),
+              claimDroppedAt: secondsAgo(6),
+            },
+            // Dropped a moment ago: it may yet ask again.
+            {
+              ...idle,
+              runnerId: 'runner-blip',
+              lastSeenAt: secondsAgo(3),
+              claimDroppedAt: secondsAgo(1),
+            },
+          ]),
+        ),
+      ),
+    );
+    renderWithService(<RunnersCard />);
+
+    const silent = (await screen.findByText('runner-ci-1')).closest('tr')!;
+    expect(within(silent).getByText('Silent')).toBeInTheDocument();
+    expect(
+      within(silent).getByText(
+        'Idle, but no longer asks for work: it may have stopped (killed, or its host lost)',
+      ),
+    ).toBeInTheDocument();
+    const blip = screen.getByText('runner-blip').closest('tr')!;
+    expect(within(blip).getByText('Online')).toBeInTheDocument();
+    expect(within(blip).getByText('Idle')).toBeInTheDocument();
   });
 
   it('says Silent of a runner that let half its step’s lease pass without a heartbeat', async () => {

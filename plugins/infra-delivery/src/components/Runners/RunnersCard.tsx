@@ -24,10 +24,12 @@ import { TableCard } from '../common/TableCard';
 import { CardBody } from '../common/CardBody';
 
 /**
- * How often the list is read again while the page is in sight, so that runners going on- or
- * offline show. While a runner works on a step, at the live speed (`LIVE_POLL_MS`): it is silent
- * after three of its 5 s heartbeats unheard, and a lease read 15 s before read a healthy runner
- * "Silent" for a moment.
+ * How often the list is read again while the page is in sight and no runner is ONLINE, so that
+ * runners coming online show. While one is ONLINE, at the live speed (`LIVE_POLL_MS`), as the
+ * run page reads: working on a step, it is silent after three of its 5 s heartbeats unheard,
+ * and a lease read 15 s before read a healthy runner "Silent" for a moment; free, it is silent
+ * five seconds after its held claim dropped, which the run page said ten seconds before the
+ * card, read every 15 s, said "Silent".
  */
 export const RUNNERS_REFRESH_MS = 15_000;
 
@@ -231,7 +233,7 @@ export const RunnersCard = ({
   useLiveRuns(retry);
   useLivePolling(
     retry,
-    page?.data.some(runner => runner.currentStepLease)
+    page?.data.some(runner => runner.status === 'ONLINE')
       ? LIVE_POLL_MS
       : RUNNERS_REFRESH_MS,
   );
