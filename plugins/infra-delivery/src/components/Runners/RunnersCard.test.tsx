@@ -1,3 +1,4 @@
+import { Runner } from '@infra-delivery/plugin-infra-delivery-common';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
@@ -487,6 +488,48 @@ describe('RunnersCard', () => {
     expect(
       rows.map(row => within(row).getByText(/^runner-/).textContent),
     ).toEqual(['runner-ci-1', 'runner-page-2', 'runner-old']);
+  });
+
+  it('keeps online runners in their rows as their sightings are written', async () => {
+    // Two processes of one runner id: the one seen last was listed first, and the rows swapped
+    // every ten seconds as each one's sighting was written.
+    const first = {
+      ...idle,
+      instanceId: 'a1a1a1a1-first',
+      firstSeenAt: secondsAgo(300),
+    };
+    const second = {
+      ...online,
+      instanceId: 'b2b2b2b2-second',
+      firstSeenAt: secondsAgo(200),
+    };
+    let seenLast: Runner = first;
+    server.use(
+      http.get(`${baseUrl}/runners`, () =>
+        HttpResponse.json(
+          list(
+            [first, second].map(r => ({
+              ...r,
+              lastSeenAt: secondsAgo(r === seenLast ? 1 : 9),
+            })),
+          ),
+        ),
+      ),
+    );
+    const order = () =>
+      screen
+        .getAllByRole('row')
+        .slice(1)
+        .map(row => within(row).getByText(/process/).textContent);
+    const view = renderWithService(<RunnersCard />);
+    await screen.findByText(/process a1a1a1a1/);
+    const before = order();
+    expect(before[0]).toMatch(/process a1a1a1a1/);
+    view.unmount();
+    seenLast = second;
+    renderWithService(<RunnersCard />);
+    await screen.findByText(/process a1a1a1a1/);
+    expect(order()).toEqual(before);
   });
 
   it('says that a runner whose API key was revoked during its step cannot report, and who revoked it', async () => {

@@ -60,16 +60,24 @@ export function runnerName(
 }
 
 /**
- * The page's runners as people look for them: online ones first, then the most recently seen.
- * The service pages them in a fixed order (by id), which put a runner that left last week above
- * the one working now.
+ * The page's runners as people look for them: online ones first, in the order they came online
+ * (then by process), then the most recently seen. The service pages them in a fixed order (by
+ * id), which put a runner that left last week above the one working now. Online ones by their
+ * last sighting swapped rows every ten seconds as their sightings were written (seen in session
+ * 42 with two processes of the local runner, one busy): the busy one jumped between the rows.
  */
 export function onlineFirst(runners: Runner[]): Runner[] {
-  return [...runners].sort(
-    (a, b) =>
-      Number(b.status === 'ONLINE') - Number(a.status === 'ONLINE') ||
-      b.lastSeenAt.localeCompare(a.lastSeenAt),
-  );
+  return [...runners].sort((a, b) => {
+    const online =
+      Number(b.status === 'ONLINE') - Number(a.status === 'ONLINE');
+    if (online !== 0) return online;
+    return a.status === 'ONLINE'
+      ? a.firstSeenAt.localeCompare(b.firstSeenAt) ||
+          `${a.runnerId} ${a.instanceId ?? ''}`.localeCompare(
+            `${b.runnerId} ${b.instanceId ?? ''}`,
+          )
+      : b.lastSeenAt.localeCompare(a.lastSeenAt);
+  });
 }
 
 /**
