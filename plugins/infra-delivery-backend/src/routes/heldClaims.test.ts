@@ -133,6 +133,40 @@ describe.each(databases.eachSupportedId())(
       expect(next.stepExecution.id).toBe(plan.id);
     });
 
+    it('refuses a held claim whose key is revoked while it waits, and leaves its runner OFFLINE', async () => {
+      const owner = await api.signup();
+      const stack = await createStack(api, owner);
+      const runner = await createRunner(api, owner);
+      const held = sendClaim(runner.key, {
+        runnerId: 'revoked-runner',
+        waitSeconds: 30,
+        pollIntervalMs: 100,
+      });
+      await untilHeld(owner.token, 'revoked-runner');
+      expect(
+        (await api.delete(`/api-keys/${runner.apiKeyId}`, owner.token)).status,
+      ).toBe(204);
+
+      // Its next look refuses it, as its next request would be: the runner stops and says why.
+      const answer = await held;
+      expect(answer.status).toBe(401);
+      expect(errorBodySchema.parse(await answer.json()).code).toBe(
+        'InfraDelivery:Auth:INVALID_API_KEY',
+      );
+      // Its looks wrote its sighting and read it ONLINE, "Idle", again; and a step queued now
+      // is not handed to it.
+      const run = await trigger(api, owner, stack.changePipelineId);
+      await sleep(500);
+      expect(
+        (await runnersOf(owner.token)).find(
+          r => r.runnerId === 'revoked-runner',
+        ),
+      ).toMatchObject({ status: 'OFFLINE', offlineCause: 'KEY_REVOKED' });
+      expect((await getRun(api, owner, run.id)).queueState).toMatchObject({
+        waitingForRunner: true,
+      });
+    });
+
     describe('a runner whose held claim loses its connection', () => {
       // Date moves only when the test moves it; the held claims' timers run for real.
       const clock = useSettableDate();
