@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { HEARTBEAT_INTERVAL_MS } from './LeaseKeeper';
 import { Runner, RUNNER_VERSION } from './Runner';
 import { RunnerOptions } from './options';
 import {
@@ -269,6 +270,41 @@ describe('the reference runner against the service', () => {
     } finally {
       (AbortSignal as { any?: unknown }).any = native;
     }
+  });
+
+  it('says with its claims how often it will renew the lease of a step it gets', async () => {
+    const { owner, stack, runnerKey } = await organizationWithStack(baseUrl);
+    await owner.call('triggerPipelineRun', {
+      params: { id: stack.changePipelineId },
+      body: { data: { input: { region: 'eu-west-1' } } },
+    });
+    const client = clientFor(baseUrl, runnerKey);
+    const call = client.call.bind(client);
+    const claims: unknown[] = [];
+    const leases: unknown[] = [];
+    jest.spyOn(client, 'call').mockImplementation((async (
+      operation: string,
+      request: any,
+      options: any,
+    ) => {
+      if (operation === 'claimStepExecution') {
+        claims.push(request.body.data);
+      }
+      const answer: any = await (call as any)(operation, request, options);
+      if (operation === 'claimStepExecution' && answer) {
+        leases.push(answer.data.stepExecution.lease);
+      }
+      return answer;
+    }) as any);
+    await runnerWith(runnerKey, [], client).run();
+    // Before its first heartbeat, the portal judges a runner killed right after its claim by
+    // three of these (15 s), not by half the lease (30 s).
+    expect(claims).toEqual([
+      expect.objectContaining({ heartbeatIntervalMs: HEARTBEAT_INTERVAL_MS }),
+    ]);
+    expect(leases).toEqual([
+      expect.objectContaining({ heartbeatIntervalMs: HEARTBEAT_INTERVAL_MS }),
+    ]);
   });
 
   it('signs off when stopped', async () => {

@@ -11,7 +11,7 @@ import { checkAgainstApprovedPlan } from './approvedPlan';
 import { executeStep, StepOutcome } from './executeStep';
 import { EarlierAttempts } from './EarlierAttempts';
 import { DEFAULT_STOP_GRACE_MS, IacTool } from './IacTool';
-import { LeaseKeeper } from './LeaseKeeper';
+import { HEARTBEAT_INTERVAL_MS, LeaseKeeper } from './LeaseKeeper';
 import { LogShipper } from './LogShipper';
 import { RunnerOptions } from './options';
 import {
@@ -136,7 +136,8 @@ export class Runner {
         {
           body: {
             // The poll interval lets the service tell this runner, free but silent, from one
-            // about to ask for work.
+            // about to ask for work; the heartbeat interval, killed before its first heartbeat
+            // on a step it claims, from one about to send it.
             data: {
               runnerId,
               instanceId: this.instanceId,
@@ -144,6 +145,7 @@ export class Runner {
               hostname,
               version: RUNNER_VERSION,
               pollIntervalMs,
+              heartbeatIntervalMs: HEARTBEAT_INTERVAL_MS,
               waitSeconds,
             },
           },

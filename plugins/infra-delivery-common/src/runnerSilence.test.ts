@@ -1,4 +1,8 @@
-import { idleRunnerSilenceMs, runnerSilentAfterMs } from './runnerSilence';
+import {
+  freeRunnerSilenceMs,
+  idleRunnerSilenceMs,
+  runnerSilentAfterMs,
+} from './runnerSilence';
 
 const now = Date.parse('2026-11-28T12:00:00.000Z');
 const seenAgo = (ms: number) => new Date(now - ms).toISOString();
@@ -36,6 +40,30 @@ describe('idleRunnerSilenceMs', () => {
     expect(
       idleRunnerSilenceMs({ ...idle, lastSeenAt: seenAgo(27_000) }, now),
     ).toBe(27_000);
+  });
+
+  it('says it five seconds after its held claim dropped, as a run waiting for it does', () => {
+    // Seen 8 s ago, within the twenty seconds of its sightings: the drop tells.
+    const dropped = {
+      ...idle,
+      lastSeenAt: seenAgo(8_000),
+      claimDroppedAt: seenAgo(5_000),
+    };
+    expect(idleRunnerSilenceMs(dropped, now)).toBe(5_000);
+    expect(
+      idleRunnerSilenceMs({ ...dropped, claimDroppedAt: seenAgo(4_999) }, now),
+    ).toBeUndefined();
+    // Two of its polls where those are longer.
+    expect(
+      idleRunnerSilenceMs({ ...dropped, pollIntervalMs: 4_000 }, now),
+    ).toBeUndefined();
+    // The same rule the service applies to the free runners of a waiting run.
+    expect(
+      freeRunnerSilenceMs(
+        { lastSeenAt: seenAgo(8_000), claimDroppedAt: seenAgo(6_000) },
+        now,
+      ),
+    ).toBe(6_000);
   });
 
   it('scales with the runner’s own poll interval', () => {

@@ -33,6 +33,50 @@ export function runnerSilentAfterMs(pollIntervalMs?: number): number {
   );
 }
 
+/**
+ * A runner whose held claim lost its connection unanswered asks again at once, or after one
+ * poll interval when its request failed; one that has not within this long has most likely
+ * stopped (killed, or its host lost) without signing off.
+ */
+export function droppedRunnerSilentAfterMs(pollIntervalMs?: number): number {
+  return Math.max(
+    5_000,
+    2 * (pollIntervalMs ?? DEFAULT_RUNNER_POLL_INTERVAL_MS),
+  );
+}
+
+/**
+ * How long a free runner has not asked for work, once that is long enough to say it has most
+ * likely stopped without signing off; undefined while it may still be asking. Silent once its
+ * last sighting (`lastSeenAt`) is older than `runnerSilentAfterMs`, or sooner, once its held
+ * claim lost its connection unanswered (`claimDroppedAt`: killed, or its host or network lost)
+ * and it has not asked again within `droppedRunnerSilentAfterMs`. The one rule by which the
+ * Runners card calls a free runner "Silent" and a run waiting for it says it may have stopped
+ * (`runnersSilent`): the card read "Online"/"Idle" ten seconds after the run page said so.
+ */
+export function freeRunnerSilenceMs(
+  runner: {
+    lastSeenAt?: string;
+    pollIntervalMs?: number;
+    claimDroppedAt?: string;
+  },
+  now: number,
+): number | undefined {
+  if (runner.lastSeenAt !== undefined) {
+    const unseenMs = now - Date.parse(runner.lastSeenAt);
+    if (unseenMs >= runnerSilentAfterMs(runner.pollIntervalMs)) {
+      return unseenMs;
+    }
+  }
+  if (runner.claimDroppedAt !== undefined) {
+    const droppedMs = now - Date.parse(runner.claimDroppedAt);
+    if (droppedMs >= droppedRunnerSilentAfterMs(runner.pollIntervalMs)) {
+      return droppedMs;
+    }
+  }
+  return undefined;
+}
+
 /** A runner working on a step is silent once it went unheard for this many of its heartbeats. */
 const SILENT_AFTER_HEARTBEATS = 3;
 
@@ -50,21 +94,23 @@ export function leasedRunnerSilentAfterMs(heartbeatIntervalMs: number): number {
 
 /**
  * How long an ONLINE runner without a step has not asked for work, once that is long enough to
- * say it has most likely stopped; undefined while it polls, works on a step (its lease tells)
- * or is OFFLINE already. Every claim, also one that finds no work, records `lastSeenAt`.
+ * say it has most likely stopped (`freeRunnerSilenceMs`); undefined while it polls, works on a
+ * step (its lease tells) or is OFFLINE already. Every claim, also one that finds no work,
+ * records `lastSeenAt`.
  */
 export function idleRunnerSilenceMs(
   runner: Pick<
     Runner,
-    'status' | 'currentStepExecutionId' | 'lastSeenAt' | 'pollIntervalMs'
+    | 'status'
+    | 'currentStepExecutionId'
+    | 'lastSeenAt'
+    | 'pollIntervalMs'
+    | 'claimDroppedAt'
   >,
   now: number,
 ): number | undefined {
   if (runner.status !== 'ONLINE' || runner.currentStepExecutionId) {
     return undefined;
   }
-  const silentMs = now - Date.parse(runner.lastSeenAt);
-  return silentMs >= runnerSilentAfterMs(runner.pollIntervalMs)
-    ? silentMs
-    : undefined;
+  return freeRunnerSilenceMs(runner, now);
 }

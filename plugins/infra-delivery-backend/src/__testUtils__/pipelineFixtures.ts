@@ -6,6 +6,7 @@ import {
   Stack,
   StepExecution,
 } from '@infra-delivery/plugin-infra-delivery-common';
+import { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { InfraDeliveryTestClient } from './testBackend';
 
@@ -176,6 +177,28 @@ export async function claim(
   );
   expectStatus(response, 200);
   return response.body.data;
+}
+
+/**
+ * A claim sent with fetch to `api`'s instance, so that the test can go away while the service
+ * holds it (`signal`), as a killed runner's connection does.
+ */
+export function sendClaim(
+  api: InfraDeliveryTestClient,
+  runnerKey: string,
+  data: Record<string, unknown>,
+  signal?: AbortSignal,
+): Promise<Response> {
+  const { port } = api.server.address() as AddressInfo;
+  return fetch(`http://127.0.0.1:${port}/api/infra-delivery/runner/claims`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${runnerKey}`,
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({ data }),
+    signal,
+  });
 }
 
 /** Signs a runner off (204): it stops, and its id is free for another account's runner. */

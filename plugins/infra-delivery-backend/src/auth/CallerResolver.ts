@@ -39,6 +39,14 @@ function unauthenticated(reason: string, message: string) {
   });
 }
 
+/** The answer to a request whose API key is not (or no longer) one of a live key. */
+export function invalidApiKey(): InfraDeliveryError {
+  return unauthenticated(
+    'INVALID_API_KEY',
+    'The API key is not valid: it is mistyped, was revoked, or its service account was removed',
+  );
+}
+
 function bearerToken(req: Request): string | undefined {
   const header = req.header('authorization');
   const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
@@ -148,10 +156,7 @@ export class CallerResolver {
   }
 
   private async fromApiKey(token: string, key: string): Promise<Caller> {
-    const invalid = unauthenticated(
-      'INVALID_API_KEY',
-      'The API key is not valid: it is mistyped, was revoked, or its service account was removed',
-    );
+    const invalid = invalidApiKey();
     const parsed = parseApiKey(token);
     if (!parsed) {
       throw invalid;

@@ -386,8 +386,8 @@ export interface StepPatch {
   runnerServiceAccountId?: string | null;
   leaseExpiresAt?: string | null;
   /**
-   * How often the lease's runner renews it, as it says with a heartbeat; written with each move
-   * of `leaseExpiresAt` (null unless given: a claim, a runner that does not say).
+   * How often the lease's runner renews it, as it says with its claim and each heartbeat;
+   * written with each move of `leaseExpiresAt` (null unless given: a runner that does not say).
    */
   leaseHeartbeatIntervalMs?: number;
   error?: ErrorBody | null;

@@ -40,6 +40,8 @@ interface RunnerRow {
   current_step_lease_expires_at: string | Date | null;
   first_seen_at: string | Date;
   last_seen_at: string | Date;
+  /** When its held claim lost its connection unanswered, until it asks again. */
+  claim_dropped_at: string | Date | null;
   signed_off_at: string | Date | null;
   offline_cause: RunnerOfflineCause | null;
   offline_by: string | null;
@@ -117,6 +119,8 @@ const FREE_RUNNER_COLUMNS = [
   ['free_last_seen_at', 'max', 'last_seen_at'],
   ['free_poll_interval_ms', 'max', 'poll_interval_ms'],
   ['free_runner_id', 'min', 'runner_id'],
+  ['free_dropped', 'count', 'claim_dropped_at'],
+  ['free_dropped_at', 'max', 'claim_dropped_at'],
 ] as const;
 
 function toRunner(row: RunnerRow, onlineSince: string): Runner {
@@ -134,6 +138,9 @@ function toRunner(row: RunnerRow, onlineSince: string): Runner {
     pollIntervalMs: optional(row.poll_interval_ms),
     firstSeenAt: toTimestamp(row.first_seen_at),
     lastSeenAt,
+    ...(row.claim_dropped_at
+      ? { claimDroppedAt: toTimestamp(row.claim_dropped_at) }
+      : {}),
     status:
       lastSeenAt >= onlineSince && !signedOffAt && !row.offline_cause
         ? 'ONLINE'
@@ -183,7 +190,7 @@ export interface OnlineRunners {
   freeRunnerId?: string;
   /**
    * When the last of the free runners' held claims lost its connection unanswered, where every
-   * free runner's did and none has asked for work since (the registry of this instance knows).
+   * free runner's did and none has asked for work since (`claim_dropped_at`, on every instance).
    */
   freeDroppedAt?: string;
 }
@@ -216,6 +223,7 @@ export class RunnerStore {
       poll_interval_ms: sighting.pollIntervalMs ?? null,
       current_step_execution_id: sighting.currentStepExecutionId,
       last_seen_at: sighting.seenAt,
+      claim_dropped_at: null,
       signed_off_at: null,
       offline_cause: null,
       offline_by: null,
@@ -311,6 +319,7 @@ export class RunnerStore {
       .update({
         last_seen_at: seenAt,
         current_step_execution_id: stepExecutionId,
+        claim_dropped_at: null,
         signed_off_at: null,
         offline_cause: null,
         offline_by: null,
@@ -363,9 +372,52 @@ export class RunnerStore {
         last_seen_at: at,
         signed_off_at: at,
         current_step_execution_id: null,
+        claim_dropped_at: null,
         offline_cause: null,
         offline_by: null,
       });
+  }
+
+  /**
+   * Records that the claim held for a runner process lost its connection unanswered (`at`):
+   * every instance then counts it silent a few seconds later, unless it asks again.
+   */
+  async recordClaimDropped(
+    organizationId: string,
+    runnerId: string,
+    instanceId: string | undefined,
+    at: string,
+  ): Promise<void> {
+    await this.db('runners')
+      .where({
+        organization_id: organizationId,
+        runner_id: runnerId,
+        instance_id: instanceId ?? '',
+      })
+      .update({ claim_dropped_at: at });
+  }
+
+  /**
+   * Forgets a dropped claim of a runner process that asks again: for a claim whose sighting is
+   * not written (it was, moments ago), where a drop another instance noted would stay. A read
+   * of one row; the write only where a drop is recorded (no write lock taken on SQLite for
+   * each poll).
+   */
+  async clearClaimDropped(
+    organizationId: string,
+    runnerId: string,
+    instanceId: string | undefined,
+  ): Promise<void> {
+    const row = () =>
+      this.db('runners').where({
+        organization_id: organizationId,
+        runner_id: runnerId,
+        instance_id: instanceId ?? '',
+      });
+    const dropped = await row().whereNotNull('claim_dropped_at').first('id');
+    if (dropped) {
+      await row().update({ claim_dropped_at: null });
+    }
   }
 
   /**
@@ -507,7 +559,8 @@ export class RunnerStore {
 
   /**
    * How many runners of the organization are ONLINE and how many of those hold a step, and of
-   * the free ones when the latest was last seen and the longest poll interval they said.
+   * the free ones when the latest was last seen, the longest poll interval they said, and when
+   * the last of their held claims dropped where every one did.
    */
   async countOnline(
     organizationId: string,
@@ -519,6 +572,8 @@ export class RunnerStore {
       free_last_seen_at: string | Date | null;
       free_poll_interval_ms: number | string | null;
       free_runner_id: string | null;
+      free_dropped: number | string;
+      free_dropped_at: string | Date | null;
     }>(
       whereOnline(
         this.db('runners').where({ organization_id: organizationId }),
@@ -536,15 +591,21 @@ export class RunnerStore {
       // Bound to the clock: the same read is never asked for again.
       { remember: false },
     );
+    const online = Number(row.online);
+    const busy = Number(row.busy);
     return {
-      online: Number(row.online),
-      busy: Number(row.busy),
+      online,
+      busy,
       freeLastSeenAt: toOptionalTimestamp(row.free_last_seen_at),
       freePollIntervalMs:
         row.free_poll_interval_ms === null
           ? undefined
           : Number(row.free_poll_interval_ms),
       freeRunnerId: optional(row.free_runner_id),
+      // Only where every free runner's claim dropped: one that asks takes the step.
+      ...(busy < online && Number(row.free_dropped) >= online - busy
+        ? { freeDroppedAt: toOptionalTimestamp(row.free_dropped_at) }
+        : {}),
     };
   }
 

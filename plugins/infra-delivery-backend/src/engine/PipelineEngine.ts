@@ -808,6 +808,11 @@ export class PipelineEngine {
     serviceAccountId?: string,
     /** The runner's process, where it names one: the registry's row its heartbeats move. */
     instanceId?: string,
+    /**
+     * How often the runner will renew the lease, where its claim says: kept on the lease from
+     * the claim on, so that a runner killed before its first heartbeat is judged by it too.
+     */
+    heartbeatIntervalMs?: number,
   ): Promise<{ leaseToken: string; step: StepRecord } | undefined> {
     const leaseToken = randomBytes(32).toString('base64url');
     const step = await this.deps.stores.transaction(async tx => {
@@ -830,6 +835,7 @@ export class PipelineEngine {
           leaseRunnerInstanceId: instanceId ?? null,
           runnerServiceAccountId: serviceAccountId ?? null,
           leaseExpiresAt: new Date(now.getTime() + this.leaseMs).toISOString(),
+          leaseHeartbeatIntervalMs: heartbeatIntervalMs,
         },
       );
       return claimed

@@ -1,4 +1,3 @@
-import { AddressInfo } from 'node:net';
 import {
   errorBodySchema,
   Runner,
@@ -9,6 +8,7 @@ import {
   createRunner,
   createStack,
   getRun,
+  sendClaim as sendClaimTo,
   trigger,
 } from '../__testUtils__/pipelineFixtures';
 import {
@@ -33,26 +33,11 @@ describe.each(databases.eachSupportedId())(
       api = await startInfraDeliveryBackend(await databases.init(databaseId));
     });
 
-    /** A claim sent with fetch, so that the test can go away while the service holds it. */
-    function sendClaim(
+    const sendClaim = (
       key: string,
       data: Record<string, unknown>,
       signal?: AbortSignal,
-    ): Promise<Response> {
-      const { port } = api.server.address() as AddressInfo;
-      return fetch(
-        `http://127.0.0.1:${port}/api/infra-delivery/runner/claims`,
-        {
-          method: 'POST',
-          headers: {
-            authorization: `Bearer ${key}`,
-            'content-type': 'application/json',
-          },
-          body: JSON.stringify({ data }),
-          signal,
-        },
-      );
-    }
+    ) => sendClaimTo(api, key, data, signal);
 
     async function runnersOf(token: string): Promise<Runner[]> {
       const response = await api.get('/runners', token);
@@ -146,6 +131,40 @@ describe.each(databases.eachSupportedId())(
       // The step waits for the next runner that asks.
       const next = await claim(api, runner.key, 'next-runner');
       expect(next.stepExecution.id).toBe(plan.id);
+    });
+
+    it('refuses a held claim whose key is revoked while it waits, and leaves its runner OFFLINE', async () => {
+      const owner = await api.signup();
+      const stack = await createStack(api, owner);
+      const runner = await createRunner(api, owner);
+      const held = sendClaim(runner.key, {
+        runnerId: 'revoked-runner',
+        waitSeconds: 30,
+        pollIntervalMs: 100,
+      });
+      await untilHeld(owner.token, 'revoked-runner');
+      expect(
+        (await api.delete(`/api-keys/${runner.apiKeyId}`, owner.token)).status,
+      ).toBe(204);
+
+      // Its next look refuses it, as its next request would be: the runner stops and says why.
+      const answer = await held;
+      expect(answer.status).toBe(401);
+      expect(errorBodySchema.parse(await answer.json()).code).toBe(
+        'InfraDelivery:Auth:INVALID_API_KEY',
+      );
+      // Its looks wrote its sighting and read it ONLINE, "Idle", again; and a step queued now
+      // is not handed to it.
+      const run = await trigger(api, owner, stack.changePipelineId);
+      await sleep(500);
+      expect(
+        (await runnersOf(owner.token)).find(
+          r => r.runnerId === 'revoked-runner',
+        ),
+      ).toMatchObject({ status: 'OFFLINE', offlineCause: 'KEY_REVOKED' });
+      expect((await getRun(api, owner, run.id)).queueState).toMatchObject({
+        waitingForRunner: true,
+      });
     });
 
     describe('a runner whose held claim loses its connection', () => {

@@ -480,6 +480,63 @@ describe.each(databases.eachSupportedId())(
       ]);
     });
 
+    it('keeps the heartbeat interval a claim says on the lease, before the first heartbeat', async () => {
+      const owner = await api.signup();
+      const stack = await createStack(api, owner);
+      const runner = await createRunner(api, owner);
+      const run = await trigger(api, owner, stack.changePipelineId);
+      // Said with the claim: a runner killed before its first heartbeat is judged by three of
+      // these, where it read "Running" for half the lease.
+      const claimed = await api.post(
+        '/runner/claims',
+        { data: { runnerId: 'says-it', heartbeatIntervalMs: 5_000 } },
+        runner.key,
+      );
+      expect(claimed.status).toBe(200);
+      const plan: RunnerClaim = claimed.body.data;
+      expect(plan.stepExecution.lease?.heartbeatIntervalMs).toBe(5_000);
+      expect(plan.pipelineRun.leasedStep?.lease.heartbeatIntervalMs).toBe(
+        5_000,
+      );
+      expect((await stepsOf(owner.token, run.id))[0].lease).toMatchObject({
+        heartbeatIntervalMs: 5_000,
+      });
+      expect(
+        (await getRun(api, owner, run.id)).leasedStep?.lease,
+      ).toMatchObject({ heartbeatIntervalMs: 5_000 });
+      const listed = await api.get('/runners', owner.token);
+      expect(
+        listed.body.data.find(
+          (r: { runnerId: string }) => r.runnerId === 'says-it',
+        ).currentStepLease,
+      ).toMatchObject({ heartbeatIntervalMs: 5_000 });
+      // Its heartbeats say it again; one that says another interval replaces it.
+      const beat = await api.post(
+        path(plan, 'heartbeat'),
+        { data: { leaseToken: plan.leaseToken, heartbeatIntervalMs: 2_000 } },
+        runner.key,
+      );
+      expect(beat.status).toBe(200);
+      expect((await stepsOf(owner.token, run.id))[0].lease).toMatchObject({
+        heartbeatIntervalMs: 2_000,
+      });
+
+      // Validated like the heartbeat's: a second to ten minutes, whole milliseconds.
+      for (const heartbeatIntervalMs of [999, 600_001, 1_500.5, '5000']) {
+        expect(
+          validationItems(
+            await api.post(
+              '/runner/claims',
+              { data: { runnerId: 'says-it', heartbeatIntervalMs } },
+              runner.key,
+            ),
+          ),
+        ).toEqual([
+          expect.stringMatching(/^body\.data\.heartbeatIntervalMs: /),
+        ]);
+      }
+    });
+
     it('gives a run of a stack triggered without input the input the stack was applied with', async () => {
       const owner = await api.signup();
       const runner = await createRunner(api, owner);

@@ -42,20 +42,6 @@ export const DEFAULT_RUNNER_SETTINGS: RunnerSettings = {
 const MAX_RECORD_INTERVAL_MS = RUNNER_SIGHTING_INTERVAL_MS;
 const REMEMBERED_SIGHTINGS = 10_000;
 
-/** A runner whose held claim lost its connection before it was answered, and when. */
-interface DroppedClaim {
-  organizationId: string;
-  runnerId: string;
-  instanceId?: string;
-  at: number;
-}
-
-const droppedClaimKey = (
-  organizationId: string,
-  runnerId: string,
-  instanceId?: string,
-) => JSON.stringify([organizationId, runnerId, instanceId ?? null]);
-
 /**
  * The runner registry: who executes the organization's IaC steps, and whether a run that
  * waits for one can expect it. Sightings come from the runner protocol; an unchanged sighting
@@ -64,9 +50,6 @@ const droppedClaimKey = (
  */
 export class RunnerRegistry {
   private readonly lastWritten = new BoundedMap<string, number>(
-    REMEMBERED_SIGHTINGS,
-  );
-  private readonly droppedClaims = new BoundedMap<string, DroppedClaim>(
     REMEMBERED_SIGHTINGS,
   );
 
@@ -151,63 +134,33 @@ export class RunnerRegistry {
    * Notes that a runner's held claim lost its connection before it was answered: killed, or its
    * host or network gone. A runner that lives asks again at once; until it does, the runs that
    * wait for it say, after a few seconds rather than its sighting's silence of twenty, that it
-   * may have stopped. Known to this instance only: on the others the silence of its sightings
-   * tells, as before.
+   * may have stopped, and the Runners card calls it "Silent" by the same rule. Written to its
+   * row, so that every instance knows: kept in this instance's memory, the others read the
+   * runner free and about to take the step for fifteen seconds more.
    */
-  claimDropped(
+  async claimDropped(
     organizationId: string,
     runnerId: string,
     instanceId?: string,
-  ): void {
-    this.droppedClaims.set(
-      droppedClaimKey(organizationId, runnerId, instanceId),
-      { organizationId, runnerId, instanceId, at: this.now() },
+  ): Promise<void> {
+    await this.deps.stores.runners.recordClaimDropped(
+      organizationId,
+      runnerId,
+      instanceId,
+      new Date(this.now()).toISOString(),
     );
   }
 
   /**
-   * When the last of the organization's free runners lost its held claim's connection, where
-   * each of them did (none has asked since: its claim forgets the drop). Drops older than the
-   * online window, less the interval at which sightings are written, are forgotten: their
-   * runners may be OFFLINE already, and no longer among the free ones counted.
+   * Records a claim: what the runner says of itself, and that it asks for work (which forgets
+   * a dropped claim of it). An unchanged sighting of a free runner is written at most every few
+   * seconds; the first look of each request (`newRequest`) whose sighting is not written still
+   * forgets a drop, which another instance may have noted since.
    */
-  private freeDroppedAt(
-    organizationId: string,
-    runners: OnlineRunners,
-  ): string | undefined {
-    const free = runners.online - runners.busy;
-    if (free <= 0 || this.droppedClaims.size === 0) {
-      return undefined;
-    }
-    const recent =
-      Date.parse(this.window().onlineSince) + MAX_RECORD_INTERVAL_MS;
-    let dropped = 0;
-    let latest = 0;
-    for (const [key, drop] of this.droppedClaims) {
-      if (drop.at < recent) {
-        this.droppedClaims.delete(key);
-      } else if (drop.organizationId === organizationId) {
-        dropped += 1;
-        latest = Math.max(latest, drop.at);
-      }
-    }
-    // A free runner seen after the last drop (through another instance) is there.
-    const seen = runners.freeLastSeenAt
-      ? Date.parse(runners.freeLastSeenAt)
-      : 0;
-    return dropped >= free && seen <= latest
-      ? new Date(latest).toISOString()
-      : undefined;
-  }
-
-  async recordClaim(sighting: Omit<RunnerSighting, 'seenAt'>): Promise<void> {
-    this.droppedClaims.delete(
-      droppedClaimKey(
-        sighting.organizationId,
-        sighting.runnerId,
-        sighting.instanceId,
-      ),
-    );
+  async recordClaim(
+    sighting: Omit<RunnerSighting, 'seenAt'>,
+    { newRequest = false }: { newRequest?: boolean } = {},
+  ): Promise<void> {
     const key = JSON.stringify([
       'claim',
       sighting.organizationId,
@@ -222,6 +175,13 @@ export class RunnerRegistry {
     ]);
     // A claim that got work always writes: the runner's current step changes.
     if (sighting.currentStepExecutionId === null && this.recentlyWritten(key)) {
+      if (newRequest) {
+        await this.deps.stores.runners.clearClaimDropped(
+          sighting.organizationId,
+          sighting.runnerId,
+          sighting.instanceId,
+        );
+      }
       return;
     }
     if (sighting.currentStepExecutionId !== null) {
@@ -271,15 +231,6 @@ export class RunnerRegistry {
     instanceId?: string,
   ): Promise<void> {
     this.lastWritten.clear();
-    for (const [key, drop] of this.droppedClaims) {
-      if (
-        drop.organizationId === organizationId &&
-        drop.runnerId === runnerId &&
-        (instanceId === undefined || drop.instanceId === instanceId)
-      ) {
-        this.droppedClaims.delete(key);
-      }
-    }
     await this.deps.stores.runners.signOff(
       organizationId,
       runnerId,
@@ -378,12 +329,10 @@ export class RunnerRegistry {
     const online = (organizationId: string) => {
       let count = onlineByOrganization.get(organizationId);
       if (!count) {
-        count = this.deps.stores.runners
-          .countOnline(organizationId, this.window().onlineSince)
-          .then(counted => ({
-            ...counted,
-            freeDroppedAt: this.freeDroppedAt(organizationId, counted),
-          }));
+        count = this.deps.stores.runners.countOnline(
+          organizationId,
+          this.window().onlineSince,
+        );
         onlineByOrganization.set(organizationId, count);
       }
       return count;

@@ -1,24 +1,11 @@
 import {
-  DEFAULT_RUNNER_POLL_INTERVAL_MS,
   formatDuration,
+  freeRunnerSilenceMs,
   QueueState,
-  runnerSilentAfterMs,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { LostRunner, OnlineRunners } from '../database/RunnerStore';
 
 export const NO_RUNNER_REASON = 'No runner is connected to this organization';
-
-/**
- * A runner whose held claim lost its connection unanswered asks again at once, or after one
- * poll interval when its request failed; one that has not within this long has most likely
- * stopped (killed, or its host lost) without signing off.
- */
-export function droppedRunnerSilentAfterMs(pollIntervalMs?: number): number {
-  return Math.max(
-    5_000,
-    2 * (pollIntervalMs ?? DEFAULT_RUNNER_POLL_INTERVAL_MS),
-  );
-}
 
 /**
  * How long the free runners have not asked for work while a step waits, once that is long
@@ -38,19 +25,15 @@ function freeRunnersSilence(
   if (online <= busy) {
     return undefined;
   }
-  if (freeLastSeenAt !== undefined) {
-    const unseenMs = now - Date.parse(freeLastSeenAt);
-    if (unseenMs >= runnerSilentAfterMs(freePollIntervalMs)) {
-      return unseenMs;
-    }
-  }
-  if (freeDroppedAt !== undefined) {
-    const droppedMs = now - Date.parse(freeDroppedAt);
-    if (droppedMs >= droppedRunnerSilentAfterMs(freePollIntervalMs)) {
-      return droppedMs;
-    }
-  }
-  return undefined;
+  // The Runners card's rule for one free runner ("Silent"), on the latest of them.
+  return freeRunnerSilenceMs(
+    {
+      lastSeenAt: freeLastSeenAt,
+      pollIntervalMs: freePollIntervalMs,
+      claimDroppedAt: freeDroppedAt,
+    },
+    now,
+  );
 }
 
 function silentRunnersReason(runners: OnlineRunners, silentMs: number) {

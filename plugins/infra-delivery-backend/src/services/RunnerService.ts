@@ -10,6 +10,7 @@ import {
   RunGitSource,
   StepExecution,
 } from '@infra-delivery/plugin-infra-delivery-common';
+import { invalidApiKey } from '../auth/CallerResolver';
 import { EXECUTE, READ } from '../auth/requirements';
 import { KeysetPage, KeysetRequest } from '../database/keyset';
 import { Authorizer } from '../auth/Authorizer';
@@ -87,8 +88,12 @@ export class RunnerService {
       MIN_RECHECK_MS,
       runner.pollIntervalMs ?? DEFAULT_RUNNER_POLL_INTERVAL_MS,
     );
-    for (;;) {
-      const claim = await this.claimOnce(caller, sighting);
+    let epoch = caller.accessEpoch;
+    for (let newRequest = true; ; newRequest = false) {
+      if (!newRequest) {
+        epoch = await this.assertKeyLive(caller, epoch);
+      }
+      const claim = await this.claimOnce(caller, sighting, newRequest);
       const remainingMs = deadline - Date.now();
       if (claim || remainingMs <= 0 || signal?.aborted || claimWaits.isClosed) {
         return claim;
@@ -99,7 +104,7 @@ export class RunnerService {
         signal,
       );
       if (signal?.aborted) {
-        this.deps.runnerRegistry.claimDropped(
+        await this.deps.runnerRegistry.claimDropped(
           caller.organizationId,
           runner.runnerId,
           runner.instanceId,
@@ -109,30 +114,71 @@ export class RunnerService {
     }
   }
 
-  /** One look for a step; the runner's sighting (what it says of itself) is recorded. */
+  /**
+   * Refuses (401) a held claim whose API key was revoked, or whose service account was deleted,
+   * while it waited: its looks went on claiming steps and recording its sightings, so that the
+   * runner the revocation had just turned OFFLINE read ONLINE and "Idle" again (seen in session
+   * 42) and could be handed a step it would never report. Read again only when the access epoch
+   * moved (every such change moves it, on any instance); returns the epoch checked against.
+   */
+  private async assertKeyLive(
+    caller: Caller,
+    checkedAt: number | undefined,
+  ): Promise<number | undefined> {
+    if (!caller.apiKeyId) {
+      return checkedAt;
+    }
+    const { stores } = this.deps;
+    const epoch = await stores.accessEpoch.current();
+    if (epoch === checkedAt) {
+      return epoch;
+    }
+    const key = await stores.apiKeys.get(
+      caller.organizationId,
+      caller.apiKeyId,
+    );
+    if (
+      !key ||
+      (key.expiresAt !== undefined && Date.parse(key.expiresAt) <= Date.now())
+    ) {
+      throw invalidApiKey();
+    }
+    return epoch;
+  }
+
+  /**
+   * One look for a step; the runner's sighting (what it says of itself) is recorded. The first
+   * look of a request (`newRequest`) forgets a drop of the runner's earlier held claim, on any
+   * instance.
+   */
   private async claimOnce(
     caller: Caller,
     runner: Omit<ClaimRequest, 'waitSeconds'>,
+    newRequest: boolean,
   ): Promise<RunnerClaim | undefined> {
     const claimed = await this.deps.engine.claim(
       caller.organizationId,
       runner.runnerId,
       actorIdOf(caller),
       runner.instanceId,
+      runner.heartbeatIntervalMs,
     );
     const claim = claimed && (await this.describeClaim(caller, claimed));
-    await this.deps.runnerRegistry.recordClaim({
-      organizationId: caller.organizationId,
-      runnerId: runner.runnerId,
-      instanceId: runner.instanceId,
-      serviceAccountId: actorIdOf(caller),
-      apiKeyId: caller.apiKeyId,
-      labels: runner.labels ?? [],
-      version: runner.version,
-      hostname: runner.hostname,
-      pollIntervalMs: runner.pollIntervalMs,
-      currentStepExecutionId: claim?.stepExecution.id ?? null,
-    });
+    await this.deps.runnerRegistry.recordClaim(
+      {
+        organizationId: caller.organizationId,
+        runnerId: runner.runnerId,
+        instanceId: runner.instanceId,
+        serviceAccountId: actorIdOf(caller),
+        apiKeyId: caller.apiKeyId,
+        labels: runner.labels ?? [],
+        version: runner.version,
+        hostname: runner.hostname,
+        pollIntervalMs: runner.pollIntervalMs,
+        currentStepExecutionId: claim?.stepExecution.id ?? null,
+      },
+      { newRequest },
+    );
     return claim;
   }
 

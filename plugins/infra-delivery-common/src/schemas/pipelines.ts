@@ -200,7 +200,7 @@ export const stepLeaseSchema = z
       .positive()
       .optional()
       .describe(
-        'How often the runner renews the lease, as its latest heartbeat said; absent before its first heartbeat and for a runner that does not say. A runner not heard from (`lastHeardAt`) for three of these, and at least ten seconds, has most likely stopped; without it, one that has not renewed its lease for half of it',
+        'How often the runner renews the lease, as its claim or its latest heartbeat said; absent for a runner that does not say. A runner not heard from (`lastHeardAt`) for three of these, and at least ten seconds, has most likely stopped; without it, one that has not renewed its lease for half of it',
       ),
   })
   .meta({ id: 'StepLease' });

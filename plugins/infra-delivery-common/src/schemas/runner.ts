@@ -31,6 +31,9 @@ export const RUNNER_POLL_INTERVAL_MS = { min: 10, max: 3_600_000 } as const;
 /** The longest a claim may be held waiting for work: well within common proxies' idle timeouts. */
 export const RUNNER_CLAIM_WAIT_SECONDS = { max: 60 } as const;
 
+/** The heartbeat intervals a runner may say it keeps while a step runs: a second to ten minutes. */
+const heartbeatIntervalSchema = z.number().int().min(1_000).max(600_000);
+
 export const claimRequestSchema = requestBody(
   z.object({
     runnerId: runnerIdSchema,
@@ -55,6 +58,11 @@ export const claimRequestSchema = requestBody(
       .min(RUNNER_POLL_INTERVAL_MS.min)
       .max(RUNNER_POLL_INTERVAL_MS.max)
       .optional(),
+    heartbeatIntervalMs: heartbeatIntervalSchema
+      .optional()
+      .describe(
+        'How often the runner will send heartbeats while a step it claims runs, as each heartbeat says (`heartbeatIntervalMs`). Kept on the lease of the step this claim hands it, so that a runner killed before its first heartbeat is called silent after three of these (at least ten seconds) since its claim, rather than after half the lease; its heartbeats then say it again',
+      ),
     /**
      * How long the service may hold the claim while nothing is claimable: it answers as soon as
      * a step is queued for a runner, or with 204 when the wait ends. 0 (the default) answers at
@@ -129,6 +137,11 @@ export const runnerSchema = z
       ),
     firstSeenAt: timestampSchema,
     lastSeenAt: timestampSchema,
+    claimDroppedAt: timestampSchema
+      .optional()
+      .describe(
+        'When the claim the service held for this runner lost its connection before it was answered (the runner killed, or its host or network lost), where the runner has not asked for work since: a runner that lives asks again at once. Known to every instance of the service. A free runner whose claim dropped at least five seconds (two of its poll intervals, if longer) ago has most likely stopped',
+      ),
     status: runnerStatusSchema,
     /** The step execution the runner holds a lease on, if any. */
     currentStepExecutionId: idSchema.optional(),
@@ -206,11 +219,7 @@ export type RunnerClaim = z.infer<typeof claimSchema>;
 export const heartbeatRequestSchema = requestBody(
   z.object({
     leaseToken: leaseTokenSchema,
-    heartbeatIntervalMs: z
-      .number()
-      .int()
-      .min(1_000)
-      .max(600_000)
+    heartbeatIntervalMs: heartbeatIntervalSchema
       .optional()
       .describe(
         "How often the runner sends these heartbeats while the step runs. Kept on the step's lease (`heartbeatIntervalMs`): the portal calls a runner silent once it has not been heard from for three of these (at least ten seconds), where it would wait half the lease without it. The step is still queued again only when the lease expires",

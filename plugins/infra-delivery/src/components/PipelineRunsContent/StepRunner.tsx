@@ -42,7 +42,7 @@ function unansweredClaimMs(lease: StepLease, now: number): number | undefined {
 /**
  * How long a runner may go unheard (no heartbeat, no log append) before it has most likely
  * stopped: three of the heartbeat intervals it says it keeps, and at least ten seconds. Where it
- * does not say (an older runner, or before its first heartbeat), a third of the lease, the
+ * does not say (an older runner: the reference runner says it with its claim), a third of the lease, the
  * interval at which such runners renew it.
  */
 function quietAfterMs(lease: StepLease): number {

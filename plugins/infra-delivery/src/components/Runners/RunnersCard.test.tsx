@@ -1,3 +1,4 @@
+import { Runner } from '@infra-delivery/plugin-infra-delivery-common';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
@@ -35,6 +36,14 @@ const offline = runner({
   status: 'OFFLINE',
 });
 const older = runner({ runnerId: 'runner-page-2', status: 'OFFLINE' });
+/** The online runner free, asking for work every two seconds. */
+const idle = {
+  ...online,
+  currentStepExecutionId: undefined,
+  currentPipelineRunId: undefined,
+  currentStepName: undefined,
+  pollIntervalMs: 2000,
+};
 
 const serviceAccount = {
   id: 'sa-runner-1',
@@ -222,13 +231,6 @@ describe('RunnersCard', () => {
   });
 
   it('says Silent of a free runner that stopped asking for work, before it goes offline', async () => {
-    const idle = {
-      ...online,
-      currentStepExecutionId: undefined,
-      currentPipelineRunId: undefined,
-      currentStepName: undefined,
-      pollIntervalMs: 2000,
-    };
     server.use(
       http.get(`${baseUrl}/runners`, () =>
         HttpResponse.json(
@@ -253,6 +255,43 @@ describe('RunnersCard', () => {
     const polling = screen.getByText('runner-polling').closest('tr')!;
     expect(within(polling).getByText('Online')).toBeInTheDocument();
     expect(within(polling).getByText('Idle')).toBeInTheDocument();
+  });
+
+  it('says Silent of a free runner whose held claim dropped, when a run waiting for it says it may have stopped', async () => {
+    server.use(
+      http.get(`${baseUrl}/runners`, () =>
+        HttpResponse.json(
+          list([
+            // Killed 6 s ago while its claim was held (seen 8 s ago, well within the twenty
+            // seconds of its sightings' rule): the run page says it may have stopped after 5 s.
+            {
+              ...idle,
+              lastSeenAt: secondsAgo(8),
+              claimDroppedAt: secondsAgo(6),
+            },
+            // Dropped a moment ago: it may yet ask again.
+            {
+              ...idle,
+              runnerId: 'runner-blip',
+              lastSeenAt: secondsAgo(3),
+              claimDroppedAt: secondsAgo(1),
+            },
+          ]),
+        ),
+      ),
+    );
+    renderWithService(<RunnersCard />);
+
+    const silent = (await screen.findByText('runner-ci-1')).closest('tr')!;
+    expect(within(silent).getByText('Silent')).toBeInTheDocument();
+    expect(
+      within(silent).getByText(
+        'Idle, but no longer asks for work: it may have stopped (killed, or its host lost)',
+      ),
+    ).toBeInTheDocument();
+    const blip = screen.getByText('runner-blip').closest('tr')!;
+    expect(within(blip).getByText('Online')).toBeInTheDocument();
+    expect(within(blip).getByText('Idle')).toBeInTheDocument();
   });
 
   it('says Silent of a runner that let half its step’s lease pass without a heartbeat', async () => {
@@ -449,6 +488,48 @@ describe('RunnersCard', () => {
     expect(
       rows.map(row => within(row).getByText(/^runner-/).textContent),
     ).toEqual(['runner-ci-1', 'runner-page-2', 'runner-old']);
+  });
+
+  it('keeps online runners in their rows as their sightings are written', async () => {
+    // Two processes of one runner id: the one seen last was listed first, and the rows swapped
+    // every ten seconds as each one's sighting was written.
+    const first = {
+      ...idle,
+      instanceId: 'a1a1a1a1-first',
+      firstSeenAt: secondsAgo(300),
+    };
+    const second = {
+      ...online,
+      instanceId: 'b2b2b2b2-second',
+      firstSeenAt: secondsAgo(200),
+    };
+    let seenLast: Runner = first;
+    server.use(
+      http.get(`${baseUrl}/runners`, () =>
+        HttpResponse.json(
+          list(
+            [first, second].map(r => ({
+              ...r,
+              lastSeenAt: secondsAgo(r === seenLast ? 1 : 9),
+            })),
+          ),
+        ),
+      ),
+    );
+    const order = () =>
+      screen
+        .getAllByRole('row')
+        .slice(1)
+        .map(row => within(row).getByText(/process/).textContent);
+    const view = renderWithService(<RunnersCard />);
+    await screen.findByText(/process a1a1a1a1/);
+    const before = order();
+    expect(before[0]).toMatch(/process a1a1a1a1/);
+    view.unmount();
+    seenLast = second;
+    renderWithService(<RunnersCard />);
+    await screen.findByText(/process a1a1a1a1/);
+    expect(order()).toEqual(before);
   });
 
   it('says that a runner whose API key was revoked during its step cannot report, and who revoked it', async () => {

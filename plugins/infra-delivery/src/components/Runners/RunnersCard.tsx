@@ -24,10 +24,12 @@ import { TableCard } from '../common/TableCard';
 import { CardBody } from '../common/CardBody';
 
 /**
- * How often the list is read again while the page is in sight, so that runners going on- or
- * offline show. While a runner works on a step, at the live speed (`LIVE_POLL_MS`): it is silent
- * after three of its 5 s heartbeats unheard, and a lease read 15 s before read a healthy runner
- * "Silent" for a moment.
+ * How often the list is read again while the page is in sight and no runner is ONLINE, so that
+ * runners coming online show. While one is ONLINE, at the live speed (`LIVE_POLL_MS`), as the
+ * run page reads: working on a step, it is silent after three of its 5 s heartbeats unheard,
+ * and a lease read 15 s before read a healthy runner "Silent" for a moment; free, it is silent
+ * five seconds after its held claim dropped, which the run page said ten seconds before the
+ * card, read every 15 s, said "Silent".
  */
 export const RUNNERS_REFRESH_MS = 15_000;
 
@@ -58,16 +60,24 @@ export function runnerName(
 }
 
 /**
- * The page's runners as people look for them: online ones first, then the most recently seen.
- * The service pages them in a fixed order (by id), which put a runner that left last week above
- * the one working now.
+ * The page's runners as people look for them: online ones first, in the order they came online
+ * (then by process), then the most recently seen. The service pages them in a fixed order (by
+ * id), which put a runner that left last week above the one working now. Online ones by their
+ * last sighting swapped rows every ten seconds as their sightings were written (seen in session
+ * 42 with two processes of the local runner, one busy): the busy one jumped between the rows.
  */
 export function onlineFirst(runners: Runner[]): Runner[] {
-  return [...runners].sort(
-    (a, b) =>
-      Number(b.status === 'ONLINE') - Number(a.status === 'ONLINE') ||
-      b.lastSeenAt.localeCompare(a.lastSeenAt),
-  );
+  return [...runners].sort((a, b) => {
+    const online =
+      Number(b.status === 'ONLINE') - Number(a.status === 'ONLINE');
+    if (online !== 0) return online;
+    return a.status === 'ONLINE'
+      ? a.firstSeenAt.localeCompare(b.firstSeenAt) ||
+          `${a.runnerId} ${a.instanceId ?? ''}`.localeCompare(
+            `${b.runnerId} ${b.instanceId ?? ''}`,
+          )
+      : b.lastSeenAt.localeCompare(a.lastSeenAt);
+  });
 }
 
 /**
@@ -231,7 +241,7 @@ export const RunnersCard = ({
   useLiveRuns(retry);
   useLivePolling(
     retry,
-    page?.data.some(runner => runner.currentStepLease)
+    page?.data.some(runner => runner.status === 'ONLINE')
       ? LIVE_POLL_MS
       : RUNNERS_REFRESH_MS,
   );

@@ -8,7 +8,8 @@ import { leaseSilence } from '../PipelineRunsContent/StepRunner';
 /**
  * Whether an ONLINE runner has most likely stopped without signing off (killed, or its host
  * lost), which it would not be told from for the minute until it goes offline: free, it no
- * longer asks for work; working on a step, it let half its lease pass without a heartbeat.
+ * longer asks for work (the rule by which a run waiting for it says it may have stopped, also
+ * a few seconds after its held claim dropped); working on a step, it went unheard.
  * Read again every few seconds, as the list is between its reloads.
  */
 export function useRunnerSilent(
@@ -19,6 +20,7 @@ export function useRunnerSilent(
     | 'currentStepLease'
     | 'lastSeenAt'
     | 'pollIntervalMs'
+    | 'claimDroppedAt'
   >,
 ): boolean {
   const online = runner.status === 'ONLINE';

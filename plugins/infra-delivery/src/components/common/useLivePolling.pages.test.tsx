@@ -94,6 +94,14 @@ describe('pages that read again on their own, out of sight', () => {
   });
 
   it('the Runners card reads again in sight, not at all out of sight, and at once back in sight', async () => {
+    // No runner ONLINE: the card waits for one at its slower pace.
+    server.use(
+      http.get(`${baseUrl}/runners`, () =>
+        HttpResponse.json(
+          list([runner({ runnerId: 'runner-ci-1', status: 'OFFLINE' })]),
+        ),
+      ),
+    );
     const reads = () => requestsTo('GET', '/runners').length;
     renderWithService(<RunnersCard />);
     expect(await screen.findByText('runner-ci-1')).toBeInTheDocument();
@@ -110,37 +118,42 @@ describe('pages that read again on their own, out of sight', () => {
     await waitFor(() => expect(reads()).toBe(3));
   });
 
-  it('the Runners card reads again at the live speed while a runner works on a step', async () => {
-    // Silent after three of its 5 s heartbeats unheard: a lease read 15 s before would read
-    // a healthy runner "Silent" for a moment.
-    server.use(
-      http.get(`${baseUrl}/runners`, () =>
-        HttpResponse.json(
-          list([
-            runner({
-              runnerId: 'runner-ci-1',
-              currentStepExecutionId: applyStep.id,
-              currentStepLease: {
-                runnerId: 'runner-ci-1',
-                renewedAt: new Date().toISOString(),
-                expiresAt: new Date(Date.now() + 60_000).toISOString(),
-                lastHeardAt: new Date().toISOString(),
-                heartbeatIntervalMs: 5_000,
-              },
-            }),
-          ]),
-        ),
-      ),
-    );
-    const reads = () => requestsTo('GET', '/runners').length;
-    renderWithService(<RunnersCard />);
-    expect(await screen.findByText('runner-ci-1')).toBeInTheDocument();
-    await waitFor(() => expect(reads()).toBe(1));
+  // Free, a runner is silent five seconds after its held claim dropped, when the run page says
+  // so: a list read every 15 s said "Online" ten seconds longer. Working on a step, it is silent
+  // after three of its 5 s heartbeats unheard: a lease read 15 s before would read a healthy
+  // runner "Silent" for a moment.
+  it.each([
+    ['a free runner is ONLINE', runner({ runnerId: 'runner-ci-1' })],
+    [
+      'a runner works on a step',
+      runner({
+        runnerId: 'runner-ci-1',
+        currentStepExecutionId: applyStep.id,
+        currentStepLease: {
+          runnerId: 'runner-ci-1',
+          renewedAt: new Date().toISOString(),
+          expiresAt: new Date(Date.now() + 60_000).toISOString(),
+          lastHeardAt: new Date().toISOString(),
+          heartbeatIntervalMs: 5_000,
+        },
+      }),
+    ],
+  ])(
+    'the Runners card reads again at the live speed while %s',
+    async (_, listed) => {
+      server.use(
+        http.get(`${baseUrl}/runners`, () => HttpResponse.json(list([listed]))),
+      );
+      const reads = () => requestsTo('GET', '/runners').length;
+      renderWithService(<RunnersCard />);
+      expect(await screen.findByText('runner-ci-1')).toBeInTheDocument();
+      await waitFor(() => expect(reads()).toBe(1));
 
-    // Waited for briefly: the fake clock moves with the real one while waitFor waits.
-    timersLater(LIVE_POLL_MS);
-    await waitFor(() => expect(reads()).toBe(2), { timeout: 2_000 });
-    timersLater(LIVE_POLL_MS);
-    await waitFor(() => expect(reads()).toBe(3), { timeout: 2_000 });
-  });
+      // Waited for briefly: the fake clock moves with the real one while waitFor waits.
+      timersLater(LIVE_POLL_MS);
+      await waitFor(() => expect(reads()).toBe(2), { timeout: 2_000 });
+      timersLater(LIVE_POLL_MS);
+      await waitFor(() => expect(reads()).toBe(3), { timeout: 2_000 });
+    },
+  );
 });
