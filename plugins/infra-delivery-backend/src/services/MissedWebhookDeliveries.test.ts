@@ -158,6 +158,35 @@ describe.each(databases.eachSupportedId())(
       ).toHaveLength(2);
     });
 
+    it('does not ask again for a delivery first tried before the lookback: its earlier attempts count', async () => {
+      const repository = followedRepository(github, `stale-${databaseId}`);
+      const hour = 60 * 60 * 1000;
+      // Failed as often as it may, but its first attempt is older than a day: only the last
+      // MAX_DELIVERY_ATTEMPTS - 1 attempts fall within the lookback.
+      const stale = pushDelivery(repository, 'stale-exhausted');
+      github.logHookAttempt(stale, 503, {
+        deliveredAt: new Date(Date.now() - 25 * hour),
+      });
+      for (let i = 1; i < MAX_DELIVERY_ATTEMPTS; i++) {
+        github.logHookAttempt(stale, 503, {
+          redelivery: true,
+          deliveredAt: new Date(Date.now() - 23 * hour),
+        });
+      }
+      const asked = github.requestsTo(
+        /\/app\/hook\/deliveries\/\d+\/attempts$/,
+      ).length;
+
+      const [round] = await missed.redeliverMissed();
+      expect(round.error).toBeUndefined();
+      expect(round.redelivered).not.toContain(
+        stale.headers['x-github-delivery'],
+      );
+      expect(
+        github.requestsTo(/\/app\/hook\/deliveries\/\d+\/attempts$/),
+      ).toHaveLength(asked);
+    });
+
     it('says GitHub could not be asked, and throws nothing, while GitHub is down', async () => {
       github.outage = { status: 503 };
       try {

@@ -118,7 +118,12 @@ export class MissedWebhookDeliveries {
     return round;
   }
 
-  /** The App's attempts of the lookback period, by delivery id, newest first. */
+  /**
+   * The attempts of the App's deliveries first tried within the lookback period, by delivery
+   * id, newest first. A delivery first tried earlier is left out: some of its attempts may lie
+   * beyond the pages read, and counting only the recent ones would ask for it again after it
+   * had failed MAX_DELIVERY_ATTEMPTS times (each attempt leaving the window freed one more).
+   */
   private async recentAttempts(
     app: WebhookApp,
   ): Promise<Map<string, AppHookDelivery[]>> {
@@ -134,7 +139,6 @@ export class MissedWebhookDeliveries {
       for (const delivery of deliveries) {
         if (Date.parse(delivery.deliveredAt) < since) {
           older = true;
-          continue;
         }
         const tries = byGuid.get(delivery.guid) ?? [];
         tries.push(delivery);
@@ -142,6 +146,14 @@ export class MissedWebhookDeliveries {
       }
       if (older || !next) break;
       cursor = next;
+    }
+    // Every attempt of a delivery first tried within the window is newer than that first
+    // attempt, so on the pages read.
+    for (const [guid, tries] of byGuid) {
+      const first = tries.find(attempt => !attempt.redelivery);
+      if (!first || Date.parse(first.deliveredAt) < since) {
+        byGuid.delete(guid);
+      }
     }
     return byGuid;
   }

@@ -451,6 +451,8 @@ export interface AppHookDelivery {
   deliveredAt: string;
   /** What the endpoint answered; 0 when it did not answer (timeout, no connection). */
   statusCode: number;
+  /** Whether this attempt is a redelivery (false for the delivery's first attempt). */
+  redelivery: boolean;
 }
 
 /** An App whose webhook deliveries come to this service (it has a webhook secret). */
@@ -619,6 +621,7 @@ export class GithubAppInstallations {
           event: String(entry.event ?? ''),
           deliveredAt: String(entry.delivered_at ?? ''),
           statusCode: Number(entry.status_code ?? 0) || 0,
+          redelivery: entry.redelivery === true,
         },
       ];
     });
