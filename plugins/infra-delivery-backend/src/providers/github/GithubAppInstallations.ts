@@ -578,11 +578,6 @@ export class GithubAppInstallations {
     );
   }
 
-  /**
-   * The webhook secret of an App configured under `integrations.github` for `host`, or
-   * `undefined` when there is no such App or it has no secret (then no delivery can be
-   * trusted).
-   */
   /** Every configured App with a webhook secret, on every GitHub host. */
   webhookApps(): WebhookApp[] {
     return this.integrations.github.list().flatMap(integration =>
@@ -653,6 +648,11 @@ export class GithubAppInstallations {
     return new InstallationApi(integration.config.apiBaseUrl, jwt, app.host);
   }
 
+  /**
+   * The webhook secret of an App configured under `integrations.github` for `host`, or
+   * `undefined` when there is no such App or it has no secret (then no delivery can be
+   * trusted).
+   */
   webhookSecretOf(host: string, appId: string): string | undefined {
     const integration = this.integrations.github.byHost(host);
     if (integration?.config.host !== host) {
