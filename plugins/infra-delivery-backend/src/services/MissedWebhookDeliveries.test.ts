@@ -187,6 +187,36 @@ describe.each(databases.eachSupportedId())(
       ).toHaveLength(asked);
     });
 
+    it('asks again in the order GitHub first tried the deliveries, not by their latest attempts', async () => {
+      const repository = followedRepository(github, `order-${databaseId}`);
+      const hour = 60 * 60 * 1000;
+      const first = pushDelivery(repository, 'first');
+      github.logHookAttempt(first, 503, {
+        deliveredAt: new Date(Date.now() - 3 * hour),
+      });
+      // GitHub's times are to the second: the third push was first tried in the same one.
+      const sameSecond = new Date(
+        Math.floor((Date.now() - 2 * hour) / 1000) * 1000,
+      );
+      const second = pushDelivery(repository, 'second', 'first');
+      github.logHookAttempt(second, 503, { deliveredAt: sameSecond });
+      const third = pushDelivery(repository, 'third', 'second');
+      github.logHookAttempt(third, 503, { deliveredAt: sameSecond });
+      // The first push was redelivered since (by a person), and failed again.
+      github.logHookAttempt(first, 503, {
+        redelivery: true,
+        deliveredAt: new Date(Date.now() - hour),
+      });
+
+      const [round] = await missed.redeliverMissed();
+      expect(round.error).toBeUndefined();
+      expect(round.redelivered).toEqual([
+        first.headers['x-github-delivery'],
+        second.headers['x-github-delivery'],
+        third.headers['x-github-delivery'],
+      ]);
+    });
+
     it('says GitHub could not be asked, and throws nothing, while GitHub is down', async () => {
       github.outage = { status: 503 };
       try {

@@ -68,12 +68,19 @@ export class MissedWebhookDeliveries {
     try {
       const attempts = await this.recentAttempts(app);
       // Oldest first, as GitHub first tried them: a push that a later one continues is
-      // taken before it, as it would have been.
+      // taken before it, as it would have been. By each delivery's first attempt (the last
+      // listed), not its latest; GitHub's times are to the second, its ids increase.
+      const firstTried = (tries: AppHookDelivery[]) => tries[tries.length - 1];
       const failedOnly = [...attempts.values()]
         .filter(
           tries => !tries.some(a => a.statusCode >= 200 && a.statusCode < 300),
         )
-        .reverse();
+        .sort(
+          (a, b) =>
+            Date.parse(firstTried(a).deliveredAt) -
+              Date.parse(firstTried(b).deliveredAt) ||
+            Number(firstTried(a).id) - Number(firstTried(b).id),
+        );
       const recorded = await this.deps.stores.webhookDeliveries.recordedGuids(
         failedOnly.map(tries => tries[0].guid),
       );
