@@ -1,3 +1,4 @@
+import net from 'node:net';
 import knexFactory, { Knex } from 'knex';
 import { markDatabaseErrors } from '../database/databaseErrors';
 import { InfraDeliveryError } from './InfraDeliveryError';
@@ -42,6 +43,39 @@ describe('fromLostDatabase', () => {
         "The service's database cannot be reached (ECONNREFUSED); try again in 5 s",
       metadata: { retryAfterSeconds: 5 },
     });
+  });
+
+  it("answers 503 when node-postgres' connectionTimeoutMillis expires (a partition, no pooled connection)", async () => {
+    // Accepts connections and answers nothing, as a database behind a lost network does.
+    const sockets = new Set<net.Socket>();
+    const silent = net.createServer(socket => {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+    });
+    const port = await new Promise<number>(resolve =>
+      silent.listen(0, '127.0.0.1', () =>
+        resolve((silent.address() as net.AddressInfo).port),
+      ),
+    );
+    try {
+      const knex = client({
+        client: 'pg',
+        connection: {
+          host: '127.0.0.1',
+          port,
+          user: 'nobody',
+          connectionTimeoutMillis: 300,
+        } as Knex.PgConnectionConfig,
+        pool: { min: 0, max: 1 },
+        acquireConnectionTimeout: 10_000,
+      });
+      const error = await errorOf(knex.select(1));
+      // What node-postgres 8 says: "timeout expired".
+      expect(fromLostDatabase(error)?.status).toBe(503);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise(resolve => silent.close(resolve));
+    }
   });
 
   it('finds the database error under errors that wrap it', async () => {
