@@ -22,6 +22,7 @@ import {
 import { GithubAppInstallations } from '../providers/github/GithubAppInstallations';
 import {
   MAX_DELIVERY_ATTEMPTS,
+  MAX_REDELIVERIES_PER_ROUND,
   MissedWebhookDeliveries,
 } from './MissedWebhookDeliveries';
 
@@ -36,6 +37,7 @@ describe.each(databases.eachSupportedId())(
     let github: FakeGithub;
     let owner: TestOrganization;
     let missed: MissedWebhookDeliveries;
+    let missedAtMost: (maxPerRound: number) => MissedWebhookDeliveries;
 
     beforeAll(async () => {
       github = await FakeGithub.start();
@@ -44,13 +46,16 @@ describe.each(databases.eachSupportedId())(
       owner = await api.signup();
       github.deliverTo = async delivery =>
         (await sendDelivery(api, delivery, github.webhookPath)).status;
-      missed = new MissedWebhookDeliveries({
-        stores: createStores(knex),
-        githubApps: new GithubAppInstallations(
-          ScmIntegrations.fromConfig(new ConfigReader(github.config())),
-          mockServices.urlReader.mock(),
-        ),
-      });
+      missedAtMost = maxPerRound =>
+        new MissedWebhookDeliveries({
+          stores: createStores(knex),
+          githubApps: new GithubAppInstallations(
+            ScmIntegrations.fromConfig(new ConfigReader(github.config())),
+            mockServices.urlReader.mock(),
+          ),
+          maxPerRound,
+        });
+      missed = missedAtMost(MAX_REDELIVERIES_PER_ROUND);
     });
 
     afterAll(async () => {
@@ -215,6 +220,23 @@ describe.each(databases.eachSupportedId())(
         second.headers['x-github-delivery'],
         third.headers['x-github-delivery'],
       ]);
+    });
+
+    it('asks for at most maxPerRound deliveries a round, oldest first, and the rest in the next', async () => {
+      const repository = followedRepository(github, `many-${databaseId}`);
+      const deliveries = ['one', 'two', 'three'].map(label => {
+        const delivery = pushDelivery(repository, label);
+        github.logHookAttempt(delivery, 503);
+        return delivery.headers['x-github-delivery'];
+      });
+      const capped = missedAtMost(2);
+
+      const [first] = await capped.redeliverMissed();
+      expect(first.redelivered).toEqual(deliveries.slice(0, 2));
+      expect(first.deferred).toEqual(deliveries.slice(2));
+      const [second] = await capped.redeliverMissed();
+      expect(second.redelivered).toEqual(deliveries.slice(2));
+      expect(second.deferred).toEqual([]);
     });
 
     it('says GitHub could not be asked, and throws nothing, while GitHub is down', async () => {
