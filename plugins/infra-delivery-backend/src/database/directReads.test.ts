@@ -102,4 +102,22 @@ describe.each(databases.eachSupportedId())('readRows on %s', databaseId => {
       expect.objectContaining({ id: 'a', status: 'QUEUED' }),
     ]);
   });
+
+  it("emits Knex's query-error for a read the driver refuses, with or without remembering", async () => {
+    const seen: unknown[] = [];
+    const listener = (error: unknown) => seen.push(error);
+    knex.on('query-error', listener);
+    try {
+      const errors: unknown[] = [];
+      for (const remember of [true, false]) {
+        await readRows(knex.raw('select * from no_such_table'), {
+          remember,
+        }).catch(error => errors.push(error));
+      }
+      expect(errors).toHaveLength(2);
+      expect(seen).toEqual(errors);
+    } finally {
+      knex.off('query-error', listener);
+    }
+  });
 });

@@ -136,17 +136,23 @@ export async function readRows<Row>(
   }
   const connection = await client.acquireConnection();
   try {
-    emitQuery(client, connection, sql, bindings);
+    const emitted = emitQuery(client, connection, sql, bindings);
     const sqlite = connection as ReadingConnection;
     cachePreparedStatements(sqlite);
     const values = client._formatBindings
       ? client._formatBindings(bindings)
       : [...bindings];
-    return (
-      remember
-        ? readRemembered(sqlite, sql, values)
-        : sqlite.prepare(sql).all(values)
-    ) as Row[];
+    try {
+      return (
+        remember
+          ? readRemembered(sqlite, sql, values)
+          : sqlite.prepare(sql).all(values)
+      ) as Row[];
+    } catch (error) {
+      // As on PostgreSQL (runOnPool): listeners (databaseErrors.ts) see the failure.
+      client.emit('query-error', error, emitted);
+      throw error;
+    }
   } finally {
     await client.releaseConnection(connection);
   }

@@ -31,6 +31,8 @@ const DRIVER_MESSAGES = [
   'Connection ended unexpectedly',
   'Client has encountered a connection error',
   'Query read timeout',
+  // connectionTimeoutMillis expired before the server answered (node-postgres 8).
+  'timeout expired',
   'timeout exceeded when trying to connect',
 ];
 

@@ -22,6 +22,7 @@ import {
 import { GithubAppInstallations } from '../providers/github/GithubAppInstallations';
 import {
   MAX_DELIVERY_ATTEMPTS,
+  MAX_REDELIVERIES_PER_ROUND,
   MissedWebhookDeliveries,
 } from './MissedWebhookDeliveries';
 
@@ -36,6 +37,7 @@ describe.each(databases.eachSupportedId())(
     let github: FakeGithub;
     let owner: TestOrganization;
     let missed: MissedWebhookDeliveries;
+    let missedAtMost: (maxPerRound: number) => MissedWebhookDeliveries;
 
     beforeAll(async () => {
       github = await FakeGithub.start();
@@ -44,13 +46,16 @@ describe.each(databases.eachSupportedId())(
       owner = await api.signup();
       github.deliverTo = async delivery =>
         (await sendDelivery(api, delivery, github.webhookPath)).status;
-      missed = new MissedWebhookDeliveries({
-        stores: createStores(knex),
-        githubApps: new GithubAppInstallations(
-          ScmIntegrations.fromConfig(new ConfigReader(github.config())),
-          mockServices.urlReader.mock(),
-        ),
-      });
+      missedAtMost = maxPerRound =>
+        new MissedWebhookDeliveries({
+          stores: createStores(knex),
+          githubApps: new GithubAppInstallations(
+            ScmIntegrations.fromConfig(new ConfigReader(github.config())),
+            mockServices.urlReader.mock(),
+          ),
+          maxPerRound,
+        });
+      missed = missedAtMost(MAX_REDELIVERIES_PER_ROUND);
     });
 
     afterAll(async () => {
@@ -156,6 +161,82 @@ describe.each(databases.eachSupportedId())(
       expect(
         github.requestsTo(/\/app\/hook\/deliveries\/\d+\/attempts$/),
       ).toHaveLength(2);
+    });
+
+    it('does not ask again for a delivery first tried before the lookback: its earlier attempts count', async () => {
+      const repository = followedRepository(github, `stale-${databaseId}`);
+      const hour = 60 * 60 * 1000;
+      // Failed as often as it may, but its first attempt is older than a day: only the last
+      // MAX_DELIVERY_ATTEMPTS - 1 attempts fall within the lookback.
+      const stale = pushDelivery(repository, 'stale-exhausted');
+      github.logHookAttempt(stale, 503, {
+        deliveredAt: new Date(Date.now() - 25 * hour),
+      });
+      for (let i = 1; i < MAX_DELIVERY_ATTEMPTS; i++) {
+        github.logHookAttempt(stale, 503, {
+          redelivery: true,
+          deliveredAt: new Date(Date.now() - 23 * hour),
+        });
+      }
+      const asked = github.requestsTo(
+        /\/app\/hook\/deliveries\/\d+\/attempts$/,
+      ).length;
+
+      const [round] = await missed.redeliverMissed();
+      expect(round.error).toBeUndefined();
+      expect(round.redelivered).not.toContain(
+        stale.headers['x-github-delivery'],
+      );
+      expect(
+        github.requestsTo(/\/app\/hook\/deliveries\/\d+\/attempts$/),
+      ).toHaveLength(asked);
+    });
+
+    it('asks again in the order GitHub first tried the deliveries, not by their latest attempts', async () => {
+      const repository = followedRepository(github, `order-${databaseId}`);
+      const hour = 60 * 60 * 1000;
+      const first = pushDelivery(repository, 'first');
+      github.logHookAttempt(first, 503, {
+        deliveredAt: new Date(Date.now() - 3 * hour),
+      });
+      // GitHub's times are to the second: the third push was first tried in the same one.
+      const sameSecond = new Date(
+        Math.floor((Date.now() - 2 * hour) / 1000) * 1000,
+      );
+      const second = pushDelivery(repository, 'second', 'first');
+      github.logHookAttempt(second, 503, { deliveredAt: sameSecond });
+      const third = pushDelivery(repository, 'third', 'second');
+      github.logHookAttempt(third, 503, { deliveredAt: sameSecond });
+      // The first push was redelivered since (by a person), and failed again.
+      github.logHookAttempt(first, 503, {
+        redelivery: true,
+        deliveredAt: new Date(Date.now() - hour),
+      });
+
+      const [round] = await missed.redeliverMissed();
+      expect(round.error).toBeUndefined();
+      expect(round.redelivered).toEqual([
+        first.headers['x-github-delivery'],
+        second.headers['x-github-delivery'],
+        third.headers['x-github-delivery'],
+      ]);
+    });
+
+    it('asks for at most maxPerRound deliveries a round, oldest first, and the rest in the next', async () => {
+      const repository = followedRepository(github, `many-${databaseId}`);
+      const deliveries = ['one', 'two', 'three'].map(label => {
+        const delivery = pushDelivery(repository, label);
+        github.logHookAttempt(delivery, 503);
+        return delivery.headers['x-github-delivery'];
+      });
+      const capped = missedAtMost(2);
+
+      const [first] = await capped.redeliverMissed();
+      expect(first.redelivered).toEqual(deliveries.slice(0, 2));
+      expect(first.deferred).toEqual(deliveries.slice(2));
+      const [second] = await capped.redeliverMissed();
+      expect(second.redelivered).toEqual(deliveries.slice(2));
+      expect(second.deferred).toEqual([]);
     });
 
     it('says GitHub could not be asked, and throws nothing, while GitHub is down', async () => {

@@ -13,6 +13,13 @@ export const REDELIVERY_LOOKBACK_MS = 24 * 60 * 60 * 1000;
 export const MAX_DELIVERY_ATTEMPTS = 4;
 /** GitHub lists 100 attempts a page; a round reads at most this many pages per App. */
 const MAX_PAGES = 20;
+/**
+ * Redeliveries a round asks for per App; the rest wait for the next round (5 minutes on).
+ * After a long outage hundreds of deliveries are missed: asked for at once they would run into
+ * GitHub's secondary rate limits (a few hundred content-creating requests an hour) and arrive
+ * at the portal together just as it came back.
+ */
+export const MAX_REDELIVERIES_PER_ROUND = 50;
 
 /**
  * Answers that say "not now" (the service restarting, its database away, a proxy's timeout):
@@ -33,6 +40,8 @@ export interface RedeliveryRound {
   app: WebhookApp;
   redelivered: string[];
   gaveUp: string[];
+  /** Missed deliveries beyond this round's MAX_REDELIVERIES_PER_ROUND, for the next round. */
+  deferred: string[];
   error?: string;
 }
 
@@ -52,6 +61,8 @@ export class MissedWebhookDeliveries {
       githubApps: GithubAppInstallations;
       logger?: LoggerService;
       now?: () => number;
+      /** MAX_REDELIVERIES_PER_ROUND unless given. */
+      maxPerRound?: number;
     },
   ) {}
 
@@ -64,16 +75,29 @@ export class MissedWebhookDeliveries {
   }
 
   private async redeliverMissedOf(app: WebhookApp): Promise<RedeliveryRound> {
-    const round: RedeliveryRound = { app, redelivered: [], gaveUp: [] };
+    const round: RedeliveryRound = {
+      app,
+      redelivered: [],
+      gaveUp: [],
+      deferred: [],
+    };
+    const maxPerRound = this.deps.maxPerRound ?? MAX_REDELIVERIES_PER_ROUND;
     try {
       const attempts = await this.recentAttempts(app);
       // Oldest first, as GitHub first tried them: a push that a later one continues is
-      // taken before it, as it would have been.
+      // taken before it, as it would have been. By each delivery's first attempt (the last
+      // listed), not its latest; GitHub's times are to the second, its ids increase.
+      const firstTried = (tries: AppHookDelivery[]) => tries[tries.length - 1];
       const failedOnly = [...attempts.values()]
         .filter(
           tries => !tries.some(a => a.statusCode >= 200 && a.statusCode < 300),
         )
-        .reverse();
+        .sort(
+          (a, b) =>
+            Date.parse(firstTried(a).deliveredAt) -
+              Date.parse(firstTried(b).deliveredAt) ||
+            Number(firstTried(a).id) - Number(firstTried(b).id),
+        );
       const recorded = await this.deps.stores.webhookDeliveries.recordedGuids(
         failedOnly.map(tries => tries[0].guid),
       );
@@ -90,6 +114,10 @@ export class MissedWebhookDeliveries {
           round.gaveUp.push(latest.guid);
           continue;
         }
+        if (round.redelivered.length >= maxPerRound) {
+          round.deferred.push(latest.guid);
+          continue;
+        }
         await this.deps.githubApps.redeliver(app, latest.id);
         round.redelivered.push(latest.guid);
         this.deps.logger?.info(
@@ -98,6 +126,11 @@ export class MissedWebhookDeliveries {
           }) again: attempt ${tries.length} was answered ${
             latest.statusCode || 'nothing'
           } at ${latest.deliveredAt}`,
+        );
+      }
+      if (round.deferred.length > 0) {
+        this.deps.logger?.info(
+          `${round.deferred.length} more missed webhook deliveries of GitHub App ${app.appId} on ${app.host} are asked for in the next rounds (${maxPerRound} a round)`,
         );
       }
       if (round.gaveUp.length > 0) {
@@ -118,7 +151,12 @@ export class MissedWebhookDeliveries {
     return round;
   }
 
-  /** The App's attempts of the lookback period, by delivery id, newest first. */
+  /**
+   * The attempts of the App's deliveries first tried within the lookback period, by delivery
+   * id, newest first. A delivery first tried earlier is left out: some of its attempts may lie
+   * beyond the pages read, and counting only the recent ones would ask for it again after it
+   * had failed MAX_DELIVERY_ATTEMPTS times (each attempt leaving the window freed one more).
+   */
   private async recentAttempts(
     app: WebhookApp,
   ): Promise<Map<string, AppHookDelivery[]>> {
@@ -134,7 +172,6 @@ export class MissedWebhookDeliveries {
       for (const delivery of deliveries) {
         if (Date.parse(delivery.deliveredAt) < since) {
           older = true;
-          continue;
         }
         const tries = byGuid.get(delivery.guid) ?? [];
         tries.push(delivery);
@@ -142,6 +179,14 @@ export class MissedWebhookDeliveries {
       }
       if (older || !next) break;
       cursor = next;
+    }
+    // Every attempt of a delivery first tried within the window is newer than that first
+    // attempt, so on the pages read.
+    for (const [guid, tries] of byGuid) {
+      const first = tries.find(attempt => !attempt.redelivery);
+      if (!first || Date.parse(first.deliveredAt) < since) {
+        byGuid.delete(guid);
+      }
     }
     return byGuid;
   }

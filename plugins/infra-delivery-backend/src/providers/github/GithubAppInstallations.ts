@@ -451,6 +451,8 @@ export interface AppHookDelivery {
   deliveredAt: string;
   /** What the endpoint answered; 0 when it did not answer (timeout, no connection). */
   statusCode: number;
+  /** Whether this attempt is a redelivery (false for the delivery's first attempt). */
+  redelivery: boolean;
 }
 
 /** An App whose webhook deliveries come to this service (it has a webhook secret). */
@@ -576,11 +578,6 @@ export class GithubAppInstallations {
     );
   }
 
-  /**
-   * The webhook secret of an App configured under `integrations.github` for `host`, or
-   * `undefined` when there is no such App or it has no secret (then no delivery can be
-   * trusted).
-   */
   /** Every configured App with a webhook secret, on every GitHub host. */
   webhookApps(): WebhookApp[] {
     return this.integrations.github.list().flatMap(integration =>
@@ -619,6 +616,7 @@ export class GithubAppInstallations {
           event: String(entry.event ?? ''),
           deliveredAt: String(entry.delivered_at ?? ''),
           statusCode: Number(entry.status_code ?? 0) || 0,
+          redelivery: entry.redelivery === true,
         },
       ];
     });
@@ -650,6 +648,11 @@ export class GithubAppInstallations {
     return new InstallationApi(integration.config.apiBaseUrl, jwt, app.host);
   }
 
+  /**
+   * The webhook secret of an App configured under `integrations.github` for `host`, or
+   * `undefined` when there is no such App or it has no secret (then no delivery can be
+   * trusted).
+   */
   webhookSecretOf(host: string, appId: string): string | undefined {
     const integration = this.integrations.github.byHost(host);
     if (integration?.config.host !== host) {

@@ -508,18 +508,29 @@ describe('DeploymentsContent', () => {
     );
   });
 
-  it('deploys the release of a failed deployment again', async () => {
+  /**
+   * A failed deployment d3 whose redeploy the service answers with `answer` (the first
+   * redeploy's number, from 1) or, without one, with the new deployment d4; its Deploy again
+   * dialog, open.
+   */
+  async function openDeployAgain(
+    answer?: (nth: number) => Response | undefined,
+  ) {
     const failed = deployment('d3', 'FAILED', 'app:3');
     const again: Deployment = {
       ...deployment('d4', 'PENDING', 'app:3'),
       redeployOfDeploymentId: 'd3',
     };
     const history = [failed, deployment('d2', 'SUCCEEDED', 'app:2')];
+    let answered = 0;
     server.use(
       http.get(`${baseUrl}/deployments`, () =>
         HttpResponse.json(list(history)),
       ),
       http.post(`${baseUrl}/deployments/d3/redeploy`, () => {
+        answered += 1;
+        const special = answer?.(answered);
+        if (special) return special;
         history.unshift(again);
         return HttpResponse.json({ data: again }, { status: 201 });
       }),
@@ -533,9 +544,15 @@ describe('DeploymentsContent', () => {
     const dialog = await screen.findByRole('dialog', {
       name: 'Deploy “Deploy app:3” again?',
     });
-    await userEvent.click(
-      within(dialog).getByRole('button', { name: 'Deploy again' }),
-    );
+    return {
+      dialog,
+      confirm: within(dialog).getByRole('button', { name: 'Deploy again' }),
+    };
+  }
+
+  it('deploys the release of a failed deployment again', async () => {
+    const { confirm } = await openDeployAgain();
+    await userEvent.click(confirm);
     await waitFor(() =>
       expect(requestsTo('POST', '/deployments/d3/redeploy')).toHaveLength(1),
     );
@@ -545,6 +562,31 @@ describe('DeploymentsContent', () => {
         screen.getByRole('button', { name: 'Deploy again “Deploy app:3”' }),
       ).toBeDisabled(),
     );
+  });
+
+  it('sends the same Idempotency-Key when Deploy again is pressed again after the service failed', async () => {
+    const { dialog, confirm } = await openDeployAgain(nth =>
+      nth === 1
+        ? errorResponse(503, {
+            code: 'InfraDelivery:Database:UNAVAILABLE',
+            message:
+              "The service's database cannot be reached (ECONNRESET); try again in 5 s",
+            requestId: 'req-503',
+          })
+        : undefined,
+    );
+    await userEvent.click(confirm);
+    await within(dialog).findByText(/database cannot be reached/);
+    await userEvent.click(confirm);
+    await waitFor(() =>
+      expect(requestsTo('POST', '/deployments/d3/redeploy')).toHaveLength(2),
+    );
+
+    const keys = requestsTo('POST', '/deployments/d3/redeploy').map(post =>
+      post.headers.get('idempotency-key'),
+    );
+    expect(keys[0]).toMatch(/^[0-9a-f-]{32,36}$/);
+    expect(keys[1]).toBe(keys[0]);
   });
 
   it('keeps Roll back and Deploy again in their rows while another deployment is under way, saying why they wait', async () => {

@@ -298,8 +298,11 @@ export const DeploymentsView = ({
                 disabledReason={busyReason || undefined}
                 title={`Deploy ${quoted(title(d))} again?`}
                 confirmLabel="Deploy again"
-                onConfirm={() =>
-                  client.call('redeployDeployment', { params: { id: d.id } })
+                onConfirm={(_note, { idempotencyKey }) =>
+                  client.call('redeployDeployment', {
+                    params: { id: d.id },
+                    idempotencyKey,
+                  })
                 }
                 onDone={({ data: again }) => {
                   say({
