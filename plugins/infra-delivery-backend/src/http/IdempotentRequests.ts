@@ -92,13 +92,20 @@ function mismatch(): InfraDeliveryError {
   });
 }
 
-function stillInProgress(): InfraDeliveryError {
+function stillInProgress(abandonedAfterMs: number): InfraDeliveryError {
+  const minutes = Math.max(1, Math.round(abandonedAfterMs / 60_000));
   return new InfraDeliveryError({
     status: 409,
     entity: 'IdempotencyKey',
     reason: 'IN_PROGRESS',
     message:
       'A request with this Idempotency-Key is still being processed; retry later',
+    // The earlier request may also have been cut off by a restart or a database outage,
+    // between its work and the record of its answer: nothing here tells which.
+    description: `The same request was sent before and its answer is not recorded yet: it is still under way, or a restart or an outage of the service's database cut it off, in which case what it made may already be there (look at the runs, deployments or API keys). ${minutes} minute${
+      minutes === 1 ? '' : 's'
+    } after it was sent, the key is free again and the request is carried out anew.`,
+    metadata: { retryAfterSeconds: 1 },
     headers: { 'Retry-After': '1' },
   });
 }
@@ -170,7 +177,7 @@ export class IdempotentRequests {
         };
       }
       if (Date.now() >= deadline) {
-        throw stillInProgress();
+        throw stillInProgress(this.timings.abandonedAfterMs);
       }
       await sleep(this.timings.pollMs);
     }
