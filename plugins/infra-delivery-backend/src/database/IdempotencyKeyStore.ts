@@ -19,6 +19,8 @@ export type IdempotencyRecord =
       requestHash: string;
       createdAt: Date;
       expiresAt: Date;
+      /** Whether the first request's work committed (its answer was not recorded yet). */
+      applied: boolean;
     }
   | {
       id: string;
@@ -38,6 +40,7 @@ interface IdempotencyKeyRow {
   response_body: string | null;
   created_at: string | Date;
   expires_at: string | Date;
+  applied_at: string | Date | null;
 }
 
 function toRecord(row: IdempotencyKeyRow): IdempotencyRecord {
@@ -55,7 +58,7 @@ function toRecord(row: IdempotencyKeyRow): IdempotencyRecord {
       sealedResponse: row.response_body ?? '',
     };
   }
-  return { ...base, state: 'PENDING' };
+  return { ...base, state: 'PENDING', applied: row.applied_at !== null };
 }
 
 function scopeWhere(scope: IdempotencyScope) {
@@ -125,6 +128,18 @@ export class IdempotencyKeyStore {
    */
   async release(id: string): Promise<void> {
     await this.db('idempotency_keys').where({ id }).delete();
+  }
+
+  /**
+   * Frees a key whose work never committed (idempotentWork.ts); whether it did. A key whose
+   * work committed stays: sent again, its request must not be carried out a second time.
+   */
+  async releaseUnapplied(id: string): Promise<boolean> {
+    const deleted = await this.db('idempotency_keys')
+      .where({ id })
+      .whereNull('applied_at')
+      .delete();
+    return deleted > 0;
   }
 
   /** Deletes the expired keys; how many went. */

@@ -16,6 +16,7 @@ import { Knex } from 'knex';
 import { largestFirst } from '../lib/largestFirst';
 import { derivedOnce, mappedOnce } from '../lib/oncePerFrozenValue';
 import { newId } from './ids';
+import { markIdempotentWork } from './idempotentWork';
 import { latestRunUpdate } from './PipelineStore';
 import { stackLatestRunUpdate } from './StackStore';
 import { fromJsonColumn, toJsonColumn } from './json';
@@ -647,7 +648,10 @@ export class PipelineRunStore implements RunTransitions {
     };
     await (this.db.isTransaction
       ? writeAll(this.db)
-      : this.db.transaction(writeAll));
+      : this.db.transaction(async trx => {
+          await markIdempotentWork(trx);
+          await writeAll(trx);
+        }));
   }
 
   /**

@@ -1,4 +1,5 @@
 import { Knex } from 'knex';
+import { markIdempotentWork } from './idempotentWork';
 import { AccessEpochStore } from './AccessEpochStore';
 import { ApiKeyStore } from './ApiKeyStore';
 import { DefaultValueDefinitionStore } from './DefaultValueDefinitionStore';
@@ -109,8 +110,9 @@ export function createStores(db: Knex, options: StoreOptions = {}): Stores {
         return work(createStores(db, options));
       }
       const committed: Deployment[] = [];
-      const result = await db.transaction(trx =>
-        work(
+      const result = await db.transaction(async trx => {
+        await markIdempotentWork(trx);
+        return work(
           createStores(trx, {
             deploymentChanges: deploymentChanges && {
               deploymentChanged: async deployment => {
@@ -118,8 +120,8 @@ export function createStores(db: Knex, options: StoreOptions = {}): Stores {
               },
             },
           }),
-        ),
-      );
+        );
+      });
       for (const deployment of committed) {
         await deploymentChanges?.deploymentChanged(deployment);
       }

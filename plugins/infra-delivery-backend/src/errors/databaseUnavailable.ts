@@ -77,7 +77,7 @@ export function lostDatabaseCause(error: unknown): string | undefined {
  * A 503 for a request the database could not serve, with Retry-After: while PostgreSQL
  * restarts or fails over the service answers this, not an unexpected 500, and automation
  * (the reference runner included) tries again. A write whose answer was lost may or may not
- * have been made; its Idempotency-Key, if it had one, stays pending (docs/reliability.md).
+ * have been made; sent again with its Idempotency-Key it is made at most once (idempotentWork.ts).
  */
 export function fromLostDatabase(
   error: unknown,
@@ -92,7 +92,7 @@ export function fromLostDatabase(
     reason: 'UNAVAILABLE',
     message: `The service's database cannot be reached (${cause}); try again in ${DATABASE_RETRY_AFTER_SECONDS} s`,
     description:
-      'The database is restarting, failing over or out of reach. A request that changes something may or may not have been carried out: look (list the runs, the deployments, the keys) before sending it again.',
+      'The database is restarting, failing over or out of reach. A request that changes something may or may not have been carried out. Sent again with the same Idempotency-Key it is carried out at most once (while the service cannot tell, for up to 5 minutes, it answers 409 IN_PROGRESS); without one, look (the runs, the deployments, the keys) before sending it again.',
     metadata: { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS },
     headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
     cause: error,

@@ -5,6 +5,7 @@ import {
   IdempotencyKeyStore,
   IdempotencyScope,
 } from '../database/IdempotencyKeyStore';
+import { runAsIdempotentWork } from '../database/idempotentWork';
 import { InfraDeliveryError } from '../errors';
 
 /** Sent with an answer that was recorded earlier, not produced by this request. */
@@ -92,6 +93,18 @@ function mismatch(): InfraDeliveryError {
   });
 }
 
+function answerLost(): InfraDeliveryError {
+  return new InfraDeliveryError({
+    status: 409,
+    entity: 'IdempotencyKey',
+    reason: 'ANSWER_LOST',
+    message:
+      'The request with this Idempotency-Key was carried out, but its answer was lost before it was recorded',
+    description:
+      "A restart or an outage of the service's database came between the work and the record of its answer. What it made is there (look at the runs, deployments or API keys); sending it again with this key does nothing, and with a new key would do it a second time.",
+  });
+}
+
 function stillInProgress(abandonedAfterMs: number): InfraDeliveryError {
   const minutes = Math.max(1, Math.round(abandonedAfterMs / 60_000));
   return new InfraDeliveryError({
@@ -102,9 +115,9 @@ function stillInProgress(abandonedAfterMs: number): InfraDeliveryError {
       'A request with this Idempotency-Key is still being processed; retry later',
     // The earlier request may also have been cut off by a restart or a database outage,
     // between its work and the record of its answer: nothing here tells which.
-    description: `The same request was sent before and its answer is not recorded yet: it is still under way, or a restart or an outage of the service's database cut it off, in which case what it made may already be there (look at the runs, deployments or API keys). ${minutes} minute${
+    description: `The same request was sent before and its answer is not recorded yet: it is still under way, or a restart or an outage of the service's database cut it off, in which case what it made may already be there (look at the runs, deployments or API keys). From ${minutes} minute${
       minutes === 1 ? '' : 's'
-    } after it was sent, the key is free again and the request is carried out anew.`,
+    } after it was sent, the request sent again is carried out if the first made nothing, or answered ANSWER_LOST if it did: never twice.`,
     metadata: { retryAfterSeconds: 1 },
     headers: { 'Retry-After': '1' },
   });
@@ -120,9 +133,11 @@ function stillInProgress(abandonedAfterMs: number): InfraDeliveryError {
  * identical requests create one resource and all get the same answer; a request that cannot
  * get it within `waitMs` is a 409 IN_PROGRESS. The same key with another request is a 422.
  *
- * Only successes are recorded. A request that fails wrote nothing, so its key is released and
- * a retry (or a waiting request) runs the work again. A key left PENDING by an instance that
- * stopped mid-request is taken over after `abandonedAfterMs`. Keys are scoped by caller, so a
+ * Only successes are recorded. A request that fails before its work committed frees its key,
+ * and a retry (or a waiting request) runs the work again. Each transaction of the work notes
+ * on the key that it committed (idempotentWork.ts), in itself: a key left PENDING (an instance
+ * stopped, or the database went away, before the answer was recorded) is taken over after
+ * `abandonedAfterMs` only if its work never committed, and answered ANSWER_LOST otherwise. Keys are scoped by caller, so a
  * recorded answer never reaches anyone but the caller who made it; they expire after
  * `retentionMs`.
  */
@@ -151,13 +166,20 @@ export class IdempotentRequests {
         return this.doWork(claimed, work);
       }
       const record = await this.store.find(scope);
-      if (
-        record &&
-        (record.expiresAt <= now ||
-          (record.state === 'PENDING' &&
-            now.getTime() - record.createdAt.getTime() >=
-              this.timings.abandonedAfterMs))
-      ) {
+      if (record && record.expiresAt <= now) {
+        await this.store.release(record.id);
+        continue;
+      }
+      const abandoned =
+        record?.state === 'PENDING' &&
+        now.getTime() - record.createdAt.getTime() >=
+          this.timings.abandonedAfterMs;
+      if (abandoned && record.requestHash === requestHash && record.applied) {
+        // Its work committed: carrying it out again would do it twice.
+        throw answerLost();
+      }
+      if (abandoned) {
+        // Its work never committed (or did something else): taken over.
         await this.store.release(record.id);
         continue;
       }
@@ -194,9 +216,12 @@ export class IdempotentRequests {
   ): Promise<IdempotentAnswer> {
     let result: { status: number; body: unknown };
     try {
-      result = await work();
+      // Each transaction of the work notes on the key that it committed (idempotentWork.ts).
+      result = await runAsIdempotentWork(id, work);
     } catch (error) {
-      await this.store.release(id);
+      // A failure after the work committed keeps the key: sent again, the request is
+      // answered ANSWER_LOST once abandoned, never carried out twice.
+      await this.store.releaseUnapplied(id);
       throw error;
     }
     await this.store.complete(
