@@ -72,6 +72,16 @@ describe.each(databases.eachSupportedId())(
       organizationId = (await stores.organizations.create({ name: 'Org' })).id;
     });
 
+    /** Requests that wait 100 ms for an answer and take over keys after `abandonedAfterMs`. */
+    function quickRequests(abandonedAfterMs: number) {
+      return new IdempotentRequests(stores.idempotencyKeys, cipher, {
+        retentionMs: 60_000,
+        waitMs: 100,
+        pollMs: 10,
+        abandonedAfterMs,
+      });
+    }
+
     function scope(): IdempotencyScope {
       keyCounter += 1;
       return {
@@ -138,12 +148,7 @@ describe.each(databases.eachSupportedId())(
     });
 
     it('answers 409 IN_PROGRESS when the first request does not finish in time, and releases a failed key', async () => {
-      const requests = new IdempotentRequests(stores.idempotencyKeys, cipher, {
-        retentionMs: 60_000,
-        waitMs: 100,
-        pollMs: 10,
-        abandonedAfterMs: 60_000,
-      });
+      const requests = quickRequests(60_000);
       const s = scope();
       let finish: (value: { status: number; body: unknown }) => void = () => {};
       const first = requests.answer(
@@ -198,12 +203,7 @@ describe.each(databases.eachSupportedId())(
     });
 
     it('never carries out twice a request whose work committed before its answer was lost', async () => {
-      const requests = new IdempotentRequests(stores.idempotencyKeys, cipher, {
-        retentionMs: 60_000,
-        waitMs: 100,
-        pollMs: 10,
-        abandonedAfterMs: 50,
-      });
+      const requests = quickRequests(50);
       const s = scope();
       let carriedOut = 0;
       // The work commits, then the database goes away before its answer is recorded.
