@@ -509,9 +509,7 @@ export class FakeGithub {
     const page = newestFirst.slice(0, perPage);
     if (newestFirst.length > perPage) {
       const next = new URL(
-        url
-          .toString()
-          .replace('http://fake', this.apiBaseUrl.replace('/api/v3', '')),
+        `${this.apiBaseUrl}/app/hook/deliveries${url.search}`,
       );
       next.searchParams.set('cursor', String(page[page.length - 1].id));
       res.setHeader('link', `<${next}>; rel="next"`);

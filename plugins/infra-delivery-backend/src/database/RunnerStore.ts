@@ -349,6 +349,19 @@ export class RunnerStore {
     );
   }
 
+  /** The row of one process of a runner (`instanceId`: absent for runners that name none). */
+  private processRow(
+    organizationId: string,
+    runnerId: string,
+    instanceId: string | undefined,
+  ) {
+    return this.db('runners').where({
+      organization_id: organizationId,
+      runner_id: runnerId,
+      instance_id: instanceId ?? '',
+    });
+  }
+
   /**
    * Records that a runner process of `serviceAccountId` stops: OFFLINE from `at` until it
    * claims again. Another account's runner of the same id, and the other processes of the id,
@@ -361,13 +374,8 @@ export class RunnerStore {
     at: string,
     instanceId?: string,
   ): Promise<void> {
-    await this.db('runners')
-      .where({
-        organization_id: organizationId,
-        runner_id: runnerId,
-        instance_id: instanceId ?? '',
-        service_account_id: serviceAccountId,
-      })
+    await this.processRow(organizationId, runnerId, instanceId)
+      .where({ service_account_id: serviceAccountId })
       .update({
         last_seen_at: at,
         signed_off_at: at,
@@ -388,13 +396,9 @@ export class RunnerStore {
     instanceId: string | undefined,
     at: string,
   ): Promise<void> {
-    await this.db('runners')
-      .where({
-        organization_id: organizationId,
-        runner_id: runnerId,
-        instance_id: instanceId ?? '',
-      })
-      .update({ claim_dropped_at: at });
+    await this.processRow(organizationId, runnerId, instanceId).update({
+      claim_dropped_at: at,
+    });
   }
 
   /**
@@ -408,12 +412,7 @@ export class RunnerStore {
     runnerId: string,
     instanceId: string | undefined,
   ): Promise<void> {
-    const row = () =>
-      this.db('runners').where({
-        organization_id: organizationId,
-        runner_id: runnerId,
-        instance_id: instanceId ?? '',
-      });
+    const row = () => this.processRow(organizationId, runnerId, instanceId);
     const dropped = await row().whereNotNull('claim_dropped_at').first('id');
     if (dropped) {
       await row().update({ claim_dropped_at: null });
