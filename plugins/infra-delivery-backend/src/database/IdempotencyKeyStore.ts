@@ -21,6 +21,11 @@ export type IdempotencyRecord =
       expiresAt: Date;
       /** Whether the first request's work committed (its answer was not recorded yet). */
       applied: boolean;
+      /**
+       * Until when the instance working on the first request holds the key (it renews the
+       * lease while the request runs); undefined on keys written before leases existed.
+       */
+      leaseExpiresAt?: Date;
     }
   | {
       id: string;
@@ -41,6 +46,7 @@ interface IdempotencyKeyRow {
   created_at: string | Date;
   expires_at: string | Date;
   applied_at: string | Date | null;
+  lease_expires_at: string | Date | null;
 }
 
 function toRecord(row: IdempotencyKeyRow): IdempotencyRecord {
@@ -58,7 +64,14 @@ function toRecord(row: IdempotencyKeyRow): IdempotencyRecord {
       sealedResponse: row.response_body ?? '',
     };
   }
-  return { ...base, state: 'PENDING', applied: row.applied_at !== null };
+  return {
+    ...base,
+    state: 'PENDING',
+    applied: row.applied_at !== null,
+    leaseExpiresAt: row.lease_expires_at
+      ? new Date(row.lease_expires_at)
+      : undefined,
+  };
 }
 
 function scopeWhere(scope: IdempotencyScope) {
@@ -75,14 +88,16 @@ export class IdempotencyKeyStore {
   constructor(private readonly db: Knex) {}
 
   /**
-   * Claims a key for a request: the id of the new PENDING row, or undefined when the key is
-   * taken already (the unique index decides between concurrent claims).
+   * Claims a key for a request, with a lease on it until `leaseExpiresAt`: the id of the new
+   * PENDING row, or undefined when the key is taken already (the unique index decides between
+   * concurrent claims).
    */
   async claim(
     scope: IdempotencyScope,
     requestHash: string,
     now: Date,
     expiresAt: Date,
+    leaseExpiresAt: Date,
   ): Promise<string | undefined> {
     const id = newId(now.getTime());
     try {
@@ -93,6 +108,7 @@ export class IdempotencyKeyStore {
         state: 'PENDING',
         created_at: toTimestamp(now),
         expires_at: toTimestamp(expiresAt),
+        lease_expires_at: toTimestamp(leaseExpiresAt),
       });
       return id;
     } catch (error) {
@@ -120,6 +136,41 @@ export class IdempotencyKeyStore {
       response_status: responseStatus,
       response_body: sealedResponse,
     });
+  }
+
+  /** Extends the lease of a key whose first request is still running; whether it still held it. */
+  async renewLease(id: string, leaseExpiresAt: Date): Promise<boolean> {
+    const renewed = await this.db('idempotency_keys')
+      .where({ id, state: 'PENDING' })
+      .update({ lease_expires_at: toTimestamp(leaseExpiresAt) });
+    return renewed > 0;
+  }
+
+  /**
+   * Takes over a key whose first request was cut off before its work committed: deletes its
+   * row if it is still PENDING, unapplied and its lease lapsed by `now` (or, written before
+   * leases existed, it was created before `createdBefore`). Whether it went. The work's own
+   * transactions refuse to run once the row is gone (idempotentWork.ts).
+   */
+  async releaseAbandoned(
+    id: string,
+    now: Date,
+    createdBefore: Date,
+  ): Promise<boolean> {
+    const deleted = await this.db('idempotency_keys')
+      .where({ id, state: 'PENDING' })
+      .whereNull('applied_at')
+      .where(lapsed =>
+        lapsed
+          .where('lease_expires_at', '<=', toTimestamp(now))
+          .orWhere(old =>
+            old
+              .whereNull('lease_expires_at')
+              .where('created_at', '<=', toTimestamp(createdBefore)),
+          ),
+      )
+      .delete();
+    return deleted > 0;
   }
 
   /**

@@ -72,14 +72,39 @@ describe.each(databases.eachSupportedId())(
       organizationId = (await stores.organizations.create({ name: 'Org' })).id;
     });
 
-    /** Requests that wait 100 ms for an answer and take over keys after `abandonedAfterMs`. */
-    function quickRequests(abandonedAfterMs: number) {
+    /**
+     * Requests that wait 100 ms for an answer and hold a key's lease for `leaseMs`, renewed
+     * every `leaseRenewalMs` (by default never within a test).
+     */
+    function quickRequests(leaseMs: number, leaseRenewalMs = 3_600_000) {
       return new IdempotentRequests(stores.idempotencyKeys, cipher, {
         retentionMs: 60_000,
         waitMs: 100,
         pollMs: 10,
-        abandonedAfterMs,
+        leaseMs,
+        leaseRenewalMs,
+        abandonedAfterMs: 5 * 60_000,
       });
+    }
+
+    /** A key whose first request was cut off: claimed, its lease lapsed, its answer never recorded. */
+    async function cutOffKey(
+      s: IdempotencyScope,
+      options: { applied: boolean },
+    ) {
+      const now = Date.now();
+      const id = await stores.idempotencyKeys.claim(
+        s,
+        'h',
+        new Date(now - 15_000),
+        new Date(now + 60_000),
+        new Date(now - 5_000),
+      );
+      if (options.applied) {
+        await knex('idempotency_keys')
+          .where({ id })
+          .update({ applied_at: new Date(now - 14_000).toISOString() });
+      }
     }
 
     function scope(): IdempotencyScope {
@@ -165,9 +190,8 @@ describe.each(databases.eachSupportedId())(
       ).rejects.toMatchObject({
         status: 409,
         code: 'InfraDelivery:IdempotencyKey:IN_PROGRESS',
-        // Says that an outage may have cut the first off, and when the key is free again.
         description: expect.stringMatching(
-          /cut it off.*From 1 minute after it was sent.*never twice/,
+          /still under way.*never carried out twice/,
         ),
       });
       finish({ status: 201, body: { first: true } });
@@ -187,19 +211,167 @@ describe.each(databases.eachSupportedId())(
       expect(await stores.idempotencyKeys.find(failing)).toBeUndefined();
     });
 
-    it('takes over a key whose first request was abandoned mid-work', async () => {
+    it('answers a retry at once once the lease of a cut-off first request lapsed', async () => {
+      // Default timings: before leases, such a retry waited 30 s and heard IN_PROGRESS for
+      // the first 5 minutes, since nothing told a lost request from a slow one.
+      const requests = new IdempotentRequests(stores.idempotencyKeys, cipher);
+
+      const unapplied = scope();
+      await cutOffKey(unapplied, { applied: false });
+      let started = Date.now();
+      await expect(
+        requests.answer(unapplied, 'h', async () => ({
+          status: 201,
+          body: { n: 1 },
+        })),
+      ).resolves.toEqual({ status: 201, body: { n: 1 }, replayed: false });
+      expect(Date.now() - started).toBeLessThan(5_000);
+
+      const applied = scope();
+      await cutOffKey(applied, { applied: true });
+      started = Date.now();
+      let carriedOut = 0;
+      await expect(
+        requests.answer(applied, 'h', async () => {
+          carriedOut += 1;
+          return { status: 201, body: {} };
+        }),
+      ).rejects.toMatchObject({
+        status: 409,
+        code: 'InfraDelivery:IdempotencyKey:ANSWER_LOST',
+      });
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(carriedOut).toBe(0);
+      // The same key with another request is still a misuse of the key.
+      await expect(
+        requests.answer(applied, 'other', async () => ({
+          status: 201,
+          body: {},
+        })),
+      ).rejects.toMatchObject({ status: 422 });
+    });
+
+    it('keeps the key for a slow first request that renews its lease', async () => {
+      const requests = new IdempotentRequests(stores.idempotencyKeys, cipher, {
+        retentionMs: 60_000,
+        waitMs: 5_000,
+        pollMs: 10,
+        leaseMs: 500,
+        leaseRenewalMs: 50,
+        abandonedAfterMs: 5 * 60_000,
+      });
       const s = scope();
-      const now = new Date();
-      await stores.idempotencyKeys.claim(
+      let carriedOut = 0;
+      const work = async () => {
+        carriedOut += 1;
+        await new Promise(resolve => setTimeout(resolve, 1_500));
+        return { status: 201, body: { n: carriedOut } };
+      };
+      const first = requests.answer(s, 'h', work);
+      await new Promise(resolve => setTimeout(resolve, 20));
+      const retry = await requests.answer(s, 'h', work);
+      expect(retry).toEqual({ status: 201, body: { n: 1 }, replayed: true });
+      await expect(first).resolves.toMatchObject({ replayed: false });
+      expect(carriedOut).toBe(1);
+    });
+
+    it('does the work of a stalled first request once: the retry that took its key over', async () => {
+      // A lease of 50 ms that is never renewed: the first request stalls past it.
+      const requests = quickRequests(50);
+      const s = scope();
+      let resume: () => void = () => {};
+      const stalled = new Promise<void>(resolve => {
+        resume = resolve;
+      });
+      const names: string[] = [];
+      const workNamed = (name: string, before?: Promise<void>) => async () => {
+        await before;
+        await stores.transaction(async tx => {
+          names.push(name);
+          await tx.organizations.create({ name });
+        });
+        return { status: 201, body: { name } };
+      };
+      const first = requests.answer(s, 'h', workNamed('first', stalled));
+      await new Promise(resolve => setTimeout(resolve, 80));
+      await expect(
+        requests.answer(s, 'h', workNamed('retry')),
+      ).resolves.toEqual({
+        status: 201,
+        body: { name: 'retry' },
+        replayed: false,
+      });
+      resume();
+      await expect(first).rejects.toMatchObject({
+        status: 409,
+        code: 'InfraDelivery:IdempotencyKey:TAKEN_OVER',
+      });
+      // The first request's transaction refused to run: only the retry's work is there.
+      expect(names).toEqual(['retry']);
+      expect(await knex('organizations').where({ name: 'first' })).toHaveLength(
+        0,
+      );
+      // And the key now replays the retry's answer.
+      await expect(
+        requests.answer(s, 'h', workNamed('again')),
+      ).resolves.toEqual({
+        status: 201,
+        body: { name: 'retry' },
+        replayed: true,
+      });
+    });
+
+    it('leaves alone what the work left running in the background once its answer is recorded', async () => {
+      const requests = new IdempotentRequests(stores.idempotencyKeys, cipher);
+      let background: Promise<unknown> = Promise.resolve();
+      await requests.answer(scope(), 'h', async () => {
+        // A rollout followed after the answer, in the request's async context.
+        background = new Promise(resolve => setTimeout(resolve, 30)).then(() =>
+          stores.transaction(tx => tx.organizations.create({ name: 'Later' })),
+        );
+        return { status: 201, body: {} };
+      });
+      await expect(background).resolves.toMatchObject({ name: 'Later' });
+    });
+
+    it('takes over a key written before leases once it is 5 minutes old', async () => {
+      const s = scope();
+      const now = Date.now();
+      const id = await stores.idempotencyKeys.claim(
         s,
         'h',
-        new Date(now.getTime() - 10 * 60_000),
-        new Date(now.getTime() + 60_000),
+        new Date(now - 10 * 60_000),
+        new Date(now + 60_000),
+        new Date(now + 60_000),
       );
+      await knex('idempotency_keys')
+        .where({ id })
+        .update({ lease_expires_at: null });
       const requests = new IdempotentRequests(stores.idempotencyKeys, cipher);
       await expect(
         requests.answer(s, 'h', async () => ({ status: 201, body: { n: 1 } })),
       ).resolves.toEqual({ status: 201, body: { n: 1 }, replayed: false });
+
+      // A younger one may still be worked on by an instance that predates leases.
+      const young = scope();
+      const youngId = await stores.idempotencyKeys.claim(
+        young,
+        'h',
+        new Date(now - 60_000),
+        new Date(now + 60_000),
+        new Date(now + 60_000),
+      );
+      await knex('idempotency_keys')
+        .where({ id: youngId })
+        .update({ lease_expires_at: null });
+      await expect(
+        quickRequests(50).answer(young, 'h', async () => ({
+          status: 201,
+          body: {},
+        })),
+      ).rejects.toMatchObject({
+        code: 'InfraDelivery:IdempotencyKey:IN_PROGRESS',
+      });
     });
 
     it('never carries out twice a request whose work committed before its answer was lost', async () => {

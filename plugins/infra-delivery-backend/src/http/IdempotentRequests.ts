@@ -3,9 +3,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { SecretCipher } from '../auth/SecretCipher';
 import {
   IdempotencyKeyStore,
+  IdempotencyRecord,
   IdempotencyScope,
 } from '../database/IdempotencyKeyStore';
-import { runAsIdempotentWork } from '../database/idempotentWork';
+import {
+  IdempotentWorkTakenOver,
+  runAsIdempotentWork,
+} from '../database/idempotentWork';
 import { InfraDeliveryError } from '../errors';
 
 /** Sent with an answer that was recorded earlier, not produced by this request. */
@@ -14,13 +18,17 @@ export const IDEMPOTENT_REPLAYED_HEADER = 'idempotent-replayed';
 const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
 
 /**
- * How long a recorded answer is replayed, how long a request waits for another's, and after
- * how long a key still PENDING counts as abandoned (its instance stopped mid-request).
+ * How long a recorded answer is replayed; how long a request waits for another's; how long the
+ * instance working on a key's first request holds it, and how often it renews that hold while
+ * the request runs; and after how long a key written without a lease (before leases existed)
+ * counts as abandoned.
  */
 export interface IdempotencyTimings {
   retentionMs: number;
   waitMs: number;
   pollMs: number;
+  leaseMs: number;
+  leaseRenewalMs: number;
   abandonedAfterMs: number;
 }
 
@@ -28,6 +36,10 @@ export const DEFAULT_IDEMPOTENCY_TIMINGS: IdempotencyTimings = {
   retentionMs: 24 * 60 * 60 * 1000,
   waitMs: 30_000,
   pollMs: 25,
+  // Renewed three times per lease: two renewals may be late or lost (a busy event loop, a
+  // database restart) before a retry takes the key over.
+  leaseMs: 10_000,
+  leaseRenewalMs: 3_000,
   abandonedAfterMs: 5 * 60 * 1000,
 };
 
@@ -105,21 +117,29 @@ function answerLost(): InfraDeliveryError {
   });
 }
 
-function stillInProgress(abandonedAfterMs: number): InfraDeliveryError {
-  const minutes = Math.max(1, Math.round(abandonedAfterMs / 60_000));
+function stillInProgress(): InfraDeliveryError {
   return new InfraDeliveryError({
     status: 409,
     entity: 'IdempotencyKey',
     reason: 'IN_PROGRESS',
     message:
       'A request with this Idempotency-Key is still being processed; retry later',
-    // The earlier request may also have been cut off by a restart or a database outage,
-    // between its work and the record of its answer: nothing here tells which.
-    description: `The same request was sent before and its answer is not recorded yet: it is still under way, or a restart or an outage of the service's database cut it off, in which case what it made may already be there (look at the runs, deployments or API keys). From ${minutes} minute${
-      minutes === 1 ? '' : 's'
-    } after it was sent, the request sent again is carried out if the first made nothing, or answered ANSWER_LOST if it did: never twice.`,
+    description:
+      'The same request was sent before and is still under way: the service is working on it now. Sent again once it ends, this request gets its answer; it is never carried out twice.',
     metadata: { retryAfterSeconds: 1 },
     headers: { 'Retry-After': '1' },
+  });
+}
+
+function takenOver(): InfraDeliveryError {
+  return new InfraDeliveryError({
+    status: 409,
+    entity: 'IdempotencyKey',
+    reason: 'TAKEN_OVER',
+    message:
+      'This request stalled and the same request sent again with its Idempotency-Key was carried out instead',
+    description:
+      "The service lost its hold on the key while this request waited (a stalled instance or database), and a retry took it over. Nothing was done by this request; the retry's answer is the one to use, and sending it again with this key replays that answer.",
   });
 }
 
@@ -135,11 +155,18 @@ function stillInProgress(abandonedAfterMs: number): InfraDeliveryError {
  *
  * Only successes are recorded. A request that fails before its work committed frees its key,
  * and a retry (or a waiting request) runs the work again. Each transaction of the work notes
- * on the key that it committed (idempotentWork.ts), in itself: a key left PENDING (an instance
- * stopped, or the database went away, before the answer was recorded) is taken over after
- * `abandonedAfterMs` only if its work never committed, and answered ANSWER_LOST otherwise. Keys are scoped by caller, so a
- * recorded answer never reaches anyone but the caller who made it; they expire after
- * `retentionMs`.
+ * on the key that it committed (idempotentWork.ts), in itself.
+ *
+ * Telling a lost request from a slow one: the claimant holds a lease on the key (`leaseMs`)
+ * and renews it while the work runs. A key left PENDING with its lease lapsed was cut off (its
+ * instance was killed, or the database went away before the answer was recorded): a retry is
+ * answered ANSWER_LOST if its work committed, and otherwise takes the key over and does the
+ * work. The takeover deletes the key's row only while the work is unapplied, and the work's
+ * transactions refuse to run once the row is gone (TAKEN_OVER), so even a claimant that only
+ * stalled past its lease never does the work a second time. Instances' clocks are compared
+ * through the lease: keep them within a few seconds of each other (NTP). Keys are scoped by
+ * caller, so a recorded answer never reaches anyone but the caller who made it; they expire
+ * after `retentionMs`.
  */
 export class IdempotentRequests {
   constructor(
@@ -161,6 +188,7 @@ export class IdempotentRequests {
         requestHash,
         now,
         new Date(now.getTime() + this.timings.retentionMs),
+        new Date(now.getTime() + this.timings.leaseMs),
       );
       if (claimed) {
         return this.doWork(claimed, work);
@@ -170,20 +198,21 @@ export class IdempotentRequests {
         await this.store.release(record.id);
         continue;
       }
-      const abandoned =
-        record?.state === 'PENDING' &&
-        now.getTime() - record.createdAt.getTime() >=
-          this.timings.abandonedAfterMs;
-      if (abandoned && record.requestHash === requestHash && record.applied) {
-        // Its work committed: carrying it out again would do it twice.
-        throw answerLost();
-      }
-      if (abandoned) {
-        // Its work never committed (or did something else): taken over.
-        await this.store.release(record.id);
+      const sameRequest = record?.requestHash === requestHash;
+      if (record?.state === 'PENDING' && this.cutOff(record, now)) {
+        if (record.applied) {
+          // Its work committed: carrying it out again would do it twice.
+          throw sameRequest ? answerLost() : mismatch();
+        }
+        // Its work never committed: taken over, unless it committed or renewed meanwhile.
+        await this.store.releaseAbandoned(
+          record.id,
+          now,
+          new Date(now.getTime() - this.timings.abandonedAfterMs),
+        );
         continue;
       }
-      if (record && record.requestHash !== requestHash) {
+      if (record && !sameRequest) {
         throw mismatch();
       }
       if (record?.state === 'COMPLETED') {
@@ -199,7 +228,7 @@ export class IdempotentRequests {
         };
       }
       if (Date.now() >= deadline) {
-        throw stillInProgress(this.timings.abandonedAfterMs);
+        throw stillInProgress();
       }
       await sleep(this.timings.pollMs);
     }
@@ -210,26 +239,79 @@ export class IdempotentRequests {
     return this.store.deleteExpired(now);
   }
 
+  /** Whether a PENDING key's first request was cut off: its lease lapsed. */
+  private cutOff(
+    record: Extract<IdempotencyRecord, { state: 'PENDING' }>,
+    now: Date,
+  ): boolean {
+    if (record.leaseExpiresAt) {
+      return record.leaseExpiresAt <= now;
+    }
+    // Written by an instance that predates leases: it may still be working on it.
+    return (
+      now.getTime() - record.createdAt.getTime() >=
+      this.timings.abandonedAfterMs
+    );
+  }
+
   private async doWork(
     id: string,
     work: () => Promise<{ status: number; body: unknown }>,
   ): Promise<IdempotentAnswer> {
-    let result: { status: number; body: unknown };
+    const lease = this.holdLease(id);
     try {
-      // Each transaction of the work notes on the key that it committed (idempotentWork.ts).
-      result = await runAsIdempotentWork(id, work);
-    } catch (error) {
-      // A failure after the work committed keeps the key: sent again, the request is
-      // answered ANSWER_LOST once abandoned, never carried out twice.
-      await this.store.releaseUnapplied(id);
-      throw error;
+      let result: { status: number; body: unknown };
+      try {
+        // Each transaction of the work notes on the key that it committed (idempotentWork.ts).
+        result = await runAsIdempotentWork(id, work);
+      } catch (error) {
+        if (error instanceof IdempotentWorkTakenOver) {
+          throw takenOver();
+        }
+        // A failure after the work committed keeps the key: sent again, the request is
+        // answered ANSWER_LOST once its lease lapsed, never carried out twice.
+        await this.store.releaseUnapplied(id);
+        throw error;
+      }
+      await this.store.complete(
+        id,
+        result.status,
+        this.cipher.seal(JSON.stringify(result.body), this.sealContext(id)),
+      );
+      return { ...result, replayed: false };
+    } finally {
+      lease.stop();
     }
-    await this.store.complete(
-      id,
-      result.status,
-      this.cipher.seal(JSON.stringify(result.body), this.sealContext(id)),
-    );
-    return { ...result, replayed: false };
+  }
+
+  /**
+   * Renews the lease on key `id` every `leaseRenewalMs` until stopped. A renewal that fails
+   * (the database away) is tried again at the next turn; if none lands in time, a retry may
+   * take the key over, and the work's next transaction refuses to run (idempotentWork.ts).
+   */
+  private holdLease(id: string): { stop(): void } {
+    let timer: NodeJS.Timeout | undefined;
+    let stopped = false;
+    const renew = async () => {
+      try {
+        await this.store.renewLease(
+          id,
+          new Date(Date.now() + this.timings.leaseMs),
+        );
+      } catch {
+        // The next turn tries again.
+      }
+      if (!stopped) {
+        timer = setTimeout(renew, this.timings.leaseRenewalMs);
+      }
+    };
+    timer = setTimeout(renew, this.timings.leaseRenewalMs);
+    return {
+      stop() {
+        stopped = true;
+        clearTimeout(timer);
+      },
+    };
   }
 
   private sealContext(id: string): string {
