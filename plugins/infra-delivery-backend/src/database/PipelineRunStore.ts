@@ -1262,7 +1262,9 @@ export class PipelineRunStore implements RunTransitions {
       step_execution_id: step.id,
       attempt_epoch: step.attemptEpoch,
       timestamp: line.timestamp ?? now,
-      text: line.text,
+      // PostgreSQL refuses a NUL in text: one line of a command's binary output failed the
+      // whole batch with a 500, and the runner, sending it again, lost every later line.
+      text: line.text.replaceAll('\u0000', '\uFFFD'),
     }));
     // Knex inserts many rows into SQLite as one compound SELECT, which SQLite caps at 500
     // terms: a runner's batch of up to 1,000 lines failed with a 500, and again on each retry.

@@ -92,9 +92,33 @@ export function fromLostDatabase(
     reason: 'UNAVAILABLE',
     message: `The service's database cannot be reached (${cause}); try again in ${DATABASE_RETRY_AFTER_SECONDS} s`,
     description:
-      'The database is restarting, failing over or out of reach. A request that changes something may or may not have been carried out. Sent again with the same Idempotency-Key it is carried out at most once (while the service cannot tell, for up to 5 minutes, it answers 409 IN_PROGRESS); without one, look (the runs, the deployments, the keys) before sending it again.',
+      'The database is restarting, failing over or out of reach. A request that changes something may or may not have been carried out. Sent again with the same Idempotency-Key it is carried out at most once (a retry within 10 seconds may wait until the hold of the first request on the key lapses); without one, look (the runs, the deployments, the keys) before sending it again.',
     metadata: { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS },
     headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
     cause: error,
+  });
+}
+
+/**
+ * PostgreSQL refused a character of the request in text (SQLSTATE 22021: a NUL, U+0000, which
+ * SQLite stores): the client's 400, not an unexpected 500 logged with its stack. The paths,
+ * queries and log lines that carried one are handled before the database; this answers any
+ * other field that does.
+ */
+export function fromUnstorableText(
+  error: unknown,
+): InfraDeliveryError | undefined {
+  if (
+    !isDatabaseError(error) ||
+    (error as { code?: unknown }).code !== '22021'
+  ) {
+    return undefined;
+  }
+  return new InfraDeliveryError({
+    status: 400,
+    entity: 'Request',
+    reason: 'UNSUPPORTED_CHARACTER',
+    message:
+      'The request holds a character the service cannot store (a NUL, U+0000); remove it and send the request again',
   });
 }

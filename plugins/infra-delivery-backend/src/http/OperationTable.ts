@@ -1,4 +1,5 @@
 import { NextFunction, Request, RequestHandler, Response } from 'express';
+import { bodyErrors } from './bodyErrors';
 
 /** What serves one operation once its path matched; its rejection goes to the error handler. */
 export type OperationRequestHandler = (
@@ -40,9 +41,17 @@ function segmentsOf(openApiPath: string): Segment[] {
 }
 
 function decodeParam(value: string): string {
+  if (!value.includes('%')) {
+    return value;
+  }
   // What Express does: a value that is not valid %-encoding is a URIError, answered 400
   // MALFORMED_PATH by the error handler (http/bodyErrors.ts).
-  return value.includes('%') ? decodeURIComponent(value) : value;
+  const decoded = decodeURIComponent(value);
+  if (decoded.includes('\u0000')) {
+    // No id holds one, and PostgreSQL refuses it in any text: a 500 for every route's id.
+    throw bodyErrors.nulInPath();
+  }
+  return decoded;
 }
 
 /**

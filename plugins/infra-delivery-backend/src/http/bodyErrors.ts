@@ -60,6 +60,13 @@ export const bodyErrors = {
       reason: 'UNREADABLE_BODY',
       message: 'The request body could not be read',
     }),
+  nulInPath: () =>
+    new InfraDeliveryError({
+      status: 400,
+      entity: 'Request',
+      reason: 'MALFORMED_PATH',
+      message: 'A path parameter must not contain a NUL character (%00)',
+    }),
 };
 
 /** A path parameter that is not valid %-encoding (Express cannot decode it). */

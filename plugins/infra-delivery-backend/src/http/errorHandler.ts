@@ -5,6 +5,7 @@ import { ErrorRequestHandler } from 'express';
 import {
   fromBackstageError,
   fromLostDatabase,
+  fromUnstorableText,
   InfraDeliveryError,
 } from '../errors';
 import { fromBodyParser } from './bodyErrors';
@@ -19,7 +20,11 @@ function toInfraDeliveryError(error: unknown): InfraDeliveryError | undefined {
   if (parserError) {
     return parserError;
   }
-  return fromLostDatabase(error) ?? fromBackstageError(error);
+  return (
+    fromLostDatabase(error) ??
+    fromUnstorableText(error) ??
+    fromBackstageError(error)
+  );
 }
 
 /** How an error is answered: status, ErrorBody (with the request id) and extra headers. */

@@ -9,7 +9,8 @@ import { z } from 'zod';
  *   on all of them;
  * - one per parameter given twice (`?limit=1&limit=2`) or with brackets (`?limit[a]=1`) that
  *   takes one plain value: its schema saw an array or an object and said "expected number,
- *   received NaN".
+ *   received NaN";
+ * - one per parameter holding a NUL character, which PostgreSQL refuses in any text.
  *
  * What the operation takes is read once, when the operation is bound, not per request.
  */
@@ -41,6 +42,10 @@ export function queryParameterCheck(
 }
 
 function misshapenValue(value: unknown, repeatable: boolean) {
+  if ([value].flat().some(v => typeof v === 'string' && v.includes('\u0000'))) {
+    // PostgreSQL refuses it in any text: an id filter with %00 was a 500.
+    return 'must not contain a NUL character (%00)';
+  }
   if (Array.isArray(value) && value.length > 1) {
     return repeatable
       ? undefined
