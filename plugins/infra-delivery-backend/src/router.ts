@@ -16,6 +16,7 @@ import { incrementalJsonBody } from './http/incrementalJsonBody';
 import { authenticateFirst, callerResolver } from './http/authenticateFirst';
 import { jsonBodyReader } from './http/jsonBody';
 import { redactUrlCredentials } from './http/redactUrlCredentials';
+import { limitUnansweredRequests } from './http/pipelinedRequests';
 import { requestIdMiddleware } from './http/requestId';
 import { PluginContext } from './pluginContext';
 import { registerApiKeyRoutes } from './routes/apiKeyRoutes';
@@ -63,6 +64,7 @@ export async function createRouter(
 ): Promise<express.Router> {
   const { services, callers, cursors } = options.context;
   const router = Router();
+  router.use(limitUnansweredRequests(options.logger));
   router.use(requestIdMiddleware);
   router.use(redactUrlCredentials);
   const ingestGuard = ingestTokenGuard(services);
