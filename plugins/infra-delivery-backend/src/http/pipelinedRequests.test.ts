@@ -1,3 +1,4 @@
+import http from 'node:http';
 import net from 'node:net';
 import { AddressInfo } from 'node:net';
 import {
@@ -69,5 +70,31 @@ describe('requests a connection sends without reading the answers', () => {
 
   it('answers a client that pipelines a few requests', async () => {
     expect(await pipelined(port, 5, 200)).toBe(5);
+  });
+
+  it('keeps serving a connection that reads each answer, however many it sends', async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const sockets = new Set<net.Socket>();
+    const statuses: number[] = [];
+    for (let i = 0; i < 3 * MAX_UNANSWERED_REQUESTS_PER_CONNECTION; i++) {
+      statuses.push(
+        await new Promise<number>((resolve, reject) => {
+          http
+            .get(
+              `http://127.0.0.1:${port}/api/infra-delivery/openapi.json`,
+              { agent },
+              res => {
+                sockets.add(res.socket);
+                res.resume();
+                res.on('end', () => resolve(res.statusCode ?? 0));
+              },
+            )
+            .on('error', reject);
+        }),
+      );
+    }
+    agent.destroy();
+    expect(statuses.every(status => status === 200)).toBe(true);
+    expect(sockets.size).toBe(1);
   });
 });

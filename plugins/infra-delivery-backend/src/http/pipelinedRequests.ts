@@ -42,15 +42,11 @@ export function limitUnansweredRequests(
       return;
     }
     unanswered.set(socket, count);
-    let answered = false;
-    const settle = () => {
-      if (!answered) {
-        answered = true;
-        unanswered.set(socket, (unanswered.get(socket) ?? 1) - 1);
-      }
-    };
-    res.once('finish', settle);
-    res.once('close', settle);
+    // 'close' comes once per answer: after its last bytes were handed over, or when the
+    // connection ended first.
+    res.once('close', () => {
+      unanswered.set(socket, (unanswered.get(socket) ?? 1) - 1);
+    });
     next();
   };
 }
