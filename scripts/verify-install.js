@@ -48,6 +48,10 @@ const LATEST_PORTAL = process.env.VERIFY_LATEST_PORTAL === '1';
 // template adds (as many portals made before they existed, or that removed them), so nothing of
 // theirs is in its lockfile before our packages come.
 const WITHOUT_NOTIFICATIONS = process.env.VERIFY_WITHOUT_NOTIFICATIONS === '1';
+// VERIFY_LEGACY_APP=1: the portal of `create-app --legacy` (the legacy frontend system: `createApp`
+// from @backstage/app-defaults), wired as the frontend README's "Legacy frontend system" and
+// "Template form fields" sections say, instead of the new frontend system's discovery.
+const LEGACY_APP = process.env.VERIFY_LEGACY_APP === '1';
 const NOTIFICATIONS_PACKAGES = {
   backend: [
     '@backstage/plugin-notifications-backend',
@@ -65,6 +69,8 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
   '--no-first-run',
 ];
+// The path the company portal of the last step serves the app under (`app.baseUrl`).
+const SUB_PATH = '/portal';
 const REGISTRY_PINS = {
   '@swc/core': '1.16.18',
   'unrs-resolver': '1.12.2',
@@ -362,6 +368,7 @@ function createPortal(portal) {
       '--path',
       portal,
       '--skip-install',
+      ...(LEGACY_APP ? ['--legacy'] : []),
     ],
     {
       cwd: workDir,
@@ -573,8 +580,12 @@ function addPackages(portal, tarballs) {
     ...readmeLibraryAdds(PACKAGE_DIRS.backend, 'backend'),
     ['better-sqlite3', REGISTRY_PINS['better-sqlite3']],
   ]);
-  // `yarn --cwd packages/app add …` of the frontend README.
-  add('app', [range('frontend')]);
+  // `yarn --cwd packages/app add …` of the frontend README; in a legacy app also the library
+  // its scaffolder field wiring imports, which the legacy template's app does not list.
+  add('app', [
+    range('frontend'),
+    ...(LEGACY_APP ? readmeLibraryAdds(PACKAGE_DIRS.frontend, 'app') : []),
+  ]);
 }
 
 function wireBackend(portal) {
@@ -588,6 +599,159 @@ function wireBackend(portal) {
   fs.writeFileSync(
     file,
     source.replace('backend.start();', `${lines}\n\nbackend.start();`),
+  );
+}
+
+/** Inserts `text` before the first `marker` after `anchor` in `source`; throws when either is missing. */
+function insertAfterAnchor(source, anchor, marker, text, what) {
+  const start = source.indexOf(anchor);
+  assert(start >= 0, `${what}: no ${anchor}`);
+  const at = source.indexOf(marker, start + anchor.length);
+  assert(at >= 0, `${what}: no ${marker} after ${anchor}`);
+  return `${source.slice(0, at)}${text}${source.slice(at)}`;
+}
+
+/**
+ * A legacy app (`create-app --legacy`) wired as the frontend README's "Legacy frontend system"
+ * and "Template form fields" sections say, with their code blocks' own lines: the entity
+ * components in EntityPage.tsx (the four tabs and the overview card on the service page, the
+ * Stacks and Pipeline runs tabs on the system page and the default entity page), the
+ * Infrastructure page's route in App.tsx and its sidebar item in Root.tsx, and the scaffolder
+ * field extensions (their file, its imports, and the `/create` route with them).
+ */
+function wireLegacyApp(portal) {
+  const blocks = codeBlocks(PACKAGE_DIRS.frontend).filter(
+    b => b.lang === 'tsx',
+  );
+  const find = (needle, what) => {
+    const block = blocks.find(b => b.code.includes(needle));
+    assert(block, `${PACKAGE_DIRS.frontend}/README.md has no ${what}`);
+    return block.code;
+  };
+  const src = path.join(portal, 'packages/app/src');
+  const edit = (file, change) => {
+    const full = path.join(src, file);
+    fs.writeFileSync(full, change(fs.readFileSync(full, 'utf8')));
+  };
+
+  const entityPage = find(
+    'EntityInfraDeliveryStacksContent />',
+    'EntityPage.tsx wiring',
+  );
+  const entityImport = entityPage.match(
+    /import \{[^}]*\} from '@infra-delivery\/plugin-infra-delivery';\n/,
+  )?.[0];
+  assert(entityImport, 'its EntityPage.tsx wiring imports nothing of ours');
+  const card = entityPage.match(
+    /^( *)<EntitySwitch>\n(?:\1 [^\n]*\n)*?\1<\/EntitySwitch>\n/m,
+  )?.[0];
+  assert(
+    card?.includes('isInfraDeliveryOverviewAvailable'),
+    'its EntityPage.tsx wiring has no overview card',
+  );
+  const routes = [
+    ...entityPage.matchAll(
+      /^( *)<EntityLayout\.Route\n\1 +path="(\/infra-[a-z-]+)"[\s\S]*?^\1<\/EntityLayout\.Route>\n/gm,
+    ),
+  ];
+  assert(
+    routes.length === 4,
+    `its EntityPage.tsx wiring has ${routes.length} infra routes, not 4`,
+  );
+  const allRoutes = routes.map(m => m[0]).join('');
+  // "add the same two routes (…) to the systemPage and to the page your app shows Resources on"
+  const stackRoutes = routes
+    .filter(m => ['/infra-stacks', '/infra-runs'].includes(m[2]))
+    .map(m => m[0])
+    .join('');
+  edit('components/catalog/EntityPage.tsx', source => {
+    let out = `${entityImport}${source}`;
+    out = insertAfterAnchor(
+      out,
+      'const overviewContent = (',
+      '  </Grid>\n);',
+      card,
+      'EntityPage.tsx',
+    );
+    out = insertAfterAnchor(
+      out,
+      'const serviceEntityPage = (',
+      '  </EntityLayout>',
+      allRoutes,
+      'EntityPage.tsx',
+    );
+    out = insertAfterAnchor(
+      out,
+      'const systemPage = (',
+      '  </EntityLayout>',
+      stackRoutes,
+      'EntityPage.tsx',
+    );
+    out = insertAfterAnchor(
+      out,
+      'const defaultEntityPage = (',
+      '  </EntityLayout>',
+      stackRoutes,
+      'EntityPage.tsx',
+    );
+    return out;
+  });
+
+  const appRoutes = find(
+    '<InfraDeliveryHomePage />',
+    'App.tsx route of the page',
+  );
+  const pageImport = appRoutes.match(/^import .*;\n/m)?.[0];
+  const pageRoute = appRoutes.match(
+    /^ *<Route path="[^"]+" element=\{<InfraDeliveryHomePage \/>\} \/>\n/m,
+  )?.[0];
+  assert(
+    pageImport && pageRoute,
+    'its App.tsx block has no import or no <Route>',
+  );
+
+  const fields = find('ScaffolderFieldExtensions', 'scaffolder field wiring');
+  const [fieldsFile, fieldsApp] = fields.split('// packages/app/src/App.tsx\n');
+  assert(fieldsApp, 'its field wiring has no App.tsx part');
+  fs.writeFileSync(
+    path.join(src, fieldsFile.match(/^\/\/ packages\/app\/src\/(\S+)\n/)[1]),
+    fieldsFile.replace(/^\/\/ .*\n/, ''),
+  );
+  const fieldImports = fieldsApp.match(
+    /^(?:import[\s\S]*?from '[^']+';\n)+/,
+  )?.[0];
+  const createRoute = fieldsApp.match(
+    /^<Route path="\/create"[\s\S]*?<\/Route>/m,
+  )?.[0];
+  assert(
+    fieldImports && createRoute,
+    'its App.tsx part has no imports or no /create route',
+  );
+
+  edit('App.tsx', source => {
+    const templateCreate =
+      '<Route path="/create" element={<ScaffolderPage />} />';
+    assert(source.includes(templateCreate), `App.tsx has no ${templateCreate}`);
+    return `${pageImport}${fieldImports}${source}`
+      .replace(templateCreate, createRoute)
+      .replace('  </FlatRoutes>', `${pageRoute}  </FlatRoutes>`);
+  });
+
+  const sidebar = find('<SidebarItem', 'sidebar item');
+  const iconImport = sidebar.match(/^import .*;\n/m)?.[0];
+  const item = sidebar.match(/^<SidebarItem[^\n]*\/>/m)?.[0];
+  assert(
+    iconImport && item,
+    'its Root.tsx block has no import or no <SidebarItem>',
+  );
+  edit('components/Root/Root.tsx', source =>
+    insertAfterAnchor(
+      `${iconImport}${source}`,
+      '<SidebarGroup label="Menu"',
+      '      </SidebarGroup>',
+      `        ${item}\n`,
+      'Root.tsx',
+    ),
   );
 }
 
@@ -661,6 +825,34 @@ function writePolicyExample(portal) {
     path.join(portal, 'packages/backend/src/infraDeliveryPolicyExample.ts'),
     block.code,
   );
+  // "A policy that denies by default": the company portal below runs it.
+  const deny = denyByDefaultPolicy();
+  fs.writeFileSync(
+    path.join(portal, 'packages/backend/src', deny.file),
+    deny.code,
+  );
+}
+
+/** The backend README's policy that denies by default: its file name, code and add line. */
+function denyByDefaultPolicy() {
+  const readme = fs.readFileSync(
+    path.join(REPO, PACKAGE_DIRS.backend, 'README.md'),
+    'utf8',
+  );
+  const file = readme.match(
+    /as `packages\/backend\/src\/(denyByDefault\w*\.ts)`/,
+  )?.[1];
+  const block = codeBlocks(PACKAGE_DIRS.backend).find(
+    ({ lang, code }) => lang === 'ts' && code.includes('DenyByDefaultPolicy'),
+  );
+  const add = readme.match(
+    /`(backend\.add\(import\('\.\/denyByDefault\w*'\)\);)`/,
+  )?.[1];
+  assert(
+    file && block && add,
+    `${PACKAGE_DIRS.backend}/README.md has no deny-by-default policy (file, code and add line)`,
+  );
+  return { file, code: block.code, add };
 }
 
 /**
@@ -962,29 +1154,32 @@ function ourConsoleMessage({ text, source, uncaught }) {
   return Boolean(frame?.includes('/@infra-delivery/'));
 }
 
-async function frontendChecks(portal, frontendUrl) {
+/**
+ * Starts the portal's frontend dev server (`yarn workspace app start` with `args`), checks that
+ * it answers on `url` and opens Chromium. Returns undefined without Chromium or when the server
+ * does not answer; otherwise the browser, its page, `browserCheck` (a check whose failure leaves
+ * a screenshot beside the logs) and `visibleText` (the visible elements showing exactly a text).
+ */
+async function openFrontend(portal, { name, label, args, url }) {
   if (!fs.existsSync(CHROMIUM)) {
     console.log(`skip frontend checks: no Chromium at ${CHROMIUM}`);
-    return;
+    return undefined;
   }
   const server = startServer(
-    'frontend',
+    name,
     'yarn',
-    ['workspace', 'app', 'start'],
+    ['workspace', 'app', 'start', ...args],
     portal,
   );
-  const ready = await check(
-    `frontend: the dev server answers on ${frontendUrl}`,
-    () =>
-      waitFor(
-        'the frontend dev server',
-        5 * 60_000,
-        async () => (await fetch(frontendUrl)).ok,
-        server.child,
-      ).then(() => undefined),
+  const ready = await check(`${label}: the dev server answers on ${url}`, () =>
+    waitFor(
+      `the dev server (${name})`,
+      5 * 60_000,
+      async () => (await fetch(url)).ok,
+      server.child,
+    ).then(() => undefined),
   );
-  if (!ready) return;
-
+  if (!ready) return undefined;
   const { chromium } = require(require.resolve('playwright-core', {
     paths: [REPO],
   }));
@@ -994,6 +1189,47 @@ async function frontendChecks(portal, frontendUrl) {
   });
   const page = await browser.newPage();
   page.setDefaultTimeout(60_000);
+  const browserCheck = (checkName, body) =>
+    check(checkName, async () => {
+      try {
+        return await body();
+      } catch (error) {
+        const shot = path.join(
+          workDir,
+          'logs',
+          `${checkName.replace(/\W+/g, '-')}.png`,
+        );
+        await page.screenshot({ path: shot }).catch(() => undefined);
+        throw error;
+      }
+    });
+  const visibleText = text =>
+    page.getByText(text, { exact: true }).filter({ visible: true });
+  return { browser, page, browserCheck, visibleText };
+}
+
+/**
+ * Opens `url` in a browser not signed in yet: the template's sign-in page comes first, with the
+ * guest provider (the legacy template's signs the guest in by itself, `auto`); then waits for
+ * `shown`.
+ */
+async function signInAndOpen(page, url, shown) {
+  await page.goto(url);
+  const enter = page.getByRole('button', { name: 'Enter' });
+  await shown.or(enter).first().waitFor();
+  if (await enter.isVisible()) await enter.click();
+  await shown.waitFor();
+}
+
+async function frontendChecks(portal, frontendUrl) {
+  const opened = await openFrontend(portal, {
+    name: 'frontend',
+    label: 'frontend',
+    args: [],
+    url: frontendUrl,
+  });
+  if (!opened) return;
+  const { browser, page, browserCheck, visibleText } = opened;
   // What the pages print as errors and warnings (React's among them) and what they throw.
   const consoleMessages = [];
   page.on('console', message => {
@@ -1013,50 +1249,35 @@ async function frontendChecks(portal, frontendUrl) {
       uncaught: true,
     });
   });
-  /** A check in the browser; a failure leaves a screenshot beside the logs. */
-  const browserCheck = (name, body) =>
-    check(name, async () => {
-      try {
-        return await body();
-      } catch (error) {
-        const shot = path.join(
-          workDir,
-          'logs',
-          `${name.replace(/\W+/g, '-')}.png`,
-        );
-        await page.screenshot({ path: shot }).catch(() => undefined);
-        throw error;
-      }
-    });
-  /** The elements showing exactly `text` that are visible. */
-  const visibleText = text =>
-    page.getByText(text, { exact: true }).filter({ visible: true });
   try {
     const entityUrl = `${frontendUrl}/catalog/default/component/payments-api`;
     const signedIn = await browserCheck(
       'frontend: the guest signs in and the annotated component opens',
       async () => {
-        await page.goto(entityUrl);
-        // The template's sign-in page comes first, with the guest provider.
-        await page.getByRole('button', { name: 'Enter' }).click();
-        await page.getByText('payments-api').first().waitFor();
+        await signInAndOpen(
+          page,
+          entityUrl,
+          page.getByText('payments-api').first(),
+        );
       },
     );
     if (!signedIn) return;
-    // The entity page's tabs are links of its navigation.
+    // The entity page's tabs are links of its navigation; the legacy EntityLayout's are tabs.
+    const entityTab = name =>
+      page.getByRole(LEGACY_APP ? 'tab' : 'link', { name, exact: true });
     const tabs = ['Stacks', 'Pipeline runs', 'Deployments', 'Metrics'];
     await browserCheck(
       `frontend: payments-api has the tabs ${tabs.join(', ')}`,
       async () => {
         for (const tab of tabs) {
-          await page.getByRole('link', { name: tab, exact: true }).waitFor();
+          await entityTab(tab).waitFor();
         }
       },
     );
     await browserCheck(
       'frontend: the Stacks tab lists the demo stacks Monitoring and Network',
       async () => {
-        await page.getByRole('link', { name: 'Stacks', exact: true }).click();
+        await entityTab('Stacks').click();
         await page.waitForURL(/\/infra-stacks$/);
         await visibleText('Monitoring').waitFor();
         await visibleText('Network').waitFor();
@@ -1068,7 +1289,7 @@ async function frontendChecks(portal, frontendUrl) {
         await page.goto(
           `${frontendUrl}/catalog/default/system/infra-project-payments`,
         );
-        await page.getByRole('link', { name: 'Stacks', exact: true }).click();
+        await entityTab('Stacks').click();
         await page.waitForURL(/\/infra-stacks$/);
         // Visible ones: while the tab's content loads, React keeps the Overview tab's (whose
         // Infrastructure card names the same stacks) in the page, hidden, and a second match
@@ -1146,7 +1367,7 @@ function startOneInstanceAtATimeLines() {
  * instances: a new database, so the plugins' first migrations (the catalog's
  * `CREATE INDEX CONCURRENTLY` among them) run inside the start-up lock.
  */
-async function postgresSchemaChecks(portal, backendUrl) {
+async function postgresSchemaChecks(portal, backendUrl, frontendPort) {
   const { Client } = require('pg');
   const url = new URL(
     spawnSync(path.join(REPO, 'scripts/ensure-postgres.sh'), {
@@ -1160,15 +1381,22 @@ async function postgresSchemaChecks(portal, backendUrl) {
     await admin.query(`CREATE DATABASE ${database}`);
     const index = path.join(portal, 'packages/backend/src/index.ts');
     const { importLine, call } = startOneInstanceAtATimeLines();
+    // The README's policy that denies by default, in place of the template's allow-all one.
+    const allowAll =
+      /backend\.add\(\s*import\('@backstage\/plugin-permission-backend-module-allow-all-policy'\),?\s*\);/;
+    const source = fs.readFileSync(index, 'utf8');
+    assert(allowAll.test(source), 'index.ts adds no allow-all policy');
     fs.writeFileSync(
       index,
-      `${importLine}\n${fs
-        .readFileSync(index, 'utf8')
-        .replace('backend.start();', call)}`,
+      `${importLine}\n${source
+        .replace('backend.start();', call)
+        .replace(allowAll, denyByDefaultPolicy().add)}`,
     );
     fs.writeFileSync(
       path.join(portal, 'app-config.postgres.yaml'),
       `# Written by infra-delivery's scripts/verify-install.
+app:
+  baseUrl: http://localhost:${frontendPort}${SUB_PATH}
 backend:
   database:
     client: pg
@@ -1233,6 +1461,32 @@ backend:
           }
         },
       );
+      await check(
+        'permissions: the deny-by-default policy refuses the guest (ADMIN by roleMappings) a project with 403 PERMISSION_DENIED',
+        async () => {
+          const token = await guestToken(backendUrl);
+          const created = await http(
+            'POST',
+            `${backendUrl}/api/infra-delivery/projects`,
+            {
+              token,
+              body: { data: { givenId: 'denied-by-policy', name: 'Denied' } },
+            },
+          );
+          expectStatus(created, 403, 'create a project');
+          assert(
+            created.json?.code === 'InfraDelivery:Auth:PERMISSION_DENIED' &&
+              created.json?.metadata?.permission ===
+                'infra-delivery.resource.write',
+            `answered ${JSON.stringify(created.json)}`,
+          );
+        },
+      );
+      await subPathFrontendChecks(
+        portal,
+        configs,
+        `http://localhost:${frontendPort}${SUB_PATH}`,
+      );
     }
   } finally {
     await stopServers();
@@ -1240,6 +1494,68 @@ backend:
       .query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`)
       .catch(() => undefined);
     await admin.end();
+  }
+}
+
+/**
+ * The company portal's frontend: served under a sub-path (`app.baseUrl` …/portal) with the
+ * policy that denies by default (reads allowed). The entity tab and the Infrastructure page open
+ * under the sub-path and link under it, and the guest, an ADMIN by roleMappings whom the policy
+ * does not allow `infra-delivery.administer`, is offered no member invitation.
+ */
+async function subPathFrontendChecks(portal, configs, appUrl) {
+  const opened = await openFrontend(portal, {
+    name: 'frontend-sub-path',
+    label: 'sub-path',
+    args: configs,
+    url: appUrl,
+  });
+  if (!opened) return;
+  const { browser, page, browserCheck, visibleText } = opened;
+  try {
+    const signedIn = await browserCheck(
+      `sub-path: the Stacks tab of payments-api lists the demo stacks under ${SUB_PATH}`,
+      async () => {
+        await signInAndOpen(
+          page,
+          `${appUrl}/catalog/default/component/payments-api/infra-stacks`,
+          visibleText('Monitoring'),
+        );
+        await visibleText('Network').waitFor();
+      },
+    );
+    if (!signedIn) return;
+    await browserCheck(
+      `sub-path: the Infrastructure page opens under ${SUB_PATH} and its tabs link under it`,
+      async () => {
+        await page.goto(`${appUrl}/infra-delivery`);
+        await page.getByText('Failed lately').first().waitFor();
+        const href = await page
+          .getByRole('tab', { name: 'Organization', exact: true })
+          .or(page.getByRole('link', { name: 'Organization', exact: true }))
+          .first()
+          .getAttribute('href');
+        assert(
+          href === `${SUB_PATH}/infra-delivery/organization`,
+          `the Organization tab links to ${href}`,
+        );
+      },
+    );
+    await browserCheck(
+      'permissions: with infra-delivery.administer denied, the Organization tab offers the guest (ADMIN) no invitation',
+      async () => {
+        await page.goto(`${appUrl}/infra-delivery/organization`);
+        await visibleText('development/guest').first().waitFor();
+        // The role and the policy's decision are asked beside the members list.
+        await page.waitForTimeout(3000);
+        const invite = await page
+          .getByRole('button', { name: /invite member/i })
+          .count();
+        assert(invite === 0, 'it offers "Invite member"');
+      },
+    );
+  } finally {
+    await browser.close();
   }
 }
 
@@ -1348,19 +1664,20 @@ async function main() {
       'wire: backend.add lines from the READMEs, config, the annotated component, the client and policy examples',
       () => {
         wireBackend(portal);
+        if (LEGACY_APP) wireLegacyApp(portal);
         writeConfig(portal, ports);
         writeClientExample(portal);
         writePolicyExample(portal);
       },
     ],
     [
-      'type check: yarn tsc in the portal, with the common README\u2019s client example and the backend README\u2019s policy',
+      'type check: yarn tsc in the portal, with the common README\u2019s client example and the backend README\u2019s policies',
       () => {
         run('tsc', 'yarn', ['tsc'], { cwd: portal });
       },
     ],
     [
-      'lint: the two examples pass packages/backend\u2019s lint, every import declared by the READMEs\u2019 yarn add lines',
+      'lint: the READMEs\u2019 examples pass packages/backend\u2019s lint, every import declared by the READMEs\u2019 yarn add lines',
       () => {
         run(
           'lint-examples',
@@ -1371,6 +1688,7 @@ async function main() {
             'lint',
             'src/infraDeliveryClientExample.ts',
             'src/infraDeliveryPolicyExample.ts',
+            `src/${denyByDefaultPolicy().file}`,
           ],
           { cwd: path.join(portal, 'packages/backend') },
         );
@@ -1418,7 +1736,7 @@ async function main() {
   await frontendChecks(portal, `http://localhost:${ports.frontend}`);
   await stopServers();
   progress('restarting the backend on PostgreSQL (pluginDivisionMode: schema)');
-  await postgresSchemaChecks(portal, backendUrl);
+  await postgresSchemaChecks(portal, backendUrl, ports.frontend);
 }
 
 async function finish() {

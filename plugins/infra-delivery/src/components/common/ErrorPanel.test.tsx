@@ -15,8 +15,15 @@ describe('ErrorPanel', () => {
     ],
     [
       403,
-      'InfraDelivery:Auth:FORBIDDEN',
+      'InfraDelivery:Auth:INSUFFICIENT_ROLE',
       'Your role in the organization does not allow this',
+    ],
+    // A portal whose policy denies by default: the user's role allows it, the policy does not,
+    // and it is the policy an admin has to change.
+    [
+      403,
+      'InfraDelivery:Auth:PERMISSION_DENIED',
+      "The portal's permission policy does not allow this",
     ],
     [
       401,

@@ -53,17 +53,23 @@ export function messageOf(error: Error): string {
 /**
  * What went wrong, by the service's status: a page opened from an old link (a deleted run, an
  * id of another organization) reads "Not found", not as the service failing; a request without
- * an answer does not read as the service answering.
+ * an answer does not read as the service answering; a 403 of the portal's permission policy
+ * names the policy, not the caller's role.
  */
 export function errorTitleOf(error: Error): string {
   if (isUnanswered(error)) {
     return 'Could not reach the infrastructure service';
   }
-  switch (error instanceof InfraDeliveryApiError ? error.status : undefined) {
+  const apiError = error instanceof InfraDeliveryApiError ? error : undefined;
+  switch (apiError?.status) {
     case 401:
       return 'Not signed in to the infrastructure service';
     case 403:
-      return 'Your role in the organization does not allow this';
+      // The role allowed it and the portal's policy did not (a policy that denies what it
+      // does not name): the policy is what an admin changes, not the role.
+      return apiError?.body.code === 'InfraDelivery:Auth:PERMISSION_DENIED'
+        ? "The portal's permission policy does not allow this"
+        : 'Your role in the organization does not allow this';
     case 404:
       return 'Not found in your organization';
     default:
