@@ -21,6 +21,7 @@ export function useRunnerSilent(
     | 'lastSeenAt'
     | 'pollIntervalMs'
     | 'claimDroppedAt'
+    | 'serviceReachableSince'
   >,
 ): boolean {
   const online = runner.status === 'ONLINE';
