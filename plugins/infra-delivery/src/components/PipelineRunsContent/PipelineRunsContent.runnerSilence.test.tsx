@@ -5,6 +5,7 @@ import { http, HttpResponse } from 'msw';
 import {
   baseUrl,
   entityNaming,
+  errorResponse,
   fakeSignals,
   list,
   pipelineRun,
@@ -355,6 +356,38 @@ describe('PipelineRunsContent when the runner of a running step stops reporting'
       },
     ];
     expect(await runnerNoticeOnceNamed()).toBeUndefined();
+  });
+
+  it('does not count a runner’s silence on while the service answers the run page’s reads with errors', async () => {
+    // Heard from 10 s before each read, five seconds short of silent; then the backend goes away.
+    server.use(
+      http.get(`${baseUrl}/pipeline-runs/${run.id}/step-executions`, () =>
+        HttpResponse.json({ data: [beatingStep(10, 10)] }),
+      ),
+    );
+    const signals = fakeSignals();
+    const card = await openRun(signals);
+    expect(noticeMatching(card, /^Runner/)).toBeUndefined();
+
+    server.use(
+      http.get(`${baseUrl}/pipeline-runs/${run.id}/step-executions`, () =>
+        errorResponse(503, {
+          code: 'InfraDelivery:Service:UNAVAILABLE',
+          message: 'The service is starting',
+          requestId: 'req-1',
+        }),
+      ),
+    );
+    act(() =>
+      signals.announce('infra-delivery:pipeline-runs', { runId: run.id }),
+    );
+    // Six and a half seconds on, the runner would be unheard for more than 16 s: the page read
+    // "has not been heard from" for the minute a restarting backend was down.
+    await act(() => new Promise(resolve => setTimeout(resolve, 6_500)));
+    expect(noticeMatching(card, /^Runner/)).toBeUndefined();
+    expect(
+      within(card).getByRole('button', { name: /1\. Plan/ }),
+    ).toHaveTextContent(/on Build hosts · last heard from 1\ds ago/);
   });
 
   it('judges the runner as of the run’s last answer while the service does not answer', async () => {
