@@ -3,6 +3,7 @@ import { parseOptions, USAGE, UsageError } from './options';
 import { explainFailure } from './refusalHints';
 import { Runner } from './Runner';
 import {
+  checkIacBinaryRuns,
   checkSourceRoot,
   resolveIacBinary,
   settleToolEnvironment,
@@ -28,12 +29,12 @@ export async function main(argv: string[]): Promise<void> {
   }
   // What would fail every step is said once, before the runner claims any.
   let options;
+  let iacVersion;
   try {
     await checkSourceRoot(parsed.sourceRoot);
-    options = {
-      ...parsed,
-      iacBinary: await resolveIacBinary(parsed.iacBinary),
-    };
+    const iacBinary = await resolveIacBinary(parsed.iacBinary);
+    iacVersion = await checkIacBinaryRuns(iacBinary);
+    options = { ...parsed, iacBinary };
   } catch (error) {
     process.stderr.write(
       `infra-delivery-runner: ${(error as Error).message}\n`,
@@ -55,6 +56,7 @@ export async function main(argv: string[]): Promise<void> {
   for (const warning of await settleToolEnvironment()) {
     log(warning);
   }
+  log(`Running steps with ${iacVersion} (${options.iacBinary})`);
   const runner = new Runner(options, client, log);
   // Stopped again, the runner kills the step's command at once (it never dies leaving it).
   process.on('SIGINT', () => runner.stop());

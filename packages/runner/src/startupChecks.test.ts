@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from './options';
 import {
+  checkIacBinaryRuns,
   checkSourceRoot,
   resolveIacBinary,
   settleToolEnvironment,
@@ -94,5 +95,64 @@ describe('settleToolEnvironment', () => {
     expect(kept).toEqual({ TF_CLI_CONFIG_FILE: missing });
     expect(await settleToolEnvironment({})).toEqual([]);
     await rm(where, { recursive: true, force: true });
+  });
+});
+
+describe('the runner’s startup check that the IaC binary runs', () => {
+  let dir: string;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'runner-iac-'));
+  });
+
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  async function binary(script: string) {
+    const file = path.join(dir, 'iac');
+    await writeFile(file, `#!/bin/sh\n${script}\n`);
+    await chmod(file, 0o755);
+    return file;
+  }
+
+  it('gives the version the binary says', async () => {
+    await expect(
+      checkIacBinaryRuns(
+        await binary('echo "OpenTofu v1.8.2"; echo "on linux_amd64"'),
+      ),
+    ).resolves.toBe('OpenTofu v1.8.2');
+    await expect(
+      checkIacBinaryRuns(path.join(__dirname, '__testUtils__', 'fake-iac')),
+    ).resolves.toBe('Terraform v1.9.8');
+  });
+
+  it('refuses a binary that is there but does not run, with what it said', async () => {
+    // A binary for another architecture: the runner connected and failed each step pressed
+    // ("terraform init exited with 126"), and Retry went to it again.
+    const file = await binary(
+      'echo "terraform: cannot execute binary file: Exec format error" >&2; exit 126',
+    );
+    const refusal = checkIacBinaryRuns(file);
+    await expect(refusal).rejects.toThrow(UsageError);
+    await expect(refusal).rejects.toThrow(
+      `--iac-binary ${file} does not run: \`iac version\` exited with 126: terraform: cannot execute binary file: Exec format error`,
+    );
+  });
+
+  it('refuses a Terraform too old to write its plan as JSON', async () => {
+    const file = await binary('echo "Terraform v0.11.14"');
+    await expect(checkIacBinaryRuns(file)).rejects.toThrow(
+      `--iac-binary ${file} is Terraform v0.11.14: the runner needs Terraform 0.12 or later (for \`show -json\`), or OpenTofu`,
+    );
+    await expect(
+      checkIacBinaryRuns(await binary('echo "Terraform v0.12.31"')),
+    ).resolves.toBe('Terraform v0.12.31');
+  });
+
+  it('refuses a binary that does not answer in time', async () => {
+    await expect(
+      checkIacBinaryRuns(await binary('sleep 5'), 200),
+    ).rejects.toThrow(
+      /does not run: `iac version` did not answer within 0.2s$/,
+    );
   });
 });

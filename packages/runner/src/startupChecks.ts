@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -41,6 +42,66 @@ export async function resolveIacBinary(
   throw new UsageError(
     `--iac-binary ${binary}: no executable ${binary} on PATH. Install OpenTofu (https://opentofu.org/docs/intro/install/) or Terraform, or pass the binary's path`,
   );
+}
+
+/** Terraform before 0.12 has no `show -json`: the runner could report no plan. */
+const OLDEST_TERRAFORM = { major: 0, minor: 12 };
+
+/**
+ * Runs `<binary> version` and gives back its first line ("Terraform v1.9.8", "OpenTofu v1.8.2").
+ * A binary that is there but does not run (built for another architecture, a broken wrapper, a
+ * missing library) or a Terraform too old to write a plan as JSON made the runner connect and
+ * claim each step pressed only to fail it at once ("terraform init exited with 126"), and
+ * Retry went to the same runner: it must not start.
+ */
+export async function checkIacBinaryRuns(
+  binary: string,
+  timeoutMs = 30_000,
+): Promise<string> {
+  const { failure, stdout, stderr } = await new Promise<{
+    failure?: string;
+    stdout: string;
+    stderr: string;
+  }>(resolve => {
+    execFile(binary, ['version'], { timeout: timeoutMs }, (error, out, err) => {
+      let failed: string | undefined;
+      if (error?.killed) {
+        failed = `did not answer within ${timeoutMs / 1000}s`;
+      } else if (error) {
+        failed =
+          typeof error.code === 'number'
+            ? `exited with ${error.code}`
+            : `failed (${error.code ?? error.message})`;
+      }
+      resolve({ failure: failed, stdout: String(out), stderr: String(err) });
+    });
+  });
+  const firstLine = (text: string) =>
+    text
+      .split('\n')
+      .map(line => line.trim())
+      .find(Boolean);
+  if (failure) {
+    const said = firstLine(stderr) ?? firstLine(stdout);
+    throw new UsageError(
+      `--iac-binary ${binary} does not run: \`${path.basename(
+        binary,
+      )} version\` ${failure}${said ? `: ${said}` : ''}`,
+    );
+  }
+  const version = firstLine(stdout) ?? '';
+  const terraform = /^Terraform v(\d+)\.(\d+)/.exec(version);
+  if (
+    terraform &&
+    (Number(terraform[1]) < OLDEST_TERRAFORM.major ||
+      (Number(terraform[1]) === OLDEST_TERRAFORM.major &&
+        Number(terraform[2]) < OLDEST_TERRAFORM.minor))
+  ) {
+    throw new UsageError(
+      `--iac-binary ${binary} is ${version}: the runner needs Terraform ${OLDEST_TERRAFORM.major}.${OLDEST_TERRAFORM.minor} or later (for \`show -json\`), or OpenTofu`,
+    );
+  }
+  return version;
 }
 
 /**

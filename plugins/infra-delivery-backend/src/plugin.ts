@@ -38,6 +38,7 @@ import { ecsServiceEntities } from './notifications/ecsServiceEntities';
 import { readNotificationSettings } from './notifications/notificationSettings';
 import { PullRequestChecks } from './services/PullRequestChecks';
 import { GithubAppInstallations } from './providers/github/GithubAppInstallations';
+import { ServiceReachability } from './runners/ServiceReachability';
 
 /**
  * The infrastructure delivery service.
@@ -150,6 +151,17 @@ export const infraDeliveryPlugin = createBackendPlugin({
         deps.lifecycle.addShutdownHook(() => stopWatchingPauses());
         // Runners' held claims answer at once when the backend stops: they ask again elsewhere.
         deps.lifecycle.addShutdownHook(() => engine.claimWaits.close());
+        // A runner's silence counts from the service's return: it cannot be heard while every
+        // instance is down. Known from when this instance answers.
+        const reachability = new ServiceReachability({
+          stores,
+          instanceReachableSince: () => engine.instanceReachableSince(),
+        });
+        let stopWatchingReachability: (() => void) | undefined;
+        deps.lifecycle.addStartupHook(async () => {
+          stopWatchingReachability = await reachability.watch();
+        });
+        deps.lifecycle.addShutdownHook(() => stopWatchingReachability?.());
         if (pluginConfig.demoEnabled) {
           await seedDemoOrganization({
             stores,
@@ -197,6 +209,7 @@ export const infraDeliveryPlugin = createBackendPlugin({
           ),
           rateLimits: pluginConfig.rateLimits,
           runners: pluginConfig.runners,
+          reachability,
           secretsKey: pluginConfig.secretsKey,
           gitSelfHosted: pluginConfig.gitSelfHosted,
           portalUrl: pluginConfig.portalUrl,
@@ -260,6 +273,7 @@ export const infraDeliveryPlugin = createBackendPlugin({
           initialDelay: { minutes: 2 },
           fn: async () => {
             await context.runnerRegistry.forgetOfflineRunners();
+            await reachability.forgetGoneInstances();
           },
         });
 

@@ -27,6 +27,7 @@ import { GithubAppInstallations } from './providers/github/GithubAppInstallation
 import { DeploymentOptions } from './services/DeploymentRollout';
 import { IdempotentRequests } from './http/IdempotentRequests';
 import { RunnerRegistry, RunnerSettings } from './runners/RunnerRegistry';
+import { ServiceReachability } from './runners/ServiceReachability';
 
 export interface PluginContextOptions {
   logger: LoggerService;
@@ -54,6 +55,8 @@ export interface PluginContextOptions {
   deployments: DeploymentOptions;
   rateLimits: AuthRateLimits;
   runners: RunnerSettings;
+  /** Since when the service could hear runners (all instances). */
+  reachability?: ServiceReachability;
   /** Where stack, project and environment changes are announced for the catalog module. */
   catalogChanges?: CatalogChanges;
 }
@@ -100,6 +103,7 @@ export async function createPluginContext(
   const runnerRegistry = new RunnerRegistry({
     stores,
     settings: options.runners,
+    reachability: options.reachability,
   });
   const services = createServices({
     stores,

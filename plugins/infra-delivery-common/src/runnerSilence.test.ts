@@ -25,6 +25,34 @@ describe('runnerSilentAfterMs', () => {
   });
 });
 
+describe('freeRunnerSilenceMs after the service came back', () => {
+  it('counts from the return of the service, which could not hear the runner while down', () => {
+    // Last seen 25 s ago, before a restart; the service answers again since 3 s.
+    const restarted = {
+      lastSeenAt: seenAgo(25_000),
+      pollIntervalMs: 2_000,
+      serviceReachableSince: seenAgo(3_000),
+    };
+    expect(freeRunnerSilenceMs(restarted, now)).toBeUndefined();
+    expect(freeRunnerSilenceMs(restarted, now + 17_000)).toBe(20_000);
+    // A claim that dropped before the outage as well.
+    expect(
+      freeRunnerSilenceMs(
+        { ...restarted, claimDroppedAt: seenAgo(10_000) },
+        now,
+      ),
+    ).toBeUndefined();
+    expect(
+      freeRunnerSilenceMs(
+        { ...restarted, claimDroppedAt: seenAgo(10_000) },
+        now + 2_000,
+      ),
+    ).toBe(5_000);
+    // On the Runners card likewise.
+    expect(idleRunnerSilenceMs({ ...idle, ...restarted }, now)).toBeUndefined();
+  });
+});
+
 describe('idleRunnerSilenceMs', () => {
   it('is undefined while a free runner asks for work', () => {
     // Ten seconds since the last recorded sighting, and a poll since: the runner asks.

@@ -46,30 +46,51 @@ export function droppedRunnerSilentAfterMs(pollIntervalMs?: number): number {
 }
 
 /**
+ * Since when a runner has gone unheard (ms): since `heardAt`, or since the service came back
+ * (`serviceReachableSince`) where that is later — the service cannot hear a runner while it is
+ * down. After a restart the run page read "has not been heard from for 15s" until the runner's
+ * next heartbeat got through.
+ */
+export function unheardSince(
+  heardAt: number,
+  serviceReachableSince?: string,
+): number {
+  return serviceReachableSince === undefined
+    ? heardAt
+    : Math.max(heardAt, Date.parse(serviceReachableSince) || 0);
+}
+
+/**
  * How long a free runner has not asked for work, once that is long enough to say it has most
  * likely stopped without signing off; undefined while it may still be asking. Silent once its
  * last sighting (`lastSeenAt`) is older than `runnerSilentAfterMs`, or sooner, once its held
  * claim lost its connection unanswered (`claimDroppedAt`: killed, or its host or network lost)
  * and it has not asked again within `droppedRunnerSilentAfterMs`. The one rule by which the
  * Runners card calls a free runner "Silent" and a run waiting for it says it may have stopped
- * (`runnersSilent`): the card read "Online"/"Idle" ten seconds after the run page said so.
+ * (`runnersSilent`): the card read "Online"/"Idle" ten seconds after the run page said so. Both
+ * count from the service's return where it came back since (`unheardSince`).
  */
 export function freeRunnerSilenceMs(
   runner: {
     lastSeenAt?: string;
     pollIntervalMs?: number;
     claimDroppedAt?: string;
+    serviceReachableSince?: string;
   },
   now: number,
 ): number | undefined {
+  const { serviceReachableSince } = runner;
   if (runner.lastSeenAt !== undefined) {
-    const unseenMs = now - Date.parse(runner.lastSeenAt);
+    const unseenMs =
+      now - unheardSince(Date.parse(runner.lastSeenAt), serviceReachableSince);
     if (unseenMs >= runnerSilentAfterMs(runner.pollIntervalMs)) {
       return unseenMs;
     }
   }
   if (runner.claimDroppedAt !== undefined) {
-    const droppedMs = now - Date.parse(runner.claimDroppedAt);
+    const droppedMs =
+      now -
+      unheardSince(Date.parse(runner.claimDroppedAt), serviceReachableSince);
     if (droppedMs >= droppedRunnerSilentAfterMs(runner.pollIntervalMs)) {
       return droppedMs;
     }
@@ -106,6 +127,7 @@ export function idleRunnerSilenceMs(
     | 'lastSeenAt'
     | 'pollIntervalMs'
     | 'claimDroppedAt'
+    | 'serviceReachableSince'
   >,
   now: number,
 ): number | undefined {

@@ -24,6 +24,7 @@ import { Deployment } from '@infra-delivery/plugin-infra-delivery-common';
 import { InfrastructureEventStore } from './InfrastructureEventStore';
 import { IdempotencyKeyStore } from './IdempotencyKeyStore';
 import { RunnerStore } from './RunnerStore';
+import { ServiceInstanceStore } from './ServiceInstanceStore';
 import { WebhookDeliveryStore } from './WebhookDeliveryStore';
 import { GitTriggerHeadStore } from './GitTriggerHeadStore';
 import { GithubCheckRunStore } from './GithubCheckRunStore';
@@ -56,6 +57,8 @@ export interface Stores {
   infrastructureEvents: InfrastructureEventStore;
   idempotencyKeys: IdempotencyKeyStore;
   runners: RunnerStore;
+  /** The backend instances sharing the database, and since when each was reachable. */
+  serviceInstances: ServiceInstanceStore;
   webhookDeliveries: WebhookDeliveryStore;
   gitTriggerHeads: GitTriggerHeadStore;
   githubCheckRuns: GithubCheckRunStore;
@@ -100,6 +103,7 @@ export function createStores(db: Knex, options: StoreOptions = {}): Stores {
     infrastructureEvents: new InfrastructureEventStore(db),
     idempotencyKeys: new IdempotencyKeyStore(db),
     runners: new RunnerStore(db),
+    serviceInstances: new ServiceInstanceStore(db),
     webhookDeliveries: new WebhookDeliveryStore(db),
     gitTriggerHeads: new GitTriggerHeadStore(db),
     githubCheckRuns: new GithubCheckRunStore(db),

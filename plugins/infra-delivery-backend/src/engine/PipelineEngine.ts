@@ -228,6 +228,12 @@ export class PipelineEngine {
     };
   }
 
+  /** Since when runners could reach this instance without a break (`reachableSince`, ms). */
+  instanceReachableSince(): number {
+    this.noticePause();
+    return this.reachableSince;
+  }
+
   /** Moves `reachableSince` to now when the pause watch has not run for `pauseMs`. */
   private noticePause(): void {
     if (this.lastAwake === undefined) {

@@ -5,12 +5,15 @@ import {
   Runner,
   RUNNER_SIGHTING_INTERVAL_MS,
   RunnerStatus,
+  StepExecution,
+  StepLease,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { KeysetPage, KeysetRequest } from '../database/keyset';
 import {
   ActiveRunnerStep,
   leaseOf,
   publicRun,
+  publicStep,
   RunRecord,
   StepRecord,
 } from '../database/PipelineRunStore';
@@ -25,6 +28,7 @@ import { RUNNER_STEP_TYPES } from '../engine/PipelineEngine';
 import { InfraDeliveryError } from '../errors';
 import { BoundedMap } from '../lib/BoundedMap';
 import { waitForRunner } from './runnerWait';
+import { ServiceReachability } from './ServiceReachability';
 
 export interface RunnerSettings {
   /** A runner seen within this many seconds is ONLINE. */
@@ -57,9 +61,15 @@ export class RunnerRegistry {
     private readonly deps: {
       stores: Stores;
       settings: RunnerSettings;
+      /** Since when the service could hear runners; from its first start where absent. */
+      reachability?: ServiceReachability;
       now?: () => number;
     },
   ) {}
+
+  private lease<T extends StepLease | undefined>(lease: T): T {
+    return this.deps.reachability ? this.deps.reachability.lease(lease) : lease;
+  }
 
   private now(): number {
     return this.deps.now?.() ?? Date.now();
@@ -240,17 +250,34 @@ export class RunnerRegistry {
     );
   }
 
-  list(
+  async list(
     organizationId: string,
     status: RunnerStatus | undefined,
     page: KeysetRequest,
   ): Promise<KeysetPage<Runner>> {
-    return this.deps.stores.runners.list(
+    const listed = await this.deps.stores.runners.list(
       organizationId,
       this.window(),
       status,
       page,
     );
+    const { reachability } = this.deps;
+    return reachability
+      ? {
+          ...listed,
+          items: listed.items.map(runner => reachability.runner(runner)),
+        }
+      : listed;
+  }
+
+  /** A run's steps as callers see them: a running one's lease says when the service came back. */
+  describeSteps(steps: StepRecord[]): StepExecution[] {
+    return steps.map(step => {
+      const described = publicStep(step);
+      return described.lease
+        ? { ...described, lease: this.lease(described.lease) }
+        : described;
+    });
   }
 
   /**
@@ -313,7 +340,11 @@ export class RunnerRegistry {
       if (step.status === 'QUEUED') {
         waiting.set(step.pipelineRunId, { stepId: step.id });
       } else if (lease) {
-        leased.set(step.pipelineRunId, { id: step.id, name: step.name, lease });
+        leased.set(step.pipelineRunId, {
+          id: step.id,
+          name: step.name,
+          lease: this.lease(lease),
+        });
       }
     }
     // The runners that lost a waiting step: it waits because they stopped reporting.
@@ -352,7 +383,13 @@ export class RunnerRegistry {
           preflightBlockedByAdmissionCondition: false,
           stackRunPreflightPending: false,
           ...run.queueState,
-          ...waitForRunner(runners, this.now(), lostByStep.get(wait.stepId)),
+          ...waitForRunner(
+            runners,
+            this.now(),
+            lostByStep.get(wait.stepId),
+            this.deps.reachability &&
+              new Date(this.deps.reachability.reachableSince()).toISOString(),
+          ),
         };
         return publicRun({ ...run, queueState });
       }),

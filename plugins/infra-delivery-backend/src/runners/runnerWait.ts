@@ -19,6 +19,7 @@ export const NO_RUNNER_REASON = 'No runner is connected to this organization';
 function freeRunnersSilence(
   runners: OnlineRunners,
   now: number,
+  serviceReachableSince?: string,
 ): number | undefined {
   const { online, busy, freeLastSeenAt, freePollIntervalMs, freeDroppedAt } =
     runners;
@@ -31,6 +32,7 @@ function freeRunnersSilence(
       lastSeenAt: freeLastSeenAt,
       pollIntervalMs: freePollIntervalMs,
       claimDroppedAt: freeDroppedAt,
+      serviceReachableSince,
     },
     now,
   );
@@ -68,14 +70,16 @@ function lostRunnerClause(lost: LostRunner): string {
  * with other steps (the reference runner executes one step at a time), some free and about to
  * claim it, or some free but silent since it was queued (`runnersSilent`). A step queued again
  * because the service turned its runner OFFLINE (`lost`) says so first: that runner is not
- * connected, nor busy with another step.
+ * connected, nor busy with another step. Free runners' silence counts from the service's
+ * return where it came back since (`serviceReachableSince`, ISO): they could not ask meanwhile.
  */
 export function waitForRunner(
   runners: OnlineRunners,
   now: number,
   lost?: LostRunner,
+  serviceReachableSince?: string,
 ): Pick<QueueState, 'waitingForRunner' | 'runnersSilent' | 'reason'> {
-  const wait = waitForConnectedRunner(runners, now);
+  const wait = waitForConnectedRunner(runners, now, serviceReachableSince);
   if (!lost) {
     return wait;
   }
@@ -91,6 +95,7 @@ export function waitForRunner(
 function waitForConnectedRunner(
   runners: OnlineRunners,
   now: number,
+  serviceReachableSince?: string,
 ): Pick<QueueState, 'waitingForRunner' | 'runnersSilent' | 'reason'> {
   const { online, busy } = runners;
   if (online === 0) {
@@ -105,7 +110,7 @@ function waitForConnectedRunner(
           : `Queued for a runner: all ${online} connected runners are busy with other steps`,
     };
   }
-  const silentMs = freeRunnersSilence(runners, now);
+  const silentMs = freeRunnersSilence(runners, now, serviceReachableSince);
   if (silentMs !== undefined) {
     return {
       waitingForRunner: false,

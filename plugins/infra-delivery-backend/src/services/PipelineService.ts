@@ -12,7 +12,7 @@ import { Authorizer } from '../auth/Authorizer';
 import { actorIdOf, Caller } from '../auth/Caller';
 import { isForeignKeyViolation, isUniqueViolation } from '../database/dbErrors';
 import { KeysetPage, KeysetRequest } from '../database/keyset';
-import { publicStep, RunRecord } from '../database/PipelineRunStore';
+import { RunRecord } from '../database/PipelineRunStore';
 import { Stores } from '../database/stores';
 import { PipelineEngine } from '../engine/PipelineEngine';
 import { InfraDeliveryError, notFound } from '../errors';
@@ -314,8 +314,8 @@ export class PipelineService {
   async listSteps(caller: Caller, runId: string): Promise<StepExecution[]> {
     await this.deps.authorizer.require(caller, READ);
     await this.requireRun(caller, runId);
-    return (await this.deps.stores.pipelineRuns.listSteps(runId)).map(
-      publicStep,
+    return this.deps.runnerRegistry.describeSteps(
+      await this.deps.stores.pipelineRuns.listSteps(runId),
     );
   }
 

@@ -171,6 +171,16 @@ const runnerNameSchema = z
   );
 
 /**
+ * When the service came back from an outage (every instance down or frozen), where the runner was
+ * last heard from before: it could not be heard meanwhile.
+ */
+export const serviceReachableSinceSchema = timestampSchema
+  .optional()
+  .describe(
+    'When the service became reachable again after every instance of it was down or frozen (a restart), where this runner was last heard from before that: it could not be heard meanwhile, so its silence counts from then. Absent when it was heard from since',
+  );
+
+/**
  * A runner's lease on the step it executes. The runner renews it by heartbeats; unless it does
  * before `expiresAt`, the step is queued again for the next runner (a new attempt).
  */
@@ -202,6 +212,7 @@ export const stepLeaseSchema = z
       .describe(
         'How often the runner renews the lease, as its claim or its latest heartbeat said; absent for a runner that does not say. A runner not heard from (`lastHeardAt`) for three of these, and at least ten seconds, has most likely stopped; without it, one that has not renewed its lease for half of it',
       ),
+    serviceReachableSince: serviceReachableSinceSchema,
   })
   .meta({ id: 'StepLease' });
 export type StepLease = z.infer<typeof stepLeaseSchema>;

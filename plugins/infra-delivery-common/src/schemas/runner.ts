@@ -4,6 +4,7 @@ import { pageQuerySchema } from './pagination';
 import {
   pipelineRunSchema,
   stepExecutionSchema,
+  serviceReachableSinceSchema,
   stepLeaseSchema,
 } from './pipelines';
 import {
@@ -142,6 +143,7 @@ export const runnerSchema = z
       .describe(
         'When the claim the service held for this runner lost its connection before it was answered (the runner killed, or its host or network lost), where the runner has not asked for work since: a runner that lives asks again at once. Known to every instance of the service. A free runner whose claim dropped at least five seconds (two of its poll intervals, if longer) ago has most likely stopped',
       ),
+    serviceReachableSince: serviceReachableSinceSchema,
     status: runnerStatusSchema,
     /** The step execution the runner holds a lease on, if any. */
     currentStepExecutionId: idSchema.optional(),

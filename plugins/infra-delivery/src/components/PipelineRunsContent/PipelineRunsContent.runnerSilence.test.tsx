@@ -1,20 +1,28 @@
 import { StepExecution } from '@infra-delivery/plugin-infra-delivery-common';
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import {
   baseUrl,
   entityNaming,
+  errorResponse,
   fakeSignals,
   list,
   pipelineRun,
   renderEntityContent,
+  renderWithService,
   runPageHandlers,
   setupInfraDeliveryServer,
   stepExecution,
 } from '../../__testUtils__/infraDeliveryTestKit';
 import { PipelineRunsContent } from './PipelineRunsContent';
-import { leaseSilence } from './StepRunner';
+import { DataAsOf } from '../common/DataAsOf';
+import { LoadState } from '../common/loadState';
+import {
+  leaseSilence,
+  RunnerSilenceNotice,
+  StepRunnerCaption,
+} from './StepRunner';
 
 const LEASE_MS = 60_000;
 
@@ -332,6 +340,113 @@ describe('PipelineRunsContent when the runner of a running step stops reporting'
     const streaming = { ...lease, lastHeardAt: '2026-01-15T10:00:29.000Z' };
     expect(at(30, streaming)).toBe(false);
     expect(at(31, streaming)).toBe(true);
+  });
+
+  it('warns of nothing right after the backend came back, until the runner has had its heartbeats to get through', async () => {
+    // Its last heartbeat 20 s ago, before the backend went down; the backend answers again
+    // since 2 s: it could not hear the runner meanwhile.
+    const step = beatingStep(20, 20);
+    steps = [
+      {
+        ...step,
+        lease: {
+          ...step.lease!,
+          serviceReachableSince: new Date(Date.now() - 2_000).toISOString(),
+        },
+      },
+    ];
+    expect(await runnerNoticeOnceNamed()).toBeUndefined();
+  });
+
+  it('does not count a runner’s silence on while the service answers the run page’s reads with errors', async () => {
+    // Heard from 10 s before each read, five seconds short of silent; then the backend goes away.
+    server.use(
+      http.get(`${baseUrl}/pipeline-runs/${run.id}/step-executions`, () =>
+        HttpResponse.json({ data: [beatingStep(10, 10)] }),
+      ),
+    );
+    const signals = fakeSignals();
+    const card = await openRun(signals);
+    expect(noticeMatching(card, /^Runner/)).toBeUndefined();
+
+    server.use(
+      http.get(`${baseUrl}/pipeline-runs/${run.id}/step-executions`, () =>
+        errorResponse(503, {
+          code: 'InfraDelivery:Service:UNAVAILABLE',
+          message: 'The service is starting',
+          requestId: 'req-1',
+        }),
+      ),
+    );
+    act(() =>
+      signals.announce('infra-delivery:pipeline-runs', { runId: run.id }),
+    );
+    // Six and a half seconds on, the runner would be unheard for more than 16 s: the page read
+    // "has not been heard from" for the minute a restarting backend was down.
+    await act(() => new Promise(resolve => setTimeout(resolve, 6_500)));
+    expect(noticeMatching(card, /^Runner/)).toBeUndefined();
+    expect(
+      within(card).getByRole('button', { name: /1\. Plan/ }),
+    ).toHaveTextContent(/on Build hosts · last heard from 1\ds ago/);
+  });
+
+  it('judges the runner as of the run’s last answer while the service does not answer', async () => {
+    // Heard from 25 s ago; the run page's reload has gone unanswered for 20 s (the backend
+    // restarting): as the service knew it, the runner was heard from 5 s before.
+    const step = beatingStep(25, 25);
+    const asOf = (state: LoadState<unknown>) =>
+      renderWithService(
+        <DataAsOf state={state}>
+          <RunnerSilenceNotice step={step} />
+          <StepRunnerCaption step={step} />
+        </DataAsOf>,
+      );
+    await asOf({ loading: true, silentSince: Date.now() - 20_000 });
+    expect(screen.queryByRole('status')).toBeNull();
+    expect(
+      screen.getByText(/on Build hosts · last heard from 5s ago/),
+    ).toBeInTheDocument();
+    cleanup();
+    // A reload answered with an error likewise, as of the data it keeps.
+    await asOf({
+      loading: false,
+      reloadFailed: { error: new Error('502'), readAt: Date.now() - 20_000 },
+    });
+    expect(screen.queryByRole('status')).toBeNull();
+    cleanup();
+    // Answered: silent.
+    await asOf({ loading: false });
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      /^Runner Build hosts has not been heard from for 2\ds/,
+    );
+  });
+
+  it('counts the silence of a runner from the service’s return where it came back since', () => {
+    const lease = {
+      runnerId: 'worker-1',
+      renewedAt: '2026-01-15T10:00:00.000Z',
+      expiresAt: '2026-01-15T10:01:00.000Z',
+      lastHeardAt: '2026-01-15T10:00:00.000Z',
+      claimedAt: '2026-01-15T09:59:30.000Z',
+      heartbeatIntervalMs: 5_000,
+      // Every instance was down from 10:00:03 to 10:00:10.
+      serviceReachableSince: '2026-01-15T10:00:10.000Z',
+    };
+    const at = (seconds: number, l: typeof lease = lease) =>
+      leaseSilence(l, Date.parse(lease.renewedAt) + seconds * 1000);
+    // Three heartbeat intervals from the return, not from the last heartbeat.
+    expect(at(16).silent).toBe(false);
+    expect(at(25).silent).toBe(false);
+    expect(at(26)).toMatchObject({ silent: true, silentMs: 16_000 });
+    // Also for a runner that does not say its interval (half the lease), and for a claim
+    // not yet answered when the service went down.
+    const { heartbeatIntervalMs: _i, ...older } = lease;
+    expect(leaseSilence(older, Date.parse(lease.renewedAt) + 35_000)).toEqual(
+      expect.objectContaining({ silent: false, silentMs: 25_000 }),
+    );
+    const claimedBefore = { ...lease, claimedAt: '2026-01-15T09:59:59.500Z' };
+    expect(at(19, claimedBefore).unansweredMs).toBeUndefined();
+    expect(at(20, claimedBefore).unansweredMs).toBe(10_000);
   });
 
   it('counts a runner silent once half its lease passed without a heartbeat', () => {

@@ -17,6 +17,7 @@ import { isLiveRun, LIVE_POLL_MS } from '../common/livePolling';
 import { useLiveRuns } from '../common/useLiveRuns';
 import { useLivePolling } from '../common/useLivePolling';
 import { LoadNotes } from '../common/LoadNotes';
+import { DataAsOf } from '../common/DataAsOf';
 import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
 import { PlanSummary, summariesInStepOrder } from './PlanSummary';
 import { ResourceChanges } from './ResourceChanges';
@@ -87,122 +88,129 @@ export const RunDetails = ({
   );
 
   return (
-    <Box
-      marginTop={2}
-      component="section"
-      aria-label="Run details"
-      // Approve, Reject and Cancel run show keyboard focus as a ring.
-      className={focusRing}
-    >
-      <InfoCard
-        titleTypographyProps={CARD_HEADING}
-        title={
-          // eslint-disable-next-line no-nested-ternary
-          value ? names.runTitle(value.run) : error ? 'Run' : 'Loading the run…'
-        }
-        subheader={value && <RunFacts run={value.run} names={names} />}
-        action={onClose && <Button onClick={onClose}>Close</Button>}
-        noPadding
+    // A runner's silence is judged as of the run's last answer from the service.
+    <DataAsOf state={load}>
+      <Box
+        marginTop={2}
+        component="section"
+        aria-label="Run details"
+        // Approve, Reject and Cancel run show keyboard focus as a ring.
+        className={focusRing}
       >
-        <CardBody>
-          <LoadNotes state={load} />
-          {loading && !value && <Progress />}
-          {value && (
-            <>
-              {message}
-              <Box
-                display="flex"
-                flexWrap="wrap"
-                alignItems="center"
-                style={{ gap: 16 }}
-              >
-                <Box>
-                  <RunState run={value.run} />
-                  {/* A queued run says what it waits for, and so does a running one whose
+        <InfoCard
+          titleTypographyProps={CARD_HEADING}
+          title={
+            // eslint-disable-next-line no-nested-ternary
+            value
+              ? names.runTitle(value.run)
+              : error
+              ? 'Run'
+              : 'Loading the run…'
+          }
+          subheader={value && <RunFacts run={value.run} names={names} />}
+          action={onClose && <Button onClick={onClose}>Close</Button>}
+          noPadding
+        >
+          <CardBody>
+            <LoadNotes state={load} />
+            {loading && !value && <Progress />}
+            {value && (
+              <>
+                {message}
+                <Box
+                  display="flex"
+                  flexWrap="wrap"
+                  alignItems="center"
+                  style={{ gap: 16 }}
+                >
+                  <Box>
+                    <RunState run={value.run} />
+                    {/* A queued run says what it waits for, and so does a running one whose
                       runners are busy: the page a plan pressed in the portal leads to never
                       waits in silence. No runner to claim it has the notice below instead. */}
-                  {(value.run.status === 'QUEUED' ||
-                    isQueuedForRunner(value.run)) &&
-                    !noRunnerWillClaim(value.run) && (
-                      <Typography
-                        variant="caption"
-                        color="textSecondary"
-                        component="div"
-                      >
-                        <WhyItWaits
-                          run={value.run}
-                          runPath={runPath}
-                          blocker={
-                            value.blocker && {
-                              title: names.runTitle(value.blocker),
-                              status: value.blocker.status,
+                    {(value.run.status === 'QUEUED' ||
+                      isQueuedForRunner(value.run)) &&
+                      !noRunnerWillClaim(value.run) && (
+                        <Typography
+                          variant="caption"
+                          color="textSecondary"
+                          component="div"
+                        >
+                          <WhyItWaits
+                            run={value.run}
+                            runPath={runPath}
+                            blocker={
+                              value.blocker && {
+                                title: names.runTitle(value.blocker),
+                                status: value.blocker.status,
+                              }
                             }
-                          }
-                        />
-                      </Typography>
-                    )}
-                </Box>
-                <RunActions
-                  run={value.run}
-                  plans={value.summaries}
-                  steps={value.steps}
-                  pipelineKind={names.pipelineKind(value.run.pipelineId)}
-                  runPath={runPath}
-                  onDone={outcome => {
-                    say(outcome);
-                    refresh();
-                    onChanged?.();
-                  }}
-                />
-              </Box>
-              {noRunnerWillClaim(value.run) && (
-                <Box marginTop={2}>
-                  <WaitingForRunnerNotice
-                    reason={value.run.queueState?.reason}
-                    onRunnerConnected={refresh}
+                          />
+                        </Typography>
+                      )}
+                  </Box>
+                  <RunActions
+                    run={value.run}
+                    plans={value.summaries}
+                    steps={value.steps}
+                    pipelineKind={names.pipelineKind(value.run.pipelineId)}
+                    runPath={runPath}
+                    onDone={outcome => {
+                      say(outcome);
+                      refresh();
+                      onChanged?.();
+                    }}
                   />
                 </Box>
-              )}
-              {value.run.error && (
-                <Box marginTop={1}>
-                  <Typography>
-                    <ErrorText>{value.run.error.message}</ErrorText>
-                  </Typography>
-                </Box>
-              )}
-              {summariesInStepOrder(value.summaries, value.steps).map(
-                summary => (
-                  <PlanSummary key={summary.id} summary={summary} />
-                ),
-              )}
-            </>
-          )}
-        </CardBody>
-      </InfoCard>
-      {/* The steps and the resource changes are sections of the page, each a card of its
+                {noRunnerWillClaim(value.run) && (
+                  <Box marginTop={2}>
+                    <WaitingForRunnerNotice
+                      reason={value.run.queueState?.reason}
+                      onRunnerConnected={refresh}
+                    />
+                  </Box>
+                )}
+                {value.run.error && (
+                  <Box marginTop={1}>
+                    <Typography>
+                      <ErrorText>{value.run.error.message}</ErrorText>
+                    </Typography>
+                  </Box>
+                )}
+                {summariesInStepOrder(value.summaries, value.steps).map(
+                  summary => (
+                    <PlanSummary key={summary.id} summary={summary} />
+                  ),
+                )}
+              </>
+            )}
+          </CardBody>
+        </InfoCard>
+        {/* The steps and the resource changes are sections of the page, each a card of its
           own as an entity page's are: drawn inside the run's card, they were boxes in a box. */}
-      {value && (
-        <>
-          <Box marginTop={3}>
-            <InfoCard
-              titleTypographyProps={CARD_HEADING}
-              title="Steps"
-              noPadding
-            >
-              <StepTimeline
-                steps={value.steps}
-                runStatus={value.run.status}
-                runError={value.run.error?.message}
-                personName={names.personName}
-              />
-            </InfoCard>
-          </Box>
-          <ResourceChanges
-            runId={runId}
-            stepsKey={value.steps.map(step => step.status).join()}
-          />
-        </>
-      )}
-    </Box>
+        {value && (
+          <>
+            <Box marginTop={3}>
+              <InfoCard
+                titleTypographyProps={CARD_HEADING}
+                title="Steps"
+                noPadding
+              >
+                <StepTimeline
+                  steps={value.steps}
+                  runStatus={value.run.status}
+                  runError={value.run.error?.message}
+                  personName={names.personName}
+                />
+              </InfoCard>
+            </Box>
+            <ResourceChanges
+              runId={runId}
+              stepsKey={value.steps.map(step => step.status).join()}
+            />
+          </>
+        )}
+      </Box>
+    </DataAsOf>
   );
 };

@@ -5,12 +5,13 @@ import {
   StepExecution,
   leasedRunnerSilentAfterMs,
   StepLease,
+  unheardSince,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import Alert from '@material-ui/lab/Alert';
 import AlertTitle from '@material-ui/lab/AlertTitle';
-import { useNow } from '../common/useNow';
+import { useNowAsOfData } from '../common/DataAsOf';
 import { WarningText } from '../common/WarningText';
 import { useRunnersCardLink } from '../Runners/useRunnersCardLink';
 
@@ -33,7 +34,7 @@ function unansweredClaimMs(lease: StepLease, now: number): number | undefined {
     Date.parse(lease.renewedAt),
     Date.parse(lease.lastHeardAt),
   );
-  const sinceClaimMs = now - claimed;
+  const sinceClaimMs = now - unheardSince(claimed, lease.serviceReachableSince);
   return heard - claimed < 1000 && sinceClaimMs >= CLAIM_UNANSWERED_AFTER_MS
     ? sinceClaimMs
     : undefined;
@@ -58,14 +59,22 @@ function quietAfterMs(lease: StepLease): number {
  * append) for three of them, at least ten seconds: a runner killed mid-step read silent only
  * 20–30 s later. Any runner that let half the lease pass without renewing it has missed
  * heartbeats, also while its logs still arrive. So is one not heard from since its claim, ten
- * seconds after it (`unansweredMs`).
+ * seconds after it (`unansweredMs`). Each counts from the service's return where it came back
+ * since (`serviceReachableSince`): a runner cannot be heard by a service that is down.
  */
 export function leaseSilence(lease: StepLease, now: number) {
   const renewed = Date.parse(lease.renewedAt);
   const expires = Date.parse(lease.expiresAt);
-  const silentMs = Math.max(0, now - renewed);
+  // Not while the service was down: it could not hear the runner (`serviceReachableSince`).
+  const silentMs = Math.max(
+    0,
+    now - unheardSince(renewed, lease.serviceReachableSince),
+  );
   const unansweredMs = unansweredClaimMs(lease, now);
-  const heard = Math.max(renewed, Date.parse(lease.lastHeardAt ?? '') || 0);
+  const heard = unheardSince(
+    Math.max(renewed, Date.parse(lease.lastHeardAt ?? '') || 0),
+    lease.serviceReachableSince,
+  );
   const quiet =
     lease.heartbeatIntervalMs !== undefined &&
     now - heard > quietAfterMs(lease);
@@ -143,7 +152,14 @@ function silentRunnerText(
     default: {
       const quietMs = Math.min(
         silentMs,
-        Math.max(0, now - Date.parse(lease.lastHeardAt!)),
+        Math.max(
+          0,
+          now -
+            unheardSince(
+              Date.parse(lease.lastHeardAt!),
+              lease.serviceReachableSince,
+            ),
+        ),
       );
       return `${name} has not been heard from for ${formatDuration(quietMs)}`;
     }
@@ -151,7 +167,8 @@ function silentRunnerText(
 }
 
 function useLeaseSilence(lease: StepLease | undefined) {
-  const now = useNow(1_000, lease !== undefined);
+  // As of the view's last answer: the service could not tell of a heartbeat since.
+  const now = useNowAsOfData(1_000, lease !== undefined);
   return lease && { ...leaseSilence(lease, now), now };
 }
 

@@ -12,6 +12,7 @@ import { useLiveRuns } from '../common/useLiveRuns';
 import { useLivePolling } from '../common/useLivePolling';
 import { LIVE_POLL_MS } from '../common/livePolling';
 import { LoadNotes } from '../common/LoadNotes';
+import { DataAsOf } from '../common/DataAsOf';
 import { ConnectRunnerButton } from './ConnectRunnerButton';
 import { Timestamp } from '../common/Timestamp';
 import { RunnerStatusLabel } from './RunnerStatusLabel';
@@ -256,73 +257,76 @@ export const RunnersCard = ({
   );
 
   return (
-    <TableCard
-      title="Runners"
-      subheader="Runners execute the plan, apply and destroy steps of pipeline runs."
-      action={
-        isAdmin && page?.data.length ? (
-          <ConnectRunnerButton onConnected={connected} />
-        ) : undefined
-      }
-      notes={<LoadNotes state={runners} />}
-      footer={
-        page &&
-        (runners.hasPrevious || runners.hasNext) && (
-          <Box
-            display="flex"
-            alignItems="center"
-            justifyContent="flex-end"
-            style={{ gap: 8 }}
-          >
-            <Typography variant="body2">
-              Runners {runners.first}–{runners.first + page.data.length - 1} of{' '}
-              {page.meta.totalCount}
-            </Typography>
-            <Button
-              size="small"
-              disabled={!runners.hasPrevious}
-              onClick={runners.previous}
-            >
-              Previous
-            </Button>
-            <Button
-              size="small"
-              disabled={!runners.hasNext}
-              onClick={runners.next}
-            >
-              Next
-            </Button>
-          </Box>
-        )
-      }
-    >
-      <LoadingTable
-        options={CARD_TABLE_OPTIONS}
-        loading={runners.loading && !page}
-        loadingLabel="Loading runners"
-        columns={columns}
-        data={onlineFirst(page?.data ?? []).map(runner => ({
-          ...runner,
-          sharesId: shared.has(runner.runnerId),
-          currentRunTitle:
-            runner.currentPipelineRunId &&
-            runTitles?.get(runner.currentPipelineRunId),
-        }))}
-        emptyContent={
-          <CardBody>
-            <Typography gutterBottom>
-              No runner has connected yet: runs with plan, apply or destroy
-              steps wait until one does.
-            </Typography>
-            {isAdmin && <ConnectRunnerButton onConnected={connected} />}
-            {isAdmin === false && (
-              <Typography variant="body2" color="textSecondary">
-                An organization admin can connect one.
-              </Typography>
-            )}
-          </CardBody>
+    // Runners' silence is judged as of the list's last answer from the service.
+    <DataAsOf state={runners}>
+      <TableCard
+        title="Runners"
+        subheader="Runners execute the plan, apply and destroy steps of pipeline runs."
+        action={
+          isAdmin && page?.data.length ? (
+            <ConnectRunnerButton onConnected={connected} />
+          ) : undefined
         }
-      />
-    </TableCard>
+        notes={<LoadNotes state={runners} />}
+        footer={
+          page &&
+          (runners.hasPrevious || runners.hasNext) && (
+            <Box
+              display="flex"
+              alignItems="center"
+              justifyContent="flex-end"
+              style={{ gap: 8 }}
+            >
+              <Typography variant="body2">
+                Runners {runners.first}–{runners.first + page.data.length - 1}{' '}
+                of {page.meta.totalCount}
+              </Typography>
+              <Button
+                size="small"
+                disabled={!runners.hasPrevious}
+                onClick={runners.previous}
+              >
+                Previous
+              </Button>
+              <Button
+                size="small"
+                disabled={!runners.hasNext}
+                onClick={runners.next}
+              >
+                Next
+              </Button>
+            </Box>
+          )
+        }
+      >
+        <LoadingTable
+          options={CARD_TABLE_OPTIONS}
+          loading={runners.loading && !page}
+          loadingLabel="Loading runners"
+          columns={columns}
+          data={onlineFirst(page?.data ?? []).map(runner => ({
+            ...runner,
+            sharesId: shared.has(runner.runnerId),
+            currentRunTitle:
+              runner.currentPipelineRunId &&
+              runTitles?.get(runner.currentPipelineRunId),
+          }))}
+          emptyContent={
+            <CardBody>
+              <Typography gutterBottom>
+                No runner has connected yet: runs with plan, apply or destroy
+                steps wait until one does.
+              </Typography>
+              {isAdmin && <ConnectRunnerButton onConnected={connected} />}
+              {isAdmin === false && (
+                <Typography variant="body2" color="textSecondary">
+                  An organization admin can connect one.
+                </Typography>
+              )}
+            </CardBody>
+          }
+        />
+      </TableCard>
+    </DataAsOf>
   );
 };

@@ -2,7 +2,7 @@ import {
   idleRunnerSilenceMs,
   Runner,
 } from '@infra-delivery/plugin-infra-delivery-common';
-import { useNow } from '../common/useNow';
+import { useNowAsOfData } from '../common/DataAsOf';
 import { leaseSilence } from '../PipelineRunsContent/StepRunner';
 
 /**
@@ -10,7 +10,9 @@ import { leaseSilence } from '../PipelineRunsContent/StepRunner';
  * lost), which it would not be told from for the minute until it goes offline: free, it no
  * longer asks for work (the rule by which a run waiting for it says it may have stopped, also
  * a few seconds after its held claim dropped); working on a step, it went unheard.
- * Read again every few seconds, as the list is between its reloads.
+ * Read again every few seconds, as the list is between its reloads; judged as of the list's last
+ * answer while a reload goes unanswered (`DataAsOf`): while the backend restarted, the card said
+ * "Silent — Idle, but no longer asks for work" of a runner that was only waiting for it.
  */
 export function useRunnerSilent(
   runner: Pick<
@@ -21,10 +23,12 @@ export function useRunnerSilent(
     | 'lastSeenAt'
     | 'pollIntervalMs'
     | 'claimDroppedAt'
+    | 'serviceReachableSince'
   >,
 ): boolean {
   const online = runner.status === 'ONLINE';
-  const now = useNow(5_000, online);
+  // As of the card's last answer: while the service does not answer, it cannot hear the runner.
+  const now = useNowAsOfData(5_000, online);
   if (!online) {
     return false;
   }
