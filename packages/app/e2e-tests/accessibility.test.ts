@@ -167,6 +167,15 @@ test('the Infrastructure page has no axe-core violations', async ({ page }) => {
   await page.goto('/infra-delivery/cloud-accounts');
   await expect(page.getByText('Production (demo)').first()).toBeVisible();
   await check(page, 'the Cloud accounts tab', 'cloud-accounts');
+  // The onboarding of an account: its dialog was unnamed (aria-dialog-name, serious).
+  await page.getByRole('button', { name: 'Connect Sandbox (demo)' }).click();
+  const connect = page.getByRole('dialog', { name: 'Connect Sandbox (demo)' });
+  await expect(
+    connect.getByRole('link', { name: 'Download the template' }),
+  ).toBeVisible();
+  await check(page, 'the connect-an-account dialog', 'connect-cloud-account');
+  await connect.getByRole('button', { name: 'Close' }).click();
+  await expect(connect).toBeHidden();
 
   await page.goto('/infra-delivery/organization');
   await expect(page.getByText('API keys').first()).toBeVisible();
@@ -182,6 +191,12 @@ test('the Infrastructure page has no axe-core violations', async ({ page }) => {
     page.getByRole('dialog', { name: 'Invite a member' }).getByLabel(/^Email/),
   ).toBeVisible();
   await check(page, 'the invite dialog', 'invite-member');
+  await cancelDialog(page);
+  await page.getByRole('button', { name: 'Create API key' }).click();
+  await expect(
+    page.getByRole('dialog', { name: /API key/ }).getByLabel(/^Name/),
+  ).toBeVisible();
+  await check(page, 'the create-an-API-key dialog', 'create-api-key');
   await cancelDialog(page);
   await page.getByRole('button', { name: 'Connect a runner' }).click();
   await expect(page.getByRole('dialog')).toBeVisible();
@@ -303,7 +318,76 @@ test('the entity tabs have no axe-core violations', async ({ page }) => {
 
   await page.goto(`${ENTITY}/infra-metrics`);
   await expect(page.getByLabel('Time range').first()).toBeVisible();
+  // Each chart reads as what its series did, not as its tick labels.
+  await expect(
+    page.getByRole('img', {
+      name: /^CPU utilization \(%\), average per 1 min: \d+ datapoints from .+ Lowest .+ highest .+ latest .+\.$/,
+    }),
+  ).toBeVisible();
   await check(page, 'the Metrics tab', 'metrics-tab');
+});
+
+test.describe('in the dark theme, at 1,440 px', () => {
+  test.use({ viewport: { width: 1440, height: 900 } });
+  test.beforeEach(async ({ page }) => {
+    // Backstage keeps the chosen theme in local storage, read as the app starts.
+    await page.addInitScript(() => localStorage.setItem('theme', 'dark'));
+  });
+
+  test('the main pages and dialogs have no axe-core violations', async ({
+    page,
+  }) => {
+    test.setTimeout(180_000);
+    await signIn(page, '/infra-delivery');
+    await expect(page.getByText('Waiting for approval').first()).toBeVisible();
+    // The dark theme is on: the page's background is dark.
+    expect(
+      await page.evaluate(() => {
+        const [r, g, b] = getComputedStyle(document.body)
+          .backgroundColor.match(/\d+/g)!
+          .map(Number);
+        return r + g + b;
+      }),
+    ).toBeLessThan(3 * 80);
+    await check(page, 'the Overview tab, dark', 'dark-infrastructure-overview');
+
+    await page.goto('/infra-delivery/runs');
+    const run = page.getByRole('link', { name: /Raise the alert thresholds/ });
+    await expect(run.first()).toBeVisible();
+    await check(page, 'the Runs tab, dark', 'dark-infrastructure-runs');
+    await run.first().click();
+    await expect(page.getByText('Resource changes (3)')).toBeVisible();
+    await check(page, 'a run page, dark', 'dark-run-page');
+    await page.getByRole('button', { name: 'Approve', exact: true }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await check(page, 'the approve dialog, dark', 'dark-approve-dialog');
+    await cancelDialog(page);
+
+    await page.goto('/infra-delivery/organization');
+    await expect(page.getByText('API keys').first()).toBeVisible();
+    await check(page, 'the Organization tab, dark', 'dark-organization');
+
+    await page.goto(`${ENTITY}/infra-stacks`);
+    const monitoring = page.getByRole('row', { name: /Monitoring/ });
+    await expect(monitoring).toBeVisible();
+    await check(page, 'the Stacks tab, dark', 'dark-stacks-tab');
+    await monitoring.getByRole('button', { name: 'Plan & apply' }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await check(page, 'the plan-and-apply dialog, dark', 'dark-plan-and-apply');
+    await cancelDialog(page);
+
+    await page.goto(`${ENTITY}/infra-deployments`);
+    await expect(
+      page.getByRole('row', { name: /Release 1\.1\.0/ }),
+    ).toBeVisible();
+    await check(page, 'the Deployments tab, dark', 'dark-deployments-tab');
+
+    await page.goto(`${ENTITY}/infra-metrics`);
+    await expect(
+      page.getByRole('img', { name: /^CPU utilization \(%\)/ }),
+    ).toBeVisible();
+    await check(page, 'the Metrics tab, dark', 'dark-metrics-tab');
+  });
 });
 
 test("the stack template's form fields have no axe-core violations", async ({

@@ -454,6 +454,25 @@ describe('CloudAccountsPage', () => {
     expect(await rowOf('Production')).toBeInTheDocument();
   });
 
+  it('names the connect dialog by its title, as a screen reader announces it', async () => {
+    const user = userEvent.setup();
+    await renderPage();
+
+    const row = await rowOf('Sandbox');
+    const opener = within(row).getByRole('button', { name: 'Connect Sandbox' });
+    await user.click(opener);
+
+    // Unnamed, it was announced only as "dialog" (axe-core: aria-dialog-name, serious).
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Connect Sandbox',
+    });
+    expect(
+      await within(dialog).findByRole('link', {
+        name: 'Download the template',
+      }),
+    ).toBeVisible();
+  });
+
   it('opens the upgrade of an outdated account with the latest template', async () => {
     const user = userEvent.setup();
     await renderPage();

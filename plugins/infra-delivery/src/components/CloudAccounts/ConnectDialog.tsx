@@ -9,7 +9,7 @@ import DialogTitle from '@material-ui/core/DialogTitle';
 import Link from '@material-ui/core/Link';
 import Typography from '@material-ui/core/Typography';
 import Alert from '@material-ui/lab/Alert';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { ErrorPanel } from '../common/ErrorPanel';
@@ -59,6 +59,7 @@ export const ConnectDialog = ({
   onClose: (changed: boolean) => void;
 }) => {
   const client = useApi(infraDeliveryApiRef);
+  const titleId = useId();
   const template = useAsync(
     () =>
       client.call('getCloudAccountTemplateUrl', { params: { id: account.id } }),
@@ -106,8 +107,9 @@ export const ConnectDialog = ({
       onClose={() => onClose(current !== account)}
       fullWidth
       maxWidth="sm"
+      aria-labelledby={titleId}
     >
-      <DialogTitle>Connect {account.name}</DialogTitle>
+      <DialogTitle id={titleId}>Connect {account.name}</DialogTitle>
       <DialogContent>
         {template.loading && <Progress />}
         {template.error && <ErrorPanel error={template.error} />}

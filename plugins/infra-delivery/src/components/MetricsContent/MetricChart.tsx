@@ -18,6 +18,7 @@ import { ErrorPanel } from '../common/ErrorPanel';
 import { MetricSpec } from './metricSpecs';
 import { tickLabel, timeTicks } from './timeTicks';
 import { axisUnit, formatMetricValue } from './metricUnits';
+import { chartSummary } from './chartSummary';
 import { CARD_HEADING } from '../common/cardHeading';
 import { Reloading } from '../common/Reloading';
 
@@ -108,54 +109,74 @@ export const MetricChart = ({
           <Typography>No datapoints in this window.</Typography>
         )}
         {value && value.datapoints.length > 0 && (
-          <ResponsiveContainer width="100%" height={240}>
-            <LineChart data={points}>
-              <CartesianGrid strokeDasharray="3 3" stroke={palette.divider} />
-              <XAxis
-                dataKey="time"
-                type="number"
-                scale="time"
-                domain={[start, end]}
-                ticks={timeTicks(start, end)}
-                tickFormatter={tickLabel(end - start)}
-                tick={ticks}
-                stroke={palette.text.secondary}
-              />
-              <YAxis
-                unit={axisUnit(value.unit)}
-                // Byte counts in KiB, MiB…, others with thousands separated ("225,000"), as
-                // the tooltip gives them.
-                tickFormatter={tick =>
-                  value.unit.startsWith('Bytes')
-                    ? formatMetricValue(Number(tick), value.unit)
-                    : Number(tick).toLocaleString()
-                }
-                tick={ticks}
-                stroke={palette.text.secondary}
-              />
-              <Tooltip
-                labelFormatter={label => time(Number(label))}
-                separator=": "
-                formatter={point => [
-                  formatMetricValue(Number(point), value.unit),
-                  metric.statistic,
-                ]}
-                contentStyle={{
-                  background: palette.background.paper,
-                  color: palette.text.primary,
-                  borderColor: palette.divider,
-                }}
-              />
-              <Line
-                type="monotone"
-                dataKey="value"
-                dot={false}
-                isAnimationActive={false}
-                stroke={palette.primary.main}
-                strokeWidth={2}
-              />
-            </LineChart>
-          </ResponsiveContainer>
+          // A picture to assistive technology, named by what it shows: the lowest, highest
+          // and latest values and when (the SVG alone was named by its tick labels). Its
+          // drawing is hidden from it: Chromium kept the SVG's parts under the picture.
+          <div
+            role="img"
+            aria-label={chartSummary({
+              title: metric.title,
+              statistic: metric.statistic,
+              period: window.period,
+              unit: value.unit,
+              points,
+              time,
+            })}
+          >
+            <div aria-hidden="true">
+              <ResponsiveContainer width="100%" height={240}>
+                <LineChart data={points}>
+                  <CartesianGrid
+                    strokeDasharray="3 3"
+                    stroke={palette.divider}
+                  />
+                  <XAxis
+                    dataKey="time"
+                    type="number"
+                    scale="time"
+                    domain={[start, end]}
+                    ticks={timeTicks(start, end)}
+                    tickFormatter={tickLabel(end - start)}
+                    tick={ticks}
+                    stroke={palette.text.secondary}
+                  />
+                  <YAxis
+                    unit={axisUnit(value.unit)}
+                    // Byte counts in KiB, MiB…, others with thousands separated ("225,000"), as
+                    // the tooltip gives them.
+                    tickFormatter={tick =>
+                      value.unit.startsWith('Bytes')
+                        ? formatMetricValue(Number(tick), value.unit)
+                        : Number(tick).toLocaleString()
+                    }
+                    tick={ticks}
+                    stroke={palette.text.secondary}
+                  />
+                  <Tooltip
+                    labelFormatter={label => time(Number(label))}
+                    separator=": "
+                    formatter={point => [
+                      formatMetricValue(Number(point), value.unit),
+                      metric.statistic,
+                    ]}
+                    contentStyle={{
+                      background: palette.background.paper,
+                      color: palette.text.primary,
+                      borderColor: palette.divider,
+                    }}
+                  />
+                  <Line
+                    type="monotone"
+                    dataKey="value"
+                    dot={false}
+                    isAnimationActive={false}
+                    stroke={palette.primary.main}
+                    strokeWidth={2}
+                  />
+                </LineChart>
+              </ResponsiveContainer>
+            </div>
+          </div>
         )}
       </Reloading>
     </InfoCard>

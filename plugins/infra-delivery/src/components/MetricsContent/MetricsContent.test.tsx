@@ -263,6 +263,27 @@ describe('MetricsContent', () => {
     }
   });
 
+  it('gives each chart a text alternative: what the series did, in words', async () => {
+    serveMetrics();
+    await renderEntityContent(<MetricsContent />, annotated);
+
+    // A screen reader read the chart by its tick labels ("06:00 AM 12:00 PM … 0% 15% 30%").
+    const cpu = await cardOf('CPU utilization (%)');
+    const chart = await within(cpu).findByRole('img', {
+      name: /^CPU utilization \(%\), average per 1 min: 3 datapoints from .+ to .+\. Lowest 20% at .+, highest 60% at .+, latest 60%\.$/,
+    });
+    // The picture it names is the chart, whose drawing assistive technology skips.
+    expect(
+      chart.querySelector('[aria-hidden="true"] .recharts-line-curve'),
+    ).not.toBeNull();
+    const requestCount = await cardOf('Request count (sum)');
+    expect(
+      await within(requestCount).findByRole('img', {
+        name: /^Request count \(sum\), sum per 1 min: 3 datapoints .+ Lowest 20 at .+, highest 60 at .+, latest 60\.$/,
+      }),
+    ).toBeInTheDocument();
+  });
+
   it('offers only the periods the service keeps for a range of 30 days', async () => {
     serveMetrics();
     await renderEntityContent(<MetricsContent />, annotated);

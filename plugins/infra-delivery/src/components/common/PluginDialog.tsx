@@ -68,10 +68,22 @@ function keepTabRoundTheControls(event: KeyboardEvent<HTMLElement>) {
 }
 
 /**
- * Every dialog of the plugin: MUI's, with the focus put in it as it opens, shown as a ring,
- * and kept on its fields and buttons under Tab.
+ * A dialog's accessible name: the id of its title (`aria-labelledby`), or the name itself. A
+ * screen reader announces a dialog by it as the focus goes in; without one it said only
+ * "dialog" (axe-core's aria-dialog-name, serious: the cloud account's connect dialog).
  */
-export const PluginDialog = ({ PaperProps, ...props }: DialogProps) => {
+type DialogName =
+  | { 'aria-labelledby': string; 'aria-label'?: never }
+  | { 'aria-label': string; 'aria-labelledby'?: never };
+
+/**
+ * Every dialog of the plugin: MUI's, with the focus put in it as it opens, shown as a ring,
+ * and kept on its fields and buttons under Tab. It must be named (see `DialogName`).
+ */
+export const PluginDialog = ({
+  PaperProps,
+  ...props
+}: Omit<DialogProps, 'aria-labelledby' | 'aria-label'> & DialogName) => {
   const { focusRing } = useFocusRingStyles();
   return (
     <Dialog
