@@ -26,6 +26,30 @@ describe('DeploymentsContent', () => {
     'infra-delivery.io/ecs-service': 'payments/payments-api',
   });
 
+  /**
+   * The tab over `history`, where a rollback to d1 starts `rollback` at the top of the history;
+   * returns the signals that announce its changes.
+   */
+  const renderRollingBack = async (
+    history: Deployment[],
+    rollback: Deployment,
+  ) => {
+    server.use(
+      http.get(`${baseUrl}/deployments`, () =>
+        HttpResponse.json(list(history)),
+      ),
+      http.post(`${baseUrl}/deployments/d1/rollback`, () => {
+        history.unshift(rollback);
+        return HttpResponse.json({ data: rollback }, { status: 201 });
+      }),
+    );
+    const signals = fakeSignals();
+    await renderEntityContent(<DeploymentsContent />, annotated, {
+      signals: signals.api,
+    });
+    return signals;
+  };
+
   it('asks for the ECS service annotation', async () => {
     await renderEntityContent(<DeploymentsContent />, entity());
     expect(
@@ -45,19 +69,7 @@ describe('DeploymentsContent', () => {
       triggerSource: 'ROLLBACK',
       rollbackToDeploymentId: 'd1',
     };
-    server.use(
-      http.get(`${baseUrl}/deployments`, () =>
-        HttpResponse.json(list(history)),
-      ),
-      http.post(`${baseUrl}/deployments/d1/rollback`, () => {
-        history.unshift(rollback);
-        return HttpResponse.json({ data: rollback }, { status: 201 });
-      }),
-    );
-    const signals = fakeSignals();
-    await renderEntityContent(<DeploymentsContent />, annotated, {
-      signals: signals.api,
-    });
+    const signals = await renderRollingBack(history, rollback);
 
     expect(await screen.findByText('Deploy app:3')).toBeInTheDocument();
     // The service by its name, its cluster under it.
@@ -155,19 +167,7 @@ describe('DeploymentsContent', () => {
       triggerSource: 'ROLLBACK',
       rollbackToDeploymentId: 'd1',
     };
-    server.use(
-      http.get(`${baseUrl}/deployments`, () =>
-        HttpResponse.json(list(history)),
-      ),
-      http.post(`${baseUrl}/deployments/d1/rollback`, () => {
-        history.unshift(rollback);
-        return HttpResponse.json({ data: rollback }, { status: 201 });
-      }),
-    );
-    const signals = fakeSignals();
-    await renderEntityContent(<DeploymentsContent />, annotated, {
-      signals: signals.api,
-    });
+    const signals = await renderRollingBack(history, rollback);
     await userEvent.click(
       await screen.findByRole('button', {
         name: 'Roll back to “Deploy app:1”',
