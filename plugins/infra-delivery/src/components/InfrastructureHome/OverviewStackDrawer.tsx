@@ -1,12 +1,60 @@
 import { Progress } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
+import {
+  PipelineRun,
+  Stack,
+} from '@infra-delivery/plugin-infra-delivery-common';
+import { useState } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
+import { useActionMessage } from '../common/ActionMessage';
 import { useOpenedDrawer } from '../common/drawerLinks';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { SideDrawer } from '../common/SideDrawer';
+import { useCanExecuteRuns } from '../common/useCanExecuteRuns';
 import { useRunPagePath } from '../common/useInfrastructurePath';
 import { StackDrawer } from '../StacksContent/StackDrawer';
+import { startedRunOutcome } from '../StacksContent/startedRunOutcome';
+import { PlanAndApplyButton } from '../StacksContent/PlanAndApplyButton';
+
+/**
+ * The stack's details with Plan & apply at the top, for those who may start runs: the stack
+ * template links here ("its page"), and a stack it created a moment ago offered nothing to
+ * press — its catalog entity, whose Stacks tab has the button, comes only with the catalog's
+ * next refresh. The message links to the run started, where its plan and Approve are.
+ */
+const StackWithPlanAndApply = ({
+  stack,
+  onClose,
+}: {
+  stack: Stack;
+  onClose: () => void;
+}) => {
+  const runPath = useRunPagePath();
+  const canExecute = useCanExecuteRuns();
+  const { message, say } = useActionMessage();
+  // The run started here: the details' run history reads again when it changes.
+  const [started, setStarted] = useState<PipelineRun>();
+  const planAndApply = (
+    <PlanAndApplyButton
+      stack={stack}
+      onDone={({ data: run }) => {
+        setStarted(run);
+        say(startedRunOutcome(`A plan of ${stack.name}`, run, runPath(run.id)));
+      }}
+    />
+  );
+  return (
+    <StackDrawer
+      stack={stack}
+      runPath={runPath}
+      latestRun={started}
+      onClose={onClose}
+      message={message}
+      actions={canExecute ? planAndApply : undefined}
+    />
+  );
+};
 
 /** The stack of `stackId`, read by its id, in a drawer; a drawer that says why when it cannot be read. */
 const StackByIdDrawer = ({
@@ -17,15 +65,12 @@ const StackByIdDrawer = ({
   onClose: () => void;
 }) => {
   const client = useApi(infraDeliveryApiRef);
-  const runPath = useRunPagePath();
   const { value, loading, error } = useAsync(
     () => client.call('getStack', { params: { id: stackId } }),
     [client, stackId],
   );
   if (value) {
-    return (
-      <StackDrawer stack={value.data} runPath={runPath} onClose={onClose} />
-    );
+    return <StackWithPlanAndApply stack={value.data} onClose={onClose} />;
   }
   return (
     <SideDrawer title="Stack" onClose={onClose}>
