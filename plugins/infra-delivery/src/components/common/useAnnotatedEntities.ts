@@ -4,17 +4,25 @@ import { catalogApiRef } from '@backstage/plugin-catalog-react';
 import useAsync from 'react-use/esm/useAsync';
 
 /**
- * The catalog entities whose `annotation` holds one of `values`, by that value, read in one
- * request; none in an app without the catalog. The first entity found for a value wins.
+ * The catalog entities (of `kind`, where given) whose `annotation` holds one of `values`, by
+ * that value, read in one request; none in an app without the catalog. The first entity found
+ * for a value wins.
  */
-export function useAnnotatedEntities(annotation: string, values: string[]) {
+export function useAnnotatedEntities(
+  annotation: string,
+  values: string[],
+  kind?: string,
+) {
   const catalogApi = useApiHolder().get(catalogApiRef);
   const wanted = [...new Set(values)].sort();
   return useAsync(async () => {
     const byValue = new Map<string, CompoundEntityRef>();
     if (!catalogApi || wanted.length === 0) return byValue;
     const { items } = await catalogApi.getEntities({
-      filter: { [`metadata.annotations.${annotation}`]: wanted },
+      filter: {
+        [`metadata.annotations.${annotation}`]: wanted,
+        ...(kind ? { kind } : {}),
+      },
       fields: [
         'kind',
         'metadata.namespace',
@@ -23,6 +31,8 @@ export function useAnnotatedEntities(annotation: string, values: string[]) {
       ],
     });
     for (const entity of items) {
+      // Asked of the catalog too; checked here as well, for catalogs that ignore the filter.
+      if (kind && entity.kind.toLowerCase() !== kind.toLowerCase()) continue;
       const value = entity.metadata.annotations?.[annotation];
       if (value && !byValue.has(value)) {
         byValue.set(value, {
@@ -34,5 +44,5 @@ export function useAnnotatedEntities(annotation: string, values: string[]) {
     }
     return byValue;
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [catalogApi, annotation, wanted.join(',')]);
+  }, [catalogApi, annotation, kind, wanted.join(',')]);
 }
