@@ -4,7 +4,7 @@ import {
   PipelineRun,
   Stack,
 } from '@infra-delivery/plugin-infra-delivery-common';
-import { useState } from 'react';
+import { useReducer, useState } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { useActionMessage } from '../common/ActionMessage';
@@ -14,7 +14,13 @@ import { SideDrawer } from '../common/SideDrawer';
 import { useCanExecuteRuns } from '../common/useCanExecuteRuns';
 import { useRunPagePath } from '../common/useInfrastructurePath';
 import { StackDrawer } from '../StacksContent/StackDrawer';
-import { startedRunOutcome } from '../StacksContent/startedRunOutcome';
+import {
+  hasSettled,
+  startedRunOutcome,
+} from '../StacksContent/startedRunOutcome';
+import { isActiveRun, LIVE_POLL_MS } from '../common/livePolling';
+import { useLiveRuns } from '../common/useLiveRuns';
+import { useLivePolling } from '../common/useLivePolling';
 import { PlanAndApplyButton } from '../StacksContent/PlanAndApplyButton';
 
 /**
@@ -30,17 +36,42 @@ const StackWithPlanAndApply = ({
   stack: Stack;
   onClose: () => void;
 }) => {
+  const client = useApi(infraDeliveryApiRef);
   const runPath = useRunPagePath();
   const canExecute = useCanExecuteRuns();
-  const { message, say } = useActionMessage();
-  // The run started here: the details' run history reads again when it changes.
+  // The run started here, read again as the service announces runs (or every few seconds
+  // while it is under way, in an app without signals): the message follows it — "is waiting
+  // for a runner" must not stand above its Succeeded — and the run history reads again as it
+  // changes.
   const [started, setStarted] = useState<PipelineRun>();
+  const [version, refresh] = useReducer((n: number) => n + 1, 0);
+  const { value: read } = useAsync(
+    async () =>
+      started &&
+      (await client.call('getPipelineRun', { params: { id: started.id } }))
+        .data,
+    [client, started?.id, version],
+  );
+  const run = read && read.id === started?.id ? read : started;
+  useLiveRuns(refresh);
+  useLivePolling(
+    refresh,
+    run && isActiveRun(run.status) ? LIVE_POLL_MS : undefined,
+  );
+  const what = `A plan of ${stack.name}`;
+  const { message, say } = useActionMessage(
+    id => run?.id === id && hasSettled(run),
+    id =>
+      run?.id === id
+        ? startedRunOutcome(what, run, runPath(run.id))
+        : undefined,
+  );
   const planAndApply = (
     <PlanAndApplyButton
       stack={stack}
-      onDone={({ data: run }) => {
-        setStarted(run);
-        say(startedRunOutcome(`A plan of ${stack.name}`, run, runPath(run.id)));
+      onDone={({ data: startedRun }) => {
+        setStarted(startedRun);
+        say(startedRunOutcome(what, startedRun, runPath(startedRun.id)));
       }}
     />
   );
@@ -48,7 +79,7 @@ const StackWithPlanAndApply = ({
     <StackDrawer
       stack={stack}
       runPath={runPath}
-      latestRun={started}
+      latestRun={run}
       onClose={onClose}
       message={message}
       actions={canExecute ? planAndApply : undefined}
