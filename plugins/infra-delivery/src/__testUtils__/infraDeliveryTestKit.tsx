@@ -7,9 +7,11 @@ import {
   TestApiPair,
 } from '@backstage/frontend-test-utils';
 import {
+  catalogApiRef,
   EntityProvider,
   entityRouteRef,
 } from '@backstage/plugin-catalog-react';
+import { catalogApiMock } from '@backstage/plugin-catalog-react/testUtils';
 import {
   NotificationsApi,
   notificationsApiRef,
@@ -166,6 +168,8 @@ export interface TestAppOptions {
    * an external route mounted at a path is bound to it.
    */
   mountedRoutes?: Record<string, RouteRef | ExternalRouteRef>;
+  /** The catalog's entities; without them the app has no catalog API. */
+  catalogEntities?: Entity[];
 }
 
 /**
@@ -202,6 +206,14 @@ export function renderWithService(
     permission,
     ...(signals ? [[signalApiRef, signals] as const] : []),
     ...(notifications ? [[notificationsApiRef, notifications] as const] : []),
+    ...(options.catalogEntities
+      ? [
+          [
+            catalogApiRef,
+            catalogApiMock({ entities: options.catalogEntities }),
+          ] as const,
+        ]
+      : []),
   ];
   return renderInTestApp(element, {
     config,

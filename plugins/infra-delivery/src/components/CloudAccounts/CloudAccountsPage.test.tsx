@@ -1,6 +1,12 @@
+import { Entity } from '@backstage/catalog-model';
 import { ExternalRouteRef } from '@backstage/frontend-plugin-api';
 import { renderInTestApp } from '@backstage/frontend-test-utils';
-import { CloudAccount } from '@infra-delivery/plugin-infra-delivery-common';
+import { catalogApiRef, entityRouteRef } from '@backstage/plugin-catalog-react';
+import { catalogApiMock } from '@backstage/plugin-catalog-react/testUtils';
+import {
+  ANNOTATION_CLOUD_ACCOUNT,
+  CloudAccount,
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
@@ -315,6 +321,37 @@ describe('CloudAccountsPage', () => {
         .map(r => `${r.method} ${r.path}`)
         .sort(),
     ).toEqual(['GET /cloud-accounts', 'GET /me']);
+  });
+
+  it('links each account that the catalog has to its entity page', async () => {
+    // The catalog module's Resource of Production (its name cut and hashed where the id is
+    // long: found by its annotation, not by a name built here); Sandbox is not in the catalog
+    // yet.
+    const productionEntity: Entity = {
+      apiVersion: 'backstage.io/v1alpha1',
+      kind: 'Resource',
+      metadata: {
+        name: 'cloud-account-production',
+        namespace: 'default',
+        annotations: { [ANNOTATION_CLOUD_ACCOUNT]: connected.id },
+      },
+      spec: { type: 'cloud-account', owner: 'group:default/guests' },
+    };
+    const render = () =>
+      renderInTestApp(<CloudAccountsPage />, {
+        apis: [
+          [infraDeliveryApiRef, client],
+          [catalogApiRef, catalogApiMock({ entities: [productionEntity] })],
+        ],
+        mountedRoutes: { '/catalog/:namespace/:kind/:name': entityRouteRef },
+      });
+    const linkHref = '/catalog/default/resource/cloud-account-production';
+
+    await render();
+    const production = await screen.findByRole('link', { name: 'Production' });
+    expect(production).toHaveAttribute('href', linkHref);
+    const sandboxRow = await rowOf('Sandbox');
+    expect(within(sandboxRow).queryByRole('link')).not.toBeInTheDocument();
   });
 
   it('fits a 1,024 px screen: text wraps between words, actions stack, labels stay whole', async () => {

@@ -7,7 +7,10 @@ import {
   ROW_ACTIONS_STYLE,
   WRAP_BETWEEN_WORDS,
 } from '../common/tableOptions';
-import { CloudAccount } from '@infra-delivery/plugin-infra-delivery-common';
+import {
+  ANNOTATION_CLOUD_ACCOUNT,
+  CloudAccount,
+} from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
@@ -24,6 +27,9 @@ import { ButtonWithReason } from '../common/ButtonWithReason';
 import { useIsOrganizationAdmin } from '../common/useIsOrganizationAdmin';
 import { narrowerThan, useContainerWidth } from '../common/useContainerWidth';
 import { CardBody } from '../common/CardBody';
+import { MaybeLink } from '../common/MaybeLink';
+import { useAnnotatedEntities } from '../common/useAnnotatedEntities';
+import { useEntityPageLink } from '../common/useEntityTabLink';
 
 const AccountStatus = ({ account }: { account: CloudAccount }) => {
   if (account.status !== 'CONNECTED') {
@@ -87,6 +93,21 @@ export const CloudAccountsPage = () => {
       (await client.call('listCloudAccounts', { query: { limit: 500 } })).data,
     [client],
   );
+  // Each account's Resource in the catalog (the catalog module's, by its annotation), where
+  // its stacks show as its dependents: an account's name leads there, as stack names do.
+  const entities = useAnnotatedEntities(
+    ANNOTATION_CLOUD_ACCOUNT,
+    (accounts.value ?? []).map(account => account.id),
+  );
+  const entityPageLink = useEntityPageLink();
+  const accountName = (account: CloudAccount) => {
+    const entity = entities.value?.get(account.id);
+    return (
+      <MaybeLink to={entity && entityPageLink(entity)}>
+        {account.name}
+      </MaybeLink>
+    );
+  };
   const [connecting, setConnecting] = useState<CloudAccount>();
   const [adding, setAdding] = useState(false);
   const isAdmin = useIsOrganizationAdmin();
@@ -161,7 +182,7 @@ export const CloudAccountsPage = () => {
             cellStyle: WRAP_BETWEEN_WORDS,
             render: a => (
               <>
-                {a.name}
+                {accountName(a)}
                 <Typography
                   variant="caption"
                   color="textSecondary"
@@ -200,6 +221,7 @@ export const CloudAccountsPage = () => {
             title: 'Name',
             field: 'name',
             cellStyle: WRAP_BETWEEN_WORDS,
+            render: a => accountName(a),
           },
           {
             title: 'AWS account',

@@ -26,6 +26,30 @@ describe('DeploymentsContent', () => {
     'infra-delivery.io/ecs-service': 'payments/payments-api',
   });
 
+  /**
+   * The tab over `history`, where a rollback to d1 starts `rollback` at the top of the history;
+   * returns the signals that announce its changes.
+   */
+  const renderRollingBack = async (
+    history: Deployment[],
+    rollback: Deployment,
+  ) => {
+    server.use(
+      http.get(`${baseUrl}/deployments`, () =>
+        HttpResponse.json(list(history)),
+      ),
+      http.post(`${baseUrl}/deployments/d1/rollback`, () => {
+        history.unshift(rollback);
+        return HttpResponse.json({ data: rollback }, { status: 201 });
+      }),
+    );
+    const signals = fakeSignals();
+    await renderEntityContent(<DeploymentsContent />, annotated, {
+      signals: signals.api,
+    });
+    return signals;
+  };
+
   it('asks for the ECS service annotation', async () => {
     await renderEntityContent(<DeploymentsContent />, entity());
     expect(
@@ -45,19 +69,7 @@ describe('DeploymentsContent', () => {
       triggerSource: 'ROLLBACK',
       rollbackToDeploymentId: 'd1',
     };
-    server.use(
-      http.get(`${baseUrl}/deployments`, () =>
-        HttpResponse.json(list(history)),
-      ),
-      http.post(`${baseUrl}/deployments/d1/rollback`, () => {
-        history.unshift(rollback);
-        return HttpResponse.json({ data: rollback }, { status: 201 });
-      }),
-    );
-    const signals = fakeSignals();
-    await renderEntityContent(<DeploymentsContent />, annotated, {
-      signals: signals.api,
-    });
+    const signals = await renderRollingBack(history, rollback);
 
     expect(await screen.findByText('Deploy app:3')).toBeInTheDocument();
     // The service by its name, its cluster under it.
@@ -109,8 +121,8 @@ describe('DeploymentsContent', () => {
       }),
     ).toBeInTheDocument();
 
-    // The rollback succeeds: "started" is no longer news, and goes once it has stood long
-    // enough to be followed.
+    // The rollback succeeds: the message says so (not "started" above its Succeeded), and
+    // goes once it has stood long enough to be read.
     history[0] = { ...rollback, status: 'SUCCEEDED' };
     const deploymentReads = requestsTo('GET', '/deployments').length;
     const announceSucceeded = () =>
@@ -128,16 +140,65 @@ describe('DeploymentsContent', () => {
         deploymentReads,
       ),
     );
+    // (Found by its text: the open drawer hides the page from the accessibility tree.)
     expect(
-      screen.getByText('A rollback to “Deploy app:1” started.'),
+      await screen.findByText('A rollback to “Deploy app:1” succeeded.'),
     ).toBeInTheDocument();
+    expect(
+      screen.queryByText('A rollback to “Deploy app:1” started.'),
+    ).not.toBeInTheDocument();
     const restoreClock = afterUnderWayMessageMinimum();
     announceSucceeded();
     await waitFor(() =>
       expect(
-        screen.queryByText('A rollback to “Deploy app:1” started.'),
+        screen.queryByText('A rollback to “Deploy app:1” succeeded.'),
       ).not.toBeInTheDocument(),
     );
+    restoreClock();
+  });
+
+  it('says in its message that a rollback started here failed, and keeps saying it', async () => {
+    const history = [
+      deployment('d3', 'SUCCEEDED', 'app:3'),
+      deployment('d1', 'SUCCEEDED', 'app:1'),
+    ];
+    const rollback: Deployment = {
+      ...deployment('d4', 'IN_PROGRESS', 'app:1'),
+      triggerSource: 'ROLLBACK',
+      rollbackToDeploymentId: 'd1',
+    };
+    const signals = await renderRollingBack(history, rollback);
+    await userEvent.click(
+      await screen.findByRole('button', {
+        name: 'Roll back to “Deploy app:1”',
+      }),
+    );
+    await userEvent.click(
+      within(await screen.findByRole('dialog')).getByRole('button', {
+        name: 'Roll back',
+      }),
+    );
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'A rollback to “Deploy app:1” started.',
+    );
+
+    history[0] = { ...rollback, status: 'FAILED' };
+    const restoreClock = afterUnderWayMessageMinimum();
+    act(() =>
+      signals.announce('infra-delivery:deployments', {
+        deploymentId: rollback.id,
+        status: 'FAILED',
+        clusterName: 'payments',
+        serviceName: 'payments-api',
+      }),
+    );
+    await waitFor(() =>
+      expect(screen.getByRole('status')).toHaveTextContent(
+        'A rollback to “Deploy app:1” failed.',
+      ),
+    );
+    // Still there after the time a message about work under way stands at least.
+    expect(screen.getByRole('status')).toHaveTextContent('failed');
     restoreClock();
   });
 

@@ -5,12 +5,12 @@ import { useApi } from '@backstage/frontend-plugin-api';
 import { Deployment } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
-import { useReducer } from 'react';
+import { useReducer, useRef } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { DetailsButton } from '../common/DetailsButton';
 import { StartedAndTook } from '../common/StartedAndTook';
-import { useActionMessage } from '../common/ActionMessage';
+import { Outcome, useActionMessage } from '../common/ActionMessage';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { useCanExecuteRuns, useCanRollBack } from '../common/useCanExecuteRuns';
@@ -34,6 +34,32 @@ import { narrowerThan, useContainerWidth } from '../common/useContainerWidth';
 import { CardBody } from '../common/CardBody';
 
 const IN_FLIGHT = ['PENDING', 'IN_PROGRESS'];
+
+/** How a deployment started here is said to have ended, in the message that said it started. */
+const ENDED: Partial<Record<Deployment['status'], string>> = {
+  SUCCEEDED: 'succeeded',
+  FAILED: 'failed',
+  CANCELLED: 'was cancelled',
+};
+
+/**
+ * What the message of a deployment started here (`what`: "A rollback to “1.0.0”") says as
+ * the deployment stands: "A rollback to “1.0.0” started." stood above the rollback's
+ * Succeeded until the message went, and a rollback that failed went as silently.
+ */
+export function startedDeploymentOutcome(
+  what: string,
+  started: string,
+  deployment: Deployment | undefined,
+  open: Outcome['open'],
+): Outcome {
+  const ended = deployment && ENDED[deployment.status];
+  return {
+    text: `${what} ${ended ?? started}.`,
+    whileUnderWay: deployment?.id,
+    open,
+  };
+}
 
 /** Paused at a lifecycle hook: its last step names a hook nobody has continued yet. */
 function isPaused(deployment: Deployment): boolean {
@@ -78,9 +104,42 @@ export const DeploymentsView = ({
   const [openedId, setOpenedId] = useOpenedDrawer('deployment');
   const underWay = deployments.find(d => IN_FLIGHT.includes(d.status));
   const inFlight = Boolean(underWay);
-  const { message, say } = useActionMessage(id =>
-    deployments.some(d => d.id === id && !IN_FLIGHT.includes(d.status)),
+  // What each deployment started here is called in the message, and what it did at first.
+  const startedHere = useRef(
+    new Map<string, { what: string; started: string }>(),
   );
+  const { message, say } = useActionMessage(
+    // A failure stays said until the next action or Close: its row alone read as nothing.
+    id =>
+      deployments.some(
+        d =>
+          d.id === id && !IN_FLIGHT.includes(d.status) && d.status !== 'FAILED',
+      ),
+    id => {
+      const named = startedHere.current.get(id);
+      const deployment = deployments.find(d => d.id === id);
+      return named && deployment
+        ? startedDeploymentOutcome(named.what, named.started, deployment, {
+            label: 'Show it',
+            onClick: () => setOpenedId(id),
+          })
+        : undefined;
+    },
+  );
+  /** Says that a deployment started, and follows it in the message as it goes. */
+  const sayStarted = (
+    what: string,
+    started: string,
+    deployment: Deployment,
+  ) => {
+    startedHere.current.set(deployment.id, { what, started });
+    say(
+      startedDeploymentOutcome(what, started, deployment, {
+        label: 'Show it',
+        onClick: () => setOpenedId(deployment.id),
+      }),
+    );
+  };
   const opened = deployments.find(d => d.id === openedId);
 
   // Deployments progress on their own. The backend announces each change; only an app
@@ -237,14 +296,11 @@ export const DeploymentsView = ({
                   })
                 }
                 onDone={({ data: rollback }) => {
-                  say({
-                    text: `A rollback to ${quoted(release(d))} started.`,
-                    whileUnderWay: rollback.id,
-                    open: {
-                      label: 'Show it',
-                      onClick: () => setOpenedId(rollback.id),
-                    },
-                  });
+                  sayStarted(
+                    `A rollback to ${quoted(release(d))}`,
+                    'started',
+                    rollback,
+                  );
                   refresh();
                 }}
               >
@@ -305,14 +361,11 @@ export const DeploymentsView = ({
                   })
                 }
                 onDone={({ data: again }) => {
-                  say({
-                    text: `${quoted(title(d))} is deployed again.`,
-                    whileUnderWay: again.id,
-                    open: {
-                      label: 'Show it',
-                      onClick: () => setOpenedId(again.id),
-                    },
-                  });
+                  sayStarted(
+                    `The new deployment of ${quoted(title(d))}`,
+                    'started',
+                    again,
+                  );
                   refresh();
                 }}
               >

@@ -522,6 +522,64 @@ describe('InfrastructureHomePage', () => {
     );
   });
 
+  it('offers Plan & apply in the drawer a link opens (where the stack template leads), and follows the run it starts', async () => {
+    let started = pipelineRun({
+      id: 'run-9',
+      status: 'RUNNING',
+      pipelineId: network.changePipelineId,
+      attachedEntityId: 'net',
+    });
+    server.use(
+      http.get(`${baseUrl}/pipeline-runs/run-9`, () =>
+        HttpResponse.json({ data: started }),
+      ),
+      http.get(`${baseUrl}/stacks/net`, () =>
+        HttpResponse.json({ data: network }),
+      ),
+      http.get(`${baseUrl}/iac-resources`, () => HttpResponse.json(list([]))),
+      http.post(`${baseUrl}/pipelines/${network.changePipelineId}/runs`, () =>
+        HttpResponse.json({ data: started }, { status: 201 }),
+      ),
+    );
+    const signals = fakeSignals();
+    await renderPage(signals, '/?stack=net');
+
+    const drawer = await screen.findByRole('dialog', { name: 'Network' });
+    await userEvent.click(
+      await within(drawer).findByRole('button', {
+        name: 'Plan & apply Network',
+      }),
+    );
+    const confirm = await screen.findByRole('dialog', {
+      name: 'Plan and apply Network?',
+    });
+    await userEvent.click(
+      within(confirm).getByRole('button', { name: 'Plan & apply' }),
+    );
+    await waitFor(() =>
+      expect(
+        requestsTo('POST', `/pipelines/${network.changePipelineId}/runs`),
+      ).toHaveLength(1),
+    );
+    const message = await within(drawer).findByRole('status');
+    expect(message).toHaveTextContent('A plan of Network has started.');
+    expect(
+      within(message).getByRole('link', { name: 'Follow the run' }),
+    ).toHaveAttribute('href', '/infra-delivery/runs/run-9');
+
+    // The plan waits for approval: the message says so, with the way to Approve.
+    started = { ...started, status: 'WAITING_FOR_APPROVAL' };
+    act(() => signals.announce(RUN_SIGNAL_CHANNEL, { runId: 'run-9' }));
+    await waitFor(() =>
+      expect(within(drawer).getByRole('status')).toHaveTextContent(
+        'A plan of Network waits for your approval.',
+      ),
+    );
+    expect(
+      within(drawer).getByRole('link', { name: 'Review the plan and approve' }),
+    ).toHaveAttribute('href', '/infra-delivery/runs/run-9');
+  });
+
   it('lists a run as soon as the service announces that it waits', async () => {
     const signals = fakeSignals();
     await renderPage(signals);

@@ -1,12 +1,91 @@
 import { Progress } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
+import {
+  PipelineRun,
+  Stack,
+} from '@infra-delivery/plugin-infra-delivery-common';
+import { useReducer, useState } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
+import { useActionMessage } from '../common/ActionMessage';
 import { useOpenedDrawer } from '../common/drawerLinks';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { SideDrawer } from '../common/SideDrawer';
+import { useCanExecuteRuns } from '../common/useCanExecuteRuns';
 import { useRunPagePath } from '../common/useInfrastructurePath';
 import { StackDrawer } from '../StacksContent/StackDrawer';
+import {
+  hasSettled,
+  startedRunOutcome,
+} from '../StacksContent/startedRunOutcome';
+import { isActiveRun, LIVE_POLL_MS } from '../common/livePolling';
+import { useLiveRuns } from '../common/useLiveRuns';
+import { useLivePolling } from '../common/useLivePolling';
+import { PlanAndApplyButton } from '../StacksContent/PlanAndApplyButton';
+
+/**
+ * The stack's details with Plan & apply at the top, for those who may start runs: the stack
+ * template links here ("its page"), and a stack it created a moment ago offered nothing to
+ * press — its catalog entity, whose Stacks tab has the button, comes only with the catalog's
+ * next refresh. The message links to the run started, where its plan and Approve are.
+ */
+const StackWithPlanAndApply = ({
+  stack,
+  onClose,
+}: {
+  stack: Stack;
+  onClose: () => void;
+}) => {
+  const client = useApi(infraDeliveryApiRef);
+  const runPath = useRunPagePath();
+  const canExecute = useCanExecuteRuns();
+  // The run started here, read again as the service announces runs (or every few seconds
+  // while it is under way, in an app without signals): the message follows it — "is waiting
+  // for a runner" must not stand above its Succeeded — and the run history reads again as it
+  // changes.
+  const [started, setStarted] = useState<PipelineRun>();
+  const [version, refresh] = useReducer((n: number) => n + 1, 0);
+  const { value: read } = useAsync(
+    async () =>
+      started &&
+      (await client.call('getPipelineRun', { params: { id: started.id } }))
+        .data,
+    [client, started?.id, version],
+  );
+  const run = read && read.id === started?.id ? read : started;
+  useLiveRuns(refresh);
+  useLivePolling(
+    refresh,
+    run && isActiveRun(run.status) ? LIVE_POLL_MS : undefined,
+  );
+  const what = `A plan of ${stack.name}`;
+  const { message, say } = useActionMessage(
+    id => run?.id === id && hasSettled(run),
+    id =>
+      run?.id === id
+        ? startedRunOutcome(what, run, runPath(run.id))
+        : undefined,
+  );
+  const planAndApply = (
+    <PlanAndApplyButton
+      stack={stack}
+      onDone={({ data: startedRun }) => {
+        setStarted(startedRun);
+        say(startedRunOutcome(what, startedRun, runPath(startedRun.id)));
+      }}
+    />
+  );
+  return (
+    <StackDrawer
+      stack={stack}
+      runPath={runPath}
+      latestRun={run}
+      onClose={onClose}
+      message={message}
+      actions={canExecute ? planAndApply : undefined}
+    />
+  );
+};
 
 /** The stack of `stackId`, read by its id, in a drawer; a drawer that says why when it cannot be read. */
 const StackByIdDrawer = ({
@@ -17,15 +96,12 @@ const StackByIdDrawer = ({
   onClose: () => void;
 }) => {
   const client = useApi(infraDeliveryApiRef);
-  const runPath = useRunPagePath();
   const { value, loading, error } = useAsync(
     () => client.call('getStack', { params: { id: stackId } }),
     [client, stackId],
   );
   if (value) {
-    return (
-      <StackDrawer stack={value.data} runPath={runPath} onClose={onClose} />
-    );
+    return <StackWithPlanAndApply stack={value.data} onClose={onClose} />;
   }
   return (
     <SideDrawer title="Stack" onClose={onClose}>

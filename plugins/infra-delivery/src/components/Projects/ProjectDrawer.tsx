@@ -1,6 +1,9 @@
 import { LinkButton } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
-import { Environment } from '@infra-delivery/plugin-infra-delivery-common';
+import {
+  ANNOTATION_PROJECT,
+  Environment,
+} from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
@@ -11,6 +14,9 @@ import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { useCreateStackPath } from '../common/useCreateStackPath';
 import { LoadingTable } from '../common/LoadingTable';
 import { SideDrawer } from '../common/SideDrawer';
+import { MaybeLink } from '../common/MaybeLink';
+import { useAnnotatedEntities } from '../common/useAnnotatedEntities';
+import { useEntityPageLink } from '../common/useEntityTabLink';
 import { Timestamp } from '../common/Timestamp';
 import {
   CARD_TABLE_OPTIONS,
@@ -55,6 +61,15 @@ export const ProjectDrawer = ({
   >();
   const projectId = project.id;
   const createStackPath = useCreateStackPath();
+  // The project's System in the catalog (the catalog module's), where its stacks and
+  // environments show with their owners and relations.
+  const system = useAnnotatedEntities(
+    ANNOTATION_PROJECT,
+    [project.givenId],
+    'System',
+  ).value?.get(project.givenId);
+  const entityPageLink = useEntityPageLink();
+  const systemPage = system && entityPageLink(system);
   /** The environment the dialog added, for the message that follows. */
   const added = useRef<Environment>();
 
@@ -146,6 +161,14 @@ export const ProjectDrawer = ({
       <Typography variant="body2" color="textSecondary" paragraph>
         Id <code>{project.givenId}</code>
         {project.description && <> · {project.description}</>}
+        {systemPage && (
+          <>
+            {' · '}
+            <MaybeLink to={systemPage} inText>
+              Its page in the catalog
+            </MaybeLink>
+          </>
+        )}
       </Typography>
       {canWrite && (
         <Box display="flex" style={{ gap: 8 }} marginBottom={3}>

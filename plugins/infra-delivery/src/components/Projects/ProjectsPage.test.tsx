@@ -1,4 +1,5 @@
 import {
+  ANNOTATION_PROJECT,
   Environment,
   Project,
 } from '@infra-delivery/plugin-infra-delivery-common';
@@ -161,6 +162,45 @@ describe('ProjectsPage', () => {
     expect(
       within(drawer).getByRole('button', { name: 'Delete Staging' }),
     ).toBeInTheDocument();
+  });
+
+  it("links a project's drawer to its System in the catalog", async () => {
+    serve([payments], []);
+    renderWithService(<ProjectsPage />, {
+      // The catalog module's System of Payments, and a stack that carries the same
+      // annotation: only the System is the project's page.
+      catalogEntities: [
+        {
+          apiVersion: 'backstage.io/v1alpha1',
+          kind: 'Resource',
+          metadata: {
+            name: 'stack-s1',
+            namespace: 'default',
+            annotations: { [ANNOTATION_PROJECT]: 'payments' },
+          },
+          spec: { type: 'iac-stack', owner: 'guests' },
+        },
+        {
+          apiVersion: 'backstage.io/v1alpha1',
+          kind: 'System',
+          metadata: {
+            name: 'infra-project-payments',
+            namespace: 'default',
+            annotations: { [ANNOTATION_PROJECT]: 'payments' },
+          },
+          spec: { owner: 'guests' },
+        },
+      ],
+    });
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Details of Payments' }),
+    );
+    const drawer = await screen.findByRole('dialog', { name: 'Payments' });
+    expect(
+      await within(drawer).findByRole('link', {
+        name: 'Its page in the catalog',
+      }),
+    ).toHaveAttribute('href', '/catalog/default/system/infra-project-payments');
   });
 
   it('creates a project, its id following its name, then adds an environment to it', async () => {

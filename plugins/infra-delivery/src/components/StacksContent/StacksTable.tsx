@@ -30,6 +30,7 @@ import { ReloadFailedNotice } from '../common/ReloadFailedNotice';
 import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
 import { driftCheckBusyReason, StackBusyNote } from './StackBusyNote';
 import { StackDetails, StackDrawer } from './StackDrawer';
+import { PlanAndApplyButton } from './PlanAndApplyButton';
 import { RunStateNote } from '../PipelineRunsContent/RunStateNote';
 import { useBlockingRuns } from '../PipelineRunsContent/useBlockingRuns';
 import { DriftStatus } from '../Drift/DriftStatus';
@@ -130,16 +131,11 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
     return <ErrorPanel error={error} />;
   }
 
-  // Without a description, a run is named after what it does to its stack ("Plan & apply").
-  const trigger = (
-    pipelineId: string,
-    { idempotencyKey }: AttemptKey,
-    description?: string,
-  ) =>
+  const destroy = (pipelineId: string, { idempotencyKey }: AttemptKey) =>
     client.call('triggerPipelineRun', {
       params: { id: pipelineId },
       idempotencyKey,
-      body: { data: description ? { description } : {} },
+      body: { data: {} },
     });
 
   const columns: TableColumn<StackOverview>[] = [
@@ -233,26 +229,12 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
       flexWrap={{ xs: 'wrap', lg: 'nowrap' }}
       style={{ gap: 8, whiteSpace: 'nowrap' }}
     >
-      <ConfirmActionButton
-        label="Plan & apply"
-        ariaLabel={`Plan & apply ${row.stack.name}`}
-        title={`Plan and apply ${row.stack.name}?`}
-        noteLabel="What is this run for? (optional)"
-        noteHelperText="Names the run in the runs list"
-        onConfirm={(description, attempt) =>
-          trigger(row.stack.changePipelineId, attempt, description)
-        }
+      <PlanAndApplyButton
+        stack={row.stack}
         onDone={startedBy(`A plan of ${row.stack.name}`)}
       >
-        <Typography>
-          This queues a run of the stack's change pipeline: a plan,
-          {row.stack.autoApprove
-            ? ' then the apply without approval.'
-            : ' an approval, then the apply.'}{' '}
-          A plan that changes nothing ends the run.
-        </Typography>
         {busyNote(row)}
-      </ConfirmActionButton>
+      </PlanAndApplyButton>
       <ConfirmActionButton
         label="Destroy"
         ariaLabel={`Destroy ${row.stack.name}`}
@@ -263,7 +245,7 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
         disabled={row.resourceCount === 0}
         disabledReason="Nothing is applied yet: there is nothing to destroy"
         onConfirm={(_note, attempt) =>
-          trigger(row.stack.destroyPipelineId, attempt)
+          destroy(row.stack.destroyPipelineId, attempt)
         }
         onDone={startedBy(`The destruction of ${row.stack.name}`)}
       >
