@@ -47,6 +47,7 @@ import { nowTimestamp } from '../database/timestamps';
 import { InfraDeliveryError } from '../errors';
 import { RunChanges } from './RunChanges';
 import { ClaimWaits } from '../runners/ClaimWaits';
+import { DeliveryMetrics } from '../metrics/DeliveryMetrics';
 import { RunEvents, RunStatusChange } from './RunEvents';
 import {
   driftCheckGivingWay,
@@ -193,6 +194,7 @@ export class PipelineEngine {
       logger: LoggerService;
       events: RunEvents;
       leaseSeconds?: number;
+      metrics?: DeliveryMetrics;
     },
   ) {}
 
@@ -266,6 +268,7 @@ export class PipelineEngine {
       // on its rows before they are written, and the rows, its count and its pipeline's
       // pointer are written at once (docs/benchmarks.md, optimizations 29 and 30).
       const started = await this.startUnwritten(stores, input, changes);
+      this.deps.metrics?.runTriggered(started.run.kind);
       await this.afterCommit(
         changes,
         started.finished ? started.run.id : undefined,
@@ -289,6 +292,7 @@ export class PipelineEngine {
       const written = await tx.pipelineRuns.getRunForEngine(created.id);
       return { run: written!, finished: done };
     });
+    this.deps.metrics?.runTriggered(started.run.kind);
     await this.afterCommit(
       changes,
       started.finished ? started.run.id : undefined,
@@ -329,12 +333,14 @@ export class PipelineEngine {
 
   private async admitRun(runId: string, announceQueued: boolean) {
     const changes = new RunChanges();
+    let enqueued: RunRecord | undefined;
     const finished = await this.deps.stores.transaction(async tx => {
       const run = await tx.pipelineRuns.getRunForEngine(runId);
       if (!run) {
         return false;
       }
       if (announceQueued) {
+        enqueued = run;
         // Its creator's transaction wrote no pointers: this one does, unless it was
         // admitted elsewhere meanwhile (then that transaction did).
         if (run.status === 'QUEUED') {
@@ -348,6 +354,9 @@ export class PipelineEngine {
       await changes.writePointers(tx);
       return done;
     });
+    if (enqueued) {
+      this.deps.metrics?.runTriggered(enqueued.kind);
+    }
     await this.afterCommit(changes, finished ? runId : undefined);
   }
 
@@ -815,7 +824,7 @@ export class PipelineEngine {
     heartbeatIntervalMs?: number,
   ): Promise<{ leaseToken: string; step: StepRecord } | undefined> {
     const leaseToken = randomBytes(32).toString('base64url');
-    const step = await this.deps.stores.transaction(async tx => {
+    const claimed = await this.deps.stores.transaction(async tx => {
       const next = await tx.pipelineRuns.lockNextClaimableStep(
         organizationId,
         RUNNER_STEP_TYPES,
@@ -824,27 +833,25 @@ export class PipelineEngine {
         return undefined;
       }
       const now = new Date();
-      const claimed = await tx.pipelineRuns.transitionStep(
-        next.id,
-        ['QUEUED'],
-        {
-          status: 'RUNNING',
-          startedAt: now.toISOString(),
-          leaseTokenHash: hashLeaseToken(leaseToken),
-          leaseRunnerId: runnerId,
-          leaseRunnerInstanceId: instanceId ?? null,
-          runnerServiceAccountId: serviceAccountId ?? null,
-          leaseExpiresAt: new Date(now.getTime() + this.leaseMs).toISOString(),
-          leaseHeartbeatIntervalMs: heartbeatIntervalMs,
-        },
-      );
-      return claimed
-        ? tx.pipelineRuns.getStep(organizationId, next.id)
-        : undefined;
+      const moved = await tx.pipelineRuns.transitionStep(next.id, ['QUEUED'], {
+        status: 'RUNNING',
+        startedAt: now.toISOString(),
+        leaseTokenHash: hashLeaseToken(leaseToken),
+        leaseRunnerId: runnerId,
+        leaseRunnerInstanceId: instanceId ?? null,
+        runnerServiceAccountId: serviceAccountId ?? null,
+        leaseExpiresAt: new Date(now.getTime() + this.leaseMs).toISOString(),
+        leaseHeartbeatIntervalMs: heartbeatIntervalMs,
+      });
+      const step =
+        moved && (await tx.pipelineRuns.getStep(organizationId, next.id));
+      return step ? { step, queuedAt: next.queuedAt, at: now } : undefined;
     });
-    if (!step) {
+    if (!claimed) {
       return undefined;
     }
+    const { step } = claimed;
+    this.deps.metrics?.stepClaimed(step.type, claimed.queuedAt, claimed.at);
     // Views show the step as running, and the run no longer waiting for a runner.
     await this.announce(step.pipelineRunId);
     return { leaseToken, step };
@@ -1077,6 +1084,7 @@ export class PipelineEngine {
         };
       },
     );
+    this.deps.metrics?.stepReported(step, new Date());
     if (cancelled) {
       await this.announceLogs(step);
     } else if (runFailed) {
