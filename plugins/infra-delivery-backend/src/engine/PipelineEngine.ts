@@ -268,7 +268,7 @@ export class PipelineEngine {
       // on its rows before they are written, and the rows, its count and its pipeline's
       // pointer are written at once (docs/benchmarks.md, optimizations 29 and 30).
       const started = await this.startUnwritten(stores, input, changes);
-      this.deps.metrics?.runTriggered(started.run.kind);
+      this.countStart(started);
       await this.afterCommit(
         changes,
         started.finished ? started.run.id : undefined,
@@ -290,9 +290,9 @@ export class PipelineEngine {
       const done = await this.admitIn(tx, created, changes);
       await changes.writePointers(tx);
       const written = await tx.pipelineRuns.getRunForEngine(created.id);
-      return { run: written!, finished: done };
+      return { run: written!, finished: done, endedUnwritten: false };
     });
-    this.deps.metrics?.runTriggered(started.run.kind);
+    this.countStart(started);
     await this.afterCommit(
       changes,
       started.finished ? started.run.id : undefined,
@@ -308,14 +308,30 @@ export class PipelineEngine {
     stores: Stores,
     input: CreateRunInput,
     changes: RunChanges,
-  ): Promise<StartedRun & { finished: boolean }> {
+  ): Promise<StartedRun & { finished: boolean; endedUnwritten: boolean }> {
     const fresh = stores.pipelineRuns.newRun(input);
     const queued = fresh.record;
     changes.recordCreated(queued);
     const finished = await this.enterRunning(queued, changes, fresh);
     await stores.pipelineRuns.insertCountedRun(fresh);
     const run = fresh.record;
-    return { run, steps: await fresh.listSteps(run.id), finished };
+    return {
+      run,
+      steps: await fresh.listSteps(run.id),
+      finished,
+      endedUnwritten: finished,
+    };
+  }
+
+  /**
+   * A committed start, for the metrics: the run, and its end where it ended before its rows
+   * were written (a version without steps), which no store's write announced.
+   */
+  private countStart(started: { run: RunRecord; endedUnwritten: boolean }) {
+    this.deps.metrics?.runTriggered(started.run.kind);
+    if (started.endedUnwritten) {
+      this.deps.metrics?.runEnded(started.run.status);
+    }
   }
 
   /**

@@ -106,7 +106,7 @@ describe.each(databases.eachSupportedId())('DeliveryMetrics on %s', id => {
       seed.organizationId,
       stack.versionId,
     );
-    const trigger = () =>
+    const trigger = (steps = version!.steps) =>
       engine.start({
         organizationId: seed.organizationId,
         pipelineId: stack.pipelineId,
@@ -114,7 +114,7 @@ describe.each(databases.eachSupportedId())('DeliveryMetrics on %s', id => {
         projectId: seed.projectId,
         attachedEntityId: stack.stackId,
         attachedEntityType: 'STACK',
-        steps: version!.steps,
+        steps,
       });
     return { reader, stores, engine, runners, seed, trigger };
   }
@@ -199,6 +199,18 @@ describe.each(databases.eachSupportedId())('DeliveryMetrics on %s', id => {
         expect(Object.values(attributes)).not.toContain(second.id);
       }
     }
+  });
+
+  it('counts a run that ends as it starts (no steps) as triggered and finished', async () => {
+    const { reader, trigger } = await setup();
+    expect((await trigger([])).status).toBe('SUCCEEDED');
+    const seen = await collect(reader);
+    expect(seen.value('infra_delivery.runs.triggered')).toBe(1);
+    expect(
+      seen.value('infra_delivery.runs.finished', {
+        'infra_delivery.run.status': 'SUCCEEDED',
+      }),
+    ).toBe(1);
   });
 
   it('counts a run ended by a transaction only once it commits', async () => {
