@@ -15,7 +15,8 @@ import { takeStartupLock } from './database/startupLock';
 import { createStores } from './database/stores';
 import { SignalsDeploymentEvents } from './deployments/SignalsDeploymentEvents';
 import { ContainerDeployStepExecutor } from './engine/ContainerDeployStepExecutor';
-import { PipelineEngine } from './engine/PipelineEngine';
+import { PipelineEngine, RUNNER_STEP_TYPES } from './engine/PipelineEngine';
+import { DeliveryMetrics } from './metrics/DeliveryMetrics';
 import { SignalsRunEvents } from './engine/SignalsRunEvents';
 import { createPluginContext } from './pluginContext';
 import { createRouter } from './router';
@@ -91,7 +92,10 @@ export const infraDeliveryPlugin = createBackendPlugin({
         // Every committed deployment write is announced to portal users, and a failed or
         // rolled-back deployment is notified to its owners (once the notifier below exists).
         const notifier: { current?: InfraDeliveryNotifications } = {};
+        // Recorded through the portal's OpenTelemetry SDK where it has one; no-ops otherwise.
+        const metrics = new DeliveryMetrics();
         const stores = createStores(knex, {
+          runEnds: metrics,
           deploymentChanges: allDeploymentChanges(
             new SignalsDeploymentEvents(
               deps.signals,
@@ -145,6 +149,7 @@ export const infraDeliveryPlugin = createBackendPlugin({
             pullRequestChecks,
           ),
           leaseSeconds: pluginConfig.leaseSeconds,
+          metrics,
         });
         // A frozen backend does not take its runners for stopped when it wakes.
         const stopWatchingPauses = engine.watchForPauses();
@@ -213,6 +218,7 @@ export const infraDeliveryPlugin = createBackendPlugin({
           secretsKey: pluginConfig.secretsKey,
           gitSelfHosted: pluginConfig.gitSelfHosted,
           portalUrl: pluginConfig.portalUrl,
+          metrics,
           signups: pluginConfig.signups,
           passwordScryptCost: pluginConfig.passwordScryptCost,
           cloud: { settings: pluginConfig.cloud, provider: cloudProvider },
@@ -325,6 +331,20 @@ export const infraDeliveryPlugin = createBackendPlugin({
           },
         });
 
+        // The queue's gauges: three index counts, at most every QUEUE_READ_INTERVAL_MS.
+        const stopObservingQueue = metrics.observeQueue(async () => {
+          const [queue, onlineRunners] = await Promise.all([
+            stores.pipelineRuns.countQueue(RUNNER_STEP_TYPES),
+            context.runnerRegistry.countOnlineEverywhere(),
+          ]);
+          return {
+            queuedRuns: queue.queuedRuns,
+            stepsWaitingForRunner: queue.queuedSteps,
+            onlineRunners,
+          };
+        });
+        deps.lifecycle.addShutdownHook(() => stopObservingQueue());
+
         // Tools for the actions registry (MCP clients), run as the invoking caller.
         await registerActions({
           actionsRegistry: deps.actionsRegistry,
@@ -340,6 +360,7 @@ export const infraDeliveryPlugin = createBackendPlugin({
             logger: deps.logger,
             cache: deps.cache,
             rateLimits: pluginConfig.rateLimits,
+            metrics,
           }),
         );
       },

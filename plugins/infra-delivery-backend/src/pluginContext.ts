@@ -18,6 +18,7 @@ import { AuthRateLimits, RateLimiter } from './auth/RateLimiter';
 import { GitSelfHostedConfig, SignupMode } from './config';
 import { Stores } from './database/stores';
 import { PipelineEngine } from './engine/PipelineEngine';
+import { DeliveryMetrics } from './metrics/DeliveryMetrics';
 import { PageCursors } from './pagination/PageCursors';
 import { createServices, Services } from './services';
 import { CatalogChanges } from './catalog/CatalogChanges';
@@ -59,6 +60,7 @@ export interface PluginContextOptions {
   reachability?: ServiceReachability;
   /** Where stack, project and environment changes are announced for the catalog module. */
   catalogChanges?: CatalogChanges;
+  metrics?: DeliveryMetrics;
 }
 
 /** What the router and the actions registry share: one set of services and caller resolution. */
@@ -133,6 +135,7 @@ export async function createPluginContext(
     passwords: new PasswordHasher(options.passwordScryptCost),
     logger: options.logger,
     catalogChanges: options.catalogChanges,
+    metrics: options.metrics,
   });
 
   return {

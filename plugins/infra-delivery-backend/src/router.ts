@@ -37,9 +37,11 @@ import { registerCloudRoutes } from './routes/cloudRoutes';
 import { registerCodeSourceRoutes } from './routes/codeSourceRoutes';
 import { registerModuleRoutes } from './routes/moduleRoutes';
 import {
+  countRefusedDeliveries,
   githubWebhookGuard,
   registerWebhookRoutes,
 } from './routes/webhookRoutes';
+import { DeliveryMetrics } from './metrics/DeliveryMetrics';
 import {
   ingestTokenGuard,
   registerDeploymentRoutes,
@@ -56,6 +58,8 @@ export interface RouterOptions {
   logger: LoggerService;
   cache: CacheService;
   rateLimits: AuthRateLimits;
+  /** Where 503s for a lost database and refused webhook deliveries are counted. */
+  metrics?: DeliveryMetrics;
 }
 
 /** The plugin's HTTP surface: one route module per resource group over the shared services. */
@@ -159,6 +163,11 @@ export async function createRouter(
       }),
     );
   });
-  router.use(createErrorHandler(options.logger));
+  if (options.metrics) {
+    // An error handler of its own route would never see the guard's errors (Express skips
+    // routes once an error is pending): mounted as middleware on the endpoint's path.
+    router.use(webhookGuard.path, countRefusedDeliveries(options.metrics));
+  }
+  router.use(createErrorHandler(options.logger, options.metrics));
   return router;
 }

@@ -1,4 +1,5 @@
 import {
+  FINAL_STATUSES,
   ErrorBody,
   PipelineRun,
   QueueState,
@@ -539,8 +540,16 @@ export interface CreateRunInput {
 }
 
 /** Runs, their step executions and the steps' logs. */
+/** Told of each run a committed write ended (SUCCEEDED, FAILED or CANCELLED). */
+export interface RunEndListener {
+  runEnded(status: RunStatus): void;
+}
+
 export class PipelineRunStore implements RunTransitions {
-  constructor(private readonly db: Knex) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly runEnds?: RunEndListener,
+  ) {}
 
   private get isPostgres() {
     return String(this.db.client.config.client).startsWith('pg');
@@ -727,6 +736,13 @@ export class PipelineRunStore implements RunTransitions {
       .where({ id })
       .whereIn('status', from)
       .update(runColumns(patch));
+    if (
+      updated === 1 &&
+      patch.status &&
+      FINAL_STATUSES.includes(patch.status)
+    ) {
+      this.runEnds?.runEnded(patch.status);
+    }
     return updated === 1;
   }
 
@@ -1089,7 +1105,7 @@ export class PipelineRunStore implements RunTransitions {
   async lockNextClaimableStep(
     organizationId: string,
     types: StepType[],
-  ): Promise<StepRecord | undefined> {
+  ): Promise<(StepRecord & { queuedAt: string }) | undefined> {
     const query = this.db<StepExecutionRow>('step_executions')
       .where({ organization_id: organizationId, status: 'QUEUED' })
       .whereIn('type', types)
@@ -1099,7 +1115,33 @@ export class PipelineRunStore implements RunTransitions {
       query.forUpdate().skipLocked();
     }
     const row = await query;
-    return row && toStep(row);
+    // Its last change was its queueing: when it began to wait for a runner.
+    return row && { ...toStep(row), queuedAt: toTimestamp(row.updated_at) };
+  }
+
+  /**
+   * How many runs wait for admission and how many steps of these types wait for a claim, across
+   * organizations: two counts on the status indexes, for the service's metrics.
+   */
+  async countQueue(
+    types: StepType[],
+  ): Promise<{ queuedRuns: number; queuedSteps: number }> {
+    const [[runs], [steps]] = await Promise.all([
+      readRows<{ count: number | string }>(
+        this.db('pipeline_runs')
+          .where({ status: 'QUEUED' })
+          .count('* as count'),
+        { remember: false },
+      ),
+      readRows<{ count: number | string }>(
+        this.db('step_executions')
+          .where({ status: 'QUEUED' })
+          .whereIn('type', types)
+          .count('* as count'),
+        { remember: false },
+      ),
+    ]);
+    return { queuedRuns: Number(runs.count), queuedSteps: Number(steps.count) };
   }
 
   /** Which of these runs have a step of these types queued for a claim. */

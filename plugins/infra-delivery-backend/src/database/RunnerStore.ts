@@ -608,6 +608,15 @@ export class RunnerStore {
     };
   }
 
+  /** How many runners of every organization are ONLINE: for the service's metrics. */
+  async countAllOnline(onlineSince: string): Promise<number> {
+    const [row] = await readRows<{ count: number | string }>(
+      whereOnline(this.db('runners'), onlineSince).count('* as count'),
+      { remember: false },
+    );
+    return Number(row.count);
+  }
+
   /** Forgets runners last seen before `keptSince`; returns how many. */
   async deleteSeenBefore(keptSince: string): Promise<number> {
     return this.db('runners').where('last_seen_at', '<', keptSince).delete();

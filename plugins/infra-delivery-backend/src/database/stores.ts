@@ -7,7 +7,8 @@ import { GitSelfHostedServerStore } from './GitSelfHostedServerStore';
 import { IacResultStore } from './IacResultStore';
 import { MembershipStore } from './MembershipStore';
 import { OrganizationStore } from './OrganizationStore';
-import { PipelineRunStore } from './PipelineRunStore';
+import { PipelineRunStore, RunEndListener } from './PipelineRunStore';
+import { RunStatus } from '@infra-delivery/plugin-infra-delivery-common';
 import { PipelineStore } from './PipelineStore';
 import { ProjectStore } from './ProjectStore';
 import { ServiceAccountStore } from './ServiceAccountStore';
@@ -75,10 +76,12 @@ export interface StoreOptions {
    * the transaction commits inside one (and never for a transaction that rolled back).
    */
   deploymentChanges?: DeploymentChangeListener;
+  /** Told of each run a write ended, likewise once the write is committed (the metrics). */
+  runEnds?: RunEndListener;
 }
 
 export function createStores(db: Knex, options: StoreOptions = {}): Stores {
-  const { deploymentChanges } = options;
+  const { deploymentChanges, runEnds } = options;
   return {
     organizations: new OrganizationStore(db),
     users: new UserStore(db),
@@ -90,7 +93,7 @@ export function createStores(db: Knex, options: StoreOptions = {}): Stores {
     defaultValueDefinitions: new DefaultValueDefinitionStore(db),
     serviceSecrets: new ServiceSecretStore(db),
     pipelines: new PipelineStore(db),
-    pipelineRuns: new PipelineRunStore(db),
+    pipelineRuns: new PipelineRunStore(db, runEnds),
     stacks: new StackStore(db),
     stackDrift: new StackDriftStore(db),
     iacResults: new IacResultStore(db),
@@ -114,8 +117,12 @@ export function createStores(db: Knex, options: StoreOptions = {}): Stores {
         return work(createStores(db, options));
       }
       const committed: Deployment[] = [];
+      let ended: RunStatus[] = [];
       const result = await db.transaction(async trx => {
         await markIdempotentWork(trx);
+        // A transaction Knex runs again starts with nothing ended.
+        ended = [];
+        const endedHere = ended;
         return work(
           createStores(trx, {
             deploymentChanges: deploymentChanges && {
@@ -123,9 +130,15 @@ export function createStores(db: Knex, options: StoreOptions = {}): Stores {
                 committed.push(deployment);
               },
             },
+            runEnds: runEnds && {
+              runEnded: status => endedHere.push(status),
+            },
           }),
         );
       });
+      for (const status of ended) {
+        runEnds?.runEnded(status);
+      }
       for (const deployment of committed) {
         await deploymentChanges?.deploymentChanged(deployment);
       }

@@ -47,6 +47,7 @@ import { nowTimestamp } from '../database/timestamps';
 import { InfraDeliveryError } from '../errors';
 import { RunChanges } from './RunChanges';
 import { ClaimWaits } from '../runners/ClaimWaits';
+import { DeliveryMetrics } from '../metrics/DeliveryMetrics';
 import { RunEvents, RunStatusChange } from './RunEvents';
 import {
   driftCheckGivingWay,
@@ -193,6 +194,7 @@ export class PipelineEngine {
       logger: LoggerService;
       events: RunEvents;
       leaseSeconds?: number;
+      metrics?: DeliveryMetrics;
     },
   ) {}
 
@@ -272,6 +274,7 @@ export class PipelineEngine {
       // on its rows before they are written, and the rows, its count and its pipeline's
       // pointer are written at once (docs/benchmarks.md, optimizations 29 and 30).
       const started = await this.startUnwritten(stores, input, changes);
+      this.countStart(started);
       await this.afterCommit(
         changes,
         started.finished ? started.run.id : undefined,
@@ -293,8 +296,9 @@ export class PipelineEngine {
       const done = await this.admitIn(tx, created, changes);
       await changes.writePointers(tx);
       const written = await tx.pipelineRuns.getRunForEngine(created.id);
-      return { run: written!, finished: done };
+      return { run: written!, finished: done, endedUnwritten: false };
     });
+    this.countStart(started);
     await this.afterCommit(
       changes,
       started.finished ? started.run.id : undefined,
@@ -310,14 +314,30 @@ export class PipelineEngine {
     stores: Stores,
     input: CreateRunInput,
     changes: RunChanges,
-  ): Promise<StartedRun & { finished: boolean }> {
+  ): Promise<StartedRun & { finished: boolean; endedUnwritten: boolean }> {
     const fresh = stores.pipelineRuns.newRun(input);
     const queued = fresh.record;
     changes.recordCreated(queued);
     const finished = await this.enterRunning(queued, changes, fresh);
     await stores.pipelineRuns.insertCountedRun(fresh);
     const run = fresh.record;
-    return { run, steps: await fresh.listSteps(run.id), finished };
+    return {
+      run,
+      steps: await fresh.listSteps(run.id),
+      finished,
+      endedUnwritten: finished,
+    };
+  }
+
+  /**
+   * A committed start, for the metrics: the run, and its end where it ended before its rows
+   * were written (a version without steps), which no store's write announced.
+   */
+  private countStart(started: { run: RunRecord; endedUnwritten: boolean }) {
+    this.deps.metrics?.runTriggered(started.run.kind);
+    if (started.endedUnwritten) {
+      this.deps.metrics?.runEnded(started.run.status);
+    }
   }
 
   /**
@@ -335,12 +355,14 @@ export class PipelineEngine {
 
   private async admitRun(runId: string, announceQueued: boolean) {
     const changes = new RunChanges();
+    let enqueued: RunRecord | undefined;
     const finished = await this.deps.stores.transaction(async tx => {
       const run = await tx.pipelineRuns.getRunForEngine(runId);
       if (!run) {
         return false;
       }
       if (announceQueued) {
+        enqueued = run;
         // Its creator's transaction wrote no pointers: this one does, unless it was
         // admitted elsewhere meanwhile (then that transaction did).
         if (run.status === 'QUEUED') {
@@ -354,6 +376,9 @@ export class PipelineEngine {
       await changes.writePointers(tx);
       return done;
     });
+    if (enqueued) {
+      this.deps.metrics?.runTriggered(enqueued.kind);
+    }
     await this.afterCommit(changes, finished ? runId : undefined);
   }
 
@@ -821,7 +846,7 @@ export class PipelineEngine {
     heartbeatIntervalMs?: number,
   ): Promise<{ leaseToken: string; step: StepRecord } | undefined> {
     const leaseToken = randomBytes(32).toString('base64url');
-    const step = await this.deps.stores.transaction(async tx => {
+    const claimed = await this.deps.stores.transaction(async tx => {
       const next = await tx.pipelineRuns.lockNextClaimableStep(
         organizationId,
         RUNNER_STEP_TYPES,
@@ -830,27 +855,25 @@ export class PipelineEngine {
         return undefined;
       }
       const now = new Date();
-      const claimed = await tx.pipelineRuns.transitionStep(
-        next.id,
-        ['QUEUED'],
-        {
-          status: 'RUNNING',
-          startedAt: now.toISOString(),
-          leaseTokenHash: hashLeaseToken(leaseToken),
-          leaseRunnerId: runnerId,
-          leaseRunnerInstanceId: instanceId ?? null,
-          runnerServiceAccountId: serviceAccountId ?? null,
-          leaseExpiresAt: new Date(now.getTime() + this.leaseMs).toISOString(),
-          leaseHeartbeatIntervalMs: heartbeatIntervalMs,
-        },
-      );
-      return claimed
-        ? tx.pipelineRuns.getStep(organizationId, next.id)
-        : undefined;
+      const moved = await tx.pipelineRuns.transitionStep(next.id, ['QUEUED'], {
+        status: 'RUNNING',
+        startedAt: now.toISOString(),
+        leaseTokenHash: hashLeaseToken(leaseToken),
+        leaseRunnerId: runnerId,
+        leaseRunnerInstanceId: instanceId ?? null,
+        runnerServiceAccountId: serviceAccountId ?? null,
+        leaseExpiresAt: new Date(now.getTime() + this.leaseMs).toISOString(),
+        leaseHeartbeatIntervalMs: heartbeatIntervalMs,
+      });
+      const step =
+        moved && (await tx.pipelineRuns.getStep(organizationId, next.id));
+      return step ? { step, queuedAt: next.queuedAt, at: now } : undefined;
     });
-    if (!step) {
+    if (!claimed) {
       return undefined;
     }
+    const { step } = claimed;
+    this.deps.metrics?.stepClaimed(step.type, claimed.queuedAt, claimed.at);
     // Views show the step as running, and the run no longer waiting for a runner.
     await this.announce(step.pipelineRunId);
     return { leaseToken, step };
@@ -1083,6 +1106,7 @@ export class PipelineEngine {
         };
       },
     );
+    this.deps.metrics?.stepReported(step, new Date());
     if (cancelled) {
       await this.announceLogs(step);
     } else if (runFailed) {

@@ -1,7 +1,11 @@
 import { LoggerService } from '@backstage/backend-plugin-api';
 import { isError } from '@backstage/errors';
-import { ErrorBody } from '@infra-delivery/plugin-infra-delivery-common';
+import {
+  ErrorBody,
+  errorCode,
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { ErrorRequestHandler } from 'express';
+import { DeliveryMetrics } from '../metrics/DeliveryMetrics';
 import {
   fromBackstageError,
   fromLostDatabase,
@@ -26,6 +30,9 @@ function toInfraDeliveryError(error: unknown): InfraDeliveryError | undefined {
     fromBackstageError(error)
   );
 }
+
+/** The code of the 503 a request gets while the database is away (`fromLostDatabase`). */
+const DATABASE_UNAVAILABLE_CODE = errorCode('Database', 'UNAVAILABLE');
 
 /** How an error is answered: status, ErrorBody (with the request id) and extra headers. */
 export interface ErrorAnswer {
@@ -71,7 +78,10 @@ export function answerError(
  * The router's last middleware: every error leaves as the specification's ErrorBody with the
  * request id.
  */
-export function createErrorHandler(logger: LoggerService): ErrorRequestHandler {
+export function createErrorHandler(
+  logger: LoggerService,
+  metrics?: DeliveryMetrics,
+): ErrorRequestHandler {
   return (error, _req, res, next) => {
     if (res.headersSent) {
       next(error);
@@ -82,6 +92,9 @@ export function createErrorHandler(logger: LoggerService): ErrorRequestHandler {
       requestIdOf(res),
       logger,
     );
+    if (status === 503 && body.code === DATABASE_UNAVAILABLE_CODE) {
+      metrics?.databaseUnavailable();
+    }
     for (const [name, value] of Object.entries(headers)) {
       res.setHeader(name, value);
     }

@@ -4,7 +4,8 @@ import {
   GITHUB_SIGNATURE_HEADER,
   operations,
 } from '@infra-delivery/plugin-infra-delivery-common';
-import express, { RequestHandler } from 'express';
+import express, { ErrorRequestHandler, RequestHandler } from 'express';
+import { DeliveryMetrics } from '../metrics/DeliveryMetrics';
 import { expressPath } from '../http/bindOperation';
 import { pageScope } from '../pagination/PageCursors';
 import { Services } from '../services';
@@ -51,6 +52,23 @@ export function githubWebhookGuard(services: Services): {
         next();
       },
     ],
+  };
+}
+
+/**
+ * Counts a delivery the endpoint refused (no such App, a bad signature, a body too large or
+ * malformed: GitHub shows it failed) or could not record (the database away), then lets the
+ * error handler answer it. Mounted on the endpoint's path after every route.
+ */
+export function countRefusedDeliveries(
+  metrics: DeliveryMetrics,
+): ErrorRequestHandler {
+  return (error, req, _res, next) => {
+    if (req.method === 'POST') {
+      const status = Number((error as { status?: unknown })?.status);
+      metrics.webhookDelivery(status >= 500 ? 'unrecorded' : 'rejected');
+    }
+    next(error);
   };
 }
 

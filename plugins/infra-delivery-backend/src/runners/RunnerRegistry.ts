@@ -93,6 +93,11 @@ export class RunnerRegistry {
     return false;
   }
 
+  /** How many runners of every organization are ONLINE now (the service's metrics). */
+  async countOnlineEverywhere(): Promise<number> {
+    return this.deps.stores.runners.countAllOnline(this.window().onlineSince);
+  }
+
   window(): RunnerWindow {
     const now = this.now();
     const { onlineSeconds, retentionDays } = this.deps.settings;

@@ -24,6 +24,7 @@ import { isValidWebhookSignature } from '../gitTriggers/webhookSignature';
 import { GithubAppInstallations } from '../providers/github/GithubAppInstallations';
 import { ForgeInstallationEvents } from './ForgeInstallationEvents';
 import { GitTriggerService } from './GitTriggerService';
+import { DeliveryMetrics } from '../metrics/DeliveryMetrics';
 
 /** A processor that stopped mid-delivery leaves it PROCESSING; after this it is taken again. */
 const STALE_CLAIM_MS = 5 * 60 * 1000;
@@ -87,6 +88,7 @@ export class WebhookDeliveryService {
       githubApps: GithubAppInstallations;
       gitTriggers: GitTriggerService;
       logger?: LoggerService;
+      metrics?: DeliveryMetrics;
     },
   ) {
     this.gitTriggers = deps.gitTriggers;
@@ -188,6 +190,7 @@ export class WebhookDeliveryService {
         await this.concernedOrganizations(tx, facts),
       ),
     );
+    this.deps.metrics?.webhookDelivery(recorded ? 'accepted' : 'duplicate');
     if (recorded) {
       this.background.soon();
     }
@@ -241,6 +244,7 @@ export class WebhookDeliveryService {
           `Webhook delivery ${delivery.deliveryGuid} failed (attempt ${delivery.attempts}), will retry: ${message}`,
         );
         await webhookDeliveries.release(delivery.id, message);
+        this.deps.metrics?.webhookDelivery('retried');
         return;
       }
       this.deps.logger?.error(
@@ -253,6 +257,7 @@ export class WebhookDeliveryService {
         });
       }
       await webhookDeliveries.finish(delivery.id, 'FAILED', message);
+      this.deps.metrics?.webhookDelivery('failed');
       return;
     }
     for (const [organizationId, outcome] of outcomes) {
@@ -263,6 +268,7 @@ export class WebhookDeliveryService {
       );
     }
     await webhookDeliveries.finish(delivery.id, 'DONE');
+    this.deps.metrics?.webhookDelivery('processed');
   }
 
   private async dispatch(

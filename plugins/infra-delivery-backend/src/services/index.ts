@@ -3,6 +3,7 @@ import { AccessTokenIssuer } from '../auth/accessTokens';
 import { SecretCipher } from '../auth/SecretCipher';
 import { Authorizer } from '../auth/Authorizer';
 import { Stores } from '../database/stores';
+import { DeliveryMetrics } from '../metrics/DeliveryMetrics';
 import { PipelineEngine } from '../engine/PipelineEngine';
 import { ApiKeyService } from './ApiKeyService';
 import { DefaultValueDefinitionService } from './DefaultValueDefinitionService';
@@ -87,6 +88,7 @@ export function createServices(deps: {
   signups: SignupMode;
   passwords: PasswordHasher;
   logger?: LoggerService;
+  metrics?: DeliveryMetrics;
   catalogChanges?: CatalogChanges;
 }): Services {
   const gitTriggers = new GitTriggerService(deps);
