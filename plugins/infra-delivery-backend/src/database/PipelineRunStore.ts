@@ -539,12 +539,12 @@ export interface CreateRunInput {
   gitSource?: RunGitSource;
 }
 
-/** Runs, their step executions and the steps' logs. */
 /** Told of each run a committed write ended (SUCCEEDED, FAILED or CANCELLED). */
 export interface RunEndListener {
   runEnded(status: RunStatus): void;
 }
 
+/** Runs, their step executions and the steps' logs. */
 export class PipelineRunStore implements RunTransitions {
   constructor(
     private readonly db: Knex,
