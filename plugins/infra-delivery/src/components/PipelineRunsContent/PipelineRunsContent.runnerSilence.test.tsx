@@ -5,7 +5,6 @@ import { http, HttpResponse } from 'msw';
 import {
   baseUrl,
   entityNaming,
-  errorResponse,
   fakeSignals,
   list,
   pipelineRun,
@@ -16,6 +15,10 @@ import {
   stepExecution,
 } from '../../__testUtils__/infraDeliveryTestKit';
 import { PipelineRunsContent } from './PipelineRunsContent';
+import {
+  answeredStarting,
+  pastSilenceOfRunnerHeard10sBefore,
+} from '../../__testUtils__/runnerSilence';
 import { DataAsOf } from '../common/DataAsOf';
 import { LoadState } from '../common/loadState';
 import {
@@ -380,15 +383,7 @@ describe('PipelineRunsContent when the runner of a running step stops reporting'
     const card = await openRun(signals);
     expect(noticeMatching(card, /^Runner/)).toBeUndefined();
 
-    server.use(
-      http.get(`${baseUrl}/pipeline-runs/${run.id}/step-executions`, () =>
-        errorResponse(503, {
-          code: 'InfraDelivery:Service:UNAVAILABLE',
-          message: 'The service is starting',
-          requestId: 'req-1',
-        }),
-      ),
-    );
+    server.use(answeredStarting(`/pipeline-runs/${run.id}/step-executions`));
     act(() =>
       signals.announce('infra-delivery:pipeline-runs', { runId: run.id }),
     );
@@ -518,5 +513,40 @@ describe('PipelineRunsContent lists a running run with its runner', () => {
       /Build hosts \(worker-1\) has sent no heartbeat for 4\ds/,
     );
     expect(cell).not.toHaveTextContent('Plan on Build hosts');
+  });
+
+  it('does not count a runner’s silence on while the service answers the list’s reads with errors', async () => {
+    // Heard from 10 s before each read, six seconds short of silent; then the backend goes away.
+    const step = planStep(10, 'Build hosts', 10);
+    const beating = {
+      ...step,
+      lease: { ...step.lease!, heartbeatIntervalMs: 5_000 },
+    };
+    const leased = {
+      ...run,
+      leasedStep: { id: step.id, name: step.name, lease: beating.lease },
+    };
+    server.use(...runPageHandlers(leased, () => [beating]));
+    const signals = fakeSignals();
+    renderEntityContent(
+      <PipelineRunsContent />,
+      entityNaming('stack-network'),
+      {
+        signals: signals.api,
+      },
+    );
+    expect(await statusCell()).toHaveTextContent(
+      'Plan on Build hosts (worker-1)',
+    );
+
+    server.use(answeredStarting('/pipeline-runs'));
+    act(() =>
+      signals.announce('infra-delivery:pipeline-runs', { runId: run.id }),
+    );
+    // The list read "has not been heard from" for as long as a restarting backend was down.
+    await act(pastSilenceOfRunnerHeard10sBefore);
+    const cell = await statusCell();
+    expect(cell).not.toHaveTextContent(/heard from/);
+    expect(cell).toHaveTextContent('Plan on Build hosts (worker-1)');
   });
 });
