@@ -23,6 +23,11 @@ import {
   stack,
 } from '../../__testUtils__/infraDeliveryTestKit';
 import { InfraDeliveryOverviewCard } from './InfraDeliveryOverviewCard';
+import {
+  answeredStarting,
+  leasedPlanHeard,
+  pastSilenceOfRunnerHeard10sBefore,
+} from '../../__testUtils__/runnerSilence';
 
 const ago = (minutes: number) =>
   new Date(Date.now() - minutes * 60_000).toISOString();
@@ -170,6 +175,31 @@ describe('InfraDeliveryOverviewCard', () => {
     expect(await section('Stacks')).toHaveTextContent(
       'Waits for Raise the alert thresholds, which waits for approval',
     );
+  });
+
+  it('does not count the silence of a running run’s runner on while the service answers its reads with errors', async () => {
+    // Heard from 10 s before the card's read, six seconds short of silent; then the backend
+    // goes away and the card's next read (5 s on) fails.
+    latestRuns = [
+      pipelineRun({
+        id: 'run-9',
+        status: 'RUNNING',
+        attachedEntityId: 'net',
+        pipelineId: network.changePipelineId,
+        startedAt: ago(1),
+        leasedStep: leasedPlanHeard(10),
+      }),
+    ];
+    await renderCard(component({ 'infra-delivery.io/stacks': 'net' }));
+    const latestRun = await section('Latest run');
+    expect(
+      await within(latestRun).findByText('Plan on Build hosts (worker-1)'),
+    ).toBeInTheDocument();
+    server.use(answeredStarting('/pipeline-runs'));
+    await act(pastSilenceOfRunnerHeard10sBefore);
+    expect(requestsTo('GET', '/pipeline-runs').length).toBeGreaterThan(1);
+    expect(latestRun).not.toHaveTextContent(/heard from/);
+    expect(latestRun).toHaveTextContent('Plan on Build hosts (worker-1)');
   });
 
   it('reads a queued or running run again every few seconds, and a finished one not at all', async () => {

@@ -3,6 +3,7 @@ import Typography from '@material-ui/core/Typography';
 import { ReactNode } from 'react';
 import { drawerLink } from '../common/drawerLinks';
 import { Loaded } from '../common/Loaded';
+import { DataAsOf } from '../common/DataAsOf';
 import { RunState } from '../common/RunStatus';
 import { runStartedAt } from '../common/runStartedAt';
 import { Timestamp } from '../common/Timestamp';
@@ -61,99 +62,102 @@ export const StacksSummary = ({
   const state = useEntityStacks(stackIds);
   const ownStackPage = isOwnStackPage(entity, stackIds);
   const driftLink = drawerLink(tabLink(entity, 'stacks'), 'stack', stackIds[0]);
+  // A running run's runner judged as of the last answer while a reload goes unanswered.
   return (
-    <Loaded
-      state={state}
-      placeholder={
-        <>
-          <TabSection entity={entity} tab="runs">
-            <SummaryLinePlaceholder />
-          </TabSection>
-          {ownStackPage ? (
-            <OwnStackDrift link={driftLink} />
-          ) : (
-            <TabSection entity={entity} tab="stacks">
-              {stackIds.map(stackId => (
-                <SummaryLinePlaceholder key={stackId} />
-              ))}
+    <DataAsOf state={state}>
+      <Loaded
+        state={state}
+        placeholder={
+          <>
+            <TabSection entity={entity} tab="runs">
+              <SummaryLinePlaceholder />
             </TabSection>
-          )}
-        </>
-      }
-    >
-      {({ stacks, latestRun }) => (
-        <>
-          <TabSection entity={entity} tab="runs">
-            {latestRun ? (
-              <SummaryLine
-                status={<RunState run={latestRun.run} />}
-                detail={
-                  <>
-                    {latestRun.stack?.name ?? latestRun.run.attachedEntityId}
-                    {' · '}
-                    <Timestamp value={runStartedAt(latestRun.run)} />
-                    {/* A plan pressed in the portal never waits in silence: "No runner is
-                        connected to this organization", the run that holds the stack, or
-                        the runner that runs it. */}
-                    <span style={{ display: 'block' }}>
-                      <RunStateNote
-                        run={latestRun.run}
-                        runPath={runId => runLink(entity, runId)}
-                        blocker={latestRun.blocker}
-                      />
-                    </span>
-                  </>
-                }
-              >
-                <MaybeLink to={runLink(entity, latestRun.run.id)}>
-                  {latestRun.title}
-                </MaybeLink>
-              </SummaryLine>
+            {ownStackPage ? (
+              <OwnStackDrift link={driftLink} />
             ) : (
-              <Typography variant="body2">No stack has run yet.</Typography>
+              <TabSection entity={entity} tab="stacks">
+                {stackIds.map(stackId => (
+                  <SummaryLinePlaceholder key={stackId} />
+                ))}
+              </TabSection>
             )}
-          </TabSection>
-          {ownStackPage && stacks[0].stack ? (
-            <OwnStackDrift stack={stacks[0].stack} link={driftLink} />
-          ) : (
-            <TabSection entity={entity} tab="stacks">
-              {stacks.map(({ stackId, stack, latestRun: run, blocker }) =>
-                // A stack the service does not have is no line: the note below names it.
-                stack ? (
-                  <SummaryLine
-                    key={stackId}
-                    status={<RunState run={run} />}
-                    detail={
-                      <>
-                        {stack.givenId}
-                        {/* What a stack whose run is under way waits for: the run that
-                            holds it (and its approval), a runner, or the step it runs. */}
-                        {run && isActiveRun(run.status) && (
-                          <span style={{ display: 'block' }}>
-                            <RunStateNote
-                              run={run}
-                              runPath={runId => runLink(entity, runId)}
-                              blocker={blocker}
-                            />
-                          </span>
-                        )}
-                      </>
-                    }
-                  >
-                    <StackLink stackId={stackId} name={stack.name} />
-                  </SummaryLine>
-                ) : null,
+          </>
+        }
+      >
+        {({ stacks, latestRun }) => (
+          <>
+            <TabSection entity={entity} tab="runs">
+              {latestRun ? (
+                <SummaryLine
+                  status={<RunState run={latestRun.run} />}
+                  detail={
+                    <>
+                      {latestRun.stack?.name ?? latestRun.run.attachedEntityId}
+                      {' · '}
+                      <Timestamp value={runStartedAt(latestRun.run)} />
+                      {/* A plan pressed in the portal never waits in silence: "No runner is
+                          connected to this organization", the run that holds the stack, or
+                          the runner that runs it. */}
+                      <span style={{ display: 'block' }}>
+                        <RunStateNote
+                          run={latestRun.run}
+                          runPath={runId => runLink(entity, runId)}
+                          blocker={latestRun.blocker}
+                        />
+                      </span>
+                    </>
+                  }
+                >
+                  <MaybeLink to={runLink(entity, latestRun.run.id)}>
+                    {latestRun.title}
+                  </MaybeLink>
+                </SummaryLine>
+              ) : (
+                <Typography variant="body2">No stack has run yet.</Typography>
               )}
-              <UnknownStacksNote
-                entity={entity}
-                stackIds={stacks
-                  .filter(({ stack }) => !stack)
-                  .map(({ stackId }) => stackId)}
-              />
             </TabSection>
-          )}
-        </>
-      )}
-    </Loaded>
+            {ownStackPage && stacks[0].stack ? (
+              <OwnStackDrift stack={stacks[0].stack} link={driftLink} />
+            ) : (
+              <TabSection entity={entity} tab="stacks">
+                {stacks.map(({ stackId, stack, latestRun: run, blocker }) =>
+                  // A stack the service does not have is no line: the note below names it.
+                  stack ? (
+                    <SummaryLine
+                      key={stackId}
+                      status={<RunState run={run} />}
+                      detail={
+                        <>
+                          {stack.givenId}
+                          {/* What a stack whose run is under way waits for: the run that
+                              holds it (and its approval), a runner, or the step it runs. */}
+                          {run && isActiveRun(run.status) && (
+                            <span style={{ display: 'block' }}>
+                              <RunStateNote
+                                run={run}
+                                runPath={runId => runLink(entity, runId)}
+                                blocker={blocker}
+                              />
+                            </span>
+                          )}
+                        </>
+                      }
+                    >
+                      <StackLink stackId={stackId} name={stack.name} />
+                    </SummaryLine>
+                  ) : null,
+                )}
+                <UnknownStacksNote
+                  entity={entity}
+                  stackIds={stacks
+                    .filter(({ stack }) => !stack)
+                    .map(({ stackId }) => stackId)}
+                />
+              </TabSection>
+            )}
+          </>
+        )}
+      </Loaded>
+    </DataAsOf>
   );
 };

@@ -36,6 +36,10 @@ import {
 } from '../../__testUtils__/unansweredService';
 import { createStackRouteRef } from '../../routes';
 import { InfrastructureHomePage } from './InfrastructureHomePage';
+import {
+  leasedPlanHeard,
+  pastSilenceOfRunnerHeard10sBefore,
+} from '../../__testUtils__/runnerSilence';
 
 // Four cards with their tables render in every test.
 jest.setTimeout(20_000);
@@ -595,6 +599,34 @@ describe('InfrastructureHomePage', () => {
     expect(
       await within(waiting).findByText('Open port 443'),
     ).toBeInTheDocument();
+  });
+
+  it('does not count the silence of a running run’s runner on while the service answers the Stacks card’s reads with errors', async () => {
+    // Heard from 10 s before the card's read, six seconds short of silent; then the backend
+    // goes away.
+    service.latestPerStack = [
+      pipelineRun({
+        id: 'run-9',
+        status: 'RUNNING',
+        attachedEntityId: 'net',
+        startedAt: ago(1),
+        leasedStep: leasedPlanHeard(10),
+      }),
+    ];
+    const signals = fakeSignals();
+    await renderPage(signals);
+    const row = await rowOf(await card('Stacks'), 'Network');
+    expect(row).toHaveTextContent('Plan on Build hosts (worker-1)');
+
+    server.use(
+      http.get(`${baseUrl}/pipeline-runs`, () => HttpResponse.error()),
+    );
+    const reads = requestsTo('GET', '/pipeline-runs').length;
+    act(() => signals.announce(RUN_SIGNAL_CHANNEL, { runId: 'run-9' }));
+    await act(pastSilenceOfRunnerHeard10sBefore);
+    expect(requestsTo('GET', '/pipeline-runs').length).toBeGreaterThan(reads);
+    expect(row).not.toHaveTextContent(/heard from/);
+    expect(row).toHaveTextContent('Plan on Build hosts (worker-1)');
   });
 
   it('keeps a card’s runs when its reload gets no answer, and says that they may be out of date', async () => {

@@ -5,6 +5,7 @@ import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { CARD_TABLE_OPTIONS } from '../common/tableOptions';
 import { Loaded } from '../common/Loaded';
+import { DataAsOf } from '../common/DataAsOf';
 import { MaybeLink } from '../common/MaybeLink';
 import { RunState } from '../common/RunStatus';
 import { runStartedAt } from '../common/runStartedAt';
@@ -54,80 +55,83 @@ export const StackLastRunTable = ({ stacks }: { stacks: Stack[] }) => {
   const latestRuns = useLatestRunPerStack(stacks.map(stack => stack.id));
   // The holders are read again with each load of the latest runs.
   const blockerOf = useBlockingRuns(latestRuns.value, stacks);
+  // A running run's runner judged as of the last answer while a reload goes unanswered.
   return (
-    <Loaded state={latestRuns}>
-      {runs => {
-        const rows = stackRows(stacks, runs);
-        return (
-          <PluginTable<StackRow>
-            options={{
-              ...CARD_TABLE_OPTIONS,
-              paging: rows.length > PAGE_SIZE,
-              pageSize: PAGE_SIZE,
-              pageSizeOptions: [PAGE_SIZE],
-            }}
-            data={rows}
-            columns={[
-              {
-                title: 'Stack',
-                render: ({ stack }) => (
-                  <Box>
-                    <Typography variant="body2">
-                      <MaybeLink
-                        to={tabLink(stackEntityRef(stack.id), 'stacks')}
-                      >
-                        {stack.name}
-                      </MaybeLink>
-                    </Typography>
-                    <Typography variant="caption" color="textSecondary">
-                      {stack.givenId}
-                    </Typography>
-                  </Box>
-                ),
-              },
-              {
-                title: 'Last run',
-                // Which run, linked to its page, and why it waits when it is queued.
-                render: ({ latestRun }) => (
-                  <>
-                    <RunState run={latestRun} />
-                    {latestRun && (
-                      <Typography
-                        variant="caption"
-                        color="textSecondary"
-                        component="div"
-                      >
-                        <MaybeLink to={runPagePath(latestRun.id)}>
-                          {runTitleBesideStack(latestRun, stacks)}
+    <DataAsOf state={latestRuns}>
+      <Loaded state={latestRuns}>
+        {runs => {
+          const rows = stackRows(stacks, runs);
+          return (
+            <PluginTable<StackRow>
+              options={{
+                ...CARD_TABLE_OPTIONS,
+                paging: rows.length > PAGE_SIZE,
+                pageSize: PAGE_SIZE,
+                pageSizeOptions: [PAGE_SIZE],
+              }}
+              data={rows}
+              columns={[
+                {
+                  title: 'Stack',
+                  render: ({ stack }) => (
+                    <Box>
+                      <Typography variant="body2">
+                        <MaybeLink
+                          to={tabLink(stackEntityRef(stack.id), 'stacks')}
+                        >
+                          {stack.name}
                         </MaybeLink>
-                        {/* Why it waits, or which runner runs it. */}
-                        <div>
-                          <RunStateNote
-                            run={latestRun}
-                            runPath={runPagePath}
-                            blocker={blockerOf(latestRun)}
-                          />
-                        </div>
                       </Typography>
-                    )}
-                  </>
-                ),
-              },
-              {
-                title: 'Started',
-                render: ({ latestRun }) => (
-                  <StartedAndTook
-                    at={latestRun && runStartedAt(latestRun)}
-                    startedAt={latestRun && attemptStartedAt(latestRun)}
-                    completedAt={latestRun?.completedAt}
-                  />
-                ),
-              },
-            ]}
-            emptyContent={<NoStackYet />}
-          />
-        );
-      }}
-    </Loaded>
+                      <Typography variant="caption" color="textSecondary">
+                        {stack.givenId}
+                      </Typography>
+                    </Box>
+                  ),
+                },
+                {
+                  title: 'Last run',
+                  // Which run, linked to its page, and why it waits when it is queued.
+                  render: ({ latestRun }) => (
+                    <>
+                      <RunState run={latestRun} />
+                      {latestRun && (
+                        <Typography
+                          variant="caption"
+                          color="textSecondary"
+                          component="div"
+                        >
+                          <MaybeLink to={runPagePath(latestRun.id)}>
+                            {runTitleBesideStack(latestRun, stacks)}
+                          </MaybeLink>
+                          {/* Why it waits, or which runner runs it. */}
+                          <div>
+                            <RunStateNote
+                              run={latestRun}
+                              runPath={runPagePath}
+                              blocker={blockerOf(latestRun)}
+                            />
+                          </div>
+                        </Typography>
+                      )}
+                    </>
+                  ),
+                },
+                {
+                  title: 'Started',
+                  render: ({ latestRun }) => (
+                    <StartedAndTook
+                      at={latestRun && runStartedAt(latestRun)}
+                      startedAt={latestRun && attemptStartedAt(latestRun)}
+                      completedAt={latestRun?.completedAt}
+                    />
+                  ),
+                },
+              ]}
+              emptyContent={<NoStackYet />}
+            />
+          );
+        }}
+      </Loaded>
+    </DataAsOf>
   );
 };

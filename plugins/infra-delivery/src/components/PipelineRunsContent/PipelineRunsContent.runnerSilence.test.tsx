@@ -5,7 +5,6 @@ import { http, HttpResponse } from 'msw';
 import {
   baseUrl,
   entityNaming,
-  errorResponse,
   fakeSignals,
   list,
   pipelineRun,
@@ -16,6 +15,10 @@ import {
   stepExecution,
 } from '../../__testUtils__/infraDeliveryTestKit';
 import { PipelineRunsContent } from './PipelineRunsContent';
+import {
+  answeredStarting,
+  pastSilenceOfRunnerHeard10sBefore,
+} from '../../__testUtils__/runnerSilence';
 import { DataAsOf } from '../common/DataAsOf';
 import { LoadState } from '../common/loadState';
 import {
@@ -119,7 +122,7 @@ describe('PipelineRunsContent when the runner of a running step stops reporting'
     const card = await openRun();
     expect(
       await within(card).findByRole('button', { name: /1\. Plan/ }),
-    ).toHaveTextContent('on Build hosts');
+    ).toHaveTextContent('on Build hosts (worker-1)');
     return noticeMatching(card, /^Runner/);
   }
 
@@ -130,7 +133,7 @@ describe('PipelineRunsContent when the runner of a running step stops reporting'
     const header = await within(card).findByRole('button', {
       name: /1\. Plan/,
     });
-    expect(header).toHaveTextContent('on Build hosts');
+    expect(header).toHaveTextContent('on Build hosts (worker-1)');
     expect(silenceNotice(card)).toBeUndefined();
   });
 
@@ -165,7 +168,7 @@ describe('PipelineRunsContent when the runner of a running step stops reporting'
 
     expect(
       await within(card).findByRole('button', { name: /1\. Plan/ }),
-    ).toHaveTextContent('on Build hosts');
+    ).toHaveTextContent('on Build hosts (worker-1)');
     // A step no runner claimed names none.
     expect(
       within(card).getByRole('button', { name: /2\. Approve the plan/ }),
@@ -179,14 +182,16 @@ describe('PipelineRunsContent when the runner of a running step stops reporting'
     await waitFor(() => expect(silenceNotice(card)).toBeDefined());
     const notice = silenceNotice(card)!;
     expect(notice).toHaveTextContent(
-      /Runner Build hosts has sent no heartbeat for 4\ds/,
+      /Runner Build hosts \(worker-1\) has sent no heartbeat for 4\ds/,
     );
     expect(notice).toHaveTextContent(
       /Unless it sends a heartbeat within 1\ds, the step is queued again, and the next runner starts it over as attempt 2\. The logs so far stay\./,
     );
     expect(
       within(card).getByRole('button', { name: /1\. Plan/ }),
-    ).toHaveTextContent(/Build hosts has sent no heartbeat for 4\ds/);
+    ).toHaveTextContent(
+      /Build hosts \(worker-1\) has sent no heartbeat for 4\ds/,
+    );
   });
 
   it('says when a reporting runner was last heard from, beside its name', async () => {
@@ -195,7 +200,9 @@ describe('PipelineRunsContent when the runner of a running step stops reporting'
 
     expect(
       await within(card).findByRole('button', { name: /1\. Plan/ }),
-    ).toHaveTextContent(/on Build hosts · last heard from \d+s ago/);
+    ).toHaveTextContent(
+      /on Build hosts \(worker-1\) · last heard from \d+s ago/,
+    );
   });
 
   it('says of a silent runner whose logs still arrive that it is most likely busy', async () => {
@@ -204,7 +211,7 @@ describe('PipelineRunsContent when the runner of a running step stops reporting'
 
     await waitFor(() => expect(silenceNotice(card)).toBeDefined());
     expect(silenceNotice(card)).toHaveTextContent(
-      /Runner Build hosts has sent no heartbeat for \d+s; last heard from \d+s agoIts logs still arrive, so it is most likely busy, but its lease is not renewed\. Unless it sends a heartbeat within/,
+      /Runner Build hosts \(worker-1\) has sent no heartbeat for \d+s; last heard from \d+s agoIts logs still arrive, so it is most likely busy, but its lease is not renewed\. Unless it sends a heartbeat within/,
     );
   });
 
@@ -214,7 +221,7 @@ describe('PipelineRunsContent when the runner of a running step stops reporting'
 
     const notice = await findNotice(card, /not been heard/);
     expect(notice).toHaveTextContent(
-      /^Runner Build hosts has not been heard from for \d+sUnless it sends a heartbeat/,
+      /^Runner Build hosts \(worker-1\) has not been heard from for \d+sUnless it sends a heartbeat/,
     );
   });
 
@@ -224,14 +231,16 @@ describe('PipelineRunsContent when the runner of a running step stops reporting'
     steps = [planStep(40, 'Build hosts', 35)];
     const card = await openRun();
 
-    const notice = await findNotice(card, /^Runner Build hosts/);
+    const notice = await findNotice(card, /^Runner Build hosts \(worker-1\)/);
     expect(notice).toHaveTextContent(
-      /^Runner Build hosts has not been heard from for 3\dsUnless it sends a heartbeat/,
+      /^Runner Build hosts \(worker-1\) has not been heard from for 3\dsUnless it sends a heartbeat/,
     );
     expect(notice).not.toHaveTextContent('Its logs still arrive');
     expect(
       within(card).getByRole('button', { name: /1\. Plan/ }),
-    ).toHaveTextContent(/Build hosts has not been heard from for 3\ds/);
+    ).toHaveTextContent(
+      /Build hosts \(worker-1\) has not been heard from for 3\ds/,
+    );
   });
 
   /** The plan step claimed `secondsAgo` seconds ago, heard from `heardAfter` seconds after. */
@@ -246,13 +255,16 @@ describe('PipelineRunsContent when the runner of a running step stops reporting'
     steps = [claimedStep(12, 0)];
     const card = await openRun();
 
-    const notice = await findNotice(card, /^Runner Build hosts took this step/);
+    const notice = await findNotice(
+      card,
+      /^Runner Build hosts \(worker-1\) took this step/,
+    );
     expect(notice).toHaveTextContent(
-      /^Runner Build hosts took this step 1\ds ago and has not been heard from sinceIt has sent neither a log line nor a heartbeat: it may be frozen, or the answer to its claim was lost with its connection\. Unless it sends a heartbeat within 4\ds, the step is queued again, and the next runner starts it over as attempt 2\./,
+      /^Runner Build hosts \(worker-1\) took this step 1\ds ago and has not been heard from sinceIt has sent neither a log line nor a heartbeat: it may be frozen, or the answer to its claim was lost with its connection\. Unless it sends a heartbeat within 4\ds, the step is queued again, and the next runner starts it over as attempt 2\./,
     );
     expect(
       within(card).getByRole('button', { name: /1\. Plan/ }),
-    ).toHaveTextContent(/Build hosts took this step 1\ds ago/);
+    ).toHaveTextContent(/Build hosts \(worker-1\) took this step 1\ds ago/);
   });
 
   it('warns of nothing where the runner was heard from after its claim', async () => {
@@ -286,7 +298,7 @@ describe('PipelineRunsContent when the runner of a running step stops reporting'
     await waitFor(() => expect(silenceNotice(card)).toBeUndefined());
     expect(
       within(card).getByRole('button', { name: /1\. Plan/ }),
-    ).toHaveTextContent('on Build hosts');
+    ).toHaveTextContent('on Build hosts (worker-1)');
   });
 
   /** The plan step of a runner that says it renews its lease every five seconds. */
@@ -301,13 +313,15 @@ describe('PipelineRunsContent when the runner of a running step stops reporting'
     steps = [beatingStep(16, 16)];
     const card = await openRun();
 
-    const notice = await findNotice(card, /^Runner Build hosts/);
+    const notice = await findNotice(card, /^Runner Build hosts \(worker-1\)/);
     expect(notice).toHaveTextContent(
-      /^Runner Build hosts has not been heard from for 1\dsUnless it sends a heartbeat within 4\ds, the step is queued again/,
+      /^Runner Build hosts \(worker-1\) has not been heard from for 1\dsUnless it sends a heartbeat within 4\ds, the step is queued again/,
     );
     expect(
       within(card).getByRole('button', { name: /1\. Plan/ }),
-    ).toHaveTextContent(/Build hosts has not been heard from for 1\ds/);
+    ).toHaveTextContent(
+      /Build hosts \(worker-1\) has not been heard from for 1\ds/,
+    );
   });
 
   it('warns of nothing for a runner whose heartbeats arrive while its tool prints nothing', async () => {
@@ -369,15 +383,7 @@ describe('PipelineRunsContent when the runner of a running step stops reporting'
     const card = await openRun(signals);
     expect(noticeMatching(card, /^Runner/)).toBeUndefined();
 
-    server.use(
-      http.get(`${baseUrl}/pipeline-runs/${run.id}/step-executions`, () =>
-        errorResponse(503, {
-          code: 'InfraDelivery:Service:UNAVAILABLE',
-          message: 'The service is starting',
-          requestId: 'req-1',
-        }),
-      ),
-    );
+    server.use(answeredStarting(`/pipeline-runs/${run.id}/step-executions`));
     act(() =>
       signals.announce('infra-delivery:pipeline-runs', { runId: run.id }),
     );
@@ -387,7 +393,9 @@ describe('PipelineRunsContent when the runner of a running step stops reporting'
     expect(noticeMatching(card, /^Runner/)).toBeUndefined();
     expect(
       within(card).getByRole('button', { name: /1\. Plan/ }),
-    ).toHaveTextContent(/on Build hosts · last heard from 1\ds ago/);
+    ).toHaveTextContent(
+      /on Build hosts \(worker-1\) · last heard from 1\ds ago/,
+    );
   });
 
   it('judges the runner as of the run’s last answer while the service does not answer', async () => {
@@ -404,7 +412,7 @@ describe('PipelineRunsContent when the runner of a running step stops reporting'
     await asOf({ loading: true, silentSince: Date.now() - 20_000 });
     expect(screen.queryByRole('status')).toBeNull();
     expect(
-      screen.getByText(/on Build hosts · last heard from 5s ago/),
+      screen.getByText(/on Build hosts \(worker-1\) · last heard from 5s ago/),
     ).toBeInTheDocument();
     cleanup();
     // A reload answered with an error likewise, as of the data it keeps.
@@ -417,7 +425,7 @@ describe('PipelineRunsContent when the runner of a running step stops reporting'
     // Answered: silent.
     await asOf({ loading: false });
     expect(await screen.findByRole('status')).toHaveTextContent(
-      /^Runner Build hosts has not been heard from for 2\ds/,
+      /^Runner Build hosts \(worker-1\) has not been heard from for 2\ds/,
     );
   });
 
@@ -495,15 +503,50 @@ describe('PipelineRunsContent lists a running run with its runner', () => {
     listRunLeasedFor(5);
     const cell = await statusCell();
     expect(cell).toHaveTextContent('Running');
-    expect(cell).toHaveTextContent('Plan on Build hosts');
+    expect(cell).toHaveTextContent('Plan on Build hosts (worker-1)');
   });
 
   it('says how long a silent runner has not reported', async () => {
     listRunLeasedFor(40);
     const cell = await statusCell();
     expect(cell).toHaveTextContent(
-      /Build hosts has sent no heartbeat for 4\ds/,
+      /Build hosts \(worker-1\) has sent no heartbeat for 4\ds/,
     );
     expect(cell).not.toHaveTextContent('Plan on Build hosts');
+  });
+
+  it('does not count a runner’s silence on while the service answers the list’s reads with errors', async () => {
+    // Heard from 10 s before each read, six seconds short of silent; then the backend goes away.
+    const step = planStep(10, 'Build hosts', 10);
+    const beating = {
+      ...step,
+      lease: { ...step.lease!, heartbeatIntervalMs: 5_000 },
+    };
+    const leased = {
+      ...run,
+      leasedStep: { id: step.id, name: step.name, lease: beating.lease },
+    };
+    server.use(...runPageHandlers(leased, () => [beating]));
+    const signals = fakeSignals();
+    renderEntityContent(
+      <PipelineRunsContent />,
+      entityNaming('stack-network'),
+      {
+        signals: signals.api,
+      },
+    );
+    expect(await statusCell()).toHaveTextContent(
+      'Plan on Build hosts (worker-1)',
+    );
+
+    server.use(answeredStarting('/pipeline-runs'));
+    act(() =>
+      signals.announce('infra-delivery:pipeline-runs', { runId: run.id }),
+    );
+    // The list read "has not been heard from" for as long as a restarting backend was down.
+    await act(pastSilenceOfRunnerHeard10sBefore);
+    const cell = await statusCell();
+    expect(cell).not.toHaveTextContent(/heard from/);
+    expect(cell).toHaveTextContent('Plan on Build hosts (worker-1)');
   });
 });

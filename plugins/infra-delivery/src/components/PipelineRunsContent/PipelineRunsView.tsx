@@ -31,6 +31,7 @@ import {
 import { isActiveRun, LIVE_POLL_MS } from '../common/livePolling';
 import { useLiveRuns } from '../common/useLiveRuns';
 import { useLivePolling } from '../common/useLivePolling';
+import { DataAsOf } from '../common/DataAsOf';
 import { useLiveLoad } from '../common/useLiveLoad';
 import { NoAnswerNotice } from '../common/NoAnswerNotice';
 import { ReloadFailedNotice } from '../common/ReloadFailedNotice';
@@ -334,107 +335,111 @@ export const PipelineRunsView = ({
   const first = (shown?.pagesBefore ?? 0) * RUNS_PAGE_SIZE + 1;
   const waitingForRunner = value?.data.find(noRunnerWillClaim);
 
+  // A running run's runner judged as of the list's last answer while a reload goes unanswered
+  // (`DataAsOf`), as on the run page.
   return (
-    <div ref={measured}>
-      {/* Two filters, each named and kept together with its chips: the run's status (any of
+    <DataAsOf state={{ loading, silentSince, reloadFailed }}>
+      <div ref={measured}>
+        {/* Two filters, each named and kept together with its chips: the run's status (any of
           those pressed) and its kind. */}
-      <Box
-        display="flex"
-        flexWrap="wrap"
-        alignItems="center"
-        style={{ gap: 8, columnGap: 24 }}
-        marginBottom={2}
-      >
-        <FilterGroup label="Status">
-          {RUN_STATUSES.map(status => (
+        <Box
+          display="flex"
+          flexWrap="wrap"
+          alignItems="center"
+          style={{ gap: 8, columnGap: 24 }}
+          marginBottom={2}
+        >
+          <FilterGroup label="Status">
+            {RUN_STATUSES.map(status => (
+              <FilterChip
+                key={status}
+                label={STATUS_LABELS[status]}
+                pressed={statuses.includes(status)}
+                onClick={() => toggleStatus(status)}
+              />
+            ))}
+          </FilterGroup>
+          <FilterGroup label="Kind">
             <FilterChip
-              key={status}
-              label={STATUS_LABELS[status]}
-              pressed={statuses.includes(status)}
-              onClick={() => toggleStatus(status)}
+              label="Drift checks"
+              pressed={driftChecksOnly}
+              onClick={toggleDriftChecks}
             />
-          ))}
-        </FilterGroup>
-        <FilterGroup label="Kind">
-          <FilterChip
-            label="Drift checks"
-            pressed={driftChecksOnly}
-            onClick={toggleDriftChecks}
-          />
-        </FilterGroup>
-      </Box>
-      <NoAnswerNotice silentSince={silentSince} hasData={Boolean(value)} />
-      {!cursorRefused && <ReloadFailedNotice failure={reloadFailed} />}
-      {error && !cursorRefused && <ErrorPanel error={error} />}
-      {loading && !value && <Progress />}
-      {value && (
-        <Reloading reloading={switching} label="Loading runs">
-          {waitingForRunner && (
-            <WaitingForRunnerNotice
-              reason={waitingForRunner.queueState?.reason}
-              onRunnerConnected={refresh}
+          </FilterGroup>
+        </Box>
+        <NoAnswerNotice silentSince={silentSince} hasData={Boolean(value)} />
+        {!cursorRefused && <ReloadFailedNotice failure={reloadFailed} />}
+        {error && !cursorRefused && <ErrorPanel error={error} />}
+        {loading && !value && <Progress />}
+        {value && (
+          <Reloading reloading={switching} label="Loading runs">
+            {waitingForRunner && (
+              <WaitingForRunnerNotice
+                reason={waitingForRunner.queueState?.reason}
+                onRunnerConnected={refresh}
+              />
+            )}
+            <PluginTable
+              title={`Pipeline runs (${value.meta.totalCount})`}
+              options={TABLE_OPTIONS}
+              columns={columns}
+              data={value.data}
+              emptyContent={
+                <CardBody>
+                  {filtersShown.length ? (
+                    <>
+                      <Typography>
+                        No runs match the filters: {filtersShown.join(', ')}.
+                      </Typography>
+                      <Button
+                        variant="outlined"
+                        size="small"
+                        style={{ marginTop: 8 }}
+                        onClick={clearFilters}
+                      >
+                        Show every run
+                      </Button>
+                    </>
+                  ) : (
+                    <Typography>No runs yet.</Typography>
+                  )}
+                </CardBody>
+              }
             />
-          )}
-          <PluginTable
-            title={`Pipeline runs (${value.meta.totalCount})`}
-            options={TABLE_OPTIONS}
-            columns={columns}
-            data={value.data}
-            emptyContent={
-              <CardBody>
-                {filtersShown.length ? (
-                  <>
-                    <Typography>
-                      No runs match the filters: {filtersShown.join(', ')}.
-                    </Typography>
-                    <Button
-                      variant="outlined"
-                      size="small"
-                      style={{ marginTop: 8 }}
-                      onClick={clearFilters}
-                    >
-                      Show every run
-                    </Button>
-                  </>
-                ) : (
-                  <Typography>No runs yet.</Typography>
-                )}
-              </CardBody>
-            }
-          />
-          {(first > 1 || value.meta.nextCursor) && (
-            <Box
-              display="flex"
-              alignItems="center"
-              justifyContent="flex-end"
-              style={{ gap: 8 }}
-              marginTop={1}
-            >
-              <Typography variant="body2">
-                Runs {first}–{first + value.data.length - 1} of{' '}
-                {value.meta.totalCount}
-              </Typography>
-              <Button
-                size="small"
-                disabled={switching || pages.length === 0}
-                onClick={() => setPages(pages.slice(0, -1))}
+            {(first > 1 || value.meta.nextCursor) && (
+              <Box
+                display="flex"
+                alignItems="center"
+                justifyContent="flex-end"
+                style={{ gap: 8 }}
+                marginTop={1}
               >
-                Newer
-              </Button>
-              <Button
-                size="small"
-                disabled={switching || !value.meta.nextCursor}
-                onClick={() =>
-                  value.meta.nextCursor &&
-                  setPages([...pages, value.meta.nextCursor])
-                }
-              >
-                Older
-              </Button>
-            </Box>
-          )}
-        </Reloading>
-      )}
-    </div>
+                <Typography variant="body2">
+                  Runs {first}–{first + value.data.length - 1} of{' '}
+                  {value.meta.totalCount}
+                </Typography>
+                <Button
+                  size="small"
+                  disabled={switching || pages.length === 0}
+                  onClick={() => setPages(pages.slice(0, -1))}
+                >
+                  Newer
+                </Button>
+                <Button
+                  size="small"
+                  disabled={switching || !value.meta.nextCursor}
+                  onClick={() =>
+                    value.meta.nextCursor &&
+                    setPages([...pages, value.meta.nextCursor])
+                  }
+                >
+                  Older
+                </Button>
+              </Box>
+            )}
+          </Reloading>
+        )}
+      </div>
+    </DataAsOf>
   );
 };

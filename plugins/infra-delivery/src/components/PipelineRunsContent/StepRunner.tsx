@@ -88,13 +88,19 @@ export function leaseSilence(lease: StepLease, now: number) {
 }
 
 /**
- * What people call a step's runner: its service account's name (as the Runners card does), its
- * id where the step has none (claimed before names were kept, or the account deleted).
+ * What people call a step's runner: its service account's name (as the Runners card does) with
+ * the runner's id, the process the card lists under that name ("Build hosts (build-host-1)");
+ * its id alone where the step has no name (claimed before names were kept, or the account
+ * deleted). Two runners started with one API key both read "on Local runner": nothing told which
+ * process held the step, which one went silent, or which to restart.
  */
 export const runnerNameOf = (runner: {
-  runnerId: string;
+  runnerId?: string;
   runnerName?: string;
-}) => runner.runnerName ?? runner.runnerId;
+}) =>
+  runner.runnerName && runner.runnerId && runner.runnerName !== runner.runnerId
+    ? `${runner.runnerName} (${runner.runnerId})`
+    : runner.runnerName ?? runner.runnerId;
 
 /**
  * "last heard from 4s ago": how long ago the service last heard from a runner (`at`, its
@@ -217,7 +223,7 @@ export const StepRunnerCaption = ({ step }: { step: StepExecution }) => {
           heard
         />
       ) : (
-        `on ${step.runnerName ?? step.runnerId}`
+        `on ${runnerNameOf(step)}`
       )}
     </Typography>
   );

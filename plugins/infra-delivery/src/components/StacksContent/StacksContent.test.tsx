@@ -25,6 +25,11 @@ import {
 import { afterUnderWayMessageMinimum } from '../../__testUtils__/actionMessageClock';
 import { createStackRouteRef } from '../../routes';
 import { StacksContent } from './StacksContent';
+import {
+  answeredStarting,
+  leasedPlanHeard,
+  pastSilenceOfRunnerHeard10sBefore,
+} from '../../__testUtils__/runnerSilence';
 
 const network = stack({
   id: 'stack-network',
@@ -336,6 +341,34 @@ describe('StacksContent', () => {
     const row = await rowOf('Network');
     expect(within(row).getByText('Waiting for a runner')).toBeInTheDocument();
     expect(within(row).queryByText('Running')).not.toBeInTheDocument();
+  });
+
+  it('does not count the silence of a running run’s runner on while the service answers the table’s reads with errors', async () => {
+    // Heard from 10 s before each read, six seconds short of silent; then the backend goes away.
+    serveStacks();
+    serveRunningNetworkRun({ leasedStep: leasedPlanHeard(10) });
+    const signals = fakeSignals();
+    renderEntityContent(
+      <StacksContent />,
+      entityNaming(`${network.id},${database.id}`),
+      { signals: signals.api },
+    );
+    expect(await rowOf('Network')).toHaveTextContent(
+      'Plan on Build hosts (worker-1)',
+    );
+
+    server.use(answeredStarting('/pipeline-runs'));
+    act(() =>
+      signals.announce('infra-delivery:pipeline-runs', {
+        runId: 'run-network-3',
+      }),
+    );
+    // Six and a half seconds on, the runner would be unheard for more than 16 s: the Stacks
+    // tab read "has not been heard from" for as long as a restarting backend was down.
+    await act(pastSilenceOfRunnerHeard10sBefore);
+    const row = await rowOf('Network');
+    expect(row).not.toHaveTextContent(/heard from/);
+    expect(row).toHaveTextContent('Plan on Build hosts (worker-1)');
   });
 
   it('names the run that holds the stack of a queued run, and what keeps it', async () => {

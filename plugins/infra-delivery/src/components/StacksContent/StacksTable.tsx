@@ -25,6 +25,7 @@ import { isActiveRun, LIVE_POLL_MS } from '../common/livePolling';
 import { useEntityRunLink } from '../common/useEntityTabLink';
 import { useLiveRuns } from '../common/useLiveRuns';
 import { useLivePolling } from '../common/useLivePolling';
+import { DataAsOf } from '../common/DataAsOf';
 import { NoAnswerNotice } from '../common/NoAnswerNotice';
 import { ReloadFailedNotice } from '../common/ReloadFailedNotice';
 import { WaitingForRunnerNotice } from '../Runners/WaitingForRunnerNotice';
@@ -295,8 +296,10 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
     noRunnerWillClaim(row.latestRun),
   )?.latestRun;
 
+  // A running run's runner judged as of the table's last answer while a reload goes unanswered
+  // (`DataAsOf`), as on the run page.
   return (
-    <>
+    <DataAsOf state={{ loading, silentSince, reloadFailed }}>
       <NoAnswerNotice silentSince={silentSince} />
       <ReloadFailedNotice failure={reloadFailed} />
       {message}
@@ -359,6 +362,6 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
           actions={canExecute ? stackActions(opened) : undefined}
         />
       )}
-    </>
+    </DataAsOf>
   );
 };
