@@ -13,6 +13,7 @@ import {
   iacExecutionSummary,
   iacResource,
   list,
+  now,
   pipelineRun,
   renderEntityContent,
   setupInfraDeliveryServer,
@@ -26,6 +27,7 @@ import {
 import { afterUnderWayMessageMinimum } from '../../__testUtils__/actionMessageClock';
 import { createStackRouteRef } from '../../routes';
 import { StacksContent } from './StacksContent';
+import { absoluteTime } from '../common/time';
 
 const network = stack({
   id: 'stack-network',
@@ -223,6 +225,20 @@ describe('StacksContent', () => {
 
     expect(await screen.findByText('Missing Annotation')).toBeInTheDocument();
     expect(requests()).toEqual([]);
+  });
+
+  it("says when each stack's latest run started, in full on hover", async () => {
+    serveStacks();
+    renderEntityContent(
+      <StacksContent />,
+      entityNaming(`${network.id},${database.id}`),
+    );
+
+    // As the Overview's Started column: the relative time, the exact one on hover.
+    const when = (await rowOf('Network')).querySelector('time');
+    expect(when).toHaveAttribute('datetime', now);
+    expect(when).toHaveAttribute('title', absoluteTime(now));
+    expect(when).toHaveTextContent(/ago$/);
   });
 
   it('shows progress until the service answers', async () => {

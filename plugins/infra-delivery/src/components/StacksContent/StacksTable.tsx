@@ -17,6 +17,8 @@ import { DetailsButton } from '../common/DetailsButton';
 import { useOpenedDrawer } from '../common/drawerLinks';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { MaybeLink } from '../common/MaybeLink';
+import { runStartedAt } from '../common/runStartedAt';
+import { Timestamp } from '../common/Timestamp';
 import { noRunnerWillClaim, RunState } from '../common/RunStatus';
 import { hasSettled, startedRunOutcome } from './startedRunOutcome';
 import { useNothingToApply } from '../common/nothingToApply';
@@ -180,6 +182,11 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
               <MaybeLink to={runLink(entity, row.latestRun.id)}>
                 {runTitleBesideStack(row.latestRun, stacks)}
               </MaybeLink>
+              {/* When, as the Overview's Started column says it: the row alone did not say
+                  whether its Succeeded was from today or last month. */}
+              <div>
+                <Timestamp value={runStartedAt(row.latestRun)} />
+              </div>
               <div>
                 <RunStateNote
                   run={row.latestRun}
