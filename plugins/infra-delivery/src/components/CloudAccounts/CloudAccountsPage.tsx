@@ -298,6 +298,7 @@ export const CloudAccountsPage = () => {
             setConnecting(undefined);
             if (changed) accounts.retry();
           }}
+          onConnected={() => accounts.retry()}
         />
       )}
     </Content>

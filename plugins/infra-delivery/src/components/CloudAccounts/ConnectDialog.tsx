@@ -9,7 +9,7 @@ import DialogTitle from '@material-ui/core/DialogTitle';
 import Link from '@material-ui/core/Link';
 import Typography from '@material-ui/core/Typography';
 import Alert from '@material-ui/lab/Alert';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { ErrorPanel } from '../common/ErrorPanel';
@@ -54,9 +54,15 @@ const WhatComesNext = ({ account }: { account: CloudAccount }) => {
 export const ConnectDialog = ({
   account,
   onClose,
+  onConnected,
 }: {
   account: CloudAccount;
   onClose: (changed: boolean) => void;
+  /**
+   * Called once the dialog learns the account is connected (or upgraded): the list behind it
+   * still said CONNECT, under a dialog saying it was connected, until Done was pressed.
+   */
+  onConnected?: () => void;
 }) => {
   const client = useApi(infraDeliveryApiRef);
   const titleId = useId();
@@ -73,6 +79,14 @@ export const ConnectDialog = ({
   const connected =
     current.status === 'CONNECTED' &&
     (!targetVersion || current.roleVersion === targetVersion);
+
+  // Connected as the service now says, not as the dialog was opened on.
+  const learnedConnected = connected && current !== account;
+  const onConnectedRef = useRef(onConnected);
+  onConnectedRef.current = onConnected;
+  useEffect(() => {
+    if (learnedConnected) onConnectedRef.current?.();
+  }, [learnedConnected]);
 
   useEffect(() => {
     if (connected) return undefined;

@@ -9,6 +9,7 @@ import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { useActionMessage } from '../common/ActionMessage';
 import { useOpenedDrawer } from '../common/drawerLinks';
+import { useNothingToApply } from '../common/nothingToApply';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { SideDrawer } from '../common/SideDrawer';
 import { useCanExecuteRuns } from '../common/useCanExecuteRuns';
@@ -53,6 +54,7 @@ const StackWithPlanAndApply = ({
     [client, started?.id, version],
   );
   const run = read && read.id === started?.id ? read : started;
+  const nothingToApply = useNothingToApply(run);
   useLiveRuns(refresh);
   useLivePolling(
     refresh,
@@ -63,7 +65,7 @@ const StackWithPlanAndApply = ({
     id => run?.id === id && hasSettled(run),
     id =>
       run?.id === id
-        ? startedRunOutcome(what, run, runPath(run.id))
+        ? startedRunOutcome(what, run, runPath(run.id), nothingToApply)
         : undefined,
   );
   const planAndApply = (

@@ -7,6 +7,7 @@ import Typography from '@material-ui/core/Typography';
 import { useTheme } from '@material-ui/core/styles';
 import { Fragment } from 'react';
 import { RUN_TYPE_LABELS } from '../common/labels';
+import { plansNothingToApply } from '../common/nothingToApply';
 
 /**
  * `+add ~change −destroy`, with imports and replacements, as a plan's first line; a plan that
@@ -72,9 +73,7 @@ export const PlanSummary = ({ summary }: { summary: IacExecutionSummary }) => {
         {summary.readCount > 0 && ` · ${summary.readCount} read`}
         {` · ${summary.unchangedCount} unchanged`}
         {/* The run then skipped its approval and apply: say why they did not happen. */}
-        {summary.runType === 'PLAN' &&
-          !summary.applyable &&
-          ' · nothing to apply'}
+        {plansNothingToApply(summary) && ' · nothing to apply'}
       </Typography>
     </Box>
   );

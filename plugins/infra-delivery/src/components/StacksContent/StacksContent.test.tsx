@@ -10,8 +10,10 @@ import {
   entityNaming,
   errorResponse,
   fakeSignals,
+  iacExecutionSummary,
   iacResource,
   list,
+  now,
   pipelineRun,
   renderEntityContent,
   setupInfraDeliveryServer,
@@ -30,6 +32,7 @@ import {
   leasedPlanHeard,
   pastSilenceOfRunnerHeard10sBefore,
 } from '../../__testUtils__/runnerSilence';
+import { absoluteTime } from '../common/time';
 
 const network = stack({
   id: 'stack-network',
@@ -198,6 +201,20 @@ describe('StacksContent', () => {
     return cell.closest('tr')!;
   }
 
+  /** Presses Network's Plan & apply, and confirms. */
+  async function planAndApplyNetwork() {
+    await userEvent.click(
+      within(await rowOf('Network')).getByRole('button', {
+        name: /^Plan & apply /,
+      }),
+    );
+    await userEvent.click(
+      within(await screen.findByRole('dialog')).getByRole('button', {
+        name: 'Plan & apply',
+      }),
+    );
+  }
+
   it('asks for the annotation when the entity names no stack', async () => {
     renderEntityContent(<StacksContent />, entityNaming());
 
@@ -213,6 +230,20 @@ describe('StacksContent', () => {
 
     expect(await screen.findByText('Missing Annotation')).toBeInTheDocument();
     expect(requests()).toEqual([]);
+  });
+
+  it("says when each stack's latest run started, in full on hover", async () => {
+    serveStacks();
+    renderEntityContent(
+      <StacksContent />,
+      entityNaming(`${network.id},${database.id}`),
+    );
+
+    // As the Overview's Started column: the relative time, the exact one on hover.
+    const when = (await rowOf('Network')).querySelector('time');
+    expect(when).toHaveAttribute('datetime', now);
+    expect(when).toHaveAttribute('title', absoluteTime(now));
+    expect(when).toHaveTextContent(/ago$/);
   });
 
   it('shows progress until the service answers', async () => {
@@ -613,16 +644,7 @@ describe('StacksContent', () => {
       serveStacks(triggered);
       renderEntityContent(<StacksContent />, entityNaming(network.id));
 
-      await userEvent.click(
-        within(await rowOf('Network')).getByRole('button', {
-          name: /^Plan & apply /,
-        }),
-      );
-      await userEvent.click(
-        within(await screen.findByRole('dialog')).getByRole('button', {
-          name: 'Plan & apply',
-        }),
-      );
+      await planAndApplyNetwork();
 
       const message = await screen.findByRole('status');
       expect(message).toHaveTextContent(
@@ -779,35 +801,56 @@ describe('StacksContent', () => {
     restoreClock();
   });
 
-  it('says a run that ended at once has ended, not that it started', async () => {
-    serveStacks();
-    const signals = fakeSignals();
-    renderEntityContent(<StacksContent />, entityNaming(network.id), {
-      signals: signals.api,
-    });
-    await userEvent.click(
-      within(await rowOf('Network')).getByRole('button', {
-        name: /^Plan & apply /,
-      }),
-    );
-    await userEvent.click(
-      within(await screen.findByRole('dialog')).getByRole('button', {
-        name: 'Plan & apply',
-      }),
-    );
-    expect(await screen.findByRole('status')).toHaveTextContent(
-      'A plan of Network has started.',
-    );
+  it.each([
+    {
+      plan: 'changed nothing',
+      applyable: false,
+      said: 'A plan of Network has finished. No changes: nothing to apply.',
+    },
+    {
+      plan: 'was applied',
+      applyable: true,
+      said: 'A plan of Network has finished.',
+    },
+  ])(
+    'says a run that ended has ended, not that it started (its plan $plan)',
+    async ({ applyable, said }) => {
+      serveStacks();
+      server.use(
+        http.get(`${baseUrl}/iac-execution-summaries`, ({ request }) =>
+          HttpResponse.json(
+            list(
+              new URL(request.url).searchParams.get('pipelineRunId') ===
+                'run-new'
+                ? [
+                    iacExecutionSummary({
+                      id: 'summary-new',
+                      pipelineRunId: 'run-new',
+                      runType: 'PLAN',
+                      applyable,
+                    }),
+                  ]
+                : [],
+            ),
+          ),
+        ),
+      );
+      const signals = fakeSignals();
+      renderEntityContent(<StacksContent />, entityNaming(network.id), {
+        signals: signals.api,
+      });
+      await planAndApplyNetwork();
+      expect(await screen.findByRole('status')).toHaveTextContent(
+        'A plan of Network has started.',
+      );
 
-    // A plan that changes nothing ends the run within a second: the message stands its
-    // minimum, and "has started" stood above the row's Succeeded.
-    await runNewIs(
-      signals,
-      'SUCCEEDED',
-      'A plan of Network has finished.',
-      'Open the run',
-    );
-  });
+      // A plan that changes nothing ends the run within a second: the message stands its
+      // minimum, and "has started" stood above the row's Succeeded. It says, as the run's
+      // page does, that nothing was applied: "has finished" alone left the person to open
+      // the run to learn it.
+      await runNewIs(signals, 'SUCCEEDED', said, 'Open the run');
+    },
+  );
 
   it('says that an auto-approved stack applies without approval', async () => {
     serveStacks();

@@ -17,8 +17,11 @@ import { DetailsButton } from '../common/DetailsButton';
 import { useOpenedDrawer } from '../common/drawerLinks';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { MaybeLink } from '../common/MaybeLink';
+import { runStartedAt } from '../common/runStartedAt';
+import { Timestamp } from '../common/Timestamp';
 import { noRunnerWillClaim, RunState } from '../common/RunStatus';
 import { hasSettled, startedRunOutcome } from './startedRunOutcome';
+import { useNothingToApply } from '../common/nothingToApply';
 import { runTitle, runTitleBesideStack } from '../common/runTitle';
 import { useCanExecuteRuns } from '../common/useCanExecuteRuns';
 import { isActiveRun, LIVE_POLL_MS } from '../common/livePolling';
@@ -81,8 +84,12 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
   const runLink = useEntityRunLink();
   // What each run started here is called in the message ("A plan of Network").
   const startedRuns = useRef(new Map<string, string>());
-  const latestRunOf = (runId: string) =>
+  const latestRunOf = (runId: string | undefined) =>
     rows?.find(row => row.latestRun?.id === runId)?.latestRun;
+  // The run the message follows: once it has succeeded, its plan summaries say whether it
+  // found nothing to apply.
+  const [followedId, setFollowedId] = useState<string>();
+  const nothingToApply = useNothingToApply(latestRunOf(followedId));
   // The message follows the run it speaks of: "… has started" became "… waits for your
   // approval" (with the way to the Approve button), and goes once nobody needs to act on it.
   const { message, say } = useActionMessage(
@@ -94,7 +101,12 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
       const run = latestRunOf(runId);
       const what = startedRuns.current.get(runId);
       return run && what
-        ? startedRunOutcome(what, run, runLink(entity, run.id))
+        ? startedRunOutcome(
+            what,
+            run,
+            runLink(entity, run.id),
+            runId === followedId && nothingToApply,
+          )
         : undefined;
     },
   );
@@ -103,6 +115,7 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
     (what: string) =>
     ({ data: run }: { data: PipelineRun }) => {
       startedRuns.current.set(run.id, what);
+      setFollowedId(run.id);
       say(startedRunOutcome(what, run, runLink(entity, run.id)));
       refresh();
     };
@@ -170,6 +183,11 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
               <MaybeLink to={runLink(entity, row.latestRun.id)}>
                 {runTitleBesideStack(row.latestRun, stacks)}
               </MaybeLink>
+              {/* When, as the Overview's Started column says it: the row alone did not say
+                  whether its Succeeded was from today or last month. */}
+              <div>
+                <Timestamp value={runStartedAt(row.latestRun)} />
+              </div>
               <div>
                 <RunStateNote
                   run={row.latestRun}

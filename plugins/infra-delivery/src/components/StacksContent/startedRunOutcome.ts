@@ -2,6 +2,7 @@ import { PipelineRun } from '@infra-delivery/plugin-infra-delivery-common';
 import { Outcome } from '../common/ActionMessage';
 import { isActiveRun } from '../common/livePolling';
 import { isQueuedForRunner } from '../common/RunStatus';
+import { NOTHING_TO_APPLY } from '../common/nothingToApply';
 
 /** How a started run that has already ended is said to have ended. */
 const ENDED_STATES: Partial<Record<PipelineRun['status'], string>> = {
@@ -19,12 +20,15 @@ const ENDED_STATES: Partial<Record<PipelineRun['status'], string>> = {
  * for a runner, as its row says, even with one connected: a runner killed without signing off
  * counts as connected for 20 s, and "has started" stood above "Waiting for a runner". A run
  * that ended before the message's minimum time is said to have ended: a plan that changes
- * nothing ends the run within a second, and "has started" stood above "Succeeded".
+ * nothing ends the run within a second, and "has started" stood above "Succeeded"; such a run
+ * (`nothingToApply`, as its plan summary says) says so: "has finished" left the person to
+ * open the run to learn that nothing had been applied.
  */
 export function startedRunOutcome(
   what: string,
   run: PipelineRun,
   runPage: string | undefined,
+  nothingToApply?: boolean,
 ): Outcome {
   if (run.status === 'WAITING_FOR_APPROVAL') {
     return {
@@ -38,7 +42,10 @@ export function startedRunOutcome(
   const ended = ENDED_STATES[run.status];
   if (ended) {
     return {
-      text: `${what} ${ended}.`,
+      text:
+        run.status === 'SUCCEEDED' && nothingToApply
+          ? `${what} ${ended}. ${NOTHING_TO_APPLY}.`
+          : `${what} ${ended}.`,
       link: runPage ? { to: runPage, label: 'Open the run' } : undefined,
       whileUnderWay: run.id,
     };
