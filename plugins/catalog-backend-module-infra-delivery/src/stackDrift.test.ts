@@ -17,6 +17,7 @@ function stack(id: string, fields: Partial<Stack>): Stack {
     projectId: 'project-1',
     environmentId: 'env-1',
     type: 'IAC_OPEN',
+    runnerLabels: [],
     givenId: id,
     name: `Stack ${id}`,
     autoApprove: false,

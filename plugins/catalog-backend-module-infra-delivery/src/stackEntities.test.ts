@@ -72,6 +72,7 @@ function stack(
     projectId: where.projectId,
     environmentId: where.id,
     type: 'IAC_OPEN',
+    runnerLabels: [],
     givenId: id,
     name: `Stack ${id}`,
     autoApprove: false,

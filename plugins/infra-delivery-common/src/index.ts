@@ -15,4 +15,5 @@ export * from './client';
 export * from './iacChanges';
 export * from './formatDuration';
 export * from './runnerSilence';
+export * from './runnerLabels';
 export * from './moduleValueProblems';

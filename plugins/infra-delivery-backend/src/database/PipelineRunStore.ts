@@ -1105,10 +1105,13 @@ export class PipelineRunStore implements RunTransitions {
   async lockNextClaimableStep(
     organizationId: string,
     types: StepType[],
+    /** The labels the claiming runner carries: steps of stacks requiring others are left. */
+    runnerLabels: string[] = [],
   ): Promise<(StepRecord & { queuedAt: string }) | undefined> {
     const query = this.db<StepExecutionRow>('step_executions')
       .where({ organization_id: organizationId, status: 'QUEUED' })
       .whereIn('type', types)
+      .whereNotExists(this.requiresOtherLabels(runnerLabels))
       .orderBy('id', 'asc')
       .first();
     if (this.isPostgres) {
@@ -1117,6 +1120,35 @@ export class PipelineRunStore implements RunTransitions {
     const row = await query;
     // Its last change was its queueing: when it began to wait for a runner.
     return row && { ...toStep(row), queuedAt: toTimestamp(row.updated_at) };
+  }
+
+  /**
+   * For the step of the outer query (`step_executions`): its run's stack requires a runner
+   * label that is not among `runnerLabels` (the rule of `carriesRunnerLabels`). Two primary-key
+   * lookups per queued step looked at (its run, its stack); a stack that requires none
+   * (`runner_labels` null) is answered without reading JSON, so a claim's cost is unchanged
+   * where no stack requires labels.
+   */
+  private requiresOtherLabels(runnerLabels: string[]): Knex.QueryBuilder {
+    const elements = this.isPostgres
+      ? 'json_array_elements_text(stacks.runner_labels::json) as required(value)'
+      : 'json_each(stacks.runner_labels) as required';
+    const missing = this.db.select(this.db.raw('1')).fromRaw(elements);
+    if (runnerLabels.length > 0) {
+      missing.whereNotIn('required.value', runnerLabels);
+    }
+    return this.db
+      .select(this.db.raw('1'))
+      .from('pipeline_runs')
+      .join('stacks', join =>
+        join
+          .on('stacks.id', 'pipeline_runs.attached_entity_id')
+          .andOn('stacks.organization_id', 'pipeline_runs.organization_id'),
+      )
+      .whereRaw('pipeline_runs.id = step_executions.pipeline_run_id')
+      .where('pipeline_runs.attached_entity_type', 'STACK')
+      .whereNotNull('stacks.runner_labels')
+      .whereExists(missing);
   }
 
   /**

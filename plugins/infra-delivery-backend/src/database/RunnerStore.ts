@@ -114,15 +114,6 @@ function currentStepLeaseOf(row: RunnerRow): StepLease | undefined {
     : undefined;
 }
 
-/** What `countOnline` reads of the free runners: alias, aggregate, column. */
-const FREE_RUNNER_COLUMNS = [
-  ['free_last_seen_at', 'max', 'last_seen_at'],
-  ['free_poll_interval_ms', 'max', 'poll_interval_ms'],
-  ['free_runner_id', 'min', 'runner_id'],
-  ['free_dropped', 'count', 'claim_dropped_at'],
-  ['free_dropped_at', 'max', 'claim_dropped_at'],
-] as const;
-
 function toRunner(row: RunnerRow, onlineSince: string): Runner {
   const lastSeenAt = toTimestamp(row.last_seen_at);
   const signedOffAt = toOptionalTimestamp(row.signed_off_at);
@@ -193,6 +184,60 @@ export interface OnlineRunners {
    * free runner's did and none has asked for work since (`claim_dropped_at`, on every instance).
    */
   freeDroppedAt?: string;
+}
+
+/** An ONLINE runner process, as `listOnline` reads it. */
+export interface OnlineRunner {
+  runnerId: string;
+  labels: string[];
+  /** It holds a step. */
+  busy: boolean;
+  lastSeenAt: string;
+  pollIntervalMs?: number;
+  claimDroppedAt?: string;
+}
+
+/** The later of two timestamps, either absent. */
+function later(a: string | undefined, b: string | undefined) {
+  if (a === undefined || b === undefined) {
+    return a ?? b;
+  }
+  return Date.parse(b) > Date.parse(a) ? b : a;
+}
+
+/**
+ * How many of `runners` there are and how many hold a step, and of the free ones when the
+ * latest was last seen, the longest poll interval they said, one's id (the first by id), and
+ * when the last of their held claims dropped where every one did.
+ */
+export function tallyOnline(runners: OnlineRunner[]): OnlineRunners {
+  const free = runners.filter(runner => !runner.busy);
+  const tally: OnlineRunners = {
+    online: runners.length,
+    busy: runners.length - free.length,
+  };
+  let droppedAt: string | undefined;
+  for (const runner of free) {
+    tally.freeLastSeenAt = later(tally.freeLastSeenAt, runner.lastSeenAt);
+    if (runner.pollIntervalMs !== undefined) {
+      tally.freePollIntervalMs = Math.max(
+        tally.freePollIntervalMs ?? 0,
+        runner.pollIntervalMs,
+      );
+    }
+    if (
+      tally.freeRunnerId === undefined ||
+      runner.runnerId < tally.freeRunnerId
+    ) {
+      tally.freeRunnerId = runner.runnerId;
+    }
+    droppedAt = later(droppedAt, runner.claimDroppedAt);
+  }
+  // Only where every free runner's claim dropped: one that asks takes the step.
+  if (free.length > 0 && free.every(runner => runner.claimDroppedAt)) {
+    tally.freeDroppedAt = droppedAt;
+  }
+  return tally;
 }
 
 /**
@@ -557,55 +602,64 @@ export class RunnerStore {
   }
 
   /**
-   * How many runners of the organization are ONLINE and how many of those hold a step, and of
-   * the free ones when the latest was last seen, the longest poll interval they said, and when
-   * the last of their held claims dropped where every one did.
+   * The organization's ONLINE runners, with what a waiting step's reason reads of them: the
+   * labels each carries, whether it holds a step, and of a free one when it was last seen, its
+   * poll interval and its dropped claim. A few rows (one per runner process).
    */
+  async listOnline(
+    organizationId: string,
+    onlineSince: string,
+  ): Promise<OnlineRunner[]> {
+    const rows = await readRows<
+      Pick<
+        RunnerRow,
+        | 'runner_id'
+        | 'labels'
+        | 'current_step_execution_id'
+        | 'last_seen_at'
+        | 'poll_interval_ms'
+        | 'claim_dropped_at'
+      >
+    >(
+      whereOnline(
+        this.db('runners').where({ organization_id: organizationId }),
+        onlineSince,
+      )
+        .select(
+          'runner_id',
+          'labels',
+          'current_step_execution_id',
+          'last_seen_at',
+          'poll_interval_ms',
+          'claim_dropped_at',
+        )
+        // Named in this order in a waiting step's reason.
+        .orderBy([
+          { column: 'runner_id', order: 'asc' },
+          { column: 'instance_id', order: 'asc' },
+        ]),
+      // Bound to the clock: the same read is never asked for again.
+      { remember: false },
+    );
+    return rows.map(row => ({
+      runnerId: row.runner_id,
+      labels: fromJsonColumn<string[]>(row.labels) ?? [],
+      busy: row.current_step_execution_id !== null,
+      lastSeenAt: toTimestamp(row.last_seen_at),
+      pollIntervalMs:
+        row.poll_interval_ms === null
+          ? undefined
+          : Number(row.poll_interval_ms),
+      claimDroppedAt: toOptionalTimestamp(row.claim_dropped_at),
+    }));
+  }
+
+  /** `listOnline`, counted (`tallyOnline`). */
   async countOnline(
     organizationId: string,
     onlineSince: string,
   ): Promise<OnlineRunners> {
-    const [row] = await readRows<{
-      online: number | string;
-      busy: number | string;
-      free_last_seen_at: string | Date | null;
-      free_poll_interval_ms: number | string | null;
-      free_runner_id: string | null;
-      free_dropped: number | string;
-      free_dropped_at: string | Date | null;
-    }>(
-      whereOnline(
-        this.db('runners').where({ organization_id: organizationId }),
-        onlineSince,
-      ).select(
-        this.db.raw('count(*) as online'),
-        this.db.raw('count(current_step_execution_id) as busy'),
-        ...FREE_RUNNER_COLUMNS.map(([alias, aggregate, column]) =>
-          this.db.raw(
-            `${aggregate}(case when current_step_execution_id is null then ?? end) as ??`,
-            [column, alias],
-          ),
-        ),
-      ),
-      // Bound to the clock: the same read is never asked for again.
-      { remember: false },
-    );
-    const online = Number(row.online);
-    const busy = Number(row.busy);
-    return {
-      online,
-      busy,
-      freeLastSeenAt: toOptionalTimestamp(row.free_last_seen_at),
-      freePollIntervalMs:
-        row.free_poll_interval_ms === null
-          ? undefined
-          : Number(row.free_poll_interval_ms),
-      freeRunnerId: optional(row.free_runner_id),
-      // Only where every free runner's claim dropped: one that asks takes the step.
-      ...(busy < online && Number(row.free_dropped) >= online - busy
-        ? { freeDroppedAt: toOptionalTimestamp(row.free_dropped_at) }
-        : {}),
-    };
+    return tallyOnline(await this.listOnline(organizationId, onlineSince));
   }
 
   /** How many runners of every organization are ONLINE: for the service's metrics. */

@@ -1,10 +1,12 @@
 import {
   DriftStatus,
+  normalizeRunnerLabels,
   Stack,
   StackGitTrigger,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { Knex } from 'knex';
-import { readFirst } from './directReads';
+import { readFirst, readRows } from './directReads';
+import { whereInList } from './idLists';
 import { newId } from './ids';
 import { fromJsonColumn, toJsonColumn } from './json';
 import { KeysetPage, keysetPage, KeysetRequest } from './keyset';
@@ -42,6 +44,8 @@ interface StackRow {
   last_drift_check_at: string | Date | null;
   last_drift_check_run_id: string | null;
   git_trigger: string | null;
+  /** JSON array, sorted; null when any runner may claim the stack's steps. */
+  runner_labels: string | null;
   created_at: string | Date;
   updated_at: string | Date;
 }
@@ -74,9 +78,17 @@ function toStack(row: StackRow): Stack {
     lastDriftCheckAt: toOptionalTimestamp(row.last_drift_check_at),
     lastDriftCheckRunId: optional(row.last_drift_check_run_id),
     gitTrigger: fromJsonColumn<StackGitTrigger>(row.git_trigger),
+    runnerLabels: fromJsonColumn<string[]>(row.runner_labels) ?? [],
     createdAt: toTimestamp(row.created_at),
     updatedAt: toTimestamp(row.updated_at),
   };
+}
+
+/** Required runner labels as stored: sorted, each once; null for none (any runner). */
+function runnerLabelsColumn(labels: string[] | undefined): string | null {
+  return labels && labels.length > 0
+    ? JSON.stringify(normalizeRunnerLabels(labels))
+    : null;
 }
 
 export class StackStore {
@@ -98,6 +110,7 @@ export class StackStore {
     cloudAccountId?: string;
     driftCheckIntervalHours?: number;
     gitTrigger?: StackGitTrigger;
+    runnerLabels?: string[];
   }): Promise<string> {
     const now = nowTimestamp();
     const id = input.id ?? newId();
@@ -129,6 +142,7 @@ export class StackStore {
       last_drift_check_at: null,
       last_drift_check_run_id: null,
       git_trigger: toJsonColumn(input.gitTrigger),
+      runner_labels: runnerLabelsColumn(input.runnerLabels),
       created_at: now,
       updated_at: now,
     };
@@ -152,6 +166,29 @@ export class StackStore {
       this.db('stacks').where({ organization_id: organizationId, id }),
     );
     return row && toStack(row);
+  }
+
+  /**
+   * The runner labels these stacks require, of those that require any: what a run waiting for
+   * a claim reports (its queue state's `requiredRunnerLabels`).
+   */
+  async requiredRunnerLabels(
+    stackIds: string[],
+  ): Promise<Map<string, string[]>> {
+    if (stackIds.length === 0) {
+      return new Map();
+    }
+    const rows = await readRows<Pick<StackRow, 'id' | 'runner_labels'>>(
+      whereInList(this.db('stacks'), 'id', stackIds)
+        .whereNotNull('runner_labels')
+        .select('id', 'runner_labels'),
+    );
+    return new Map(
+      rows.map(row => [
+        row.id,
+        fromJsonColumn<string[]>(row.runner_labels) ?? [],
+      ]),
+    );
   }
 
   /**
@@ -234,6 +271,8 @@ export class StackStore {
       driftCheckIntervalHours?: number | null;
       /** `null`: runs start by hand only. */
       gitTrigger?: StackGitTrigger | null;
+      /** `[]`: any runner. */
+      runnerLabels?: string[];
     },
   ): Promise<void> {
     const columns: Partial<StackRow> = { updated_at: nowTimestamp() };
@@ -249,6 +288,8 @@ export class StackStore {
       columns.cloud_account_id = patch.cloudAccountId;
     if (patch.gitTrigger !== undefined)
       columns.git_trigger = toJsonColumn(patch.gitTrigger);
+    if (patch.runnerLabels !== undefined)
+      columns.runner_labels = runnerLabelsColumn(patch.runnerLabels);
     if (patch.driftCheckIntervalHours !== undefined) {
       columns.drift_check_interval_hours = patch.driftCheckIntervalHours;
       // A new interval counts from now; the first check comes with the next round.

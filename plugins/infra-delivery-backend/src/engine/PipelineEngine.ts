@@ -844,12 +844,18 @@ export class PipelineEngine {
      * the claim on, so that a runner killed before its first heartbeat is judged by it too.
      */
     heartbeatIntervalMs?: number,
+    /**
+     * The labels the runner carries: it is handed only steps whose stack requires none of
+     * others (`carriesRunnerLabels`).
+     */
+    runnerLabels?: string[],
   ): Promise<{ leaseToken: string; step: StepRecord } | undefined> {
     const leaseToken = randomBytes(32).toString('base64url');
     const claimed = await this.deps.stores.transaction(async tx => {
       const next = await tx.pipelineRuns.lockNextClaimableStep(
         organizationId,
         RUNNER_STEP_TYPES,
+        runnerLabels,
       );
       if (!next) {
         return undefined;

@@ -72,6 +72,7 @@ describe.each(databases.eachSupportedId())('stack routes on %s', databaseId => {
         destroyPipelineId: expect.any(String),
         serviceStateBackendWorkspace: `${owner.organizationId}/${stack.id}`,
         driftStatus: 'UNKNOWN',
+        runnerLabels: [],
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
       });

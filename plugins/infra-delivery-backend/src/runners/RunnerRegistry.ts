@@ -19,7 +19,7 @@ import {
 } from '../database/PipelineRunStore';
 import {
   LostRunner,
-  OnlineRunners,
+  OnlineRunner,
   RunnerSighting,
   RunnerWindow,
 } from '../database/RunnerStore';
@@ -27,7 +27,7 @@ import { Stores } from '../database/stores';
 import { RUNNER_STEP_TYPES } from '../engine/PipelineEngine';
 import { InfraDeliveryError } from '../errors';
 import { BoundedMap } from '../lib/BoundedMap';
-import { waitForRunner } from './runnerWait';
+import { runnersFor, waitForRunner } from './runnerWait';
 import { ServiceReachability } from './ServiceReachability';
 
 export interface RunnerSettings {
@@ -361,17 +361,32 @@ export class RunnerRegistry {
         lostByStep.set(lost.stepExecutionId, lost);
       }
     }
-    const onlineByOrganization = new Map<string, Promise<OnlineRunners>>();
+    // The labels the waiting runs' stacks require of the runner that claims their step.
+    const requiredLabels =
+      waiting.size > 0
+        ? await this.deps.stores.stacks.requiredRunnerLabels([
+            ...new Set(
+              runs.flatMap(run =>
+                waiting.has(run.id) &&
+                run.attachedEntityType === 'STACK' &&
+                run.attachedEntityId
+                  ? [run.attachedEntityId]
+                  : [],
+              ),
+            ),
+          ])
+        : new Map<string, string[]>();
+    const onlineByOrganization = new Map<string, Promise<OnlineRunner[]>>();
     const online = (organizationId: string) => {
-      let count = onlineByOrganization.get(organizationId);
-      if (!count) {
-        count = this.deps.stores.runners.countOnline(
+      let listed = onlineByOrganization.get(organizationId);
+      if (!listed) {
+        listed = this.deps.stores.runners.listOnline(
           organizationId,
           this.window().onlineSince,
         );
-        onlineByOrganization.set(organizationId, count);
+        onlineByOrganization.set(organizationId, listed);
       }
-      return count;
+      return listed;
     };
     return Promise.all(
       runs.map(async run => {
@@ -383,7 +398,15 @@ export class RunnerRegistry {
         if (!wait) {
           return publicRun(run);
         }
-        const runners = await online(run.organizationId);
+        const required =
+          (run.attachedEntityType === 'STACK' &&
+            run.attachedEntityId &&
+            requiredLabels.get(run.attachedEntityId)) ||
+          [];
+        const { runners, labels } = runnersFor(
+          await online(run.organizationId),
+          required,
+        );
         const queueState: QueueState = {
           preflightBlockedByAdmissionCondition: false,
           stackRunPreflightPending: false,
@@ -394,6 +417,7 @@ export class RunnerRegistry {
             lostByStep.get(wait.stepId),
             this.deps.reachability &&
               new Date(this.deps.reachability.reachableSince()).toISOString(),
+            labels,
           ),
         };
         return publicRun({ ...run, queueState });

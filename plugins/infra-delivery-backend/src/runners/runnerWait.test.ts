@@ -1,5 +1,5 @@
-import { OnlineRunners } from '../database/RunnerStore';
-import { NO_RUNNER_REASON, waitForRunner } from './runnerWait';
+import { OnlineRunner, OnlineRunners } from '../database/RunnerStore';
+import { NO_RUNNER_REASON, runnersFor, waitForRunner } from './runnerWait';
 
 const queuedAt = '2026-11-28T12:00:00.000Z';
 const at = (seconds: number) => Date.parse(queuedAt) + seconds * 1000;
@@ -103,5 +103,67 @@ describe('waitForRunner', () => {
     expect(
       waitForRunner({ online: 2, busy: 2 }, at(600)).runnersSilent,
     ).toBeUndefined();
+  });
+});
+
+describe('waitForRunner with required runner labels', () => {
+  const runner = (runnerId: string, labels: string[], busy = false) =>
+    ({
+      runnerId,
+      labels,
+      busy,
+      lastSeenAt: seenAt(0),
+    } satisfies OnlineRunner);
+  const online = [runner('dev-1', ['env=dev']), runner('ci', [])];
+
+  it('waits for a runner, naming the labels online runners carry, when none carries the required ones', () => {
+    const { runners, labels } = runnersFor(online, ['env=prod']);
+    expect(waitForRunner(runners, at(1), undefined, undefined, labels)).toEqual(
+      {
+        waitingForRunner: true,
+        requiredRunnerLabels: ['env=prod'],
+        reason:
+          "No connected runner has the labels env=prod this stack requires; 2 runners are online (labels: env=dev | none). Start a runner with --labels env=prod, or change the stack's required runner labels",
+      },
+    );
+  });
+
+  it('counts only the runners carrying them', () => {
+    const { runners, labels } = runnersFor(
+      [...online, runner('prod-1', ['env=prod', 'linux'], true)],
+      ['env=prod'],
+    );
+    expect(waitForRunner(runners, at(1), undefined, undefined, labels)).toEqual(
+      {
+        waitingForRunner: false,
+        requiredRunnerLabels: ['env=prod'],
+        reason:
+          'Queued for a runner: the one connected runner is busy with another step',
+      },
+    );
+  });
+
+  it('says which labels to start a runner with when none is online', () => {
+    const { runners, labels } = runnersFor([], ['env=prod', 'region=eu']);
+    expect(
+      waitForRunner(runners, at(1), undefined, undefined, labels).reason,
+    ).toBe(
+      `${NO_RUNNER_REASON}; this stack's steps need one with the labels env=prod, region=eu (--labels env=prod,region=eu)`,
+    );
+  });
+
+  it('keeps the labels reason after a lost runner', () => {
+    const { runners, labels } = runnersFor(online, ['env=prod']);
+    const wait = waitForRunner(
+      runners,
+      at(1),
+      { runnerId: 'prod-1', stepExecutionId: 's', cause: 'STOPPED_REPORTING' },
+      undefined,
+      labels,
+    );
+    expect(wait.waitingForRunner).toBe(true);
+    expect(wait.reason).toMatch(
+      /^prod-1 stopped reporting during this step .*; the step is queued again\. No connected runner has the labels env=prod/,
+    );
   });
 });

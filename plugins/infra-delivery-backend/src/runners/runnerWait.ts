@@ -1,9 +1,18 @@
 import {
+  carriesRunnerLabels,
   formatDuration,
+  formatRunnerLabels,
   freeRunnerSilenceMs,
+  noRunnerWithLabelsReason,
   QueueState,
+  runnerLabelsArgument,
 } from '@infra-delivery/plugin-infra-delivery-common';
-import { LostRunner, OnlineRunners } from '../database/RunnerStore';
+import {
+  LostRunner,
+  OnlineRunner,
+  OnlineRunners,
+  tallyOnline,
+} from '../database/RunnerStore';
 
 export const NO_RUNNER_REASON = 'No runner is connected to this organization';
 
@@ -78,28 +87,85 @@ export function waitForRunner(
   now: number,
   lost?: LostRunner,
   serviceReachableSince?: string,
-): Pick<QueueState, 'waitingForRunner' | 'runnersSilent' | 'reason'> {
-  const wait = waitForConnectedRunner(runners, now, serviceReachableSince);
+  /** What the step's stack requires of its runner; `runners` counts only those carrying it. */
+  labels?: LabelledWait,
+): Pick<
+  QueueState,
+  'waitingForRunner' | 'runnersSilent' | 'reason' | 'requiredRunnerLabels'
+> {
+  const required = labels?.required ?? [];
+  const requiredState =
+    required.length > 0 ? { requiredRunnerLabels: required } : {};
+  // Runners are online, but none may take the step: say which labels they carry.
+  const unmatched =
+    runners.online === 0 && labels && labels.otherOnline.length > 0
+      ? noRunnerWithLabelsReason(required, labels.otherOnline)
+      : undefined;
+  const wait = unmatched
+    ? { waitingForRunner: true, reason: unmatched }
+    : waitForConnectedRunner(runners, now, serviceReachableSince, required);
   if (!lost) {
-    return wait;
+    return { ...wait, ...requiredState };
   }
   const requeued = `${lostRunnerClause(lost)}; the step is queued again`;
   return {
     ...wait,
-    reason: wait.waitingForRunner
-      ? `${requeued} and no runner is connected to this organization: start a runner`
-      : `${requeued}. ${wait.reason}`,
+    ...requiredState,
+    reason:
+      wait.waitingForRunner && !unmatched
+        ? `${requeued} and no runner is connected to this organization: start a runner`
+        : `${requeued}. ${wait.reason}`,
+  };
+}
+
+/** The labels a waiting step's stack requires, and those of the online runners without them. */
+export interface LabelledWait {
+  required: string[];
+  otherOnline: string[][];
+}
+
+/**
+ * The organization's ONLINE runners that may claim a step whose stack requires `required`
+ * (`carriesRunnerLabels`), counted for `waitForRunner`, with the labels of the others.
+ */
+export function runnersFor(
+  online: OnlineRunner[],
+  required: string[],
+): { runners: OnlineRunners; labels?: LabelledWait } {
+  if (required.length === 0) {
+    return { runners: tallyOnline(online) };
+  }
+  const carrying = online.filter(runner =>
+    carriesRunnerLabels(runner.labels, required),
+  );
+  return {
+    runners: tallyOnline(carrying),
+    labels: {
+      required,
+      otherOnline: online
+        .filter(runner => !carrying.includes(runner))
+        .map(runner => runner.labels),
+    },
   };
 }
 
 function waitForConnectedRunner(
   runners: OnlineRunners,
   now: number,
-  serviceReachableSince?: string,
+  serviceReachableSince: string | undefined,
+  requiredLabels: string[],
 ): Pick<QueueState, 'waitingForRunner' | 'runnersSilent' | 'reason'> {
   const { online, busy } = runners;
   if (online === 0) {
-    return { waitingForRunner: true, reason: NO_RUNNER_REASON };
+    return {
+      waitingForRunner: true,
+      reason:
+        requiredLabels.length > 0
+          ? `${NO_RUNNER_REASON}; this stack's steps need one with the labels ${formatRunnerLabels(
+              requiredLabels,
+            )} (${runnerLabelsArgument(requiredLabels)})`
+          : NO_RUNNER_REASON,
+    };
   }
   if (busy >= online) {
     return {

@@ -162,6 +162,7 @@ export class RunnerService {
       actorIdOf(caller),
       runner.instanceId,
       runner.heartbeatIntervalMs,
+      runner.labels,
     );
     const claim = claimed && (await this.describeClaim(caller, claimed));
     await this.deps.runnerRegistry.recordClaim(

@@ -82,6 +82,7 @@ export class StackService {
       cloudAccountId?: string;
       driftCheckIntervalHours?: number;
       gitTrigger?: StackGitTrigger;
+      runnerLabels?: string[];
     },
   ): Promise<Stack> {
     await this.deps.authorizer.require(caller, WRITE);
@@ -130,6 +131,7 @@ export class StackService {
               cloudAccountId: input.cloudAccountId,
               driftCheckIntervalHours: input.driftCheckIntervalHours,
               gitTrigger: input.gitTrigger,
+              runnerLabels: input.runnerLabels,
             });
             const change = await tx.pipelines.create({
               organizationId,
@@ -192,6 +194,8 @@ export class StackService {
       driftCheckIntervalHours?: number | null;
       /** `null`: runs start by hand only. */
       gitTrigger?: StackGitTrigger | null;
+      /** `[]`: any runner may claim the stack's steps. */
+      runnerLabels?: string[];
     },
   ): Promise<Stack> {
     await this.deps.authorizer.require(caller, WRITE);

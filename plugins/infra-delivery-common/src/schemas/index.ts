@@ -7,6 +7,7 @@ export * from './projects';
 export * from './defaultValues';
 export * from './pipelines';
 export * from './drift';
+export * from './runnerLabels';
 export * from './stacks';
 export * from './runner';
 export * from './iac';

@@ -247,6 +247,12 @@ export const queueStateSchema = z
      * Computed when the run is read; absent otherwise.
      */
     runnersSilent: z.boolean().optional(),
+    requiredRunnerLabels: z
+      .array(z.string())
+      .optional()
+      .describe(
+        "The labels a runner must carry to claim the run's next step (its stack's `runnerLabels`), while that step waits for a claim; absent when any runner may. `waitingForRunner` is true also when runners are online but none carries them all, and `reason` names the labels the online runners carry",
+      ),
     stackRunPreflightPending: z.boolean(),
     blockingEntityId: idSchema.optional(),
     blockingEntityType: z.enum(['STACK']).optional(),

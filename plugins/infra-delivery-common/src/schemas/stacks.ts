@@ -12,6 +12,10 @@ import { pageQuerySchema } from './pagination';
 import { driftCheckIntervalHoursSchema, driftStatusSchema } from './drift';
 import { stackGitTriggerSchema } from './gitTriggers';
 import { repositoryPathSchema } from './codeSources';
+import { requiredRunnerLabelsSchema } from './runnerLabels';
+
+const RUNNER_LABELS =
+  'The labels a runner must carry (all of them) to be handed the stack\'s plan and apply steps, e.g. `["env=prod"]` for the runner inside the production network; a runner carries those it was started with (`--labels env=prod`). Empty: any runner of the organization. Changing them routes the steps already waiting too';
 
 const STACK_PATH =
   "The stack's directory in its code source (or in the runner's source root), e.g. `infra/network`; slashes around it are dropped";
@@ -71,6 +75,7 @@ export const stackSchema = z
       .describe(
         "How pushes and pull requests on the stack's code source start runs; absent: runs start by hand only",
       ),
+    runnerLabels: z.array(z.string()).describe(RUNNER_LABELS),
   })
   .meta({ id: 'Stack' });
 export type Stack = z.infer<typeof stackSchema>;
@@ -90,6 +95,7 @@ export const createStackRequestSchema = requestBody(
       .describe('A cloud account of the same organization'),
     driftCheckIntervalHours: driftCheckIntervalHoursSchema.optional(),
     gitTrigger: stackGitTriggerSchema.optional().describe('Needs codeSourceId'),
+    runnerLabels: requiredRunnerLabelsSchema.optional().describe(RUNNER_LABELS),
   }),
 );
 
@@ -117,6 +123,9 @@ export const updateStackRequestSchema = requestBody(
         .describe(
           'How pushes and pull requests start runs (the stack needs a code source); null: runs start by hand only',
         ),
+      runnerLabels: requiredRunnerLabelsSchema
+        .optional()
+        .describe(`${RUNNER_LABELS}. \`[]\` lets any runner take them again`),
     })
     .refine(v => Object.values(v).some(value => value !== undefined), {
       message: 'give at least one field to change',

@@ -301,6 +301,7 @@ export function stack(overrides: Partial<Stack> & Pick<Stack, 'id'>): Stack {
     organizationId: 'org-1',
     projectId: 'project-1',
     type: 'IAC_OPEN',
+    runnerLabels: [],
     givenId: overrides.id,
     name: overrides.id,
     autoApprove: false,
