@@ -219,7 +219,7 @@ export class Runner {
    * pressed in the portal read "No runner is connected" while this runner finds no work).
    */
   private async sayConnected(): Promise<void> {
-    const { url, runnerId, pollIntervalMs, waitSeconds } = this.options;
+    const { url, runnerId, pollIntervalMs, waitSeconds, labels } = this.options;
     let organization = '';
     try {
       const { data } = await this.client.call('getCurrentOrganization', {});
@@ -231,7 +231,13 @@ export class Runner {
       waitSeconds > 0
         ? 'waiting for work (the service answers as soon as a step is queued)'
         : `asking for work every ${formatDuration(pollIntervalMs)}`;
-    this.log(`Connected to ${url}${organization} as ${runnerId}; ${asking}`);
+    // Which stacks' steps it may be handed: those requiring labels, only with these.
+    const carrying = labels.length
+      ? ` with labels ${labels.join(', ')}`
+      : ' without labels (stacks that require runner labels are left to other runners)';
+    this.log(
+      `Connected to ${url}${organization} as ${runnerId}${carrying}; ${asking}`,
+    );
   }
 
   private async claimAndExecute(): Promise<void> {

@@ -14,7 +14,7 @@ describe('parseOptions', () => {
       'linux, gpu,',
     ]);
     expect(options).toMatchObject({
-      labels: ['linux', 'gpu'],
+      labels: ['gpu', 'linux'],
       url: 'http://localhost:7007/api/infra-delivery',
       token: 'idk_x',
       iacBinary: 'terraform',
@@ -44,6 +44,21 @@ describe('parseOptions', () => {
         INIT_CWD: '/home/dev/infrastructure',
       }),
     ).toMatchObject({ sourceRoot: '/srv/iac' });
+  });
+
+  it('takes its labels from INFRA_DELIVERY_RUNNER_LABELS unless --labels, and refuses labels no stack can require', () => {
+    const base = ['--url', 'http://x', '--token', 'idk_x'];
+    const env = { INFRA_DELIVERY_RUNNER_LABELS: 'env=prod, region=eu' };
+    expect(parseOptions(base, env)).toMatchObject({
+      labels: ['env=prod', 'region=eu'],
+    });
+    expect(parseOptions([...base, '--labels', 'env=dev'], env)).toMatchObject({
+      labels: ['env=dev'],
+    });
+    expect(parseOptions(base, {})).toMatchObject({ labels: [] });
+    expect(() => parseOptions([...base, '--labels', 'env prod'], {})).toThrow(
+      /"env prod" is not a label a stack can require/,
+    );
   });
 
   it('takes the token from the environment', () => {

@@ -3,7 +3,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   DEFAULT_RUNNER_POLL_INTERVAL_MS,
+  MAX_RUNNER_LABELS,
+  normalizeRunnerLabels,
   RUNNER_CLAIM_WAIT_SECONDS,
+  RUNNER_LABEL_PATTERN,
   RUNNER_POLL_INTERVAL_MS,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { DEFAULT_STOP_GRACE_MS } from './IacTool';
@@ -89,7 +92,10 @@ Claims the IaC steps of the token's organization and runs them with OpenTofu or 
                          is killed with the processes it started (default: ${
                            DEFAULT_STOP_GRACE_MS / 1000
                          })
-  --labels <a,b>         labels shown in the portal's runner list, comma-separated
+  --labels <a,b>         the runner's labels, comma-separated (e.g. env=prod,region=eu): it
+                         is handed only steps of stacks whose required runner labels it
+                         carries, all of them (a stack that requires none: any runner)
+                         (default: INFRA_DELIVERY_RUNNER_LABELS, else none)
   --once                 execute at most one step, then exit
   --help                 this text
 
@@ -177,10 +183,31 @@ export function parseOptions(
     waitSeconds,
     stopGraceMs: Math.round(stopGraceSeconds * 1000),
     once: values.once ?? false,
-    labels: (values.labels ?? '')
+    labels: parseLabels(values.labels ?? env.INFRA_DELIVERY_RUNNER_LABELS),
+    hostname: os.hostname(),
+  };
+}
+
+/**
+ * `--labels` (or INFRA_DELIVERY_RUNNER_LABELS): comma-separated, each as a stack may require it
+ * (`env=prod`). A label no stack could require (a space in it) would leave the steps meant for
+ * this runner waiting, so it is refused at start.
+ */
+function parseLabels(value: string | undefined): string[] {
+  const labels = normalizeRunnerLabels(
+    (value ?? '')
       .split(',')
       .map(label => label.trim())
       .filter(Boolean),
-    hostname: os.hostname(),
-  };
+  );
+  const bad = labels.find(label => !RUNNER_LABEL_PATTERN.test(label));
+  if (bad !== undefined) {
+    throw new UsageError(
+      `--labels: "${bad}" is not a label a stack can require: a letter or digit, then up to 63 letters, digits or _ . : = / - (e.g. env=prod)`,
+    );
+  }
+  if (labels.length > MAX_RUNNER_LABELS) {
+    throw new UsageError(`--labels: at most ${MAX_RUNNER_LABELS} labels`);
+  }
+  return labels;
 }

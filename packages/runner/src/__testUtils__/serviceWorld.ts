@@ -239,7 +239,7 @@ export function connectedLine(
       : 'asking for work every \\S+';
   return expect.stringMatching(
     new RegExp(
-      `^Connected to http://\\S+ for organization "[^"]+" as ${runnerId}; ${asking}$`,
+      `^Connected to http://\\S+ for organization "[^"]+" as ${runnerId} with\\S* [^;]+; ${asking}$`,
     ),
   );
 }
