@@ -1,6 +1,7 @@
 import { within } from '@testing-library/react';
 
-const TITLE = 'Waiting for a runner';
+/** "Waiting for a runner", or "… with labels env=prod" for a stack that requires them. */
+const TITLE = /^Waiting for a runner\b/;
 const TITLE_SELECTOR = '.MuiAlertTitle-root';
 
 /** The waiting-for-runner notice within `container` (the whole page without one), if shown. */

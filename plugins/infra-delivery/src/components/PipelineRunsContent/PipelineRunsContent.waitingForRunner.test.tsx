@@ -88,6 +88,35 @@ describe('PipelineRunsContent when a run waits for a runner', () => {
     expect(within(row).getByText('Waiting for a runner')).toBeInTheDocument();
   });
 
+  it('says when runners are online but none carries the labels the stack requires, and starts one with them', async () => {
+    const labelsReason =
+      "No connected runner has the labels env=prod this stack requires; 2 runners are online (labels: env=dev | none). Start a runner with --labels env=prod, or change the stack's required runner labels";
+    serveRuns([
+      {
+        ...waitingForRunner,
+        queueState: {
+          ...waitingForRunner.queueState!,
+          reason: labelsReason,
+          requiredRunnerLabels: ['env=prod'],
+        },
+      },
+    ]);
+    renderEntityContent(<PipelineRunsContent />, entityNaming('stack-network'));
+
+    const notice = await findWaitingForRunnerNotice();
+    expect(
+      within(notice).getByText('Waiting for a runner with labels env=prod'),
+    ).toBeInTheDocument();
+    expect(notice).toHaveTextContent(`${labelsReason}.`);
+    expect(
+      within(notice).getByLabelText('Command that starts a runner'),
+    ).toHaveValue(
+      `INFRA_DELIVERY_RUNNER_TOKEN='<api key of a runner service account>' npx @infra-delivery/runner --url ${baseUrl} --iac-binary tofu --labels env=prod`,
+    );
+    const row = screen.getByText('Apply network changes').closest('tr')!;
+    expect(within(row).getByText(labelsReason)).toBeInTheDocument();
+  });
+
   it('opens the Connect a runner dialog from the notice', async () => {
     serveRuns([waitingForRunner]);
     renderEntityContent(<PipelineRunsContent />, entityNaming('stack-network'));

@@ -376,6 +376,7 @@ export const PipelineRunsView = ({
             {waitingForRunner && (
               <WaitingForRunnerNotice
                 reason={waitingForRunner.queueState?.reason}
+                labels={waitingForRunner.queueState?.requiredRunnerLabels}
                 onRunnerConnected={refresh}
               />
             )}

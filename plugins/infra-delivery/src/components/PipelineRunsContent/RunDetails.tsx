@@ -166,6 +166,7 @@ export const RunDetails = ({
                   <Box marginTop={2}>
                     <WaitingForRunnerNotice
                       reason={value.run.queueState?.reason}
+                      labels={value.run.queueState?.requiredRunnerLabels}
                       onRunnerConnected={refresh}
                     />
                   </Box>

@@ -9,9 +9,16 @@ import { IacBinary, useRunnerStartCommand } from './runnerCommand';
  * The command that starts a runner with `token`, for the IaC tool the person picks (the
  * runner's machine has one of them, and the runner refuses to start without it).
  */
-export const RunnerStartCommand = ({ token }: { token: string }) => {
+export const RunnerStartCommand = ({
+  token,
+  labels,
+}: {
+  token: string;
+  /** The labels the runner is to carry (`--labels`): those a waiting stack requires. */
+  labels?: string[];
+}) => {
   const [iacBinary, setIacBinary] = useState<IacBinary>('tofu');
-  const command = useRunnerStartCommand(token, iacBinary);
+  const command = useRunnerStartCommand(token, iacBinary, labels);
   return (
     <>
       <RadioGroup

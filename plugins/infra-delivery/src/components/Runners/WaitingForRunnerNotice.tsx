@@ -1,4 +1,5 @@
 import { Link } from '@backstage/core-components';
+import { formatRunnerLabels } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import Alert from '@material-ui/lab/Alert';
@@ -39,17 +40,25 @@ const RunnersCardLink = () => {
  */
 export const WaitingForRunnerNotice = ({
   reason,
+  labels,
   onRunnerConnected,
 }: {
   /** The service's sentence for a person, `queueState.reason`. */
   reason?: string;
+  /** The labels the runner must carry, `queueState.requiredRunnerLabels`. */
+  labels?: string[];
   onRunnerConnected?: () => void;
 }) => {
   const isAdmin = useIsOrganizationAdmin();
+  const labelled = Boolean(labels?.length);
   return (
     <Box marginBottom={2}>
       <Alert severity="warning" role="status">
-        <AlertTitle>Waiting for a runner</AlertTitle>
+        <AlertTitle>
+          {labelled
+            ? `Waiting for a runner with labels ${formatRunnerLabels(labels!)}`
+            : 'Waiting for a runner'}
+        </AlertTitle>
         <Typography variant="body2" gutterBottom>
           {asSentence(reason || DEFAULT_REASON)} The run continues as soon as a
           runner claims its next step.
@@ -57,9 +66,13 @@ export const WaitingForRunnerNotice = ({
         <Box marginY={1}>
           <Typography variant="body2">
             Start a runner in the directory that holds your infrastructure code,
-            with an API key of a runner service account:
+            with an API key of a runner service account
+            {labelled ? ', carrying the labels the stack requires' : ''}:
           </Typography>
-          <RunnerStartCommand token={RUNNER_TOKEN_PLACEHOLDER} />
+          <RunnerStartCommand
+            token={RUNNER_TOKEN_PLACEHOLDER}
+            labels={labels}
+          />
         </Box>
         {isAdmin && (
           <ConnectRunnerButton

@@ -3,6 +3,7 @@ import {
   discoveryApiRef,
   useApi,
 } from '@backstage/frontend-plugin-api';
+import { runnerLabelsArgument } from '@infra-delivery/plugin-infra-delivery-common';
 import useAsync from 'react-use/esm/useAsync';
 
 /** How a runner is started when `infraDelivery.runners.command` is not configured. */
@@ -27,12 +28,15 @@ export function runnerStartCommand(options: {
   serviceUrl: string;
   token: string;
   iacBinary: IacBinary;
+  /** The labels it is to carry: those a waiting stack requires. */
+  labels?: string[];
 }): string {
   return [
     `INFRA_DELIVERY_RUNNER_TOKEN=${options.token}`,
     options.command,
     `--url ${options.serviceUrl}`,
     `--iac-binary ${options.iacBinary}`,
+    ...(options.labels?.length ? [runnerLabelsArgument(options.labels)] : []),
   ].join(' ');
 }
 
@@ -44,6 +48,7 @@ export function runnerStartCommand(options: {
 export function useRunnerStartCommand(
   token: string,
   iacBinary: IacBinary,
+  labels?: string[],
 ): string | undefined {
   const configApi = useApi(configApiRef);
   const discoveryApi = useApi(discoveryApiRef);
@@ -56,5 +61,5 @@ export function useRunnerStartCommand(
   );
   return serviceUrl === undefined
     ? undefined
-    : runnerStartCommand({ command, serviceUrl, token, iacBinary });
+    : runnerStartCommand({ command, serviceUrl, token, iacBinary, labels });
 }

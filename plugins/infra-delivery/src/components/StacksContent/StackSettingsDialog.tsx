@@ -17,6 +17,7 @@ import { fieldErrorsOf } from '../OrganizationSettings/fieldErrors';
 import {
   changedSettings,
   intervalProblem,
+  runnerLabelsProblem,
   settingsChange,
   settingsFormOf,
   STACK_SETTING_LABELS,
@@ -30,7 +31,8 @@ const CHOICES_PAGE = 500;
 /**
  * Changes the settings a stack was created with (`PATCH /stacks/{id}`): its name and
  * description, where its code is (code source and working directory), the cloud account it
- * deploys into, whether plans apply without approval and how often drift is checked. Only
+ * deploys into, the labels of the runners that may plan and apply it, whether plans apply
+ * without approval and how often drift is checked. Only
  * what changed is sent; what the service refuses is said beside the field it names.
  */
 export const StackSettingsDialog = ({
@@ -62,6 +64,7 @@ export const StackSettingsDialog = ({
   ) => setForm(current => ({ ...current, [key]: value }));
   const change = settingsChange(stack, form);
   const hoursProblem = intervalProblem(form.driftCheckIntervalHours);
+  const labelsProblem = runnerLabelsProblem(form.runnerLabels);
   const {
     busy,
     silentFor,
@@ -79,7 +82,10 @@ export const StackSettingsDialog = ({
   });
   const refused = fieldErrorsOf(error, Object.keys(STACK_SETTING_LABELS));
   const canSave =
-    form.name.trim() !== '' && !hoursProblem && Object.keys(change).length > 0;
+    form.name.trim() !== '' &&
+    !hoursProblem &&
+    !labelsProblem &&
+    Object.keys(change).length > 0;
 
   const codeSources = choices.value?.codeSources ?? [];
   const cloudAccounts = choices.value?.cloudAccounts ?? [];
@@ -210,6 +216,19 @@ export const StackSettingsDialog = ({
             'Empty: no scheduled drift checks'
           }
           onChange={event => set('driftCheckIntervalHours', event.target.value)}
+        />
+        <TextField
+          id={`${formId}-runner-labels`}
+          label="Runner labels"
+          placeholder="env=prod"
+          value={form.runnerLabels}
+          error={Boolean(labelsProblem ?? refused?.runnerLabels)}
+          helperText={
+            labelsProblem ??
+            refused?.runnerLabels ??
+            'Only a runner started with all of these (--labels env=prod) plans and applies the stack, also runs waiting now; empty: any runner'
+          }
+          onChange={event => set('runnerLabels', event.target.value)}
         />
         <div>
           <FormControlLabel

@@ -1,4 +1,7 @@
-import { Stack } from '@infra-delivery/plugin-infra-delivery-common';
+import {
+  formatRunnerLabels,
+  Stack,
+} from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
@@ -51,7 +54,16 @@ export const StackSettingsSection = ({
         Working directory: {workingDirectory(stack)} ·{' '}
         {stack.autoApprove
           ? 'Plans apply without approval'
-          : 'Plans apply after an approval'}
+          : 'Plans apply after an approval'}{' '}
+        ·{' '}
+        {stack.runnerLabels.length > 0 ? (
+          <>
+            Runners with labels:{' '}
+            <code>{formatRunnerLabels(stack.runnerLabels)}</code>
+          </>
+        ) : (
+          'Any runner'
+        )}
       </Typography>
       {canEdit && (
         <Box

@@ -324,6 +324,7 @@ export const StacksTable = ({ stackIds }: { stackIds: string[] }) => {
       {waitingForRunner && (
         <WaitingForRunnerNotice
           reason={waitingForRunner.queueState?.reason}
+          labels={waitingForRunner.queueState?.requiredRunnerLabels}
           onRunnerConnected={refresh}
         />
       )}

@@ -2,6 +2,7 @@ import { stack } from '../../__testUtils__/infraDeliveryTestKit';
 import {
   changedSettings,
   intervalProblem,
+  runnerLabelsProblem,
   settingsChange,
   settingsFormOf,
 } from './stackSettings';
@@ -12,6 +13,35 @@ const network = stack({
   codeSourceId: 'cs-1',
   path: 'infra/network',
   driftCheckIntervalHours: 6,
+});
+
+describe('runner labels in the settings', () => {
+  const prod = stack({ id: 'stack-prod', runnerLabels: ['env=prod'] });
+
+  it('sends the labels typed, sorted and each once, or [] to let any runner take the stack', () => {
+    const form = settingsFormOf(prod);
+    expect(form.runnerLabels).toBe('env=prod');
+    expect(
+      settingsChange(prod, { ...form, runnerLabels: ' env=prod ' }),
+    ).toEqual({});
+    expect(
+      settingsChange(prod, {
+        ...form,
+        runnerLabels: 'region=eu, env=prod env=prod',
+      }),
+    ).toEqual({ runnerLabels: ['env=prod', 'region=eu'] });
+    expect(settingsChange(prod, { ...form, runnerLabels: '' })).toEqual({
+      runnerLabels: [],
+    });
+    expect(changedSettings({ runnerLabels: [] })).toBe('runner labels');
+  });
+
+  it('says which typed label a runner could not carry', () => {
+    expect(runnerLabelsProblem('env=prod, aws:123/eu')).toBeUndefined();
+    expect(runnerLabelsProblem('env=prod, -bad')).toBe(
+      '"-bad" is not a label: a letter or digit, then letters, digits or _ . : = / - (env=prod)',
+    );
+  });
 });
 
 describe('settingsChange', () => {

@@ -1,7 +1,10 @@
 import {
   MAX_DRIFT_CHECK_INTERVAL_HOURS,
+  MAX_RUNNER_LABELS,
   MIN_DRIFT_CHECK_INTERVAL_HOURS,
   normalizeRepositoryPath,
+  normalizeRunnerLabels,
+  RUNNER_LABEL_PATTERN,
   OperationRequest,
   operations,
   Stack,
@@ -24,6 +27,8 @@ export interface StackSettingsForm {
   autoApprove: boolean;
   /** Hours as typed; '' for no scheduled drift checks. */
   driftCheckIntervalHours: string;
+  /** The runner labels the stack requires, as typed (comma-separated); '' for any runner. */
+  runnerLabels: string;
 }
 
 /** The settings the dialog edits, by the field name the service's errors give them. */
@@ -35,6 +40,7 @@ export const STACK_SETTING_LABELS: Record<keyof StackSettingsForm, string> = {
   cloudAccountId: 'cloud account',
   autoApprove: 'approval',
   driftCheckIntervalHours: 'drift check schedule',
+  runnerLabels: 'runner labels',
 };
 
 export function settingsFormOf(stack: Stack): StackSettingsForm {
@@ -46,7 +52,26 @@ export function settingsFormOf(stack: Stack): StackSettingsForm {
     cloudAccountId: stack.cloudAccountId ?? '',
     autoApprove: stack.autoApprove,
     driftCheckIntervalHours: stack.driftCheckIntervalHours?.toString() ?? '',
+    runnerLabels: stack.runnerLabels.join(', '),
   };
+}
+
+/** The runner labels typed, each once: separated by commas or spaces. */
+export function typedRunnerLabels(text: string): string[] {
+  return normalizeRunnerLabels(text.split(/[\s,]+/).filter(Boolean));
+}
+
+/** Why the typed runner labels cannot be sent, or undefined when they can. */
+export function runnerLabelsProblem(text: string): string | undefined {
+  const labels = typedRunnerLabels(text);
+  const bad = labels.find(label => !RUNNER_LABEL_PATTERN.test(label));
+  if (bad !== undefined) {
+    return `"${bad}" is not a label: a letter or digit, then letters, digits or _ . : = / - (env=prod)`;
+  }
+  if (labels.length > MAX_RUNNER_LABELS) {
+    return `At most ${MAX_RUNNER_LABELS} labels`;
+  }
+  return undefined;
 }
 
 /** Why the typed drift check interval cannot be sent, or undefined when it can. */
@@ -96,6 +121,12 @@ export function settingsChange(
   const hours = form.driftCheckIntervalHours.trim();
   if (hours !== current.driftCheckIntervalHours) {
     change.driftCheckIntervalHours = hours === '' ? null : Number(hours);
+  }
+  const labels = typedRunnerLabels(form.runnerLabels);
+  if (
+    labels.join(',') !== normalizeRunnerLabels(stack.runnerLabels).join(',')
+  ) {
+    change.runnerLabels = labels;
   }
   return change;
 }
