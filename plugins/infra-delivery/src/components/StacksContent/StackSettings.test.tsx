@@ -197,6 +197,37 @@ describe('a stack’s settings in its drawer', () => {
     ).toBeInTheDocument();
   });
 
+  it('shows which runners may plan the stack, and requires runner labels of them', async () => {
+    const drawer = await openDrawer();
+    const settings = within(drawer).getByRole('region', { name: 'Settings' });
+    expect(within(settings).getByText(/Any runner/)).toBeInTheDocument();
+
+    const { dialog } = await openSettings(drawer);
+    const labels = within(dialog).getByLabelText('Runner labels');
+    expect(labels).toHaveValue('');
+    await userEvent.type(labels, 'env=prod, -x');
+    expect(helpOf(labels)).toHaveTextContent('"-x" is not a label');
+    const save = within(dialog).getByRole('button', { name: 'Save' });
+    expect(save).toBeDisabled();
+    await userEvent.clear(labels);
+    await userEvent.type(labels, 'region=eu env=prod');
+    await userEvent.click(save);
+
+    await waitFor(() =>
+      expect(requestsTo('PATCH', `/stacks/${current.id}`)).toHaveLength(1),
+    );
+    expect(requestsTo('PATCH', `/stacks/${current.id}`)[0].body).toEqual({
+      data: { runnerLabels: ['env=prod', 'region=eu'] },
+    });
+    const drawerAgain = await screen.findByRole('dialog', { name: 'Network' });
+    expect(
+      await within(drawerAgain).findByText('Network: runner labels changed.'),
+    ).toBeInTheDocument();
+    expect(
+      await within(drawerAgain).findByText('env=prod, region=eu'),
+    ).toBeInTheDocument();
+  });
+
   it('moves a stack to another repository, detaches its account and stops scheduled drift checks', async () => {
     const { dialog } = await openSettings();
     // The service cannot take a code source away: no None once the stack has one.
