@@ -8,6 +8,7 @@ import {
 import { PlanChanged } from './approvedPlan';
 import { CheckoutFailed, CommitCheckouts } from './CommitCheckouts';
 import { IacTool } from './IacTool';
+import { StateLock, stateLockedError } from './stateLock';
 
 export const PLAN_FILE = 'infra-delivery.tfplan';
 const VARIABLES_FILE = 'infra-delivery.auto.tfvars.json';
@@ -58,6 +59,8 @@ class CommandFailed extends Error {
     readonly exitCode: number,
     headline?: string,
     stopped?: string,
+    /** The lock another command holds, when this one could not lock the state. */
+    readonly stateLock?: StateLock,
   ) {
     super(
       stopped
@@ -191,6 +194,7 @@ export async function executeStep(
         result.exitCode,
         result.firstError,
         result.stopped,
+        result.stopped ? undefined : result.stateLock,
       );
     }
     return result.stdout;
@@ -223,6 +227,17 @@ export async function executeStep(
       error instanceof Error ? error.message : 'The step could not be run';
     if (error instanceof CheckoutFailed) {
       options.log(message);
+    }
+    if (error instanceof CommandFailed && error.stateLock) {
+      return {
+        status: 'FAILED',
+        error: stateLockedError(
+          error.command,
+          error.exitCode,
+          error.stateLock,
+          options.binaryName,
+        ),
+      };
     }
     return {
       status: 'FAILED',
