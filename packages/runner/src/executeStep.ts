@@ -13,12 +13,15 @@ import { StateLock, stateLockedError } from './stateLock';
 export const PLAN_FILE = 'infra-delivery.tfplan';
 const VARIABLES_FILE = 'infra-delivery.auto.tfvars.json';
 /**
- * What the IaC tool made in a working directory and keeps between steps: the provider cache
- * and local state. Everything else is the module's, and is replaced by each step's copy, so a
- * file another commit had is not planned with this one.
+ * What the IaC tool made in a working directory and keeps between steps: the provider cache,
+ * local state and its lock's description (written by the command that holds the lock, which may
+ * be another one than the runner's: removed, the next command's "Error acquiring the state lock"
+ * names no holder and no lock ID). Everything else is the module's, and is replaced by each
+ * step's copy, so a file another commit had is not planned with this one.
  */
 const TOOL_FILES = new Set([
   '.terraform',
+  '.terraform.tfstate.lock.info',
   'terraform.tfstate',
   'terraform.tfstate.backup',
   'terraform.tfstate.d',
