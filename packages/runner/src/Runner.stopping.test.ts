@@ -103,6 +103,40 @@ describe('the reference runner stopping a step whose command will not end', () =
     return new Runner(options, client, m => logs.push(m));
   }
 
+  /** A plan of a new organization's stack, and a runner named after `name` to execute it, once. */
+  async function planWithOnceRunner(
+    name: string,
+    overrides: Partial<RunnerOptions>,
+    logs: string[] = [],
+  ) {
+    const world = await organizationWithStack(baseUrl);
+    const runId = (
+      await world.owner.call('triggerPipelineRun', {
+        params: { id: world.stack.changePipelineId },
+        body: { data: {} },
+      })
+    ).data.id;
+    const runner = new Runner(
+      {
+        url: baseUrl,
+        token: 'unused',
+        runnerId: `${name}-runner`,
+        iacBinary: FAKE_IAC,
+        ...runnerDirectories(name),
+        checkout: true,
+        pollIntervalMs: 10,
+        waitSeconds: 0,
+        once: true,
+        labels: [],
+        hostname: `${name}-host`,
+        ...overrides,
+      },
+      clientFor(baseUrl, world.runnerKey),
+      m => logs.push(m),
+    );
+    return { ...world, runId, runner };
+  }
+
   /** A plan the runner executes; answers once its command runs, with its child's pid. */
   async function planRunning(logs: string[], once = false) {
     const world = await organizationWithStack(baseUrl);
@@ -233,32 +267,11 @@ describe('the reference runner stopping a step whose command will not end', () =
 
   it('stops a step that runs past --step-timeout as a cancelled one, kills what will not stop, and fails it saying it timed out', async () => {
     process.env.FAKE_IAC_STUBBORN = '1';
-    const world = await organizationWithStack(baseUrl);
-    const runId = (
-      await world.owner.call('triggerPipelineRun', {
-        params: { id: world.stack.changePipelineId },
-        body: { data: {} },
-      })
-    ).data.id;
     const logs: string[] = [];
-    const runner = new Runner(
-      {
-        url: baseUrl,
-        token: 'unused',
-        runnerId: 'timeout-runner',
-        iacBinary: FAKE_IAC,
-        ...runnerDirectories('timeout'),
-        checkout: true,
-        pollIntervalMs: 10,
-        waitSeconds: 0,
-        once: true,
-        labels: [],
-        hostname: 'timeout-host',
-        stopGraceMs: 500,
-        stepTimeoutMs: 2000,
-      },
-      clientFor(baseUrl, world.runnerKey),
-      m => logs.push(m),
+    const { runner, runId, ...world } = await planWithOnceRunner(
+      'timeout',
+      { stopGraceMs: 500, stepTimeoutMs: 2000 },
+      logs,
     );
     const started = Date.now();
     await runner.run();
@@ -312,31 +325,9 @@ describe('the reference runner stopping a step whose command will not end', () =
     delete process.env.FAKE_IAC_HANG;
     // The plan prints nothing for 3 s; the notice comes after each second of silence.
     process.env.FAKE_IAC_SLEEP_MS = '3000';
-    const world = await organizationWithStack(baseUrl);
-    const runId = (
-      await world.owner.call('triggerPipelineRun', {
-        params: { id: world.stack.changePipelineId },
-        body: { data: {} },
-      })
-    ).data.id;
-    const runner = new Runner(
-      {
-        url: baseUrl,
-        token: 'unused',
-        runnerId: 'silence-runner',
-        iacBinary: FAKE_IAC,
-        ...runnerDirectories('silence'),
-        checkout: true,
-        pollIntervalMs: 10,
-        waitSeconds: 0,
-        once: true,
-        labels: [],
-        hostname: 'silence-host',
-        silenceNoticeMs: 1000,
-      },
-      clientFor(baseUrl, world.runnerKey),
-      () => {},
-    );
+    const { runner, runId, ...world } = await planWithOnceRunner('silence', {
+      silenceNoticeMs: 1000,
+    });
     try {
       await runner.run();
     } finally {
