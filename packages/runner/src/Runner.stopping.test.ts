@@ -103,12 +103,8 @@ describe('the reference runner stopping a step whose command will not end', () =
     return new Runner(options, client, m => logs.push(m));
   }
 
-  /** A plan of a new organization's stack, and a runner named after `name` to execute it, once. */
-  async function planWithOnceRunner(
-    name: string,
-    overrides: Partial<RunnerOptions>,
-    logs: string[] = [],
-  ) {
+  /** A new organization with a stack, and a plan of it pressed. */
+  async function planPressed() {
     const world = await organizationWithStack(baseUrl);
     const runId = (
       await world.owner.call('triggerPipelineRun', {
@@ -116,6 +112,16 @@ describe('the reference runner stopping a step whose command will not end', () =
         body: { data: {} },
       })
     ).data.id;
+    return { world, runId };
+  }
+
+  /** A plan of a new organization's stack, and a runner named after `name` to execute it, once. */
+  async function planWithOnceRunner(
+    name: string,
+    overrides: Partial<RunnerOptions>,
+    logs: string[] = [],
+  ) {
+    const { world, runId } = await planPressed();
     const runner = new Runner(
       {
         url: baseUrl,
@@ -139,13 +145,7 @@ describe('the reference runner stopping a step whose command will not end', () =
 
   /** A plan the runner executes; answers once its command runs, with its child's pid. */
   async function planRunning(logs: string[], once = false) {
-    const world = await organizationWithStack(baseUrl);
-    const runId = (
-      await world.owner.call('triggerPipelineRun', {
-        params: { id: world.stack.changePipelineId },
-        body: { data: {} },
-      })
-    ).data.id;
+    const { world, runId } = await planPressed();
     const runner = runnerWith(clientFor(baseUrl, world.runnerKey), logs, once);
     const running = runner.run();
     const stepLogs = async () => {
