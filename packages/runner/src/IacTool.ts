@@ -1,4 +1,5 @@
 import { spawn, ChildProcess } from 'node:child_process';
+import { StateLock, StateLockReader } from './stateLock';
 
 export interface CommandResult {
   exitCode: number;
@@ -7,6 +8,8 @@ export interface CommandResult {
   firstError?: string;
   /** Why the command was stopped (`IacTool.stop`), when it was. */
   stopped?: string;
+  /** The lock held by another command, when this one could not acquire the state's lock. */
+  stateLock?: StateLock;
 }
 
 /** Longest error summary kept: a diagnostic's headline, not its whole explanation. */
@@ -127,8 +130,10 @@ export class IacTool {
       this.running = running;
       const stdout: Buffer[] = [];
       let firstError: string | undefined;
+      const stateLock = new StateLockReader();
       const emit = (line: string) => {
         firstError ??= errorHeadlineOf(line);
+        stateLock.read(line);
         this.onLine(line);
       };
       const rests: (() => void)[] = [];
@@ -165,6 +170,7 @@ export class IacTool {
           stdout: Buffer.concat(stdout).toString('utf8'),
           firstError,
           ...(running.stopReason ? { stopped: running.stopReason } : {}),
+          ...(stateLock.lock ? { stateLock: stateLock.lock } : {}),
         });
       };
       // Node says "spawn tofu ENOENT" for a missing binary or a missing directory alike.

@@ -103,8 +103,8 @@ describe('the reference runner stopping a step whose command will not end', () =
     return new Runner(options, client, m => logs.push(m));
   }
 
-  /** A plan the runner executes; answers once its command runs, with its child's pid. */
-  async function planRunning(logs: string[], once = false) {
+  /** A new organization with a stack, and a plan of it pressed. */
+  async function planPressed() {
     const world = await organizationWithStack(baseUrl);
     const runId = (
       await world.owner.call('triggerPipelineRun', {
@@ -112,6 +112,40 @@ describe('the reference runner stopping a step whose command will not end', () =
         body: { data: {} },
       })
     ).data.id;
+    return { world, runId };
+  }
+
+  /** A plan of a new organization's stack, and a runner named after `name` to execute it, once. */
+  async function planWithOnceRunner(
+    name: string,
+    overrides: Partial<RunnerOptions>,
+    logs: string[] = [],
+  ) {
+    const { world, runId } = await planPressed();
+    const runner = new Runner(
+      {
+        url: baseUrl,
+        token: 'unused',
+        runnerId: `${name}-runner`,
+        iacBinary: FAKE_IAC,
+        ...runnerDirectories(name),
+        checkout: true,
+        pollIntervalMs: 10,
+        waitSeconds: 0,
+        once: true,
+        labels: [],
+        hostname: `${name}-host`,
+        ...overrides,
+      },
+      clientFor(baseUrl, world.runnerKey),
+      m => logs.push(m),
+    );
+    return { ...world, runId, runner };
+  }
+
+  /** A plan the runner executes; answers once its command runs, with its child's pid. */
+  async function planRunning(logs: string[], once = false) {
+    const { world, runId } = await planPressed();
     const runner = runnerWith(clientFor(baseUrl, world.runnerKey), logs, once);
     const running = runner.run();
     const stepLogs = async () => {
@@ -231,35 +265,69 @@ describe('the reference runner stopping a step whose command will not end', () =
     await until(() => !alive(child));
   });
 
+  it('stops a step that runs past --step-timeout as a cancelled one, kills what will not stop, and fails it saying it timed out', async () => {
+    process.env.FAKE_IAC_STUBBORN = '1';
+    const logs: string[] = [];
+    const { runner, runId, ...world } = await planWithOnceRunner(
+      'timeout',
+      { stopGraceMs: 500, stepTimeoutMs: 2000 },
+      logs,
+    );
+    const started = Date.now();
+    await runner.run();
+    // The plan hangs for ever: the timeout ends it, 2 s and the grace after the step began.
+    expect(Date.now() - started).toBeLessThan(15_000);
+
+    const [step] = (
+      await world.owner.call('listStepExecutions', { params: { id: runId } })
+    ).data;
+    expect(step.status).toBe('FAILED');
+    expect(step.error).toEqual({
+      code: 'InfraDelivery:Runner:STEP_TIMED_OUT',
+      message:
+        'The step timed out after 2s: fake-iac plan had not ended and was stopped',
+      description: expect.stringContaining(
+        'The runner stops a step that runs longer than its --step-timeout (2s on this runner)',
+      ),
+      metadata: { command: 'fake-iac plan', exitCode: 1, timeoutMinutes: 0.03 },
+    });
+    const run = (
+      await world.owner.call('getPipelineRun', { params: { id: runId } })
+    ).data;
+    expect(run.status).toBe('FAILED');
+    expect(run.error?.code).toBe('InfraDelivery:Runner:STEP_TIMED_OUT');
+    const stepLog = (
+      await world.owner.call('listStepExecutionLogs', {
+        params: { id: step.id },
+        query: {},
+      })
+    ).data.map(line => line.text);
+    const child = Number(
+      stepLog
+        .find(line => line.startsWith('child pid '))
+        ?.slice('child pid '.length),
+    );
+    children.push(child);
+    // Interrupted as Ctrl-C does, then killed with what it started when it did not stop.
+    expect(stepLog).toEqual(
+      expect.arrayContaining([
+        'The step has run for 2s (--step-timeout): interrupting fake-iac (killed if it has not exited within <1s)',
+        'Interrupt received.',
+      ]),
+    );
+    expect(stepLog.indexOf('Interrupt received.')).toBeGreaterThan(
+      stepLog.findIndex(line => line.includes('--step-timeout')),
+    );
+    await until(() => !alive(child));
+  });
+
   it("says in the step's log that a silent command still runs", async () => {
     delete process.env.FAKE_IAC_HANG;
     // The plan prints nothing for 3 s; the notice comes after each second of silence.
     process.env.FAKE_IAC_SLEEP_MS = '3000';
-    const world = await organizationWithStack(baseUrl);
-    const runId = (
-      await world.owner.call('triggerPipelineRun', {
-        params: { id: world.stack.changePipelineId },
-        body: { data: {} },
-      })
-    ).data.id;
-    const runner = new Runner(
-      {
-        url: baseUrl,
-        token: 'unused',
-        runnerId: 'silence-runner',
-        iacBinary: FAKE_IAC,
-        ...runnerDirectories('silence'),
-        checkout: true,
-        pollIntervalMs: 10,
-        waitSeconds: 0,
-        once: true,
-        labels: [],
-        hostname: 'silence-host',
-        silenceNoticeMs: 1000,
-      },
-      clientFor(baseUrl, world.runnerKey),
-      () => {},
-    );
+    const { runner, runId, ...world } = await planWithOnceRunner('silence', {
+      silenceNoticeMs: 1000,
+    });
     try {
       await runner.run();
     } finally {

@@ -35,6 +35,7 @@ describe('the reference runner against the service', () => {
     ({ workRoot, sourceRoot } = runnerDirectories('runner'));
     process.env.FAKE_IAC_PLAN = FIXTURE;
     delete process.env.FAKE_IAC_FAIL;
+    delete process.env.FAKE_IAC_LOCKED;
   });
 
   function runnerWith(
@@ -224,6 +225,54 @@ describe('the reference runner against the service', () => {
       // The tool's own headline says why, past the warning printed before it.
       message: 'fake-iac plan exited with 1: plan failed as the test asked',
       metadata: { command: 'fake-iac plan', exitCode: 1 },
+    });
+  });
+
+  it('reports a state lock held by another command with who holds it, its ID and the command that releases it', async () => {
+    const { owner, stack, runnerKey } = await organizationWithStack(baseUrl);
+    const triggered = await owner.call('triggerPipelineRun', {
+      params: { id: stack.changePipelineId },
+      body: { data: {} },
+    });
+    process.env.FAKE_IAC_LOCKED = 'plan';
+    await runnerWith(runnerKey).run();
+    const run = await owner.call('getPipelineRun', {
+      params: { id: triggered.data.id },
+    });
+    expect(run.data.status).toBe('FAILED');
+    const lockId = 'ef259369-e5d4-5445-55d1-924a1035636a';
+    expect(run.data.error).toEqual({
+      code: 'InfraDelivery:Runner:STATE_LOCKED',
+      message: `fake-iac plan could not lock the stack's state: it is locked by root@vm since 2026-12-01 08:21:37 UTC for an apply (lock ID ${lockId})`,
+      description: expect.stringContaining(
+        `If nothing holds it any more, release it from a checkout of the stack with its backend configured: fake-iac force-unlock -force ${lockId} — then run again.`,
+      ),
+      action: {
+        label: 'How fake-iac force-unlock releases a lock',
+        url: 'https://developer.hashicorp.com/terraform/cli/commands/force-unlock',
+      },
+      details: [
+        {
+          title: 'Lock Info',
+          render: 'list',
+          items: [
+            `ID: ${lockId}`,
+            'Path: terraform.tfstate',
+            'Operation: OperationTypeApply',
+            'Who: root@vm',
+            'Version: 1.11.4',
+            'Created: 2026-12-01 08:21:37.507827864 +0000 UTC',
+            'Error message: resource temporarily unavailable',
+          ],
+        },
+      ],
+      metadata: {
+        command: 'fake-iac plan',
+        exitCode: 1,
+        lockId,
+        unlockCommand: `fake-iac force-unlock -force ${lockId}`,
+        lockWho: 'root@vm',
+      },
     });
   });
 

@@ -15,6 +15,11 @@ import { HEARTBEAT_INTERVAL_MS, LeaseKeeper } from './LeaseKeeper';
 import { LogShipper } from './LogShipper';
 import { RunnerOptions } from './options';
 import {
+  DEFAULT_STEP_TIMEOUT_MS,
+  stepTimedOutError,
+  timedOutReason,
+} from './stepTimeout';
+import {
   DEFAULT_REQUEST_TIMEOUT_MS,
   withRequestTimeout,
 } from './requestTimeout';
@@ -480,6 +485,24 @@ export class Runner {
         );
       }
     }, silenceMs);
+    // A step that runs past --step-timeout is stopped as a cancelled one is, and fails saying so.
+    const stepTimeoutMs = this.options.stepTimeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
+    let timedOut = false;
+    const timeoutTimer =
+      stepTimeoutMs > 0
+        ? setTimeout(() => {
+            if (tool.stopped) return;
+            timedOut = true;
+            const said = `The step has run for ${formatDuration(
+              stepTimeoutMs,
+            )} (--step-timeout): interrupting ${binary} (killed if it has not exited within ${formatDuration(
+              this.options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS,
+            )})`;
+            logs.add(said);
+            this.log(`[step ${step.id}] ${said}`);
+            tool.stop(timedOutReason(stepTimeoutMs));
+          }, stepTimeoutMs)
+        : undefined;
     this.current = { stepId: step.id, tool };
     if (this.stopRequests > 1) tool.stop('the runner was stopped');
     const flushTimer = setInterval(() => logs.flush(), LOG_FLUSH_MS);
@@ -508,7 +531,7 @@ export class Runner {
         logs.add(earlier.note);
         this.log(earlier.note);
       }
-      const result =
+      const executed =
         earlier?.outcome ??
         (await executeStep(claim, tool, {
           workRoot: this.options.workRoot,
@@ -532,6 +555,13 @@ export class Runner {
             applying = !lease.lost;
           },
         }));
+      const result: StepOutcome =
+        timedOut && executed.status === 'FAILED'
+          ? {
+              ...executed,
+              error: stepTimedOutError(executed.error, stepTimeoutMs, binary),
+            }
+          : executed;
       outcome = result;
       clearInterval(flushTimer);
       if (lease.lost) {
@@ -593,6 +623,7 @@ export class Runner {
           : `Step ${step.id} could not be reported: ${reason}`,
       );
     } finally {
+      clearTimeout(timeoutTimer);
       clearInterval(silenceTimer);
       this.current = undefined;
       lease.stop();

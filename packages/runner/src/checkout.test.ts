@@ -173,7 +173,7 @@ describe('the reference runner checking out the commit of a git-triggered run', 
     expect(JSON.stringify(runnerLogs)).not.toContain(TOKEN);
   });
 
-  it('replaces the files of an earlier commit in the working directory', async () => {
+  it("replaces the files of an earlier commit in the working directory, not the tool's lock info", async () => {
     const { owner, stack, runnerKey } = await organizationWithStack(baseUrl);
     const repository = networkRepository('checkout');
     let sha = repository.first;
@@ -193,9 +193,16 @@ describe('the reference runner checking out the commit of a git-triggered run', 
       });
     };
     await plan();
+    // Another terraform holds the local state's lock meanwhile (someone at a terminal): the
+    // file that says who must stay, or the next plan's error names no holder and no lock ID.
+    const workDir = path.join(workRoot, stack.id);
+    const lockInfo = path.join(workDir, '.terraform.tfstate.lock.info');
+    fs.writeFileSync(lockInfo, '{"ID":"lock-1","Who":"ana@laptop"}');
     sha = repository.second;
     await plan();
-    const workDir = path.join(workRoot, stack.id);
+    expect(fs.readFileSync(lockInfo, 'utf8')).toBe(
+      '{"ID":"lock-1","Who":"ana@laptop"}',
+    );
     expect(fs.readFileSync(path.join(workDir, 'main.tf'), 'utf8')).toBe(
       '# second commit\n',
     );

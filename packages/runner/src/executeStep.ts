@@ -8,16 +8,20 @@ import {
 import { PlanChanged } from './approvedPlan';
 import { CheckoutFailed, CommitCheckouts } from './CommitCheckouts';
 import { IacTool } from './IacTool';
+import { StateLock, stateLockedError } from './stateLock';
 
 export const PLAN_FILE = 'infra-delivery.tfplan';
 const VARIABLES_FILE = 'infra-delivery.auto.tfvars.json';
 /**
- * What the IaC tool made in a working directory and keeps between steps: the provider cache
- * and local state. Everything else is the module's, and is replaced by each step's copy, so a
- * file another commit had is not planned with this one.
+ * What the IaC tool made in a working directory and keeps between steps: the provider cache,
+ * local state and its lock's description (written by the command that holds the lock, which may
+ * be another one than the runner's: removed, the next command's "Error acquiring the state lock"
+ * names no holder and no lock ID). Everything else is the module's, and is replaced by each
+ * step's copy, so a file another commit had is not planned with this one.
  */
 const TOOL_FILES = new Set([
   '.terraform',
+  '.terraform.tfstate.lock.info',
   'terraform.tfstate',
   'terraform.tfstate.backup',
   'terraform.tfstate.d',
@@ -58,6 +62,8 @@ class CommandFailed extends Error {
     readonly exitCode: number,
     headline?: string,
     stopped?: string,
+    /** The lock another command holds, when this one could not lock the state. */
+    readonly stateLock?: StateLock,
   ) {
     super(
       stopped
@@ -191,6 +197,7 @@ export async function executeStep(
         result.exitCode,
         result.firstError,
         result.stopped,
+        result.stopped ? undefined : result.stateLock,
       );
     }
     return result.stdout;
@@ -223,6 +230,17 @@ export async function executeStep(
       error instanceof Error ? error.message : 'The step could not be run';
     if (error instanceof CheckoutFailed) {
       options.log(message);
+    }
+    if (error instanceof CommandFailed && error.stateLock) {
+      return {
+        status: 'FAILED',
+        error: stateLockedError(
+          error.command,
+          error.exitCode,
+          error.stateLock,
+          options.binaryName,
+        ),
+      };
     }
     return {
       status: 'FAILED',

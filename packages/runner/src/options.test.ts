@@ -25,6 +25,22 @@ describe('parseOptions', () => {
     });
   });
 
+  it('stops a step after --step-timeout minutes, two hours unless told, none with 0', () => {
+    const base = ['--url', 'http://x', '--token', 'idk_x'];
+    expect(parseOptions(base)).toMatchObject({ stepTimeoutMs: 7_200_000 });
+    expect(parseOptions([...base, '--step-timeout', '0.5'])).toMatchObject({
+      stepTimeoutMs: 30_000,
+    });
+    expect(parseOptions([...base, '--step-timeout', '0'])).toMatchObject({
+      stepTimeoutMs: 0,
+    });
+    for (const wrong of ['-1', 'two', '100000']) {
+      expect(() => parseOptions([...base, `--step-timeout=${wrong}`])).toThrow(
+        '--step-timeout is a number of minutes from 0 (no limit) to 10080 (a week)',
+      );
+    }
+  });
+
   it('checks out the commits of git-triggered runs unless --no-checkout', () => {
     const base = ['--url', 'http://x', '--token', 'idk_x'];
     expect(parseOptions(base)).toMatchObject({ checkout: true });

@@ -10,9 +10,11 @@ import {
   RUNNER_POLL_INTERVAL_MS,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { DEFAULT_STOP_GRACE_MS } from './IacTool';
+import { DEFAULT_STEP_TIMEOUT_MS } from './stepTimeout';
 
 /** Well within the longest wait the service takes, and within common proxies' idle timeouts. */
 const DEFAULT_CLAIM_WAIT_SECONDS = 20;
+const MAX_STEP_TIMEOUT_MINUTES = 7 * 24 * 60;
 
 export interface RunnerOptions {
   /** The plugin's base URL, e.g. `http://localhost:7007/api/infra-delivery`. */
@@ -48,6 +50,12 @@ export interface RunnerOptions {
    * 30 s when absent.
    */
   stopGraceMs?: number;
+  /**
+   * How long a step may run before the runner stops its command as a cancelled one (SIGINT, then
+   * SIGKILL after `stopGraceMs`) and fails it with `InfraDelivery:Runner:STEP_TIMED_OUT`; 0 for
+   * no limit; two hours when absent.
+   */
+  stepTimeoutMs?: number;
   /**
    * How long a command may print nothing before the step's log says that it still runs ("No
    * output from tofu for 5m 00s (still running, pid 123)"), and again every as long; 5 minutes
@@ -92,6 +100,12 @@ Claims the IaC steps of the token's organization and runs them with OpenTofu or 
                          is killed with the processes it started (default: ${
                            DEFAULT_STOP_GRACE_MS / 1000
                          })
+  --step-timeout <minutes>
+                         how long a step may run before it is stopped as a cancelled one
+                         is (interrupted, killed after --stop-grace) and fails saying it
+                         timed out; 0 for no limit (default: ${
+                           DEFAULT_STEP_TIMEOUT_MS / 60_000
+                         })
   --labels <a,b>         the runner's labels, comma-separated (e.g. env=prod,region=eu): it
                          is handed only steps of stacks whose required runner labels it
                          carries, all of them (a stack that requires none: any runner)
@@ -122,6 +136,7 @@ export function parseOptions(
       'poll-interval': { type: 'string' },
       wait: { type: 'string' },
       'stop-grace': { type: 'string' },
+      'step-timeout': { type: 'string' },
       labels: { type: 'string' },
       once: { type: 'boolean' },
       'no-checkout': { type: 'boolean' },
@@ -166,6 +181,19 @@ export function parseOptions(
   if (!Number.isFinite(stopGraceSeconds) || stopGraceSeconds < 0) {
     throw new UsageError('--stop-grace is a number of seconds, 0 or more');
   }
+  const stepTimeoutMinutes = Number(
+    values['step-timeout'] ?? DEFAULT_STEP_TIMEOUT_MS / 60_000,
+  );
+  // A timer longer than 2^31 ms (24.8 days) fires at once.
+  if (
+    !Number.isFinite(stepTimeoutMinutes) ||
+    stepTimeoutMinutes < 0 ||
+    stepTimeoutMinutes > MAX_STEP_TIMEOUT_MINUTES
+  ) {
+    throw new UsageError(
+      `--step-timeout is a number of minutes from 0 (no limit) to ${MAX_STEP_TIMEOUT_MINUTES} (a week)`,
+    );
+  }
   return {
     url: values.url.replace(/\/+$/, ''),
     token,
@@ -182,6 +210,7 @@ export function parseOptions(
     pollIntervalMs,
     waitSeconds,
     stopGraceMs: Math.round(stopGraceSeconds * 1000),
+    stepTimeoutMs: Math.round(stepTimeoutMinutes * 60_000),
     once: values.once ?? false,
     labels: parseLabels(values.labels ?? env.INFRA_DELIVERY_RUNNER_LABELS),
     hostname: os.hostname(),

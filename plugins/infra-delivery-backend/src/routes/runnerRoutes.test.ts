@@ -982,6 +982,45 @@ describe.each(databases.eachSupportedId())(
       });
     });
 
+    it("keeps a state lock's error whole, as the run page shows it: description, Lock Info, the docs and the lock's ID", async () => {
+      const owner = await api.signup();
+      const stack = await createStack(api, owner);
+      const runner = await createRunner(api, owner);
+      const run = await trigger(api, owner, stack.changePipelineId);
+      const error = {
+        code: 'InfraDelivery:Runner:STATE_LOCKED',
+        message:
+          "terraform plan could not lock the stack's state: it is locked by root@vm since 2026-12-01 09:14:57 UTC for an apply (lock ID 554f9d15)",
+        description:
+          'If nothing holds it any more, release it from a checkout of the stack with its backend configured: terraform force-unlock -force 554f9d15 — then run again.',
+        action: {
+          label: 'How terraform force-unlock releases a lock',
+          url: 'https://developer.hashicorp.com/terraform/cli/commands/force-unlock',
+        },
+        details: [
+          {
+            title: 'Lock Info',
+            render: 'list',
+            items: ['ID: 554f9d15', 'Who: root@vm'],
+          },
+        ],
+        metadata: {
+          command: 'terraform plan',
+          exitCode: 1,
+          lockId: '554f9d15',
+          unlockCommand: 'terraform force-unlock -force 554f9d15',
+          lockWho: 'root@vm',
+        },
+      };
+      const claimed = await claim(api, runner.key);
+      await complete(api, runner.key, claimed, { status: 'FAILED', error });
+
+      const failed = await getRun(api, owner, run.id);
+      expect(failed.status).toBe('FAILED');
+      expect(failed.error).toEqual(error);
+      expect((await stepsOf(owner.token, run.id))[0].error).toEqual(error);
+    });
+
     it('tells the runner of a cancelled run at its next heartbeat and log batch, keeps what its tool prints while it stops, and takes its report once', async () => {
       const owner = await api.signup();
       const stack = await createStack(api, owner);

@@ -1431,6 +1431,57 @@ describe('PipelineRunsContent', () => {
     expect(posts()[0].body).toEqual({ data: {} });
   });
 
+  it("shows what a failed run's error explains: a state lock, who holds it, the command that releases it and its docs", async () => {
+    const locked = pipelineRun({
+      ...failed,
+      id: 'run-locked',
+      description: 'Plan the database',
+      error: {
+        code: 'InfraDelivery:Runner:STATE_LOCKED',
+        message:
+          "terraform plan could not lock the stack's state: it is locked by root@vm since 2026-12-01 08:21:37 UTC for an apply (lock ID ef259369)",
+        description:
+          'If nothing holds it any more, release it: terraform force-unlock -force ef259369 — then run again.',
+        action: {
+          label: 'How terraform force-unlock releases a lock',
+          url: 'https://developer.hashicorp.com/terraform/cli/commands/force-unlock',
+        },
+        details: [
+          {
+            title: 'Lock Info',
+            render: 'list',
+            items: ['ID: ef259369', 'Who: root@vm'],
+          },
+        ],
+      },
+    });
+    serveRuns();
+    server.use(
+      http.get(`${baseUrl}/pipeline-runs`, () =>
+        HttpResponse.json(list([locked])),
+      ),
+      http.get(`${baseUrl}/pipeline-runs/${locked.id}`, () =>
+        HttpResponse.json({ data: locked }),
+      ),
+    );
+    renderEntityContent(<PipelineRunsContent />, entity);
+    const card = await openRun('Plan the database');
+
+    expect(card).toHaveTextContent(locked.error!.message);
+    expect(card).toHaveTextContent(
+      'If nothing holds it any more, release it: terraform force-unlock -force ef259369 — then run again.',
+    );
+    expect(within(card).getByText('Who: root@vm')).toBeInTheDocument();
+    expect(
+      within(card).getByRole('link', {
+        name: /^How terraform force-unlock releases a lock/,
+      }),
+    ).toHaveAttribute(
+      'href',
+      'https://developer.hashicorp.com/terraform/cli/commands/force-unlock',
+    );
+  });
+
   it('offers Plan again, not Retry, when the apply found other changes than the approved plan', async () => {
     const planChanged = pipelineRun({
       id: 'run-plan-changed',

@@ -27,6 +27,7 @@ import { RunNames } from '../common/useRunNames';
 import { RunFacts } from './RunFacts';
 import { WhyItWaits } from './WhyItWaits';
 import { ErrorText } from '../common/WarningText';
+import { ErrorBodyDetails } from '../common/ErrorPanel';
 import { CARD_HEADING } from '../common/cardHeading';
 import { CardBody } from '../common/CardBody';
 import { useFocusRingStyles } from '../common/focusRing';
@@ -176,6 +177,9 @@ export const RunDetails = ({
                     <Typography>
                       <ErrorText>{value.run.error.message}</ErrorText>
                     </Typography>
+                    {/* What the runner explains (a state lock: who holds it, the command that
+                      releases it, a link to its docs; a step that timed out: why and what next). */}
+                    <ErrorBodyDetails body={value.run.error} />
                   </Box>
                 )}
                 {summariesInStepOrder(value.summaries, value.steps).map(

@@ -12,7 +12,11 @@ function readableDetail(item: string): string {
   return item.replace(/^(body\.data\.|body\.|query\.|path\.)/, '');
 }
 
-const Details = ({ body }: { body: ErrorBody }) => (
+/**
+ * What an error body explains beyond its message: its description, its detail sections and the
+ * action it offers (a link). Shared by the panels of failed requests and a failed run's error.
+ */
+export const ErrorBodyDetails = ({ body }: { body: ErrorBody }) => (
   <>
     {body.description && <Typography paragraph>{body.description}</Typography>}
     {body.details?.map(section => (
@@ -94,7 +98,7 @@ export const ErrorPanel = ({
       <Typography paragraph>{messageOf(error)}</Typography>
       {error instanceof InfraDeliveryApiError && (
         <>
-          <Details body={error.body} />
+          <ErrorBodyDetails body={error.body} />
           <Typography variant="caption" component="p">
             {error.body.code}
             {error.body.requestId
