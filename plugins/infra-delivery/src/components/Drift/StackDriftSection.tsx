@@ -14,7 +14,10 @@ import { ErrorPanel } from '../common/ErrorPanel';
 import { CHANGE_KIND_LABELS } from '../common/labels';
 import { MaybeLink } from '../common/MaybeLink';
 import { Timestamp } from '../common/Timestamp';
-import { useCanExecuteRuns } from '../common/useCanExecuteRuns';
+import {
+  CHECKING_PERMISSIONS,
+  useRunsCheck,
+} from '../common/useCanExecuteRuns';
 import { ResourceDiff } from '../PipelineRunsContent/ResourceChanges';
 import { DriftStatus, isDriftWatched } from './DriftStatus';
 import { useDrift } from './useDrift';
@@ -43,8 +46,15 @@ export const StackDriftSection = ({
   onStarted?: (what: string, run: PipelineRun) => void;
 }) => {
   const { drifted, checkNow, reconcile } = useDrift(stack);
-  const canExecute = useCanExecuteRuns();
+  const execute = useRunsCheck();
   const nothingApplied = resourceCount === 0;
+  /** Why a drift check is not offered now. */
+  const checkRefusal = () => {
+    if (execute.checking) return CHECKING_PERMISSIONS;
+    if (nothingApplied)
+      return 'Nothing is applied yet: there is nothing to drift';
+    return busy;
+  };
   return (
     <Box marginBottom={2} component="section" aria-labelledby="drift-heading">
       <Typography variant="h6" component="h3" id="drift-heading">
@@ -80,16 +90,12 @@ export const StackDriftSection = ({
             : 'No scheduled drift checks'}
         </Typography>
       </Box>
-      {canExecute && (
+      {(execute.allowed || execute.checking) && (
         <Box display="flex" flexWrap="wrap" style={{ gap: 8 }} marginTop={1}>
           <ConfirmActionButton
             label="Check for drift"
-            disabled={nothingApplied || busy !== undefined}
-            disabledReason={
-              nothingApplied
-                ? 'Nothing is applied yet: there is nothing to drift'
-                : busy
-            }
+            disabled={execute.checking || nothingApplied || busy !== undefined}
+            disabledReason={checkRefusal()}
             title={`Check ${stack.name} for drift?`}
             onConfirm={checkNow}
             onDone={({ data }) => onStarted?.('A drift check', data)}
@@ -102,6 +108,8 @@ export const StackDriftSection = ({
           {stack.driftStatus === 'DRIFTED' && (
             <ConfirmActionButton
               label="Reconcile"
+              disabled={execute.checking}
+              disabledReason={CHECKING_PERMISSIONS}
               title={`Reconcile the drift of ${stack.name}?`}
               onConfirm={reconcile}
               onDone={({ data }) => onStarted?.('A reconciling plan', data)}

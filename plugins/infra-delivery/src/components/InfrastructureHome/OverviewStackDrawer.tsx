@@ -12,7 +12,7 @@ import { useOpenedDrawer } from '../common/drawerLinks';
 import { useNothingToApply } from '../common/nothingToApply';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { SideDrawer } from '../common/SideDrawer';
-import { useCanExecuteRuns } from '../common/useCanExecuteRuns';
+import { useRunsCheck } from '../common/useCanExecuteRuns';
 import { useRunPagePath } from '../common/useInfrastructurePath';
 import { StackDrawer } from '../StacksContent/StackDrawer';
 import {
@@ -39,7 +39,7 @@ const StackWithPlanAndApply = ({
 }) => {
   const client = useApi(infraDeliveryApiRef);
   const runPath = useRunPagePath();
-  const canExecute = useCanExecuteRuns();
+  const execute = useRunsCheck();
   // The run started here, read again as the service announces runs (or every few seconds
   // while it is under way, in an app without signals): the message follows it — "is waiting
   // for a runner" must not stand above its Succeeded — and the run history reads again as it
@@ -71,6 +71,7 @@ const StackWithPlanAndApply = ({
   const planAndApply = (
     <PlanAndApplyButton
       stack={stack}
+      checking={execute.checking}
       onDone={({ data: startedRun }) => {
         setStarted(startedRun);
         say(startedRunOutcome(what, startedRun, runPath(startedRun.id)));
@@ -84,7 +85,7 @@ const StackWithPlanAndApply = ({
       latestRun={run}
       onClose={onClose}
       message={message}
-      actions={canExecute ? planAndApply : undefined}
+      actions={execute.allowed || execute.checking ? planAndApply : undefined}
     />
   );
 };

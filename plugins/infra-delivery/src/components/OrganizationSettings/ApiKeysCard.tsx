@@ -12,7 +12,7 @@ import { useActionMessage } from '../common/ActionMessage';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { CARD_TABLE_OPTIONS, NO_WRAP } from '../common/tableOptions';
 import { LoadNotes } from '../common/LoadNotes';
-import { PersonName } from '../common/PersonName';
+import { PersonName, PrincipalName } from '../common/PersonName';
 import { Timestamp } from '../common/Timestamp';
 import { useCallerRole } from '../common/useCallerRole';
 import { useIsOrganizationAdmin } from '../common/useIsOrganizationAdmin';
@@ -107,7 +107,9 @@ export const ApiKeysCard = ({
   const { message, say } = useActionMessage();
 
   const ownerName = (ownerId: string) =>
-    accounts.items.find(a => a.id === ownerId)?.name ?? ownerId;
+    accounts.items.find(a => a.id === ownerId)?.name;
+  // Read (or failed): a service account unnamed then is deleted or not the caller's to see.
+  const accountsLoaded = !!accounts.value || !accounts.loading;
 
   /** Why the caller may not revoke a key: the keys of an ADMIN or OWNER are an owner's. */
   const revokeRefusal = (apiKey: ApiKey) => {
@@ -139,7 +141,9 @@ export const ApiKeysCard = ({
       <OnlineRunnersWarning
         serviceAccountId={apiKey.ownerId}
         signsInWith={
-          onlyKey ? 'this key' : `a key of ${ownerName(apiKey.ownerId)}`
+          onlyKey
+            ? 'this key'
+            : `a key of ${ownerName(apiKey.ownerId) ?? 'its service account'}`
         }
         ifThisKey={!onlyKey}
       />
@@ -201,7 +205,13 @@ export const ApiKeysCard = ({
               title: 'Owner',
               render: k => {
                 if (k.ownerType === 'SERVICE_ACCOUNT') {
-                  return ownerName(k.ownerId);
+                  return (
+                    <PrincipalName
+                      id={k.ownerId}
+                      name={ownerName(k.ownerId)}
+                      loaded={accountsLoaded}
+                    />
+                  );
                 }
                 const member = members.find(m => m.id === k.ownerId);
                 return member ? <PersonName name={member.email} /> : 'Member';

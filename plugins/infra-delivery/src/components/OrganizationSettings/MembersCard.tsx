@@ -3,7 +3,7 @@ import { useApi } from '@backstage/frontend-plugin-api';
 import { Membership, Role } from '@infra-delivery/plugin-infra-delivery-common';
 import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { infraDeliveryApiRef } from '../../api';
 import {
   useActionMessage,
@@ -26,6 +26,14 @@ import { ListState } from './useList';
 import { LoadingTable } from '../common/LoadingTable';
 import { TableCard } from '../common/TableCard';
 
+/**
+ * How many rows the card showed when it last loaded: its skeleton keeps their height when it
+ * loads again. First, one: an organization has at least the member reading it, and most have
+ * only them at first. Three skeleton rows shrank the card by 104 px to its one member once
+ * read (session 43 saw it grow by 85 under a progress bar), and every card under it jumped.
+ */
+let lastMemberRows = 1;
+
 /** Members and pending invitations; inviting shows the invitation token once. */
 export const MembersCard = ({
   members,
@@ -41,6 +49,9 @@ export const MembersCard = ({
   const { message, say } = useActionMessage();
   const { role: callerRole, membershipId: ownId } = useCallerRole();
   const isAdmin = useIsOrganizationAdmin();
+  useEffect(() => {
+    if (members.value) lastMemberRows = Math.max(1, members.value.length);
+  }, [members.value]);
   // The service refuses to remove or demote the last OWNER who signed up: not offered.
   const signedUpOwners = members.items.filter(
     m => m.role === 'OWNER' && m.userId,
@@ -197,6 +208,7 @@ export const MembersCard = ({
         options={CARD_TABLE_OPTIONS}
         loading={members.loading && !members.value}
         loadingLabel="Loading members"
+        loadingRows={lastMemberRows}
         columns={columns}
         data={members.items}
       />

@@ -232,6 +232,24 @@ describe('OrganizationSettingsPage for an ADMIN', () => {
     ).toBeInTheDocument();
   });
 
+  it('names a service account by its name, its id behind a copy button', async () => {
+    const writeText = jest.fn().mockResolvedValue(undefined);
+    Object.assign(navigator, { clipboard: { writeText } });
+    await renderPage();
+    const accounts = card('Service accounts');
+    const copy = await within(accounts).findByRole('button', {
+      name: 'Copy the ID of ci-runner',
+    });
+    const row = copy.closest('tr')!;
+    expect(within(row).queryByText('sa1')).not.toBeInTheDocument();
+
+    await userEvent.click(copy);
+    expect(writeText).toHaveBeenCalledWith('sa1');
+    expect(
+      await screen.findByRole('tooltip', { name: 'ID copied' }),
+    ).toBeInTheDocument();
+  });
+
   it('makes and revokes the keys of member service accounts and its own, not an owner’s or an admin account’s', async () => {
     await renderPage();
     const dialog = await openDialog('Create API key');

@@ -56,6 +56,30 @@ describe('OrganizationSettingsPage layout', () => {
     await screen.findByText('runner-ci-1');
   };
 
+  it('keeps the members card the height of its one member while it loads', async () => {
+    let answer: () => void = () => {};
+    const answered = new Promise<void>(resolve => {
+      answer = resolve;
+    });
+    server.use(
+      http.get(`${baseUrl}/memberships`, async () => {
+        await answered;
+        return HttpResponse.json(list([ownerMembership]));
+      }),
+    );
+    await renderInTestApp(<OrganizationSettingsPage />, {
+      apis: [[infraDeliveryApiRef, client]],
+    });
+
+    const loading = await screen.findByRole('progressbar', {
+      name: 'Loading members',
+    });
+    // One grey row where the one member will be, not three that shrink to one.
+    expect(loading.querySelectorAll('.MuiSkeleton-root')).toHaveLength(1);
+    answer();
+    expect(await screen.findAllByText('owner@example.com')).not.toHaveLength(0);
+  });
+
   // As on the Modules page: the table spans its card, not a second box inset in it.
   it.each([
     'Members and invitations',

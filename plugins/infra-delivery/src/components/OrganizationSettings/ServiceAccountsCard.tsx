@@ -20,6 +20,7 @@ import { LoadingTable } from '../common/LoadingTable';
 import { OnlineRunnersWarning } from '../Runners/OnlineRunnersWarning';
 import { TableCard } from '../common/TableCard';
 import { CardBody } from '../common/CardBody';
+import { CopyIdButton } from '../common/CopyIdButton';
 
 /** Service accounts for runners and automation. */
 export const ServiceAccountsCard = ({
@@ -46,18 +47,12 @@ export const ServiceAccountsCard = ({
     {
       title: 'Name',
       field: 'name',
-      // The id is what the API takes as an API key's ownerId: shown, but not as a column
-      // of its own that a 36-character value would squeeze.
+      // The id is what the API takes as an API key's ownerId: a button copies it. Shown in
+      // full under each name, 36 characters of UUID read as what people should look at.
       render: account => (
-        <Box>
+        <Box display="flex" alignItems="center" style={{ gap: 4 }}>
           <Typography variant="body2">{account.name}</Typography>
-          <Typography
-            variant="caption"
-            color="textSecondary"
-            style={{ fontFamily: 'monospace' }}
-          >
-            {account.id}
-          </Typography>
+          <CopyIdButton id={account.id} of={account.name} />
         </Box>
       ),
     },

@@ -1,7 +1,8 @@
 import { StepExecution } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
-import { PersonName } from '../common/PersonName';
+import { PrincipalName } from '../common/PersonName';
+import { PeopleNames } from '../common/useRunNames';
 import { RunStatus } from '../common/RunStatus';
 import { StatusLabel } from '../common/StatusLabel';
 import { Timestamp } from '../common/Timestamp';
@@ -47,31 +48,36 @@ export const ApprovalStatus = ({ step }: { step: StepExecution }) => {
  */
 export const ApprovalDecision = ({
   step,
-  personName,
+  names,
   run,
 }: {
   step: StepExecution;
   /** The step's run, for why an approval that never started did not. */
   run?: StepRun;
   /** A member's email or a service account's name for an id. */
-  personName: (id?: string) => string | undefined;
+  names: PeopleNames;
 }) => {
   if (!isDecided(step)) {
     return <Typography variant="caption">{noLogsText(step, run)}</Typography>;
   }
   const { decidedById, comment } = decisionOf(step);
   const verb = step.status === 'SUCCEEDED' ? 'Approved' : 'Rejected';
-  // Named as the run's header names who started it: "user:default/guest" read as "guest"
-  // there and as the ref here.
-  const who = decidedById && (personName(decidedById) ?? decidedById);
+
   return (
     <Box>
       <Typography variant="body2">
         {verb}
-        {who && (
+        {/* Named as the run's header names who started it. */}
+        {decidedById && (
           <>
             {' '}
-            by <PersonName name={who} inText />
+            by{' '}
+            <PrincipalName
+              id={decidedById}
+              name={names.personName(decidedById)}
+              loaded={names.peopleLoaded}
+              inText
+            />
           </>
         )}{' '}
         <Timestamp value={step.completedAt} />

@@ -1005,7 +1005,9 @@ describe('PipelineRunsContent', () => {
 
     await userEvent.click(within(card).getByText(byTextContent('2. Approval')));
     expect(
-      await within(card).findByText(/^Approved by ada@example\.com/),
+      await within(card).findByText(
+        byTextContent(/^Approved by ada@example\.com/),
+      ),
     ).toBeInTheDocument();
     expect(within(card).getByText('“Ship it”')).toBeInTheDocument();
   });

@@ -20,7 +20,7 @@ import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
 import { StartedAndTook } from '../common/StartedAndTook';
 import { ErrorPanel } from '../common/ErrorPanel';
-import { PersonName } from '../common/PersonName';
+import { PrincipalName } from '../common/PersonName';
 import { StackLink } from '../common/StackLink';
 import { RunNames, useRunNames } from '../common/useRunNames';
 import {
@@ -57,11 +57,16 @@ const STARTED_ON_ITS_OWN: Partial<Record<RunTriggerSource, string>> = {
  * for a run started through the API by a caller no longer known.
  */
 const StartedBy = ({ run, names }: { run: PipelineRun; names: RunNames }) => {
-  const person = names.personName(run.createdById) ?? run.createdById;
-  if (person) {
+  if (run.createdById) {
     return (
       <>
-        by <PersonName name={person} inText />
+        by{' '}
+        <PrincipalName
+          id={run.createdById}
+          name={names.personName(run.createdById)}
+          loaded={names.peopleLoaded}
+          inText
+        />
       </>
     );
   }

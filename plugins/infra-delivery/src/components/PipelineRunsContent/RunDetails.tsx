@@ -205,7 +205,7 @@ export const RunDetails = ({
                   steps={value.steps}
                   runStatus={value.run.status}
                   runError={value.run.error?.message}
-                  personName={names.personName}
+                  names={names}
                 />
               </InfoCard>
             </Box>

@@ -2,7 +2,7 @@ import { PipelineRun } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Typography from '@material-ui/core/Typography';
 import { Duration } from '../common/Duration';
-import { PersonName } from '../common/PersonName';
+import { PrincipalName } from '../common/PersonName';
 import { StackLink } from '../common/StackLink';
 import { Timestamp } from '../common/Timestamp';
 import { RunNames } from '../common/useRunNames';
@@ -24,7 +24,6 @@ export const RunFacts = ({
   names: RunNames;
 }) => {
   const stack = names.stackName(run.attachedEntityId);
-  const person = names.personName(run.createdById) ?? run.createdById;
   return (
     <Typography variant="body2" color="textSecondary" component="div">
       <Box display="flex" flexWrap="wrap" style={{ columnGap: 4 }}>
@@ -35,9 +34,16 @@ export const RunFacts = ({
           </>
         )}
         <span>
-          {person && (
+          {run.createdById && (
             <>
-              started by <PersonName name={person} inText /> ·{' '}
+              started by{' '}
+              <PrincipalName
+                id={run.createdById}
+                name={names.personName(run.createdById)}
+                loaded={names.peopleLoaded}
+                inText
+              />{' '}
+              ·{' '}
             </>
           )}
           <Timestamp value={run.startedAt ?? run.createdAt} /> ·{' '}

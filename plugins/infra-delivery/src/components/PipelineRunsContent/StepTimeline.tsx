@@ -18,6 +18,7 @@ import { StepLogs, StepRun } from './StepLogs';
 import { RunnerSilenceNotice, StepRunnerCaption } from './StepRunner';
 import { ErrorText } from '../common/WarningText';
 import { TITLE_INSET } from '../common/CardBody';
+import { PeopleNames } from '../common/useRunNames';
 
 /**
  * Steps as the rows of their card, a line between each: MUI's accordions are raised boxes
@@ -70,7 +71,7 @@ export const StepTimeline = ({
   steps,
   runStatus,
   runError,
-  personName,
+  names,
 }: {
   steps: StepExecution[];
   /** The run's status, for why a step that never started did not. */
@@ -78,7 +79,7 @@ export const StepTimeline = ({
   /** The message of the run's own error, shown above the steps. */
   runError?: string;
   /** Who an id names, for who decided an approval. */
-  personName: (id?: string) => string | undefined;
+  names: PeopleNames;
 }) => {
   // undefined: not chosen yet (the active step is open); null: all closed.
   const classes = useStepStyles();
@@ -151,11 +152,7 @@ export const StepTimeline = ({
             <Box width="100%">
               <RunnerSilenceNotice step={step} />
               {step.type === 'approval' ? (
-                <ApprovalDecision
-                  step={step}
-                  personName={personName}
-                  run={run}
-                />
+                <ApprovalDecision step={step} names={names} run={run} />
               ) : (
                 <StepLogs step={step} run={run} />
               )}

@@ -190,9 +190,12 @@ describe('deleting a stack from its drawer', () => {
       kind: 'Resource',
       spec: { type: 'iac-stack', owner: 'team-a' },
     });
-    expect(
-      await screen.findByRole('button', { name: 'Edit settings' }),
-    ).toBeInTheDocument();
+    // Greyed while the permissions are read, then offered.
+    await waitFor(() =>
+      expect(
+        screen.getByRole('button', { name: 'Edit settings' }),
+      ).toBeEnabled(),
+    );
     expect(
       screen.queryByRole('button', { name: 'Delete stack' }),
     ).not.toBeInTheDocument();

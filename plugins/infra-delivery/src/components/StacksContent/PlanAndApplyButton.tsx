@@ -7,6 +7,7 @@ import Typography from '@material-ui/core/Typography';
 import { ReactNode } from 'react';
 import { infraDeliveryApiRef } from '../../api';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
+import { CHECKING_PERMISSIONS } from '../common/useCanExecuteRuns';
 
 /**
  * Plan & apply of a stack: after a confirmation that says what the run does (and takes an
@@ -17,8 +18,11 @@ export const PlanAndApplyButton = ({
   stack,
   onDone,
   children,
+  checking,
 }: {
   stack: Stack;
+  /** Whether the caller may start runs is still being read: the button waits, greyed. */
+  checking?: boolean;
   onDone: (started: { data: PipelineRun }) => void;
   /** More to say in the confirmation: what the run would wait for, say. */
   children?: ReactNode;
@@ -29,6 +33,8 @@ export const PlanAndApplyButton = ({
       label="Plan & apply"
       ariaLabel={`Plan & apply ${stack.name}`}
       title={`Plan and apply ${stack.name}?`}
+      disabled={checking}
+      disabledReason={CHECKING_PERMISSIONS}
       noteLabel="What is this run for? (optional)"
       noteHelperText="Names the run in the runs list"
       onConfirm={(description, { idempotencyKey }) =>

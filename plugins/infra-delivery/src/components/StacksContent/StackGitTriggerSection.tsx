@@ -2,12 +2,15 @@ import { Link } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
 import { Stack } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
-import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
 import { useState } from 'react';
 import useAsync from 'react-use/esm/useAsync';
 import { infraDeliveryApiRef } from '../../api';
-import { useCanWriteResources } from '../common/useCanExecuteRuns';
+import { ButtonWithReason } from '../common/ButtonWithReason';
+import {
+  CHECKING_PERMISSIONS,
+  useResourceWriteCheck,
+} from '../common/useCanExecuteRuns';
 import { GitTriggerDialog } from './GitTriggerDialog';
 
 /** Code sources read for the editor's choice; an organization rarely has more. */
@@ -45,7 +48,7 @@ export const StackGitTriggerSection = ({
   onChanged?: (what: string) => void;
 }) => {
   const client = useApi(infraDeliveryApiRef);
-  const canEdit = useCanWriteResources();
+  const edit = useResourceWriteCheck();
   const [editing, setEditing] = useState(false);
   const codeSources = useAsync(
     async () =>
@@ -56,6 +59,8 @@ export const StackGitTriggerSection = ({
       ).data,
     [client],
   );
+  // Still reading who may edit, or the repositories to choose from: the button waits, greyed.
+  const checking = edit.checking || (edit.allowed && codeSources.loading);
   const repository = codeSources.value?.find(
     source => source.id === stack.codeSourceId,
   );
@@ -105,16 +110,18 @@ export const StackGitTriggerSection = ({
           Runs start by hand: the stack does not follow a repository.
         </Typography>
       )}
-      {canEdit && codeSources.value && (
+      {((edit.allowed && codeSources.value) || checking) && (
         <Box marginTop={1}>
-          <Button
+          <ButtonWithReason
             size="small"
             variant="outlined"
             color="primary"
+            disabled={checking}
+            disabledReason={CHECKING_PERMISSIONS}
             onClick={() => setEditing(true)}
           >
             {trigger ? 'Edit trigger rules' : 'Follow a repository'}
-          </Button>
+          </ButtonWithReason>
         </Box>
       )}
       {editing && codeSources.value && (

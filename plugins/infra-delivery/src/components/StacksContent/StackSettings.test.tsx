@@ -85,7 +85,8 @@ describe('a stack’s settings in its drawer', () => {
     );
   });
 
-  const openDrawer = async () => {
+  /** Opens the stack's drawer from its row, as it first shows. */
+  const showDrawer = async () => {
     renderEntityContent(<StacksContent />, entityNaming(current.id));
     await userEvent.click(
       within((await screen.findByText('Network')).closest('tr')!).getByRole(
@@ -95,6 +96,63 @@ describe('a stack’s settings in its drawer', () => {
     );
     return screen.findByRole('dialog', { name: 'Network' });
   };
+
+  const openDrawer = async () => {
+    const drawer = await showDrawer();
+    // Its buttons are greyed until the caller's permissions are read.
+    await waitFor(() =>
+      expect(
+        within(drawer).getByRole('button', { name: 'Edit settings' }),
+      ).toBeEnabled(),
+    );
+    return drawer;
+  };
+
+  it('keeps the place of its buttons while the caller’s role is read: greyed, then offered', async () => {
+    let answerMe: () => void = () => {};
+    const meAnswered = new Promise<void>(resolve => {
+      answerMe = resolve;
+    });
+    server.use(
+      http.get(`${baseUrl}/me`, async () => {
+        await meAnswered;
+        return HttpResponse.json({
+          data: { organizationId: 'org-1', role: 'OWNER' },
+        });
+      }),
+    );
+    const drawer = await showDrawer();
+
+    // Drawn with the drawer, not a moment after it, pushing what is under them down.
+    for (const name of [
+      'Edit settings',
+      'Follow a repository',
+      'Check for drift',
+    ]) {
+      expect(
+        await within(drawer).findByRole('button', { name }),
+      ).toBeDisabled();
+    }
+    await userEvent.hover(
+      within(drawer).getByRole('button', { name: 'Edit settings' })
+        .parentElement!,
+    );
+    expect(
+      await screen.findByRole('tooltip', {
+        name: 'Checking your permissions…',
+      }),
+    ).toBeInTheDocument();
+
+    answerMe();
+    await waitFor(() =>
+      expect(
+        within(drawer).getByRole('button', { name: 'Edit settings' }),
+      ).toBeEnabled(),
+    );
+    expect(
+      within(drawer).getByRole('button', { name: 'Follow a repository' }),
+    ).toBeEnabled();
+  });
 
   /** Opens the settings dialog from the drawer, opening the drawer first without one. */
   const openSettings = async (opened?: HTMLElement) => {

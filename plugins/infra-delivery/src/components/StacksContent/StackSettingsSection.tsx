@@ -3,10 +3,13 @@ import {
   Stack,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
-import Button from '@material-ui/core/Button';
 import Typography from '@material-ui/core/Typography';
 import { ReactNode, useState } from 'react';
-import { useCanWriteResources } from '../common/useCanExecuteRuns';
+import { ButtonWithReason } from '../common/ButtonWithReason';
+import {
+  CHECKING_PERMISSIONS,
+  useResourceWriteCheck,
+} from '../common/useCanExecuteRuns';
 import { StackSettingsDialog } from './StackSettingsDialog';
 
 /** Where a stack's runs find its code. */
@@ -36,7 +39,7 @@ export const StackSettingsSection = ({
   /** Further actions beside "Edit settings", for those who may change the stack. */
   children?: ReactNode;
 }) => {
-  const canEdit = useCanWriteResources();
+  const edit = useResourceWriteCheck();
   const [editing, setEditing] = useState(false);
   return (
     <Box
@@ -65,7 +68,7 @@ export const StackSettingsSection = ({
           'Any runner'
         )}
       </Typography>
-      {canEdit && (
+      {(edit.allowed || edit.checking) && (
         <Box
           display="flex"
           flexWrap="wrap"
@@ -73,15 +76,17 @@ export const StackSettingsSection = ({
           marginTop={1}
           style={{ gap: 8 }}
         >
-          <Button
+          <ButtonWithReason
             size="small"
             variant="outlined"
             color="primary"
+            disabled={edit.checking}
+            disabledReason={CHECKING_PERMISSIONS}
             onClick={() => setEditing(true)}
           >
             Edit settings
-          </Button>
-          {children}
+          </ButtonWithReason>
+          {edit.allowed && children}
         </Box>
       )}
       {editing && (

@@ -150,6 +150,8 @@ export function useActionMessage(
       <Alert
         severity="success"
         role="status"
+        // Focus lands here when the action's own button is gone (ConfirmActionButton).
+        tabIndex={-1}
         onClose={() => setSaid(undefined)}
         action={
           outcome.open && (

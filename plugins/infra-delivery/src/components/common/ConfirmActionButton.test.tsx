@@ -2,6 +2,8 @@ import { alertApiRef } from '@backstage/frontend-plugin-api';
 import { renderInTestApp, TestApiProvider } from '@backstage/test-utils';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { useActionMessage } from './ActionMessage';
 import { ConfirmActionButton } from './ConfirmActionButton';
 import {
   closeUnansweredDialog,
@@ -9,6 +11,40 @@ import {
 } from '../../__testUtils__/unansweredService';
 
 describe('ConfirmActionButton', () => {
+  it('gives focus to what the action said when the action removes its own button', async () => {
+    const Row = () => {
+      const [revoked, setRevoked] = useState(false);
+      const { message, say } = useActionMessage();
+      return (
+        <section aria-label="API keys">
+          {message}
+          {!revoked && (
+            <ConfirmActionButton
+              label="Revoke"
+              title="Revoke laptop?"
+              onConfirm={async () => undefined}
+              onDone={() => {
+                say({ text: 'laptop is revoked.' });
+                setRevoked(true);
+              }}
+            >
+              Requests with this key fail from now on.
+            </ConfirmActionButton>
+          )}
+        </section>
+      );
+    };
+    await renderInTestApp(<Row />);
+    await userEvent.click(screen.getByRole('button', { name: 'Revoke' }));
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.click(
+      within(dialog).getByRole('button', { name: 'Revoke' }),
+    );
+
+    await waitFor(() => expect(screen.getByRole('status')).toHaveFocus());
+    expect(screen.getByRole('status')).toHaveTextContent('laptop is revoked.');
+  });
+
   it('confirms with Enter in the note, as with the button', async () => {
     const onConfirm = jest.fn(async (note: string) => note);
     const onDone = jest.fn();

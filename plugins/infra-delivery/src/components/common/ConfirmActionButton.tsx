@@ -4,7 +4,7 @@ import DialogContent from '@material-ui/core/DialogContent';
 import DialogTitle from '@material-ui/core/DialogTitle';
 import TextField from '@material-ui/core/TextField';
 import Tooltip from '@material-ui/core/Tooltip';
-import { ReactNode, useRef, useState } from 'react';
+import { ReactNode, useEffect, useRef, useState } from 'react';
 import { useActionStarted } from './ActionMessage';
 import { AttemptKey, useAttemptKey } from './attemptKey';
 import { DialogForm } from './DialogForm';
@@ -85,12 +85,38 @@ export const ConfirmActionButton = <T,>({
     setOpenState(next);
   };
   const actionStarted = useActionStarted();
+  const trigger = useRef<HTMLButtonElement>(null);
+  // Where focus goes if the action removes this button (a revoked key's row, an approved
+  // step's Approve): the card or section around it, captured when the action succeeds.
+  const landing = useRef<Element | null>(null);
+  useEffect(
+    () => () => {
+      const scope = landing.current;
+      if (!scope) return;
+      // After the dialog gave focus back to a button that is gone: focus was on <body>, and a
+      // keyboard user started again from the top of the page.
+      setTimeout(() => {
+        const active = document.activeElement;
+        if (active && active !== document.body) return;
+        const target =
+          (scope.isConnected &&
+            scope.querySelector<HTMLElement>('[role="status"]')) ||
+          (scope.isConnected ? (scope as HTMLElement) : undefined);
+        target?.focus();
+      });
+    },
+    [],
+  );
   const attempt = useAttemptKey(note.trim());
   const { busy, error, submit, silentFor } = useSubmission(
     async () => {
       const result = await onConfirm(note.trim(), {
         idempotencyKey: attempt.idempotencyKey,
       });
+      landing.current =
+        trigger.current?.closest(
+          '[role="dialog"], .MuiCard-root, section, main',
+        ) ?? null;
       setOpen(false);
       onDone?.(result);
     },
@@ -109,6 +135,7 @@ export const ConfirmActionButton = <T,>({
 
   const button = (
     <Button
+      ref={trigger}
       size="small"
       variant="outlined"
       color={color}

@@ -1,7 +1,7 @@
 import { renderInTestApp } from '@backstage/frontend-test-utils';
 import { entityRouteRef } from '@backstage/plugin-catalog-react';
-import { screen } from '@testing-library/react';
-import { PersonName, personText } from './PersonName';
+import { fireEvent, screen } from '@testing-library/react';
+import { PersonName, personText, PrincipalName } from './PersonName';
 
 const withEntityPages = {
   mountedRoutes: { '/catalog/:namespace/:kind/:name': entityRouteRef },
@@ -50,5 +50,40 @@ describe('PersonName', () => {
     expect(personText('user:default/jane.doe')).toBe('jane.doe');
     expect(personText('user:team-a/jane.doe')).toBe('team-a/jane.doe');
     expect(personText('ada@example.com')).toBe('ada@example.com');
+  });
+});
+
+describe('PrincipalName', () => {
+  const id = '01a230b4-9f72-75f5-95ab-881d2a66ff1e';
+
+  it('shows a placeholder, not the id, until the names are read', async () => {
+    await renderInTestApp(
+      <p>
+        started by <PrincipalName id={id} loaded={false} inText />
+      </p>,
+    );
+
+    expect(screen.getByLabelText('Loading the name')).toBeInTheDocument();
+    expect(screen.queryByText(new RegExp(id))).not.toBeInTheDocument();
+  });
+
+  it('names the account, with its id on hover', async () => {
+    await renderInTestApp(<PrincipalName id={id} name="Demo data" loaded />);
+
+    expect(screen.getByText('Demo data')).toBeInTheDocument();
+    expect(screen.queryByText(new RegExp(id))).not.toBeInTheDocument();
+    fireEvent.mouseOver(screen.getByText('Demo data'));
+    expect(await screen.findByRole('tooltip')).toHaveTextContent(`ID ${id}`);
+  });
+
+  it('calls an id no one has any more an unknown account, not by its id', async () => {
+    await renderInTestApp(
+      <p>
+        started by <PrincipalName id={id} loaded inText />
+      </p>,
+    );
+
+    expect(screen.getByText('an unknown account')).toBeInTheDocument();
+    expect(screen.queryByText(new RegExp(id))).not.toBeInTheDocument();
   });
 });

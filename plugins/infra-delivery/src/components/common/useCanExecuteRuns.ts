@@ -17,9 +17,39 @@ const ACTING_ROLES = ['OWNER', 'ADMIN', 'MEMBER'];
 function useCanAct(
   permission: typeof infraDeliveryRunExecutePermission,
 ): boolean {
+  return useActionCheck(permission).allowed;
+}
+
+/** What a button offered while the permission and role are still being read says. */
+export const CHECKING_PERMISSIONS = 'Checking your permissions…';
+
+/**
+ * Whether an action is allowed, and whether that is still being checked (the permission or
+ * the role not read yet). Views where buttons would appear late show them disabled while
+ * `checking` (saying `CHECKING_PERMISSIONS`): in the stack drawer, Plan & apply, Edit
+ * settings and Check for drift arrived a moment after the drawer and pushed the sections
+ * under them down as one read the drawer.
+ */
+function useActionCheck(permission: typeof infraDeliveryRunExecutePermission): {
+  allowed: boolean;
+  checking: boolean;
+} {
   const { allowed, loading } = usePermission({ permission });
-  const { role } = useCallerRole();
-  return !loading && allowed && (!role || ACTING_ROLES.includes(role));
+  const { role, loading: roleLoading } = useCallerRole();
+  return {
+    allowed: !loading && allowed && (!role || ACTING_ROLES.includes(role)),
+    checking: loading || (allowed && roleLoading),
+  };
+}
+
+/** `useCanExecuteRuns`, with whether it is still being checked. */
+export function useRunsCheck() {
+  return useActionCheck(infraDeliveryRunExecutePermission);
+}
+
+/** `useCanWriteResources`, with whether it is still being checked. */
+export function useResourceWriteCheck() {
+  return useActionCheck(infraDeliveryResourceWritePermission);
 }
 
 /** Trigger, approve, reject, cancel and retry runs; continue a paused deployment. */

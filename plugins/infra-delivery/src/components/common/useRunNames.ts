@@ -16,11 +16,16 @@ export interface RunNames {
   pipelineKind(pipelineId: string): string | undefined;
   /** A member's email or a service account's name for the id a run was created by. */
   personName(id?: string): string | undefined;
+  /** Whether the names are read (or could not be): an id unnamed then is no one's any more. */
+  peopleLoaded: boolean;
   /** The run's description, else what it does to which stack: "Destroy · Network". */
   runTitle(run: PipelineRun): string;
   /** The run's description, else what it does ("Destroy"): beside its stack's name. */
   runTitleBesideStack(run: PipelineRun): string;
 }
+
+/** Who the ids of members and service accounts name. */
+export type PeopleNames = Pick<RunNames, 'personName' | 'peopleLoaded'>;
 
 /**
  * Names for the runs of `stackIds`: their stacks and pipelines, and the members and service
@@ -29,7 +34,7 @@ export interface RunNames {
  */
 export function useRunNames(stackIds: string[]): RunNames {
   const client = useApi(infraDeliveryApiRef);
-  const { value } = useAsync(async () => {
+  const { value, loading } = useAsync(async () => {
     const [stacks, members, accounts] = await Promise.all([
       // No stacks named: the organization's runs, named after all its stacks.
       stackIds.length
@@ -59,6 +64,7 @@ export function useRunNames(stackIds: string[]): RunNames {
     stackName: stackId => stacks.find(stack => stack.id === stackId)?.name,
     pipelineKind: pipelineId => pipelineKindOf(pipelineId, stacks),
     personName: id => (id ? value?.people.get(id) : undefined),
+    peopleLoaded: !loading,
     runTitle: run => runTitle(run, stacks),
     runTitleBesideStack: run => runTitleBesideStack(run, stacks),
   };
