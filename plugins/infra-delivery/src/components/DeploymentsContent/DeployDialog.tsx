@@ -19,6 +19,7 @@ import { ButtonWithReason } from '../common/ButtonWithReason';
 import { DialogForm } from '../common/DialogForm';
 import { DialogText } from '../common/DialogText';
 import { ErrorPanel } from '../common/ErrorPanel';
+import { ErrorText } from '../common/WarningText';
 import { NoAnswerNote } from '../common/NoAnswerNote';
 import { PluginDialog } from '../common/PluginDialog';
 import { useSubmission } from '../common/useSubmission';
@@ -77,6 +78,20 @@ const FIELD_OF_PATH: Record<string, string> = {
 };
 const FIELDS = Object.values(FIELD_OF_PATH);
 const fieldOfPath = (path: string): string | undefined => FIELD_OF_PATH[path];
+
+/**
+ * A field's problem under it with an error icon, or else its hint. The field is marked
+ * invalid (its underline red, `aria-invalid`), but its label and the text under it keep their
+ * colours: MUI's red text on the dialog is below the contrast axe-core asks for.
+ */
+function problemOrHint(problem: string | undefined, hint: string) {
+  return {
+    error: Boolean(problem),
+    helperText: problem ? <ErrorText>{problem}</ErrorText> : hint,
+    InputLabelProps: { error: false },
+    FormHelperTextProps: { error: false },
+  };
+}
 
 /** The first problem the service's own rules find in `value`, worded for a person. */
 function problemOf(
@@ -253,8 +268,6 @@ export const DeployDialog = ({
                   required
                   label="Container"
                   value={containerName}
-                  error={touched && Boolean(containerProblem)}
-                  helperText={(touched && containerProblem) || undefined}
                   onChange={event => {
                     setContainerName(event.target.value);
                     setImage(
@@ -276,14 +289,12 @@ export const DeployDialog = ({
                 required
                 autoComplete="off"
                 value={image}
-                error={Boolean(shownImageProblem ?? refused?.image)}
-                helperText={
-                  shownImageProblem ??
-                  refused?.image ??
-                  (container
+                {...problemOrHint(
+                  shownImageProblem ?? refused?.image,
+                  container
                     ? `Running now: ${container.image}`
-                    : 'The whole reference: registry/repository:tag')
-                }
+                    : 'The whole reference: registry/repository:tag',
+                )}
                 onChange={event => {
                   setTouched(true);
                   setImage(event.target.value);
@@ -294,14 +305,12 @@ export const DeployDialog = ({
                 label="Description"
                 autoComplete="off"
                 value={description}
-                error={Boolean(descriptionProblem ?? refused?.description)}
-                helperText={
-                  descriptionProblem ??
-                  refused?.description ??
+                {...problemOrHint(
+                  descriptionProblem ?? refused?.description,
                   `Its name in the history; without one “Deploy ${
                     imageName(wanted) || '<image>'
-                  } to ${serviceName}”`
-                }
+                  } to ${serviceName}”`,
+                )}
                 onChange={event => setDescription(event.target.value)}
               />
             </Box>
