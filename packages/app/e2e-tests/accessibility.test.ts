@@ -315,6 +315,23 @@ test('the entity tabs have no axe-core violations', async ({ page }) => {
   await expect(page.getByRole('dialog')).toBeVisible();
   await check(page, 'the rollback dialog', 'deployments-rollback');
   await cancelDialog(page);
+  await page.getByRole('button', { name: 'Deploy to payments-api' }).click();
+  const deploy = page.getByRole('dialog', { name: 'Deploy to payments-api' });
+  await deploy.getByRole('textbox', { name: /Image/ }).fill('payments-api 2');
+  // The form with a refused image: the error text's colour is measured too.
+  await expect(
+    deploy.getByText('an image reference without spaces'),
+  ).toBeVisible();
+  await check(page, 'the deploy dialog', 'deployments-deploy');
+  await deploy.getByRole('textbox', { name: /Image/ }).fill('payments-api:2');
+  await deploy.getByRole('button', { name: 'Review' }).click();
+  await expect(
+    page.getByRole('dialog', {
+      name: 'Deploy payments-api:2 to payments-api?',
+    }),
+  ).toBeVisible();
+  await check(page, 'the deploy confirmation', 'deployments-deploy-confirm');
+  await cancelDialog(page);
 
   await page.goto(`${ENTITY}/infra-metrics`);
   await expect(page.getByLabel('Time range').first()).toBeVisible();

@@ -633,6 +633,142 @@ describe.each(databases.eachSupportedId())(
         ).toBe('InfraDelivery:Deployment:NOT_FOUND');
       });
 
+      describe('an image into the current release', () => {
+        /** A deployment of an image alone, with no task definition. */
+        function deployImage(
+          w: World,
+          image: Record<string, unknown>,
+          token = w.owner.token,
+          overrides: Record<string, unknown> = {},
+        ) {
+          return deploy(
+            w,
+            { taskDefinition: undefined, image, ...overrides },
+            token,
+          );
+        }
+
+        it('rolls the last successful release with the new image and every other field kept', async () => {
+          const w = await world();
+          const running = await finishedDeployment(w);
+          const created = await deployImage(w, {
+            image: 'registry.example.com/web:2.0.0',
+          });
+          expectStatus(created, 201);
+          const deployment = deploymentSchema.parse(created.body.data);
+          const before = running.data.deployedTaskDefinition!.definition;
+          expect(deployment).toMatchObject({
+            status: 'IN_PROGRESS',
+            triggerSource: 'API',
+            // Named after the build people know it by, not the family that stays the same.
+            description: 'Deploy web:2.0.0 to web',
+            data: {
+              deployedTaskDefinition: {
+                revision: running.data.deployedTaskDefinition!.revision + 1,
+                definition: {
+                  ...before,
+                  containerDefinitions: [
+                    {
+                      ...(before.containerDefinitions as object[])[0],
+                      image: 'registry.example.com/web:2.0.0',
+                    },
+                  ],
+                },
+              },
+            },
+          });
+          expect(auditor.createEvent).toHaveBeenCalledWith(
+            expect.objectContaining({
+              eventId: 'deployment-create',
+              meta: expect.objectContaining({
+                image: 'registry.example.com/web:2.0.0',
+              }),
+            }),
+          );
+          await tick(10);
+          expect((await get(w, deployment.id)).status).toBe('SUCCEEDED');
+        });
+
+        it('refuses a release that is not one image or one task definition (400), a container it cannot find and a service without a release (422)', async () => {
+          const w = await world();
+          for (const body of [
+            { image: { image: 'web:2' }, taskDefinition: taskDefinition() },
+            { taskDefinition: undefined },
+            { taskDefinition: undefined, image: { image: 'web 2' } },
+            { taskDefinition: undefined, image: { image: '' } },
+          ]) {
+            expect(errorCode(await deploy(w, body), 400)).toBe(
+              'InfraDelivery:Request:VALIDATION_FAILED',
+            );
+          }
+          // The local driver reports no task definition for a service it never rolled.
+          expect(errorCode(await deployImage(w, { image: 'web:2' }), 422)).toBe(
+            'InfraDelivery:Deployment:NO_CURRENT_TASK_DEFINITION',
+          );
+          await finishedDeployment(w);
+          expect(
+            errorCode(
+              await deployImage(w, {
+                image: 'web:2',
+                containerName: 'sidecar',
+              }),
+              422,
+            ),
+          ).toBe('InfraDelivery:Deployment:CONTAINER_NOT_FOUND');
+          expect(
+            await api.get(
+              '/deployments?serviceRef=web&clusterRef=main',
+              w.owner.token,
+            ),
+          ).toMatchObject({
+            body: { meta: { totalCount: 1 } },
+          });
+        });
+
+        it('needs MEMBER, a credential and the caller’s own cloud account', async () => {
+          const w = await world();
+          await finishedDeployment(w);
+          const other = await world();
+          const viewer = await api.member(w.owner, 'VIEWER');
+          expect(
+            errorCode(
+              await deployImage(w, { image: 'web:2' }, viewer.token),
+              403,
+            ),
+          ).toBe('InfraDelivery:Auth:INSUFFICIENT_ROLE');
+          expect(
+            errorCode(
+              await api.post('/deployments', {
+                data: {
+                  cloudAccountId: w.cloudAccountId,
+                  region: 'eu-west-1',
+                  environmentId: w.environmentId,
+                  clusterRef: 'main',
+                  serviceRef: 'web',
+                  image: { image: 'web:2' },
+                },
+              }),
+              401,
+            ),
+          ).toMatch(/^InfraDelivery:Auth:/);
+          // Another organization's service: its account and environment are answered as missing.
+          expect(
+            errorCode(
+              await deployImage(w, { image: 'web:2' }, other.owner.token, {
+                cloudAccountId: w.cloudAccountId,
+                environmentId: other.environmentId,
+              }),
+              404,
+            ),
+          ).toBe('InfraDelivery:CloudAccount:NOT_FOUND');
+          const member = await api.member(w.owner, 'MEMBER');
+          expectStatus(
+            await deployImage(w, { image: 'web:2' }, member.token),
+            201,
+          );
+        });
+      });
+
       describe('on ECS', () => {
         const ecs = mockClient(ECSClient);
         const SD_ARN =

@@ -1,6 +1,7 @@
 import { LoggerService } from '@backstage/backend-plugin-api';
 import {
   ContainerDeploymentData,
+  ContainerImageRelease,
   CreateDeploymentRequest,
   Deployment,
   ErrorBody,
@@ -21,6 +22,7 @@ import {
   ROLLING_STEPS,
 } from '../providers/ecs/lifecycleStages';
 import { InfraDeliveryError, notFound } from '../errors';
+import { taskDefinitionWithImage } from '../deployments/taskDefinitionWithImage';
 import { requireCloudAccount } from './CloudAccountService';
 import { insertUnderParents } from './insertUnderParents';
 
@@ -48,6 +50,11 @@ export function serviceBusy(deployment: {
     message: `Another deployment of service ${deployment.serviceName} is pending or in progress; wait for it to finish`,
     metadata: { serviceName: deployment.serviceName },
   });
+}
+
+/** An image reference without its registry and path: `payments-api:1.3.0`. */
+function imageName(image: string): string {
+  return image.slice(image.lastIndexOf('/') + 1);
 }
 
 /** The error body a failed start leaves on the deployment. */
@@ -88,7 +95,11 @@ function notCancellableMessage(deployment: Deployment): string {
 export class DeploymentRollout {
   constructor(private readonly deps: DeploymentRolloutDeps) {}
 
-  /** Registers and rolls a task definition onto a service of an environment. */
+  /**
+   * Registers and rolls a release onto a service of an environment: the task definition given,
+   * or the service's current one with the image given. Without a description, one is made of
+   * the release: `describe` (a step's name before it), else "Deploy <family> to <service>".
+   */
   async deployRelease(
     organizationId: string,
     input: CreateDeploymentRequest,
@@ -97,6 +108,7 @@ export class DeploymentRollout {
       triggerChannel: string;
       triggeredBy?: string;
       step?: NewDeployment['step'];
+      describe?: (definition: Record<string, unknown>) => string;
     },
   ): Promise<Deployment> {
     const { stores } = this.deps;
@@ -120,7 +132,15 @@ export class DeploymentRollout {
       organizationId,
       input.cloudAccountId,
     );
-    const family = String(input.taskDefinition.family);
+    const taskDefinition =
+      input.taskDefinition ??
+      (await this.definitionWithImage(
+        organizationId,
+        input,
+        input.image!,
+        account,
+      ));
+    const family = String(taskDefinition.family);
     const pending = await insertUnderParents(
       () =>
         this.insert({
@@ -133,7 +153,10 @@ export class DeploymentRollout {
           step: trigger.step,
           description:
             input.description ??
-            `Deploy ${family} to ${ecsName(input.serviceRef)}`,
+            trigger.describe?.(taskDefinition) ??
+            `Deploy ${
+              input.image ? imageName(input.image.image) : family
+            } to ${ecsName(input.serviceRef)}`,
           data: {
             type: 'cloud:container',
             cloudAccountId: input.cloudAccountId,
@@ -151,8 +174,56 @@ export class DeploymentRollout {
     );
     return this.start(pending, account, {
       kind: 'register',
-      taskDefinition: input.taskDefinition,
+      taskDefinition,
     });
+  }
+
+  /**
+   * The service's current task definition with a new image for one container: the release the
+   * platform last rolled successfully onto the service, or else what the service runs now.
+   */
+  private async definitionWithImage(
+    organizationId: string,
+    target: Pick<
+      CreateDeploymentRequest,
+      'cloudAccountId' | 'region' | 'clusterRef' | 'serviceRef'
+    >,
+    image: ContainerImageRelease,
+    account: CloudAccountAccess,
+  ): Promise<Record<string, unknown>> {
+    const service = {
+      cloudAccountId: target.cloudAccountId,
+      region: target.region,
+      clusterName: ecsName(target.clusterRef),
+      serviceName: ecsName(target.serviceRef),
+    };
+    const lastGood = await this.deps.stores.deployments.latestOfService(
+      organizationId,
+      service,
+      undefined,
+      'SUCCEEDED',
+    );
+    let base = lastGood?.data.deployedTaskDefinition?.definition;
+    if (!base) {
+      base = (
+        await this.deps.deployments.provider.currentTaskDefinition({
+          account,
+          region: target.region,
+          clusterRef: target.clusterRef,
+          serviceRef: target.serviceRef,
+        })
+      )?.definition;
+    }
+    if (!base) {
+      throw new InfraDeliveryError({
+        status: 422,
+        entity: 'Deployment',
+        reason: 'NO_CURRENT_TASK_DEFINITION',
+        message: `Service ${service.serviceName} has no task definition to put image ${image.image} into; deploy a whole taskDefinition`,
+        metadata: { serviceName: service.serviceName },
+      });
+    }
+    return taskDefinitionWithImage(base, image);
   }
 
   async stop(deployment: Deployment): Promise<Deployment> {

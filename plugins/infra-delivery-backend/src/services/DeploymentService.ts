@@ -81,6 +81,7 @@ export class DeploymentService {
         cloudAccountId: input.cloudAccountId,
         clusterRef: input.clusterRef,
         serviceRef: input.serviceRef,
+        ...(input.image && { image: input.image.image }),
       },
       () =>
         this.rollout.deployRelease(caller.organizationId, input, {

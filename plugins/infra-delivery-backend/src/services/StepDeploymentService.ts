@@ -3,8 +3,6 @@ import {
   Deployment,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { ecsName } from '../database/DeploymentStore';
-import { taskDefinitionWithImage } from '../deployments/taskDefinitionWithImage';
-import { InfraDeliveryError } from '../errors';
 import { DeployingStep, StepDeployments } from '../engine/StepDeployments';
 import { DeploymentRollout, DeploymentRolloutDeps } from './DeploymentRollout';
 
@@ -34,76 +32,16 @@ export class StepDeploymentService implements StepDeployments {
     config: ContainerDeployStepConfig,
     triggeredBy: string | undefined,
   ): Promise<Deployment> {
-    const { taskDefinition, image, ...target } = config;
-    const definition =
-      taskDefinition ??
-      (await this.definitionWithImage(step.organizationId, config, image!));
-    return this.rollout.deployRelease(
-      step.organizationId,
-      {
-        ...target,
-        taskDefinition: definition,
-        description:
-          config.description ??
-          `${step.name}: deploy ${String(definition.family)} to ${ecsName(
-            config.serviceRef,
-          )}`,
-      },
-      {
-        triggerSource: 'PIPELINE',
-        triggerChannel: 'PIPELINE',
-        triggeredBy,
-        step,
-      },
-    );
-  }
-
-  /**
-   * The service's current task definition with a new image for one container: the release the
-   * platform last rolled successfully onto the service, or else what the service runs now.
-   */
-  private async definitionWithImage(
-    organizationId: string,
-    config: ContainerDeployStepConfig,
-    image: NonNullable<ContainerDeployStepConfig['image']>,
-  ): Promise<Record<string, unknown>> {
-    const service = {
-      cloudAccountId: config.cloudAccountId,
-      region: config.region,
-      clusterName: ecsName(config.clusterRef),
-      serviceName: ecsName(config.serviceRef),
-    };
-    const lastGood = await this.deps.stores.deployments.latestOfService(
-      organizationId,
-      service,
-      undefined,
-      'SUCCEEDED',
-    );
-    let base = lastGood?.data.deployedTaskDefinition?.definition;
-    if (!base) {
-      const account = await this.rollout.connectedAccount(
-        organizationId,
-        config.cloudAccountId,
-      );
-      base = (
-        await this.deps.deployments.provider.currentTaskDefinition({
-          account,
-          region: config.region,
-          clusterRef: config.clusterRef,
-          serviceRef: config.serviceRef,
-        })
-      )?.definition;
-    }
-    if (!base) {
-      throw new InfraDeliveryError({
-        status: 422,
-        entity: 'Deployment',
-        reason: 'NO_CURRENT_TASK_DEFINITION',
-        message: `Service ${service.serviceName} has no task definition to put image ${image.image} into; give the step a whole taskDefinition`,
-        metadata: { serviceName: service.serviceName },
-      });
-    }
-    return taskDefinitionWithImage(base, image);
+    return this.rollout.deployRelease(step.organizationId, config, {
+      triggerSource: 'PIPELINE',
+      triggerChannel: 'PIPELINE',
+      triggeredBy,
+      step,
+      describe: definition =>
+        `${step.name}: deploy ${String(definition.family)} to ${ecsName(
+          config.serviceRef,
+        )}`,
+    });
   }
 
   /**

@@ -45,7 +45,7 @@ export const createDeployment = defineOperation({
   summary:
     'Register a task definition revision and roll the ECS service onto it',
   description:
-    'One deployment per service at a time: 409 while another is PENDING or IN_PROGRESS. Progress is followed in the background; read it with GET /deployments/{id}.',
+    "The release is a whole taskDefinition, or an image: the service's current task definition (the release last rolled successfully here, else what ECS runs) with that image in one container, every other field kept (422 NO_CURRENT_TASK_DEFINITION when there is none, CONTAINER_NOT_FOUND when it has no container of the name given, or several and none is named). One deployment per service at a time: 409 while another is PENDING or IN_PROGRESS. Progress is followed in the background; read it with GET /deployments/{id}.",
   tag: 'Deployments',
   access: 'authenticated',
   body: createDeploymentRequestSchema,

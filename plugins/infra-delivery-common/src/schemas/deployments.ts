@@ -242,22 +242,6 @@ const taskDefinitionInputSchema = z
     'The ECS task definition to register (RegisterTaskDefinition input)',
   );
 
-export const createDeploymentRequestSchema = z.object({
-  data: z.object({
-    cloudAccountId: idSchema,
-    region: awsRegionSchema,
-    environmentId: idSchema,
-    clusterRef: ecsRefSchema,
-    serviceRef: ecsRefSchema,
-    taskDefinition: taskDefinitionInputSchema,
-    description: descriptionSchema.optional(),
-    moduleInstanceId: idSchema.optional(),
-  }),
-});
-export type CreateDeploymentRequest = z.infer<
-  typeof createDeploymentRequestSchema
->['data'];
-
 /** A new image for one container of the service's current task definition. */
 export const containerImageReleaseSchema = z
   .object({
@@ -279,6 +263,36 @@ export const containerImageReleaseSchema = z
 export type ContainerImageRelease = z.infer<typeof containerImageReleaseSchema>;
 
 /**
+ * What a deployment rolls: a whole task definition, or a new image in the service's current
+ * one (the release the platform last rolled successfully, or else what the service runs now),
+ * as a person deploying a build gives it.
+ */
+const exactlyOneRelease = {
+  check: (release: { taskDefinition?: unknown; image?: unknown }) =>
+    (release.taskDefinition === undefined) !== (release.image === undefined),
+  message: 'exactly one of taskDefinition or image',
+};
+
+export const createDeploymentRequestSchema = z.object({
+  data: z
+    .object({
+      cloudAccountId: idSchema,
+      region: awsRegionSchema,
+      environmentId: idSchema,
+      clusterRef: ecsRefSchema,
+      serviceRef: ecsRefSchema,
+      taskDefinition: taskDefinitionInputSchema.optional(),
+      image: containerImageReleaseSchema.optional(),
+      description: descriptionSchema.optional(),
+      moduleInstanceId: idSchema.optional(),
+    })
+    .refine(exactlyOneRelease.check, { message: exactlyOneRelease.message }),
+});
+export type CreateDeploymentRequest = z.infer<
+  typeof createDeploymentRequestSchema
+>['data'];
+
+/**
  * The settings of a `container.deploy` pipeline step: which service of which environment
  * (and module instance) is rolled, onto a whole task definition or onto a new image of the
  * current one.
@@ -295,11 +309,7 @@ export const containerDeployStepConfigSchema = z
     image: containerImageReleaseSchema.optional(),
     description: descriptionSchema.optional(),
   })
-  .refine(
-    config =>
-      (config.taskDefinition === undefined) !== (config.image === undefined),
-    { message: 'exactly one of taskDefinition or image' },
-  )
+  .refine(exactlyOneRelease.check, { message: exactlyOneRelease.message })
   .meta({ id: 'ContainerDeployStepConfig' });
 export type ContainerDeployStepConfig = z.infer<
   typeof containerDeployStepConfigSchema

@@ -1,6 +1,7 @@
 import { Progress, TableColumn } from '@backstage/core-components';
 import { PluginTable } from '../common/PluginTable';
-import { contentWidths, TABLE_OPTIONS } from '../common/tableOptions';
+import { CARD_TABLE_OPTIONS, contentWidths } from '../common/tableOptions';
+import { TableCard } from '../common/TableCard';
 import { useApi } from '@backstage/frontend-plugin-api';
 import { Deployment } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
@@ -13,7 +14,13 @@ import { StartedAndTook } from '../common/StartedAndTook';
 import { Outcome, useActionMessage } from '../common/ActionMessage';
 import { ConfirmActionButton } from '../common/ConfirmActionButton';
 import { ErrorPanel } from '../common/ErrorPanel';
-import { useCanExecuteRuns, useCanRollBack } from '../common/useCanExecuteRuns';
+import {
+  useCanExecuteRuns,
+  useCanRollBack,
+  useDeployGate,
+} from '../common/useCanExecuteRuns';
+import { DeployButton } from './DeployButton';
+import { deployTargetOf } from './DeployDialog';
 import { useLiveDeployments } from '../common/useLiveDeployments';
 import { useLiveLoad } from '../common/useLiveLoad';
 import { useLivePolling } from '../common/useLivePolling';
@@ -83,6 +90,7 @@ export const DeploymentsView = ({
   const client = useApi(infraDeliveryApiRef);
   const canContinue = useCanExecuteRuns();
   const canRollBack = useCanRollBack();
+  const deployGate = useDeployGate();
   // Each refresh is a new load, even while one is under way (whose answer is then dropped):
   // an announcement during a load may be about a change that load does not see yet.
   const [version, refresh] = useReducer((v: number) => v + 1, 0);
@@ -166,6 +174,9 @@ export const DeploymentsView = ({
     `${quoted(
       title(underWay),
     )} is under way: a service takes one deployment at a time. This is possible once it ends.`;
+  // Where a new deployment goes: where the newest that names its environment went (one
+  // detected on the event bus may name none).
+  const target = deployments.find(d => d.environmentId);
   const runningRef = current?.data.deployedTaskDefinition?.ref;
   /**
    * A succeeded deployment of the task definition revision that runs now: the newest, or an
@@ -405,25 +416,42 @@ export const DeploymentsView = ({
     <div ref={measured}>
       <NoAnswerNotice silentSince={silentSince} />
       <ReloadFailedNotice failure={reloadFailed} />
-      {message}
-      <PluginTable
+      <TableCard
         title={`Deployments of ${serviceRef}`}
-        subtitle={`ECS service ${serviceRef} in cluster ${clusterRef}`}
-        options={TABLE_OPTIONS}
-        columns={columns}
-        data={deployments}
-        emptyContent={
-          <CardBody>
-            <Typography>No deployments of this service yet.</Typography>
-            {/* What to do next: the tab itself starts none. */}
-            <Typography variant="body2" color="textSecondary">
-              A deployment starts from a pipeline run's deploy step
-              (container.deploy) or through the API (POST /deployments); it
-              shows here as it rolls out.
-            </Typography>
-          </CardBody>
+        subheader={`ECS service ${serviceRef} in cluster ${clusterRef}`}
+        action={
+          <DeployButton
+            gate={deployGate}
+            busyReason={busyReason || undefined}
+            target={target && deployTargetOf(target)}
+            running={current?.data.deployedTaskDefinition}
+            serviceName={serviceRef}
+            clusterName={clusterRef}
+            onStarted={deployment => {
+              sayStarted(quoted(deployment.description), 'started', deployment);
+              refresh();
+            }}
+          />
         }
-      />
+        notes={message}
+      >
+        <PluginTable
+          options={CARD_TABLE_OPTIONS}
+          columns={columns}
+          data={deployments}
+          emptyContent={
+            <CardBody>
+              <Typography>No deployments of this service yet.</Typography>
+              {/* What to do next: Deploy needs a deployment to learn where the service runs. */}
+              <Typography variant="body2" color="textSecondary">
+                The first deployment starts from a pipeline run's deploy step
+                (container.deploy) or through the API (POST /deployments); it
+                shows here as it rolls out, and Deploy then rolls new images.
+              </Typography>
+            </CardBody>
+          }
+        />
+      </TableCard>
       {opened && (
         <DeploymentDrawer
           deployment={opened}

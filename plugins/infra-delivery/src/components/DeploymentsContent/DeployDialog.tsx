@@ -1,0 +1,349 @@
+import { useApi } from '@backstage/frontend-plugin-api';
+import {
+  containerImageReleaseSchema,
+  Deployment,
+  descriptionSchema,
+  TaskDefinitionSnapshot,
+} from '@infra-delivery/plugin-infra-delivery-common';
+import Box from '@material-ui/core/Box';
+import Button from '@material-ui/core/Button';
+import DialogActions from '@material-ui/core/DialogActions';
+import DialogContent from '@material-ui/core/DialogContent';
+import DialogTitle from '@material-ui/core/DialogTitle';
+import MenuItem from '@material-ui/core/MenuItem';
+import TextField from '@material-ui/core/TextField';
+import { useId, useState } from 'react';
+import { infraDeliveryApiRef } from '../../api';
+import { useAttemptKey } from '../common/attemptKey';
+import { ButtonWithReason } from '../common/ButtonWithReason';
+import { DialogForm } from '../common/DialogForm';
+import { DialogText } from '../common/DialogText';
+import { ErrorPanel } from '../common/ErrorPanel';
+import { ErrorText } from '../common/WarningText';
+import { NoAnswerNote } from '../common/NoAnswerNote';
+import { PluginDialog } from '../common/PluginDialog';
+import { useSubmission } from '../common/useSubmission';
+import {
+  fieldErrorsOf,
+  readableIssue,
+} from '../OrganizationSettings/fieldErrors';
+import { quoted } from './deploymentTitle';
+import { TaskDefinitionDiff } from './TaskDefinitionDiff';
+
+/** Where a new deployment of the service goes: as its earlier deployments went. */
+export type DeployTarget = Pick<
+  Deployment,
+  'environmentId' | 'moduleInstanceId'
+> &
+  Pick<
+    Deployment['data'],
+    'cloudAccountId' | 'region' | 'clusterRef' | 'serviceRef'
+  >;
+
+/** Where a new deployment of the service goes, as `deployment` went. */
+export function deployTargetOf(deployment: Deployment): DeployTarget {
+  const { cloudAccountId, region, clusterRef, serviceRef } = deployment.data;
+  return {
+    environmentId: deployment.environmentId,
+    moduleInstanceId: deployment.moduleInstanceId,
+    cloudAccountId,
+    region,
+    clusterRef,
+    serviceRef,
+  };
+}
+
+/** A container of a task definition, by its name, with the image it runs. */
+interface Container {
+  name: string;
+  image: string;
+}
+
+export function containersOf(release?: TaskDefinitionSnapshot): Container[] {
+  const containers = release?.definition.containerDefinitions;
+  return Array.isArray(containers)
+    ? containers.map(c => ({ name: String(c?.name), image: String(c?.image) }))
+    : [];
+}
+
+/** An image without its registry and path, as the service names a deployment after it. */
+export function imageName(image: string): string {
+  return image.slice(image.lastIndexOf('/') + 1);
+}
+
+/** The fields of the form, by the request's paths the service names in a 400. */
+const FIELD_OF_PATH: Record<string, string> = {
+  'image.image': 'image',
+  description: 'description',
+};
+const FIELDS = Object.values(FIELD_OF_PATH);
+const fieldOfPath = (path: string): string | undefined => FIELD_OF_PATH[path];
+
+/**
+ * A field's problem under it with an error icon, or else its hint. The field is marked
+ * invalid (its underline red, `aria-invalid`), but its label and the text under it keep their
+ * colours: MUI's red text on the dialog is below the contrast axe-core asks for.
+ */
+function problemOrHint(problem: string | undefined, hint: string) {
+  return {
+    error: Boolean(problem),
+    helperText: problem ? <ErrorText>{problem}</ErrorText> : hint,
+    InputLabelProps: { error: false },
+    FormHelperTextProps: { error: false },
+  };
+}
+
+/** The first problem the service's own rules find in `value`, worded for a person. */
+function problemOf(
+  schema: {
+    safeParse: (value: unknown) => {
+      error?: { issues: { message: string }[] };
+    };
+  },
+  value: unknown,
+): string | undefined {
+  const issue = schema.safeParse(value).error?.issues[0];
+  return issue && readableIssue(issue.message);
+}
+
+/**
+ * Deploys a new image of the service (`POST /deployments` with `image`): the release that runs
+ * now with that image in one container, every other field kept. The person gives the image
+ * (the one running now is offered to edit, its tag usually all that changes), the container
+ * when the release has several, and a description; the service's own rules check them while
+ * they type. Review shows what changes against the running release and asks to confirm;
+ * only then is the request sent. What the service refuses is said beside the field it names,
+ * or whole (its ErrorBody) above the buttons.
+ */
+export const DeployDialog = ({
+  serviceName,
+  clusterName,
+  target,
+  running,
+  onClose,
+  onStarted,
+}: {
+  serviceName: string;
+  clusterName: string;
+  target: DeployTarget;
+  /** The release that runs now, when a deployment of it is known here. */
+  running?: TaskDefinitionSnapshot;
+  onClose: () => void;
+  onStarted: (deployment: Deployment) => void;
+}) => {
+  const client = useApi(infraDeliveryApiRef);
+  const titleId = useId();
+  const containers = containersOf(running);
+  const [containerName, setContainerName] = useState(
+    containers.length === 1 ? containers[0].name : '',
+  );
+  const container = containers.find(c => c.name === containerName);
+  const [image, setImage] = useState(container?.image ?? '');
+  const [description, setDescription] = useState('');
+  const [reviewing, setReviewing] = useState(false);
+  const [touched, setTouched] = useState(false);
+
+  const wanted = image.trim();
+  const imageProblem =
+    problemOf(containerImageReleaseSchema.shape.image, wanted) ??
+    (container && wanted === container.image
+      ? 'This image runs now: give the new one'
+      : undefined);
+  const descriptionProblem = description.trim()
+    ? problemOf(descriptionSchema, description.trim())
+    : undefined;
+  const containerProblem =
+    containers.length > 1 && !container ? 'Choose a container' : undefined;
+  const complete = !imageProblem && !descriptionProblem && !containerProblem;
+
+  const release = {
+    image: wanted,
+    ...(containers.length > 1 && { containerName }),
+  };
+  const request = JSON.stringify([release, description.trim()]);
+  const attempt = useAttemptKey(request);
+  // What the service refused of the request as it was sent, by field: said beside the fields,
+  // until they change.
+  const [refusal, setRefusal] = useState<{
+    request: string;
+    fields: Record<string, string>;
+  }>();
+  const refused = refusal?.request === request ? refusal.fields : undefined;
+  const { busy, error, submit, silentFor } = useSubmission(
+    async () => {
+      const sent = request;
+      const { data } = await client
+        .call('createDeployment', {
+          body: {
+            data: {
+              cloudAccountId: target.cloudAccountId,
+              region: target.region,
+              environmentId: target.environmentId!,
+              ...(target.moduleInstanceId && {
+                moduleInstanceId: target.moduleInstanceId,
+              }),
+              clusterRef: target.clusterRef,
+              serviceRef: target.serviceRef,
+              image: release,
+              ...(description.trim() && { description: description.trim() }),
+            },
+          },
+          idempotencyKey: attempt.idempotencyKey,
+        })
+        .catch(refusedError => {
+          const fields = fieldErrorsOf(refusedError, FIELDS, fieldOfPath);
+          if (!fields) throw refusedError;
+          // Back to the form, the refusal beside the fields it names.
+          setRefusal({ request: sent, fields });
+          setReviewing(false);
+          return { data: undefined };
+        });
+      if (data) onStarted(data);
+    },
+    { what: 'Deploy' },
+  );
+  const canClose = !busy || silentFor !== undefined;
+  const shownImageProblem = touched ? imageProblem : undefined;
+
+  const changed: TaskDefinitionSnapshot | undefined =
+    running &&
+    ({
+      ...running,
+      definition: {
+        ...running.definition,
+        containerDefinitions: (
+          running.definition.containerDefinitions as Record<string, unknown>[]
+        ).map(c => (c.name === containerName ? { ...c, image: wanted } : c)),
+      },
+    } as TaskDefinitionSnapshot);
+
+  return (
+    <PluginDialog
+      open
+      fullWidth
+      maxWidth="sm"
+      onClose={() => canClose && onClose()}
+      aria-labelledby={titleId}
+    >
+      <DialogForm
+        canSubmit={reviewing ? !busy : complete && !refused}
+        onSubmit={() => (reviewing ? submit() : setReviewing(true))}
+      >
+        <DialogTitle id={titleId}>
+          {reviewing
+            ? `Deploy ${imageName(wanted)} to ${serviceName}?`
+            : `Deploy to ${serviceName}`}
+        </DialogTitle>
+        <DialogContent>
+          {reviewing ? (
+            <>
+              <DialogText paragraph>
+                A new deployment of {serviceName} in cluster {clusterName} rolls{' '}
+                {running
+                  ? 'the release that runs now with the new image:'
+                  : `the task definition the service runs now, with image ${wanted}.`}
+              </DialogText>
+              {changed && (
+                <Box mb={2}>
+                  <TaskDefinitionDiff from={running} to={changed} />
+                </Box>
+              )}
+              {description.trim() && (
+                <DialogText paragraph>
+                  It is named {quoted(description.trim())}.
+                </DialogText>
+              )}
+              {error && <ErrorPanel error={error} title="Deploy failed" />}
+            </>
+          ) : (
+            <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
+              <DialogText>
+                The release that runs now, with a new image in one container:
+                every other setting stays.
+              </DialogText>
+              {containers.length > 1 && (
+                <TextField
+                  id="deploy-container"
+                  select
+                  required
+                  label="Container"
+                  value={containerName}
+                  onChange={event => {
+                    setContainerName(event.target.value);
+                    setImage(
+                      containers.find(c => c.name === event.target.value)
+                        ?.image ?? image,
+                    );
+                  }}
+                >
+                  {containers.map(c => (
+                    <MenuItem key={c.name} value={c.name}>
+                      {c.name}
+                    </MenuItem>
+                  ))}
+                </TextField>
+              )}
+              <TextField
+                id="deploy-image"
+                label="Image"
+                required
+                autoComplete="off"
+                value={image}
+                {...problemOrHint(
+                  shownImageProblem ?? refused?.image,
+                  container
+                    ? `Running now: ${container.image}`
+                    : 'The whole reference: registry/repository:tag',
+                )}
+                onChange={event => {
+                  setTouched(true);
+                  setImage(event.target.value);
+                }}
+              />
+              <TextField
+                id="deploy-description"
+                label="Description"
+                autoComplete="off"
+                value={description}
+                {...problemOrHint(
+                  descriptionProblem ?? refused?.description,
+                  `Its name in the history; without one “Deploy ${
+                    imageName(wanted) || '<image>'
+                  } to ${serviceName}”`,
+                )}
+                onChange={event => setDescription(event.target.value)}
+              />
+            </Box>
+          )}
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => onClose()} disabled={!canClose}>
+            Cancel
+          </Button>
+          {reviewing && (
+            <Button onClick={() => setReviewing(false)} disabled={busy}>
+              Back
+            </Button>
+          )}
+          <ButtonWithReason
+            type="submit"
+            color="primary"
+            variant="contained"
+            disabled={reviewing ? busy : !complete || Boolean(refused)}
+            disabledReason={
+              reviewing
+                ? undefined
+                : containerProblem ??
+                  imageProblem ??
+                  descriptionProblem ??
+                  (refused && 'Change what the service refused')
+            }
+          >
+            {reviewing ? 'Deploy' : 'Review'}
+          </ButtonWithReason>
+        </DialogActions>
+        <NoAnswerNote silentFor={silentFor} />
+      </DialogForm>
+    </PluginDialog>
+  );
+};
