@@ -200,6 +200,7 @@ export const RunDetails = ({
                   steps={value.steps}
                   runStatus={value.run.status}
                   runError={value.run.error?.message}
+                  changeSummary={value.run.changeSummary}
                   personName={names.personName}
                 />
               </InfoCard>
