@@ -50,6 +50,27 @@ describe('RunState', () => {
     );
   });
 
+  it('says nothing of changes beside a drift check, which applies none', async () => {
+    await renderInTestApp(
+      <RunState
+        run={pipelineRun({
+          id: 'r1',
+          status: 'SUCCEEDED',
+          kind: 'DRIFT_CHECK',
+          changeSummary: {
+            add: 0,
+            change: 1,
+            destroy: 0,
+            import: 0,
+            noChanges: false,
+          },
+        })}
+      />,
+    );
+    expect(screen.getByText('Succeeded')).toBeInTheDocument();
+    expect(screen.queryByText('+0 ~1 −0')).not.toBeInTheDocument();
+  });
+
   it('says nothing of changes before the run has planned', async () => {
     await renderInTestApp(
       <RunState run={pipelineRun({ id: 'r1', status: 'RUNNING' })} />,

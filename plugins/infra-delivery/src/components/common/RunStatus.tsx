@@ -115,6 +115,10 @@ export const RunState = ({
     ) : (
       <RunStatus status={run?.status} wrap={wrap} />
     )}
-    <RunChanges summary={run?.changeSummary} />
+    {/* A drift check applies nothing: what its plan found is drift, which its stack's Drift
+        says; "+0 ~1 −0" beside its Succeeded read as something it changed. */}
+    <RunChanges
+      summary={run?.kind === 'DRIFT_CHECK' ? undefined : run?.changeSummary}
+    />
   </>
 );
