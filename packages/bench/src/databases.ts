@@ -3,7 +3,11 @@ import knexFactory, { Knex } from 'knex';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 
-export const BENCH_ROOT = '/tmp/infra-delivery-bench';
+/**
+ * Where datasets and results go. BENCH_ROOT moves them, so that benches of different
+ * checkouts (whose migrations differ) on one machine never open each other's datasets.
+ */
+export const BENCH_ROOT = process.env.BENCH_ROOT ?? '/tmp/infra-delivery-bench';
 const POSTGRES_URL =
   process.env.BENCH_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432';
 

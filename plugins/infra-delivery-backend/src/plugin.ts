@@ -40,6 +40,7 @@ import { readNotificationSettings } from './notifications/notificationSettings';
 import { PullRequestChecks } from './services/PullRequestChecks';
 import { GithubAppInstallations } from './providers/github/GithubAppInstallations';
 import { ServiceReachability } from './runners/ServiceReachability';
+import { backfillRunChangeSummaries } from './iac/backfillRunChangeSummaries';
 
 /**
  * The infrastructure delivery service.
@@ -268,6 +269,17 @@ export const infraDeliveryPlugin = createBackendPlugin({
           initialDelay: { minutes: 1 },
           fn: async () => {
             await context.idempotency.deleteExpired();
+          },
+        });
+
+        // Runs planned before runs carried their change summary get it, a batch at a time.
+        await deps.scheduler.scheduleTask({
+          id: 'infra-delivery-run-change-summary-backfill',
+          frequency: { minutes: 1 },
+          timeout: { minutes: 5 },
+          initialDelay: { seconds: 15 },
+          fn: async () => {
+            await backfillRunChangeSummaries(stores.pipelineRuns);
           },
         });
 

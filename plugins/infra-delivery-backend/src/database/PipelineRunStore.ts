@@ -5,6 +5,7 @@ import {
   QueueState,
   RunKind,
   RunStatus,
+  RunChangeSummary,
   RunGitSource,
   RunTriggerSource,
   StepExecution,
@@ -65,6 +66,16 @@ export interface PipelineRunRow {
   trigger_source: RunTriggerSource;
   reconciled_drift_check_run_id: string | null;
   git_source: string | null;
+  /**
+   * The run's change summary (its latest plan's counts), in columns of the run's own row so that
+   * lists read it with the run: null until a plan of the run has reported.
+   */
+  plan_add_count: number | null;
+  plan_change_count: number | null;
+  plan_destroy_count: number | null;
+  plan_import_count: number | null;
+  /** SQLite gives 0/1. */
+  plan_no_changes: boolean | number | null;
 }
 
 export interface StepExecutionRow {
@@ -156,6 +167,40 @@ export function toRun(row: PipelineRunRow): RunRecord {
     triggerSource: row.trigger_source,
     reconciledDriftCheckRunId: optional(row.reconciled_drift_check_run_id),
     gitSource: fromJsonColumn<RunGitSource>(row.git_source),
+    changeSummary: changeSummaryOf(row),
+  };
+}
+
+function changeSummaryOf(row: PipelineRunRow): RunChangeSummary | undefined {
+  if (row.plan_no_changes === null || row.plan_no_changes === undefined) {
+    return undefined;
+  }
+  return {
+    add: row.plan_add_count ?? 0,
+    change: row.plan_change_count ?? 0,
+    destroy: row.plan_destroy_count ?? 0,
+    import: row.plan_import_count ?? 0,
+    noChanges: Boolean(row.plan_no_changes),
+  };
+}
+
+/** The columns that hold a run's change summary. */
+export function changeSummaryColumns(
+  summary: RunChangeSummary,
+): Pick<
+  PipelineRunRow,
+  | 'plan_add_count'
+  | 'plan_change_count'
+  | 'plan_destroy_count'
+  | 'plan_import_count'
+  | 'plan_no_changes'
+> {
+  return {
+    plan_add_count: summary.add,
+    plan_change_count: summary.change,
+    plan_destroy_count: summary.destroy,
+    plan_import_count: summary.import,
+    plan_no_changes: summary.noChanges,
   };
 }
 
@@ -595,6 +640,11 @@ export class PipelineRunStore implements RunTransitions {
         trigger_source: input.triggerSource ?? 'API',
         reconciled_drift_check_run_id: input.reconciledDriftCheckRunId ?? null,
         git_source: toJsonColumn(input.gitSource),
+        plan_add_count: null,
+        plan_change_count: null,
+        plan_destroy_count: null,
+        plan_import_count: null,
+        plan_no_changes: null,
       },
       input.steps.map((step, position) => ({
         id: newId(),
@@ -718,6 +768,74 @@ export class PipelineRunStore implements RunTransitions {
     }
     const row = await query;
     return row && toRun(row);
+  }
+
+  /**
+   * Records what the run's plan would change, in the transaction that ingests the plan; a later
+   * plan of the run (a new attempt) replaces it.
+   */
+  async recordChangeSummary(
+    id: string,
+    summary: RunChangeSummary,
+  ): Promise<void> {
+    await this.db('pipeline_runs')
+      .where({ id })
+      .update({ ...changeSummaryColumns(summary), updated_at: nowTimestamp() });
+  }
+
+  /**
+   * Copies the change summaries of runs planned before runs carried them (migration
+   * 20261207N0000) from their plans' execution summaries: the next `batch` plan summaries,
+   * newest first, in one short transaction, so that the backend keeps answering between
+   * batches. Each run takes its latest plan; a run whose summary plan ingestion has written
+   * meanwhile keeps it. True once there is nothing left to copy.
+   */
+  async backfillChangeSummaries(batch: number): Promise<boolean> {
+    return this.db.transaction(async trx => {
+      const progress = await trx('run_change_summary_backfill')
+        .where({ id: 1 })
+        .first<{ before_id: string | null } | undefined>();
+      if (!progress) return true;
+      const ids: string[] = await trx('iac_execution_summaries')
+        .where('run_type', 'PLAN')
+        .modify(q => {
+          if (progress.before_id) q.where('id', '<', progress.before_id);
+        })
+        .orderBy('id', 'desc')
+        .limit(batch)
+        .pluck('id');
+      if (ids.length === 0) {
+        await trx('run_change_summary_backfill').delete();
+        return true;
+      }
+      const oldest = ids[ids.length - 1];
+      // `NOT applyable` of a PLAN summary: the rule of `plansNothingToApply`.
+      await trx.raw(
+        `UPDATE pipeline_runs SET
+           plan_add_count = s.add_count,
+           plan_change_count = s.change_count,
+           plan_destroy_count = s.destroy_count,
+           plan_import_count = s.import_count,
+           plan_no_changes = NOT s.applyable
+         FROM (
+           SELECT pipeline_run_id, add_count, change_count, destroy_count, import_count, applyable
+           FROM iac_execution_summaries s
+           WHERE s.run_type = 'PLAN' AND s.id >= ? AND s.id <= ?
+             AND s.id = (
+               SELECT max(l.id) FROM iac_execution_summaries l
+               WHERE l.organization_id = s.organization_id
+                 AND l.pipeline_run_id = s.pipeline_run_id AND l.run_type = 'PLAN'
+             )
+         ) AS s
+         WHERE pipeline_runs.id = s.pipeline_run_id
+           AND pipeline_runs.plan_no_changes IS NULL`,
+        [oldest, ids[0]],
+      );
+      await trx('run_change_summary_backfill')
+        .where({ id: 1 })
+        .update({ before_id: oldest });
+      return false;
+    });
   }
 
   async updateRun(id: string, patch: RunPatch): Promise<void> {

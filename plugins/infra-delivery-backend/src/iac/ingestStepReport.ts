@@ -1,5 +1,6 @@
 import {
   IacRunType,
+  runChangeSummaryOf,
   StepType,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { RunRecord, StepRecord } from '../database/PipelineRunStore';
@@ -30,7 +31,8 @@ export interface StepReport {
 
 /**
  * Records what a successful IaC step reported, inside the transaction that completes the
- * step: the execution summary and resources of its plan, and for an apply or destroy the
+ * step: the execution summary and resources of its plan (and, for a plan, the run's change
+ * summary that lists show), and for an apply or destroy the
  * stack's new current state and outputs. A plan with nothing to apply skips the approval and
  * apply after it. Steps of runs that hold no stack report nothing.
  */
@@ -65,11 +67,17 @@ export async function ingestStepReport(
         : rootOutputsOf(plan);
     }
     const applyable = runType === 'PLAN' && planHasChanges(plan);
-    await tx.iacResults.insertSummary(context, counts, {
+    const summary = await tx.iacResults.insertSummary(context, counts, {
       applyable,
       output: runType === 'PLAN' ? undefined : output,
       planFilename: report.planFilename,
     });
+    if (runType === 'PLAN') {
+      await tx.pipelineRuns.recordChangeSummary(
+        run.id,
+        runChangeSummaryOf(summary),
+      );
+    }
     const ids = await tx.iacResults.insertResources(context, resources);
     if (runType !== 'PLAN') {
       await tx.iacResults.applyToStackState(context, resources, ids);

@@ -1020,6 +1020,113 @@ describe.each(databases.eachSupportedId())('IaC routes on %s', databaseId => {
     });
   });
 
+  describe("a run's change summary", () => {
+    /** The fixtures' Plan lines (their README): add, change, destroy, import. */
+    const FIXTURE_COUNTS: [string, number, number, number, number][] = [
+      ['terraform-compliance__test_issue-294.plan.json', 18, 0, 0, 0],
+      ['terraform-compliance__test_issue-567.plan.json', 0, 6, 0, 0],
+      ['terraform-compliance__test_issue_522.plan.json', 5, 1, 2, 0],
+      ['terraform-json__action_reason.plan.json', 1, 0, 1, 0],
+      ['terraform-json__basic.plan.json', 7, 0, 0, 0],
+      ['terraform-json__config_resource_depends_on.plan.json', 1, 0, 1, 0],
+      ['terraform-json__identity.plan.json', 0, 1, 0, 1],
+      // A move is applied although it adds, changes and destroys nothing.
+      ['terraform-json__moved_block.plan.json', 0, 0, 0, 0],
+    ];
+
+    /** The run as the three lists of #13 give it: by pipeline, newest per entity, by id. */
+    async function listed(w: World, runId: string): Promise<PipelineRun[]> {
+      const queries: [string, string | number][][] = [
+        [['pipelineId', w.stack.changePipelineId]],
+        [
+          ['attachedEntityId', w.stack.id],
+          ['latestPerEntity', 1],
+        ],
+        [['id', runId]],
+      ];
+      const runs: PipelineRun[] = [];
+      for (const query of queries) {
+        const response = await api.get(
+          withQuery('/pipeline-runs', query),
+          w.owner.token,
+        );
+        expectStatus(response, 200);
+        runs.push(
+          ...response.body.data.filter((run: PipelineRun) => run.id === runId),
+        );
+      }
+      return runs;
+    }
+
+    it.each(FIXTURE_COUNTS)(
+      'is recorded when the plan %s is ingested, and the lists carry it',
+      async (file, add, changes, destroy, imports) => {
+        const w = await world();
+        const queued = await trigger(api, w.owner, w.stack.changePipelineId);
+        // Nothing is planned yet: no summary.
+        expect((await getRun(api, w.owner, queued.id)).changeSummary).toBe(
+          undefined,
+        );
+        await claim(api, w.runnerKey).then(claimed =>
+          complete(api, w.runnerKey, claimed, {
+            status: 'SUCCEEDED',
+            planJson: loadPlan(file),
+          }),
+        );
+        const expected = {
+          add,
+          change: changes,
+          destroy,
+          import: imports,
+          noChanges: false,
+        };
+        const run = await getRun(api, w.owner, queued.id);
+        expect(run.status).toBe('WAITING_FOR_APPROVAL');
+        expect(run.changeSummary).toEqual(expected);
+        const inLists = await listed(w, run.id);
+        expect(inLists).toHaveLength(3);
+        for (const listedRun of inLists) {
+          expect(listedRun.changeSummary).toEqual(expected);
+        }
+      },
+    );
+
+    it('says "no changes" of a plan with nothing to apply, as its execution summary does', async () => {
+      const w = await world();
+      const { run } = await plan(w, {
+        format_version: '1.2',
+        applyable: false,
+        resource_changes: [resourceChange('terraform_data.a', ['no-op'])],
+      });
+      const expected = {
+        add: 0,
+        change: 0,
+        destroy: 0,
+        import: 0,
+        noChanges: true,
+      };
+      expect((await getRun(api, w.owner, run.id)).changeSummary).toEqual(
+        expected,
+      );
+      for (const listedRun of await listed(w, run.id)) {
+        expect(listedRun.changeSummary).toEqual(expected);
+      }
+    });
+
+    it("keeps the plan's summary once the apply has run", async () => {
+      const w = await world();
+      const { run } = await plan(w, ISSUE_522);
+      await approveAndApply(w, run.id, ISSUE_522);
+      expect((await getRun(api, w.owner, run.id)).changeSummary).toEqual({
+        add: 5,
+        change: 1,
+        destroy: 2,
+        import: 0,
+        noChanges: false,
+      });
+    });
+  });
+
   describe('a plan with nothing to apply', () => {
     const unchanged: Plan = {
       format_version: '1.2',

@@ -266,6 +266,31 @@ export const queueStateSchema = z
   .meta({ id: 'QueueState' });
 export type QueueState = z.infer<typeof queueStateSchema>;
 
+/**
+ * What a run's plan would change, carried with the run so that lists say it without reading
+ * each run's execution summaries: the plan step's counts as Terraform's `Plan:` line gives them.
+ */
+export const runChangeSummarySchema = z
+  .object({
+    add: z
+      .number()
+      .int()
+      .describe('Resources the plan adds (a replacement adds one)'),
+    change: z.number().int().describe('Resources the plan changes in place'),
+    destroy: z
+      .number()
+      .int()
+      .describe('Resources the plan destroys (a replacement destroys one)'),
+    import: z.number().int().describe('Resources the plan imports'),
+    noChanges: z
+      .boolean()
+      .describe(
+        "The plan has nothing to apply (its summary's `applyable` is false): the run skipped its approval and apply",
+      ),
+  })
+  .meta({ id: 'RunChangeSummary' });
+export type RunChangeSummary = z.infer<typeof runChangeSummarySchema>;
+
 export const pipelineRunSchema = z
   .object({
     attemptEpoch: z.number().int(),
@@ -327,6 +352,11 @@ export const pipelineRunSchema = z
       .optional()
       .describe(
         'For a run started by a push or a pull request: the commit it works on, and the push or pull request',
+      ),
+    changeSummary: runChangeSummarySchema
+      .optional()
+      .describe(
+        "What the run's plan would change, recorded with the plan's execution summary (the latest plan of the run); absent until a plan of the run has reported, and for runs that plan nothing",
       ),
   })
   .meta({ id: 'PipelineRun' });

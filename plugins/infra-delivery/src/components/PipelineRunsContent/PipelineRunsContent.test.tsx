@@ -42,6 +42,8 @@ const waiting = pipelineRun({
   status: 'WAITING_FOR_APPROVAL',
   isCancellable: true,
   startedAt: '2026-01-01T09:00:00.000Z',
+  // Its plan's, as the service sends it with the run.
+  changeSummary: { add: 5, change: 1, destroy: 2, import: 0, noChanges: false },
 });
 const failed = pipelineRun({
   id: 'run-failed',
@@ -339,6 +341,13 @@ describe('PipelineRunsContent', () => {
         'Waiting for approval',
       ),
     ).toBeInTheDocument();
+    // What its plan would change, from the run itself: no request per row.
+    expect(
+      within(await rowOf('Apply network changes')).getByText('+5 ~1 −2'),
+    ).toBeInTheDocument();
+    expect(
+      within(await rowOf('Upgrade database')).queryByText(/^\+/),
+    ).toBeNull();
     const failedRow = await rowOf('Upgrade database');
     expect(within(failedRow).getByText('Failed')).toBeInTheDocument();
     // How long it took, under when it was triggered (the list's order), not when it started.
@@ -970,6 +979,10 @@ describe('PipelineRunsContent', () => {
       await within(card).findByText(
         'Waits for a person to approve or reject the plan above.',
       ),
+    ).toBeInTheDocument();
+    // The approval says what it would let through.
+    expect(
+      within(card).getByText(byTextContent('Would apply+5 ~1 −2')),
     ).toBeInTheDocument();
   });
 

@@ -1,5 +1,6 @@
 import {
   IacExecutionSummary,
+  plansNothingToApply,
   StepExecution,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
@@ -7,7 +8,6 @@ import Typography from '@material-ui/core/Typography';
 import { useTheme } from '@material-ui/core/styles';
 import { Fragment } from 'react';
 import { RUN_TYPE_LABELS } from '../common/labels';
-import { plansNothingToApply } from '../common/nothingToApply';
 
 /**
  * `+add ~change −destroy`, with imports and replacements, as a plan's first line; a plan that

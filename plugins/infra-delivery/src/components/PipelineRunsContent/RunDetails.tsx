@@ -206,6 +206,7 @@ export const RunDetails = ({
                   runStatus={value.run.status}
                   runError={value.run.error?.message}
                   names={names}
+                  changeSummary={value.run.changeSummary}
                 />
               </InfoCard>
             </Box>

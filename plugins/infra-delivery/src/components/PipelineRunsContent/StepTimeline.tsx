@@ -1,6 +1,7 @@
 import {
   PipelineRun,
   StepExecution,
+  RunChangeSummary,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import Accordion from '@material-ui/core/Accordion';
 import AccordionDetails from '@material-ui/core/AccordionDetails';
@@ -12,7 +13,7 @@ import { makeStyles } from '@material-ui/core/styles';
 import { useState } from 'react';
 import { Duration } from '../common/Duration';
 import { STEP_TYPE_LABELS } from '../common/labels';
-import { RunStatus } from '../common/RunStatus';
+import { RunChanges, RunStatus } from '../common/RunStatus';
 import { ApprovalDecision, ApprovalStatus } from './ApprovalDecision';
 import { StepLogs, StepRun } from './StepLogs';
 import { RunnerSilenceNotice, StepRunnerCaption } from './StepRunner';
@@ -72,8 +73,11 @@ export const StepTimeline = ({
   runStatus,
   runError,
   names,
+  changeSummary,
 }: {
   steps: StepExecution[];
+  /** What the run's plan would change: the approval that waits says what it would let through. */
+  changeSummary?: RunChangeSummary;
   /** The run's status, for why a step that never started did not. */
   runStatus?: PipelineRun['status'];
   /** The message of the run's own error, shown above the steps. */
@@ -130,7 +134,15 @@ export const StepTimeline = ({
                 {STEP_TYPE_LABELS[step.type]}
               </Typography>
               {step.type === 'approval' ? (
-                <ApprovalStatus step={step} />
+                <>
+                  <ApprovalStatus step={step} />
+                  {step.status === 'WAITING_FOR_APPROVAL' && changeSummary && (
+                    <Typography variant="body2">
+                      Would apply
+                      <RunChanges summary={changeSummary} />
+                    </Typography>
+                  )}
+                </>
               ) : (
                 <RunStatus status={step.status} />
               )}

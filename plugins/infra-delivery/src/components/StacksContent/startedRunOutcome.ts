@@ -1,8 +1,10 @@
-import { PipelineRun } from '@infra-delivery/plugin-infra-delivery-common';
+import {
+  NOTHING_TO_APPLY,
+  PipelineRun,
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { Outcome } from '../common/ActionMessage';
 import { isActiveRun } from '../common/livePolling';
 import { isQueuedForRunner } from '../common/RunStatus';
-import { NOTHING_TO_APPLY } from '../common/nothingToApply';
 
 /** How a started run that has already ended is said to have ended. */
 const ENDED_STATES: Partial<Record<PipelineRun['status'], string>> = {

@@ -1,7 +1,10 @@
 import {
+  changeSummaryText,
   PipelineRun,
+  RunChangeSummary,
   StepStatus,
 } from '@infra-delivery/plugin-infra-delivery-common';
+import Typography from '@material-ui/core/Typography';
 import { StatusKind, StatusLabel } from './StatusLabel';
 
 /** What people read for each status. */
@@ -68,10 +71,36 @@ export function noRunnerWillClaim(run?: PipelineRun): boolean {
   return Boolean(queue?.waitingForRunner || queue?.runnersSilent);
 }
 
+/** Said in full where the short form is hovered, and to screen readers. */
+function changeSummaryInFull(summary: RunChangeSummary): string {
+  if (summary.noChanges) return 'The plan has nothing to apply';
+  const imports = summary.import > 0 ? `, ${summary.import} to import` : '';
+  return `Plan: ${summary.add} to add, ${summary.change} to change, ${summary.destroy} to destroy${imports}`;
+}
+
+/**
+ * What a run's plan would change, in a few characters beside its status: "No changes", or
+ * `+3 ~1 −0`; nothing before the run has planned. Waiting for approval, it is what the
+ * approval would let through.
+ */
+export const RunChanges = ({ summary }: { summary?: RunChangeSummary }) =>
+  summary ? (
+    <Typography
+      variant="body2"
+      component="span"
+      color="textSecondary"
+      title={changeSummaryInFull(summary)}
+      aria-label={changeSummaryInFull(summary)}
+      style={{ whiteSpace: 'nowrap', marginLeft: '0.5em' }}
+    >
+      {changeSummaryText(summary)}
+    </Typography>
+  ) : null;
+
 /**
  * A run's status as people read it: "Waiting for a runner" while its next step waits for one
  * (the run itself is Queued or Running then), so that a plan pressed in the portal never reads
- * as running while nothing runs it.
+ * as running while nothing runs it; beside it what its plan would change, once it has planned.
  */
 export const RunState = ({
   run,
@@ -79,9 +108,17 @@ export const RunState = ({
 }: {
   run?: PipelineRun;
   wrap?: boolean;
-}) =>
-  isQueuedForRunner(run) ? (
-    <StatusLabel kind="pending" label="Waiting for a runner" wrap={wrap} />
-  ) : (
-    <RunStatus status={run?.status} wrap={wrap} />
-  );
+}) => (
+  <>
+    {isQueuedForRunner(run) ? (
+      <StatusLabel kind="pending" label="Waiting for a runner" wrap={wrap} />
+    ) : (
+      <RunStatus status={run?.status} wrap={wrap} />
+    )}
+    {/* A drift check applies nothing: what its plan found is drift, which its stack's Drift
+        says; "+0 ~1 −0" beside its Succeeded read as something it changed. */}
+    <RunChanges
+      summary={run?.kind === 'DRIFT_CHECK' ? undefined : run?.changeSummary}
+    />
+  </>
+);
