@@ -107,6 +107,15 @@ function toSummary(row: SummaryRow): IacExecutionSummary {
  */
 const toListedSummary = mappedOnce(toSummary);
 const toListedResource = mappedOnce(toResource);
+/**
+ * #24's counts of one read, mapped once while its remembered rows live: the same 200 ids asked
+ * again give the same frozen counts, whose answer the route keeps with its bytes
+ * (optimization 42).
+ */
+const toStackCounts = mappedOnce(
+  (rows: readonly Readonly<{ id: string; resource_count: string | number }>[]) =>
+    rows.map(row => ({ stackId: row.id, count: Number(row.resource_count) })),
+);
 
 function toResource(row: ResourceRowWithState): IacResource {
   return {
@@ -463,9 +472,6 @@ export class IacResultStore {
         .where('resource_count', '>', 0)
         .select('id', 'resource_count'),
     );
-    return rows.map(row => ({
-      stackId: row.id,
-      count: Number(row.resource_count),
-    }));
+    return toStackCounts(rows);
   }
 }

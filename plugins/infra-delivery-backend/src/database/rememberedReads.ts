@@ -1,3 +1,5 @@
+import { deepFreeze } from '../lib/deepFreeze';
+
 /** Rows kept at most per cache, over all of its remembered reads. */
 export const READ_CACHE_ROWS = 5_000;
 
@@ -29,23 +31,6 @@ function valueText(value: unknown): string {
     return value.toISOString();
   }
   return JSON.stringify(value) ?? '';
-}
-
-/**
- * Freezes a row and every object or array within it (PostgreSQL parses JSON columns). A
- * binary value cannot be frozen and is left as it is.
- */
-function deepFreeze(value: unknown): void {
-  if (
-    value === null ||
-    typeof value !== 'object' ||
-    Object.isFrozen(value) ||
-    ArrayBuffer.isView(value)
-  ) {
-    return;
-  }
-  Object.freeze(value);
-  for (const inner of Object.values(value)) deepFreeze(inner);
 }
 
 /**

@@ -23,6 +23,7 @@ import { bodyErrors } from './bodyErrors';
 import { BodyReader } from './jsonBody';
 import { sendJson } from './sendJson';
 import { queryParameterCheck } from './queryParameterCheck';
+import { rememberLongQueries } from './longQueries';
 
 /**
  * What a handler receives: the request parts already parsed by the operation's schemas, and
@@ -123,6 +124,9 @@ export function createOperationBinder(
 ): BindOperation {
   return (operation, handler) => {
     const checkQueryParameters = queryParameterCheck(operation.query);
+    const parseQuery = rememberLongQueries(query =>
+      parsePart(operation.query, query, 'query', checkQueryParameters(query)),
+    );
     if (
       operation.idempotent &&
       (operation.access !== 'authenticated' ||
@@ -149,12 +153,7 @@ export function createOperationBinder(
       }
       const input = {
         params: parsePart(operation.params, req.params, 'path'),
-        query: parsePart(
-          operation.query,
-          req.query,
-          'query',
-          checkQueryParameters(req.query),
-        ),
+        query: parseQuery(req),
         body: parsePart(operation.body, req.body, 'body'),
         caller,
         req,

@@ -1,3 +1,5 @@
+import { deepFreeze } from './deepFreeze';
+
 /**
  * Where a frozen answer keeps its JSON bytes once they are made: a hidden property (a symbol,
  * not enumerable, so JSON, spreads and equality leave it out) holding a box the freeze leaves
@@ -30,15 +32,6 @@ export function freezeAnswer<T extends object>(answer: T): T {
   }
   deepFreeze(answer);
   return answer;
-}
-
-function deepFreeze(value: unknown): void {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    for (const child of Object.values(value)) {
-      deepFreeze(child);
-    }
-    Object.freeze(value);
-  }
 }
 
 /**

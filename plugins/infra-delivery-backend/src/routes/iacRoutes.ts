@@ -1,6 +1,15 @@
 import { operations } from '@infra-delivery/plugin-infra-delivery-common';
+import { mappedOnce } from '../lib/oncePerFrozenValue';
 import { pageScope } from '../pagination/PageCursors';
 import { RouteContext } from './RouteContext';
+
+/**
+ * #24's answer around its counts: for counts mapped from remembered rows, made once and sent
+ * as its kept bytes while they live (lib/frozenAnswers.ts).
+ */
+const countsAnswer = mappedOnce((counts: { stackId: string; count: number }[]) => ({
+  data: { counts },
+}));
 
 export function registerIacRoutes({ bind, services, cursors }: RouteContext) {
   const results = services.iacResults;
@@ -35,9 +44,7 @@ export function registerIacRoutes({ bind, services, cursors }: RouteContext) {
     },
   );
 
-  bind(operations.countStackResources, async ({ caller, query }) => ({
-    data: {
-      counts: await results.countStackResources(caller, query.stackId),
-    },
-  }));
+  bind(operations.countStackResources, async ({ caller, query }) =>
+    countsAnswer(await results.countStackResources(caller, query.stackId)),
+  );
 }
