@@ -113,7 +113,9 @@ const toListedResource = mappedOnce(toResource);
  * (optimization 42).
  */
 const toStackCounts = mappedOnce(
-  (rows: readonly Readonly<{ id: string; resource_count: string | number }>[]) =>
+  (
+    rows: readonly Readonly<{ id: string; resource_count: string | number }>[],
+  ) =>
     rows.map(row => ({ stackId: row.id, count: Number(row.resource_count) })),
 );
 

@@ -7,9 +7,11 @@ import { RouteContext } from './RouteContext';
  * #24's answer around its counts: for counts mapped from remembered rows, made once and sent
  * as its kept bytes while they live (lib/frozenAnswers.ts).
  */
-const countsAnswer = mappedOnce((counts: { stackId: string; count: number }[]) => ({
-  data: { counts },
-}));
+const countsAnswer = mappedOnce(
+  (counts: { stackId: string; count: number }[]) => ({
+    data: { counts },
+  }),
+);
 
 export function registerIacRoutes({ bind, services, cursors }: RouteContext) {
   const results = services.iacResults;
