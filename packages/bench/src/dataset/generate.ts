@@ -90,6 +90,26 @@ function deploymentData(
   };
 }
 
+/** The change counts of every summary `writeSummaries` writes. */
+const PLAN_COUNTS = {
+  addCount: 12,
+  changeCount: 3,
+  destroyCount: 1,
+  importCount: 0,
+  readCount: 4,
+  replaceCount: 0,
+  unchangedCount: 180,
+};
+
+/** The same counts as the columns of the run they were planned by (an applyable plan). */
+const PLANNED_CHANGES = {
+  plan_add_count: PLAN_COUNTS.addCount,
+  plan_change_count: PLAN_COUNTS.changeCount,
+  plan_destroy_count: PLAN_COUNTS.destroyCount,
+  plan_import_count: PLAN_COUNTS.importCount,
+  plan_no_changes: false,
+};
+
 /**
  * Fills a freshly migrated database with a dataset of `sizes`: the small entities (the
  * organization, its owner, projects, stacks, pipelines) through the plugin's stores, one
@@ -195,6 +215,10 @@ export async function generateDataset(
       attached_entity_id: stackIds[i % stackIds.length],
       status: i % 10 === 0 ? 'FAILED' : 'SUCCEEDED',
       queue_reason: null,
+      // Every fifth run has a plan summary (writeSummaries): its run carries the plan's
+      // counts, as ingestion writes them, so the backfill of migration 20261207N0000 finds
+      // nothing to do on a new dataset.
+      ...(i % 5 === 0 ? PLANNED_CHANGES : {}),
       started_at: timestamp,
       last_attempt_started_at: timestamp,
       completed_at: new Date(at + 90_000).toISOString(),
@@ -314,19 +338,9 @@ async function writeSummaries(
     stackId: stackIds[0],
     runType: 'PLAN' as const,
   };
-  const summary = await stores.iacResults.insertSummary(
-    context,
-    {
-      addCount: 12,
-      changeCount: 3,
-      destroyCount: 1,
-      importCount: 0,
-      readCount: 4,
-      replaceCount: 0,
-      unchangedCount: 180,
-    },
-    { applyable: true },
-  );
+  const summary = await stores.iacResults.insertSummary(context, PLAN_COUNTS, {
+    applyable: true,
+  });
   const template = await rowOf(knex, 'iac_execution_summaries', summary.id);
   await knex('iac_execution_summaries').where({ id: summary.id }).delete();
   const writer = new RowWriter(knex, 'iac_execution_summaries');
@@ -574,6 +588,8 @@ async function finishDataset(knex: Knex) {
          WHERE pipeline_runs.organization_id = pipelines.organization_id
            AND pipeline_runs.pipeline_id = pipelines.id)`,
   );
+  // The runs carry their plans' counts already (PLANNED_CHANGES): nothing to backfill.
+  await knex('run_change_summary_backfill').delete();
   if (String(knex.client.config.client).includes('sqlite')) {
     await knex.raw('ANALYZE');
     await knex.raw('PRAGMA wal_checkpoint(TRUNCATE)');
