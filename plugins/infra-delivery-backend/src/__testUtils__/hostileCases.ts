@@ -124,7 +124,10 @@ function bodyCases(
   return [
     {
       label: 'as text/plain',
-      body: good => ({ bytes: bodyBytes(text(good)), contentType: 'text/plain' }),
+      body: good => ({
+        bytes: bodyBytes(text(good)),
+        contentType: 'text/plain',
+      }),
     },
     {
       label: 'as a form',
@@ -224,7 +227,9 @@ export function hostileCases(
       add(`${parameter.in} ${name}: ${label}`, () =>
         parameter.in === 'path'
           ? { path: { name, text: value } }
-          : { query: { name, pairs: [`${encodeURIComponent(name)}=${value}`] } },
+          : {
+              query: { name, pairs: [`${encodeURIComponent(name)}=${value}`] },
+            },
       );
     }
     if (parameter.in === 'query') {
@@ -236,7 +241,10 @@ export function hostileCases(
       const given = (good: GoodCall) =>
         encodeURIComponent(String([good.query?.[name] ?? example].flat()[0]));
       add(`query ${name}: given twice`, good => ({
-        query: { name, pairs: [`${name}=${given(good)}`, `${name}=${given(good)}`] },
+        query: {
+          name,
+          pairs: [`${name}=${given(good)}`, `${name}=${given(good)}`],
+        },
       }));
       add(`query ${name}: with brackets`, good => ({
         query: { name, pairs: [`${name}[a]=${given(good)}`] },
@@ -265,7 +273,12 @@ export function hostileCases(
           body: {
             bytes: bodyBytes(
               jsonText(
-                withField(goodBody(operation, good, resolve), field, value, resolve),
+                withField(
+                  goodBody(operation, good, resolve),
+                  field,
+                  value,
+                  resolve,
+                ),
               ),
             ),
             contentType: JSON_TYPE,

@@ -75,9 +75,10 @@ export function hostileUrlTexts(
   }
   if (scalar.format === 'date-time') {
     texts.push(
-      ...ODD_DATE_TIMES.map(
-        ([label, value]): [string, string] => [label, encodeURIComponent(value)],
-      ),
+      ...ODD_DATE_TIMES.map(([label, value]): [string, string] => [
+        label,
+        encodeURIComponent(value),
+      ]),
     );
   }
   const max = scalar.maxLength;

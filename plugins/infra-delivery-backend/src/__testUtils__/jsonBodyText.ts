@@ -39,4 +39,3 @@ export function bodyBytes(text: string): Buffer {
 export function nestedJson(depth: number): string {
   return `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 }
-

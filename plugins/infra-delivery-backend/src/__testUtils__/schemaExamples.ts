@@ -67,10 +67,14 @@ export function textOfLength(
   const candidates: string[] = [];
   if (schema.format === 'email') {
     const domain = '@example.com';
-    candidates.push(`${'a'.repeat(Math.max(1, length - domain.length))}${domain}`);
+    candidates.push(
+      `${'a'.repeat(Math.max(1, length - domain.length))}${domain}`,
+    );
   } else if (schema.format === 'uri' || schema.format === 'url') {
     const origin = 'https://example.com/';
-    candidates.push(`${origin}${'a'.repeat(Math.max(0, length - origin.length))}`);
+    candidates.push(
+      `${origin}${'a'.repeat(Math.max(0, length - origin.length))}`,
+    );
   } else if (schema.format === 'date-time') {
     candidates.push('2026-01-01T00:00:00Z');
   }

@@ -1,4 +1,5 @@
 import { errorBodySchema } from '@infra-delivery/plugin-infra-delivery-common';
+import { Agent } from 'node:http';
 import request from 'supertest';
 import { FakeGithub } from '../__testUtils__/fakeGithub';
 import { FakeGitHubEnterprise } from '../__testUtils__/fakeGitHubEnterprise';
@@ -37,6 +38,8 @@ interface Target {
   databaseId: TestDatabaseId;
   world: OperationWorld;
   runnerKey: string;
+  /** Keeps connections open between requests: thousands are sent. */
+  agent: Agent;
   github: FakeGithub;
   enterprise: FakeGitHubEnterprise;
 }
@@ -51,7 +54,8 @@ async function startTarget(databaseId: TestDatabaseId): Promise<Target> {
   });
   const world = await createOperationWorld({ api, knex, github, enterprise });
   const runnerKey = (await createRunner(api, world.owner)).key;
-  return { databaseId, world, runnerKey, github, enterprise };
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  return { databaseId, world, runnerKey, agent, github, enterprise };
 }
 
 /** The status and ErrorBody code of an answer: what both databases must agree on. */
@@ -99,6 +103,7 @@ async function send(
 ): Promise<Answer> {
   let test = request(target.world.api.server)
     [hostile.method](`${BASE}${hostile.url}`)
+    .agent(target.agent)
     .set('authorization', `Bearer ${token}`)
     .timeout(20_000);
   for (const [name, value] of Object.entries(hostile.headers)) {
@@ -116,15 +121,72 @@ async function send(
 
 const sent = new Map<string, number>();
 
+/**
+ * Cases a valid request makes the server wait for by design: a runner's claim with nothing to
+ * claim holds up to `waitSeconds`.
+ */
+const WAITS_BY_DESIGN = new Set([
+  'claimStepExecution body data.waitSeconds: maximum (60)',
+]);
+
+/**
+ * Whether two databases' answers must be the same: a 429 depends on how fast the failures
+ * before it came (wrong sign-ins back off by time), not on the database.
+ */
+function comparable(answers: Answer[]): boolean {
+  return answers.every(answer => answer.status !== 429);
+}
+
+/**
+ * Sends each case to every database at once and lists what is wrong: a 5xx, a refusal that
+ * is not an ErrorBody, a stack trace or SQL in the answer, databases that answer differently.
+ */
+async function problemsOf(
+  on: Target[],
+  cases: HostileCase[],
+  goods: GoodCall[],
+  tokens: string[],
+): Promise<string[]> {
+  const problems: string[] = [];
+  for (const hostile of cases) {
+    const answers = await Promise.all(
+      on.map((target, i) => send(target, hostile.build(goods[i]), tokens[i])),
+    );
+    answers.forEach((answer, i) => {
+      const databaseId = on[i].databaseId;
+      sent.set(databaseId, (sent.get(databaseId) ?? 0) + 1);
+      problems.push(
+        ...answer.problems.map(
+          problem => `${hostile.label} on ${databaseId}: ${problem}`,
+        ),
+      );
+    });
+    const said = answers.map(a => `${a.status} ${a.code ?? ''}`.trim());
+    if (comparable(answers) && new Set(said).size > 1) {
+      problems.push(
+        `${hostile.label}: ${on
+          .map((target, i) => `${target.databaseId} ${said[i]}`)
+          .join(', ')}`,
+      );
+    }
+  }
+  return problems;
+}
+
 describe('hostile requests derived from the OpenAPI document', () => {
   let targets: Target[] = [];
 
   beforeAll(async () => {
-    targets = await Promise.all(databases.eachSupportedId().map(startTarget));
+    targets = await Promise.all(
+      databases
+        .eachSupportedId()
+        .map(([databaseId]) => startTarget(databaseId)),
+    );
   }, 180_000);
 
   afterAll(async () => {
     for (const target of targets) {
+      target.agent.destroy();
       await target.github.close();
       await target.enterprise.stop();
     }
@@ -143,43 +205,6 @@ describe('hostile requests derived from the OpenAPI document', () => {
     ).toEqual([]);
   });
 
-  /**
-   * Sends each case to every database at once and lists what is wrong: a 5xx, a refusal that
-   * is not an ErrorBody, a stack trace or SQL in the answer, databases that answer differently.
-   */
-  async function problemsOf(
-    cases: HostileCase[],
-    goods: GoodCall[],
-    tokens: string[],
-  ): Promise<string[]> {
-    const problems: string[] = [];
-    for (const hostile of cases) {
-      const answers = await Promise.all(
-        targets.map((target, i) =>
-          send(target, hostile.build(goods[i]), tokens[i]),
-        ),
-      );
-      answers.forEach((answer, i) => {
-        const databaseId = targets[i].databaseId;
-        sent.set(databaseId, (sent.get(databaseId) ?? 0) + 1);
-        problems.push(
-          ...answer.problems.map(
-            problem => `${hostile.label} on ${databaseId}: ${problem}`,
-          ),
-        );
-      });
-      const said = answers.map(a => `${a.status} ${a.code ?? ''}`.trim());
-      if (new Set(said).size > 1) {
-        problems.push(
-          `${hostile.label}: ${targets
-            .map((target, i) => `${target.databaseId} ${said[i]}`)
-            .join(', ')}`,
-        );
-      }
-    }
-    return problems;
-  }
-
   it.each(
     operations.map((operation): [string, OpenApiOperation] => [
       operation.operationId,
@@ -197,9 +222,11 @@ describe('hostile requests derived from the OpenAPI document', () => {
       const tokens = targets.map(target =>
         spec.access === 'runner' ? target.runnerKey : target.world.owner.token,
       );
-      const cases = hostileCases(operation, document);
+      const cases = hostileCases(operation, document).filter(
+        hostile => !WAITS_BY_DESIGN.has(`${operationId} ${hostile.label}`),
+      );
       expect(cases.length).toBeGreaterThan(0);
-      expect(await problemsOf(cases, goods, tokens)).toEqual([]);
+      expect(await problemsOf(targets, cases, goods, tokens)).toEqual([]);
     },
   );
 });
