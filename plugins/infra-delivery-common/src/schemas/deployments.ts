@@ -28,14 +28,19 @@ export const awsRegionSchema = z
   .string()
   .regex(/^[a-z]{2}(-[a-z]+)+-\d{1,2}$/, 'an AWS region such as eu-west-1');
 
-/** A cluster or service: its name or its ARN. */
+/**
+ * An ECS cluster or service: its name, or its ARN (`…:service/cluster/name`). The name, after
+ * the last `/`, is what deployments keep: ECS names have at most 255 characters, and a longer
+ * one was stored by SQLite and refused by PostgreSQL with a 500.
+ */
 const ecsRefSchema = z
   .string()
   .min(1)
   .max(2048)
-  .regex(/^(arn:aws[a-z-]*:ecs:[\w-]+:\d{12}:[\w-]+\/)?[\w/.-]+$/, {
-    message: 'an ECS name or ARN',
-  });
+  .regex(
+    /^(arn:aws[a-z-]*:ecs:[\w-]+:\d{12}:[\w-]+\/)?([\w.-]+\/)*[\w.-]{1,255}$/,
+    { message: 'an ECS name (at most 255 characters) or ARN' },
+  );
 
 export const taskDefinitionSnapshotSchema = z
   .object({

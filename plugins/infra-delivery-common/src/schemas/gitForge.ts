@@ -3,6 +3,7 @@ import {
   idSchema,
   nameSchema,
   requestBody,
+  singleLineTextSchema,
   timestampSchema,
 } from './primitives';
 import { pageQuerySchema } from './pagination';
@@ -39,7 +40,7 @@ export const createGitSelfHostedServerRequestSchema = requestBody(
       .describe(
         'https address of the server; http only for a loopback address outside production',
       ),
-    clientId: z.string().trim().min(1).max(255),
+    clientId: singleLineTextSchema.trim().min(1).max(255),
     clientSecret: z.string().min(1).max(1024),
   }),
 );

@@ -5,6 +5,7 @@ import {
   idSchema,
   nameSchema,
   requestBody,
+  singleLineTextSchema,
   timestampSchema,
 } from './primitives';
 import { pageQuerySchema } from './pagination';
@@ -28,7 +29,7 @@ export type Organization = z.infer<typeof organizationSchema>;
 export const updateOrganizationRequestSchema = requestBody(
   z.object({
     name: nameSchema.optional(),
-    plan: z.string().max(64).optional(),
+    plan: singleLineTextSchema.max(64).optional(),
   }),
 );
 
@@ -51,7 +52,7 @@ export const signupRequestSchema = requestBody(
       .describe(
         "An organization's invitation (POST /memberships): joins that organization with the invited role instead of creating one",
       ),
-    plan: z.string().min(1).max(64).optional(),
+    plan: singleLineTextSchema.min(1).max(64).optional(),
   }),
 );
 

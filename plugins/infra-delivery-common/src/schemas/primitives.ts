@@ -1,8 +1,5 @@
 import { z } from 'zod';
 
-/** Every id of the service: a UUIDv7 string, opaque to callers. */
-export const idSchema = z.string().min(1).max(64);
-
 /** ISO 8601 date-time, as every timestamp of the service is sent. */
 export const timestampSchema = z.iso.datetime({ offset: true });
 
@@ -53,6 +50,17 @@ const SINGLE_LINE_MESSAGE =
   'must not contain control characters (nor line breaks, tabs, bidirectional overrides or unpaired surrogates)';
 const MULTI_LINE_MESSAGE =
   'must not contain control characters other than tabs and line breaks (nor bidirectional overrides or unpaired surrogates)';
+
+/**
+ * Every id of the service: a UUIDv7 string, opaque to callers. Text of one line: an id with a
+ * NUL was looked up and not found on SQLite, and refused by PostgreSQL (which stores no NUL in
+ * any text) with another answer.
+ */
+export const idSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(SINGLE_LINE_TEXT, SINGLE_LINE_MESSAGE);
 
 /** A string of one line (see {@link SINGLE_LINE_TEXT}); bounds are added by the caller. */
 export const singleLineTextSchema = z

@@ -80,11 +80,21 @@ export const stackSchema = z
   .meta({ id: 'Stack' });
 export type Stack = z.infer<typeof stackSchema>;
 
+/**
+ * A stack's name. Its change and destroy pipelines are named after it (`<name>: destroy`), and
+ * a pipeline's name has at most 255 characters: a stack named with 255 was created on SQLite
+ * and a 500 on PostgreSQL.
+ */
+export const STACK_PIPELINE_NAME_SUFFIXES = [': change', ': destroy'] as const;
+const stackNameSchema = nameSchema.max(
+  255 - Math.max(...STACK_PIPELINE_NAME_SUFFIXES.map(suffix => suffix.length)),
+);
+
 export const createStackRequestSchema = requestBody(
   z.object({
     projectId: idSchema,
     environmentId: idSchema,
-    name: nameSchema,
+    name: stackNameSchema,
     givenId: givenIdSchema.optional(),
     description: descriptionSchema.optional(),
     codeSourceId: idSchema.optional(),
@@ -102,7 +112,7 @@ export const createStackRequestSchema = requestBody(
 export const updateStackRequestSchema = requestBody(
   z
     .object({
-      name: nameSchema.optional(),
+      name: stackNameSchema.optional(),
       description: descriptionSchema.optional(),
       codeSourceId: idSchema.optional(),
       path: repositoryPathSchema.optional().describe(STACK_PATH),
