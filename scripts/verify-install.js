@@ -151,11 +151,13 @@ function run(name, command, args, options = {}) {
   if (result.status !== 0) {
     const tail = fs.readFileSync(log, 'utf8').trimEnd().split('\n').slice(-15);
     process.stderr.write(`${tail.join('\n')}\n`);
-    throw new Error(
-      `${command} ${args.join(' ')} exited with ${
-        result.status ?? result.signal ?? result.error
-      }; log: ${log}`,
-    );
+    // A command stopped at its time limit may still exit with a status of its own (pack-packages
+    // traps the SIGTERM and exits 130): say that it ran out of time, not that it failed.
+    const ending =
+      result.error?.code === 'ETIMEDOUT'
+        ? `was stopped after its time limit of ${options.timeoutMs / 1000} s`
+        : `exited with ${result.status ?? result.signal ?? result.error}`;
+    throw new Error(`${command} ${args.join(' ')} ${ending}; log: ${log}`);
   }
   return fs.readFileSync(log, 'utf8');
 }
@@ -342,7 +344,9 @@ function packTarballs() {
   if (process.env.VERIFY_REUSE_PACKAGES !== '1') {
     run('pack-packages', path.join(REPO, 'scripts/pack-packages'), [out], {
       cwd: REPO,
-      timeoutMs: 15 * 60_000,
+      // 15 minutes were not enough beside other worktrees' work (load 20–27: yarn tsc 287 s,
+      // then 147 to 259 s per package, two at a time).
+      timeoutMs: 40 * 60_000,
     });
   }
   for (const [key, dir] of Object.entries(PACKAGE_DIRS)) {
