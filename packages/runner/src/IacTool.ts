@@ -106,8 +106,7 @@ export class IacTool {
   ) {
     this.stopGraceMs = options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS;
     this.drainMs = options.drainMs ?? DEFAULT_DRAIN_MS;
-    this.redactor =
-      options.redactor ?? SecretRedactor.fromEnv(process.env);
+    this.redactor = options.redactor ?? SecretRedactor.fromEnv(process.env);
   }
 
   /** Why the tool was stopped, once it was. */
@@ -145,14 +144,15 @@ export class IacTool {
       let firstError: string | undefined;
       const stateLock = new StateLockReader();
       const backend = new BackendErrorReader(args[0]);
-      const emit = (output: string) => {
+      const emit = (output: string, fromStdout: boolean) => {
         const line = this.redactor.redact(output);
         firstError ??= errorHeadlineOf(line);
         stateLock.read(line);
-        backend.read(line);
+        backend.read(line, fromStdout);
         this.onLine(line);
       };
       const rests: (() => void)[] = [];
+      /** `keep`: the command's stdout, kept whole (its stderr is only read). */
       const forward = (stream: NodeJS.ReadableStream, keep: boolean) => {
         let pending = '';
         stream.on('data', (chunk: Buffer) => {
@@ -161,10 +161,10 @@ export class IacTool {
           pending += chunk.toString('utf8');
           const lines = pending.split('\n');
           pending = lines.pop() ?? '';
-          lines.forEach(emit);
+          lines.forEach(line => emit(line, keep));
         });
         const rest = () => {
-          if (pending && !(keep && options.captureOnly)) emit(pending);
+          if (pending && !(keep && options.captureOnly)) emit(pending, keep);
           pending = '';
         };
         stream.on('end', rest);

@@ -35,7 +35,9 @@ describe('BackendErrorReader, on what Terraform 1.11 prints', () => {
     );
     expect(
       unreachableIn('init', backendOutput('http-init-refused.txt')),
-    ).toMatch(/^Error refreshing state: Failed to get state: GET .* connection refused$/);
+    ).toMatch(
+      /^Error refreshing state: Failed to get state: GET .* connection refused$/,
+    );
   });
 
   it("leaves a failed lock to the lock's reader, and a bad conn_str to the command's error", () => {
@@ -45,7 +47,27 @@ describe('BackendErrorReader, on what Terraform 1.11 prints', () => {
     expect(
       unreachableIn('init', backendOutput('pg-init-conn-str-unparsable.txt')),
     ).toBeUndefined();
-    expect(unreachableIn('plan', backendOutput('pg-locked.txt'))).toBeUndefined();
+    expect(
+      unreachableIn('plan', backendOutput('pg-locked.txt')),
+    ).toBeUndefined();
+  });
+
+  it('whatever order the two pipes were read in', () => {
+    // The error (stderr) read before the step printed ahead of it (stdout).
+    expect(
+      unreachableIn('init', [
+        'Error: dial tcp 127.0.0.1:5999: connect: connection refused',
+        'Initializing the backend...',
+      ]),
+    ).toBe('dial tcp 127.0.0.1:5999: connect: connection refused');
+    const reader = new BackendErrorReader('plan');
+    reader.read(
+      'Error: dial tcp 127.0.0.1:5998: connect: connection refused',
+      false,
+    );
+    reader.read('', false);
+    reader.read('aws_vpc.main: Refreshing state... [id=vpc-1]', true);
+    expect(reader.unreachable).toBeUndefined();
   });
 
   it("does not take a provider's network error, after the backend answered, for the backend's", () => {

@@ -31,48 +31,59 @@ const PREAMBLE =
 
 /**
  * Reads a command's output for a backend that could not be reached: an `Error:` in words of
- * the network (`saysUnreachable`) printed while the command was reaching its backend — `init`
- * between "Initializing the backend..." and the next step of the init, any other command before
- * it printed anything but warnings (pg's "Error: dial tcp …" comes with nothing around it) — or
- * on reading or writing the state. The same words from a provider (a cloud API that does not
- * answer) come later and are not the backend's. A failed lock is the `StateLockReader`'s.
+ * the network (`saysUnreachable`) from a command that failed while reaching its backend —
+ * `init` whose last step was "Initializing the backend...", any other command that printed
+ * nothing but warnings (pg's "Error: dial tcp …" comes with nothing around it) — or on reading
+ * or writing the state. The same words from a provider (a cloud API that does not answer) come
+ * after the backend answered and are not the backend's. A failed lock is the
+ * `StateLockReader`'s.
+ *
+ * Decided once the output is read, from what came on stdout at all: the tools print their
+ * diagnostics on stderr and the rest on stdout, and the two pipes are read in no set order (an
+ * error may be read before the "Initializing the backend..." printed ahead of it).
  */
 export class BackendErrorReader {
   private readonly init: boolean;
-  private reaching: boolean;
+  /** The first `Error:` in words of the network. */
   private said?: string;
+  /** init's last step ("Initializing provider plugins..."). */
+  private step?: string;
+  /** Whether stdout had more than warnings: the command got past its backend. */
+  private printed = false;
 
   constructor(command: string) {
     this.init = command === 'init';
-    this.reaching = !this.init;
   }
 
-  read(line: string): void {
-    if (this.said !== undefined) return;
-    const text = line.trim();
+  read(line: string, fromStdout = true): void {
     const headline = HEADLINE.exec(line)?.[1].trim();
     if (headline) {
       if (
+        this.said === undefined &&
         !headline.startsWith(STATE_LOCK_HEADLINE) &&
-        (this.reaching || STATE_ACCESS.test(headline)) &&
         saysUnreachable(headline)
       ) {
         this.said = headline;
       }
       return;
     }
-    if (this.init) {
-      if (text.startsWith('Initializing ')) {
-        this.reaching = text === 'Initializing the backend...';
-      }
+    if (!fromStdout) return;
+    const text = line.trim();
+    if (text.startsWith('Initializing ')) {
+      this.step = text;
     } else if (!PREAMBLE.test(text)) {
-      this.reaching = false;
+      this.printed = true;
     }
   }
 
-  /** The backend's words, once the output said that it could not be reached. */
+  /** The backend's words, when the output said that it could not be reached. */
   get unreachable(): string | undefined {
-    return this.said;
+    const said = this.said;
+    if (said === undefined || STATE_ACCESS.test(said)) return said;
+    const reaching = this.init
+      ? this.step === 'Initializing the backend...'
+      : !this.printed;
+    return reaching ? said : undefined;
   }
 }
 
@@ -85,23 +96,16 @@ export function backendUnreachableError(
   exitCode: number,
   said: string,
 ): ErrorBody {
-  const applying = / apply$/.test(command);
+  const afterwards = / apply$/.test(command)
+    ? 'If the apply had begun changing resources, the state it could not save is in ' +
+      'errored.tfstate in the working directory: push it (state push errored.tfstate) once ' +
+      'the backend answers, before anything else runs on the stack.'
+    : 'Nothing was changed.';
   return {
     code: BACKEND_UNREACHABLE_ERROR_CODE,
     message: `${command} could not reach the stack's state backend: ${said}`,
-    description:
-      "The backend that keeps this stack's state and its lock (the module's backend block: " +
-      'pg, http, S3, …) did not answer. Check that its server is up and that the host of the ' +
-      "runner can reach it — the address and port in the backend's settings, DNS, firewall, " +
-      'proxy — then run again.' +
-      (applying
-        ? ' If the apply had begun changing resources, the state it could not save is in ' +
-          'errored.tfstate in the working directory: push it (state push errored.tfstate) ' +
-          'once the backend answers, before anything else runs on the stack.'
-        : ' Nothing was changed.'),
-    details: [
-      { title: "The backend's answer", render: 'list', items: [said] },
-    ],
+    description: `The backend that keeps this stack's state and its lock (the module's backend block: pg, http, S3, …) did not answer. Check that its server is up and that the host of the runner can reach it — the address and port in the backend's settings, DNS, firewall, proxy — then run again. ${afterwards}`,
+    details: [{ title: "The backend's answer", render: 'list', items: [said] }],
     metadata: { command, exitCode },
   };
 }

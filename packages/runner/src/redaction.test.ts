@@ -27,7 +27,9 @@ describe('SecretRedactor', () => {
       new SecretRedactor().redact(
         "host=db port=5432 user=tf password='s3 cret' sslmode=disable / password=plain",
       ),
-    ).toBe('host=db port=5432 user=tf password=*** sslmode=disable / password=***');
+    ).toBe(
+      'host=db port=5432 user=tf password=*** sslmode=disable / password=***',
+    );
   });
 
   it("masks the values of the environment's secrets, and the passwords inside them", () => {
@@ -59,7 +61,7 @@ describe('backendSecretsOf', () => {
     workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'backend-secrets-'));
   });
 
-  it("reads the credentials in the backend settings init recorded", async () => {
+  it('reads the credentials in the backend settings init recorded', async () => {
     fs.mkdirSync(path.join(workDir, '.terraform'));
     fs.writeFileSync(
       path.join(workDir, '.terraform', 'terraform.tfstate'),

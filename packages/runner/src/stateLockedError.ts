@@ -65,7 +65,7 @@ function pgStateLockedError(
       'on the stack at a terminal, or a command whose connection is still open. The lock goes by ' +
       `itself when that command ends or its session closes; ${binaryName} force-unlock cannot ` +
       'release it (it says the state was unlocked and changes nothing). Wait for the other ' +
-      'command and run again. To see which session holds it, run in the backend\'s database: ' +
+      "command and run again. To see which session holds it, run in the backend's database: " +
       `${PG_LOCK_HOLDERS_QUERY}; once sure that its command is gone, SELECT ` +
       'pg_terminate_backend(<pid>) ends the session and releases the lock.',
     action: {
