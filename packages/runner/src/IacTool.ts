@@ -1,4 +1,6 @@
 import { spawn, ChildProcess } from 'node:child_process';
+import { BackendErrorReader } from './backendUnreachable';
+import { SecretRedactor } from './redaction';
 import { StateLock, StateLockReader } from './stateLock';
 
 export interface CommandResult {
@@ -10,6 +12,8 @@ export interface CommandResult {
   stopped?: string;
   /** The lock held by another command, when this one could not acquire the state's lock. */
   stateLock?: StateLock;
+  /** The backend's words, when the command could not reach the stack's backend. */
+  backendUnreachable?: string;
 }
 
 /** Longest error summary kept: a diagnostic's headline, not its whole explanation. */
@@ -40,6 +44,11 @@ export interface IacToolOptions {
    * provider, a provisioner's background job) may hold the pipes open for ever.
    */
   drainMs?: number;
+  /**
+   * Masks credentials in every line before anything reads it; by default the secrets of the
+   * runner's environment, which the commands inherit.
+   */
+  redactor?: SecretRedactor;
 }
 
 interface Running {
@@ -87,6 +96,8 @@ export class IacTool {
   private stopReason?: string;
   private readonly stopGraceMs: number;
   private readonly drainMs: number;
+  /** Masks credentials in the commands' output; more are added as they become known. */
+  readonly redactor: SecretRedactor;
 
   constructor(
     private readonly binary: string,
@@ -95,6 +106,7 @@ export class IacTool {
   ) {
     this.stopGraceMs = options.stopGraceMs ?? DEFAULT_STOP_GRACE_MS;
     this.drainMs = options.drainMs ?? DEFAULT_DRAIN_MS;
+    this.redactor = options.redactor ?? SecretRedactor.fromEnv(process.env);
   }
 
   /** Why the tool was stopped, once it was. */
@@ -131,12 +143,16 @@ export class IacTool {
       const stdout: Buffer[] = [];
       let firstError: string | undefined;
       const stateLock = new StateLockReader();
-      const emit = (line: string) => {
+      const backend = new BackendErrorReader(args[0]);
+      const emit = (output: string, fromStdout: boolean) => {
+        const line = this.redactor.redact(output);
         firstError ??= errorHeadlineOf(line);
         stateLock.read(line);
+        backend.read(line, fromStdout);
         this.onLine(line);
       };
       const rests: (() => void)[] = [];
+      /** `keep`: the command's stdout, kept whole (its stderr is only read). */
       const forward = (stream: NodeJS.ReadableStream, keep: boolean) => {
         let pending = '';
         stream.on('data', (chunk: Buffer) => {
@@ -145,10 +161,10 @@ export class IacTool {
           pending += chunk.toString('utf8');
           const lines = pending.split('\n');
           pending = lines.pop() ?? '';
-          lines.forEach(emit);
+          lines.forEach(line => emit(line, keep));
         });
         const rest = () => {
-          if (pending && !(keep && options.captureOnly)) emit(pending);
+          if (pending && !(keep && options.captureOnly)) emit(pending, keep);
           pending = '';
         };
         stream.on('end', rest);
@@ -171,6 +187,9 @@ export class IacTool {
           firstError,
           ...(running.stopReason ? { stopped: running.stopReason } : {}),
           ...(stateLock.lock ? { stateLock: stateLock.lock } : {}),
+          ...(backend.unreachable
+            ? { backendUnreachable: backend.unreachable }
+            : {}),
         });
       };
       // Node says "spawn tofu ENOENT" for a missing binary or a missing directory alike.

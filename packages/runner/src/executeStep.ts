@@ -6,9 +6,12 @@ import {
   RunnerClaim,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { PlanChanged } from './approvedPlan';
+import { backendSecretsOf } from './backendSecrets';
+import { backendUnreachableError, saysUnreachable } from './backendUnreachable';
 import { CheckoutFailed, CommitCheckouts } from './CommitCheckouts';
 import { IacTool } from './IacTool';
-import { StateLock, stateLockedError } from './stateLock';
+import { STATE_LOCK_HEADLINE, StateLock } from './stateLock';
+import { stateLockedError } from './stateLockedError';
 
 export const PLAN_FILE = 'infra-delivery.tfplan';
 const VARIABLES_FILE = 'infra-delivery.auto.tfvars.json';
@@ -64,6 +67,8 @@ class CommandFailed extends Error {
     stopped?: string,
     /** The lock another command holds, when this one could not lock the state. */
     readonly stateLock?: StateLock,
+    /** The backend's words, when the command could not reach it. */
+    readonly backendUnreachable?: string,
   ) {
     super(
       stopped
@@ -180,6 +185,31 @@ function errorCodeOf(error: unknown): string {
   return 'InfraDelivery:Runner:STEP_ERROR';
 }
 
+/**
+ * The error of a command that failed on the stack's backend: another command holds the state's
+ * lock, or the backend could not be reached (when it is locking the state, too: an http server
+ * answering 503 to LOCK).
+ */
+function backendErrorOf(
+  error: CommandFailed,
+  binaryName: string,
+): ErrorBody | undefined {
+  const { command, exitCode, stateLock } = error;
+  if (stateLock && saysUnreachable(stateLock.errorMessage)) {
+    return backendUnreachableError(
+      command,
+      exitCode,
+      `${STATE_LOCK_HEADLINE}: ${stateLock.errorMessage}`,
+    );
+  }
+  if (stateLock) {
+    return stateLockedError(command, exitCode, stateLock, binaryName);
+  }
+  return error.backendUnreachable
+    ? backendUnreachableError(command, exitCode, error.backendUnreachable)
+    : undefined;
+}
+
 /** Runs one IaC step the way an operator would at a terminal, and reports what came of it. */
 export async function executeStep(
   claim: RunnerClaim,
@@ -198,6 +228,7 @@ export async function executeStep(
         result.firstError,
         result.stopped,
         result.stopped ? undefined : result.stateLock,
+        result.stopped ? undefined : result.backendUnreachable,
       );
     }
     return result.stdout;
@@ -205,7 +236,11 @@ export async function executeStep(
 
   try {
     workDir = await prepareWorkDir(claim, options);
+    // The backend's credentials, as an earlier init recorded them and as this one does: masked
+    // wherever the tool would print them.
+    tool.redactor.add(await backendSecretsOf(workDir));
     await run(['init', '-input=false', '-no-color']);
+    tool.redactor.add(await backendSecretsOf(workDir));
     await run([
       'plan',
       '-input=false',
@@ -226,21 +261,15 @@ export async function executeStep(
         : undefined;
     return { status: 'SUCCEEDED', planJson, planFilename: PLAN_FILE, outputs };
   } catch (error) {
-    const message =
-      error instanceof Error ? error.message : 'The step could not be run';
+    const message = tool.redactor.redact(
+      error instanceof Error ? error.message : 'The step could not be run',
+    );
     if (error instanceof CheckoutFailed) {
       options.log(message);
     }
-    if (error instanceof CommandFailed && error.stateLock) {
-      return {
-        status: 'FAILED',
-        error: stateLockedError(
-          error.command,
-          error.exitCode,
-          error.stateLock,
-          options.binaryName,
-        ),
-      };
+    if (error instanceof CommandFailed) {
+      const backendError = backendErrorOf(error, options.binaryName);
+      if (backendError) return { status: 'FAILED', error: backendError };
     }
     return {
       status: 'FAILED',

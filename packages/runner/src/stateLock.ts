@@ -1,9 +1,5 @@
-import { ErrorBody } from '@infra-delivery/plugin-infra-delivery-common';
-
 /** The headline Terraform and OpenTofu print when another command holds the state's lock. */
 export const STATE_LOCK_HEADLINE = 'Error acquiring the state lock';
-
-export const STATE_LOCKED_ERROR_CODE = 'InfraDelivery:Runner:STATE_LOCKED';
 
 /** The lock as the tool describes it under "Lock Info:" (every field as printed). */
 export interface StateLock {
@@ -14,12 +10,17 @@ export interface StateLock {
   version?: string;
   created?: string;
   info?: string;
-  /** The backend's own words ("Error message: resource temporarily unavailable"). */
+  /**
+   * The backend's own words ("Error message: resource temporarily unavailable"), with the lines
+   * the tool wrapped them onto joined.
+   */
   errorMessage?: string;
+  /** Whether the tool printed a "Lock Info:" (whose, see `heldLockOf`). */
+  described?: boolean;
 }
 
 /** The tool's name of each field, as it prints it under "Lock Info:". */
-const FIELDS: Record<string, keyof StateLock> = {
+export const FIELDS: Record<string, Exclude<keyof StateLock, 'described'>> = {
   ID: 'id',
   Path: 'path',
   Operation: 'operation',
@@ -37,6 +38,9 @@ const LOCK_HEADLINE_LINE = new RegExp(`^[\\s│|]*Error: ${STATE_LOCK_HEADLINE}`
 const FIELD_LINE =
   /^[\s│|]*(ID|Path|Operation|Who|Version|Created|Info|Error message):[ \t]*(.*)$/;
 
+/** The diagnostic's box and indentation, before a line's text. */
+const BOX = /^[\s│|]*/;
+
 /**
  * Reads a command's output, line by line, for Terraform's (or OpenTofu's) "Error acquiring the
  * state lock" and the lock it names: its id, who holds it and since when. Only the lines after
@@ -45,17 +49,30 @@ const FIELD_LINE =
 export class StateLockReader {
   private found = false;
   private readonly fields: StateLock = {};
+  /** Reading the error message's further lines (the tool wraps a long one). */
+  private inErrorMessage = false;
 
   read(line: string): void {
     if (!this.found) {
       this.found = LOCK_HEADLINE_LINE.test(line);
       return;
     }
+    const text = line.replace(BOX, '').trim();
     const match = FIELD_LINE.exec(line);
+    if (this.inErrorMessage && text && !match && text !== 'Lock Info:') {
+      this.fields.errorMessage = `${this.fields.errorMessage} ${text}`;
+      return;
+    }
+    this.inErrorMessage = false;
+    if (text === 'Lock Info:') {
+      this.fields.described ??= true;
+      return;
+    }
     const key = match && FIELDS[match[1]];
     const value = match?.[2].trim();
     if (key && value && this.fields[key] === undefined) {
       this.fields[key] = value;
+      this.inErrorMessage = key === 'errorMessage';
     }
   }
 
@@ -65,80 +82,46 @@ export class StateLockReader {
   }
 }
 
-/** `OperationTypeApply` → `apply`. */
-function operationOf(lock: StateLock): string | undefined {
-  const operation = lock.operation?.replace(/^OperationType/, '').toLowerCase();
-  return operation && operation !== 'invalid' ? operation : undefined;
+/** The backends whose words tell that the "Lock Info" is the command's own request. */
+export type LockingBackend = 'pg' | 'http';
+
+/** What the tool's output says of the lock that another command holds. */
+export interface HeldLock {
+  /** The backend, when its words name it. */
+  backend?: LockingBackend;
+  /** The holder's lock, as far as it is known (nothing of it, from some backends). */
+  holder: StateLock;
 }
 
-/** `2026-12-01 08:21:37.507827864 +0000 UTC` → `2026-12-01 08:21:37 UTC`. */
-function createdOf(lock: StateLock): string | undefined {
-  return lock.created
-    ?.replace(/(\d\d:\d\d:\d\d)\.\d+/, '$1')
-    .replace(/ \+0000 UTC$/, ' UTC');
-}
+/** The pg backend: an advisory lock another session holds (on the state, or on its creation). */
+const PG_LOCKED =
+  /^(Cannot lock workspace; already locked for workspace creation|Already locked for workspace creation|Workspace is already locked): /;
 
-/** Where each tool documents `force-unlock`. */
-function forceUnlockDocs(binaryName: string): string {
-  return /tofu/i.test(binaryName)
-    ? 'https://opentofu.org/docs/cli/commands/force-unlock/'
-    : 'https://developer.hashicorp.com/terraform/cli/commands/force-unlock';
-}
+/** The http backend: the server answered 409/423, naming the holder's lock ID or not. */
+const HTTP_LOCKED_ID = /^HTTP remote state already locked: ID=(\S+)/;
+const HTTP_LOCKED_UNDESCRIBED =
+  /^HTTP remote state already locked, failed to (read|unmarshal) body/;
 
 /**
- * The error of a step whose command could not lock the stack's state, in words a person can act
- * on: who holds the lock since when, and the exact command that releases it once nothing does.
+ * Whose lock the tool described. The local backend, S3 and most others print the holder's
+ * "Lock Info"; the pg and http backends (Terraform 1.11, captured in
+ * `__fixtures__/backend-errors`) print the lock this command asked for — its own ID, operation
+ * and time — and name the holder in their error message only (http: its ID) or not at all (pg).
+ * Their Lock Info must not be read as the holder's.
  */
-export function stateLockedError(
-  command: string,
-  exitCode: number,
-  lock: StateLock,
-  binaryName: string,
-): ErrorBody {
-  const operation = operationOf(lock);
-  const created = createdOf(lock);
-  const held = [
-    lock.who ? `by ${lock.who}` : undefined,
-    created ? `since ${created}` : undefined,
-    operation
-      ? `for ${operation === 'apply' ? 'an' : 'a'} ${operation}`
-      : undefined,
-  ]
-    .filter(Boolean)
-    .join(' ');
-  const unlock = lock.id
-    ? `${binaryName} force-unlock -force ${lock.id}`
-    : `${binaryName} force-unlock -force <lock ID>`;
-  return {
-    code: STATE_LOCKED_ERROR_CODE,
-    message: `${command} could not lock the stack's state: it is locked${
-      held ? ` ${held}` : ''
-    }${lock.id ? ` (lock ID ${lock.id})` : ''}`,
-    description:
-      `Another ${binaryName} command holds the lock of this stack's state: a run on another ` +
-      'runner, someone working on the stack at a terminal, or a command that was killed and ' +
-      'left its lock in a backend that keeps it (S3, Terraform Cloud, Consul, HTTP, …). Wait ' +
-      'for it and run again. If nothing holds it any more, release it from a checkout of the ' +
-      `stack with its backend configured: ${unlock} — then run again. Releasing a lock that ` +
-      'a command still holds lets two commands write the state at once.',
-    action: {
-      label: `How ${binaryName} force-unlock releases a lock`,
-      url: forceUnlockDocs(binaryName),
-    },
-    details: [
-      {
-        title: 'Lock Info',
-        render: 'list',
-        items: Object.entries(FIELDS).flatMap(([label, key]) =>
-          lock[key] ? [`${label}: ${lock[key]}`] : [],
-        ),
-      },
-    ],
-    metadata: {
-      command,
-      exitCode,
-      ...(lock.id ? { lockId: lock.id, unlockCommand: unlock } : {}),
-      ...(lock.who ? { lockWho: lock.who } : {}),
-    },
-  };
+export function heldLockOf(lock: StateLock): HeldLock {
+  const said = lock.errorMessage ?? '';
+  if (PG_LOCKED.test(said)) {
+    return { backend: 'pg', holder: {} };
+  }
+  const httpId = HTTP_LOCKED_ID.exec(said)?.[1];
+  if (httpId) {
+    return { backend: 'http', holder: { id: httpId } };
+  }
+  if (HTTP_LOCKED_UNDESCRIBED.test(said)) {
+    return { backend: 'http', holder: {} };
+  }
+  const holder = { ...lock };
+  delete holder.described;
+  return { holder };
 }

@@ -1497,6 +1497,47 @@ describe('PipelineRunsContent', () => {
     );
   });
 
+  it("shows a backend that could not be reached in the backend's words, and what to check", async () => {
+    const unreachable = pipelineRun({
+      ...failed,
+      id: 'run-unreachable',
+      description: 'Plan the network',
+      error: {
+        code: 'InfraDelivery:Runner:BACKEND_UNREACHABLE',
+        message:
+          "terraform init could not reach the stack's state backend: dial tcp 127.0.0.1:5999: connect: connection refused",
+        description:
+          "The backend that keeps this stack's state and its lock did not answer. Check that its server is up and that the host of the runner can reach it, then run again. Nothing was changed.",
+        details: [
+          {
+            title: "The backend's answer",
+            render: 'list',
+            items: ['dial tcp 127.0.0.1:5999: connect: connection refused'],
+          },
+        ],
+      },
+    });
+    serveRuns();
+    server.use(
+      http.get(`${baseUrl}/pipeline-runs`, () =>
+        HttpResponse.json(list([unreachable])),
+      ),
+      http.get(`${baseUrl}/pipeline-runs/${unreachable.id}`, () =>
+        HttpResponse.json({ data: unreachable }),
+      ),
+    );
+    renderEntityContent(<PipelineRunsContent />, entity);
+    const card = await openRun('Plan the network');
+
+    expect(card).toHaveTextContent(unreachable.error!.message);
+    expect(card).toHaveTextContent(unreachable.error!.description!);
+    expect(
+      within(card).getByText(
+        'dial tcp 127.0.0.1:5999: connect: connection refused',
+      ),
+    ).toBeInTheDocument();
+  });
+
   it('offers Plan again, not Retry, when the apply found other changes than the approved plan', async () => {
     const planChanged = pipelineRun({
       id: 'run-plan-changed',
