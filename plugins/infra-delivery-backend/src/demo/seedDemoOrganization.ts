@@ -4,7 +4,10 @@ import {
   LoggerService,
   resolvePackagePath,
 } from '@backstage/backend-plugin-api';
-import { RunGitSource } from '@infra-delivery/plugin-infra-delivery-common';
+import {
+  RunGitSource,
+  stackPipelineName,
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { latestRolePolicy } from '../cloud/rolePolicy';
 import { Stores } from '../database/stores';
 import { PipelineEngine } from '../engine/PipelineEngine';
@@ -141,7 +144,7 @@ export async function seedDemoOrganization(options: {
         projectId: project.id,
         stackId,
         givenId: `stack-${stackId}-change`,
-        name: `${key}: change`,
+        name: stackPipelineName(key, 'change'),
         steps: changePipelineSteps(false),
       });
       const destroy = await tx.pipelines.create({
@@ -149,7 +152,7 @@ export async function seedDemoOrganization(options: {
         projectId: project.id,
         stackId,
         givenId: `stack-${stackId}-destroy`,
-        name: `${key}: destroy`,
+        name: stackPipelineName(key, 'destroy'),
         steps: destroyPipelineSteps(false),
       });
       await tx.stacks.attachPipelines(stackId, {

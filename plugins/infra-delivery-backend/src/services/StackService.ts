@@ -5,6 +5,7 @@ import {
   PipelineStep,
   Stack,
   StackGitTrigger,
+  stackPipelineName,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import { READ, WRITE } from '../auth/requirements';
 import { Authorizer } from '../auth/Authorizer';
@@ -138,7 +139,7 @@ export class StackService {
               projectId: input.projectId,
               stackId,
               givenId: `stack-${stackId}-change`,
-              name: `${input.name}: change`,
+              name: stackPipelineName(input.name, 'change'),
               steps: changePipelineSteps(autoApprove),
             });
             const destroy = await tx.pipelines.create({
@@ -146,7 +147,7 @@ export class StackService {
               projectId: input.projectId,
               stackId,
               givenId: `stack-${stackId}-destroy`,
-              name: `${input.name}: destroy`,
+              name: stackPipelineName(input.name, 'destroy'),
               steps: destroyPipelineSteps(autoApprove),
             });
             await tx.stacks.attachPipelines(stackId, {

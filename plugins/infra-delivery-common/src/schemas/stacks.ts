@@ -80,14 +80,28 @@ export const stackSchema = z
   .meta({ id: 'Stack' });
 export type Stack = z.infer<typeof stackSchema>;
 
+/** The pipelines every stack has: one for its changes, one to destroy it. */
+export const STACK_PIPELINE_KINDS = ['change', 'destroy'] as const;
+export type StackPipelineKind = (typeof STACK_PIPELINE_KINDS)[number];
+
+/** The name of a stack's pipeline of `kind`, made from the stack's name (`<name>: destroy`). */
+export function stackPipelineName(
+  stackName: string,
+  kind: StackPipelineKind,
+): string {
+  return `${stackName}: ${kind}`;
+}
+
 /**
- * A stack's name. Its change and destroy pipelines are named after it (`<name>: destroy`), and
- * a pipeline's name has at most 255 characters: a stack named with 255 was created on SQLite
- * and a 500 on PostgreSQL.
+ * A stack's name: short enough for its pipelines' names ({@link stackPipelineName}), which
+ * have at most 255 characters. A stack named with 255 was created on SQLite and a 500 on
+ * PostgreSQL.
  */
-export const STACK_PIPELINE_NAME_SUFFIXES = [': change', ': destroy'] as const;
 const stackNameSchema = nameSchema.max(
-  255 - Math.max(...STACK_PIPELINE_NAME_SUFFIXES.map(suffix => suffix.length)),
+  255 -
+    Math.max(
+      ...STACK_PIPELINE_KINDS.map(kind => stackPipelineName('', kind).length),
+    ),
 );
 
 export const createStackRequestSchema = requestBody(

@@ -2,7 +2,8 @@ import { createDeploymentRequestSchema } from './deployments';
 import { idSchema } from './primitives';
 import {
   createStackRequestSchema,
-  STACK_PIPELINE_NAME_SUFFIXES,
+  STACK_PIPELINE_KINDS,
+  stackPipelineName,
   updateStackRequestSchema,
 } from './stacks';
 
@@ -73,8 +74,10 @@ describe('request values both databases store alike', () => {
         data: { name: 'x'.repeat(longest + 1) },
       }).success,
     ).toBe(false);
-    for (const suffix of STACK_PIPELINE_NAME_SUFFIXES) {
-      expect(`${'x'.repeat(longest)}${suffix}`.length).toBeLessThanOrEqual(255);
+    for (const kind of STACK_PIPELINE_KINDS) {
+      expect(
+        stackPipelineName('x'.repeat(longest), kind).length,
+      ).toBeLessThanOrEqual(255);
     }
   });
 });
