@@ -321,10 +321,10 @@ describe('DeploymentsContent: Deploy', () => {
     );
   });
 
-  it('is disabled, saying why, for a service with no deployment here yet', async () => {
+  it('is disabled, naming the annotations a first deployment needs, for a service with no deployment yet', async () => {
     await renderTab([], () => placedDeployment('d1', 'IN_PROGRESS', 'web:1'));
-    expect(await deployDisabledReason()).toContain(
-      'No deployment of payments-api here says where it runs',
+    expect(await deployDisabledReason()).toBe(
+      "No deployment of payments-api yet: the first one takes where it goes from the entity's annotations. Its catalog entity lacks infra-delivery.io/project, infra-delivery.io/environment, infra-delivery.io/cloud-account and infra-delivery.io/region.",
     );
   });
 
