@@ -19,11 +19,15 @@ export const RunnerLabelsInput = ({
   onChange,
   schema,
   idSchema,
+  rawErrors,
 }: FieldExtensionComponentProps<string>) => (
   <RunnerLabelsField
     id={idSchema?.$id ?? 'runner-labels'}
     value={formData ?? ''}
     hint={schema.description ?? RUNNER_LABELS_HINT}
+    // After Next, the scaffolder lists what validateRunnerLabels found under the field: said
+    // once, not twice.
+    problemSaidBelow={(rawErrors?.length ?? 0) > 0}
     // Left empty, the property is left out: the review lists nothing and the action gets none.
     onChange={text => onChange(text.trim() ? text : undefined)}
   />

@@ -312,6 +312,19 @@ describe('RunnerLabelsInput', () => {
     expect(field).toHaveAttribute('aria-invalid', 'false');
   });
 
+  it('leaves the problem to the form once the form lists it under the field', async () => {
+    renderField(RunnerLabelsInput, {
+      rawErrors: ['"-bad" is not a label'],
+    });
+    const field = screen.getByRole('textbox', { name: 'Runner labels' });
+    await userEvent.type(field, '-bad');
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(
+      screen.queryByText(/is not a label: a letter/),
+    ).not.toBeInTheDocument();
+    expect(screen.queryByText('Where it goes')).not.toBeInTheDocument();
+  });
+
   it('keeps the form from its next step with labels the stack settings would refuse', () => {
     const errors: string[] = [];
     const validation = { addError: (message: string) => errors.push(message) };

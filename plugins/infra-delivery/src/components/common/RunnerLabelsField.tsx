@@ -12,6 +12,7 @@ export const RunnerLabelsField = ({
   value,
   hint,
   refused,
+  problemSaidBelow,
   onChange,
   onBlur,
 }: {
@@ -19,6 +20,8 @@ export const RunnerLabelsField = ({
   value: string;
   hint: string;
   refused?: string;
+  /** The form lists the field's errors under it already (the scaffolder's, after Next). */
+  problemSaidBelow?: boolean;
   onChange: (text: string) => void;
   onBlur?: () => void;
 }) => {
@@ -31,7 +34,7 @@ export const RunnerLabelsField = ({
       autoComplete="off"
       value={value}
       error={Boolean(problem)}
-      helperText={problem ?? hint}
+      helperText={problem ? !problemSaidBelow && problem : hint}
       onChange={event => onChange(event.target.value)}
       onBlur={onBlur}
     />
