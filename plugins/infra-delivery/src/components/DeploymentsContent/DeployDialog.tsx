@@ -8,10 +8,8 @@ import MenuItem from '@material-ui/core/MenuItem';
 import TextField from '@material-ui/core/TextField';
 import { useState } from 'react';
 import { DialogText } from '../common/DialogText';
-import { ErrorPanel } from '../common/ErrorPanel';
-import { DeployDialogFrame } from './DeployDialogFrame';
+import { DeployDialogFrame, ReviewEnd } from './DeployDialogFrame';
 import { descriptionProblemOf, problemOf, problemOrHint } from './deployFields';
-import { quoted } from './deploymentTitle';
 import { TaskDefinitionDiff } from './TaskDefinitionDiff';
 import { useDeployRequest } from './useDeployRequest';
 import { DescriptionField } from './DescriptionField';
@@ -179,12 +177,7 @@ export const DeployDialog = ({
               <TaskDefinitionDiff from={running} to={changed} />
             </Box>
           )}
-          {description.trim() && (
-            <DialogText paragraph>
-              It is named {quoted(description.trim())}.
-            </DialogText>
-          )}
-          {error && <ErrorPanel error={error} title="Deploy failed" />}
+          <ReviewEnd description={description} error={error} />
         </>
       ) : (
         <Box display="flex" flexDirection="column" style={{ gap: 16 }}>

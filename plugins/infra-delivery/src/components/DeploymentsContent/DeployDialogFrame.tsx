@@ -3,6 +3,9 @@ import DialogActions from '@material-ui/core/DialogActions';
 import DialogContent from '@material-ui/core/DialogContent';
 import DialogTitle from '@material-ui/core/DialogTitle';
 import { ReactNode, useId } from 'react';
+import { DialogText } from '../common/DialogText';
+import { ErrorPanel } from '../common/ErrorPanel';
+import { quoted } from './deploymentTitle';
 import { ButtonWithReason } from '../common/ButtonWithReason';
 import { DialogForm } from '../common/DialogForm';
 import { NoAnswerNote } from '../common/NoAnswerNote';
@@ -79,3 +82,21 @@ export const DeployDialogFrame = ({
     </PluginDialog>
   );
 };
+
+/** The end of a Deploy dialog's review: the name given, and the service's refusal. */
+export const ReviewEnd = ({
+  description,
+  error,
+}: {
+  description: string;
+  error: Error | undefined;
+}) => (
+  <>
+    {description.trim() && (
+      <DialogText paragraph>
+        It is named {quoted(description.trim())}.
+      </DialogText>
+    )}
+    {error && <ErrorPanel error={error} title="Deploy failed" />}
+  </>
+);

@@ -12,6 +12,7 @@ import {
 import { annotatedServiceEntity } from '../../__testUtils__/deploymentFixtures';
 import {
   deployDisabledReason,
+  deployFromReview,
   deploymentsOf,
   placedDeployment,
   reviewImage,
@@ -116,15 +117,7 @@ describe('DeploymentsContent: Deploy', () => {
     expect(confirm).toHaveTextContent(
       '+ "registry.example.com/payments-api:1.2.0"',
     );
-    expect(requestsTo('POST', '/deployments')).toHaveLength(0);
-    await userEvent.click(
-      within(confirm).getByRole('button', { name: 'Deploy' }),
-    );
-
-    await waitFor(() =>
-      expect(requestsTo('POST', '/deployments')).toHaveLength(1),
-    );
-    const [post] = requestsTo('POST', '/deployments');
+    const post = await deployFromReview(confirm, requestsTo);
     // Where the service's deployments go, and the image alone: the service keeps the rest.
     expect(post.body).toEqual({
       data: {

@@ -14,6 +14,7 @@ import {
 import { serviceEntity } from '../../__testUtils__/deploymentFixtures';
 import {
   deployDisabledReason,
+  deployFromReview,
   deploymentsOf,
   placedDeployment,
 } from '../../__testUtils__/deployButton';
@@ -200,15 +201,7 @@ describe('DeploymentsContent: the first deployment of a service', () => {
       within(confirm).getByText('app: registry.example.com/payments-api:1.0.0'),
     ).toBeInTheDocument();
     expect(confirm).toHaveTextContent('It is named “First release”.');
-    expect(requestsTo('POST', '/deployments')).toHaveLength(0);
-    await userEvent.click(
-      within(confirm).getByRole('button', { name: 'Deploy' }),
-    );
-
-    await waitFor(() =>
-      expect(requestsTo('POST', '/deployments')).toHaveLength(1),
-    );
-    const [post] = requestsTo('POST', '/deployments');
+    const post = await deployFromReview(confirm, requestsTo);
     // By id, as the service takes them: the annotations named the given ids.
     expect(post.body).toEqual({
       data: {

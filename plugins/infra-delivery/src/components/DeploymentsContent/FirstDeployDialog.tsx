@@ -7,10 +7,9 @@ import { useState } from 'react';
 import { DialogText } from '../common/DialogText';
 import { ErrorPanel } from '../common/ErrorPanel';
 import { ErrorText } from '../common/WarningText';
-import { DeployDialogFrame } from './DeployDialogFrame';
+import { DeployDialogFrame, ReviewEnd } from './DeployDialogFrame';
 import { descriptionProblemOf, problemOrHint } from './deployFields';
 import { DescriptionField } from './DescriptionField';
-import { quoted } from './deploymentTitle';
 import { FirstDeployPlace } from './firstDeployPlace';
 import {
   containerImages,
@@ -129,12 +128,7 @@ export const FirstDeployDialog = ({
               </li>
             ))}
           </Box>
-          {description.trim() && (
-            <DialogText paragraph>
-              It is named {quoted(description.trim())}.
-            </DialogText>
-          )}
-          {error && <ErrorPanel error={error} title="Deploy failed" />}
+          <ReviewEnd description={description} error={error} />
         </>
       ) : (
         <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
