@@ -3,6 +3,8 @@ import {
   carriesRunnerLabels,
   noRunnerWithLabelsReason,
   normalizeRunnerLabels,
+  runnerLabelsProblem,
+  typedRunnerLabels,
 } from './runnerLabels';
 
 describe('runner labels', () => {
@@ -25,6 +27,21 @@ describe('runner labels', () => {
       expect(requiredRunnerLabelsSchema.safeParse(bad).success).toBe(false);
     }
     expect(normalizeRunnerLabels(['b', 'a', 'b'])).toEqual(['a', 'b']);
+  });
+
+  it('reads typed labels, and says which one a runner could not carry', () => {
+    expect(typedRunnerLabels(' region=eu, env=prod env=prod ,')).toEqual([
+      'env=prod',
+      'region=eu',
+    ]);
+    expect(typedRunnerLabels('')).toEqual([]);
+    expect(runnerLabelsProblem('env=prod, aws:123/eu')).toBeUndefined();
+    expect(runnerLabelsProblem('')).toBeUndefined();
+    expect(runnerLabelsProblem('env=prod, -bad')).toBe(
+      '"-bad" is not a label: a letter or digit, then letters, digits or _ . : = / - (env=prod)',
+    );
+    const many = Array.from({ length: 33 }, (_, i) => `l${i}`).join(',');
+    expect(runnerLabelsProblem(many)).toBe('At most 32 labels');
   });
 
   it('names at most five runners’ labels', () => {

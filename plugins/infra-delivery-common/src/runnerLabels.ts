@@ -1,3 +1,8 @@
+import {
+  MAX_RUNNER_LABELS,
+  RUNNER_LABEL_PATTERN,
+} from './schemas/runnerLabels';
+
 /**
  * The one rule by which runner labels route work: a runner may claim a step whose stack
  * requires labels only if it carries every one of them (a stack that requires none: any
@@ -18,6 +23,31 @@ export function carriesRunnerLabels(
 /** Labels as stored and compared: each once, sorted. */
 export function normalizeRunnerLabels(labels: readonly string[]): string[] {
   return [...new Set(labels)].sort();
+}
+
+/**
+ * The runner labels a person typed, each once and sorted: separated by commas or spaces
+ * (`env=prod, region=eu`). The stack settings dialog, the template's field and the template's
+ * action read typed labels with it.
+ */
+export function typedRunnerLabels(text: string): string[] {
+  return normalizeRunnerLabels(text.split(/[\s,]+/).filter(Boolean));
+}
+
+/**
+ * Why typed runner labels cannot be required of a stack, or undefined when they can: what
+ * a person reads beside the field (the service's own rule is `requiredRunnerLabelsSchema`).
+ */
+export function runnerLabelsProblem(text: string): string | undefined {
+  const labels = typedRunnerLabels(text);
+  const bad = labels.find(label => !RUNNER_LABEL_PATTERN.test(label));
+  if (bad !== undefined) {
+    return `"${bad}" is not a label: a letter or digit, then letters, digits or _ . : = / - (env=prod)`;
+  }
+  if (labels.length > MAX_RUNNER_LABELS) {
+    return `At most ${MAX_RUNNER_LABELS} labels`;
+  }
+  return undefined;
 }
 
 /** Labels as people read them: `env=prod, region=eu`. */

@@ -27,6 +27,8 @@ export {
   validateEnvironmentChoice,
   CloudAccountPicker,
   CodeSourcePicker,
+  RunnerLabelsInput,
+  validateRunnerLabels,
 } from './components/ScaffolderFields';
 export type {
   EnvironmentChoice,

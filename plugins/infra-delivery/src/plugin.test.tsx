@@ -19,6 +19,7 @@ import {
   codeSourcePickerFormField,
   entityOverviewCard,
   environmentPickerFormField,
+  runnerLabelsFormField,
   infraDeliveryPlugin,
 } from './plugin';
 
@@ -190,13 +191,14 @@ describe('infraDeliveryPlugin', () => {
     const named = [...template.matchAll(/ui:field: (InfraDelivery\w+)/g)].map(
       match => match[1],
     );
-    expect(named).toHaveLength(3);
+    expect(named).toHaveLength(4);
 
     const { formFieldLoader } = FormFieldBlueprint.dataRefs;
     const loaders = [
       createExtensionTester(environmentPickerFormField).get(formFieldLoader),
       createExtensionTester(cloudAccountPickerFormField).get(formFieldLoader),
       createExtensionTester(codeSourcePickerFormField).get(formFieldLoader),
+      createExtensionTester(runnerLabelsFormField).get(formFieldLoader),
     ];
     const provided = await Promise.all(
       loaders.map(

@@ -226,7 +226,7 @@ export const entityOverviewCard = EntityCardBlueprint.make({
 
 /**
  * Template form fields: the project and environment, the cloud account and the code source of
- * a new stack, chosen by name (`ui:field: InfraDeliveryEnvironmentPicker` and the others in
+ * a new stack, chosen by name, and the runner labels it requires (`ui:field: InfraDeliveryEnvironmentPicker` and the others in
  * `components/ScaffolderFields/formFields.ts`). They attach to the scaffolder's form; an app
  * without the scaffolder has nothing for them to attach to and leaves them out.
  */
@@ -260,6 +260,16 @@ export const codeSourcePickerFormField = FormFieldBlueprint.make({
   },
 });
 
+export const runnerLabelsFormField = FormFieldBlueprint.make({
+  name: 'runner-labels',
+  params: {
+    field: () =>
+      import('./components/ScaffolderFields/formFields').then(
+        m => m.runnerLabelsField,
+      ),
+  },
+});
+
 /**
  * Infrastructure delivery in the portal.
  *
@@ -287,6 +297,7 @@ export const infraDeliveryPlugin = createFrontendPlugin({
     environmentPickerFormField,
     cloudAccountPickerFormField,
     codeSourcePickerFormField,
+    runnerLabelsFormField,
   ],
   routes: { root: rootRouteRef },
   externalRoutes: { createStack: createStackRouteRef },

@@ -974,6 +974,31 @@ describe.each(databases.eachSupportedId())(
             400,
           ),
         ).toBe('InfraDelivery:Request:VALIDATION_FAILED');
+        // A task definition ECS could not start: no container, or one without its image (the
+        // local driver would have rolled it). The refusal names the field.
+        for (const containerDefinitions of [
+          [],
+          [{ name: 'app' }],
+          [{ name: 'app', image: '' }],
+          [{ image: 'web:1' }],
+          [{ name: 'app', image: 'web:1' }, { name: 'sidecar' }],
+        ]) {
+          const refused = await deploy(w, {
+            taskDefinition: { family: 'web', containerDefinitions },
+          });
+          expect(errorCode(refused, 400)).toBe(
+            'InfraDelivery:Request:VALIDATION_FAILED',
+          );
+          expect(JSON.stringify(refused.body.details)).toContain(
+            'body.data.taskDefinition: containerDefinitions: at least one container, each with a name and an image',
+          );
+        }
+        expect(
+          await api.get(
+            '/deployments?serviceRef=web&clusterRef=main',
+            w.owner.token,
+          ),
+        ).toMatchObject({ body: { data: [] } });
         expect(
           errorCode(
             await deploy(w, { cloudAccountId: other.cloudAccountId }),

@@ -228,8 +228,30 @@ export const deploymentSchema = z
   .meta({ id: 'Deployment' });
 export type Deployment = z.infer<typeof deploymentSchema>;
 
-/** A task definition as RegisterTaskDefinition takes it. */
-const taskDefinitionInputSchema = z
+/** An image reference as a container definition names it: `registry/repository:tag`. */
+const imageReferenceSchema = z
+  .string()
+  .min(1)
+  .max(1024)
+  .regex(/^[^\s]+$/, 'an image reference without spaces');
+
+/** A container of a task definition that ECS can start: one with a name and an image. */
+function isStartableContainer(container: unknown): boolean {
+  if (!container || typeof container !== 'object') return false;
+  const { name, image } = container as Record<string, unknown>;
+  return (
+    typeof name === 'string' &&
+    name.length > 0 &&
+    imageReferenceSchema.safeParse(image).success
+  );
+}
+
+/**
+ * A task definition as RegisterTaskDefinition takes it: a family, and at least one container,
+ * each with a name and an image (what ECS refuses to register without). The other fields are
+ * ECS's to check.
+ */
+export const taskDefinitionInputSchema = z
   .record(z.string(), z.unknown())
   .refine(
     definition =>
@@ -240,6 +262,16 @@ const taskDefinitionInputSchema = z
   .refine(definition => Array.isArray(definition.containerDefinitions), {
     message: 'containerDefinitions: an array',
   })
+  .refine(
+    definition =>
+      !Array.isArray(definition.containerDefinitions) ||
+      (definition.containerDefinitions.length > 0 &&
+        definition.containerDefinitions.every(isStartableContainer)),
+    {
+      message:
+        'containerDefinitions: at least one container, each with a name and an image (an image reference without spaces)',
+    },
+  )
   .refine(definition => JSON.stringify(definition).length <= 64_000, {
     message: 'at most 64 kB of JSON',
   })
@@ -250,11 +282,7 @@ const taskDefinitionInputSchema = z
 /** A new image for one container of the service's current task definition. */
 export const containerImageReleaseSchema = z
   .object({
-    image: z
-      .string()
-      .min(1)
-      .max(1024)
-      .regex(/^[^\s]+$/, 'an image reference without spaces'),
+    image: imageReferenceSchema,
     containerName: z
       .string()
       .min(1)

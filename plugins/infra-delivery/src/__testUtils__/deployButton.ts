@@ -46,3 +46,24 @@ export async function reviewImage(image: string): Promise<HTMLElement> {
   await userEvent.click(within(dialog).getByRole('button', { name: 'Review' }));
   return screen.findByRole('dialog', { name: /^Deploy .* to payments-api\?$/ });
 }
+
+/**
+ * Presses Deploy in a Deploy dialog's review (`confirm`) and returns the one POST /deployments
+ * it sends, as `requestsTo` recorded it.
+ */
+export async function deployFromReview(
+  confirm: HTMLElement,
+  requestsTo: (
+    method: string,
+    path: string,
+  ) => { body?: unknown; headers: Headers }[],
+) {
+  expect(requestsTo('POST', '/deployments')).toHaveLength(0);
+  await userEvent.click(
+    within(confirm).getByRole('button', { name: 'Deploy' }),
+  );
+  await waitFor(() =>
+    expect(requestsTo('POST', '/deployments')).toHaveLength(1),
+  );
+  return requestsTo('POST', '/deployments')[0];
+}

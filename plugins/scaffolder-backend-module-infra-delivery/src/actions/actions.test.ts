@@ -118,6 +118,34 @@ describe('infra-delivery:stack:create', () => {
     );
   });
 
+  it('requires the runner labels typed in the template’s field, or given as a list, each once', async () => {
+    const bodies = async (runnerLabels?: string | string[]) => {
+      const { clients, calls } = fakeClients({
+        createStack: () => ({ data: stack }),
+      });
+      const ctx = createMockActionContext({
+        input: {
+          projectId: 'proj',
+          environmentId: 'env',
+          name: 'Network',
+          runnerLabels,
+        },
+      });
+      await createStackAction({ clients }).handler(ctx as any);
+      return calls[0].request.body.data;
+    };
+    expect(await bodies('region=eu, env=prod env=prod')).toMatchObject({
+      runnerLabels: ['env=prod', 'region=eu'],
+    });
+    expect(await bodies(['vpc', 'env=prod'])).toMatchObject({
+      runnerLabels: ['env=prod', 'vpc'],
+    });
+    // None typed: any runner, as a stack created without the field.
+    for (const none of [undefined, '', ' ', []]) {
+      expect(await bodies(none)).not.toHaveProperty('runnerLabels');
+    }
+  });
+
   it('fails with the API’s error when the service refuses the input', async () => {
     const { clients } = fakeClients({
       createStack: () => {

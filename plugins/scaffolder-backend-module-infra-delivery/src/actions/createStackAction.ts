@@ -1,5 +1,9 @@
 import { createTemplateAction } from '@backstage/plugin-scaffolder-node';
-import { portalPages } from '@infra-delivery/plugin-infra-delivery-common';
+import {
+  normalizeRunnerLabels,
+  portalPages,
+  typedRunnerLabels,
+} from '@infra-delivery/plugin-infra-delivery-common';
 import { InfraDeliveryClientFactory } from './clients';
 import { pageForLog } from './portalUrl';
 
@@ -73,6 +77,13 @@ export function createStackAction(options: {
             .boolean()
             .optional()
             .describe('Apply plans without a person approving them'),
+        runnerLabels: z =>
+          z
+            .union([z.array(z.string()), z.string()])
+            .optional()
+            .describe(
+              'Labels a runner must carry to plan and apply the stack (e.g. env=prod): a list, or one text with the labels separated by commas or spaces (the InfraDeliveryRunnerLabels field gives that); none or empty: any runner',
+            ),
       },
       output: {
         stackId: z => z.string().describe('Id of the new stack'),
@@ -91,6 +102,11 @@ export function createStackAction(options: {
     },
     async handler(ctx) {
       const client = options.clients(await ctx.getInitiatorCredentials());
+      // Typed in the template's field, or a list the service checks label by label.
+      const runnerLabels =
+        typeof ctx.input.runnerLabels === 'string'
+          ? typedRunnerLabels(ctx.input.runnerLabels)
+          : normalizeRunnerLabels(ctx.input.runnerLabels ?? []);
       const stack = await ctx.checkpoint({
         key: 'infra-delivery-create-stack',
         fn: async () => {
@@ -106,6 +122,7 @@ export function createStackAction(options: {
                 path: ctx.input.path,
                 cloudAccountId: ctx.input.cloudAccountId,
                 autoApprove: ctx.input.autoApprove,
+                ...(runnerLabels.length > 0 && { runnerLabels }),
               },
             },
           });

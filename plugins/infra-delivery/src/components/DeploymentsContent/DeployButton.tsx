@@ -6,18 +6,23 @@ import { useState } from 'react';
 import { ButtonWithReason } from '../common/ButtonWithReason';
 import { ActionGate } from '../common/useCanExecuteRuns';
 import { DeployDialog, DeployTarget } from './DeployDialog';
+import { FirstDeployDialog } from './FirstDeployDialog';
+import { FirstDeployPlace } from './firstDeployPlace';
 
 /**
- * The Deployments tab's Deploy: a new image of the service, through {@link DeployDialog}.
- * Shown disabled, saying why, where the person may not deploy (the portal's policy, their
- * role), while another deployment is under way, or where the tab does not know where the
- * service's deployments go (no deployment with an environment yet); nothing until the
+ * The Deployments tab's Deploy: a new image of the service, through {@link DeployDialog}, or,
+ * for a service with no deployment here yet, its first release through
+ * {@link FirstDeployDialog}, where the entity's annotations say it goes. Shown disabled, saying
+ * why, where the person may not deploy (the portal's policy, their role), while another
+ * deployment is under way, or where neither an earlier deployment nor the annotations say
+ * where the service runs (the reason names the annotations missing); nothing until the
  * permission is known.
  */
 export const DeployButton = ({
   gate,
   busyReason,
   target,
+  firstDeploy,
   running,
   serviceName,
   clusterName,
@@ -28,6 +33,8 @@ export const DeployButton = ({
   busyReason?: string;
   /** Where earlier deployments of the service went, when one is known. */
   target?: DeployTarget;
+  /** Without `target`: where the annotations say a first deployment goes, or why they do not. */
+  firstDeploy: { place: FirstDeployPlace } | { reason: string };
   running?: TaskDefinitionSnapshot;
   serviceName: string;
   clusterName: string;
@@ -35,12 +42,13 @@ export const DeployButton = ({
 }) => {
   const [open, setOpen] = useState(false);
   if (!gate.allowed && !gate.reason) return null;
+  const first = target ? undefined : firstDeploy;
   const disabledReason =
-    gate.reason ??
-    busyReason ??
-    (target
-      ? undefined
-      : `No deployment of ${serviceName} here says where it runs (cloud account, environment): the first one starts from a pipeline's container.deploy step or POST /deployments.`);
+    gate.reason ?? busyReason ?? (first && 'reason' in first && first.reason);
+  const started = (deployment: Deployment) => {
+    setOpen(false);
+    onStarted(deployment);
+  };
   return (
     <>
       <ButtonWithReason
@@ -48,7 +56,7 @@ export const DeployButton = ({
         color="primary"
         aria-label={`Deploy to ${serviceName}`}
         disabled={Boolean(disabledReason)}
-        disabledReason={disabledReason}
+        disabledReason={disabledReason || undefined}
         onClick={() => setOpen(true)}
       >
         Deploy
@@ -60,10 +68,14 @@ export const DeployButton = ({
           target={target}
           running={running}
           onClose={() => setOpen(false)}
-          onStarted={deployment => {
-            setOpen(false);
-            onStarted(deployment);
-          }}
+          onStarted={started}
+        />
+      )}
+      {open && first && 'place' in first && (
+        <FirstDeployDialog
+          place={first.place}
+          onClose={() => setOpen(false)}
+          onStarted={started}
         />
       )}
     </>

@@ -1,34 +1,18 @@
-import { useApi } from '@backstage/frontend-plugin-api';
 import {
   containerImageReleaseSchema,
   Deployment,
-  descriptionSchema,
   TaskDefinitionSnapshot,
 } from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
-import Button from '@material-ui/core/Button';
-import DialogActions from '@material-ui/core/DialogActions';
-import DialogContent from '@material-ui/core/DialogContent';
-import DialogTitle from '@material-ui/core/DialogTitle';
 import MenuItem from '@material-ui/core/MenuItem';
 import TextField from '@material-ui/core/TextField';
-import { useId, useState } from 'react';
-import { infraDeliveryApiRef } from '../../api';
-import { useAttemptKey } from '../common/attemptKey';
-import { ButtonWithReason } from '../common/ButtonWithReason';
-import { DialogForm } from '../common/DialogForm';
+import { useState } from 'react';
 import { DialogText } from '../common/DialogText';
-import { ErrorPanel } from '../common/ErrorPanel';
-import { ErrorText } from '../common/WarningText';
-import { NoAnswerNote } from '../common/NoAnswerNote';
-import { PluginDialog } from '../common/PluginDialog';
-import { useSubmission } from '../common/useSubmission';
-import {
-  fieldErrorsOf,
-  readableIssue,
-} from '../OrganizationSettings/fieldErrors';
-import { quoted } from './deploymentTitle';
+import { DeployDialogFrame, ReviewEnd } from './DeployDialogFrame';
+import { descriptionProblemOf, problemOf, problemOrHint } from './deployFields';
 import { TaskDefinitionDiff } from './TaskDefinitionDiff';
+import { useDeployRequest } from './useDeployRequest';
+import { DescriptionField } from './DescriptionField';
 
 /** Where a new deployment of the service goes: as its earlier deployments went. */
 export type DeployTarget = Pick<
@@ -76,35 +60,6 @@ const FIELD_OF_PATH: Record<string, string> = {
   'image.image': 'image',
   description: 'description',
 };
-const FIELDS = Object.values(FIELD_OF_PATH);
-const fieldOfPath = (path: string): string | undefined => FIELD_OF_PATH[path];
-
-/**
- * A field's problem under it with an error icon, or else its hint. The field is marked
- * invalid (its underline red, `aria-invalid`), but its label and the text under it keep their
- * colours: MUI's red text on the dialog is below the contrast axe-core asks for.
- */
-function problemOrHint(problem: string | undefined, hint: string) {
-  return {
-    error: Boolean(problem),
-    helperText: problem ? <ErrorText>{problem}</ErrorText> : hint,
-    InputLabelProps: { error: false },
-    FormHelperTextProps: { error: false },
-  };
-}
-
-/** The first problem the service's own rules find in `value`, worded for a person. */
-function problemOf(
-  schema: {
-    safeParse: (value: unknown) => {
-      error?: { issues: { message: string }[] };
-    };
-  },
-  value: unknown,
-): string | undefined {
-  const issue = schema.safeParse(value).error?.issues[0];
-  return issue && readableIssue(issue.message);
-}
 
 /**
  * Deploys a new image of the service (`POST /deployments` with `image`): the release that runs
@@ -131,8 +86,6 @@ export const DeployDialog = ({
   onClose: () => void;
   onStarted: (deployment: Deployment) => void;
 }) => {
-  const client = useApi(infraDeliveryApiRef);
-  const titleId = useId();
   const containers = containersOf(running);
   const [containerName, setContainerName] = useState(
     containers.length === 1 ? containers[0].name : '',
@@ -149,60 +102,33 @@ export const DeployDialog = ({
     (container && wanted === container.image
       ? 'This image runs now: give the new one'
       : undefined);
-  const descriptionProblem = description.trim()
-    ? problemOf(descriptionSchema, description.trim())
-    : undefined;
+  const descriptionProblem = descriptionProblemOf(description);
   const containerProblem =
     containers.length > 1 && !container ? 'Choose a container' : undefined;
-  const complete = !imageProblem && !descriptionProblem && !containerProblem;
 
   const release = {
     image: wanted,
     ...(containers.length > 1 && { containerName }),
   };
-  const request = JSON.stringify([release, description.trim()]);
-  const attempt = useAttemptKey(request);
-  // What the service refused of the request as it was sent, by field: said beside the fields,
-  // until they change.
-  const [refusal, setRefusal] = useState<{
-    request: string;
-    fields: Record<string, string>;
-  }>();
-  const refused = refusal?.request === request ? refusal.fields : undefined;
-  const { busy, error, submit, silentFor } = useSubmission(
-    async () => {
-      const sent = request;
-      const { data } = await client
-        .call('createDeployment', {
-          body: {
-            data: {
-              cloudAccountId: target.cloudAccountId,
-              region: target.region,
-              environmentId: target.environmentId!,
-              ...(target.moduleInstanceId && {
-                moduleInstanceId: target.moduleInstanceId,
-              }),
-              clusterRef: target.clusterRef,
-              serviceRef: target.serviceRef,
-              image: release,
-              ...(description.trim() && { description: description.trim() }),
-            },
-          },
-          idempotencyKey: attempt.idempotencyKey,
-        })
-        .catch(refusedError => {
-          const fields = fieldErrorsOf(refusedError, FIELDS, fieldOfPath);
-          if (!fields) throw refusedError;
-          // Back to the form, the refusal beside the fields it names.
-          setRefusal({ request: sent, fields });
-          setReviewing(false);
-          return { data: undefined };
-        });
-      if (data) onStarted(data);
-    },
-    { what: 'Deploy' },
-  );
-  const canClose = !busy || silentFor !== undefined;
+  const { refused, busy, error, submit, silentFor } = useDeployRequest({
+    request: JSON.stringify([release, description.trim()]),
+    body: () => ({
+      cloudAccountId: target.cloudAccountId,
+      region: target.region,
+      environmentId: target.environmentId!,
+      ...(target.moduleInstanceId && {
+        moduleInstanceId: target.moduleInstanceId,
+      }),
+      clusterRef: target.clusterRef,
+      serviceRef: target.serviceRef,
+      image: release,
+      ...(description.trim() && { description: description.trim() }),
+    }),
+    fieldOfPath: FIELD_OF_PATH,
+    // Back to the form, the refusal beside the fields it names.
+    onRefused: () => setReviewing(false),
+    onStarted,
+  });
   const shownImageProblem = touched ? imageProblem : undefined;
 
   const changed: TaskDefinitionSnapshot | undefined =
@@ -218,132 +144,96 @@ export const DeployDialog = ({
     } as TaskDefinitionSnapshot);
 
   return (
-    <PluginDialog
-      open
-      fullWidth
-      maxWidth="sm"
-      onClose={() => canClose && onClose()}
-      aria-labelledby={titleId}
+    <DeployDialogFrame
+      title={
+        reviewing
+          ? `Deploy ${imageName(wanted)} to ${serviceName}?`
+          : `Deploy to ${serviceName}`
+      }
+      reviewing={reviewing}
+      reviewProblem={
+        containerProblem ??
+        imageProblem ??
+        descriptionProblem ??
+        (refused && 'Change what the service refused')
+      }
+      busy={busy}
+      silentFor={silentFor}
+      onReview={() => setReviewing(true)}
+      onBack={() => setReviewing(false)}
+      onDeploy={submit}
+      onClose={onClose}
     >
-      <DialogForm
-        canSubmit={reviewing ? !busy : complete && !refused}
-        onSubmit={() => (reviewing ? submit() : setReviewing(true))}
-      >
-        <DialogTitle id={titleId}>
-          {reviewing
-            ? `Deploy ${imageName(wanted)} to ${serviceName}?`
-            : `Deploy to ${serviceName}`}
-        </DialogTitle>
-        <DialogContent>
-          {reviewing ? (
-            <>
-              <DialogText paragraph>
-                A new deployment of {serviceName} in cluster {clusterName} rolls{' '}
-                {running
-                  ? 'the release that runs now with the new image:'
-                  : `the task definition the service runs now, with image ${wanted}.`}
-              </DialogText>
-              {changed && (
-                <Box mb={2}>
-                  <TaskDefinitionDiff from={running} to={changed} />
-                </Box>
-              )}
-              {description.trim() && (
-                <DialogText paragraph>
-                  It is named {quoted(description.trim())}.
-                </DialogText>
-              )}
-              {error && <ErrorPanel error={error} title="Deploy failed" />}
-            </>
-          ) : (
-            <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
-              <DialogText>
-                The release that runs now, with a new image in one container:
-                every other setting stays.
-              </DialogText>
-              {containers.length > 1 && (
-                <TextField
-                  id="deploy-container"
-                  select
-                  required
-                  label="Container"
-                  value={containerName}
-                  onChange={event => {
-                    setContainerName(event.target.value);
-                    setImage(
-                      containers.find(c => c.name === event.target.value)
-                        ?.image ?? image,
-                    );
-                  }}
-                >
-                  {containers.map(c => (
-                    <MenuItem key={c.name} value={c.name}>
-                      {c.name}
-                    </MenuItem>
-                  ))}
-                </TextField>
-              )}
-              <TextField
-                id="deploy-image"
-                label="Image"
-                required
-                autoComplete="off"
-                value={image}
-                {...problemOrHint(
-                  shownImageProblem ?? refused?.image,
-                  container
-                    ? `Running now: ${container.image}`
-                    : 'The whole reference: registry/repository:tag',
-                )}
-                onChange={event => {
-                  setTouched(true);
-                  setImage(event.target.value);
-                }}
-              />
-              <TextField
-                id="deploy-description"
-                label="Description"
-                autoComplete="off"
-                value={description}
-                {...problemOrHint(
-                  descriptionProblem ?? refused?.description,
-                  `Its name in the history; without one “Deploy ${
-                    imageName(wanted) || '<image>'
-                  } to ${serviceName}”`,
-                )}
-                onChange={event => setDescription(event.target.value)}
-              />
+      {reviewing ? (
+        <>
+          <DialogText paragraph>
+            A new deployment of {serviceName} in cluster {clusterName} rolls{' '}
+            {running
+              ? 'the release that runs now with the new image:'
+              : `the task definition the service runs now, with image ${wanted}.`}
+          </DialogText>
+          {changed && (
+            <Box mb={2}>
+              <TaskDefinitionDiff from={running} to={changed} />
             </Box>
           )}
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => onClose()} disabled={!canClose}>
-            Cancel
-          </Button>
-          {reviewing && (
-            <Button onClick={() => setReviewing(false)} disabled={busy}>
-              Back
-            </Button>
+          <ReviewEnd description={description} error={error} />
+        </>
+      ) : (
+        <Box display="flex" flexDirection="column" style={{ gap: 16 }}>
+          <DialogText>
+            The release that runs now, with a new image in one container: every
+            other setting stays.
+          </DialogText>
+          {containers.length > 1 && (
+            <TextField
+              id="deploy-container"
+              select
+              required
+              label="Container"
+              value={containerName}
+              onChange={event => {
+                setContainerName(event.target.value);
+                setImage(
+                  containers.find(c => c.name === event.target.value)?.image ??
+                    image,
+                );
+              }}
+            >
+              {containers.map(c => (
+                <MenuItem key={c.name} value={c.name}>
+                  {c.name}
+                </MenuItem>
+              ))}
+            </TextField>
           )}
-          <ButtonWithReason
-            type="submit"
-            color="primary"
-            variant="contained"
-            disabled={reviewing ? busy : !complete || Boolean(refused)}
-            disabledReason={
-              reviewing
-                ? undefined
-                : containerProblem ??
-                  imageProblem ??
-                  descriptionProblem ??
-                  (refused && 'Change what the service refused')
-            }
-          >
-            {reviewing ? 'Deploy' : 'Review'}
-          </ButtonWithReason>
-        </DialogActions>
-        <NoAnswerNote silentFor={silentFor} />
-      </DialogForm>
-    </PluginDialog>
+          <TextField
+            id="deploy-image"
+            label="Image"
+            required
+            autoComplete="off"
+            value={image}
+            {...problemOrHint(
+              shownImageProblem ?? refused?.image,
+              container
+                ? `Running now: ${container.image}`
+                : 'The whole reference: registry/repository:tag',
+            )}
+            onChange={event => {
+              setTouched(true);
+              setImage(event.target.value);
+            }}
+          />
+          <DescriptionField
+            value={description}
+            problem={descriptionProblem ?? refused?.description}
+            defaultName={`Deploy ${
+              imageName(wanted) || '<image>'
+            } to ${serviceName}`}
+            onChange={setDescription}
+          />
+        </Box>
+      )}
+    </DeployDialogFrame>
   );
 };

@@ -12,6 +12,7 @@ import {
 import { annotatedServiceEntity } from '../../__testUtils__/deploymentFixtures';
 import {
   deployDisabledReason,
+  deployFromReview,
   deploymentsOf,
   placedDeployment,
   reviewImage,
@@ -116,15 +117,7 @@ describe('DeploymentsContent: Deploy', () => {
     expect(confirm).toHaveTextContent(
       '+ "registry.example.com/payments-api:1.2.0"',
     );
-    expect(requestsTo('POST', '/deployments')).toHaveLength(0);
-    await userEvent.click(
-      within(confirm).getByRole('button', { name: 'Deploy' }),
-    );
-
-    await waitFor(() =>
-      expect(requestsTo('POST', '/deployments')).toHaveLength(1),
-    );
-    const [post] = requestsTo('POST', '/deployments');
+    const post = await deployFromReview(confirm, requestsTo);
     // Where the service's deployments go, and the image alone: the service keeps the rest.
     expect(post.body).toEqual({
       data: {
@@ -321,10 +314,10 @@ describe('DeploymentsContent: Deploy', () => {
     );
   });
 
-  it('is disabled, saying why, for a service with no deployment here yet', async () => {
+  it('is disabled, naming the annotations a first deployment needs, for a service with no deployment yet', async () => {
     await renderTab([], () => placedDeployment('d1', 'IN_PROGRESS', 'web:1'));
-    expect(await deployDisabledReason()).toContain(
-      'No deployment of payments-api here says where it runs',
+    expect(await deployDisabledReason()).toBe(
+      "No deployment of payments-api yet: the first one takes where it goes from the entity's annotations. Its catalog entity lacks infra-delivery.io/project, infra-delivery.io/environment, infra-delivery.io/cloud-account and infra-delivery.io/region.",
     );
   });
 

@@ -701,11 +701,11 @@ describe('DeploymentsContent', () => {
     expect(
       await screen.findByText('No deployments of this service yet.'),
     ).toBeInTheDocument();
-    // And how one comes to be: the tab has no button that starts one.
+    // And how one comes to be: Deploy, a pipeline's step or the API.
     expect(
-      screen.getByText(/starts from a pipeline run's deploy step/),
+      screen.getByText(/The first one starts with Deploy/),
     ).toHaveTextContent(
-      '(container.deploy) or through the API (POST /deployments)',
+      "a whole task definition, where the entity's annotations say the service runs), from a pipeline run's deploy step (container.deploy) or through the API (POST /deployments)",
     );
     expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
   });

@@ -5,7 +5,10 @@ import {
 import { ANNOTATION_ECS_SERVICE } from '@infra-delivery/plugin-infra-delivery-common';
 import { DeploymentsView } from './DeploymentsView';
 
-/** Deployments of the entity's ECS service (`infra-delivery.io/ecs-service`). */
+/**
+ * Deployments of the entity's ECS service (`infra-delivery.io/ecs-service`); its other
+ * annotations say where a first deployment goes.
+ */
 export const DeploymentsContent = () => {
   const { entity } = useEntity();
   const [clusterRef, serviceRef] = (
@@ -14,5 +17,11 @@ export const DeploymentsContent = () => {
   if (!clusterRef || !serviceRef) {
     return <MissingAnnotationEmptyState annotation={ANNOTATION_ECS_SERVICE} />;
   }
-  return <DeploymentsView clusterRef={clusterRef} serviceRef={serviceRef} />;
+  return (
+    <DeploymentsView
+      clusterRef={clusterRef}
+      serviceRef={serviceRef}
+      annotations={entity.metadata.annotations ?? {}}
+    />
+  );
 };

@@ -21,6 +21,7 @@ import {
 } from '../common/useCanExecuteRuns';
 import { DeployButton } from './DeployButton';
 import { deployTargetOf } from './DeployDialog';
+import { firstDeployPlaceOf } from './firstDeployPlace';
 import { useLiveDeployments } from '../common/useLiveDeployments';
 import { useLiveLoad } from '../common/useLiveLoad';
 import { useLivePolling } from '../common/useLivePolling';
@@ -83,9 +84,12 @@ const FALLBACK_REFRESH_MS = 15_000;
 export const DeploymentsView = ({
   clusterRef,
   serviceRef,
+  annotations,
 }: {
   clusterRef: string;
   serviceRef: string;
+  /** The entity's: where a first deployment goes. */
+  annotations: Record<string, string>;
 }) => {
   const client = useApi(infraDeliveryApiRef);
   const canContinue = useCanExecuteRuns();
@@ -424,6 +428,10 @@ export const DeploymentsView = ({
             gate={deployGate}
             busyReason={busyReason || undefined}
             target={target && deployTargetOf(target)}
+            firstDeploy={firstDeployPlaceOf(annotations, {
+              clusterRef,
+              serviceRef,
+            })}
             running={current?.data.deployedTaskDefinition}
             serviceName={serviceRef}
             clusterName={clusterRef}
@@ -442,11 +450,13 @@ export const DeploymentsView = ({
           emptyContent={
             <CardBody>
               <Typography>No deployments of this service yet.</Typography>
-              {/* What to do next: Deploy needs a deployment to learn where the service runs. */}
+              {/* What to do next: how the first deployment comes to be. */}
               <Typography variant="body2" color="textSecondary">
-                The first deployment starts from a pipeline run's deploy step
-                (container.deploy) or through the API (POST /deployments); it
-                shows here as it rolls out, and Deploy then rolls new images.
+                The first one starts with Deploy (a whole task definition, where
+                the entity's annotations say the service runs), from a pipeline
+                run's deploy step (container.deploy) or through the API (POST
+                /deployments). It shows here as it rolls out; Deploy then rolls
+                new images of it.
               </Typography>
             </CardBody>
           }

@@ -18,6 +18,7 @@ import {
   validateEnvironmentChoice,
 } from './EnvironmentPicker';
 import { CloudAccountPicker, CodeSourcePicker } from './resourcePickers';
+import { RunnerLabelsInput, validateRunnerLabels } from './RunnerLabelsInput';
 
 const named = (id: string, givenId: string, name: string) => ({
   id,
@@ -287,5 +288,54 @@ describe('CloudAccountPicker and CodeSourcePicker', () => {
     ).toHaveTextContent('Production · 123456789012');
     await choose(/^Cloud account/, 'No cloud account');
     expect(values.at(-1)).toBeUndefined();
+  });
+});
+
+describe('RunnerLabelsInput', () => {
+  setupInfraDeliveryServer();
+
+  it('gives the labels as typed, says under itself what a runner could not carry, and nothing when emptied', async () => {
+    const values = renderField(RunnerLabelsInput);
+    const field = screen.getByRole('textbox', { name: 'Runner labels' });
+    // The property's description is the hint until something is wrong.
+    expect(screen.getByText('Where it goes')).toBeInTheDocument();
+    await userEvent.type(field, 'env=prod, -bad');
+    expect(values[values.length - 1]).toBe('env=prod, -bad');
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(
+      screen.getByText(
+        '"-bad" is not a label: a letter or digit, then letters, digits or _ . : = / - (env=prod)',
+      ),
+    ).toBeInTheDocument();
+    await userEvent.clear(field);
+    expect(values[values.length - 1]).toBeUndefined();
+    expect(field).toHaveAttribute('aria-invalid', 'false');
+  });
+
+  it('leaves the problem to the form once the form lists it under the field', async () => {
+    renderField(RunnerLabelsInput, {
+      rawErrors: ['"-bad" is not a label'],
+    });
+    const field = screen.getByRole('textbox', { name: 'Runner labels' });
+    await userEvent.type(field, '-bad');
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(
+      screen.queryByText(/is not a label: a letter/),
+    ).not.toBeInTheDocument();
+    expect(screen.queryByText('Where it goes')).not.toBeInTheDocument();
+  });
+
+  it('keeps the form from its next step with labels the stack settings would refuse', () => {
+    const errors: string[] = [];
+    const validation = { addError: (message: string) => errors.push(message) };
+    const validate = (text: string | undefined) =>
+      validateRunnerLabels(text as string, validation as never, {} as never);
+    validate(undefined);
+    validate('env=prod region=eu');
+    expect(errors).toEqual([]);
+    validate('env prod,a b,c=d e,f!');
+    expect(errors).toEqual([
+      '"f!" is not a label: a letter or digit, then letters, digits or _ . : = / - (env=prod)',
+    ]);
   });
 });

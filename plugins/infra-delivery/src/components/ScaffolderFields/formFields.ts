@@ -4,6 +4,7 @@ import {
   validateEnvironmentChoice,
 } from './EnvironmentPicker';
 import { CloudAccountPicker, CodeSourcePicker } from './resourcePickers';
+import { RunnerLabelsInput, validateRunnerLabels } from './RunnerLabelsInput';
 
 /**
  * The template form fields, by the `ui:field` names templates use (see
@@ -23,4 +24,10 @@ export const cloudAccountPickerField = createFormField({
 export const codeSourcePickerField = createFormField({
   name: 'InfraDeliveryCodeSourcePicker',
   component: CodeSourcePicker,
+});
+
+export const runnerLabelsField = createFormField({
+  name: 'InfraDeliveryRunnerLabels',
+  component: RunnerLabelsInput,
+  validation: validateRunnerLabels,
 });

@@ -1,6 +1,9 @@
 import { Progress } from '@backstage/core-components';
 import { useApi } from '@backstage/frontend-plugin-api';
-import { Stack } from '@infra-delivery/plugin-infra-delivery-common';
+import {
+  runnerLabelsProblem,
+  Stack,
+} from '@infra-delivery/plugin-infra-delivery-common';
 import Box from '@material-ui/core/Box';
 import Checkbox from '@material-ui/core/Checkbox';
 import FormControlLabel from '@material-ui/core/FormControlLabel';
@@ -17,13 +20,13 @@ import { fieldErrorsOf } from '../OrganizationSettings/fieldErrors';
 import {
   changedSettings,
   intervalProblem,
-  runnerLabelsProblem,
   settingsChange,
   settingsFormOf,
   STACK_SETTING_LABELS,
   StackSettingsForm,
 } from './stackSettings';
 import { DialogText } from '../common/DialogText';
+import { RunnerLabelsField } from '../common/RunnerLabelsField';
 
 /** Code sources and cloud accounts read for the choices; an organization rarely has more. */
 const CHOICES_PAGE = 500;
@@ -217,18 +220,12 @@ export const StackSettingsDialog = ({
           }
           onChange={event => set('driftCheckIntervalHours', event.target.value)}
         />
-        <TextField
+        <RunnerLabelsField
           id={`${formId}-runner-labels`}
-          label="Runner labels"
-          placeholder="env=prod"
           value={form.runnerLabels}
-          error={Boolean(labelsProblem ?? refused?.runnerLabels)}
-          helperText={
-            labelsProblem ??
-            refused?.runnerLabels ??
-            'Only a runner started with all of these (--labels env=prod) plans and applies the stack, also runs waiting now; empty: any runner'
-          }
-          onChange={event => set('runnerLabels', event.target.value)}
+          refused={refused?.runnerLabels}
+          hint="Only a runner started with all of these (--labels env=prod) plans and applies the stack, also runs waiting now; empty: any runner"
+          onChange={text => set('runnerLabels', text)}
         />
         <div>
           <FormControlLabel

@@ -2,7 +2,6 @@ import { stack } from '../../__testUtils__/infraDeliveryTestKit';
 import {
   changedSettings,
   intervalProblem,
-  runnerLabelsProblem,
   settingsChange,
   settingsFormOf,
 } from './stackSettings';
@@ -34,13 +33,6 @@ describe('runner labels in the settings', () => {
       runnerLabels: [],
     });
     expect(changedSettings({ runnerLabels: [] })).toBe('runner labels');
-  });
-
-  it('says which typed label a runner could not carry', () => {
-    expect(runnerLabelsProblem('env=prod, aws:123/eu')).toBeUndefined();
-    expect(runnerLabelsProblem('env=prod, -bad')).toBe(
-      '"-bad" is not a label: a letter or digit, then letters, digits or _ . : = / - (env=prod)',
-    );
   });
 });
 

@@ -1,13 +1,12 @@
 import {
   MAX_DRIFT_CHECK_INTERVAL_HOURS,
-  MAX_RUNNER_LABELS,
   MIN_DRIFT_CHECK_INTERVAL_HOURS,
   normalizeRepositoryPath,
   normalizeRunnerLabels,
-  RUNNER_LABEL_PATTERN,
   OperationRequest,
   operations,
   Stack,
+  typedRunnerLabels,
 } from '@infra-delivery/plugin-infra-delivery-common';
 
 /** What `PATCH /stacks/{id}` takes: the settings to change, and no others. */
@@ -54,24 +53,6 @@ export function settingsFormOf(stack: Stack): StackSettingsForm {
     driftCheckIntervalHours: stack.driftCheckIntervalHours?.toString() ?? '',
     runnerLabels: stack.runnerLabels.join(', '),
   };
-}
-
-/** The runner labels typed, each once: separated by commas or spaces. */
-export function typedRunnerLabels(text: string): string[] {
-  return normalizeRunnerLabels(text.split(/[\s,]+/).filter(Boolean));
-}
-
-/** Why the typed runner labels cannot be sent, or undefined when they can. */
-export function runnerLabelsProblem(text: string): string | undefined {
-  const labels = typedRunnerLabels(text);
-  const bad = labels.find(label => !RUNNER_LABEL_PATTERN.test(label));
-  if (bad !== undefined) {
-    return `"${bad}" is not a label: a letter or digit, then letters, digits or _ . : = / - (env=prod)`;
-  }
-  if (labels.length > MAX_RUNNER_LABELS) {
-    return `At most ${MAX_RUNNER_LABELS} labels`;
-  }
-  return undefined;
 }
 
 /** Why the typed drift check interval cannot be sent, or undefined when it can. */
