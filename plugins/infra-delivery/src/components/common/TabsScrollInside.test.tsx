@@ -8,8 +8,14 @@ import { TabsScrollInside } from './TabsScrollInside';
  */
 const ROW_WIDTH = 350;
 const TAB_WIDTH = 80;
-const TITLES = ['Overview', 'Runs', 'Projects', 'Modules', 'Accounts'];
-const LAST = ['Organization', 'Status'];
+const TITLES = [
+  'Overview',
+  'Runs',
+  'Projects',
+  'Modules',
+  'Accounts',
+  'Organization',
+];
 
 function box(left: number, width: number): DOMRect {
   return {
@@ -30,12 +36,12 @@ const Header = ({ selected }: { selected: string }) => (
   <div className="bui-PluginHeader">
     <div className="bui-PluginHeaderTabsWrapper" data-testid="row">
       <div role="tablist">
-        {[...TITLES, ...LAST].map(title => (
+        {TITLES.concat('Status').map(title => (
           <a
             key={title}
+            href={`/infra-delivery/${title.toLowerCase()}`}
             role="tab"
             aria-selected={title === selected ? 'true' : 'false'}
-            data-title={title}
           >
             {title}
           </a>
@@ -49,7 +55,7 @@ const Header = ({ selected }: { selected: string }) => (
 function layOut(row: HTMLElement) {
   Object.defineProperty(row, 'clientWidth', { value: ROW_WIDTH });
   Object.defineProperty(row, 'scrollWidth', {
-    value: TAB_WIDTH * (TITLES.length + LAST.length),
+    value: TAB_WIDTH * (TITLES.length + 1),
   });
   row.getBoundingClientRect = () => box(0, ROW_WIDTH);
   row.querySelectorAll<HTMLElement>('[role="tab"]').forEach((tab, index) => {
