@@ -6,6 +6,7 @@ import {
 import { ReactElement } from 'react';
 import { useParams } from 'react-router-dom';
 import { InfrastructureTab, UnknownTab } from './UnknownTab';
+import { TabsScrollInside } from '../common/TabsScrollInside';
 
 /** Whether `rest`, the path under the page, is the page itself or under one of its tabs. */
 function isUnderATab(rest: string, tabs: InfrastructureTab[]): boolean {
@@ -20,7 +21,7 @@ function isUnderATab(rest: string, tabs: InfrastructureTab[]): boolean {
  * The new frontend system's Infrastructure page (`page`: its header, tabs and sub-pages) where
  * the path is under one of its tabs, and otherwise the same header and tabs above
  * {@link UnknownTab}: the framework's page routes only to its sub-pages and would leave the
- * content empty.
+ * content empty. Either way its tabs scroll inside their row where they do not fit.
  */
 export const KnownTabsOnly = ({
   page,
@@ -35,7 +36,7 @@ export const KnownTabsOnly = ({
 }) => {
   const rest = useParams()['*'] ?? '';
   if (isUnderATab(rest, tabs)) {
-    return page;
+    return <TabsScrollInside>{page}</TabsScrollInside>;
   }
   const layoutTabs: PageLayoutTab[] = tabs.map(tab => ({
     id: tab.path,
@@ -43,8 +44,10 @@ export const KnownTabsOnly = ({
     href: tab.path,
   }));
   return (
-    <PageLayout title={title} icon={icon} tabs={layoutTabs}>
-      <UnknownTab tabs={tabs} />
-    </PageLayout>
+    <TabsScrollInside>
+      <PageLayout title={title} icon={icon} tabs={layoutTabs}>
+        <UnknownTab tabs={tabs} />
+      </PageLayout>
+    </TabsScrollInside>
   );
 };

@@ -1,9 +1,28 @@
 import { InfoCard } from '@backstage/core-components';
 import Box from '@material-ui/core/Box';
+import { makeStyles } from '@material-ui/core/styles';
 import { ReactNode } from 'react';
 import { CARD_HEADING } from './cardHeading';
 import { CardBody, TITLE_INSET } from './CardBody';
 import { useFocusRingStyles } from './focusRing';
+
+/**
+ * The header's controls under the title where the two do not fit side by side, and as wide as
+ * the card at most: MUI keeps a card header's action at its own width (`flex: 0 0 auto`), and on
+ * a phone the run page's filter and "Show the 1 unchanged" stood in one row wider than the
+ * card, which cut 99 px off the switch's label (89 px at 200 % zoom). Within the card's width
+ * they wrap.
+ */
+const useStyles = makeStyles({
+  controlsMayWrap: {
+    '& > .MuiCardHeader-root': { flexWrap: 'wrap', rowGap: 8 },
+    '& > .MuiCardHeader-root > .MuiCardHeader-action': {
+      flexShrink: 1,
+      minWidth: 0,
+      maxWidth: '100%',
+    },
+  },
+});
 
 /**
  * A card whose table spans it edge to edge, as the catalog's and the Modules page's: its title
@@ -35,32 +54,37 @@ export const TableCard = ({
   controlsUnderTitleWhenNarrow?: boolean;
   /** The table. */
   children: ReactNode;
-}) => (
-  <InfoCard
-    className={useFocusRingStyles().focusRing}
-    titleTypographyProps={CARD_HEADING}
-    title={title}
-    subheader={subheader}
-    headerStyle={
-      controlsUnderTitleWhenNarrow ? { flexWrap: 'wrap', rowGap: 8 } : undefined
-    }
-    action={
-      action ? (
-        // The header's action slot pulls its content up and right by 8 px, for an icon
-        // button; a text button would then touch the card's corner.
-        <Box marginTop={1} marginRight={1}>
-          {action}
+}) => {
+  const { controlsMayWrap } = useStyles();
+  const { focusRing } = useFocusRingStyles();
+  return (
+    <InfoCard
+      className={
+        controlsUnderTitleWhenNarrow
+          ? `${focusRing} ${controlsMayWrap}`
+          : focusRing
+      }
+      titleTypographyProps={CARD_HEADING}
+      title={title}
+      subheader={subheader}
+      action={
+        action ? (
+          // The header's action slot pulls its content up and right by 8 px, for an icon
+          // button; a text button would then touch the card's corner.
+          <Box marginTop={1} marginRight={1}>
+            {action}
+          </Box>
+        ) : undefined
+      }
+      noPadding
+    >
+      {notes && (
+        <Box paddingLeft={TITLE_INSET} paddingRight={2}>
+          {notes}
         </Box>
-      ) : undefined
-    }
-    noPadding
-  >
-    {notes && (
-      <Box paddingLeft={TITLE_INSET} paddingRight={2}>
-        {notes}
-      </Box>
-    )}
-    {children}
-    {footer && <CardBody>{footer}</CardBody>}
-  </InfoCard>
-);
+      )}
+      {children}
+      {footer && <CardBody>{footer}</CardBody>}
+    </InfoCard>
+  );
+};
