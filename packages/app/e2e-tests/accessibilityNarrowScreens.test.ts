@@ -8,7 +8,10 @@ import { measureNarrowness, PHONE, ZOOMED } from './narrow';
  * narrow for it. Targets under 24 px are reported with each state's figures (annotations), not
  * failed: the tables' sort labels and links are 16–20 px high. Each state is measured and
  * reported on its own (soft assertions): one run names every defect. The approve dialog is
- * cancelled: nothing here changes the demo data other tests read.
+ * cancelled: nothing here changes the demo data other tests read. The run it opens must still
+ * wait for approval: the files run one at a time in the order of their names, and
+ * `infraDelivery.test.ts` approves it, so this file's name sorts before that one's (as
+ * `accessibility.test.ts`, which opens the same dialog, does).
  */
 const ENTITY = '/catalog/default/component/payments-api';
 
