@@ -1,15 +1,9 @@
 import Button from '@material-ui/core/Button';
-import DialogActions from '@material-ui/core/DialogActions';
-import DialogContent from '@material-ui/core/DialogContent';
-import DialogTitle from '@material-ui/core/DialogTitle';
-import { ReactNode, useId } from 'react';
+import { ReactNode } from 'react';
 import { DialogText } from '../common/DialogText';
 import { ErrorPanel } from '../common/ErrorPanel';
+import { FormDialog } from '../common/FormDialog';
 import { quoted } from './deploymentTitle';
-import { ButtonWithReason } from '../common/ButtonWithReason';
-import { DialogForm } from '../common/DialogForm';
-import { NoAnswerNote } from '../common/NoAnswerNote';
-import { PluginDialog } from '../common/PluginDialog';
 
 /**
  * The two steps of a Deploy dialog: the form, whose Review is disabled saying why while
@@ -41,47 +35,27 @@ export const DeployDialogFrame = ({
   onDeploy: () => void;
   onClose: () => void;
   children: ReactNode;
-}) => {
-  const titleId = useId();
-  const canClose = !busy || silentFor !== undefined;
-  return (
-    <PluginDialog
-      open
-      fullWidth
-      maxWidth="sm"
-      onClose={() => canClose && onClose()}
-      aria-labelledby={titleId}
-    >
-      <DialogForm
-        canSubmit={reviewing ? !busy : !reviewProblem}
-        onSubmit={() => (reviewing ? onDeploy() : onReview())}
-      >
-        <DialogTitle id={titleId}>{title}</DialogTitle>
-        <DialogContent>{children}</DialogContent>
-        <DialogActions>
-          <Button onClick={() => onClose()} disabled={!canClose}>
-            Cancel
-          </Button>
-          {reviewing && (
-            <Button onClick={onBack} disabled={busy}>
-              Back
-            </Button>
-          )}
-          <ButtonWithReason
-            type="submit"
-            color="primary"
-            variant="contained"
-            disabled={reviewing ? busy : Boolean(reviewProblem)}
-            disabledReason={reviewing ? undefined : reviewProblem}
-          >
-            {reviewing ? 'Deploy' : 'Review'}
-          </ButtonWithReason>
-        </DialogActions>
-        <NoAnswerNote silentFor={silentFor} />
-      </DialogForm>
-    </PluginDialog>
-  );
-};
+}) => (
+  <FormDialog
+    title={title}
+    submitLabel={reviewing ? 'Deploy' : 'Review'}
+    canSubmit={reviewing || !reviewProblem}
+    disabledReason={reviewing ? undefined : reviewProblem}
+    busy={busy}
+    silentFor={silentFor}
+    onSubmit={reviewing ? onDeploy : onReview}
+    onClose={onClose}
+    secondaryAction={
+      reviewing && (
+        <Button onClick={onBack} disabled={busy}>
+          Back
+        </Button>
+      )
+    }
+  >
+    {children}
+  </FormDialog>
+);
 
 /** The end of a Deploy dialog's review: the name given, and the service's refusal. */
 export const ReviewEnd = ({

@@ -24,6 +24,7 @@ export const FormDialog = ({
   silentFor,
   onSubmit,
   onClose,
+  secondaryAction,
   children,
 }: {
   title: ReactNode;
@@ -37,6 +38,8 @@ export const FormDialog = ({
   silentFor?: number;
   onSubmit: () => void;
   onClose: () => void;
+  /** A button between Cancel and the submit button (a multi-step dialog's Back). */
+  secondaryAction?: ReactNode;
   children: ReactNode;
 }) => {
   const titleId = useId();
@@ -56,6 +59,7 @@ export const FormDialog = ({
           <Button onClick={() => onClose()} disabled={!canClose}>
             Cancel
           </Button>
+          {secondaryAction}
           <ButtonWithReason
             type="submit"
             color="primary"
