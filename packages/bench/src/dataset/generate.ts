@@ -583,10 +583,9 @@ async function finishDataset(knex: Knex) {
            AND stack_resource_state.stack_id = stacks.id)`,
   );
   await knex.raw(
-    `UPDATE pipelines SET run_count =
-       (SELECT count(*) FROM pipeline_runs
-         WHERE pipeline_runs.organization_id = pipelines.organization_id
-           AND pipeline_runs.pipeline_id = pipelines.id)`,
+    `INSERT INTO pipeline_run_counters (organization_id, pipeline_id, shard, run_count)
+     SELECT organization_id, pipeline_id, 0, count(*) FROM pipeline_runs
+     GROUP BY organization_id, pipeline_id`,
   );
   // The runs carry their plans' counts already (PLANNED_CHANGES): nothing to backfill.
   await knex('run_change_summary_backfill').delete();

@@ -33,7 +33,7 @@ async function rowsPer(
  * - a plan summary has all of its plan's resources (`resourceCount`: every plan of the test
  *   reports the same plan), and belongs to a succeeded step; a succeeded IaC step of a stack
  *   run has exactly one summary;
- * - a pipeline's kept run counter (`run_count`) says what counting its runs says;
+ * - a pipeline's kept run counters (`pipeline_run_counters`) say what counting its runs says;
  * - no service has two deployments in flight; a rollback names a deployment that exists.
  */
 export async function checkDataInvariants(
@@ -129,11 +129,19 @@ export async function checkDataInvariants(
   }
 
   const runsPerPipeline = await rowsPer(knex, 'pipeline_runs', 'pipeline_id');
-  for (const pipeline of await knex('pipelines').select('id', 'run_count')) {
+  const counted = new Map<string, number>();
+  for (const row of (await knex('pipeline_run_counters')
+    .select('pipeline_id')
+    .sum({ count: 'run_count' })
+    .groupBy('pipeline_id')) as Counted[]) {
+    counted.set(row.pipeline_id as string, Number(row.count));
+  }
+  for (const pipeline of await knex('pipelines').select('id')) {
     const runs = runsPerPipeline.get(pipeline.id) ?? 0;
-    if (Number(pipeline.run_count) !== runs) {
+    const count = counted.get(pipeline.id) ?? 0;
+    if (count !== runs) {
       violations.push(
-        `pipeline ${pipeline.id} counts ${pipeline.run_count} runs and has ${runs}`,
+        `pipeline ${pipeline.id} counts ${count} runs and has ${runs}`,
       );
     }
   }

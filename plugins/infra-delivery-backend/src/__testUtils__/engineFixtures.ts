@@ -96,3 +96,24 @@ export async function queueStackRun(
     steps: version!.steps,
   });
 }
+
+/**
+ * A pipeline's run count, summed over its counter rows, and its latest run as the API reads
+ * it: what the engine's writes leave for a pipeline.
+ */
+export async function pipelineRunTally(knex: Knex, pipelineId: string) {
+  const [{ count }] = await knex('pipeline_run_counters')
+    .where({ pipeline_id: pipelineId })
+    .sum({ count: 'run_count' });
+  const { organization_id } = await knex('pipelines')
+    .where({ id: pipelineId })
+    .first();
+  const pipeline = await createStores(knex).pipelines.get(
+    organization_id,
+    pipelineId,
+  );
+  return {
+    runCount: Number(count ?? 0),
+    pipelineLatest: [pipeline?.latestRunId, pipeline?.latestRunStatus],
+  };
+}

@@ -19,7 +19,7 @@ import { largestFirst } from '../lib/largestFirst';
 import { derivedOnce, mappedOnce } from '../lib/oncePerFrozenValue';
 import { newId } from './ids';
 import { markIdempotentWork } from './idempotentWork';
-import { latestRunUpdate } from './PipelineStore';
+import { runCountIncrement } from './PipelineStore';
 import { stackLatestRunUpdate } from './StackStore';
 import { fromJsonColumn, toJsonColumn } from './json';
 import { readFirst, readRows } from './directReads';
@@ -495,7 +495,7 @@ export interface RunTransitions {
  * semantics on the status; nothing else can see the run before its insert, so only its own
  * moves change it. A trigger admits a run attached to nothing and starts its first step on
  * these rows, then `PipelineRunStore.insertCountedRun` writes them with its pipeline's count
- * and pointer (PipelineEngine.start).
+ * (PipelineEngine.start).
  */
 export class UnwrittenRun implements RunTransitions {
   constructor(
@@ -674,20 +674,18 @@ export class PipelineRunStore implements RunTransitions {
 
   /**
    * Writes a run made by `newRun` as it now is, counts it in its pipeline and points the
-   * pipeline (and the stack it is attached to) at it, as one atomic write. On PostgreSQL that
-   * is one statement, the writes as data-modifying `WITH` queries in the engine's lock order
-   * (runs and steps, pipelines, stacks); outside a transaction it commits on its own: in one,
-   * the pipeline's row would stay locked across the round trips to its commit, and every other
-   * trigger of the pipeline waits for that row (docs/benchmarks.md, optimizations 30 and 31).
-   * On SQLite, whose statements have no round trips, it is one transaction.
+   * stack it is attached to at it, as one atomic write. On PostgreSQL that is one statement,
+   * the writes as data-modifying `WITH` queries in the engine's lock order (runs and steps,
+   * run counters, stacks); outside a transaction it commits on its own: in one, the counter's
+   * and the stack's rows would stay locked across the round trips to its commit
+   * (docs/benchmarks.md, optimizations 30 and 31). On SQLite, whose statements have no round
+   * trips, it is one transaction.
    */
   async insertCountedRun(run: UnwrittenRun): Promise<void> {
     const { row } = run.written();
     const writes = (db: Knex) => [
       ...insertsOf(db, run),
-      latestRunUpdate(db, row.pipeline_id, row.id, row.status, {
-        countRun: true,
-      }),
+      runCountIncrement(db, row.organization_id, row.pipeline_id),
       ...(row.attached_entity_type === 'STACK' && row.attached_entity_id
         ? [stackLatestRunUpdate(db, row.attached_entity_id, row.id)]
         : []),
@@ -714,9 +712,9 @@ export class PipelineRunStore implements RunTransitions {
   }
 
   /**
-   * Creates a QUEUED run and its steps, and counts it in its pipeline's `run_count` unless
+   * Creates a QUEUED run and its steps, and counts it in its pipeline's run counters unless
    * `countRun` is false: then the caller counts it in the same transaction (the engine does,
-   * with the pipeline's latest-run pointer).
+   * in its lock order).
    */
   async createRun(
     input: CreateRunInput,
@@ -727,9 +725,7 @@ export class PipelineRunStore implements RunTransitions {
       await insert;
     }
     if (options.countRun !== false) {
-      await this.db('pipelines')
-        .where({ id: input.pipelineId })
-        .increment('run_count', 1);
+      await runCountIncrement(this.db, input.organizationId, input.pipelineId);
     }
     return run.record;
   }
@@ -1068,16 +1064,17 @@ export class PipelineRunStore implements RunTransitions {
 
   /**
    * Runs of the organization (or of some of its pipelines) from the pipelines' run counters:
-   * a sum over at most a few thousand pipeline rows instead of a count over every run.
+   * an index-only sum over at most a few counter rows per pipeline instead of a count over
+   * every run.
    */
   private async countByPipelines(
     organizationId: string,
     pipelineIds: string[] | undefined,
   ): Promise<number> {
-    const query = this.db('pipelines')
+    const query = this.db('pipeline_run_counters')
       .where({ organization_id: organizationId })
       .sum({ count: 'run_count' });
-    if (pipelineIds?.length) whereInList(query, 'id', pipelineIds);
+    if (pipelineIds?.length) whereInList(query, 'pipeline_id', pipelineIds);
     const [{ count }] = await readRows<{ count: number | string | null }>(
       query,
     );

@@ -21,8 +21,8 @@ interface PipelineRow {
   name: string;
   description: string | null;
   latest_version_id: string | null;
-  latest_run_id: string | null;
-  latest_run_status: RunStatus | null;
+  retried_run_id: string | null;
+  retried_at_id: string | null;
   created_at: string | Date;
   updated_at: string | Date;
 }
@@ -36,7 +36,19 @@ interface PipelineVersionRow {
   created_at: string | Date;
 }
 
-function toPipeline(row: PipelineRow): Pipeline {
+/** A pipeline row read with its latest run (`withLatestRun`). */
+interface PipelineReadRow extends PipelineRow {
+  latest_run_id: string | null;
+  latest_run_status: RunStatus | null;
+}
+
+/** What a pipeline is, without its runs: what a trigger reads. */
+export type PipelineDefinition = Omit<
+  Pipeline,
+  'latestRunId' | 'latestRunStatus'
+>;
+
+function toDefinition(row: PipelineRow): PipelineDefinition {
   return {
     id: row.id,
     organizationId: row.organization_id,
@@ -46,11 +58,48 @@ function toPipeline(row: PipelineRow): Pipeline {
     name: row.name,
     description: optional(row.description),
     latestVersionId: optional(row.latest_version_id),
-    latestRunId: optional(row.latest_run_id),
-    latestRunStatus: optional(row.latest_run_status),
     createdAt: toTimestamp(row.created_at),
     updatedAt: toTimestamp(row.updated_at),
   };
+}
+
+function toPipeline(row: PipelineReadRow): Pipeline {
+  return {
+    ...toDefinition(row),
+    latestRunId: optional(row.latest_run_id),
+    latestRunStatus: optional(row.latest_run_status),
+  };
+}
+
+/**
+ * The pipeline's latest run, as SQL over a `pipelines` row: the run retried last while no run
+ * newer than its retry exists, else the newest run (one probe of the runs'
+ * (organization_id, pipeline_id, id) index). Nothing on the pipeline's row changes when it is
+ * triggered (migrations/20261210A0000_pipeline_run_counters.js).
+ */
+const LATEST_RUN_ID = `CASE
+  WHEN pipelines.retried_run_id IS NOT NULL AND NOT EXISTS (
+    SELECT 1 FROM pipeline_runs AS newer
+    WHERE newer.organization_id = pipelines.organization_id
+      AND newer.pipeline_id = pipelines.id AND newer.id > pipelines.retried_at_id)
+  THEN pipelines.retried_run_id
+  ELSE (
+    SELECT newest.id FROM pipeline_runs AS newest
+    WHERE newest.organization_id = pipelines.organization_id
+      AND newest.pipeline_id = pipelines.id
+    ORDER BY newest.id DESC LIMIT 1)
+  END`;
+
+/** `query` over `pipelines`, each row with its latest run's id and status. */
+function withLatestRun(db: Knex, query: Knex.QueryBuilder): Knex.QueryBuilder {
+  return query.select(
+    'pipelines.*',
+    db.raw(`${LATEST_RUN_ID} AS latest_run_id`),
+    db.raw(
+      `(SELECT latest.status FROM pipeline_runs AS latest
+        WHERE latest.id = ${LATEST_RUN_ID}) AS latest_run_status`,
+    ),
+  );
 }
 
 function toVersion(row: PipelineVersionRow): PipelineVersion {
@@ -88,8 +137,8 @@ export class PipelineStore {
       name: input.name,
       description: input.description ?? null,
       latest_version_id: null,
-      latest_run_id: null,
-      latest_run_status: null,
+      retried_run_id: null,
+      retried_at_id: null,
       created_at: now,
       updated_at: now,
     });
@@ -98,8 +147,11 @@ export class PipelineStore {
   }
 
   async get(organizationId: string, id: string): Promise<Pipeline | undefined> {
-    const row = await readFirst<PipelineRow>(
-      this.db('pipelines').where({ organization_id: organizationId, id }),
+    const row = await readFirst<PipelineReadRow>(
+      withLatestRun(
+        this.db,
+        this.db('pipelines').where({ organization_id: organizationId, id }),
+      ),
     );
     return row && toPipeline(row);
   }
@@ -108,7 +160,9 @@ export class PipelineStore {
   async getWithLatestSteps(
     organizationId: string,
     id: string,
-  ): Promise<{ pipeline: Pipeline; latestSteps: PipelineStep[] } | undefined> {
+  ): Promise<
+    { pipeline: PipelineDefinition; latestSteps: PipelineStep[] } | undefined
+  > {
     const row = await readFirst<PipelineRow & { latest_steps: string | null }>(
       this.db('pipelines')
         .leftJoin(
@@ -126,7 +180,7 @@ export class PipelineStore {
     );
     return (
       row && {
-        pipeline: toPipeline(row),
+        pipeline: toDefinition(row),
         latestSteps: fromJsonColumn<PipelineStep[]>(row.latest_steps) ?? [],
       }
     );
@@ -137,13 +191,18 @@ export class PipelineStore {
     filter: { projectId?: string },
     page: KeysetRequest,
   ): Promise<KeysetPage<Pipeline>> {
-    const query = this.db<PipelineRow>('pipelines').where({
+    const query = this.db('pipelines').where({
       organization_id: organizationId,
     });
     if (filter.projectId) {
       query.where({ project_id: filter.projectId });
     }
-    return keysetPage(query, 'id', page, toPipeline);
+    return keysetPage(
+      withLatestRun(this.db, query),
+      'pipelines.id',
+      page,
+      toPipeline,
+    );
   }
 
   async update(
@@ -210,60 +269,42 @@ export class PipelineStore {
     );
   }
 
-  /**
-   * Points the pipeline at `runId` as its latest run, unless a newer run is already its latest.
-   * With `countRun`, the run is also counted (a run created in the same transaction): one
-   * statement, and the pipeline's row is locked once, where the engine's lock order puts it.
-   */
-  async recordLatestRun(
-    pipelineId: string,
-    runId: string,
-    status: RunStatus,
-    options: { countRun?: boolean } = {},
-  ): Promise<void> {
-    await latestRunUpdate(this.db, pipelineId, runId, status, options);
+  /** Counts one more run of the pipeline (one created in the same transaction). */
+  async countRun(organizationId: string, pipelineId: string): Promise<void> {
+    await runCountIncrement(this.db, organizationId, pipelineId);
   }
 
-  /** Points the pipeline at a run however old: a retried run is its latest work. */
-  async pointLatestRunAt(
-    pipelineId: string,
-    runId: string,
-    status: RunStatus,
-  ): Promise<void> {
+  /**
+   * Makes a retried run the pipeline's latest run, however old: it is its latest work, until
+   * a run is created after it.
+   */
+  async recordRetry(pipelineId: string, runId: string): Promise<void> {
     await this.db('pipelines')
       .where({ id: pipelineId })
-      .update({ latest_run_id: runId, latest_run_status: status });
+      .update({ retried_run_id: runId, retried_at_id: newId() });
   }
 }
 
-/** The statement of `PipelineStore.recordLatestRun`, not yet run. */
-export function latestRunUpdate(
+/** Counter rows per pipeline (migrations/20261210A0000_pipeline_run_counters.js). */
+const RUN_COUNTER_SHARDS = 8;
+
+/**
+ * The statement that counts one more run of the pipeline, not yet run: it adds to one of the
+ * pipeline's counter rows, picked at random, so that concurrent triggers of one pipeline
+ * rarely wait for each other's row lock until their commits.
+ */
+export function runCountIncrement(
   db: Knex,
+  organizationId: string,
   pipelineId: string,
-  runId: string,
-  status: RunStatus,
-  options: { countRun?: boolean } = {},
 ): Knex.QueryBuilder {
-  if (!options.countRun) {
-    return db('pipelines')
-      .where({ id: pipelineId })
-      .where(q =>
-        q.whereNull('latest_run_id').orWhere('latest_run_id', '<=', runId),
-      )
-      .update({ latest_run_id: runId, latest_run_status: status });
-  }
-  const newer = 'latest_run_id IS NULL OR latest_run_id <= ?';
-  return db('pipelines')
-    .where({ id: pipelineId })
-    .update({
-      run_count: db.raw('run_count + 1'),
-      latest_run_id: db.raw(
-        `CASE WHEN ${newer} THEN ? ELSE latest_run_id END`,
-        [runId, runId],
-      ),
-      latest_run_status: db.raw(
-        `CASE WHEN ${newer} THEN ? ELSE latest_run_status END`,
-        [runId, status],
-      ),
-    });
+  return db('pipeline_run_counters')
+    .insert({
+      organization_id: organizationId,
+      pipeline_id: pipelineId,
+      shard: Math.floor(Math.random() * RUN_COUNTER_SHARDS),
+      run_count: 1,
+    })
+    .onConflict(['pipeline_id', 'shard'])
+    .merge({ run_count: db.raw('pipeline_run_counters.run_count + 1') });
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { mockServices } from '@backstage/backend-test-utils';
-import { seedStacks } from '../__testUtils__/engineFixtures';
+import { pipelineRunTally, seedStacks } from '../__testUtils__/engineFixtures';
 import {
   createTestDatabases,
   TestDatabaseId,
@@ -278,6 +278,62 @@ describe('migrations', () => {
         ['build', ''],
         ['solo', ''],
       ]);
+      await knex.destroy();
+    },
+  );
+
+  it.each(databases.eachSupportedId())(
+    'moves the run counts to their counter rows and keeps a retry’s latest run on %p',
+    async databaseId => {
+      const { knex, database } = await migrated(databaseId);
+      const stores = createStores(knex);
+      const seed = await seedStacks(stores, 1);
+      const [{ stackId, pipelineId, versionId }] = seed.stacks;
+      const createRun = () =>
+        stores.pipelineRuns.createRun({
+          organizationId: seed.organizationId,
+          pipelineId,
+          pipelineVersionId: versionId,
+          projectId: seed.projectId,
+          attachedEntityId: stackId,
+          attachedEntityType: 'STACK',
+          steps: [],
+        });
+      const [oldest, , newest] = [
+        await createRun(),
+        await createRun(),
+        await createRun(),
+      ];
+
+      await knex.migrate.down({
+        directory: path.resolve(__dirname, '../../migrations'),
+        name: '20261210A0000_pipeline_run_counters.js',
+      });
+      expect(await knex.schema.hasTable('pipeline_run_counters')).toBe(false);
+      expect(
+        await knex('pipelines')
+          .where({ id: pipelineId })
+          .first('run_count', 'latest_run_id', 'latest_run_status'),
+      ).toEqual({
+        run_count: 3,
+        latest_run_id: newest.id,
+        latest_run_status: 'QUEUED',
+      });
+      // A retry, as it was kept before: the pointer moved back to an older run.
+      await knex('pipelines')
+        .where({ id: pipelineId })
+        .update({ latest_run_id: oldest.id });
+
+      await applyDatabaseMigrations(database, knex);
+      expect(await pipelineRunTally(knex, pipelineId)).toEqual({
+        runCount: 3,
+        pipelineLatest: [oldest.id, 'QUEUED'],
+      });
+      const next = await createRun();
+      expect(await pipelineRunTally(knex, pipelineId)).toEqual({
+        runCount: 4,
+        pipelineLatest: [next.id, 'QUEUED'],
+      });
       await knex.destroy();
     },
   );

@@ -257,7 +257,7 @@ export class PipelineEngine {
 
   /**
    * Creates a run and, in the same atomic write, tries to admit it and start its first step:
-   * one commit for what a trigger changes, the run's pointers and its pipeline's count
+   * one commit for what a trigger changes, its pipeline's count and its stack's pointer
    * included. Returns the run as committed; its changes are announced after the commit.
    */
   async start(input: CreateRunInput): Promise<RunRecord> {
@@ -271,8 +271,8 @@ export class PipelineEngine {
     const entityId = input.attachedEntityId;
     if (!entityId) {
       // Nothing can hold a run attached to nothing: it is admitted and its first step started
-      // on its rows before they are written, and the rows, its count and its pipeline's
-      // pointer are written at once (docs/benchmarks.md, optimizations 29 and 30).
+      // on its rows before they are written, and the rows and its count are written at once
+      // (docs/benchmarks.md, optimizations 29, 30 and 44).
       const started = await this.startUnwritten(stores, input, changes);
       this.countStart(started);
       await this.afterCommit(
@@ -308,7 +308,8 @@ export class PipelineEngine {
 
   /**
    * A new run that nothing can hold: admitted and its first step started on its rows before
-   * they are written, then the rows, its pipeline's count and its pointers written at once.
+   * they are written, then the rows, its pipeline's count and its stack's pointer written at
+   * once.
    */
   private async startUnwritten(
     stores: Stores,
@@ -737,7 +738,7 @@ export class PipelineEngine {
         return false;
       }
       // The retried run is the latest work of its pipeline and stack, newer runs or not.
-      await tx.pipelines.pointLatestRunAt(run.pipelineId, run.id, 'QUEUED');
+      await tx.pipelines.recordRetry(run.pipelineId, run.id);
       if (run.attachedEntityType === 'STACK' && run.attachedEntityId) {
         await tx.stacks.pointLatestRunAt(run.attachedEntityId, run.id);
       }
@@ -1395,11 +1396,6 @@ export class PipelineEngine {
     if (!run) {
       return;
     }
-    await this.deps.stores.pipelines.recordLatestRun(
-      run.pipelineId,
-      run.id,
-      run.status,
-    );
     if (run.attachedEntityType === 'STACK' && run.attachedEntityId) {
       await this.deps.stores.stacks.recordLatestRun(
         run.attachedEntityId,

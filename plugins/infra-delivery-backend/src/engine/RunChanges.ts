@@ -4,32 +4,32 @@ import { Stores } from '../database/stores';
 import { RunStatusChange } from './RunEvents';
 
 /**
- * What one of the engine's transactions did to runs: the latest-run pointers it writes before
- * its commit, and the announcements that go out after it, in the order the changes happened.
+ * What one of the engine's transactions did to runs: the run counts and the stacks' latest-run
+ * pointers it writes before its commit, and the announcements that go out after it, in the
+ * order the changes happened. (A pipeline's latest run and its status are read from the runs
+ * themselves: nothing on the pipeline changes with them.)
  *
  * Only a run the transaction moved (created it, or won a compare-and-set on its status) has its
- * pointers written: that transaction holds the run's row until it commits, so the pointer
+ * stack's pointer written: that transaction holds the run's row until it commits, so the pointer
  * writes of one run's transitions land in the order of the transitions. A run the transaction
  * only read is announced as read, and leaves the pointers to whichever transaction moved it.
  *
- * The pointers are written last in the transaction, the pipelines' rows before the stacks'
- * (each in id order), so that on PostgreSQL every engine transaction takes its locks in one
- * order: an entity's admission lock, then runs and their steps, then pipelines, then stacks.
- * Two transactions that both change runs of one stack or of one pipeline then wait for each
- * other instead of deadlocking.
+ * These writes come last in the transaction, the created runs' counts before the stacks'
+ * pointers (each in id order), so that on PostgreSQL every engine transaction takes its locks in
+ * one order: an entity's admission lock, then runs and their steps, then run counters, then
+ * stacks. Two transactions that both change runs of one stack then wait for each other instead
+ * of deadlocking.
  */
 export class RunChanges {
   private readonly changes: RunStatusChange[] = [];
-  private readonly created = new Set<string>();
-  /** The latest status each moved run was given, by run id. */
-  private readonly moved = new Map<string, RunStatusChange>();
+  /** Runs this transaction created, to be counted in their pipelines. */
+  private readonly created = new Map<string, RunRecord>();
   /** The stack whose pointer each changed run moves, by run id. */
   private readonly stacks = new Map<string, string>();
 
   /** A run this transaction moved to `status`: announced after commit, its pointers written. */
   record(run: RunRecord, status: RunStatus = run.status): void {
-    const change = this.announce(run, status);
-    this.moved.set(run.id, change);
+    this.announce(run, status);
     if (run.attachedEntityType === 'STACK' && run.attachedEntityId) {
       this.stacks.set(run.id, run.attachedEntityId);
     }
@@ -41,7 +41,6 @@ export class RunChanges {
    */
   withdraw(runId: string): void {
     if (!this.created.has(runId)) {
-      this.moved.delete(runId);
       this.stacks.delete(runId);
     }
   }
@@ -60,9 +59,9 @@ export class RunChanges {
     return change;
   }
 
-  /** A run inserted in the transaction without its pipeline's count: counted with its pointer. */
+  /** A run inserted in the transaction without its pipeline's count: counted with the pointers. */
   recordCreated(run: RunRecord): void {
-    this.created.add(run.id);
+    this.created.set(run.id, run);
     this.record(run);
   }
 
@@ -70,21 +69,13 @@ export class RunChanges {
     return this.changes;
   }
 
-  /** Writes each moved run's latest status to its pipeline's and its stack's pointers. */
+  /** Counts each created run in its pipeline and writes each moved run's stack pointer. */
   async writePointers(tx: Stores): Promise<void> {
-    const byPipeline = [...this.moved.values()].sort(
-      (a, b) =>
-        compare(a.pipelineId, b.pipelineId) || compare(a.runId, b.runId),
+    const created = [...this.created.values()].sort(
+      (a, b) => compare(a.pipelineId, b.pipelineId) || compare(a.id, b.id),
     );
-    for (const run of byPipeline) {
-      await tx.pipelines.recordLatestRun(
-        run.pipelineId,
-        run.runId,
-        run.status,
-        {
-          countRun: this.created.has(run.runId),
-        },
-      );
+    for (const run of created) {
+      await tx.pipelines.countRun(run.organizationId, run.pipelineId);
     }
     const byStack = [...this.stacks.entries()].sort(
       ([runA, stackA], [runB, stackB]) =>

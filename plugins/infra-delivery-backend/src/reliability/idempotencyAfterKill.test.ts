@@ -60,10 +60,13 @@ describe('an Idempotency-Key whose first request died with its backend', () => {
     const org = await seedOrganization(api, { stacks: 1 });
     const pipelineId = org.stacks[0].changePipelineId;
 
-    // Hold the pipeline's row: the trigger's transaction writes it last, so the request stops
+    // Hold the stack's row: the trigger's transaction writes it last, so the request stops
     // there, its key claimed and its work uncommitted, until the kill.
     const held = await inspect.transaction();
-    await held('pipelines').where({ id: pipelineId }).forUpdate().select('id');
+    await held('stacks')
+      .where({ id: org.stacks[0].id })
+      .forUpdate()
+      .select('id');
     const first = trigger(pipelineId, org.token, 'deploy-42').catch(
       () => undefined,
     );

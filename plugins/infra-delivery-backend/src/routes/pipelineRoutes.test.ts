@@ -580,6 +580,16 @@ describe.each(databases.eachSupportedId())(
             latestRunStatus: 'CANCELLED',
           }),
         });
+
+        // Until a run is created after the retry.
+        const next = await trigger(api, owner, stack.changePipelineId);
+        expect(await latest()).toEqual({
+          stack: next.id,
+          pipeline: expect.objectContaining({
+            latestRunId: next.id,
+            latestRunStatus: next.status,
+          }),
+        });
       });
 
       it('lets VIEWERs read and MEMBERs write pipelines', async () => {
