@@ -16,3 +16,8 @@ export {
 } from '@infra-delivery/plugin-infra-delivery-backend/src/database/stores';
 export { parsePlanJson } from '@infra-delivery/plugin-infra-delivery-backend/src/iac/planJson';
 export { plannedResourcesOf } from '@infra-delivery/plugin-infra-delivery-backend/src/iac/planResources';
+export {
+  PipelineEngine,
+  RUNNER_STEP_TYPES,
+} from '@infra-delivery/plugin-infra-delivery-backend/src/engine/PipelineEngine';
+export { changePipelineSteps } from '@infra-delivery/plugin-infra-delivery-backend/src/services/StackService';

@@ -1,6 +1,10 @@
 import path from 'node:path';
 import { mockServices } from '@backstage/backend-test-utils';
-import { pipelineRunTally, seedStacks } from '../__testUtils__/engineFixtures';
+import {
+  pipelineRunTally,
+  queueStackRun,
+  seedStacks,
+} from '../__testUtils__/engineFixtures';
 import {
   createTestDatabases,
   TestDatabaseId,
@@ -334,6 +338,49 @@ describe('migrations', () => {
         runCount: 4,
         pipelineLatest: [next.id, 'QUEUED'],
       });
+      await knex.destroy();
+    },
+  );
+
+  it.each(databases.eachSupportedId())(
+    'copies the stacks’ runner labels onto the steps of runs not yet ended on %p',
+    async databaseId => {
+      const { knex, database } = await migrated(databaseId);
+      const stores = createStores(knex);
+      const seed = await seedStacks(stores, 2);
+      const [labeled] = seed.stacks;
+      await stores.stacks.update(seed.organizationId, labeled.stackId, {
+        runnerLabels: ['region=eu', 'env=prod'],
+      });
+      const run = (stackIndex: number) =>
+        queueStackRun(stores, seed, stackIndex);
+      const [waiting, ended, anyRunner] = [
+        await run(0),
+        await run(0),
+        await run(1),
+      ];
+      await knex('step_executions')
+        .where({ pipeline_run_id: ended.id })
+        .update({ status: 'SUCCEEDED' });
+
+      await knex.migrate.down({
+        directory: path.resolve(__dirname, '../../migrations'),
+        name: '20261210B0000_step_required_runner_labels.js',
+      });
+      await applyDatabaseMigrations(database, knex);
+      const copies = async (runId: string) =>
+        (
+          await knex('step_executions')
+            .where({ pipeline_run_id: runId })
+            .orderBy('position')
+        ).map(step => step.required_runner_labels);
+      expect(await copies(waiting.id)).toEqual([
+        '["env=prod","region=eu"]',
+        '["env=prod","region=eu"]',
+        '["env=prod","region=eu"]',
+      ]);
+      expect(await copies(ended.id)).toEqual(['[]', '[]', '[]']);
+      expect(await copies(anyRunner.id)).toEqual(['[]', '[]', '[]']);
       await knex.destroy();
     },
   );

@@ -93,6 +93,8 @@ export const RUNNER_STEP_TYPES: StepType[] = [
 ];
 
 export const DEFAULT_LEASE_SECONDS = 60;
+/** How often, at most, a claim that found nothing brings an organization's label copies up to date. */
+export const LABEL_REFRESH_MS = 30_000;
 
 export function hashLeaseToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
@@ -187,6 +189,8 @@ export class PipelineEngine {
   private reachableSince = Date.now();
   /** When the pause watch last ran; undefined while it is not watching. */
   private lastAwake?: number;
+  /** When each organization's steps' label copies were last brought up to date, by id (ms). */
+  private readonly labelsRefreshedAt = new Map<string, number>();
 
   constructor(
     private readonly deps: {
@@ -877,6 +881,7 @@ export class PipelineEngine {
       return step ? { step, queuedAt: next.queuedAt, at: now } : undefined;
     });
     if (!claimed) {
+      await this.refreshLabelCopies(organizationId);
       return undefined;
     }
     const { step } = claimed;
@@ -884,6 +889,32 @@ export class PipelineEngine {
     // Views show the step as running, and the run no longer waiting for a runner.
     await this.announce(step.pipelineRunId);
     return { leaseToken, step };
+  }
+
+  /**
+   * After a claim found nothing: at most every `LABEL_REFRESH_MS` per organization, the copies
+   * of the stacks' labels on its waiting steps are brought up to date, so that a step a stale
+   * copy hid from the runners it now belongs to is claimed within that time
+   * (`PipelineRunStore.lockNextClaimableStep`).
+   */
+  private async refreshLabelCopies(organizationId: string): Promise<void> {
+    const now = Date.now();
+    if (
+      now - (this.labelsRefreshedAt.get(organizationId) ?? 0) <
+      LABEL_REFRESH_MS
+    ) {
+      return;
+    }
+    this.labelsRefreshedAt.set(organizationId, now);
+    const corrected = await this.deps.stores.pipelineRuns.refreshRequiredLabels(
+      organizationId,
+    );
+    if (corrected > 0) {
+      this.deps.logger.info(
+        `Routed ${corrected} waiting steps of organization ${organizationId} by their stacks' current runner labels`,
+      );
+      this.claimWaits.wake(organizationId);
+    }
   }
 
   /**

@@ -222,6 +222,10 @@ export class StackService {
           path: normalizeRepositoryPath(patch.path),
         }),
       });
+      if (patch.runnerLabels !== undefined) {
+        // Steps already waiting are routed by the new labels at the next claim.
+        await tx.pipelineRuns.copyStackLabels(organizationId, id);
+      }
       if (
         patch.autoApprove !== undefined &&
         patch.autoApprove !== stack.autoApprove
