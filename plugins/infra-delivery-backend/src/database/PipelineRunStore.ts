@@ -544,10 +544,10 @@ export class UnwrittenRun implements RunTransitions {
   }
 }
 
-/** The inserts of a run made by `PipelineRunStore.newRun` and of its steps, not yet run. */
 /** The label copy of a step any runner may take (its stack requires none, or it has none). */
 const ANY_RUNNER = '[]';
 
+/** The inserts of a run made by `PipelineRunStore.newRun` and of its steps, not yet run. */
 function insertsOf(db: Knex, run: UnwrittenRun): Knex.QueryBuilder[] {
   const { row, stepRows } = run.written();
   // The stack's labels as they are now: a copy for the claim's index (lockNextClaimableStep).
@@ -1374,7 +1374,7 @@ export class PipelineRunStore implements RunTransitions {
       this.db.select('id').from(head(labels).as(`set_${i}`)),
     );
     if (others.length > 0) first.unionAll(others);
-    // Read apart and locked by their ids: inside the locking statement, both planners scanned
+    // The heads read apart, then the step among them by id: in one statement SQLite scanned
     // every queued step of the organization for the few ids of the heads.
     const candidates = (await first).map((row: { id: string }) => row.id);
     if (candidates.length === 0) {
