@@ -35,11 +35,20 @@ function scaleTag(scale: number) {
   return String(scale).replace('.', '_');
 }
 
+/** The dataset of `scale` on `kind`. */
 export function benchDatabase(
   kind: DatabaseKind,
   scale: number,
 ): BenchDatabase {
-  const tag = `${kind}-s${scaleTag(scale)}`;
+  return namedBenchDatabase(kind, `s${scaleTag(scale)}`);
+}
+
+/** A database of the bench's own named `name` (a scale's dataset, or another bench's). */
+export function namedBenchDatabase(
+  kind: DatabaseKind,
+  name: string,
+): BenchDatabase {
+  const tag = `${kind}-${name}`;
   if (kind === 'sqlite') {
     const directory = `${BENCH_ROOT}/${tag}`;
     const file = `${directory}/infra-delivery.sqlite`;
@@ -67,7 +76,7 @@ export function benchDatabase(
       },
     };
   }
-  const prefix = `bench_s${scaleTag(scale)}_`;
+  const prefix = `bench_${name}_`;
   const database = `${prefix}infra-delivery`;
   return {
     kind,

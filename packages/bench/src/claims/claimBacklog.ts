@@ -1,6 +1,4 @@
-import { mkdirSync, rmSync } from 'node:fs';
-import knexFactory, { Knex } from 'knex';
-import { BENCH_ROOT } from '../databases';
+import { namedBenchDatabase } from '../databases';
 import {
   applyDatabaseMigrations,
   changePipelineSteps,
@@ -9,34 +7,6 @@ import {
   RUNNER_STEP_TYPES,
   Stores,
 } from '../pluginInternals';
-
-const POSTGRES_URL =
-  process.env.BENCH_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432';
-const POSTGRES_DATABASE = 'bench_claims_infra-delivery';
-
-/** A fresh database of `kind` for this bench alone. */
-async function freshDatabase(kind: 'sqlite' | 'postgres'): Promise<Knex> {
-  if (kind === 'sqlite') {
-    const directory = `${BENCH_ROOT}/claims`;
-    rmSync(directory, { recursive: true, force: true });
-    mkdirSync(directory, { recursive: true });
-    return knexFactory({
-      client: 'better-sqlite3',
-      connection: { filename: `${directory}/infra-delivery.sqlite` },
-      useNullAsDefault: true,
-    });
-  }
-  const admin = knexFactory({ client: 'pg', connection: POSTGRES_URL });
-  await admin.raw('DROP DATABASE IF EXISTS ?? WITH (FORCE)', [
-    POSTGRES_DATABASE,
-  ]);
-  await admin.raw('CREATE DATABASE ??', [POSTGRES_DATABASE]);
-  await admin.destroy();
-  return knexFactory({
-    client: 'pg',
-    connection: `${POSTGRES_URL}/${POSTGRES_DATABASE}`,
-  });
-}
 
 const quietLogger = {
   debug() {},
@@ -111,7 +81,9 @@ export async function main(argv: string[]): Promise<number> {
   const backlog = Number(option('stacks', '5000'));
   const repeat = Number(option('repeat', '50'));
   for (const kind of kinds) {
-    const knex = await freshDatabase(kind);
+    const database = namedBenchDatabase(kind, 'claims');
+    await database.recreate();
+    const knex = database.open();
     await applyDatabaseMigrations({ getClient: async () => knex }, knex);
     const stores = createStores(knex);
     const engine = new PipelineEngine({
