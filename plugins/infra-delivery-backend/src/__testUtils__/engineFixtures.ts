@@ -1,6 +1,7 @@
 import { mockServices } from '@backstage/backend-test-utils';
 import { Knex } from 'knex';
 import { applyDatabaseMigrations } from '../database/migrations';
+import { CreateRunInput } from '../database/PipelineRunStore';
 import { createStores, Stores } from '../database/stores';
 import { PipelineEngine } from '../engine/PipelineEngine';
 import { RunStatusChange } from '../engine/RunEvents';
@@ -73,19 +74,19 @@ export async function seedStacks(
   return { organizationId, projectId: project.id, stacks };
 }
 
-/** Creates a queued run of a stack's change pipeline (what `trigger` does before admission). */
-export async function queueStackRun(
+/** What a trigger of a stack's change pipeline asks to create: the input of its run. */
+export async function stackRunInput(
   stores: Stores,
   seed: Awaited<ReturnType<typeof seedStacks>>,
   stackIndex: number,
   input?: Record<string, unknown>,
-) {
+): Promise<CreateRunInput> {
   const stack = seed.stacks[stackIndex];
   const version = await stores.pipelines.getVersion(
     seed.organizationId,
     stack.versionId,
   );
-  return stores.pipelineRuns.createRun({
+  return {
     organizationId: seed.organizationId,
     pipelineId: stack.pipelineId,
     pipelineVersionId: stack.versionId,
@@ -94,7 +95,19 @@ export async function queueStackRun(
     attachedEntityType: 'STACK',
     input,
     steps: version!.steps,
-  });
+  };
+}
+
+/** Creates a queued run of a stack's change pipeline (what `trigger` does before admission). */
+export async function queueStackRun(
+  stores: Stores,
+  seed: Awaited<ReturnType<typeof seedStacks>>,
+  stackIndex: number,
+  input?: Record<string, unknown>,
+) {
+  return stores.pipelineRuns.createRun(
+    await stackRunInput(stores, seed, stackIndex, input),
+  );
 }
 
 /**

@@ -292,17 +292,8 @@ describe('migrations', () => {
       const { knex, database } = await migrated(databaseId);
       const stores = createStores(knex);
       const seed = await seedStacks(stores, 1);
-      const [{ stackId, pipelineId, versionId }] = seed.stacks;
-      const createRun = () =>
-        stores.pipelineRuns.createRun({
-          organizationId: seed.organizationId,
-          pipelineId,
-          pipelineVersionId: versionId,
-          projectId: seed.projectId,
-          attachedEntityId: stackId,
-          attachedEntityType: 'STACK',
-          steps: [],
-        });
+      const [{ pipelineId }] = seed.stacks;
+      const createRun = () => queueStackRun(stores, seed, 0);
       const [oldest, , newest] = [
         await createRun(),
         await createRun(),

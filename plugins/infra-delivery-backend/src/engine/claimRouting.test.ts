@@ -2,6 +2,7 @@ import {
   migratedStores,
   recordingEngine,
   seedStacks,
+  stackRunInput,
 } from '../__testUtils__/engineFixtures';
 import { createTestDatabases } from '../__testUtils__/testDatabases';
 import { LABEL_REFRESH_MS } from './PipelineEngine';
@@ -22,17 +23,10 @@ describe.each(databases.eachSupportedId())(
       const org = seed.organizationId;
       const planOf: string[] = [];
       for (const [i, runnerLabels] of labelsOfStacks.entries()) {
-        const { stackId, pipelineId, versionId } = seed.stacks[i];
-        await stores.stacks.update(org, stackId, { runnerLabels });
-        const run = await engine.start({
-          organizationId: org,
-          pipelineId,
-          pipelineVersionId: versionId,
-          projectId: seed.projectId,
-          attachedEntityId: stackId,
-          attachedEntityType: 'STACK',
-          steps: (await stores.pipelines.getVersion(org, versionId))!.steps,
+        await stores.stacks.update(org, seed.stacks[i].stackId, {
+          runnerLabels,
         });
+        const run = await engine.start(await stackRunInput(stores, seed, i));
         const [plan] = await stores.pipelineRuns.listSteps(run.id);
         expect(plan.status).toBe('QUEUED');
         planOf.push(plan.id);
