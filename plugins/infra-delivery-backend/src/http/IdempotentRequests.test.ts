@@ -176,15 +176,21 @@ describe.each(databases.eachSupportedId())(
       const requests = quickRequests(60_000);
       const s = scope();
       let finish: (value: { status: number; body: unknown }) => void = () => {};
+      let workStarted: () => void = () => {};
+      // The first request's work begins once its key is claimed: the retry comes after.
+      const claimed = new Promise<void>(resolve => {
+        workStarted = resolve;
+      });
       const first = requests.answer(
         s,
         'h',
         () =>
           new Promise(resolve => {
             finish = resolve;
+            workStarted();
           }),
       );
-      await new Promise(resolve => setTimeout(resolve, 20));
+      await claimed;
       await expect(
         requests.answer(s, 'h', async () => ({ status: 201, body: {} })),
       ).rejects.toMatchObject({
@@ -262,13 +268,20 @@ describe.each(databases.eachSupportedId())(
       });
       const s = scope();
       let carriedOut = 0;
+      let workStarted: () => void = () => {};
+      // The first request's work begins once its key is claimed: the retry comes after (a
+      // fixed 20 ms was not always enough on a loaded CI machine).
+      const claimed = new Promise<void>(resolve => {
+        workStarted = resolve;
+      });
       const work = async () => {
         carriedOut += 1;
+        workStarted();
         await new Promise(resolve => setTimeout(resolve, 1_500));
         return { status: 201, body: { n: carriedOut } };
       };
       const first = requests.answer(s, 'h', work);
-      await new Promise(resolve => setTimeout(resolve, 20));
+      await claimed;
       const retry = await requests.answer(s, 'h', work);
       expect(retry).toEqual({ status: 201, body: { n: 1 }, replayed: true });
       await expect(first).resolves.toMatchObject({ replayed: false });
